@@ -1,0 +1,74 @@
+/*
+ * gemm.h -- problem sizes and data type of the gemm kernel
+ * (C := alpha*A*B + beta*C).
+ * Dataset sizes follow PolyBench/C 4.2.1; LARGE_DATASET is the default.
+ * The sizes can also be set on the command line, all together:
+ *   -DNI=<n> -DNJ=<n> -DNK=<n>
+ */
+#ifndef PB_GEMM_H
+# define PB_GEMM_H
+
+# if !defined(MINI_DATASET) && !defined(SMALL_DATASET) \
+     && !defined(MEDIUM_DATASET) && !defined(LARGE_DATASET) \
+     && !defined(EXTRALARGE_DATASET)
+#  define LARGE_DATASET
+# endif
+
+# if !defined(NI) && !defined(NJ) && !defined(NK)
+#  if defined(MINI_DATASET)
+#   define NI 20
+#   define NJ 25
+#   define NK 30
+#  elif defined(SMALL_DATASET)
+#   define NI 60
+#   define NJ 70
+#   define NK 80
+#  elif defined(MEDIUM_DATASET)
+#   define NI 200
+#   define NJ 220
+#   define NK 240
+#  elif defined(LARGE_DATASET)
+#   define NI 1000
+#   define NJ 1100
+#   define NK 1200
+#  elif defined(EXTRALARGE_DATASET)
+#   define NI 2000
+#   define NJ 2300
+#   define NK 2600
+#  endif
+# endif
+
+# define _PB_NI POLYBENCH_LOOP_BOUND(NI, ni)
+# define _PB_NJ POLYBENCH_LOOP_BOUND(NJ, nj)
+# define _PB_NK POLYBENCH_LOOP_BOUND(NK, nk)
+
+/* Element type: double unless DATA_TYPE_IS_* says otherwise. */
+# if !defined(DATA_TYPE_IS_INT) && !defined(DATA_TYPE_IS_FLOAT) \
+     && !defined(DATA_TYPE_IS_DOUBLE)
+#  define DATA_TYPE_IS_DOUBLE
+# endif
+
+# if defined(DATA_TYPE_IS_INT)
+#  define DATA_TYPE int
+#  define DATA_PRINTF_MODIFIER "%d "
+#  define SCALAR_VAL(x) x
+#  define SQRT_FUN(x) sqrt(x)
+#  define EXP_FUN(x) exp(x)
+#  define POW_FUN(x, y) pow(x, y)
+# elif defined(DATA_TYPE_IS_FLOAT)
+#  define DATA_TYPE float
+#  define DATA_PRINTF_MODIFIER "%.9g "
+#  define SCALAR_VAL(x) x##f
+#  define SQRT_FUN(x) sqrtf(x)
+#  define EXP_FUN(x) expf(x)
+#  define POW_FUN(x, y) powf(x, y)
+# else
+#  define DATA_TYPE double
+#  define DATA_PRINTF_MODIFIER "%.17g "
+#  define SCALAR_VAL(x) x
+#  define SQRT_FUN(x) sqrt(x)
+#  define EXP_FUN(x) exp(x)
+#  define POW_FUN(x, y) pow(x, y)
+# endif
+
+#endif /* !PB_GEMM_H */

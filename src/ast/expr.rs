@@ -1,0 +1,215 @@
+//! Integer expressions of generated code (loop bounds, guards, iterator
+//! values) and their C printing with correct precedence and floor division.
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum AExpr {
+    Int(i64),
+    Id(String),
+    Op(AOp, Vec<AExpr>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AOp {
+    And,
+    Or,
+    Max,
+    Min,
+    Neg,
+    Add,
+    Sub,
+    Mul,
+    /// Truncating division; isl only emits it where it equals floor division.
+    Div,
+    /// Floor division by a positive constant.
+    FloorDiv,
+    Rem,
+    Cond,
+    Eq,
+    Le,
+    Lt,
+    Ge,
+    Gt,
+    Call,
+}
+
+/// Names of the helpers that generated code defines for min, max and floor
+/// division (macros in every generated file).
+pub struct ExprStyle {
+    pub min: &'static str,
+    pub max: &'static str,
+    pub floord: &'static str,
+}
+
+pub const STYLE: ExprStyle = ExprStyle {
+    min: "pencilc_min",
+    max: "pencilc_max",
+    floord: "pencilc_floord",
+};
+
+impl AExpr {
+    pub fn op(op: AOp, args: Vec<AExpr>) -> AExpr {
+        AExpr::Op(op, args)
+    }
+
+    /// Folds constant additions, the only simplification launches need.
+    pub fn simplify(self) -> AExpr {
+        match self {
+            AExpr::Op(AOp::Add, args) => {
+                let args: Vec<AExpr> = args.into_iter().map(|a| a.simplify()).collect();
+                match args.as_slice() {
+                    [AExpr::Int(a), AExpr::Int(b)] => AExpr::Int(a + b),
+                    [AExpr::Op(AOp::Sub, inner), AExpr::Int(1)]
+                        if inner.len() == 2 && inner[1] == AExpr::Int(1) =>
+                    {
+                        inner[0].clone()
+                    }
+                    [AExpr::Op(AOp::Add, inner), AExpr::Int(b)] if inner.len() == 2 => {
+                        match &inner[1] {
+                            AExpr::Int(a) if a + b == 0 => inner[0].clone(),
+                            AExpr::Int(a) => {
+                                AExpr::Op(AOp::Add, vec![inner[0].clone(), AExpr::Int(a + b)])
+                            }
+                            _ => AExpr::Op(AOp::Add, args),
+                        }
+                    }
+                    _ => AExpr::Op(AOp::Add, args),
+                }
+            }
+            other => other,
+        }
+    }
+
+    pub fn ids(&self, out: &mut std::collections::BTreeSet<String>) {
+        match self {
+            AExpr::Id(s) => {
+                out.insert(s.clone());
+            }
+            AExpr::Op(AOp::Call, args) => args.iter().skip(1).for_each(|a| a.ids(out)),
+            AExpr::Op(_, args) => args.iter().for_each(|a| a.ids(out)),
+            AExpr::Int(_) => {}
+        }
+    }
+
+    pub fn to_c(&self) -> String {
+        self.prec().0
+    }
+
+    fn wrap(&self, min: u8) -> String {
+        let (s, p) = self.prec();
+        if p < min {
+            format!("({})", s)
+        } else {
+            s
+        }
+    }
+
+    fn prec(&self) -> (String, u8) {
+        const PRIMARY: u8 = 16;
+        match self {
+            AExpr::Int(v) if *v < 0 => (format!("{}", v), 14),
+            AExpr::Int(v) => (v.to_string(), PRIMARY),
+            AExpr::Id(s) => (s.clone(), PRIMARY),
+            AExpr::Op(op, a) => {
+                let bin = |sym: &str, p: u8| -> (String, u8) {
+                    // Left-associative: the right operand needs a tighter level.
+                    let mut s = a[0].wrap(p);
+                    for x in &a[1..] {
+                        s = format!("{} {} {}", s, sym, x.wrap(p + 1));
+                    }
+                    (s, p)
+                };
+                let call = |f: &str| -> (String, u8) {
+                    // n-ary min/max nest pairwise.
+                    let mut s = a[0].to_c();
+                    for x in &a[1..] {
+                        s = format!("{}({}, {})", f, s, x.to_c());
+                    }
+                    (s, PRIMARY)
+                };
+                match op {
+                    AOp::And => bin("&&", 5),
+                    AOp::Or => bin("||", 4),
+                    AOp::Eq => bin("==", 9),
+                    AOp::Le => bin("<=", 10),
+                    AOp::Lt => bin("<", 10),
+                    AOp::Ge => bin(">=", 10),
+                    AOp::Gt => bin(">", 10),
+                    AOp::Add => bin("+", 12),
+                    AOp::Sub => bin("-", 12),
+                    AOp::Mul => bin("*", 13),
+                    AOp::Div => bin("/", 13),
+                    AOp::Rem => bin("%", 13),
+                    AOp::Neg => {
+                        let inner = a[0].wrap(14);
+                        let sep = if inner.starts_with('-') { " " } else { "" };
+                        (format!("-{}{}", sep, inner), 14)
+                    }
+                    AOp::Min => call(STYLE.min),
+                    AOp::Max => call(STYLE.max),
+                    AOp::FloorDiv => (
+                        format!("{}({}, {})", STYLE.floord, a[0].to_c(), a[1].to_c()),
+                        PRIMARY,
+                    ),
+                    AOp::Cond => (
+                        format!("{} ? {} : {}", a[0].wrap(4), a[1].wrap(4), a[2].wrap(3)),
+                        3,
+                    ),
+                    AOp::Call => {
+                        let args: Vec<String> = a[1..].iter().map(|x| x.to_c()).collect();
+                        (format!("{}({})", a[0].to_c(), args.join(", ")), PRIMARY)
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    fn id(s: &str) -> AExpr {
+        AExpr::Id(s.into())
+    }
+
+    #[test]
+    fn precedence() {
+        let e = AExpr::op(
+            AOp::Mul,
+            vec![AExpr::op(AOp::Add, vec![id("a"), id("b")]), id("c")],
+        );
+        assert_eq!(e.to_c(), "(a + b) * c");
+        let e = AExpr::op(
+            AOp::Sub,
+            vec![id("a"), AExpr::op(AOp::Sub, vec![id("b"), id("c")])],
+        );
+        assert_eq!(e.to_c(), "a - (b - c)");
+        let e = AExpr::op(AOp::Mul, vec![AExpr::Int(-2), id("x")]);
+        assert_eq!(e.to_c(), "(-2) * x");
+    }
+
+    #[test]
+    fn floor_division_and_min() {
+        let e = AExpr::op(
+            AOp::FloorDiv,
+            vec![
+                AExpr::op(AOp::Sub, vec![id("n"), AExpr::Int(1)]),
+                AExpr::Int(32),
+            ],
+        );
+        assert_eq!(e.to_c(), "pencilc_floord(n - 1, 32)");
+        let e = AExpr::op(AOp::Min, vec![id("a"), id("b"), id("c")]);
+        assert_eq!(e.to_c(), "pencilc_min(pencilc_min(a, b), c)");
+    }
+
+    #[test]
+    fn launch_size_folding() {
+        let e = AExpr::op(
+            AOp::Add,
+            vec![
+                AExpr::op(AOp::Sub, vec![id("n"), AExpr::Int(1)]),
+                AExpr::Int(1),
+            ],
+        );
+        assert_eq!(e.simplify(), id("n"));
+    }
+}

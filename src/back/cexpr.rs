@@ -1,0 +1,178 @@
+//! Prints the front end's C expressions with correct precedence, with hooks
+//! for what each target does differently: iterator substitution (statement
+//! bodies are printed in terms of generated loop variables), array access
+//! linearisation, and function names.
+
+use crate::front::syntax::{Expr, ExprKind, UnOp};
+
+pub struct ExprPrinter<'a> {
+    /// Prints a bare identifier (loop iterators become AST expressions,
+    /// written scalars become buffer accesses).
+    pub ident: &'a dyn Fn(&str) -> String,
+    /// Prints `name[s0][s1]...` given the printed subscripts.
+    pub access: &'a dyn Fn(&str, &[String]) -> String,
+    /// Maps a called function's name for the target.
+    pub call: &'a dyn Fn(&str) -> String,
+}
+
+const PREC_COND: u8 = 3;
+const PREC_UNARY: u8 = 14;
+const PREC_PRIMARY: u8 = 16;
+
+/// Whether printed text is an atom that never needs parentheses.
+pub fn is_atomic(s: &str) -> bool {
+    s.chars()
+        .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+}
+
+impl ExprPrinter<'_> {
+    pub fn print(&self, e: &Expr) -> String {
+        self.prec(e).0
+    }
+
+    fn wrap(&self, e: &Expr, min: u8) -> String {
+        let (s, p) = self.prec(e);
+        if p < min {
+            format!("({})", s)
+        } else {
+            s
+        }
+    }
+
+    fn prec(&self, e: &Expr) -> (String, u8) {
+        match &e.kind {
+            ExprKind::Int(_, text) => (text.clone(), PREC_PRIMARY),
+            ExprKind::Float(text) => (text.clone(), PREC_PRIMARY),
+            ExprKind::Ident(n) => {
+                let s = (self.ident)(n);
+                if is_atomic(&s) || (s.starts_with('(') && s.ends_with(')')) {
+                    (s, PREC_PRIMARY)
+                } else {
+                    (format!("({})", s), PREC_PRIMARY)
+                }
+            }
+            ExprKind::Index(..) => {
+                let mut subs = Vec::new();
+                let mut cur = e;
+                while let ExprKind::Index(base, idx) = &cur.kind {
+                    subs.push(self.print(idx));
+                    cur = base;
+                }
+                subs.reverse();
+                let name = match &cur.kind {
+                    ExprKind::Ident(n) => n.clone(),
+                    _ => self.wrap(cur, PREC_PRIMARY),
+                };
+                ((self.access)(&name, &subs), PREC_PRIMARY)
+            }
+            ExprKind::Unary(op, a) => {
+                let sym = match op {
+                    UnOp::Neg => "-",
+                    UnOp::Plus => "+",
+                    UnOp::Not => "!",
+                    UnOp::BitNot => "~",
+                };
+                let inner = self.wrap(a, PREC_UNARY);
+                // Avoid `--x` or `- -1` being read as a decrement.
+                let sep = if inner.starts_with(sym) { " " } else { "" };
+                (format!("{}{}{}", sym, sep, inner), PREC_UNARY)
+            }
+            ExprKind::Binary(op, a, b) => {
+                let p = op.precedence();
+                (
+                    format!(
+                        "{} {} {}",
+                        self.wrap(a, p),
+                        op.c_text(),
+                        self.wrap(b, p + 1)
+                    ),
+                    p,
+                )
+            }
+            ExprKind::Cond(c, t, f) => (
+                format!(
+                    "{} ? {} : {}",
+                    self.wrap(c, PREC_COND + 1),
+                    self.wrap(t, PREC_COND + 1),
+                    self.wrap(f, PREC_COND)
+                ),
+                PREC_COND,
+            ),
+            ExprKind::Call(f, args) => {
+                let args: Vec<String> = args.iter().map(|a| self.print(a)).collect();
+                (
+                    format!("{}({})", (self.call)(f), args.join(", ")),
+                    PREC_PRIMARY,
+                )
+            }
+            ExprKind::Cast(t, a) => (format!("({}){}", t, self.wrap(a, PREC_UNARY)), PREC_UNARY),
+        }
+    }
+}
+
+/// Prints an expression as the user wrote it (modulo spacing).
+pub fn plain(e: &Expr) -> String {
+    let p = ExprPrinter {
+        ident: &|n| n.to_string(),
+        access: &|n, s| {
+            format!(
+                "{}{}",
+                n,
+                s.iter().map(|x| format!("[{}]", x)).collect::<String>()
+            )
+        },
+        call: &|f| f.to_string(),
+    };
+    p.print(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Loc;
+    use crate::front::syntax::BinOp;
+
+    fn e(kind: ExprKind) -> Expr {
+        Expr {
+            kind,
+            loc: Loc::unknown(),
+        }
+    }
+    fn id(n: &str) -> Expr {
+        e(ExprKind::Ident(n.into()))
+    }
+    fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
+        e(ExprKind::Binary(op, Box::new(a), Box::new(b)))
+    }
+
+    #[test]
+    fn precedence_and_associativity() {
+        // (a - b) - c needs no parentheses; a - (b - c) does.
+        let l = bin(BinOp::Sub, bin(BinOp::Sub, id("a"), id("b")), id("c"));
+        assert_eq!(plain(&l), "a - b - c");
+        let r = bin(BinOp::Sub, id("a"), bin(BinOp::Sub, id("b"), id("c")));
+        assert_eq!(plain(&r), "a - (b - c)");
+        let m = bin(BinOp::Mul, bin(BinOp::Add, id("a"), id("b")), id("c"));
+        assert_eq!(plain(&m), "(a + b) * c");
+    }
+
+    #[test]
+    fn substituted_iterators_are_parenthesised() {
+        let x = bin(BinOp::Mul, id("i"), id("n"));
+        let p = ExprPrinter {
+            ident: &|n| if n == "i" { "c0 + c1".into() } else { n.into() },
+            access: &|n, _| n.into(),
+            call: &|f| f.into(),
+        };
+        assert_eq!(p.print(&x), "(c0 + c1) * n");
+    }
+
+    #[test]
+    fn negation_of_negative() {
+        let x = e(ExprKind::Unary(
+            UnOp::Neg,
+            Box::new(e(ExprKind::Unary(UnOp::Neg, Box::new(id("a"))))),
+        ));
+        assert_eq!(plain(&x), "- -a");
+    }
+}

@@ -1,0 +1,116 @@
+//! What a kernel needs from the host: its arguments, derived from the
+//! statements it runs and the free variables of its code.
+
+use crate::ast::{Ast, Launch};
+use crate::front::syntax::{Expr, ExprKind};
+use crate::scop::{Extent, Scop};
+use std::collections::BTreeSet;
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum KernelArg {
+    /// A device buffer holding an array or a written scalar.
+    Buffer { name: String, elem_type: String },
+    /// A scalar the region only reads, passed by value.
+    Value { name: String, elem_type: String },
+    /// An integer: a parameter, an array extent or a host loop iterator.
+    Int { name: String },
+}
+
+impl KernelArg {
+    pub fn name(&self) -> &str {
+        match self {
+            KernelArg::Buffer { name, .. }
+            | KernelArg::Value { name, .. }
+            | KernelArg::Int { name } => name,
+        }
+    }
+}
+
+/// The arguments of a launch, in a deterministic order: buffers, values,
+/// then integers, each sorted by name.
+pub fn kernel_args(
+    scop: &Scop,
+    launch: &Launch,
+    block_ids: &[String],
+    thread_ids: &[String],
+) -> Vec<KernelArg> {
+    let mut stmts = BTreeSet::new();
+    launch.body.walk(&mut |n| {
+        if let Ast::User { stmt, .. } = n {
+            stmts.insert(stmt.0);
+        }
+    });
+    let mut arrays = BTreeSet::new();
+    let mut ints = BTreeSet::new();
+    for &s in &stmts {
+        let st = &scop.stmts[s];
+        for a in st.reads.iter().chain(st.writes.iter()) {
+            arrays.insert(a.array.clone());
+        }
+        // Integer variables used as values in the statement (`x = n`).
+        let mut ids = Vec::new();
+        idents(&st.lhs, &mut ids);
+        idents(&st.rhs, &mut ids);
+        for id in ids {
+            if !st.iterators.contains(&id) && scop.array(&id).is_none() {
+                ints.insert(id);
+            }
+        }
+    }
+    let mut used = BTreeSet::new();
+    launch.body.used_ids(&mut used);
+    let mut declared = BTreeSet::new();
+    launch.body.declared_ids(&mut declared);
+    for id in used {
+        if !declared.contains(&id) && !block_ids.contains(&id) && !thread_ids.contains(&id) {
+            ints.insert(id);
+        }
+    }
+    let mut buffers = Vec::new();
+    let mut values = Vec::new();
+    for name in &arrays {
+        let a = scop.array(name).expect("accessed arrays are in the scop");
+        for e in &a.extents {
+            if let Extent::Expr { names, .. } = e {
+                ints.extend(names.iter().cloned());
+            }
+        }
+        if a.is_scalar() && !a.written {
+            values.push(KernelArg::Value {
+                name: name.clone(),
+                elem_type: a.elem_type.clone(),
+            });
+        } else {
+            buffers.push(KernelArg::Buffer {
+                name: name.clone(),
+                elem_type: a.elem_type.clone(),
+            });
+        }
+    }
+    let mut args = buffers;
+    args.extend(values);
+    args.extend(
+        ints.into_iter()
+            .filter(|n| scop.array(n).is_none())
+            .map(|name| KernelArg::Int { name }),
+    );
+    args
+}
+
+fn idents(e: &Expr, out: &mut Vec<String>) {
+    match &e.kind {
+        ExprKind::Ident(n) => out.push(n.clone()),
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+            idents(a, out);
+            idents(b, out);
+        }
+        ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => idents(a, out),
+        ExprKind::Cond(a, b, c) => {
+            idents(a, out);
+            idents(b, out);
+            idents(c, out);
+        }
+        ExprKind::Call(_, args) => args.iter().for_each(|a| idents(a, out)),
+        _ => {}
+    }
+}

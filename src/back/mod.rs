@@ -1,0 +1,598 @@
+//! Back ends: print host code and kernels for OpenCL, CUDA or plain C, and
+//! splice the host code into the user's file in place of each region.
+//! Back ends never schedule or map: they print what `ast` decided.
+
+pub mod body;
+pub mod cexpr;
+pub mod kernel;
+mod templates;
+
+use crate::ast::{AExpr, GpuAst, Launch};
+use crate::deps::DependenceGraph;
+use crate::diag::{Diagnostic, Result};
+use crate::front::SourceFile;
+use crate::scop::Scop;
+use body::{extent_c, indent, BodyPrinter, DataStyle};
+use kernel::{kernel_args, KernelArg};
+use std::path::{Path, PathBuf};
+use tera::Context;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    OpenCl,
+    Cuda,
+    C,
+}
+
+/// One compiled region, ready to print.
+pub struct RegionCode<'a> {
+    pub scop: &'a Scop,
+    pub deps: &'a DependenceGraph,
+    pub ast: &'a GpuAst,
+}
+
+pub struct GeneratedFile {
+    pub path: PathBuf,
+    pub contents: String,
+}
+
+/// Where the output files go.
+#[derive(Clone, Debug)]
+pub struct OutputPaths {
+    /// The host file (OpenCL: `foo_host.c`, CUDA: `foo_host.cu`, C: `foo_pencilc.c`).
+    pub host: PathBuf,
+}
+
+impl OutputPaths {
+    /// Default names beside `dir` for input `input`.
+    pub fn default_for(input: &Path, dir: &Path, target: Target) -> OutputPaths {
+        let stem = input
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "out".into());
+        let host = match target {
+            Target::OpenCl => format!("{}_host.c", stem),
+            Target::Cuda => format!("{}_host.cu", stem),
+            Target::C => format!("{}_pencilc.c", stem),
+        };
+        OutputPaths {
+            host: dir.join(host),
+        }
+    }
+
+    /// The kernel file's path with extension `ext`, derived from the host file.
+    pub fn kernel(&self, ext: &str) -> PathBuf {
+        let stem = self
+            .host
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let base = stem.strip_suffix("_host").unwrap_or(&stem);
+        self.host.with_file_name(format!("{}_kernel.{}", base, ext))
+    }
+}
+
+struct KernelText {
+    name: String,
+    params: Vec<String>,
+    ids: Vec<String>,
+    body: String,
+}
+
+pub fn emit(
+    source: &SourceFile,
+    regions: &[RegionCode],
+    target: Target,
+    paths: &OutputPaths,
+    command: &str,
+) -> Result<Vec<GeneratedFile>> {
+    let tera = templates::load()?;
+    let input = source.path.display().to_string();
+    let mut kernels: Vec<KernelText> = Vec::new();
+    let mut replacements: Vec<(u32, u32, String)> = Vec::new();
+    for r in regions {
+        let host = emit_region(&tera, r, target, &input, &mut kernels)?;
+        replacements.push((r.scop.begin_line, r.scop.end_line, host));
+    }
+    let helpers = templates::render(&tera, "common_macros.h.tera", &Context::new())?;
+    let version = env!("CARGO_PKG_VERSION");
+    let file_name = |p: &Path| {
+        p.file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let kernel_ctx = |header: &str| {
+        let mut c = Context::new();
+        c.insert("version", version);
+        c.insert("input", &input);
+        c.insert("helpers", &helpers);
+        c.insert("header_file", header);
+        let ks: Vec<serde_json_like::K> = kernels
+            .iter()
+            .map(|k| serde_json_like::K {
+                name: k.name.clone(),
+                params: k.params.clone(),
+                ids: k.ids.clone(),
+                body: k.body.clone(),
+            })
+            .collect();
+        c.insert("kernels", &ks);
+        c
+    };
+    let mut files = Vec::new();
+    let mut prelude_ctx = Context::new();
+    prelude_ctx.insert("version", version);
+    prelude_ctx.insert("input", &input);
+    prelude_ctx.insert("command", command);
+    prelude_ctx.insert("helpers", &helpers);
+    prelude_ctx.insert("host_file", &file_name(&paths.host));
+    match target {
+        Target::OpenCl => {
+            let kpath = paths.kernel("cl");
+            let ksrc = templates::render(&tera, "opencl/kernel.cl.tera", &kernel_ctx(""))?;
+            prelude_ctx.insert("kernel_file", &file_name(&kpath));
+            prelude_ctx.insert("kernel_source", &c_string_literal(&ksrc));
+            let prelude = templates::render(&tera, "opencl/host_prelude.c.tera", &prelude_ctx)?;
+            files.push(GeneratedFile {
+                path: paths.host.clone(),
+                contents: splice(source, &prelude, &replacements),
+            });
+            files.push(GeneratedFile {
+                path: kpath,
+                contents: ksrc,
+            });
+        }
+        Target::Cuda => {
+            let kpath = paths.kernel("cu");
+            let hpath = paths.kernel("hu");
+            let header = file_name(&hpath);
+            prelude_ctx.insert("kernel_file", &file_name(&kpath));
+            prelude_ctx.insert("header_file", &header);
+            let prelude = templates::render(&tera, "cuda/host_prelude.cu.tera", &prelude_ctx)?;
+            files.push(GeneratedFile {
+                path: paths.host.clone(),
+                contents: splice(source, &prelude, &replacements),
+            });
+            files.push(GeneratedFile {
+                path: kpath,
+                contents: templates::render(&tera, "cuda/kernel.cu.tera", &kernel_ctx(&header))?,
+            });
+            let mut hc = kernel_ctx(&header);
+            let guard: String = header
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() {
+                        c.to_ascii_uppercase()
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            hc.insert("guard", &format!("PENCILC_{}", guard));
+            files.push(GeneratedFile {
+                path: hpath,
+                contents: templates::render(&tera, "cuda/kernel.hu.tera", &hc)?,
+            });
+        }
+        Target::C => {
+            let prelude = templates::render(&tera, "c/prelude.c.tera", &prelude_ctx)?;
+            files.push(GeneratedFile {
+                path: paths.host.clone(),
+                contents: splice(source, &prelude, &replacements),
+            });
+        }
+    }
+    Ok(files)
+}
+
+/// Serializable views for the templates.
+mod serde_json_like {
+    #[derive(serde::Serialize)]
+    pub struct K {
+        pub name: String,
+        pub params: Vec<String>,
+        pub ids: Vec<String>,
+        pub body: String,
+    }
+    #[derive(serde::Serialize)]
+    pub struct Buffer {
+        pub dev: String,
+        pub host: String,
+        pub size: String,
+        pub elem_type: String,
+        pub copy_in: bool,
+        pub copy_out: bool,
+    }
+    #[derive(serde::Serialize)]
+    pub struct Arg {
+        pub kind: String,
+        pub ctype: String,
+        pub value: String,
+    }
+}
+
+fn emit_region(
+    tera: &tera::Tera,
+    r: &RegionCode,
+    target: Target,
+    input: &str,
+    kernels: &mut Vec<KernelText>,
+) -> Result<String> {
+    let scop = r.scop;
+    let first_kernel = kernels.len();
+    // Kernels of this region, one per launch site.
+    let mut args_per_launch = Vec::new();
+    for l in &r.ast.launches {
+        let args = kernel_args(scop, l, &r.ast.block_ids, &r.ast.thread_ids);
+        if target != Target::C {
+            kernels.push(kernel_text(
+                scop,
+                l,
+                &args,
+                target,
+                &r.ast.block_ids,
+                &r.ast.thread_ids,
+                first_kernel + l.index,
+            )?);
+        }
+        args_per_launch.push(args);
+    }
+    let kernel_names: Vec<String> = (0..r.ast.launches.len())
+        .map(|i| format!("kernel{}", first_kernel + i))
+        .collect();
+    // Host code.
+    let style = if target == Target::C {
+        DataStyle::Host
+    } else {
+        DataStyle::Device
+    };
+    let call_name = |f: &str| f.to_string();
+    let printer = BodyPrinter {
+        scop,
+        style,
+        call_name: &call_name,
+    };
+    let mut body = String::new();
+    let mut launch_fn = |i: usize, depth: usize, out: &mut String| -> Result<()> {
+        let l = &r.ast.launches[i];
+        let text = match target {
+            Target::OpenCl => launch_opencl(tera, l, &kernel_names[i], &args_per_launch[i])?,
+            Target::Cuda => launch_cuda(tera, l, &kernel_names[i], &args_per_launch[i])?,
+            Target::C => launch_c(&printer, l, &r.ast.block_ids, &r.ast.thread_ids)?,
+        };
+        for line in text.lines() {
+            if line.is_empty() {
+                out.push('\n');
+            } else {
+                out.push_str(&indent(depth));
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        Ok(())
+    };
+    printer.print(&r.ast.host, 1, &mut body, &mut launch_fn)?;
+    let body = body.trim_end().to_string();
+
+    let mut ctx = Context::new();
+    ctx.insert("function", &scop.function);
+    ctx.insert("input", input);
+    ctx.insert("begin_line", &scop.begin_line);
+    ctx.insert("end_line", &scop.end_line);
+    ctx.insert("n_kernels", &r.ast.launches.len());
+    ctx.insert("body", &body);
+    ctx.insert("kernels", &kernel_names);
+    let buffers: Vec<serde_json_like::Buffer> = scop
+        .arrays
+        .iter()
+        .filter(|a| !(a.is_scalar() && !a.written))
+        .map(|a| {
+            let mut size = format!("sizeof({})", a.elem_type);
+            for e in &a.extents {
+                size = format!("{} * {}", size, extent_c(e));
+            }
+            let size = if a.extents.is_empty() {
+                size
+            } else {
+                format!("(size_t) {}", size)
+            };
+            serde_json_like::Buffer {
+                dev: format!("dev_{}", a.name),
+                host: if a.is_scalar() {
+                    format!("&{}", a.name)
+                } else {
+                    a.name.clone()
+                },
+                size,
+                elem_type: a.elem_type.clone(),
+                copy_in: r.deps.copy_in.contains(&a.name),
+                copy_out: r.deps.copy_out.contains(&a.name),
+            }
+        })
+        .collect();
+    ctx.insert("buffers", &buffers);
+    let name = match target {
+        Target::OpenCl => "opencl/region.c.tera",
+        Target::Cuda => "cuda/region.cu.tera",
+        Target::C => "c/region.c.tera",
+    };
+    templates::render(tera, name, &ctx)
+}
+
+fn kernel_text(
+    scop: &Scop,
+    l: &Launch,
+    args: &[KernelArg],
+    target: Target,
+    block_ids: &[String],
+    thread_ids: &[String],
+    number: usize,
+) -> Result<KernelText> {
+    let params: Vec<String> = args
+        .iter()
+        .map(|a| match (a, target) {
+            (KernelArg::Buffer { name, elem_type }, Target::OpenCl) => {
+                format!("__global {} *restrict {}", elem_type, name)
+            }
+            (KernelArg::Buffer { name, elem_type }, _) => {
+                format!("{} *__restrict__ {}", elem_type, name)
+            }
+            (KernelArg::Value { name, elem_type }, _) => format!("{} {}", elem_type, name),
+            (KernelArg::Int { name }, _) => format!("int {}", name),
+        })
+        .collect();
+    let n_block = l.plan.n_block;
+    let n_thread = l.plan.block_sizes.len();
+    let xyz = ["x", "y", "z"];
+    let mut ids = Vec::new();
+    for j in 0..n_block {
+        let d = n_block - 1 - j;
+        ids.push(match target {
+            Target::OpenCl => format!("{} = get_group_id({})", block_ids[j], d),
+            _ => format!("{} = blockIdx.{}", block_ids[j], xyz[d]),
+        });
+    }
+    for j in 0..n_thread {
+        let d = n_thread - 1 - j;
+        ids.push(match target {
+            Target::OpenCl => format!("{} = get_local_id({})", thread_ids[j], d),
+            _ => format!("{} = threadIdx.{}", thread_ids[j], xyz[d]),
+        });
+    }
+    let call_name = |f: &str| -> String {
+        if target == Target::OpenCl {
+            // OpenCL C's math builtins are overloaded; the C99 `f` suffixed
+            // names do not exist there.
+            if let Some(base) = f.strip_suffix('f') {
+                if crate::scop::PURE_FUNCTIONS.contains(&base) && base != "f" {
+                    return base.to_string();
+                }
+            }
+        }
+        f.to_string()
+    };
+    let printer = BodyPrinter {
+        scop,
+        style: DataStyle::Device,
+        call_name: &call_name,
+    };
+    let mut body = String::new();
+    let mut no_launch = |_: usize, _: usize, _: &mut String| -> Result<()> {
+        Err(Diagnostic::internal(
+            "back",
+            "kernel launch inside a kernel",
+        ))
+    };
+    printer.print(&l.body, 1, &mut body, &mut no_launch)?;
+    Ok(KernelText {
+        name: format!("kernel{}", number),
+        params,
+        ids,
+        body,
+    })
+}
+
+/// OpenCL dimension d (0 = x) of a launch: (blocks, threads per block).
+fn launch_dims(l: &Launch) -> Vec<(AExpr, i64)> {
+    let n_block = l.plan.n_block;
+    let n_thread = l.plan.block_sizes.len();
+    if n_thread == 0 {
+        return vec![(AExpr::Int(1), 1)];
+    }
+    (0..n_thread)
+        .map(|d| {
+            let threads = l.plan.block_sizes[n_thread - 1 - d];
+            let blocks = if d < n_block {
+                l.grid[n_block - 1 - d].clone()
+            } else {
+                AExpr::Int(1)
+            };
+            (blocks, threads)
+        })
+        .collect()
+}
+
+fn host_value(a: &KernelArg) -> String {
+    match a {
+        KernelArg::Buffer { name, .. } => format!("dev_{}", name),
+        other => other.name().to_string(),
+    }
+}
+
+fn launch_opencl(
+    tera: &tera::Tera,
+    l: &Launch,
+    kernel: &str,
+    args: &[KernelArg],
+) -> Result<String> {
+    let dims = launch_dims(l);
+    let global: Vec<String> = dims
+        .iter()
+        .map(|(b, t)| format!("(size_t) ({}) * {}", b.to_c(), t))
+        .collect();
+    let local: Vec<String> = dims.iter().map(|(_, t)| t.to_string()).collect();
+    let a: Vec<serde_json_like::Arg> = args
+        .iter()
+        .map(|a| serde_json_like::Arg {
+            kind: if matches!(a, KernelArg::Buffer { .. }) {
+                "buffer".into()
+            } else {
+                "value".into()
+            },
+            ctype: match a {
+                KernelArg::Value { elem_type, .. } => elem_type.clone(),
+                _ => "int".into(),
+            },
+            value: host_value(a),
+        })
+        .collect();
+    let mut ctx = Context::new();
+    ctx.insert("dims", &dims.len());
+    ctx.insert("global", &global);
+    ctx.insert("local", &local);
+    ctx.insert("args", &a);
+    ctx.insert("kernel", kernel);
+    templates::render(tera, "opencl/launch.c.tera", &ctx)
+}
+
+fn launch_cuda(tera: &tera::Tera, l: &Launch, kernel: &str, args: &[KernelArg]) -> Result<String> {
+    let dims = launch_dims(l);
+    let grid: Vec<String> = dims.iter().map(|(b, _)| b.to_c()).collect();
+    let block: Vec<String> = dims.iter().map(|(_, t)| t.to_string()).collect();
+    let a: Vec<String> = args.iter().map(host_value).collect();
+    let mut ctx = Context::new();
+    ctx.insert("grid", &grid);
+    ctx.insert("block", &block);
+    ctx.insert("args", &a);
+    ctx.insert("kernel", kernel);
+    templates::render(tera, "cuda/launch.cu.tera", &ctx)
+}
+
+/// The C target runs every block and thread of a launch as loops.
+fn launch_c(
+    printer: &BodyPrinter,
+    l: &Launch,
+    block_ids: &[String],
+    thread_ids: &[String],
+) -> Result<String> {
+    let mut out = String::new();
+    let mut depth = 0;
+    for j in 0..l.plan.n_block {
+        out.push_str(&format!(
+            "{}for (int {b} = 0; {b} < {}; {b} += 1)\n",
+            indent(depth),
+            l.grid[j].to_c(),
+            b = block_ids[j]
+        ));
+        depth += 1;
+    }
+    for (j, size) in l.plan.block_sizes.iter().enumerate() {
+        out.push_str(&format!(
+            "{}for (int {t} = 0; {t} < {}; {t} += 1)\n",
+            indent(depth),
+            size,
+            t = thread_ids[j]
+        ));
+        depth += 1;
+    }
+    out.push_str(&format!("{}{{\n", indent(depth)));
+    let mut no_launch = |_: usize, _: usize, _: &mut String| -> Result<()> {
+        Err(Diagnostic::internal(
+            "back",
+            "kernel launch inside a kernel",
+        ))
+    };
+    printer.print(&l.body, depth + 1, &mut out, &mut no_launch)?;
+    out.push_str(&format!("{}}}\n", indent(depth)));
+    Ok(out)
+}
+
+/// The user's file with the prelude on top and each region replaced; line
+/// directives keep the compiler's messages pointing at the user's lines.
+fn splice(source: &SourceFile, prelude: &str, replacements: &[(u32, u32, String)]) -> String {
+    let file = source
+        .path
+        .display()
+        .to_string()
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"");
+    let mut out = String::new();
+    out.push_str(prelude.trim_end());
+    out.push_str(&format!("\n#line 1 \"{}\"\n", file));
+    let lines: Vec<&str> = source.text.split_inclusive('\n').collect();
+    let mut line = 1u32;
+    let mut i = 0usize;
+    while i < lines.len() {
+        if let Some((_, end, code)) = replacements.iter().find(|(b, _, _)| *b == line) {
+            out.push_str(code);
+            out.push('\n');
+            let next = end + 1;
+            out.push_str(&format!("#line {} \"{}\"\n", next, file));
+            i += (next - line) as usize;
+            line = next;
+            continue;
+        }
+        out.push_str(lines[i]);
+        i += 1;
+        line += 1;
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
+/// `text` as a C string literal, one source line per line.
+fn c_string_literal(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        let esc: String = line
+            .chars()
+            .map(|c| match c {
+                '\\' => "\\\\".to_string(),
+                '"' => "\\\"".to_string(),
+                '\n' => "\\n".to_string(),
+                '\t' => "\\t".to_string(),
+                '?' => "\\?".to_string(),
+                c => c.to_string(),
+            })
+            .collect();
+        out.push_str(&format!("    \"{}\"\n", esc));
+    }
+    if out.is_empty() {
+        out.push_str("    \"\"");
+    }
+    out.trim_end().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn string_literal_escapes() {
+        assert_eq!(c_string_literal("a\"b\\\n"), "    \"a\\\"b\\\\\\n\"");
+    }
+
+    #[test]
+    fn splice_replaces_region_lines() {
+        let src = SourceFile {
+            path: PathBuf::from("f.c"),
+            text: "a\n#pragma scop\nx;\n#pragma endscop\nb\n".into(),
+        };
+        let out = splice(&src, "/*p*/", &[(2, 4, "NEW".into())]);
+        assert_eq!(out, "/*p*/\n#line 1 \"f.c\"\na\nNEW\n#line 5 \"f.c\"\nb\n");
+    }
+
+    #[test]
+    fn kernel_paths() {
+        let p = OutputPaths {
+            host: PathBuf::from("out/gemm_host.c"),
+        };
+        assert_eq!(p.kernel("cl"), PathBuf::from("out/gemm_kernel.cl"));
+        let p = OutputPaths {
+            host: PathBuf::from("x.c"),
+        };
+        assert_eq!(p.kernel("cl"), PathBuf::from("x_kernel.cl"));
+    }
+}

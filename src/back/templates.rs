@@ -1,0 +1,76 @@
+//! The Tera templates for the fixed host and kernel skeletons, embedded so
+//! that the binary needs no data files at run time.
+
+use crate::diag::{Diagnostic, Result};
+use tera::{Context, Tera};
+
+const TEMPLATES: &[(&str, &str)] = &[
+    (
+        "common_macros.h.tera",
+        include_str!("../../templates/common_macros.h.tera"),
+    ),
+    (
+        "opencl/host_prelude.c.tera",
+        include_str!("../../templates/opencl/host_prelude.c.tera"),
+    ),
+    (
+        "opencl/region.c.tera",
+        include_str!("../../templates/opencl/region.c.tera"),
+    ),
+    (
+        "opencl/launch.c.tera",
+        include_str!("../../templates/opencl/launch.c.tera"),
+    ),
+    (
+        "opencl/kernel.cl.tera",
+        include_str!("../../templates/opencl/kernel.cl.tera"),
+    ),
+    (
+        "cuda/host_prelude.cu.tera",
+        include_str!("../../templates/cuda/host_prelude.cu.tera"),
+    ),
+    (
+        "cuda/region.cu.tera",
+        include_str!("../../templates/cuda/region.cu.tera"),
+    ),
+    (
+        "cuda/launch.cu.tera",
+        include_str!("../../templates/cuda/launch.cu.tera"),
+    ),
+    (
+        "cuda/kernel.cu.tera",
+        include_str!("../../templates/cuda/kernel.cu.tera"),
+    ),
+    (
+        "cuda/kernel.hu.tera",
+        include_str!("../../templates/cuda/kernel.hu.tera"),
+    ),
+    (
+        "c/prelude.c.tera",
+        include_str!("../../templates/c/prelude.c.tera"),
+    ),
+    (
+        "c/region.c.tera",
+        include_str!("../../templates/c/region.c.tera"),
+    ),
+];
+
+pub fn load() -> Result<Tera> {
+    let mut t = Tera::default();
+    t.autoescape_on(vec![]);
+    t.add_raw_templates(TEMPLATES.to_vec())
+        .map_err(|e| Diagnostic::internal("back", format!("templates: {:?}", e)))?;
+    Ok(t)
+}
+
+pub fn render(t: &Tera, name: &str, ctx: &Context) -> Result<String> {
+    t.render(name, ctx).map_err(|e| {
+        let mut msg = e.to_string();
+        let mut src = std::error::Error::source(&e);
+        while let Some(s) = src {
+            msg.push_str(&format!(": {}", s));
+            src = s.source();
+        }
+        Diagnostic::internal("back", format!("template {}: {}", name, msg))
+    })
+}

@@ -1,0 +1,235 @@
+//! Exact array dataflow analysis with isl: flow (read-after-write), anti
+//! (write-after-read) and output (write-after-write) dependences between
+//! statement instances, and per array whether values flow in from before the
+//! region (copy to the device) or out of it (copy back).
+
+use crate::diag::Result;
+use crate::isl::{Isl, IslResultExt};
+use crate::scop::Scop;
+use isl_rs::{UnionAccessInfo, UnionMap, UnionSet};
+use std::collections::BTreeSet;
+
+const STAGE: &str = "deps";
+
+#[derive(Clone, Debug)]
+pub struct DependenceGraph {
+    /// Statement instance → later instance reading the value it wrote.
+    pub flow: String,
+    /// Read → later overwrite of the same element.
+    pub anti: String,
+    /// Write → later overwrite of the same element.
+    pub output: String,
+    /// Array elements read before any write in the region.
+    pub live_in: String,
+    /// Arrays with live-in elements, and arrays written but not entirely
+    /// overwritten: both must be copied to the device.
+    pub copy_in: BTreeSet<String>,
+    /// Arrays the region writes: copied back to the host.
+    pub copy_out: BTreeSet<String>,
+}
+
+impl DependenceGraph {
+    /// All dependences (what a schedule must respect), as isl text.
+    pub fn all_text(&self) -> String {
+        self.union_text(&[&self.flow, &self.anti, &self.output])
+    }
+
+    fn union_text(&self, parts: &[&String]) -> String {
+        parts
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+
+    /// All dependences as an isl union map in `isl`'s context.
+    pub fn all(&self, isl: &Isl) -> Result<UnionMap> {
+        let f = UnionMap::read_from_str(&isl.ctx, &self.flow).isl(isl, STAGE)?;
+        let a = UnionMap::read_from_str(&isl.ctx, &self.anti).isl(isl, STAGE)?;
+        let o = UnionMap::read_from_str(&isl.ctx, &self.output).isl(isl, STAGE)?;
+        f.union(a)
+            .isl(isl, STAGE)?
+            .union(o)
+            .isl(isl, STAGE)?
+            .coalesce()
+            .isl(isl, STAGE)
+    }
+
+    pub fn dump(&self) -> String {
+        let list = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(", ");
+        format!(
+            "flow: \"{}\"\nanti: \"{}\"\noutput: \"{}\"\nlive_in: \"{}\"\ncopy_in: [{}]\ncopy_out: [{}]\n",
+            self.flow,
+            self.anti,
+            self.output,
+            self.live_in,
+            list(&self.copy_in),
+            list(&self.copy_out)
+        )
+    }
+}
+
+pub fn analyze(isl: &Isl, scop: &Scop) -> Result<DependenceGraph> {
+    isl.reset_budget();
+    let ctx = &isl.ctx;
+    let domain = UnionSet::read_from_str(ctx, &scop.domain_text()).isl(isl, STAGE)?;
+    let sched = UnionMap::read_from_str(ctx, &scop.schedule_text())
+        .isl(isl, STAGE)?
+        .intersect_domain(domain.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    let reads = UnionMap::read_from_str(ctx, &scop.reads_text())
+        .isl(isl, STAGE)?
+        .intersect_domain(domain.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    let writes = UnionMap::read_from_str(ctx, &scop.writes_text())
+        .isl(isl, STAGE)?
+        .intersect_domain(domain.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+
+    // Flow: each read's last writer. Reads with no writer are live-in.
+    let flow_info = UnionAccessInfo::from_sink(reads.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .set_must_source(writes.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .set_schedule_map(sched.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    let flow_res = flow_info.compute_flow().isl(isl, STAGE)?;
+    let flow = flow_res
+        .get_may_dependence()
+        .isl(isl, STAGE)?
+        .coalesce()
+        .isl(isl, STAGE)?;
+    let live_in = flow_res
+        .get_may_no_source()
+        .isl(isl, STAGE)?
+        .range()
+        .isl(isl, STAGE)?
+        .coalesce()
+        .isl(isl, STAGE)?;
+
+    // False dependences: for each write, the last write (output) and the
+    // reads since then (anti).
+    let false_info = UnionAccessInfo::from_sink(writes.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .set_must_source(writes.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .set_may_source(reads.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .set_schedule_map(sched.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    let false_res = false_info.compute_flow().isl(isl, STAGE)?;
+    let false_all = false_res.get_may_dependence().isl(isl, STAGE)?;
+    // Split by the kind of source access: sources that write are output
+    // dependences, the others anti dependences.
+    let output = restrict_same_array(isl, false_all.copy().isl(isl, STAGE)?, &writes, &writes)?;
+    let anti = restrict_same_array(isl, false_all, &reads, &writes)?;
+
+    let mut copy_in = BTreeSet::new();
+    let mut copy_out = BTreeSet::new();
+    for a in &scop.arrays {
+        let live = live_in_of(isl, scop, &live_in, &a.name)?;
+        if live {
+            copy_in.insert(a.name.clone());
+        }
+        if a.written {
+            copy_out.insert(a.name.clone());
+            // The whole array is copied back, so elements the region does
+            // not overwrite must hold their old values on the device.
+            if !a.is_scalar() && !fully_written(isl, scop, &writes, &a.name)? {
+                copy_in.insert(a.name.clone());
+            }
+        }
+    }
+    Ok(DependenceGraph {
+        flow: text(isl, &flow)?,
+        anti: text(isl, &anti)?,
+        output: text(isl, &output)?,
+        live_in: text(isl, &live_in)?,
+        copy_in,
+        copy_out,
+    })
+}
+
+/// Keeps the pairs (a, b) of `deps` where a's access in `src` and b's in
+/// `dst` touch a common element; compute_flow already guarantees this per
+/// source, but a statement can both read and write, so the split into anti
+/// and output needs it re-checked.
+fn restrict_same_array(
+    isl: &Isl,
+    deps: UnionMap,
+    src: &UnionMap,
+    dst: &UnionMap,
+) -> Result<UnionMap> {
+    // conflict = src ; dst^-1 : instance pairs touching a common element.
+    let conflict = src
+        .copy()
+        .isl(isl, STAGE)?
+        .apply_range(dst.copy().isl(isl, STAGE)?.reverse().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    deps.intersect(conflict)
+        .isl(isl, STAGE)?
+        .coalesce()
+        .isl(isl, STAGE)
+}
+
+fn text(isl: &Isl, m: &impl ToIslText) -> Result<String> {
+    m.text()
+        .map(|s| s.to_string())
+        .map_err(|e| isl.err(STAGE, e))
+}
+
+pub trait ToIslText {
+    fn text(&self) -> std::result::Result<&str, isl_rs::LibISLError>;
+}
+impl ToIslText for UnionMap {
+    fn text(&self) -> std::result::Result<&str, isl_rs::LibISLError> {
+        self.to_str()
+    }
+}
+impl ToIslText for UnionSet {
+    fn text(&self) -> std::result::Result<&str, isl_rs::LibISLError> {
+        self.to_str()
+    }
+}
+
+fn live_in_of(isl: &Isl, scop: &Scop, live_in: &UnionSet, array: &str) -> Result<bool> {
+    let rank = scop.array(array).map(|a| a.extents.len()).unwrap_or(0);
+    let dims: Vec<String> = (0..rank).map(|k| format!("e{}_", k)).collect();
+    let universe =
+        UnionSet::read_from_str(&isl.ctx, &format!("{{ {}[{}] }}", array, dims.join(", ")))
+            .isl(isl, STAGE)?;
+    let mine = live_in
+        .copy()
+        .isl(isl, STAGE)?
+        .intersect(universe)
+        .isl(isl, STAGE)?;
+    Ok(!mine.is_empty().isl(isl, STAGE)?)
+}
+
+fn fully_written(isl: &Isl, scop: &Scop, writes: &UnionMap, array: &str) -> Result<bool> {
+    let a = scop.array(array).expect("array exists");
+    let mut cons = Vec::new();
+    let mut dims = Vec::new();
+    for (k, e) in a.extents.iter().enumerate() {
+        let d = format!("e{}_", k);
+        match e {
+            crate::scop::Extent::Const(c) => cons.push(format!("0 <= {} < {}", d, c)),
+            // Symbolic extents: the region's own parameters may not bound
+            // them, so treat the array as not provably covered.
+            crate::scop::Extent::Expr { .. } => return Ok(false),
+        }
+        dims.push(d);
+    }
+    let whole = format!(
+        "{} -> {{ {}[{}] : {} }}",
+        scop.param_prefix(),
+        array,
+        dims.join(", "),
+        cons.join(" and ")
+    );
+    let whole = UnionSet::read_from_str(&isl.ctx, &whole).isl(isl, STAGE)?;
+    let written = writes.copy().isl(isl, STAGE)?.range().isl(isl, STAGE)?;
+    let ctx = isl_rs::Set::read_from_str(&isl.ctx, &scop.context).isl(isl, STAGE)?;
+    let whole = whole.intersect_params(ctx).isl(isl, STAGE)?;
+    whole.is_subset(&written).isl(isl, STAGE)
+}

@@ -1,0 +1,265 @@
+//! The pipeline, top to bottom, for one input file. Each stage takes the
+//! previous stage's output; nothing here decides anything itself.
+
+use crate::ast;
+use crate::back::{self, OutputPaths, RegionCode, Target};
+use crate::deps;
+use crate::diag::{Code, Diagnostic, Result};
+use crate::front::{self, CppOptions, SourceFile};
+use crate::isl::Isl;
+use crate::map::{self, MapOptions};
+use crate::sched;
+use crate::scop;
+use crate::valid;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Emit {
+    Scop,
+    Deps,
+    Schedule,
+}
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub target: Target,
+    /// The host output file (single input only).
+    pub output: Option<PathBuf>,
+    pub output_dir: Option<PathBuf>,
+    pub cpp: CppOptions,
+    pub emit: Option<Emit>,
+    pub verbose: bool,
+    pub map: MapOptions,
+    pub max_operations: u64,
+    /// The command line, for the header of generated files.
+    pub command: String,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            target: Target::OpenCl,
+            output: None,
+            output_dir: None,
+            cpp: CppOptions::default(),
+            emit: None,
+            verbose: false,
+            map: MapOptions::default(),
+            max_operations: crate::isl::DEFAULT_MAX_OPERATIONS,
+            command: String::new(),
+        }
+    }
+}
+
+/// What compiling one file produced.
+#[derive(Debug, Default)]
+pub struct FileReport {
+    pub regions: usize,
+    pub kernels: usize,
+    /// Per kernel launch: the number of parallel dimensions mapped.
+    pub parallel_dims: Vec<usize>,
+    pub written: Vec<PathBuf>,
+    /// Text dumps requested with `--emit`.
+    pub dump: String,
+    pub warnings: Vec<Diagnostic>,
+    /// Milliseconds per stage, for `-v`.
+    pub timings: Vec<(&'static str, f64)>,
+}
+
+const PENCIL_HEADERS: &[(&str, &str)] = &[
+    ("pencil.h", include_str!("../pencil-headers/pencil.h")),
+    (
+        "pencil_compat.h",
+        include_str!("../pencil-headers/pencil_compat.h"),
+    ),
+    (
+        "pencil_prototypes.h",
+        include_str!("../pencil-headers/pencil_prototypes.h"),
+    ),
+];
+
+/// Writes the embedded PENCIL headers once per version into a temporary
+/// directory, so that `#include <pencil.h>` works without installation.
+pub fn pencil_headers_dir() -> Option<PathBuf> {
+    let dir = std::env::temp_dir().join(format!("pencilc-{}-headers", env!("CARGO_PKG_VERSION")));
+    for (name, text) in PENCIL_HEADERS {
+        let p = dir.join(name);
+        if std::fs::read_to_string(&p).ok().as_deref() != Some(*text) {
+            std::fs::create_dir_all(&dir).ok()?;
+            // Write then rename, so concurrent runs never read a partial file.
+            let tmp = dir.join(format!("{}.{}.tmp", name, std::process::id()));
+            std::fs::write(&tmp, text).ok()?;
+            std::fs::rename(&tmp, &p).ok()?;
+        }
+    }
+    Some(dir)
+}
+
+pub fn compile_file(
+    path: &Path,
+    opts: &Options,
+) -> std::result::Result<FileReport, Vec<Diagnostic>> {
+    compile(path, opts).map_err(|e| vec![e])
+}
+
+fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
+    let mut report = FileReport::default();
+    let mut t = Instant::now();
+    let mut lap = |report: &mut FileReport, stage: &'static str| {
+        report
+            .timings
+            .push((stage, t.elapsed().as_secs_f64() * 1e3));
+        t = Instant::now();
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Diagnostic::error(
+            Code::Usage,
+            None,
+            format!("cannot read {}: {}", path.display(), e),
+        )
+    })?;
+    let source = SourceFile {
+        path: path.to_path_buf(),
+        text,
+    };
+    let headers = pencil_headers_dir();
+    let pp = front::preprocess(path, &opts.cpp, headers.as_deref())?;
+    lap(&mut report, "preprocess");
+    let regions = front::parse_regions(&pp)?;
+    lap(&mut report, "parse");
+    if regions.is_empty() {
+        report.warnings.push(
+            Diagnostic::warning(
+                Code::UnbalancedRegion,
+                None,
+                format!(
+                    "{}: no `#pragma scop` region; the output is the input unchanged",
+                    path.display()
+                ),
+            )
+            .with_hint(
+                "mark the loop nest to parallelize with `#pragma scop` and `#pragma endscop`",
+            ),
+        );
+    }
+    for r in &regions {
+        for p in &r.ignored_pragmas {
+            report.warnings.push(Diagnostic::warning(
+                Code::UnsupportedStatement,
+                Some(p.clone()),
+                "pragma inside the region is ignored",
+            ));
+        }
+    }
+    let isl = Isl::new(opts.max_operations);
+    struct Compiled {
+        scop: scop::Scop,
+        deps: deps::DependenceGraph,
+        ast: ast::GpuAst,
+    }
+    let mut compiled = Vec::new();
+    for region in &regions {
+        let scop = scop::build_scop(region)?;
+        lap(&mut report, "scop");
+        if opts.emit == Some(Emit::Scop) {
+            report.dump.push_str(&scop.dump());
+            continue;
+        }
+        let deps = deps::analyze(&isl, &scop).map_err(|e| at_region(e, &scop))?;
+        lap(&mut report, "deps");
+        if opts.emit == Some(Emit::Deps) {
+            report.dump.push_str(&format!(
+                "# region in `{}` at lines {}-{}\n",
+                scop.function, scop.begin_line, scop.end_line
+            ));
+            report.dump.push_str(&deps.dump());
+            continue;
+        }
+        let schedule = sched::schedule_isl(&isl, &scop, &deps).map_err(|e| at_region(e, &scop))?;
+        valid::check_schedule(&isl, &deps, &schedule.tree).map_err(|e| at_region(e, &scop))?;
+        lap(&mut report, "sched");
+        let mapped = map::map_to_gpu(&isl, &scop, &deps, &schedule, &opts.map)
+            .map_err(|e| at_region(e, &scop))?;
+        lap(&mut report, "map");
+        if opts.emit == Some(Emit::Schedule) {
+            report.dump.push_str(&format!(
+                "# region in `{}` at lines {}-{}\n",
+                scop.function, scop.begin_line, scop.end_line
+            ));
+            report
+                .dump
+                .push_str(&format!("schedule: {}", schedule.dump()));
+            report.dump.push_str(&format!("mapped: {}", mapped.dump()));
+            continue;
+        }
+        let gpu_ast = ast::generate(&isl, &scop, &mapped).map_err(|e| at_region(e, &scop))?;
+        lap(&mut report, "ast");
+        compiled.push(Compiled {
+            scop,
+            deps,
+            ast: gpu_ast,
+        });
+    }
+    report.regions = regions.len();
+    if opts.emit.is_some() {
+        return Ok(report);
+    }
+    let codes: Vec<RegionCode> = compiled
+        .iter()
+        .map(|c| RegionCode {
+            scop: &c.scop,
+            deps: &c.deps,
+            ast: &c.ast,
+        })
+        .collect();
+    for c in &compiled {
+        report.kernels += c.ast.launches.len();
+        report
+            .parallel_dims
+            .extend(c.ast.launches.iter().map(|l| l.plan.block_sizes.len()));
+    }
+    let paths = output_paths(path, opts);
+    let files = back::emit(&source, &codes, opts.target, &paths, &opts.command)?;
+    lap(&mut report, "back");
+    for f in files {
+        if let Some(parent) = f.path.parent() {
+            if !parent.as_os_str().is_empty() {
+                std::fs::create_dir_all(parent).map_err(|e| io_error(&f.path, e))?;
+            }
+        }
+        std::fs::write(&f.path, &f.contents).map_err(|e| io_error(&f.path, e))?;
+        report.written.push(f.path);
+    }
+    Ok(report)
+}
+
+fn io_error(p: &Path, e: std::io::Error) -> Diagnostic {
+    Diagnostic::error(
+        Code::Usage,
+        None,
+        format!("cannot write {}: {}", p.display(), e),
+    )
+}
+
+/// Budget and internal errors from isl carry no location; point them at the region.
+fn at_region(mut e: Diagnostic, scop: &scop::Scop) -> Diagnostic {
+    if e.loc.is_none() {
+        e.loc = Some(scop.loc.clone());
+        e.message = format!("{} (region in `{}`)", e.message, scop.function);
+    }
+    e
+}
+
+pub fn output_paths(input: &Path, opts: &Options) -> OutputPaths {
+    match &opts.output {
+        Some(o) => OutputPaths { host: o.clone() },
+        None => {
+            let dir = opts
+                .output_dir
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("."));
+            OutputPaths::default_for(input, &dir, opts.target)
+        }
+    }
+}

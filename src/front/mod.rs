@@ -1,0 +1,10 @@
+//! Front end: C source (through the system preprocessor) to the syntax of
+//! each `#pragma scop` region, with locations mapped back to the user's file.
+
+pub mod affine;
+pub mod parse;
+pub mod preprocess;
+pub mod syntax;
+
+pub use parse::{parse_regions, Region, SourceFile};
+pub use preprocess::{preprocess, CppOptions, Preprocessed};

@@ -1,0 +1,872 @@
+//! tree-sitter-c to the region syntax of `syntax.rs`. Anything outside the
+//! accepted subset is rejected here with a coded diagnostic pointing at the
+//! offending text; nothing is silently dropped.
+
+use super::preprocess::Preprocessed;
+use super::syntax::*;
+use crate::diag::{Code, Diagnostic, Loc, Result};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use tree_sitter::{Node, Parser};
+
+/// The user's original file, kept verbatim for the output.
+pub struct SourceFile {
+    pub path: PathBuf,
+    pub text: String,
+}
+
+/// One `#pragma scop` ... `#pragma endscop` region.
+#[derive(Clone, Debug)]
+pub struct Region {
+    /// The enclosing function.
+    pub function: String,
+    /// 1-based lines of the two pragmas in the user's file.
+    pub begin_line: u32,
+    pub end_line: u32,
+    pub body: Vec<Stmt>,
+    /// Every variable visible in the region (parameters, locals, globals).
+    pub symbols: BTreeMap<String, VarDecl>,
+    pub loc: Loc,
+    /// `#pragma` lines inside the region that pencilc does not act on yet.
+    pub ignored_pragmas: Vec<Loc>,
+}
+
+pub fn parse_regions(pp: &Preprocessed) -> Result<Vec<Region>> {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_c::LANGUAGE.into())
+        .map_err(|e| Diagnostic::internal("front", format!("tree-sitter: {}", e)))?;
+    let tree = parser
+        .parse(&pp.text, None)
+        .ok_or_else(|| Diagnostic::internal("front", "tree-sitter returned no tree"))?;
+    let cx = Cx {
+        pp,
+        src: pp.text.as_bytes(),
+    };
+    let root = tree.root_node();
+    let mut typedefs = BTreeMap::new();
+    let mut globals = BTreeMap::new();
+    let mut regions = Vec::new();
+    let mut cursor = root.walk();
+    for child in root.children(&mut cursor) {
+        match child.kind() {
+            "type_definition" => cx.collect_typedef(child, &mut typedefs),
+            "declaration" => {
+                // Globals from system headers are irrelevant and may use
+                // extensions; only record ones that parse cleanly.
+                let _ = cx.collect_declaration(child, &typedefs, &mut globals);
+            }
+            "function_definition" => {
+                cx.regions_in_function(child, &typedefs, &globals, &mut regions)?;
+            }
+            _ => {}
+        }
+    }
+    Ok(regions)
+}
+
+struct Cx<'a> {
+    pp: &'a Preprocessed,
+    src: &'a [u8],
+}
+
+fn is_pragma(node: Node, src: &[u8], word: &str) -> bool {
+    if node.kind() != "preproc_call" {
+        return false;
+    }
+    let dir = node
+        .child_by_field_name("directive")
+        .and_then(|d| d.utf8_text(src).ok())
+        .unwrap_or("");
+    if dir.trim() != "#pragma" {
+        return false;
+    }
+    let arg = node
+        .child_by_field_name("argument")
+        .and_then(|a| a.utf8_text(src).ok())
+        .unwrap_or("");
+    arg.split_whitespace().next() == Some(word)
+}
+
+impl<'a> Cx<'a> {
+    fn text(&self, n: Node) -> &'a str {
+        n.utf8_text(self.src).unwrap_or("")
+    }
+
+    fn loc(&self, n: Node) -> Loc {
+        let s = n.start_position();
+        let len = if n.end_position().row == s.row {
+            n.end_position().column - s.column
+        } else {
+            1
+        };
+        self.pp.loc(s.row, s.column, len)
+    }
+
+    fn err(&self, code: Code, n: Node, msg: impl Into<String>) -> Diagnostic {
+        Diagnostic::error(code, Some(self.loc(n)), msg)
+    }
+
+    fn collect_typedef(&self, n: Node, typedefs: &mut BTreeMap<String, String>) {
+        let Some(ty) = n.child_by_field_name("type") else {
+            return;
+        };
+        let base = self.resolve_type(self.text(ty), typedefs);
+        let mut c = n.walk();
+        for d in n.children_by_field_name("declarator", &mut c) {
+            if d.kind() == "type_identifier" {
+                typedefs.insert(self.text(d).to_string(), base.clone());
+            }
+        }
+    }
+
+    fn resolve_type(&self, t: &str, typedefs: &BTreeMap<String, String>) -> String {
+        let t = t.split_whitespace().collect::<Vec<_>>().join(" ");
+        typedefs.get(&t).cloned().unwrap_or(t)
+    }
+
+    /// Records the variables a declaration introduces.
+    fn collect_declaration(
+        &self,
+        n: Node,
+        typedefs: &BTreeMap<String, String>,
+        out: &mut BTreeMap<String, VarDecl>,
+    ) -> Result<()> {
+        let Some(ty) = n.child_by_field_name("type") else {
+            return Ok(());
+        };
+        let base = self.resolve_type(self.text(ty), typedefs);
+        let mut c = n.walk();
+        for d in n.children_by_field_name("declarator", &mut c) {
+            if let Some(v) = self.declarator(d, &base)? {
+                out.insert(v.name.clone(), v);
+            }
+        }
+        Ok(())
+    }
+
+    /// Unwraps a declarator into name, extents and pointer-ness.
+    fn declarator(&self, d: Node, base: &str) -> Result<Option<VarDecl>> {
+        let mut dims_rev: Vec<Option<Expr>> = Vec::new();
+        let mut pointer = false;
+        let mut cur = d;
+        loop {
+            match cur.kind() {
+                "identifier" => break,
+                "init_declarator" | "parenthesized_declarator" => {
+                    cur = match cur
+                        .child_by_field_name("declarator")
+                        .or_else(|| cur.named_child(0))
+                    {
+                        Some(x) => x,
+                        None => return Ok(None),
+                    };
+                }
+                "array_declarator" => {
+                    let size = match cur.child_by_field_name("size") {
+                        Some(s) => Some(self.expr(s)?),
+                        None => None,
+                    };
+                    dims_rev.push(size);
+                    cur = match cur.child_by_field_name("declarator") {
+                        Some(x) => x,
+                        None => return Ok(None),
+                    };
+                }
+                "pointer_declarator" => {
+                    if pointer {
+                        // Pointers to pointers are outside PENCIL.
+                        return Ok(None);
+                    }
+                    pointer = true;
+                    cur = match cur.child_by_field_name("declarator") {
+                        Some(x) => x,
+                        None => return Ok(None),
+                    };
+                }
+                _ => return Ok(None),
+            }
+        }
+        // `double (*A)[N]` (a pointer to rows) indexes like `double A[][N]`.
+        dims_rev.reverse();
+        let mut dims = dims_rev;
+        if pointer && !dims.is_empty() {
+            dims.insert(0, None);
+            pointer = false;
+        }
+        Ok(Some(VarDecl {
+            name: self.text(cur).to_string(),
+            base_type: base.to_string(),
+            dims,
+            pointer,
+            loc: self.loc(cur),
+        }))
+    }
+
+    fn regions_in_function(
+        &self,
+        f: Node,
+        typedefs: &BTreeMap<String, String>,
+        globals: &BTreeMap<String, VarDecl>,
+        regions: &mut Vec<Region>,
+    ) -> Result<()> {
+        let Some(body) = f.child_by_field_name("body") else {
+            return Ok(());
+        };
+        if !self.text(body).contains("scop") {
+            return Ok(());
+        }
+        let name = f
+            .child_by_field_name("declarator")
+            .and_then(|d| find_function_name(d, self.src))
+            .unwrap_or_else(|| "<function>".to_string());
+        let mut symbols = globals.clone();
+        if let Some(decl) = f.child_by_field_name("declarator") {
+            self.collect_params(decl, typedefs, &mut symbols)?;
+        }
+        self.regions_in_block(body, &name, typedefs, &mut symbols, regions)
+    }
+
+    fn collect_params(
+        &self,
+        decl: Node,
+        typedefs: &BTreeMap<String, String>,
+        symbols: &mut BTreeMap<String, VarDecl>,
+    ) -> Result<()> {
+        let mut stack = vec![decl];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "parameter_list" {
+                let mut c = n.walk();
+                for p in n.named_children(&mut c) {
+                    if p.kind() != "parameter_declaration" {
+                        continue;
+                    }
+                    let Some(ty) = p.child_by_field_name("type") else {
+                        continue;
+                    };
+                    let base = self.resolve_type(self.text(ty), typedefs);
+                    if let Some(d) = p.child_by_field_name("declarator") {
+                        if let Some(v) = self.declarator(d, &base)? {
+                            symbols.insert(v.name.clone(), v);
+                        }
+                    }
+                }
+                return Ok(());
+            }
+            let mut c = n.walk();
+            for ch in n.named_children(&mut c) {
+                stack.push(ch);
+            }
+        }
+        Ok(())
+    }
+
+    fn regions_in_block(
+        &self,
+        block: Node,
+        function: &str,
+        typedefs: &BTreeMap<String, String>,
+        symbols: &mut BTreeMap<String, VarDecl>,
+        regions: &mut Vec<Region>,
+    ) -> Result<()> {
+        let mut c = block.walk();
+        let children: Vec<Node> = block.named_children(&mut c).collect();
+        let mut i = 0;
+        while i < children.len() {
+            let ch = children[i];
+            if ch.kind() == "declaration" {
+                self.collect_declaration(ch, typedefs, symbols)?;
+            } else if is_pragma(ch, self.src, "scop") {
+                let end =
+                    (i + 1..children.len()).find(|&j| is_pragma(children[j], self.src, "endscop"));
+                let Some(end) = end else {
+                    return Err(self
+                        .err(
+                            Code::UnbalancedRegion,
+                            ch,
+                            "`#pragma scop` without a matching `#pragma endscop`",
+                        )
+                        .with_hint("close the region with `#pragma endscop` in the same block"));
+                };
+                if !self.pp.is_main_file(ch.start_position().row) {
+                    i = end + 1;
+                    continue;
+                }
+                let mut body = Vec::new();
+                let mut ignored = Vec::new();
+                for s in &children[i + 1..end] {
+                    if is_pragma(*s, self.src, "scop") {
+                        return Err(self.err(Code::UnbalancedRegion, *s, "nested `#pragma scop`"));
+                    }
+                    self.stmt(*s, &mut body, &mut ignored)?;
+                }
+                regions.push(Region {
+                    function: function.to_string(),
+                    begin_line: self.loc(ch).line,
+                    end_line: self.loc(children[end]).line,
+                    body,
+                    symbols: symbols.clone(),
+                    loc: self.loc(ch),
+                    ignored_pragmas: ignored,
+                });
+                i = end + 1;
+                continue;
+            } else if is_pragma(ch, self.src, "endscop") {
+                return Err(self.err(
+                    Code::UnbalancedRegion,
+                    ch,
+                    "`#pragma endscop` without a preceding `#pragma scop`",
+                ));
+            } else if self.text(ch).contains("scop") {
+                // Regions may sit inside nested blocks.
+                let mut inner = symbols.clone();
+                let mut c2 = ch.walk();
+                for g in ch.named_children(&mut c2) {
+                    if g.kind() == "compound_statement" {
+                        self.regions_in_block(g, function, typedefs, &mut inner, regions)?;
+                    }
+                }
+                if ch.kind() == "compound_statement" {
+                    self.regions_in_block(ch, function, typedefs, &mut inner, regions)?;
+                }
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    fn stmt(&self, n: Node, out: &mut Vec<Stmt>, ignored: &mut Vec<Loc>) -> Result<()> {
+        match n.kind() {
+            "expression_statement" => {
+                let Some(e) = n.named_child(0) else {
+                    return Ok(());
+                };
+                out.push(self.assignment(e, n)?);
+                Ok(())
+            }
+            "compound_statement" => {
+                let mut c = n.walk();
+                for ch in n.named_children(&mut c) {
+                    self.stmt(ch, out, ignored)?;
+                }
+                Ok(())
+            }
+            "for_statement" => {
+                out.push(self.for_stmt(n, ignored)?);
+                Ok(())
+            }
+            "if_statement" => {
+                let cond = n
+                    .child_by_field_name("condition")
+                    .ok_or_else(|| self.syntax(n))?;
+                let cond = self.expr(cond)?;
+                let mut then_ = Vec::new();
+                if let Some(t) = n.child_by_field_name("consequence") {
+                    self.stmt(t, &mut then_, ignored)?;
+                }
+                let mut else_ = Vec::new();
+                if let Some(e) = n.child_by_field_name("alternative") {
+                    // tree-sitter-c wraps the else branch in an `else_clause`.
+                    let e = if e.kind() == "else_clause" {
+                        e.named_child(0).unwrap_or(e)
+                    } else {
+                        e
+                    };
+                    self.stmt(e, &mut else_, ignored)?;
+                }
+                out.push(Stmt::If {
+                    cond,
+                    then_,
+                    else_,
+                    loc: self.loc(n),
+                });
+                Ok(())
+            }
+            "preproc_call" => {
+                ignored.push(self.loc(n));
+                Ok(())
+            }
+            "comment" => Ok(()),
+            "while_statement" | "do_statement" | "goto_statement" | "break_statement"
+            | "continue_statement" | "return_statement" | "switch_statement"
+            | "labeled_statement" => {
+                let what = n.kind().trim_end_matches("_statement");
+                Err(self
+                    .err(Code::UnsupportedControl, n, format!("`{}` is not allowed in a static control region", what))
+                    .with_hint("use `for` loops with affine bounds; move dynamic control out of the `#pragma scop` region"))
+            }
+            "declaration" => Err(self
+                .err(
+                    Code::UnsupportedStatement,
+                    n,
+                    "declarations inside a `#pragma scop` region are not supported yet",
+                )
+                .with_hint("declare the variable before `#pragma scop`")),
+            "ERROR" => Err(self.syntax(n)),
+            other => Err(self
+                .err(
+                    Code::UnsupportedStatement,
+                    n,
+                    format!("unsupported statement ({})", other.replace('_', " ")),
+                )
+                .with_hint("a region may contain only for loops, if statements and assignments")),
+        }
+    }
+
+    fn syntax(&self, n: Node) -> Diagnostic {
+        self.err(Code::Syntax, n, "syntax error in the region")
+            .with_hint("check the C syntax of this statement")
+    }
+
+    fn assignment(&self, e: Node, stmt: Node) -> Result<Stmt> {
+        match e.kind() {
+            "assignment_expression" => {
+                let lhs = e.child_by_field_name("left").ok_or_else(|| self.syntax(e))?;
+                let rhs = e.child_by_field_name("right").ok_or_else(|| self.syntax(e))?;
+                let op_node = e.child_by_field_name("operator").ok_or_else(|| self.syntax(e))?;
+                let op = match self.text(op_node) {
+                    "=" => AssignOp::Assign,
+                    "+=" => AssignOp::Add,
+                    "-=" => AssignOp::Sub,
+                    "*=" => AssignOp::Mul,
+                    "/=" => AssignOp::Div,
+                    other => {
+                        return Err(self
+                            .err(Code::UnsupportedStatement, op_node, format!("assignment operator `{}` is not supported", other))
+                            .with_hint("write the update out, e.g. `x = x % y`"))
+                    }
+                };
+                let lhs = self.expr(lhs)?;
+                if !matches!(lhs.kind, ExprKind::Ident(_) | ExprKind::Index(..)) {
+                    return Err(Diagnostic::error(
+                        Code::UnsupportedStatement,
+                        Some(lhs.loc.clone()),
+                        "the left-hand side of an assignment must be a variable or an array element",
+                    ));
+                }
+                let rhs = self.expr(rhs)?;
+                Ok(Stmt::Assign { lhs, op, rhs, loc: self.loc(stmt) })
+            }
+            "update_expression" => {
+                let arg = e.child_by_field_name("argument").ok_or_else(|| self.syntax(e))?;
+                let op = if self.text(e).contains("++") { AssignOp::Add } else { AssignOp::Sub };
+                let lhs = self.expr(arg)?;
+                let one = Expr { kind: ExprKind::Int(1, "1".into()), loc: lhs.loc.clone() };
+                Ok(Stmt::Assign { lhs, op, rhs: one, loc: self.loc(stmt) })
+            }
+            "call_expression" => Err(self
+                .err(Code::ImpureCall, e, "a call used as a statement has side effects the model cannot see")
+                .with_hint("only assignments are allowed as statements; summary functions are not supported yet")),
+            _ => Err(self
+                .err(Code::UnsupportedStatement, e, "this expression statement is not an assignment")
+                .with_hint("a region may contain only for loops, if statements and assignments")),
+        }
+    }
+
+    fn for_stmt(&self, n: Node, ignored: &mut Vec<Loc>) -> Result<Stmt> {
+        let loc = self.loc(n);
+        let noncanon = |what: &str, at: Node| {
+            self.err(
+                Code::NonCanonicalLoop,
+                at,
+                format!("loop is not in canonical form: {}", what),
+            )
+            .with_hint("write it as `for (i = lb; i < ub; i += c)` with a constant step c")
+        };
+        // The initializer: `i = e` or `int i = e`.
+        let init = n
+            .child_by_field_name("initializer")
+            .ok_or_else(|| noncanon("no initializer", n))?;
+        let (iter, init_e) = match init.kind() {
+            "assignment_expression" => {
+                let l = init
+                    .child_by_field_name("left")
+                    .ok_or_else(|| self.syntax(init))?;
+                let op = init
+                    .child_by_field_name("operator")
+                    .map(|o| self.text(o))
+                    .unwrap_or("");
+                if l.kind() != "identifier" || op != "=" {
+                    return Err(noncanon(
+                        "the initializer must assign the loop iterator",
+                        init,
+                    ));
+                }
+                let r = init
+                    .child_by_field_name("right")
+                    .ok_or_else(|| self.syntax(init))?;
+                (self.text(l).to_string(), self.expr(r)?)
+            }
+            "declaration" => {
+                let d = init
+                    .child_by_field_name("declarator")
+                    .ok_or_else(|| self.syntax(init))?;
+                let ty = init
+                    .child_by_field_name("type")
+                    .map(|t| self.text(t))
+                    .unwrap_or("");
+                if !is_integer_type(ty) {
+                    return Err(noncanon(
+                        "the loop iterator must have an integer type",
+                        init,
+                    ));
+                }
+                if d.kind() != "init_declarator" {
+                    return Err(noncanon("the loop iterator must be initialised", init));
+                }
+                let name = d
+                    .child_by_field_name("declarator")
+                    .ok_or_else(|| self.syntax(d))?;
+                let value = d
+                    .child_by_field_name("value")
+                    .ok_or_else(|| self.syntax(d))?;
+                (self.text(name).to_string(), self.expr(value)?)
+            }
+            _ => {
+                return Err(noncanon(
+                    "the initializer must assign the loop iterator",
+                    init,
+                ))
+            }
+        };
+        let cond = n
+            .child_by_field_name("condition")
+            .ok_or_else(|| noncanon("no condition", n))?;
+        let cond = self.expr(cond)?;
+        let upd = n
+            .child_by_field_name("update")
+            .ok_or_else(|| noncanon("no increment", n))?;
+        let step = self.loop_step(upd, &iter).ok_or_else(|| {
+            noncanon(
+                &format!(
+                    "the increment must change `{}` by a constant (`{}++`, `{} += c`)",
+                    iter, iter, iter
+                ),
+                upd,
+            )
+        })?;
+        if step == 0 {
+            return Err(noncanon("the step is zero", upd));
+        }
+        let mut body = Vec::new();
+        if let Some(b) = n.child_by_field_name("body") {
+            self.stmt(b, &mut body, ignored)?;
+        }
+        Ok(Stmt::For {
+            iter,
+            init: init_e,
+            cond,
+            step,
+            body,
+            loc,
+        })
+    }
+
+    fn loop_step(&self, upd: Node, iter: &str) -> Option<i64> {
+        match upd.kind() {
+            "update_expression" => {
+                let arg = upd.child_by_field_name("argument")?;
+                if self.text(arg) != iter {
+                    return None;
+                }
+                Some(if self.text(upd).contains("++") { 1 } else { -1 })
+            }
+            "assignment_expression" => {
+                let l = upd.child_by_field_name("left")?;
+                if self.text(l) != iter {
+                    return None;
+                }
+                let op = self.text(upd.child_by_field_name("operator")?);
+                let r = self.expr(upd.child_by_field_name("right")?).ok()?;
+                match op {
+                    "+=" => const_value(&r),
+                    "-=" => const_value(&r).map(|v| -v),
+                    "=" => match &r.kind {
+                        ExprKind::Binary(BinOp::Add, a, b) if is_ident(a, iter) => const_value(b),
+                        ExprKind::Binary(BinOp::Add, a, b) if is_ident(b, iter) => const_value(a),
+                        ExprKind::Binary(BinOp::Sub, a, b) if is_ident(a, iter) => {
+                            const_value(b).map(|v| -v)
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    pub fn expr(&self, n: Node) -> Result<Expr> {
+        let loc = self.loc(n);
+        let mk = |kind| {
+            Ok(Expr {
+                kind,
+                loc: loc.clone(),
+            })
+        };
+        match n.kind() {
+            "number_literal" => {
+                let t = self.text(n);
+                match parse_int_literal(t) {
+                    Some(v) => mk(ExprKind::Int(v, t.to_string())),
+                    None => mk(ExprKind::Float(t.to_string())),
+                }
+            }
+            "char_literal" => {
+                let t = self.text(n);
+                let inner = t.trim_matches('\'');
+                let v = if inner.len() == 1 {
+                    inner.as_bytes()[0] as i64
+                } else {
+                    return Err(self.unsupported_expr(n));
+                };
+                mk(ExprKind::Int(v, t.to_string()))
+            }
+            "identifier" => mk(ExprKind::Ident(self.text(n).to_string())),
+            "true" => mk(ExprKind::Int(1, "1".into())),
+            "false" => mk(ExprKind::Int(0, "0".into())),
+            "parenthesized_expression" => {
+                let inner = n.named_child(0).ok_or_else(|| self.syntax(n))?;
+                if inner.kind() == "comma_expression" {
+                    return Err(self.unsupported_expr(inner));
+                }
+                self.expr(inner)
+            }
+            "subscript_expression" => {
+                let a = n
+                    .child_by_field_name("argument")
+                    .ok_or_else(|| self.syntax(n))?;
+                let i = n
+                    .child_by_field_name("index")
+                    .ok_or_else(|| self.syntax(n))?;
+                mk(ExprKind::Index(
+                    Box::new(self.expr(a)?),
+                    Box::new(self.expr(i)?),
+                ))
+            }
+            "binary_expression" => {
+                let l = n
+                    .child_by_field_name("left")
+                    .ok_or_else(|| self.syntax(n))?;
+                let r = n
+                    .child_by_field_name("right")
+                    .ok_or_else(|| self.syntax(n))?;
+                let op = n
+                    .child_by_field_name("operator")
+                    .map(|o| self.text(o))
+                    .unwrap_or("");
+                let op = match op {
+                    "+" => BinOp::Add,
+                    "-" => BinOp::Sub,
+                    "*" => BinOp::Mul,
+                    "/" => BinOp::Div,
+                    "%" => BinOp::Rem,
+                    "<" => BinOp::Lt,
+                    "<=" => BinOp::Le,
+                    ">" => BinOp::Gt,
+                    ">=" => BinOp::Ge,
+                    "==" => BinOp::Eq,
+                    "!=" => BinOp::Ne,
+                    "&&" => BinOp::And,
+                    "||" => BinOp::Or,
+                    "&" => BinOp::BitAnd,
+                    "|" => BinOp::BitOr,
+                    "^" => BinOp::BitXor,
+                    "<<" => BinOp::Shl,
+                    ">>" => BinOp::Shr,
+                    _ => return Err(self.unsupported_expr(n)),
+                };
+                mk(ExprKind::Binary(
+                    op,
+                    Box::new(self.expr(l)?),
+                    Box::new(self.expr(r)?),
+                ))
+            }
+            "unary_expression" => {
+                let a = n
+                    .child_by_field_name("argument")
+                    .ok_or_else(|| self.syntax(n))?;
+                let op = n
+                    .child_by_field_name("operator")
+                    .map(|o| self.text(o))
+                    .unwrap_or("");
+                let op = match op {
+                    "-" => UnOp::Neg,
+                    "+" => UnOp::Plus,
+                    "!" => UnOp::Not,
+                    "~" => UnOp::BitNot,
+                    _ => return Err(self.unsupported_expr(n)),
+                };
+                mk(ExprKind::Unary(op, Box::new(self.expr(a)?)))
+            }
+            "conditional_expression" => {
+                let c = n
+                    .child_by_field_name("condition")
+                    .ok_or_else(|| self.syntax(n))?;
+                let t = n
+                    .child_by_field_name("consequence")
+                    .ok_or_else(|| self.syntax(n))?;
+                let e = n
+                    .child_by_field_name("alternative")
+                    .ok_or_else(|| self.syntax(n))?;
+                mk(ExprKind::Cond(
+                    Box::new(self.expr(c)?),
+                    Box::new(self.expr(t)?),
+                    Box::new(self.expr(e)?),
+                ))
+            }
+            "call_expression" => {
+                let f = n
+                    .child_by_field_name("function")
+                    .ok_or_else(|| self.syntax(n))?;
+                if f.kind() != "identifier" {
+                    return Err(self
+                        .err(
+                            Code::PointerArithmetic,
+                            f,
+                            "calls through function pointers are not allowed",
+                        )
+                        .with_hint("call the function by name"));
+                }
+                let args_node = n
+                    .child_by_field_name("arguments")
+                    .ok_or_else(|| self.syntax(n))?;
+                let mut args = Vec::new();
+                let mut c = args_node.walk();
+                for a in args_node.named_children(&mut c) {
+                    if a.kind() == "comment" {
+                        continue;
+                    }
+                    args.push(self.expr(a)?);
+                }
+                mk(ExprKind::Call(self.text(f).to_string(), args))
+            }
+            "cast_expression" => {
+                let t = n
+                    .child_by_field_name("type")
+                    .ok_or_else(|| self.syntax(n))?;
+                let v = n
+                    .child_by_field_name("value")
+                    .ok_or_else(|| self.syntax(n))?;
+                let ty = self
+                    .text(t)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                if ty.contains('*') {
+                    return Err(self
+                        .err(
+                            Code::PointerArithmetic,
+                            t,
+                            "casts to pointer types are not allowed",
+                        )
+                        .with_hint("PENCIL regions use arrays, not pointers"));
+                }
+                mk(ExprKind::Cast(ty, Box::new(self.expr(v)?)))
+            }
+            "pointer_expression" => Err(self
+                .err(
+                    Code::PointerArithmetic,
+                    n,
+                    "pointer dereference and address-of are not allowed in a region",
+                )
+                .with_hint("index arrays with subscripts, e.g. `A[i]` instead of `*(A + i)`")),
+            "field_expression" => Err(self
+                .err(
+                    Code::UnsupportedType,
+                    n,
+                    "struct member access is not supported",
+                )
+                .with_hint("copy the member into a scalar variable before `#pragma scop`")),
+            "assignment_expression" | "update_expression" => Err(self
+                .err(
+                    Code::UnsupportedStatement,
+                    n,
+                    "assignments inside expressions are not allowed",
+                )
+                .with_hint("write each assignment as its own statement")),
+            "ERROR" => Err(self.syntax(n)),
+            _ => Err(self.unsupported_expr(n)),
+        }
+    }
+
+    fn unsupported_expr(&self, n: Node) -> Diagnostic {
+        self.err(
+            Code::UnsupportedStatement,
+            n,
+            format!("unsupported expression ({})", n.kind().replace('_', " ")),
+        )
+        .with_hint("use arithmetic on scalars and array elements, and calls to math functions")
+    }
+}
+
+fn find_function_name(d: Node, src: &[u8]) -> Option<String> {
+    let mut cur = d;
+    loop {
+        match cur.kind() {
+            "function_declarator" | "pointer_declarator" | "parenthesized_declarator" => {
+                cur = cur
+                    .child_by_field_name("declarator")
+                    .or_else(|| cur.named_child(0))?;
+            }
+            "identifier" => return cur.utf8_text(src).ok().map(|s| s.to_string()),
+            _ => return None,
+        }
+    }
+}
+
+fn is_ident(e: &Expr, name: &str) -> bool {
+    matches!(&e.kind, ExprKind::Ident(n) if n == name)
+}
+
+/// The value of an integer constant expression made of literals.
+pub fn const_value(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(v, _) => Some(*v),
+        ExprKind::Unary(UnOp::Neg, a) => const_value(a).map(|v| -v),
+        ExprKind::Unary(UnOp::Plus, a) => const_value(a),
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (const_value(a)?, const_value(b)?);
+            match op {
+                BinOp::Add => a.checked_add(b),
+                BinOp::Sub => a.checked_sub(b),
+                BinOp::Mul => a.checked_mul(b),
+                BinOp::Div if b != 0 => Some(a / b),
+                BinOp::Rem if b != 0 => Some(a % b),
+                _ => None,
+            }
+        }
+        ExprKind::Cast(t, a) if is_integer_type(t) => const_value(a),
+        _ => None,
+    }
+}
+
+fn parse_int_literal(t: &str) -> Option<i64> {
+    let s = t.trim_end_matches(['u', 'U', 'l', 'L']);
+    if s.starts_with("0x") || s.starts_with("0X") {
+        return i64::from_str_radix(&s[2..], 16).ok();
+    }
+    if s.contains(['.', 'e', 'E', 'p', 'P']) || t.ends_with(['f', 'F']) {
+        return None;
+    }
+    if s.len() > 1 && s.starts_with('0') {
+        return i64::from_str_radix(&s[1..], 8).ok();
+    }
+    s.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_literals() {
+        assert_eq!(parse_int_literal("42"), Some(42));
+        assert_eq!(parse_int_literal("0x10"), Some(16));
+        assert_eq!(parse_int_literal("010"), Some(8));
+        assert_eq!(parse_int_literal("7UL"), Some(7));
+        assert_eq!(parse_int_literal("1.5"), None);
+        assert_eq!(parse_int_literal("1e3"), None);
+        assert_eq!(parse_int_literal("2.0f"), None);
+    }
+}

@@ -1,0 +1,157 @@
+//! Bindings for the `isl_ast_build_*` functions that isl-rs lacks. libisl is
+//! already linked statically by isl-rs, so these are plain declarations.
+
+use super::Isl;
+use crate::diag::Result;
+use isl_rs::{ASTExpr, ASTNode, Id, PwAff, Schedule, Set, UnionMap};
+use libc::{c_void, uintptr_t};
+
+extern "C" {
+    fn isl_ast_build_from_context(set: uintptr_t) -> uintptr_t;
+    fn isl_ast_build_free(build: uintptr_t) -> uintptr_t;
+    fn isl_ast_build_node_from_schedule(build: uintptr_t, schedule: uintptr_t) -> uintptr_t;
+    fn isl_ast_build_set_after_each_mark(
+        build: uintptr_t,
+        f: extern "C" fn(uintptr_t, uintptr_t, *mut c_void) -> uintptr_t,
+        user: *mut c_void,
+    ) -> uintptr_t;
+    fn isl_ast_build_get_schedule(build: uintptr_t) -> uintptr_t;
+    fn isl_ast_build_expr_from_pw_aff(build: uintptr_t, pa: uintptr_t) -> uintptr_t;
+    fn isl_ast_node_mark_get_id(node: uintptr_t) -> uintptr_t;
+    fn isl_ast_node_set_annotation(node: uintptr_t, id: uintptr_t) -> uintptr_t;
+    fn isl_id_get_name(id: uintptr_t) -> *const libc::c_char;
+    fn isl_id_free(id: uintptr_t) -> uintptr_t;
+    fn isl_ast_node_get_type(node: uintptr_t) -> i32;
+}
+
+/// The kinds of AST node. isl-rs 0.3.1 maps `isl_ast_node_type` off by one
+/// (isl numbers `for` from 1), so pencilc reads the type itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AstNodeKind {
+    For,
+    If,
+    Block,
+    Mark,
+    User,
+    Error,
+}
+
+pub fn ast_node_kind(node: &isl_rs::ASTNode) -> AstNodeKind {
+    match unsafe { isl_ast_node_get_type(node.ptr) } {
+        1 => AstNodeKind::For,
+        2 => AstNodeKind::If,
+        3 => AstNodeKind::Block,
+        4 => AstNodeKind::Mark,
+        5 => AstNodeKind::User,
+        _ => AstNodeKind::Error,
+    }
+}
+
+/// The build at a mark node, as seen by a mark hook.
+pub struct BuildAt {
+    ptr: uintptr_t,
+}
+
+impl BuildAt {
+    /// The map from the statement instances below the mark to the outer
+    /// schedule dimensions (the host loops around it).
+    pub fn schedule(&self) -> Option<UnionMap> {
+        let p = unsafe { isl_ast_build_get_schedule(self.ptr) };
+        (p != 0).then_some(UnionMap {
+            ptr: p,
+            should_free_on_drop: true,
+        })
+    }
+
+    /// An AST expression for `pa`, whose domain is the outer schedule space.
+    pub fn expr_from_pw_aff(&self, pa: PwAff) -> Option<ASTExpr> {
+        let mut pa = pa;
+        pa.do_not_free_on_drop();
+        let p = unsafe { isl_ast_build_expr_from_pw_aff(self.ptr, pa.ptr) };
+        (p != 0).then_some(ASTExpr {
+            ptr: p,
+            should_free_on_drop: true,
+        })
+    }
+}
+
+/// Called after the AST below each mark has been generated. Returns the name
+/// of an annotation to attach to the mark node, if any.
+pub type MarkHook<'a> = dyn FnMut(&str, &BuildAt) -> Option<String> + 'a;
+
+struct HookData<'a, 'b> {
+    hook: &'b mut MarkHook<'a>,
+    ctx: uintptr_t,
+}
+
+extern "C" fn after_mark(node: uintptr_t, build: uintptr_t, user: *mut c_void) -> uintptr_t {
+    // Panics must not unwind into C.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe {
+        let data = &mut *(user as *mut HookData);
+        let id = isl_ast_node_mark_get_id(node);
+        if id == 0 {
+            return node;
+        }
+        let name = std::ffi::CStr::from_ptr(isl_id_get_name(id))
+            .to_string_lossy()
+            .into_owned();
+        isl_id_free(id);
+        let at = BuildAt { ptr: build };
+        match (data.hook)(&name, &at) {
+            Some(annotation) => {
+                let ctx = isl_rs::Context {
+                    ptr: data.ctx,
+                    should_free_on_drop: false,
+                };
+                match Id::read_from_str(&ctx, &annotation) {
+                    Ok(mut id) => {
+                        id.do_not_free_on_drop();
+                        isl_ast_node_set_annotation(node, id.ptr)
+                    }
+                    Err(_) => node,
+                }
+            }
+            None => node,
+        }
+    }));
+    result.unwrap_or(node)
+}
+
+/// Generates an AST for `schedule` under the parameter constraints `context`,
+/// calling `hook` after each mark node.
+pub fn node_from_schedule(
+    isl: &Isl,
+    schedule: Schedule,
+    context: Set,
+    hook: &mut MarkHook,
+) -> Result<ASTNode> {
+    let mut schedule = schedule;
+    let mut context = context;
+    schedule.do_not_free_on_drop();
+    context.do_not_free_on_drop();
+    let mut data = HookData {
+        hook,
+        ctx: isl.ctx.ptr,
+    };
+    let node = unsafe {
+        let build = isl_ast_build_from_context(context.ptr);
+        if build == 0 {
+            return Err(isl.last_error("ast"));
+        }
+        let build = isl_ast_build_set_after_each_mark(
+            build,
+            after_mark,
+            &mut data as *mut HookData as *mut c_void,
+        );
+        let node = isl_ast_build_node_from_schedule(build, schedule.ptr);
+        isl_ast_build_free(build);
+        node
+    };
+    if node == 0 {
+        return Err(isl.last_error("ast"));
+    }
+    Ok(ASTNode {
+        ptr: node,
+        should_free_on_drop: true,
+    })
+}

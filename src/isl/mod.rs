@@ -1,0 +1,128 @@
+//! Thin layer over isl-rs: one `Isl` session per file and thread (isl
+//! contexts must not be shared across threads), error conversion with an
+//! operation budget, and the AST-build functions isl-rs does not bind.
+
+pub mod ast_build;
+
+use crate::diag::{Code, Diagnostic};
+use isl_rs::{Context, LibISLError};
+
+/// Default cap on isl operations per stage; exhausting it is reported as a
+/// diagnostic instead of hanging on a pathological input.
+pub const DEFAULT_MAX_OPERATIONS: u64 = 200_000_000;
+
+extern "C" {
+    fn isl_options_set_on_error(ctx: libc::uintptr_t, val: i32) -> i32;
+    fn isl_options_set_schedule_outer_coincidence(ctx: libc::uintptr_t, val: i32) -> i32;
+    fn isl_options_set_tile_scale_tile_loops(ctx: libc::uintptr_t, val: i32) -> i32;
+    fn isl_options_set_tile_shift_point_loops(ctx: libc::uintptr_t, val: i32) -> i32;
+    fn isl_options_set_ast_build_atomic_upper_bound(ctx: libc::uintptr_t, val: i32) -> i32;
+    fn isl_ctx_last_error(ctx: libc::uintptr_t) -> i32;
+    fn isl_ctx_last_error_msg(ctx: libc::uintptr_t) -> *const libc::c_char;
+}
+
+const ISL_ON_ERROR_CONTINUE: i32 = 1;
+/// `isl_error_quota` in isl's `enum isl_error`.
+const ISL_ERROR_QUOTA: i32 = 6;
+
+/// One isl context with pencilc's options. Everything built from it must be
+/// dropped before it; stages therefore hold it by reference only.
+pub struct Isl {
+    pub ctx: Context,
+    max_operations: u64,
+}
+
+impl Isl {
+    pub fn new(max_operations: u64) -> Isl {
+        let ctx = Context::alloc();
+        unsafe {
+            isl_options_set_on_error(ctx.ptr, ISL_ON_ERROR_CONTINUE);
+            // PPCG's GPU setting: try hard to make the outermost member of each
+            // band coincident, since that is what becomes a kernel.
+            isl_options_set_schedule_outer_coincidence(ctx.ptr, 1);
+            isl_options_set_tile_scale_tile_loops(ctx.ptr, 1);
+            isl_options_set_tile_shift_point_loops(ctx.ptr, 0);
+            isl_options_set_ast_build_atomic_upper_bound(ctx.ptr, 1);
+        }
+        ctx.set_max_operations(max_operations);
+        Isl {
+            ctx,
+            max_operations,
+        }
+    }
+
+    /// Starts a fresh budget for the next stage.
+    pub fn reset_budget(&self) {
+        self.ctx.reset_operations();
+        self.ctx.set_max_operations(self.max_operations);
+    }
+
+    /// Converts an isl-rs error into a diagnostic naming the stage.
+    pub fn err(&self, stage: &str, e: LibISLError) -> Diagnostic {
+        self.error_from_msg(stage, &e.to_string())
+    }
+
+    fn error_from_msg(&self, stage: &str, msg: &str) -> Diagnostic {
+        let quota = msg.contains("Quota") || self.ctx.aborted() != 0;
+        self.ctx.reset_error();
+        if quota {
+            Diagnostic::error(
+                Code::Budget,
+                None,
+                format!(
+                    "isl ran out of its operation budget ({} operations) in stage `{}`",
+                    self.max_operations, stage
+                ),
+            )
+            .with_hint("raise the budget with --isl-max-operations N, or simplify the region")
+        } else {
+            Diagnostic::internal(stage, format!("isl: {}", msg))
+        }
+    }
+
+    /// Checks the context's error state after a raw FFI call that returned null.
+    pub fn last_error(&self, stage: &str) -> Diagnostic {
+        let (code, msg) = unsafe {
+            let code = isl_ctx_last_error(self.ctx.ptr);
+            let p = isl_ctx_last_error_msg(self.ctx.ptr);
+            let msg = if p.is_null() {
+                "unknown error".to_string()
+            } else {
+                std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
+            };
+            (code, msg)
+        };
+        if code == ISL_ERROR_QUOTA {
+            return self.error_from_msg(stage, "Quota");
+        }
+        self.error_from_msg(stage, &msg)
+    }
+}
+
+/// Shorthand: map an isl-rs result into a pencilc result for `stage`.
+pub trait IslResultExt<T> {
+    fn isl(self, isl: &Isl, stage: &str) -> crate::diag::Result<T>;
+}
+
+impl<T> IslResultExt<T> for Result<T, LibISLError> {
+    fn isl(self, isl: &Isl, stage: &str) -> crate::diag::Result<T> {
+        self.map_err(|e| isl.err(stage, e))
+    }
+}
+
+/// The isl version bundled with isl-rs, for `--version`.
+pub fn isl_version() -> String {
+    extern "C" {
+        fn isl_version() -> *const libc::c_char;
+    }
+    unsafe {
+        let p = isl_version();
+        if p.is_null() {
+            return "unknown".into();
+        }
+        std::ffi::CStr::from_ptr(p)
+            .to_string_lossy()
+            .trim()
+            .to_string()
+    }
+}

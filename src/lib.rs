@@ -1,0 +1,18 @@
+//! pencilc: a polyhedral source-to-source GPU parallelizer for C99/PENCIL.
+//!
+//! The pipeline, one module per stage, each taking the previous stage's
+//! output: `front` (C to region syntax) → `scop` (polyhedral model) → `deps`
+//! (dataflow) → `sched` (schedule) → `valid` (legality check) → `map` (GPU
+//! mapping) → `ast` (isl AST) → `back` (OpenCL, CUDA, C). `driver` runs them.
+
+pub mod ast;
+pub mod back;
+pub mod deps;
+pub mod diag;
+pub mod driver;
+pub mod front;
+pub mod isl;
+pub mod map;
+pub mod sched;
+pub mod scop;
+pub mod valid;

@@ -1,0 +1,176 @@
+use clap::{Parser, ValueEnum};
+use pencilc::back::Target;
+use pencilc::diag::{Code, Diagnostic};
+use pencilc::driver::{self, Emit, Options};
+use pencilc::front::CppOptions;
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum TargetArg {
+    Opencl,
+    Cuda,
+    C,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum EmitArg {
+    Scop,
+    Deps,
+    Schedule,
+}
+
+/// pencilc: a polyhedral parallelizer from C99/PENCIL to OpenCL and CUDA.
+#[derive(Parser, Debug)]
+#[command(name = "pencilc", version = version_string(), about, long_about = None)]
+struct Cli {
+    /// Input C files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Output language.
+    #[arg(long, value_enum, default_value = "opencl")]
+    target: TargetArg,
+    /// Host output file (one input only); kernel files are named after it.
+    #[arg(short = 'o', long = "output", conflicts_with = "output_dir")]
+    output: Option<PathBuf>,
+    /// Directory for the output files (default: the current directory).
+    #[arg(long = "output-dir")]
+    output_dir: Option<PathBuf>,
+    /// Add a directory to the preprocessor's include path.
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// Define a preprocessor macro.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    define: Vec<String>,
+    /// The C preprocessor command.
+    #[arg(long, value_name = "CMD", default_value = "cc -E")]
+    cpp: String,
+    /// Print a stage's result in isl notation instead of generating code.
+    #[arg(long, value_enum)]
+    emit: Option<EmitArg>,
+    /// Tile size in every tiled dimension.
+    #[arg(short = 'S', long = "tile-size", default_value_t = 32)]
+    tile_size: i64,
+    /// Budget of isl operations per stage.
+    #[arg(long = "isl-max-operations", default_value_t = pencilc::isl::DEFAULT_MAX_OPERATIONS)]
+    isl_max_operations: u64,
+    /// Number of files compiled in parallel (default: all cores).
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
+    /// Report what each file produced and how long each stage took.
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+fn version_string() -> &'static str {
+    let s = format!(
+        "{} (isl {})",
+        env!("CARGO_PKG_VERSION"),
+        pencilc::isl::isl_version()
+    );
+    Box::leak(s.into_boxed_str())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if cli.output.is_some() && cli.files.len() > 1 {
+        eprint!(
+            "{}",
+            Diagnostic::error(
+                Code::Usage,
+                None,
+                "-o names one output file, but several inputs were given"
+            )
+            .with_hint("use --output-dir DIR for several inputs")
+        );
+        return ExitCode::from(2);
+    }
+    if cli.tile_size < 1 {
+        eprint!(
+            "{}",
+            Diagnostic::error(Code::Usage, None, "--tile-size must be positive")
+        );
+        return ExitCode::from(2);
+    }
+    let mut map = pencilc::map::MapOptions::default();
+    map.tile_size = cli.tile_size;
+    let opts = Options {
+        target: match cli.target {
+            TargetArg::Opencl => Target::OpenCl,
+            TargetArg::Cuda => Target::Cuda,
+            TargetArg::C => Target::C,
+        },
+        output: cli.output.clone(),
+        output_dir: cli.output_dir.clone(),
+        cpp: CppOptions {
+            cpp: Some(cli.cpp.clone()),
+            include_dirs: cli.include.clone(),
+            defines: cli.define.clone(),
+        },
+        emit: cli.emit.map(|e| match e {
+            EmitArg::Scop => Emit::Scop,
+            EmitArg::Deps => Emit::Deps,
+            EmitArg::Schedule => Emit::Schedule,
+        }),
+        verbose: cli.verbose,
+        map,
+        max_operations: cli.isl_max_operations,
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+    };
+    if let Some(j) = cli.jobs {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(j.max(1))
+            .build_global()
+            .ok();
+    }
+    // Each file gets its own isl context inside compile_file, so files can
+    // be compiled on separate threads.
+    let results: Vec<_> = cli
+        .files
+        .par_iter()
+        .map(|f| (f, std::time::Instant::now(), driver::compile_file(f, &opts)))
+        .map(|(f, t, r)| (f, t.elapsed(), r))
+        .collect();
+    let mut failed = 0;
+    for (file, elapsed, r) in &results {
+        match r {
+            Ok(rep) => {
+                for w in &rep.warnings {
+                    eprint!("{}", w);
+                }
+                print!("{}", rep.dump);
+                if opts.verbose {
+                    let stages: Vec<String> = rep
+                        .timings
+                        .iter()
+                        .map(|(s, ms)| format!("{} {:.1}ms", s, ms))
+                        .collect();
+                    eprintln!(
+                        "pencilc: {}: {} region(s), {} kernel(s), parallel dims {:?}, {:.1} ms [{}]",
+                        file.display(),
+                        rep.regions,
+                        rep.kernels,
+                        rep.parallel_dims,
+                        elapsed.as_secs_f64() * 1e3,
+                        stages.join(", ")
+                    );
+                    for w in &rep.written {
+                        eprintln!("pencilc: wrote {}", w.display());
+                    }
+                }
+            }
+            Err(diags) => {
+                failed += 1;
+                for d in diags {
+                    eprint!("{}", d);
+                }
+            }
+        }
+    }
+    if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

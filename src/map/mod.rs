@@ -1,0 +1,456 @@
+//! GPU mapping, PPCG's default strategy: in the schedule tree, the
+//! outermost band with leading parallel (coincident) members becomes a
+//! kernel; everything above it runs on the host. The band is tiled; up to
+//! two parallel tile loops are wrapped onto blocks and up to three parallel
+//! point loops onto threads (the innermost on x). A subtree with no
+//! parallelism at all becomes one single-thread kernel rather than host
+//! loops launching tiny kernels.
+//!
+//! The result is the schedule tree with, per kernel, a `kernel_<k>` mark,
+//! a context node introducing the block ids and a filter selecting each
+//! block's tiles, and below the tile band the same for threads. isl's AST
+//! generator then produces host loops around the marks and the kernel code
+//! inside them in one pass.
+
+use crate::deps::DependenceGraph;
+use crate::diag::{Diagnostic, Result};
+use crate::isl::{Isl, IslResultExt};
+use crate::sched::Schedule;
+use crate::scop::Scop;
+use crate::valid;
+use isl_rs::{
+    DimType, Id, MultiVal, Schedule as IslSchedule, ScheduleNode, ScheduleNodeType, Set, UnionMap,
+    UnionSet, Val,
+};
+
+const STAGE: &str = "map";
+
+/// The user's mapping choices (PPCG's vocabulary).
+#[derive(Clone, Debug)]
+pub struct MapOptions {
+    pub tile_size: i64,
+    /// Threads per block for 1, 2 and 3 thread dimensions, outermost first.
+    pub block_1d: Vec<i64>,
+    pub block_2d: Vec<i64>,
+    pub block_3d: Vec<i64>,
+    /// Largest number of blocks per grid dimension; tiles wrap around it.
+    pub max_grid: i64,
+}
+
+impl Default for MapOptions {
+    fn default() -> Self {
+        MapOptions {
+            tile_size: 32,
+            block_1d: vec![32],
+            block_2d: vec![16, 32],
+            block_3d: vec![4, 4, 32],
+            max_grid: 32768,
+        }
+    }
+}
+
+/// How one kernel is launched and what its block and thread ids mean.
+#[derive(Clone, Debug)]
+pub struct KernelPlan {
+    pub id: usize,
+    /// Block dimensions (0 for a single-block kernel), outermost first.
+    pub n_block: usize,
+    /// Thread dimensions, outermost first; the last one is x.
+    pub block_sizes: Vec<i64>,
+    /// The wrap-around size of each block dimension.
+    pub grid_cap: Vec<i64>,
+    /// Per block dimension: statement instance → tile index, as isl text,
+    /// from which the launch computes how many blocks it needs.
+    pub tile_index: Vec<String>,
+    /// Members of the kernel band and how many of them are parallel.
+    pub band_members: usize,
+    pub parallel_members: usize,
+}
+
+/// The schedule tree with kernels marked and mapped.
+#[derive(Clone, Debug)]
+pub struct MappedSchedule {
+    pub tree: String,
+    pub kernels: Vec<KernelPlan>,
+    /// Names of the block ids (outermost first) and thread ids.
+    pub block_ids: Vec<String>,
+    pub thread_ids: Vec<String>,
+}
+
+pub fn map_to_gpu(
+    isl: &Isl,
+    scop: &Scop,
+    deps: &DependenceGraph,
+    sched: &Schedule,
+    opts: &MapOptions,
+) -> Result<MappedSchedule> {
+    isl.reset_budget();
+    let block_ids = fresh_names(scop, "b", 2);
+    let thread_ids = fresh_names(scop, "t", 3);
+    let mut params = scop.params.clone();
+    params.extend(block_ids.iter().cloned());
+    params.extend(thread_ids.iter().cloned());
+    let space = Set::read_from_str(&isl.ctx, &format!("[{}] -> {{ : }}", params.join(", ")))
+        .isl(isl, STAGE)?
+        .get_space()
+        .isl(isl, STAGE)?;
+    let s = IslSchedule::read_from_str(&isl.ctx, &sched.tree)
+        .isl(isl, STAGE)?
+        .align_params(space)
+        .isl(isl, STAGE)?;
+    let mut m = Mapper {
+        isl,
+        deps,
+        opts,
+        block_ids: &block_ids,
+        thread_ids: &thread_ids,
+        kernels: vec![],
+    };
+    let root = s.get_root().isl(isl, STAGE)?;
+    let root = m.visit(root, false)?;
+    let tree = root.get_schedule().isl(isl, STAGE)?;
+    let text = tree.to_str().isl(isl, STAGE)?.to_string();
+    // Legality of the whole result: project the block and thread ids out
+    // and the tree is the plain tiled schedule, which must respect every
+    // dependence; within a launch, parallel members were checked by visit.
+    let mut flat = tree.get_map().isl(isl, STAGE)?;
+    for id in block_ids.iter().chain(thread_ids.iter()) {
+        flat = flat
+            .project_out_param_id(Id::read_from_str(&isl.ctx, id).isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+    }
+
+    valid::check_schedule_map(isl, deps, flat)?;
+    Ok(MappedSchedule {
+        tree: text,
+        kernels: m.kernels,
+        block_ids,
+        thread_ids,
+    })
+}
+
+/// Names like b0, b1 that no variable of the region uses.
+fn fresh_names(scop: &Scop, prefix: &str, n: usize) -> Vec<String> {
+    let taken = |s: &str| {
+        scop.params.iter().any(|p| p == s)
+            || scop.arrays.iter().any(|a| a.name == s)
+            || scop
+                .stmts
+                .iter()
+                .any(|st| st.iterators.iter().any(|i| i == s))
+    };
+    let mut base = prefix.to_string();
+    while (0..n).any(|k| taken(&format!("{}{}", base, k))) {
+        base.push('_');
+    }
+    (0..n).map(|k| format!("{}{}", base, k)).collect()
+}
+
+struct Mapper<'a> {
+    isl: &'a Isl,
+    deps: &'a DependenceGraph,
+    opts: &'a MapOptions,
+    block_ids: &'a [String],
+    thread_ids: &'a [String],
+    kernels: Vec<KernelPlan>,
+}
+
+impl Mapper<'_> {
+    /// Maps the subtree at `node`; returns the node at the same position.
+    fn visit(&mut self, node: ScheduleNode, _in_kernel: bool) -> Result<ScheduleNode> {
+        let isl = self.isl;
+        let ty = node.get_type().isl(isl, STAGE)?;
+        match ty {
+            ScheduleNodeType::Band => {
+                let n = node.band_n_member().isl(isl, STAGE)? as usize;
+                let coincident: Vec<bool> = (0..n)
+                    .map(|k| node.band_member_get_coincident(k as i32))
+                    .collect::<std::result::Result<_, _>>()
+                    .isl(isl, STAGE)?;
+                let leading = coincident.iter().take_while(|c| **c).count();
+                if leading > 0 {
+                    return self.make_kernel(node, leading);
+                }
+                if let Some(first) = coincident.iter().position(|c| *c) {
+                    // Outer sequential members stay on the host; the rest may be a kernel.
+                    let node = node.band_split(first as i32).isl(isl, STAGE)?;
+                    return self.visit_children(node);
+                }
+                if subtree_has_parallelism(isl, &node)? {
+                    self.visit_children(node)
+                } else {
+                    self.make_sequential_kernel(node)
+                }
+            }
+            ScheduleNodeType::Leaf => self.make_sequential_kernel(node),
+            _ => self.visit_children(node),
+        }
+    }
+
+    fn visit_children(&mut self, node: ScheduleNode) -> Result<ScheduleNode> {
+        let isl = self.isl;
+        let n = node.n_children().isl(isl, STAGE)?;
+        let mut node = node;
+        for i in 0..n {
+            let child = node.child(i).isl(isl, STAGE)?;
+            let child = self.visit(child, false)?;
+            node = child.parent().isl(isl, STAGE)?;
+        }
+        Ok(node)
+    }
+
+    fn mark_id(&self, k: usize) -> Result<Id> {
+        Id::read_from_str(&self.isl.ctx, &format!("kernel_{}", k)).isl(self.isl, STAGE)
+    }
+
+    /// A whole subtree without parallelism runs in one thread of one block.
+    fn make_sequential_kernel(&mut self, node: ScheduleNode) -> Result<ScheduleNode> {
+        let k = self.kernels.len();
+        self.kernels.push(KernelPlan {
+            id: k,
+            n_block: 0,
+            block_sizes: vec![],
+            grid_cap: vec![],
+            tile_index: vec![],
+            band_members: 0,
+            parallel_members: 0,
+        });
+        node.insert_mark(self.mark_id(k)?).isl(self.isl, STAGE)
+    }
+
+    fn make_kernel(&mut self, node: ScheduleNode, leading: usize) -> Result<ScheduleNode> {
+        let isl = self.isl;
+        let n = node.band_n_member().isl(isl, STAGE)? as usize;
+        let permutable = node.band_get_permutable().isl(isl, STAGE)?;
+        // Only a permutable band may be tiled as a whole; otherwise tile
+        // just its parallel members, which have no dependence distance.
+        let (node, n) = if !permutable && n > leading {
+            let node = node.band_split(leading as i32).isl(isl, STAGE)?;
+            (node, leading)
+        } else {
+            (node, n)
+        };
+        let n_thread = leading.min(3).min(n);
+        let n_block = n_thread.min(2);
+        let partial = node.band_get_partial_schedule().isl(isl, STAGE)?;
+        let prefix = node
+            .get_prefix_schedule_multi_union_pw_aff()
+            .isl(isl, STAGE)?;
+        // Every member mapped to blocks or threads must be parallel.
+        let mapped = partial
+            .copy()
+            .isl(isl, STAGE)?
+            .drop_dims(DimType::Set, n_thread as u32, (n - n_thread) as u32)
+            .isl(isl, STAGE)?;
+        let k = self.kernels.len();
+        valid::check_parallel(
+            isl,
+            self.deps,
+            &prefix,
+            &mapped,
+            &format!("band of kernel {}", k),
+        )?;
+
+        let tile = self.opts.tile_size;
+        let defaults = match n_thread {
+            1 => &self.opts.block_1d,
+            2 => &self.opts.block_2d,
+            _ => &self.opts.block_3d,
+        };
+        let block_sizes: Vec<i64> = (0..n_thread)
+            .map(|j| defaults.get(j).copied().unwrap_or(1).min(tile).max(1))
+            .collect();
+        let grid_cap = vec![self.opts.max_grid; n_block];
+        let depth = node.get_schedule_depth().isl(isl, STAGE)? as usize;
+
+        let band_vars: Vec<String> = (0..n).map(|k| format!("p{}", k)).collect();
+        let tuple = band_vars.join(", ");
+        let prefix_tuple = (0..depth)
+            .map(|k| format!("h{}", k))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let partial_map =
+            UnionMap::from_multi_union_pw_aff(partial.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+
+        // Tile indices per block dimension, for the launch's grid size.
+        let mut tile_index = Vec::new();
+        for j in 0..n_block {
+            let upa = partial.get_union_pw_aff(j as i32).isl(isl, STAGE)?;
+            let v = Val::int_from_si(&isl.ctx, tile).isl(isl, STAGE)?;
+            let idx = upa
+                .scale_down_val(v)
+                .isl(isl, STAGE)?
+                .floor()
+                .isl(isl, STAGE)?;
+            let m = UnionMap::from_union_pw_aff(idx).isl(isl, STAGE)?;
+            tile_index.push(m.to_str().isl(isl, STAGE)?.to_string());
+        }
+
+        // Block filter: block b_j runs the tiles whose index is b_j modulo the grid.
+        let mut node = node;
+        if n_block > 0 {
+            let ids = &self.block_ids[..n_block];
+            let cons: Vec<String> = (0..n_block)
+                .map(|j| {
+                    format!(
+                        "(floor(p{}/{}) - {}) mod {} = 0",
+                        j, tile, ids[j], grid_cap[j]
+                    )
+                })
+                .collect();
+            let filter = self.filter_on(&partial_map, ids, &tuple, &cons)?;
+            node = node.insert_filter(filter).isl(isl, STAGE)?;
+            let ctx_cons: Vec<String> = (0..n_block)
+                .map(|j| format!("0 <= {} < {}", ids[j], grid_cap[j]))
+                .collect();
+            let ctx = Set::read_from_str(
+                &isl.ctx,
+                &format!(
+                    "[{}] -> {{ [{}] : {} }}",
+                    ids.join(", "),
+                    prefix_tuple,
+                    ctx_cons.join(" and ")
+                ),
+            )
+            .isl(isl, STAGE)?;
+            node = node.insert_context(ctx).isl(isl, STAGE)?;
+        }
+        node = node.insert_mark(self.mark_id(k)?).isl(isl, STAGE)?;
+        // Down to the band: mark → [context → filter →] band.
+        let steps = if n_block > 0 { 3 } else { 1 };
+        for _ in 0..steps {
+            node = node.child(0).isl(isl, STAGE)?;
+        }
+        let sizes = {
+            let space = node.band_get_space().isl(isl, STAGE)?;
+            let mut mv = MultiVal::zero(space).isl(isl, STAGE)?;
+            for j in 0..n {
+                mv = mv
+                    .set_val(j as i32, Val::int_from_si(&isl.ctx, tile).isl(isl, STAGE)?)
+                    .isl(isl, STAGE)?;
+            }
+            mv
+        };
+        node = node.band_tile(sizes).isl(isl, STAGE)?;
+        // Thread filter on the point band: thread t_j runs the points of
+        // the tile congruent to it modulo the block size.
+        let mut point = node.child(0).isl(isl, STAGE)?;
+        if n_thread > 0 {
+            let ids = &self.thread_ids[..n_thread];
+            let cons: Vec<String> = (0..n_thread)
+                .map(|j| {
+                    format!(
+                        "(p{j} - {t}*floor(p{j}/{t}) - {id}) mod {b} = 0",
+                        j = j,
+                        t = tile,
+                        id = ids[j],
+                        b = block_sizes[j]
+                    )
+                })
+                .collect();
+            let filter = self.filter_on(&partial_map, ids, &tuple, &cons)?;
+            point = point.insert_filter(filter).isl(isl, STAGE)?;
+            let inner_depth = depth + n;
+            let inner_tuple = (0..inner_depth)
+                .map(|k| format!("h{}", k))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let ctx_cons: Vec<String> = (0..n_thread)
+                .map(|j| format!("0 <= {} < {}", ids[j], block_sizes[j]))
+                .collect();
+            let ctx = Set::read_from_str(
+                &isl.ctx,
+                &format!(
+                    "[{}] -> {{ [{}] : {} }}",
+                    ids.join(", "),
+                    inner_tuple,
+                    ctx_cons.join(" and ")
+                ),
+            )
+            .isl(isl, STAGE)?;
+            point = point.insert_context(ctx).isl(isl, STAGE)?;
+        }
+        // Back up to the mark.
+        let mut up = point.parent().isl(isl, STAGE)?; // tile band
+        for _ in 0..steps {
+            up = up.parent().isl(isl, STAGE)?;
+        }
+        if up.get_type().isl(isl, STAGE)? != ScheduleNodeType::Mark {
+            return Err(Diagnostic::internal(STAGE, "lost track of the kernel mark"));
+        }
+        self.kernels.push(KernelPlan {
+            id: k,
+            n_block,
+            block_sizes,
+            grid_cap,
+            tile_index,
+            band_members: n,
+            parallel_members: leading,
+        });
+        Ok(up)
+    }
+
+    /// The statement instances whose band coordinates satisfy `cons`.
+    fn filter_on(
+        &self,
+        partial_map: &UnionMap,
+        ids: &[String],
+        tuple: &str,
+        cons: &[String],
+    ) -> Result<UnionSet> {
+        let isl = self.isl;
+        let set = UnionSet::read_from_str(
+            &isl.ctx,
+            &format!(
+                "[{}] -> {{ [{}] : {} }}",
+                ids.join(", "),
+                tuple,
+                cons.join(" and ")
+            ),
+        )
+        .isl(isl, STAGE)?;
+        partial_map
+            .copy()
+            .isl(isl, STAGE)?
+            .intersect_range(set)
+            .isl(isl, STAGE)?
+            .domain()
+            .isl(isl, STAGE)?
+            .coalesce()
+            .isl(isl, STAGE)
+    }
+}
+
+fn subtree_has_parallelism(isl: &Isl, node: &ScheduleNode) -> Result<bool> {
+    if node.get_type().isl(isl, STAGE)? == ScheduleNodeType::Band {
+        let n = node.band_n_member().isl(isl, STAGE)?;
+        for k in 0..n {
+            if node.band_member_get_coincident(k).isl(isl, STAGE)? {
+                return Ok(true);
+            }
+        }
+    }
+    let n = node.n_children().isl(isl, STAGE)?;
+    for i in 0..n {
+        let c = node.get_child(i).isl(isl, STAGE)?;
+        if subtree_has_parallelism(isl, &c)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+impl MappedSchedule {
+    pub fn dump(&self) -> String {
+        let mut s = String::new();
+        for k in &self.kernels {
+            s.push_str(&format!(
+                "kernel_{}: band members {}, parallel {}, block dims {}, threads {:?}\n",
+                k.id, k.band_members, k.parallel_members, k.n_block, k.block_sizes
+            ));
+        }
+        s.push_str(&crate::sched::pretty_tree(&self.tree));
+        s.push('\n');
+        s
+    }
+}
