@@ -36,7 +36,8 @@
  *   PENCIL_KEEP_PRAGMA_WARNINGS  plain C only: keep GCC's warnings about
  *                             the unknown `#pragma pencil ...` lines.
  *
- * This is a C99 header; C++ is not supported.
+ * This is a C99 header; C++ is not supported.  scripts/check-headers.sh
+ * checks both modes (pencil-headers/selftest.c uses every construct).
  */
 #ifndef PENCILC_PENCIL_H
 #define PENCILC_PENCIL_H

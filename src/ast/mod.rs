@@ -64,9 +64,12 @@ pub struct GpuAst {
     pub thread_ids: Vec<String>,
 }
 
-pub fn generate(isl: &Isl, scop: &Scop, mapped: &MappedSchedule) -> Result<GpuAst> {
+/// `tree` is the mapped schedule in memory: re-reading its text would make
+/// the block and thread ids global parameters (isl aligns parameters when
+/// reading), and isl would then hoist guards on them into host code.
+pub fn generate(isl: &Isl, scop: &Scop, mapped: &MappedSchedule, tree: Schedule) -> Result<GpuAst> {
     isl.reset_budget();
-    let sched = Schedule::read_from_str(&isl.ctx, &mapped.tree).isl(isl, STAGE)?;
+    let sched = tree;
     let mut params = scop.params.clone();
     params.extend(mapped.block_ids.iter().cloned());
     params.extend(mapped.thread_ids.iter().cloned());
@@ -92,7 +95,11 @@ pub fn generate(isl: &Isl, scop: &Scop, mapped: &MappedSchedule) -> Result<GpuAs
                 }
             }
         };
-        node_from_schedule(isl, sched, context, &mut hook)?
+        let n = node_from_schedule(isl, sched, context, &mut hook)?;
+        if std::env::var_os("PENCILC_DEBUG_AST").is_some() {
+            eprintln!("{}", n.to_C_str().unwrap_or(""));
+        }
+        n
     };
     if let Some(e) = failure {
         return Err(e);
@@ -103,6 +110,7 @@ pub fn generate(isl: &Isl, scop: &Scop, mapped: &MappedSchedule) -> Result<GpuAs
         mapped,
         grids: &grids,
         launches: vec![],
+        device_guards: vec![],
     };
     let host = conv.node(&node, false)?;
     let launches = conv.launches;
@@ -170,6 +178,9 @@ struct Converter<'a> {
     mapped: &'a MappedSchedule,
     grids: &'a [(usize, Vec<AExpr>)],
     launches: Vec<Launch>,
+    /// Conditions on block or thread ids that isl placed above a kernel
+    /// mark; they are moved into the kernel, where the ids exist.
+    device_guards: Vec<AExpr>,
 }
 
 impl Converter<'_> {
@@ -210,17 +221,36 @@ impl Converter<'_> {
                     body,
                 })
             }
+            AstNodeKind::If if !in_kernel => {
+                let cond = convert_expr(isl, &n.if_get_cond().isl(isl, STAGE)?)?;
+                let (host, device) = self.split_device_terms(cond);
+                if device.is_empty() {
+                    return self.convert_if(n, host.expect("non-empty condition"), in_kernel);
+                }
+                if n.if_has_else_node().isl(isl, STAGE)? {
+                    return Err(Diagnostic::internal(
+                        STAGE,
+                        "a host condition with an else branch tests block or thread ids",
+                    ));
+                }
+                let pushed = device.len();
+                self.device_guards.extend(device);
+                let then_ = self.node(&n.if_get_then_node().isl(isl, STAGE)?, in_kernel);
+                self.device_guards
+                    .truncate(self.device_guards.len() - pushed);
+                let then_ = then_?;
+                Ok(match host {
+                    Some(h) => Ast::If {
+                        cond: h,
+                        then_: Box::new(then_),
+                        else_: None,
+                    },
+                    None => then_,
+                })
+            }
             AstNodeKind::If => {
                 let cond = convert_expr(isl, &n.if_get_cond().isl(isl, STAGE)?)?;
-                let then_ = Box::new(self.node(&n.if_get_then_node().isl(isl, STAGE)?, in_kernel)?);
-                let else_ = if n.if_has_else_node().isl(isl, STAGE)? {
-                    Some(Box::new(
-                        self.node(&n.if_get_else_node().isl(isl, STAGE)?, in_kernel)?,
-                    ))
-                } else {
-                    None
-                };
-                Ok(Ast::If { cond, then_, else_ })
+                self.convert_if(n, cond, in_kernel)
             }
             AstNodeKind::User => {
                 let e = n.user_get_expr().isl(isl, STAGE)?;
@@ -280,7 +310,20 @@ impl Converter<'_> {
                         Diagnostic::internal(STAGE, "kernel mark without launch information")
                     })?;
                 let (k, grid) = self.grids[gi].clone();
-                let body = self.node(&inner, true)?;
+                let mut body = self.node(&inner, true)?;
+                if !self.device_guards.is_empty() {
+                    let cond = AExpr::Op(AOp::And, self.device_guards.clone());
+                    let cond = if self.device_guards.len() == 1 {
+                        self.device_guards[0].clone()
+                    } else {
+                        cond
+                    };
+                    body = Ast::If {
+                        cond,
+                        then_: Box::new(body),
+                        else_: None,
+                    };
+                }
                 let index = self.launches.len();
                 self.launches.push(Launch {
                     index,
@@ -292,6 +335,54 @@ impl Converter<'_> {
             }
             _ => Err(Diagnostic::internal(STAGE, "unexpected AST node")),
         }
+    }
+}
+
+impl Converter<'_> {
+    fn convert_if(&mut self, n: &ASTNode, cond: AExpr, in_kernel: bool) -> Result<Ast> {
+        let isl = self.isl;
+        let then_ = Box::new(self.node(&n.if_get_then_node().isl(isl, STAGE)?, in_kernel)?);
+        let else_ = if n.if_has_else_node().isl(isl, STAGE)? {
+            Some(Box::new(
+                self.node(&n.if_get_else_node().isl(isl, STAGE)?, in_kernel)?,
+            ))
+        } else {
+            None
+        };
+        Ok(Ast::If { cond, then_, else_ })
+    }
+
+    /// Splits a conjunction into the terms host code can evaluate and the
+    /// terms that mention block or thread ids.
+    fn split_device_terms(&self, cond: AExpr) -> (Option<AExpr>, Vec<AExpr>) {
+        let mut terms = Vec::new();
+        flatten_and(cond, &mut terms);
+        let (mut host, mut device) = (Vec::new(), Vec::new());
+        for t in terms {
+            let mut ids = std::collections::BTreeSet::new();
+            t.ids(&mut ids);
+            if ids
+                .iter()
+                .any(|i| self.mapped.block_ids.contains(i) || self.mapped.thread_ids.contains(i))
+            {
+                device.push(t);
+            } else {
+                host.push(t);
+            }
+        }
+        let host = match host.len() {
+            0 => None,
+            1 => host.pop(),
+            _ => Some(AExpr::Op(AOp::And, host)),
+        };
+        (host, device)
+    }
+}
+
+fn flatten_and(e: AExpr, out: &mut Vec<AExpr>) {
+    match e {
+        AExpr::Op(AOp::And, args) => args.into_iter().for_each(|a| flatten_and(a, out)),
+        other => out.push(other),
     }
 }
 

@@ -83,21 +83,13 @@ pub fn map_to_gpu(
     deps: &DependenceGraph,
     sched: &Schedule,
     opts: &MapOptions,
-) -> Result<MappedSchedule> {
+) -> Result<(MappedSchedule, IslSchedule)> {
     isl.reset_budget();
     let block_ids = fresh_names(scop, "b", 2);
     let thread_ids = fresh_names(scop, "t", 3);
-    let mut params = scop.params.clone();
-    params.extend(block_ids.iter().cloned());
-    params.extend(thread_ids.iter().cloned());
-    let space = Set::read_from_str(&isl.ctx, &format!("[{}] -> {{ : }}", params.join(", ")))
-        .isl(isl, STAGE)?
-        .get_space()
-        .isl(isl, STAGE)?;
-    let s = IslSchedule::read_from_str(&isl.ctx, &sched.tree)
-        .isl(isl, STAGE)?
-        .align_params(space)
-        .isl(isl, STAGE)?;
+    // Block and thread ids stay out of the tree's global parameters: the
+    // context nodes introduce them, so isl keeps guards on them inside kernels.
+    let s = IslSchedule::read_from_str(&isl.ctx, &sched.tree).isl(isl, STAGE)?;
     let mut m = Mapper {
         isl,
         deps,
@@ -121,12 +113,15 @@ pub fn map_to_gpu(
     }
 
     valid::check_schedule_map(isl, deps, flat)?;
-    Ok(MappedSchedule {
-        tree: text,
-        kernels: m.kernels,
-        block_ids,
-        thread_ids,
-    })
+    Ok((
+        MappedSchedule {
+            tree: text,
+            kernels: m.kernels,
+            block_ids,
+            thread_ids,
+        },
+        tree,
+    ))
 }
 
 /// Names like b0, b1 that no variable of the region uses.
@@ -246,6 +241,7 @@ impl Mapper<'_> {
         valid::check_parallel(
             isl,
             self.deps,
+            &node.get_domain().isl(isl, STAGE)?,
             &prefix,
             &mapped,
             &format!("band of kernel {}", k),

@@ -5,7 +5,7 @@
 use crate::deps::DependenceGraph;
 use crate::diag::{Diagnostic, Result};
 use crate::isl::{Isl, IslResultExt};
-use isl_rs::{DimType, MultiUnionPwAff, Schedule, UnionMap};
+use isl_rs::{DimType, MultiUnionPwAff, Schedule, UnionMap, UnionSet};
 
 const STAGE: &str = "valid";
 
@@ -43,11 +43,19 @@ pub fn check_schedule_map(isl: &Isl, deps: &DependenceGraph, map: UnionMap) -> R
 pub fn check_parallel(
     isl: &Isl,
     deps: &DependenceGraph,
+    domain: &UnionSet,
     prefix: &MultiUnionPwAff,
     parallel: &MultiUnionPwAff,
     what: &str,
 ) -> Result<()> {
-    let all = deps.all(isl)?;
+    // Only dependences between instances below the band matter here; the
+    // others are ordered by the sequence and host loops around it.
+    let all = deps
+        .all(isl)?
+        .intersect_domain(domain.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .intersect_range(domain.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
     let same_outer = if prefix.size().isl(isl, STAGE)? > 0 {
         all.eq_at_multi_union_pw_aff(prefix.copy().isl(isl, STAGE)?)
             .isl(isl, STAGE)?
