@@ -179,7 +179,7 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
         let schedule = sched::schedule_isl(&isl, &scop, &deps).map_err(|e| at_region(e, &scop))?;
         valid::check_schedule(&isl, &deps, &schedule.tree).map_err(|e| at_region(e, &scop))?;
         lap(&mut report, "sched");
-        let (mapped, mapped_tree) = map::map_to_gpu(&isl, &scop, &deps, &schedule, &opts.map)
+        let (mapped, mapped_trees) = map::map_to_gpu(&isl, &scop, &deps, &schedule, &opts.map)
             .map_err(|e| at_region(e, &scop))?;
         lap(&mut report, "map");
         if opts.emit == Some(Emit::Schedule) {
@@ -194,7 +194,7 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
             continue;
         }
         let gpu_ast =
-            ast::generate(&isl, &scop, &mapped, mapped_tree).map_err(|e| at_region(e, &scop))?;
+            ast::generate(&isl, &scop, &mapped, mapped_trees).map_err(|e| at_region(e, &scop))?;
         lap(&mut report, "ast");
         compiled.push(Compiled {
             scop,

@@ -9,9 +9,12 @@ pub use expr::{AExpr, AOp, ExprStyle};
 use crate::diag::{Diagnostic, Result};
 use crate::isl::ast_build::{ast_node_kind, node_from_schedule, AstNodeKind, BuildAt};
 use crate::isl::{Isl, IslResultExt};
-use crate::map::{KernelPlan, MappedSchedule};
+use crate::map::{KernelPlan, MappedSchedule, MappedTrees};
 use crate::scop::{Scop, StmtId};
-use isl_rs::{ASTExpr, ASTExprOpType, ASTExprType, ASTNode, Map, Schedule, Set, UnionMap};
+use isl_rs::{
+    ASTExpr, ASTExprOpType, ASTExprType, ASTNode, DimType, Id, LocalSpace, Map, PwAff, Schedule,
+    Set, UnionMap,
+};
 
 const STAGE: &str = "ast";
 
@@ -53,6 +56,8 @@ pub struct Launch {
     pub plan: KernelPlan,
     /// Blocks per grid dimension, outermost first, in host variables.
     pub grid: Vec<AExpr>,
+    /// Kernel parameters that carry host loop values, and those values.
+    pub host_values: Vec<(String, AExpr)>,
     pub body: Ast,
 }
 
@@ -64,30 +69,30 @@ pub struct GpuAst {
     pub thread_ids: Vec<String>,
 }
 
-/// `tree` is the mapped schedule in memory: re-reading its text would make
-/// the block and thread ids global parameters (isl aligns parameters when
-/// reading), and isl would then hoist guards on them into host code.
-pub fn generate(isl: &Isl, scop: &Scop, mapped: &MappedSchedule, tree: Schedule) -> Result<GpuAst> {
+/// Generates host code from the host tree; at each kernel mark, computes the
+/// launch size and generates that launch's kernel code from the device tree
+/// restricted to the instances the launch runs. Two generations keep isl
+/// from hoisting guards on block and thread ids into host code.
+pub fn generate(
+    isl: &Isl,
+    scop: &Scop,
+    mapped: &MappedSchedule,
+    trees: MappedTrees,
+) -> Result<GpuAst> {
     isl.reset_budget();
-    let sched = tree;
-    let mut params = scop.params.clone();
-    params.extend(mapped.block_ids.iter().cloned());
-    params.extend(mapped.thread_ids.iter().cloned());
-    let context = Set::read_from_str(&isl.ctx, &format!("[{}] -> {{ : }}", params.join(", ")))
-        .isl(isl, STAGE)?;
-    let user_ctx = Set::read_from_str(&isl.ctx, &scop.context).isl(isl, STAGE)?;
-    let context = context.intersect_params(user_ctx).isl(isl, STAGE)?;
-
-    let mut grids: Vec<(usize, Vec<AExpr>)> = Vec::new();
+    let context = Set::read_from_str(&isl.ctx, &scop.context).isl(isl, STAGE)?;
+    let host_names = fresh_host_names(scop, mapped);
+    let device = trees.device;
+    let mut occurrences: Vec<Occurrence> = Vec::new();
     let mut failure: Option<Diagnostic> = None;
     let node = {
         let mut hook = |mark: &str, build: &BuildAt| -> Option<String> {
             let k: usize = mark.strip_prefix("kernel_")?.parse().ok()?;
             let plan = mapped.kernels.get(k)?;
-            match grid_sizes(isl, plan, build) {
-                Ok(g) => {
-                    grids.push((k, g));
-                    Some(format!("launch_{}", grids.len() - 1))
+            match launch_at(isl, scop, plan, build, &device, &host_names) {
+                Ok(o) => {
+                    occurrences.push(o);
+                    Some(format!("launch_{}", occurrences.len() - 1))
                 }
                 Err(e) => {
                     failure.get_or_insert(e);
@@ -95,7 +100,7 @@ pub fn generate(isl: &Isl, scop: &Scop, mapped: &MappedSchedule, tree: Schedule)
                 }
             }
         };
-        let n = node_from_schedule(isl, sched, context, &mut hook)?;
+        let n = node_from_schedule(isl, trees.host, context, &mut hook)?;
         if std::env::var_os("PENCILC_DEBUG_AST").is_some() {
             eprintln!("{}", n.to_C_str().unwrap_or(""));
         }
@@ -104,21 +109,117 @@ pub fn generate(isl: &Isl, scop: &Scop, mapped: &MappedSchedule, tree: Schedule)
     if let Some(e) = failure {
         return Err(e);
     }
-    let mut conv = Converter {
-        isl,
-        scop,
-        mapped,
-        grids: &grids,
-        launches: vec![],
-        device_guards: vec![],
-    };
-    let host = conv.node(&node, false)?;
-    let launches = conv.launches;
+    let mut launches = Vec::new();
+    let host = convert_host(isl, &node, mapped, &mut occurrences, &mut launches)?;
     Ok(GpuAst {
         host,
         launches,
         block_ids: mapped.block_ids.clone(),
         thread_ids: mapped.thread_ids.clone(),
+    })
+}
+
+/// What one kernel mark of the host AST launches.
+struct Occurrence {
+    kernel: usize,
+    grid: Vec<AExpr>,
+    host_values: Vec<(String, AExpr)>,
+    body: Option<Ast>,
+}
+
+/// Names for the values of the host loops passed to kernels (h0, h1, ...).
+fn fresh_host_names(scop: &Scop, mapped: &MappedSchedule) -> String {
+    let taken = |s: &str| {
+        scop.params.iter().any(|p| p.starts_with(s))
+            || scop.arrays.iter().any(|a| a.name.starts_with(s))
+            || scop
+                .stmts
+                .iter()
+                .any(|st| st.iterators.iter().any(|i| i.starts_with(s)))
+            || mapped
+                .block_ids
+                .iter()
+                .chain(mapped.thread_ids.iter())
+                .any(|i| i.starts_with(s))
+    };
+    let mut base = "h".to_string();
+    while taken(&base) {
+        base.push('_');
+    }
+    base
+}
+
+fn launch_at(
+    isl: &Isl,
+    scop: &Scop,
+    plan: &KernelPlan,
+    build: &BuildAt,
+    device: &Schedule,
+    host_prefix: &str,
+) -> Result<Occurrence> {
+    let grid = grid_sizes(isl, plan, build)?;
+    let h = build.schedule().ok_or_else(|| isl.last_error(STAGE))?;
+    if h.is_empty().isl(isl, STAGE)? {
+        return Ok(Occurrence {
+            kernel: plan.id,
+            grid,
+            host_values: vec![],
+            body: None,
+        });
+    }
+    let range =
+        Set::from_union_set(h.copy().isl(isl, STAGE)?.range().isl(isl, STAGE)?).isl(isl, STAGE)?;
+    let depth = range.dim(DimType::Set).isl(isl, STAGE)? as usize;
+    if std::env::var_os("PENCILC_DEBUG_AST").is_some() {
+        eprintln!("launch range: {}", range.to_str().unwrap_or(""));
+    }
+    let names: Vec<String> = (0..depth)
+        .map(|j| format!("{}{}", host_prefix, j))
+        .collect();
+    // The host's value of each outer schedule dimension, as host code. The
+    // build's schedule space carries isl's own tuple, so take it from there.
+    let space = range.get_space().isl(isl, STAGE)?;
+    let mut host_values = Vec::new();
+    for j in 0..depth {
+        let ls = LocalSpace::from_space(space.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+        let pa = PwAff::var_on_domain(ls, DimType::Set, j as u32).isl(isl, STAGE)?;
+        let e = build
+            .expr_from_pw_aff(pa)
+            .ok_or_else(|| isl.last_error("ast-launch-values"))?;
+        host_values.push((names[j].clone(), convert_expr(isl, &e)?));
+    }
+    // The instances of this launch, with the host values as parameters.
+    let mut at = Set::universe(space.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+    for j in 0..depth {
+        let ls = LocalSpace::from_space(space.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+        let var = PwAff::var_on_domain(ls, DimType::Set, j as u32).isl(isl, STAGE)?;
+        let id = Id::read_from_str(&isl.ctx, &names[j]).isl(isl, STAGE)?;
+        let universe = Set::universe(space.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+        let param = PwAff::param_on_domain_id(universe, id).isl(isl, STAGE)?;
+        at = at
+            .intersect(var.eq_set(param).isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+    }
+    let at = at.to_union_set().isl(isl, STAGE)?;
+    let instances = h
+        .intersect_range(at)
+        .isl(isl, STAGE)?
+        .domain()
+        .isl(isl, STAGE)?;
+    let tree = device
+        .copy()
+        .isl(isl, STAGE)?
+        .intersect_domain(instances)
+        .isl(isl, "ast-kernel-restrict")?;
+    let context = Set::read_from_str(&isl.ctx, &scop.context).isl(isl, STAGE)?;
+    let mut no_hook = |_: &str, _: &BuildAt| -> Option<String> { None };
+    let node = node_from_schedule(isl, tree, context, &mut no_hook)?;
+    let body = convert_device(isl, scop, &node)?;
+    Ok(Occurrence {
+        kernel: plan.id,
+        grid,
+        host_values,
+        body: Some(body),
     })
 }
 
@@ -172,217 +273,158 @@ fn grid_sizes(isl: &Isl, plan: &KernelPlan, build: &BuildAt) -> Result<Vec<AExpr
     Ok(out)
 }
 
-struct Converter<'a> {
-    isl: &'a Isl,
-    scop: &'a Scop,
-    mapped: &'a MappedSchedule,
-    grids: &'a [(usize, Vec<AExpr>)],
-    launches: Vec<Launch>,
-    /// Conditions on block or thread ids that isl placed above a kernel
-    /// mark; they are moved into the kernel, where the ids exist.
-    device_guards: Vec<AExpr>,
+/// Host code: loops and conditions, with a launch at each kernel mark.
+fn convert_host(
+    isl: &Isl,
+    n: &ASTNode,
+    mapped: &MappedSchedule,
+    occ: &mut [Occurrence],
+    launches: &mut Vec<Launch>,
+) -> Result<Ast> {
+    let mut on_mark = |mark: &ASTNode| -> Result<Option<Ast>> {
+        let ann = mark
+            .get_annotation()
+            .ok()
+            .and_then(|a| a.get_name().ok().map(|s| s.to_string()));
+        let i: usize = ann
+            .as_deref()
+            .and_then(|a| a.strip_prefix("launch_"))
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| Diagnostic::internal(STAGE, "kernel mark without launch information"))?;
+        let o = &mut occ[i];
+        let Some(body) = o.body.take() else {
+            return Ok(None);
+        };
+        let index = launches.len();
+        launches.push(Launch {
+            index,
+            plan: mapped.kernels[o.kernel].clone(),
+            grid: o.grid.clone(),
+            host_values: o.host_values.clone(),
+            body,
+        });
+        Ok(Some(Ast::Launch(index)))
+    };
+    convert_node(
+        isl,
+        n,
+        &mut |_, _| {
+            Err(Diagnostic::internal(
+                STAGE,
+                "a statement outside every kernel",
+            ))
+        },
+        &mut on_mark,
+    )
 }
 
-impl Converter<'_> {
-    fn node(&mut self, n: &ASTNode, in_kernel: bool) -> Result<Ast> {
-        let isl = self.isl;
-        match ast_node_kind(n) {
-            AstNodeKind::Block => {
-                let list = n.block_get_children().isl(isl, STAGE)?;
-                let k = list.size().isl(isl, STAGE)?;
-                let mut items = Vec::new();
-                for i in 0..k {
-                    let c = list.get_at(i).isl(isl, STAGE)?;
-                    match self.node(&c, in_kernel)? {
-                        Ast::Block(inner) => items.extend(inner),
-                        other => items.push(other),
-                    }
+/// Kernel code: marks are transparent, statements are instances.
+fn convert_device(isl: &Isl, scop: &Scop, n: &ASTNode) -> Result<Ast> {
+    let mut on_user = |name: &str, args: Vec<AExpr>| -> Result<Ast> {
+        let stmt =
+            scop.stmts.iter().find(|s| s.name == name).ok_or_else(|| {
+                Diagnostic::internal(STAGE, format!("unknown statement {}", name))
+            })?;
+        Ok(Ast::User {
+            stmt: stmt.id,
+            args,
+        })
+    };
+    let mut on_mark = |_: &ASTNode| -> Result<Option<Ast>> { Ok(None) };
+    convert_node(isl, n, &mut on_user, &mut on_mark)
+}
+
+/// Converts an isl AST. `on_mark` may replace a mark node (returning
+/// `None` descends into it); `on_user` converts statement calls.
+fn convert_node(
+    isl: &Isl,
+    n: &ASTNode,
+    on_user: &mut dyn FnMut(&str, Vec<AExpr>) -> Result<Ast>,
+    on_mark: &mut dyn FnMut(&ASTNode) -> Result<Option<Ast>>,
+) -> Result<Ast> {
+    match ast_node_kind(n) {
+        AstNodeKind::Block => {
+            let list = n.block_get_children().isl(isl, STAGE)?;
+            let k = list.size().isl(isl, STAGE)?;
+            let mut items = Vec::new();
+            for i in 0..k {
+                let c = list.get_at(i).isl(isl, STAGE)?;
+                match convert_node(isl, &c, on_user, on_mark)? {
+                    Ast::Block(inner) => items.extend(inner),
+                    other => items.push(other),
                 }
-                Ok(Ast::Block(items))
             }
-            AstNodeKind::For => {
-                let iter = id_name(isl, &n.for_get_iterator().isl(isl, STAGE)?)?;
-                let init = convert_expr(isl, &n.for_get_init().isl(isl, STAGE)?)?;
-                let body = Box::new(self.node(&n.for_get_body().isl(isl, STAGE)?, in_kernel)?);
-                if n.for_is_degenerate().isl(isl, STAGE)? {
-                    return Ok(Ast::Let {
-                        iter,
-                        value: init,
-                        body,
-                    });
-                }
-                let cond = convert_expr(isl, &n.for_get_cond().isl(isl, STAGE)?)?;
-                let inc = convert_expr(isl, &n.for_get_inc().isl(isl, STAGE)?)?;
-                Ok(Ast::For {
+            Ok(Ast::Block(items))
+        }
+        AstNodeKind::For => {
+            let iter = id_name(isl, &n.for_get_iterator().isl(isl, STAGE)?)?;
+            let init = convert_expr(isl, &n.for_get_init().isl(isl, STAGE)?)?;
+            let body = Box::new(convert_node(
+                isl,
+                &n.for_get_body().isl(isl, STAGE)?,
+                on_user,
+                on_mark,
+            )?);
+            if n.for_is_degenerate().isl(isl, STAGE)? {
+                return Ok(Ast::Let {
                     iter,
-                    init,
-                    cond,
-                    inc,
-                    body,
-                })
-            }
-            AstNodeKind::If if !in_kernel => {
-                let cond = convert_expr(isl, &n.if_get_cond().isl(isl, STAGE)?)?;
-                let (host, device) = self.split_device_terms(cond);
-                if device.is_empty() {
-                    return self.convert_if(n, host.expect("non-empty condition"), in_kernel);
-                }
-                if n.if_has_else_node().isl(isl, STAGE)? {
-                    return Err(Diagnostic::internal(
-                        STAGE,
-                        "a host condition with an else branch tests block or thread ids",
-                    ));
-                }
-                let pushed = device.len();
-                self.device_guards.extend(device);
-                let then_ = self.node(&n.if_get_then_node().isl(isl, STAGE)?, in_kernel);
-                self.device_guards
-                    .truncate(self.device_guards.len() - pushed);
-                let then_ = then_?;
-                Ok(match host {
-                    Some(h) => Ast::If {
-                        cond: h,
-                        then_: Box::new(then_),
-                        else_: None,
-                    },
-                    None => then_,
-                })
-            }
-            AstNodeKind::If => {
-                let cond = convert_expr(isl, &n.if_get_cond().isl(isl, STAGE)?)?;
-                self.convert_if(n, cond, in_kernel)
-            }
-            AstNodeKind::User => {
-                let e = n.user_get_expr().isl(isl, STAGE)?;
-                let call = convert_expr(isl, &e)?;
-                match call {
-                    AExpr::Op(AOp::Call, args) if !args.is_empty() => {
-                        let name = match &args[0] {
-                            AExpr::Id(s) => s.clone(),
-                            _ => {
-                                return Err(Diagnostic::internal(
-                                    STAGE,
-                                    "user node without a statement name",
-                                ))
-                            }
-                        };
-                        let stmt =
-                            self.scop
-                                .stmts
-                                .iter()
-                                .find(|s| s.name == name)
-                                .ok_or_else(|| {
-                                    Diagnostic::internal(
-                                        STAGE,
-                                        format!("unknown statement {}", name),
-                                    )
-                                })?;
-                        if !in_kernel {
-                            return Err(Diagnostic::internal(
-                                STAGE,
-                                format!("statement {} outside any kernel", name),
-                            ));
-                        }
-                        Ok(Ast::User {
-                            stmt: stmt.id,
-                            args: args[1..].to_vec(),
-                        })
-                    }
-                    _ => Err(Diagnostic::internal(STAGE, "unexpected user node")),
-                }
-            }
-            AstNodeKind::Mark => {
-                let id = n.mark_get_id().isl(isl, STAGE)?;
-                let name = id.get_name().isl(isl, STAGE)?.to_string();
-                let inner = n.mark_get_node().isl(isl, STAGE)?;
-                if !name.starts_with("kernel_") {
-                    return self.node(&inner, in_kernel);
-                }
-                let ann = n
-                    .get_annotation()
-                    .ok()
-                    .and_then(|a| a.get_name().ok().map(|s| s.to_string()));
-                let gi: usize = ann
-                    .as_deref()
-                    .and_then(|a| a.strip_prefix("launch_"))
-                    .and_then(|s| s.parse().ok())
-                    .ok_or_else(|| {
-                        Diagnostic::internal(STAGE, "kernel mark without launch information")
-                    })?;
-                let (k, grid) = self.grids[gi].clone();
-                let mut body = self.node(&inner, true)?;
-                if !self.device_guards.is_empty() {
-                    let cond = AExpr::Op(AOp::And, self.device_guards.clone());
-                    let cond = if self.device_guards.len() == 1 {
-                        self.device_guards[0].clone()
-                    } else {
-                        cond
-                    };
-                    body = Ast::If {
-                        cond,
-                        then_: Box::new(body),
-                        else_: None,
-                    };
-                }
-                let index = self.launches.len();
-                self.launches.push(Launch {
-                    index,
-                    plan: self.mapped.kernels[k].clone(),
-                    grid,
+                    value: init,
                     body,
                 });
-                Ok(Ast::Launch(index))
             }
-            _ => Err(Diagnostic::internal(STAGE, "unexpected AST node")),
+            let cond = convert_expr(isl, &n.for_get_cond().isl(isl, STAGE)?)?;
+            let inc = convert_expr(isl, &n.for_get_inc().isl(isl, STAGE)?)?;
+            Ok(Ast::For {
+                iter,
+                init,
+                cond,
+                inc,
+                body,
+            })
         }
-    }
-}
-
-impl Converter<'_> {
-    fn convert_if(&mut self, n: &ASTNode, cond: AExpr, in_kernel: bool) -> Result<Ast> {
-        let isl = self.isl;
-        let then_ = Box::new(self.node(&n.if_get_then_node().isl(isl, STAGE)?, in_kernel)?);
-        let else_ = if n.if_has_else_node().isl(isl, STAGE)? {
-            Some(Box::new(
-                self.node(&n.if_get_else_node().isl(isl, STAGE)?, in_kernel)?,
-            ))
-        } else {
-            None
-        };
-        Ok(Ast::If { cond, then_, else_ })
-    }
-
-    /// Splits a conjunction into the terms host code can evaluate and the
-    /// terms that mention block or thread ids.
-    fn split_device_terms(&self, cond: AExpr) -> (Option<AExpr>, Vec<AExpr>) {
-        let mut terms = Vec::new();
-        flatten_and(cond, &mut terms);
-        let (mut host, mut device) = (Vec::new(), Vec::new());
-        for t in terms {
-            let mut ids = std::collections::BTreeSet::new();
-            t.ids(&mut ids);
-            if ids
-                .iter()
-                .any(|i| self.mapped.block_ids.contains(i) || self.mapped.thread_ids.contains(i))
-            {
-                device.push(t);
+        AstNodeKind::If => {
+            let cond = convert_expr(isl, &n.if_get_cond().isl(isl, STAGE)?)?;
+            let then_ = Box::new(convert_node(
+                isl,
+                &n.if_get_then_node().isl(isl, STAGE)?,
+                on_user,
+                on_mark,
+            )?);
+            let else_ = if n.if_has_else_node().isl(isl, STAGE)? {
+                Some(Box::new(convert_node(
+                    isl,
+                    &n.if_get_else_node().isl(isl, STAGE)?,
+                    on_user,
+                    on_mark,
+                )?))
             } else {
-                host.push(t);
+                None
+            };
+            Ok(Ast::If { cond, then_, else_ })
+        }
+        AstNodeKind::User => {
+            let call = convert_expr(isl, &n.user_get_expr().isl(isl, STAGE)?)?;
+            match call {
+                AExpr::Op(AOp::Call, mut args) if !args.is_empty() => {
+                    let name = match args.remove(0) {
+                        AExpr::Id(s) => s,
+                        _ => {
+                            return Err(Diagnostic::internal(
+                                STAGE,
+                                "user node without a statement name",
+                            ))
+                        }
+                    };
+                    on_user(&name, args)
+                }
+                _ => Err(Diagnostic::internal(STAGE, "unexpected user node")),
             }
         }
-        let host = match host.len() {
-            0 => None,
-            1 => host.pop(),
-            _ => Some(AExpr::Op(AOp::And, host)),
-        };
-        (host, device)
-    }
-}
-
-fn flatten_and(e: AExpr, out: &mut Vec<AExpr>) {
-    match e {
-        AExpr::Op(AOp::And, args) => args.into_iter().for_each(|a| flatten_and(a, out)),
-        other => out.push(other),
+        AstNodeKind::Mark => match on_mark(n)? {
+            Some(a) => Ok(a),
+            None => convert_node(isl, &n.mark_get_node().isl(isl, STAGE)?, on_user, on_mark),
+        },
+        AstNodeKind::Error => Err(isl.last_error(STAGE)),
     }
 }
 

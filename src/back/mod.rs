@@ -412,10 +412,13 @@ fn launch_dims(l: &Launch) -> Vec<(AExpr, i64)> {
         .collect()
 }
 
-fn host_value(a: &KernelArg) -> String {
+fn host_value(l: &Launch, a: &KernelArg) -> String {
     match a {
         KernelArg::Buffer { name, .. } => format!("dev_{}", name),
-        other => other.name().to_string(),
+        other => match l.host_values.iter().find(|(n, _)| n == other.name()) {
+            Some((_, v)) => v.to_c(),
+            None => other.name().to_string(),
+        },
     }
 }
 
@@ -443,7 +446,7 @@ fn launch_opencl(
                 KernelArg::Value { elem_type, .. } => elem_type.clone(),
                 _ => "int".into(),
             },
-            value: host_value(a),
+            value: host_value(l, a),
         })
         .collect();
     let mut ctx = Context::new();
@@ -459,7 +462,7 @@ fn launch_cuda(tera: &tera::Tera, l: &Launch, kernel: &str, args: &[KernelArg]) 
     let dims = launch_dims(l);
     let grid: Vec<String> = dims.iter().map(|(b, _)| b.to_c()).collect();
     let block: Vec<String> = dims.iter().map(|(_, t)| t.to_string()).collect();
-    let a: Vec<String> = args.iter().map(host_value).collect();
+    let a: Vec<String> = args.iter().map(|a| host_value(l, a)).collect();
     let mut ctx = Context::new();
     ctx.insert("grid", &grid);
     ctx.insert("block", &block);
@@ -477,6 +480,20 @@ fn launch_c(
 ) -> Result<String> {
     let mut out = String::new();
     let mut depth = 0;
+    let mut used = std::collections::BTreeSet::new();
+    l.body.used_ids(&mut used);
+    let values: Vec<&(String, AExpr)> = l
+        .host_values
+        .iter()
+        .filter(|(n, _)| used.contains(n))
+        .collect();
+    if !values.is_empty() {
+        out.push_str("{\n");
+        for (n, v) in &values {
+            out.push_str(&format!("{}const int {} = {};\n", indent(1), n, v.to_c()));
+        }
+        depth = 1;
+    }
     for j in 0..l.plan.n_block {
         out.push_str(&format!(
             "{}for (int {b} = 0; {b} < {}; {b} += 1)\n",
@@ -504,6 +521,9 @@ fn launch_c(
     };
     printer.print(&l.body, depth + 1, &mut out, &mut no_launch)?;
     out.push_str(&format!("{}}}\n", indent(depth)));
+    if !values.is_empty() {
+        out.push_str("}\n");
+    }
     Ok(out)
 }
 

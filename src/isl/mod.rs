@@ -14,6 +14,8 @@ pub const DEFAULT_MAX_OPERATIONS: u64 = 200_000_000;
 extern "C" {
     fn isl_options_set_on_error(ctx: libc::uintptr_t, val: i32) -> i32;
     fn isl_options_set_schedule_outer_coincidence(ctx: libc::uintptr_t, val: i32) -> i32;
+    fn isl_options_set_schedule_max_coefficient(ctx: libc::uintptr_t, val: i32) -> i32;
+    fn isl_options_set_schedule_max_constant_term(ctx: libc::uintptr_t, val: i32) -> i32;
     fn isl_options_set_tile_scale_tile_loops(ctx: libc::uintptr_t, val: i32) -> i32;
     fn isl_options_set_tile_shift_point_loops(ctx: libc::uintptr_t, val: i32) -> i32;
     fn isl_options_set_ast_build_atomic_upper_bound(ctx: libc::uintptr_t, val: i32) -> i32;
@@ -40,6 +42,10 @@ impl Isl {
             // PPCG's GPU setting: try hard to make the outermost member of each
             // band coincident, since that is what becomes a kernel.
             isl_options_set_schedule_outer_coincidence(ctx.ptr, 1);
+            // Unbounded coefficients give schedules such as 53428*i + 1406*j
+            // for sequential code (ludcmp), which only make the code worse.
+            isl_options_set_schedule_max_coefficient(ctx.ptr, 8);
+            isl_options_set_schedule_max_constant_term(ctx.ptr, 64);
             isl_options_set_tile_scale_tile_loops(ctx.ptr, 1);
             isl_options_set_tile_shift_point_loops(ctx.ptr, 0);
             isl_options_set_ast_build_atomic_upper_bound(ctx.ptr, 1);

@@ -19,8 +19,8 @@ use crate::sched::Schedule;
 use crate::scop::Scop;
 use crate::valid;
 use isl_rs::{
-    DimType, Id, MultiVal, Schedule as IslSchedule, ScheduleNode, ScheduleNodeType, Set, UnionMap,
-    UnionSet, Val,
+    DimType, Id, MultiUnionPwAff, MultiVal, Schedule as IslSchedule, ScheduleNode,
+    ScheduleNodeType, Set, UnionMap, UnionSet, Val,
 };
 
 const STAGE: &str = "map";
@@ -67,6 +67,15 @@ pub struct KernelPlan {
     pub parallel_members: usize,
 }
 
+/// The two isl trees of a mapping, in the isl context that made them (they
+/// are not re-read from text: isl would make the ids global parameters).
+pub struct MappedTrees {
+    /// Tiled, with `kernel_<k>` marks; no block or thread ids.
+    pub host: IslSchedule,
+    /// The host tree plus the contexts and filters of block and thread ids.
+    pub device: IslSchedule,
+}
+
 /// The schedule tree with kernels marked and mapped.
 #[derive(Clone, Debug)]
 pub struct MappedSchedule {
@@ -83,44 +92,50 @@ pub fn map_to_gpu(
     deps: &DependenceGraph,
     sched: &Schedule,
     opts: &MapOptions,
-) -> Result<(MappedSchedule, IslSchedule)> {
+) -> Result<(MappedSchedule, MappedTrees)> {
     isl.reset_budget();
     let block_ids = fresh_names(scop, "b", 2);
     let thread_ids = fresh_names(scop, "t", 3);
     // Block and thread ids stay out of the tree's global parameters: the
     // context nodes introduce them, so isl keeps guards on them inside kernels.
-    let s = IslSchedule::read_from_str(&isl.ctx, &sched.tree).isl(isl, STAGE)?;
-    let mut m = Mapper {
-        isl,
-        deps,
-        opts,
-        block_ids: &block_ids,
-        thread_ids: &thread_ids,
-        kernels: vec![],
-    };
-    let root = s.get_root().isl(isl, STAGE)?;
-    let root = m.visit(root, false)?;
-    let tree = root.get_schedule().isl(isl, STAGE)?;
-    let text = tree.to_str().isl(isl, STAGE)?.to_string();
-    // Legality of the whole result: project the block and thread ids out
-    // and the tree is the plain tiled schedule, which must respect every
-    // dependence; within a launch, parallel members were checked by visit.
-    let mut flat = tree.get_map().isl(isl, STAGE)?;
-    for id in block_ids.iter().chain(thread_ids.iter()) {
-        flat = flat
-            .project_out_param_id(Id::read_from_str(&isl.ctx, id).isl(isl, STAGE)?)
-            .isl(isl, STAGE)?;
+    let original = scop.schedule_text();
+    // The same mapping twice: the host tree (tiles and kernel marks) gives
+    // host code and launch sizes; the device tree adds the block and thread
+    // ids, and gives each launch's kernel code.
+    let mut trees = Vec::new();
+    let mut kernels = Vec::new();
+    for with_ids in [false, true] {
+        let s = IslSchedule::read_from_str(&isl.ctx, &sched.tree).isl(isl, STAGE)?;
+        let mut m = Mapper {
+            isl,
+            original: &original,
+            deps,
+            opts,
+            block_ids: &block_ids,
+            thread_ids: &thread_ids,
+            with_ids,
+            kernels: vec![],
+        };
+        let root = s.get_root().isl(isl, STAGE)?;
+        let root = m.visit(root, false)?;
+        trees.push(root.get_schedule().isl(isl, STAGE)?);
+        kernels = m.kernels;
     }
-
-    valid::check_schedule_map(isl, deps, flat)?;
+    let device = trees.pop().expect("two trees");
+    let host = trees.pop().expect("two trees");
+    let text = device.to_str().isl(isl, STAGE)?.to_string();
+    // Legality of the whole result: the host tree is the tiled schedule,
+    // which must respect every dependence; within a launch, the members
+    // mapped to blocks and threads were checked to be parallel by `visit`.
+    valid::check_schedule_map(isl, deps, host.get_map().isl(isl, STAGE)?)?;
     Ok((
         MappedSchedule {
             tree: text,
-            kernels: m.kernels,
+            kernels,
             block_ids,
             thread_ids,
         },
-        tree,
+        MappedTrees { host, device },
     ))
 }
 
@@ -143,10 +158,14 @@ fn fresh_names(scop: &Scop, prefix: &str, n: usize) -> Vec<String> {
 
 struct Mapper<'a> {
     isl: &'a Isl,
+    /// The original schedule, for kernels that run sequentially.
+    original: &'a str,
     deps: &'a DependenceGraph,
     opts: &'a MapOptions,
     block_ids: &'a [String],
     thread_ids: &'a [String],
+    /// Whether to add the block and thread ids (the device tree).
+    with_ids: bool,
     kernels: Vec<KernelPlan>,
 }
 
@@ -199,7 +218,22 @@ impl Mapper<'_> {
     }
 
     /// A whole subtree without parallelism runs in one thread of one block.
+    /// Any valid order serves a single thread, and the original one keeps the
+    /// code close to what the user wrote (the scheduler's choice for code
+    /// without parallelism can be huge skewing coefficients).
     fn make_sequential_kernel(&mut self, node: ScheduleNode) -> Result<ScheduleNode> {
+        let isl = self.isl;
+        let domain = node.get_domain().isl(isl, STAGE)?;
+        let original = UnionMap::read_from_str(&isl.ctx, self.original)
+            .isl(isl, STAGE)?
+            .intersect_domain(domain)
+            .isl(isl, STAGE)?;
+        let order = MultiUnionPwAff::from_union_map(original).isl(isl, STAGE)?;
+        let node = node
+            .cut()
+            .isl(isl, STAGE)?
+            .insert_partial_schedule(order)
+            .isl(isl, STAGE)?;
         let k = self.kernels.len();
         self.kernels.push(KernelPlan {
             id: k,
@@ -284,7 +318,7 @@ impl Mapper<'_> {
 
         // Block filter: block b_j runs the tiles whose index is b_j modulo the grid.
         let mut node = node;
-        if n_block > 0 {
+        if n_block > 0 && self.with_ids {
             let ids = &self.block_ids[..n_block];
             let cons: Vec<String> = (0..n_block)
                 .map(|j| {
@@ -313,7 +347,7 @@ impl Mapper<'_> {
         }
         node = node.insert_mark(self.mark_id(k)?).isl(isl, STAGE)?;
         // Down to the band: mark → [context → filter →] band.
-        let steps = if n_block > 0 { 3 } else { 1 };
+        let steps = if n_block > 0 && self.with_ids { 3 } else { 1 };
         for _ in 0..steps {
             node = node.child(0).isl(isl, STAGE)?;
         }
@@ -331,7 +365,7 @@ impl Mapper<'_> {
         // Thread filter on the point band: thread t_j runs the points of
         // the tile congruent to it modulo the block size.
         let mut point = node.child(0).isl(isl, STAGE)?;
-        if n_thread > 0 {
+        if n_thread > 0 && self.with_ids {
             let ids = &self.thread_ids[..n_thread];
             let cons: Vec<String> = (0..n_thread)
                 .map(|j| {
