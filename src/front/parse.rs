@@ -95,10 +95,12 @@ impl<'a> Cx<'a> {
 
     fn loc(&self, n: Node) -> Loc {
         let s = n.start_position();
+        // A construct spanning lines is underlined to the end of its first line.
+        let first_line = self.text(n).lines().next().unwrap_or("").trim_end();
         let len = if n.end_position().row == s.row {
             n.end_position().column - s.column
         } else {
-            1
+            first_line.len().max(1)
         };
         self.pp.loc(s.row, s.column, len)
     }

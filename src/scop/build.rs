@@ -162,7 +162,11 @@ impl<'r> Builder<'r> {
             )
             .with_hint("loop bounds, conditions and subscripts may only use iterators and values the region does not change");
         }
+        let indirect = contains_access(e);
         let hint = match code {
+            Code::NonAffineSubscript if indirect => {
+                "indirect accesses such as A[idx[i]] are outside the static-control subset; compute the index outside the region, or keep this loop out of the `#pragma scop` region"
+            }
             Code::NonAffineSubscript => {
                 "subscripts must be affine in the loop iterators and parameters; linearised accesses such as A[i*n+j] need a multi-dimensional array (C99 VLA) instead"
             }
@@ -604,6 +608,17 @@ impl<'r> Builder<'r> {
             arrays,
             stmts: self.stmts,
         })
+    }
+}
+
+fn contains_access(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Index(..) => true,
+        ExprKind::Binary(_, a, b) => contains_access(a) || contains_access(b),
+        ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => contains_access(a),
+        ExprKind::Cond(a, b, c) => contains_access(a) || contains_access(b) || contains_access(c),
+        ExprKind::Call(_, args) => args.iter().any(contains_access),
+        _ => false,
     }
 }
 

@@ -1,0 +1,181 @@
+//! Shared helpers for the end-to-end tests: compile a PolyBench kernel with
+//! pencilc, build and run the generated program and the sequential one, and
+//! compare every dumped array.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn pencilc() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_pencilc"))
+}
+
+/// The relative path of a kernel in polybench/kernels.txt.
+pub fn kernel_path(name: &str) -> PathBuf {
+    let list = std::fs::read_to_string(root().join("polybench/kernels.txt")).expect("kernels.txt");
+    for line in list.lines() {
+        let mut parts = line.split_whitespace();
+        if parts.next() == Some(name) {
+            return root().join("polybench").join(parts.next().expect("path"));
+        }
+    }
+    panic!("kernel {} not in polybench/kernels.txt", name)
+}
+
+pub fn scratch(name: &str) -> PathBuf {
+    let d = root().join("target").join("e2e").join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+pub fn flags(src: &Path, dataset: &str) -> Vec<String> {
+    let u = root().join("polybench/utilities");
+    vec![
+        "-I".into(),
+        u.display().to_string(),
+        "-I".into(),
+        src.parent().unwrap().display().to_string(),
+        format!("-D{}_DATASET", dataset),
+        "-DPOLYBENCH_DUMP_ARRAYS".into(),
+    ]
+}
+
+pub fn run(cmd: &mut Command, what: &str) -> std::process::Output {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{}: cannot run: {}", what, e));
+    if !out.status.success() {
+        panic!(
+            "{} failed ({}):\nstdout:\n{}\nstderr:\n{}",
+            what,
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            tail(&String::from_utf8_lossy(&out.stderr), 4000)
+        );
+    }
+    out
+}
+
+fn tail(s: &str, n: usize) -> &str {
+    if s.len() > n {
+        &s[s.len() - n..]
+    } else {
+        s
+    }
+}
+
+/// Builds and runs the sequential program; returns its array dump.
+pub fn sequential_dump(dir: &Path, src: &Path, dataset: &str) -> String {
+    let exe = dir.join("seq");
+    let mut cc = Command::new("cc");
+    cc.arg("-O2")
+        .args(flags(src, dataset))
+        .arg(root().join("polybench/utilities/polybench.c"))
+        .arg(src)
+        .arg("-lm")
+        .arg("-o")
+        .arg(&exe);
+    run(&mut cc, "building the sequential program");
+    let out = run(&mut Command::new(&exe), "running the sequential program");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+pub enum Target {
+    OpenCl,
+    C,
+}
+
+/// Compiles `src` with pencilc, builds the result, runs it and returns its dump.
+pub fn generated_dump(dir: &Path, src: &Path, dataset: &str, target: Target) -> String {
+    let host = dir.join(match target {
+        Target::OpenCl => "prog_host.c",
+        Target::C => "prog_pencilc.c",
+    });
+    let mut p = Command::new(pencilc());
+    p.arg("--target")
+        .arg(match target {
+            Target::OpenCl => "opencl",
+            Target::C => "c",
+        })
+        .args(flags(src, dataset))
+        .arg("-o")
+        .arg(&host)
+        .arg(src);
+    run(&mut p, "pencilc");
+    let exe = dir.join("par");
+    let mut cc = Command::new("cc");
+    cc.arg("-O2")
+        .args(flags(src, dataset))
+        .arg(root().join("polybench/utilities/polybench.c"))
+        .arg(&host);
+    if let Target::OpenCl = target {
+        cc.arg("-lOpenCL");
+    }
+    cc.arg("-lm").arg("-o").arg(&exe);
+    run(&mut cc, "building the generated program");
+    // Run from another directory: the program must not need its kernel file.
+    let mut r = Command::new(&exe);
+    r.current_dir(std::env::temp_dir())
+        .env("PENCILC_OPENCL_DEVICE", "cpu");
+    let out = run(&mut r, "running the generated program");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Parses a PolyBench dump into (array name, values).
+pub fn parse_dump(text: &str) -> Vec<(String, Vec<f64>)> {
+    let mut out: Vec<(String, Vec<f64>)> = Vec::new();
+    for line in text.lines() {
+        let l = line.trim();
+        if let Some(name) = l.strip_prefix("begin dump:") {
+            out.push((name.trim().to_string(), Vec::new()));
+            continue;
+        }
+        if l.starts_with("end") || l.starts_with("==") || l.is_empty() {
+            continue;
+        }
+        if let Some((_, vals)) = out.last_mut() {
+            for w in l.split_whitespace() {
+                vals.push(w.parse::<f64>().unwrap_or(f64::NAN));
+            }
+        }
+    }
+    out
+}
+
+/// Compares dumps array by array. `rel` is the tolerance for floating-point
+/// contraction and reassociation of the same operations.
+pub fn assert_same(seq: &str, par: &str, rel: f64) {
+    let a = parse_dump(seq);
+    let b = parse_dump(par);
+    assert!(!a.is_empty(), "the sequential program dumped no arrays");
+    assert_eq!(
+        a.iter().map(|x| &x.0).collect::<Vec<_>>(),
+        b.iter().map(|x| &x.0).collect::<Vec<_>>(),
+        "different arrays dumped"
+    );
+    for ((name, x), (_, y)) in a.iter().zip(b.iter()) {
+        assert_eq!(x.len(), y.len(), "array {}: different sizes", name);
+        let scale = x.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+        for (i, (u, v)) in x.iter().zip(y.iter()).enumerate() {
+            let ok = (u - v).abs() <= rel * scale.max(u.abs()) || (u.is_nan() && v.is_nan());
+            assert!(
+                ok,
+                "array {} element {}: sequential {} vs generated {}",
+                name, i, u, v
+            );
+        }
+    }
+}
+
+/// Whether OpenCL can run here (PoCL installed).
+pub fn opencl_available() -> bool {
+    Path::new("/usr/include/CL/cl.h").exists()
+        && std::fs::read_dir("/etc/OpenCL/vendors")
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(false)
+}

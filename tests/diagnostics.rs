@@ -1,0 +1,231 @@
+//! Bad input gets `file:line:col: error: message [code]`, the offending line
+//! with a caret under the construct, a hint, and exit status 1; never a panic.
+
+mod common;
+use common::*;
+use std::process::Command;
+
+/// Writes `body` inside a function with the usual declarations and runs
+/// pencilc on it; returns (exit code, stderr).
+fn compile(name: &str, body: &str) -> (i32, String, String) {
+    let dir = scratch(&format!("diag-{}", name));
+    let src = dir.join(format!("{}.c", name));
+    let text = format!(
+        "#define N 64\nint idx[N];\nvoid f(int n, int m, double A[N][N], double B[N], double *p, double s) {{\n  int i, j, k;\n#pragma scop\n{}\n#pragma endscop\n}}\n",
+        body
+    );
+    std::fs::write(&src, text).unwrap();
+    let out = Command::new(pencilc())
+        .arg("--output-dir")
+        .arg(&dir)
+        .arg(&src)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (
+        out.status.code().unwrap_or(-1),
+        stderr,
+        src.display().to_string(),
+    )
+}
+
+/// The diagnostic names the file, line and column, the code, shows the line
+/// with a caret under `caret_text`, and gives a hint.
+fn assert_diag(name: &str, body: &str, code: &str, line: u32, caret_text: &str) {
+    let (status, err, path) = compile(name, body);
+    assert_eq!(status, 1, "exit status for {}:\n{}", name, err);
+    assert!(!err.contains("panicked"), "pencilc panicked:\n{}", err);
+    let first = err.lines().next().unwrap_or("");
+    let prefix = format!("{}:{}:", path, line);
+    assert!(
+        first.starts_with(&prefix),
+        "expected `{}...`, got:\n{}",
+        prefix,
+        err
+    );
+    assert!(first.contains(": error: "), "{}", err);
+    assert!(
+        first.ends_with(&format!("[{}]", code)),
+        "expected code {}:\n{}",
+        code,
+        err
+    );
+    // The caret line underlines exactly the offending text.
+    let lines: Vec<&str> = err.lines().collect();
+    let src_line = lines.get(1).expect("source line");
+    let caret_line = lines.get(2).expect("caret line");
+    let src_text = src_line.splitn(2, "| ").nth(1).unwrap_or("");
+    let carets = caret_line.splitn(2, "| ").nth(1).unwrap_or("");
+    let start = carets.find('^').expect("caret");
+    let len = carets.matches('^').count();
+    assert_eq!(
+        &src_text[start..start + len],
+        caret_text,
+        "caret placement:\n{}",
+        err
+    );
+    assert!(err.contains("= help: "), "no hint:\n{}", err);
+}
+
+#[test]
+fn non_affine_subscript() {
+    assert_diag(
+        "subscript",
+        "  for (i = 0; i < n; i++)\n    B[i * i] = 0;",
+        "E0101",
+        7,
+        "i * i",
+    );
+}
+
+#[test]
+fn indirect_subscript() {
+    assert_diag(
+        "indirect",
+        "  for (i = 0; i < n; i++)\n    B[idx[i]] = 1;",
+        "E0101",
+        7,
+        "idx[i]",
+    );
+}
+
+#[test]
+fn non_affine_bound() {
+    assert_diag(
+        "bound",
+        "  for (i = 0; i < n * m; i++)\n    B[i] = 0;",
+        "E0102",
+        6,
+        "n * m",
+    );
+}
+
+#[test]
+fn pointer_dereference() {
+    assert_diag(
+        "deref",
+        "  for (i = 0; i < n; i++)\n    B[i] = *p;",
+        "E0104",
+        7,
+        "*p",
+    );
+}
+
+#[test]
+fn goto_statement() {
+    assert_diag(
+        "goto",
+        "  for (i = 0; i < n; i++) {\n    B[i] = 0;\n    goto out;\n  }\nout: ;",
+        "E0105",
+        8,
+        "goto out;",
+    );
+}
+
+#[test]
+fn while_loop() {
+    assert_diag(
+        "while",
+        "  while (n > 0)\n    B[0] = 1;",
+        "E0105",
+        6,
+        "while (n > 0)",
+    );
+}
+
+#[test]
+fn non_canonical_step() {
+    assert_diag(
+        "step",
+        "  for (i = 1; i < n; i *= 2)\n    B[i] = 0;",
+        "E0107",
+        6,
+        "i *= 2",
+    );
+}
+
+#[test]
+fn impure_call() {
+    assert_diag(
+        "call",
+        "  for (i = 0; i < n; i++)\n    B[i] = rand();",
+        "E0109",
+        7,
+        "rand()",
+    );
+}
+
+#[test]
+fn data_dependent_bound() {
+    assert_diag("written", "  for (i = 0; i < n; i++) {\n    m = i;\n    for (j = 0; j < m; j++)\n      A[i][j] = 0;\n  }", "E0110", 8, "m");
+}
+
+#[test]
+fn unknown_identifier() {
+    assert_diag(
+        "unknown",
+        "  for (i = 0; i < q; i++)\n    B[i] = 0;",
+        "E0108",
+        6,
+        "q",
+    );
+}
+
+#[test]
+fn missing_endscop() {
+    let dir = scratch("diag-endscop");
+    let src = dir.join("e.c");
+    std::fs::write(&src, "void f(int n, double B[10]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i] = 0;\n}\n").unwrap();
+    let out = Command::new(pencilc())
+        .arg("--output-dir")
+        .arg(&dir)
+        .arg(&src)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", err);
+    assert!(
+        err.contains(":3:1: error:") && err.contains("[E0112]"),
+        "{}",
+        err
+    );
+}
+
+#[test]
+fn preprocessor_failure_is_reported() {
+    let dir = scratch("diag-cpp");
+    let src = dir.join("bad.c");
+    std::fs::write(
+        &src,
+        "#include \"does_not_exist.h\"\nint main(void) { return 0; }\n",
+    )
+    .unwrap();
+    let out = Command::new(pencilc())
+        .arg("--output-dir")
+        .arg(&dir)
+        .arg(&src)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", err);
+    assert!(err.contains("[E0001]") && err.contains("-I"), "{}", err);
+}
+
+#[test]
+fn one_bad_file_does_not_hide_good_ones() {
+    let dir = scratch("diag-batch");
+    let good = dir.join("good.c");
+    let bad = dir.join("bad.c");
+    std::fs::write(&good, "void f(int n, double B[10]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i] = i;\n#pragma endscop\n}\n").unwrap();
+    std::fs::write(&bad, "void f(int n, double B[10]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i*i] = i;\n#pragma endscop\n}\n").unwrap();
+    let out = Command::new(pencilc())
+        .arg("--output-dir")
+        .arg(&dir)
+        .arg(&good)
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(dir.join("good_host.c").exists() && dir.join("good_kernel.cl").exists());
+    assert!(!dir.join("bad_host.c").exists());
+}
