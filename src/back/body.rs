@@ -166,10 +166,9 @@ impl BodyPrinter<'_> {
         };
         let mut lin = par(&subs[0]);
         for (k, s) in subs.iter().enumerate().skip(1) {
-            let ext = extent_c(&a.extents[k]);
-            lin = format!("({}) * {} + {}", lin, ext, par(s));
+            let outer = if k == 1 { lin } else { format!("({})", lin) };
+            lin = format!("{} * {} + {}", outer, extent_c(&a.extents[k]), par(s));
         }
-        // The outermost pair of parentheses around the first term is noise.
         format!("{}[{}]", name, lin)
     }
 }
