@@ -81,7 +81,8 @@ pub fn generate(
 ) -> Result<GpuAst> {
     isl.reset_budget();
     let context = Set::read_from_str(&isl.ctx, &scop.context).isl(isl, STAGE)?;
-    let host_names = fresh_host_names(scop, mapped);
+    let host_names = fresh_prefix(scop, mapped, "h");
+    let iter_prefix = fresh_prefix(scop, mapped, "c");
     let device = trees.device;
     let mut occurrences: Vec<Occurrence> = Vec::new();
     let mut failure: Option<Diagnostic> = None;
@@ -89,7 +90,7 @@ pub fn generate(
         let mut hook = |mark: &str, build: &BuildAt| -> Option<String> {
             let k: usize = mark.strip_prefix("kernel_")?.parse().ok()?;
             let plan = mapped.kernels.get(k)?;
-            match launch_at(isl, scop, plan, build, &device, &host_names) {
+            match launch_at(isl, scop, plan, build, &device, &host_names, &iter_prefix) {
                 Ok(o) => {
                     occurrences.push(o);
                     Some(format!("launch_{}", occurrences.len() - 1))
@@ -100,7 +101,7 @@ pub fn generate(
                 }
             }
         };
-        let n = node_from_schedule(isl, trees.host, context, &mut hook)?;
+        let n = node_from_schedule(isl, trees.host, context, &iter_prefix, &mut hook)?;
         if std::env::var_os("PENCILC_DEBUG_AST").is_some() {
             eprintln!("{}", n.to_C_str().unwrap_or(""));
         }
@@ -127,26 +128,36 @@ struct Occurrence {
     body: Option<Ast>,
 }
 
-/// Names for the values of the host loops passed to kernels (h0, h1, ...).
-fn fresh_host_names(scop: &Scop, mapped: &MappedSchedule) -> String {
-    let taken = |s: &str| {
-        scop.params.iter().any(|p| p.starts_with(s))
-            || scop.arrays.iter().any(|a| a.name.starts_with(s))
-            || scop
-                .stmts
-                .iter()
-                .any(|st| st.iterators.iter().any(|i| i.starts_with(s)))
-            || mapped
-                .block_ids
-                .iter()
-                .chain(mapped.thread_ids.iter())
-                .any(|i| i.starts_with(s))
+/// A prefix for generated names (`c` for loop iterators, `h` for host loop
+/// values passed to kernels) such that no `<prefix><digits>` name can clash
+/// with a name of the region.
+fn fresh_prefix(scop: &Scop, mapped: &MappedSchedule, base: &str) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    names.extend(scop.params.iter().map(|s| s.as_str()));
+    names.extend(scop.arrays.iter().map(|a| a.name.as_str()));
+    names.extend(
+        scop.stmts
+            .iter()
+            .flat_map(|st| st.iterators.iter().map(|s| s.as_str())),
+    );
+    names.extend(
+        mapped
+            .block_ids
+            .iter()
+            .chain(mapped.thread_ids.iter())
+            .map(|s| s.as_str()),
+    );
+    let mut prefix = base.to_string();
+    let clashes = |p: &str| {
+        names.iter().any(|n| {
+            n.strip_prefix(p)
+                .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()))
+        })
     };
-    let mut base = "h".to_string();
-    while taken(&base) {
-        base.push('_');
+    while clashes(&prefix) {
+        prefix.push('_');
     }
-    base
+    prefix
 }
 
 fn launch_at(
@@ -156,6 +167,7 @@ fn launch_at(
     build: &BuildAt,
     device: &Schedule,
     host_prefix: &str,
+    iter_prefix: &str,
 ) -> Result<Occurrence> {
     let grid = grid_sizes(isl, plan, build)?;
     let h = build.schedule().ok_or_else(|| isl.last_error(STAGE))?;
@@ -213,7 +225,7 @@ fn launch_at(
         .isl(isl, "ast-kernel-restrict")?;
     let context = Set::read_from_str(&isl.ctx, &scop.context).isl(isl, STAGE)?;
     let mut no_hook = |_: &str, _: &BuildAt| -> Option<String> { None };
-    let node = node_from_schedule(isl, tree, context, &mut no_hook)?;
+    let node = node_from_schedule(isl, tree, context, iter_prefix, &mut no_hook)?;
     let body = convert_device(isl, scop, &node)?;
     Ok(Occurrence {
         kernel: plan.id,

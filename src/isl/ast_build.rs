@@ -22,6 +22,7 @@ extern "C" {
     fn isl_id_get_name(id: uintptr_t) -> *const libc::c_char;
     fn isl_id_free(id: uintptr_t) -> uintptr_t;
     fn isl_ast_node_get_type(node: uintptr_t) -> i32;
+    fn isl_ast_build_set_iterators(build: uintptr_t, iterators: uintptr_t) -> uintptr_t;
 }
 
 /// The kinds of AST node. isl-rs 0.3.1 maps `isl_ast_node_type` off by one
@@ -118,13 +119,24 @@ extern "C" fn after_mark(node: uintptr_t, build: uintptr_t, user: *mut c_void) -
 }
 
 /// Generates an AST for `schedule` under the parameter constraints `context`,
-/// calling `hook` after each mark node.
+/// calling `hook` after each mark node. Loop iterators are named
+/// `<iterator_prefix><depth>`; the prefix must not start any name the region
+/// uses (a user's variable `c1` would otherwise be shadowed by a loop).
 pub fn node_from_schedule(
     isl: &Isl,
     schedule: Schedule,
     context: Set,
+    iterator_prefix: &str,
     hook: &mut MarkHook,
 ) -> Result<ASTNode> {
+    const MAX_DEPTH: i32 = 128;
+    let mut ids = isl_rs::IdList::alloc(&isl.ctx, MAX_DEPTH).map_err(|e| isl.err("ast", e))?;
+    for d in 0..MAX_DEPTH {
+        let id = Id::read_from_str(&isl.ctx, &format!("{}{}", iterator_prefix, d))
+            .map_err(|e| isl.err("ast", e))?;
+        ids = ids.add(id).map_err(|e| isl.err("ast", e))?;
+    }
+    ids.do_not_free_on_drop();
     let mut schedule = schedule;
     let mut context = context;
     schedule.do_not_free_on_drop();
@@ -138,6 +150,7 @@ pub fn node_from_schedule(
         if build == 0 {
             return Err(isl.last_error("ast"));
         }
+        let build = isl_ast_build_set_iterators(build, ids.ptr);
         let build = isl_ast_build_set_after_each_mark(
             build,
             after_mark,

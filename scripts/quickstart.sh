@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# scripts/quickstart.sh [KERNEL] [DATASET] -- the README's first command.
+# Builds pencilc, compiles a PolyBench kernel (default gemm, MEDIUM) to
+# OpenCL, builds it with the system C compiler, runs it on the CPU through
+# PoCL, runs the sequential program, and says whether the results match.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kernel=${1:-gemm}
+dataset=${2:-MEDIUM}
+
+scripts/setup-deps.sh
+cargo build --release --quiet --bin pencilc --bin pencilc-compare
+src="polybench/$(awk -v k="$kernel" '$1 == k { print $2 }' polybench/kernels.txt)"
+[ -f "$src" ] || { echo "quickstart: unknown kernel '$kernel' (see polybench/kernels.txt)" >&2; exit 2; }
+out=target/quickstart/$kernel
+mkdir -p "$out"
+flags=(-I polybench/utilities -I "$(dirname "$src")" "-D${dataset}_DATASET" -DPOLYBENCH_DUMP_ARRAYS -DPOLYBENCH_TIME)
+
+echo "== pencilc --target opencl $src"
+target/release/pencilc -v --target opencl "${flags[@]}" -o "$out/${kernel}_host.c" "$src"
+echo "== building the OpenCL program and the sequential one"
+cc -O2 "${flags[@]}" polybench/utilities/polybench.c "$out/${kernel}_host.c" -lOpenCL -lm -o "$out/${kernel}_opencl"
+cc -O3 "${flags[@]}" polybench/utilities/polybench.c "$src" -lm -o "$out/${kernel}_seq"
+echo "== running (times in seconds)"
+seq_t=$("$out/${kernel}_seq" 2>"$out/seq.dump")
+ocl_t=$(cd /tmp && PENCILC_OPENCL_DEVICE=${PENCILC_OPENCL_DEVICE:-cpu} "$OLDPWD/$out/${kernel}_opencl" 2>"$OLDPWD/$out/opencl.dump")
+echo "sequential (cc -O3): $seq_t"
+echo "OpenCL on PoCL:      $ocl_t"
+if target/release/pencilc-compare "$out/seq.dump" "$out/opencl.dump"; then
+  echo "OK: $kernel ($dataset) on OpenCL matches the sequential result"
+else
+  echo "FAIL: $kernel ($dataset) on OpenCL differs from the sequential result" >&2
+  exit 1
+fi
