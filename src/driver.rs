@@ -32,6 +32,8 @@ pub struct Options {
     pub verbose: bool,
     pub map: MapOptions,
     pub max_operations: u64,
+    /// Seconds isl's scheduler may run before the fallback.
+    pub schedule_timeout: u64,
     /// The command line, for the header of generated files.
     pub command: String,
 }
@@ -47,6 +49,7 @@ impl Default for Options {
             verbose: false,
             map: MapOptions::default(),
             max_operations: crate::isl::DEFAULT_MAX_OPERATIONS,
+            schedule_timeout: crate::sched::DEFAULT_TIMEOUT_SECS,
             command: String::new(),
         }
     }
@@ -176,7 +179,15 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
             report.dump.push_str(&deps.dump());
             continue;
         }
-        let schedule = sched::schedule_isl(&isl, &scop, &deps).map_err(|e| at_region(e, &scop))?;
+        let scheduled = sched::schedule_isl(&isl, &scop, &deps, opts.schedule_timeout)
+            .map_err(|e| at_region(e, &scop))?;
+        if let Some(why) = &scheduled.fallback {
+            report.warnings.push(
+                Diagnostic::warning(Code::Budget, Some(scop.loc.clone()), format!("{}; this region keeps its original order and runs as one sequential kernel", why))
+                    .with_hint("raise --schedule-timeout, or split the region"),
+            );
+        }
+        let schedule = scheduled.schedule;
         valid::check_schedule(&isl, &deps, &schedule.tree).map_err(|e| at_region(e, &scop))?;
         lap(&mut report, "sched");
         let (mapped, mapped_trees) = map::map_to_gpu(&isl, &scop, &deps, &schedule, &opts.map)

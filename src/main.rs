@@ -55,6 +55,10 @@ struct Cli {
     /// Budget of isl operations per stage.
     #[arg(long = "isl-max-operations", default_value_t = pencilc::isl::DEFAULT_MAX_OPERATIONS)]
     isl_max_operations: u64,
+    /// Seconds isl's scheduler may run on a region before pencilc keeps the
+    /// region's original order instead.
+    #[arg(long = "schedule-timeout", default_value_t = pencilc::sched::DEFAULT_TIMEOUT_SECS)]
+    schedule_timeout: u64,
     /// Number of files compiled in parallel (default: all cores).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
@@ -73,6 +77,9 @@ fn version_string() -> &'static str {
 }
 
 fn main() -> ExitCode {
+    if std::env::args().nth(1).as_deref() == Some(pencilc::sched::WORKER_FLAG) {
+        return ExitCode::from(pencilc::sched::run_worker() as u8);
+    }
     let cli = Cli::parse();
     if cli.output.is_some() && cli.files.len() > 1 {
         eprint!(
@@ -116,6 +123,7 @@ fn main() -> ExitCode {
         verbose: cli.verbose,
         map,
         max_operations: cli.isl_max_operations,
+        schedule_timeout: cli.schedule_timeout,
         command: std::env::args().collect::<Vec<_>>().join(" "),
     };
     if let Some(j) = cli.jobs {

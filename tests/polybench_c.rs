@@ -24,6 +24,6 @@ kernels! {
     correlation => "correlation", cholesky => "cholesky", durbin => "durbin",
     gramschmidt => "gramschmidt", lu => "lu", ludcmp => "ludcmp", trisolv => "trisolv",
     floyd_warshall => "floyd-warshall", nussinov => "nussinov", adi => "adi", deriche => "deriche",
-    seidel_2d => "seidel-2d",
+    seidel_2d => "seidel-2d", heat_3d => "heat-3d",
     jacobi_1d => "jacobi-1d", jacobi_2d => "jacobi-2d", fdtd_2d => "fdtd-2d",
 }
