@@ -34,6 +34,8 @@ pub struct Options {
     pub max_operations: u64,
     /// Seconds isl's scheduler may run before the fallback.
     pub schedule_timeout: u64,
+    /// The pencilc executable that runs the scheduler (default: this one).
+    pub scheduler_worker: Option<PathBuf>,
     /// The command line, for the header of generated files.
     pub command: String,
 }
@@ -50,6 +52,7 @@ impl Default for Options {
             map: MapOptions::default(),
             max_operations: crate::isl::DEFAULT_MAX_OPERATIONS,
             schedule_timeout: crate::sched::DEFAULT_TIMEOUT_SECS,
+            scheduler_worker: None,
             command: String::new(),
         }
     }
@@ -179,8 +182,14 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
             report.dump.push_str(&deps.dump());
             continue;
         }
-        let scheduled = sched::schedule_isl(&isl, &scop, &deps, opts.schedule_timeout)
-            .map_err(|e| at_region(e, &scop))?;
+        let scheduled = sched::schedule_isl(
+            &isl,
+            &scop,
+            &deps,
+            opts.schedule_timeout,
+            opts.scheduler_worker.as_deref(),
+        )
+        .map_err(|e| at_region(e, &scop))?;
         if let Some(why) = &scheduled.fallback {
             report.warnings.push(
                 Diagnostic::warning(Code::Budget, Some(scop.loc.clone()), format!("{}; this region keeps its original order and runs as one sequential kernel", why))

@@ -124,6 +124,7 @@ fn main() -> ExitCode {
         map,
         max_operations: cli.isl_max_operations,
         schedule_timeout: cli.schedule_timeout,
+        scheduler_worker: None,
         command: std::env::args().collect::<Vec<_>>().join(" "),
     };
     if let Some(j) = cli.jobs {

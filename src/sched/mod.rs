@@ -37,11 +37,14 @@ pub struct Scheduled {
     pub fallback: Option<String>,
 }
 
+/// `worker` is the pencilc executable that runs the scheduler (default: the
+/// current executable, which must then be pencilc itself).
 pub fn schedule_isl(
     isl: &Isl,
     scop: &Scop,
     deps: &DependenceGraph,
     timeout_secs: u64,
+    worker: Option<&std::path::Path>,
 ) -> Result<Scheduled> {
     isl.reset_budget();
     let ctx = &isl.ctx;
@@ -59,7 +62,7 @@ pub fn schedule_isl(
         .set_proximity(all)
         .isl(isl, STAGE)?;
     let text = sc.to_str().isl(isl, STAGE)?.to_string();
-    match schedule_in_worker(&text, timeout_secs) {
+    match schedule_in_worker(&text, timeout_secs, worker) {
         Ok(tree) => Ok(Scheduled {
             schedule: Schedule { tree },
             fallback: None,
@@ -73,11 +76,27 @@ pub fn schedule_isl(
 
 /// The scheduler runs in a child process (this same executable) so that a
 /// run-away isl computation can be stopped.
-fn schedule_in_worker(constraints: &str, timeout_secs: u64) -> std::result::Result<String, String> {
+fn schedule_in_worker(
+    constraints: &str,
+    timeout_secs: u64,
+    worker: Option<&std::path::Path>,
+) -> std::result::Result<String, String> {
     use std::io::{Read, Write};
     use std::process::{Command, Stdio};
-    let exe = std::env::current_exe()
-        .map_err(|e| format!("cannot find the pencilc executable: {}", e))?;
+    let exe = match worker {
+        Some(w) => w.to_path_buf(),
+        None => std::env::current_exe()
+            .map_err(|e| format!("cannot find the pencilc executable: {}", e))?,
+    };
+    // Only pencilc itself understands the worker flag; any other program
+    // using the library would run itself again (recursively).
+    let is_pencilc = exe
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with("pencilc"));
+    if !is_pencilc {
+        return schedule_in_process(constraints);
+    }
     let mut child = Command::new(exe)
         .arg(WORKER_FLAG)
         .stdin(Stdio::piped())
@@ -128,6 +147,14 @@ fn schedule_in_worker(constraints: &str, timeout_secs: u64) -> std::result::Resu
     }
 }
 
+fn schedule_in_process(constraints: &str) -> std::result::Result<String, String> {
+    let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
+    ScheduleConstraints::read_from_str(&isl.ctx, constraints)
+        .and_then(|sc| sc.compute_schedule())
+        .and_then(|s| s.to_str().map(|t| t.to_string()))
+        .map_err(|e| format!("isl's scheduler failed: {}", e))
+}
+
 /// The hidden command-line flag that turns pencilc into a scheduler worker.
 pub const WORKER_FLAG: &str = "--internal-schedule-worker";
 
@@ -139,11 +166,7 @@ pub fn run_worker() -> i32 {
     if std::io::stdin().read_to_string(&mut input).is_err() {
         return 2;
     }
-    let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
-    let result = ScheduleConstraints::read_from_str(&isl.ctx, &input)
-        .and_then(|sc| sc.compute_schedule())
-        .and_then(|s| s.to_str().map(|t| t.to_string()));
-    match result {
+    match schedule_in_process(&input) {
         Ok(t) => {
             println!("{}", t);
             0
