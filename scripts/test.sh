@@ -12,4 +12,4 @@ if ! command -v cargo >/dev/null 2>&1; then
   echo "test: cargo not found; install Rust (https://rustup.rs)" >&2
   exit 1
 fi
-exec cargo test --release "$@"
+exec cargo test --release --no-fail-fast "$@"

@@ -184,7 +184,7 @@ mod tests {
         );
         assert_eq!(e.to_c(), "a - (b - c)");
         let e = AExpr::op(AOp::Mul, vec![AExpr::Int(-2), id("x")]);
-        assert_eq!(e.to_c(), "(-2) * x");
+        assert_eq!(e.to_c(), "-2 * x");
     }
 
     #[test]
