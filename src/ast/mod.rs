@@ -182,9 +182,6 @@ fn launch_at(
     let range =
         Set::from_union_set(h.copy().isl(isl, STAGE)?.range().isl(isl, STAGE)?).isl(isl, STAGE)?;
     let depth = range.dim(DimType::Set).isl(isl, STAGE)? as usize;
-    if std::env::var_os("PENCILC_DEBUG_AST").is_some() {
-        eprintln!("launch range: {}", range.to_str().unwrap_or(""));
-    }
     let names: Vec<String> = (0..depth)
         .map(|j| format!("{}{}", host_prefix, j))
         .collect();

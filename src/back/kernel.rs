@@ -2,7 +2,6 @@
 //! statements it runs and the free variables of its code.
 
 use crate::ast::{Ast, Launch};
-use crate::front::syntax::{Expr, ExprKind};
 use crate::scop::{Extent, Scop};
 use std::collections::BTreeSet;
 
@@ -49,8 +48,8 @@ pub fn kernel_args(
         }
         // Integer variables used as values in the statement (`x = n`).
         let mut ids = Vec::new();
-        idents(&st.lhs, &mut ids);
-        idents(&st.rhs, &mut ids);
+        st.lhs.idents(&mut ids);
+        st.rhs.idents(&mut ids);
         for id in ids {
             if !st.iterators.contains(&id) && scop.array(&id).is_none() {
                 ints.insert(id);
@@ -95,22 +94,4 @@ pub fn kernel_args(
             .map(|name| KernelArg::Int { name }),
     );
     args
-}
-
-fn idents(e: &Expr, out: &mut Vec<String>) {
-    match &e.kind {
-        ExprKind::Ident(n) => out.push(n.clone()),
-        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
-            idents(a, out);
-            idents(b, out);
-        }
-        ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => idents(a, out),
-        ExprKind::Cond(a, b, c) => {
-            idents(a, out);
-            idents(b, out);
-            idents(c, out);
-        }
-        ExprKind::Call(_, args) => args.iter().for_each(|a| idents(a, out)),
-        _ => {}
-    }
 }

@@ -28,6 +28,27 @@ pub enum ExprKind {
     Cast(String, Box<Expr>),
 }
 
+impl Expr {
+    /// Every identifier in the expression (array names included), in order.
+    pub fn idents(&self, out: &mut Vec<String>) {
+        match &self.kind {
+            ExprKind::Ident(n) => out.push(n.clone()),
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+                a.idents(out);
+                b.idents(out);
+            }
+            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => a.idents(out),
+            ExprKind::Cond(a, b, c) => {
+                a.idents(out);
+                b.idents(out);
+                c.idents(out);
+            }
+            ExprKind::Call(_, args) => args.iter().for_each(|a| a.idents(out)),
+            ExprKind::Int(..) | ExprKind::Float(_) => {}
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnOp {
     Neg,

@@ -16,9 +16,6 @@ extern "C" {
     fn isl_options_set_schedule_outer_coincidence(ctx: libc::uintptr_t, val: i32) -> i32;
     fn isl_options_set_schedule_max_coefficient(ctx: libc::uintptr_t, val: i32) -> i32;
     fn isl_options_set_schedule_max_constant_term(ctx: libc::uintptr_t, val: i32) -> i32;
-    fn isl_options_set_schedule_treat_coalescing(ctx: libc::uintptr_t, val: i32) -> i32;
-    fn isl_options_set_schedule_serialize_sccs(ctx: libc::uintptr_t, val: i32) -> i32;
-    fn isl_options_set_schedule_whole_component(ctx: libc::uintptr_t, val: i32) -> i32;
     fn isl_options_set_tile_scale_tile_loops(ctx: libc::uintptr_t, val: i32) -> i32;
     fn isl_options_set_tile_shift_point_loops(ctx: libc::uintptr_t, val: i32) -> i32;
     fn isl_options_set_ast_build_atomic_upper_bound(ctx: libc::uintptr_t, val: i32) -> i32;
@@ -45,37 +42,10 @@ impl Isl {
             // PPCG's GPU setting: try hard to make the outermost member of each
             // band coincident, since that is what becomes a kernel.
             isl_options_set_schedule_outer_coincidence(ctx.ptr, 1);
-            // Unbounded coefficients give schedules such as 53428*i + 1406*j
-            // for sequential code (ludcmp), which only make the code worse.
+            // Bound schedule coefficients as Pluto does: large skewing factors
+            // rarely help a GPU mapping and make generated bounds overflow-prone.
             isl_options_set_schedule_max_coefficient(ctx.ptr, 8);
             isl_options_set_schedule_max_constant_term(ctx.ptr, 64);
-            if let Ok(v) = std::env::var("PENCILC_TRY") {
-                for kv in v.split(',') {
-                    let (k, val) = kv.split_once('=').unwrap_or((kv, "1"));
-                    let val: i32 = val.parse().unwrap_or(1);
-                    match k {
-                        "coalescing" => {
-                            isl_options_set_schedule_treat_coalescing(ctx.ptr, val);
-                        }
-                        "serialize" => {
-                            isl_options_set_schedule_serialize_sccs(ctx.ptr, val);
-                        }
-                        "whole" => {
-                            isl_options_set_schedule_whole_component(ctx.ptr, val);
-                        }
-                        "maxcoef" => {
-                            isl_options_set_schedule_max_coefficient(ctx.ptr, val);
-                        }
-                        "maxconst" => {
-                            isl_options_set_schedule_max_constant_term(ctx.ptr, val);
-                        }
-                        "outer" => {
-                            isl_options_set_schedule_outer_coincidence(ctx.ptr, val);
-                        }
-                        _ => {}
-                    }
-                }
-            }
             isl_options_set_tile_scale_tile_loops(ctx.ptr, 1);
             isl_options_set_tile_shift_point_loops(ctx.ptr, 0);
             isl_options_set_ast_build_atomic_upper_bound(ctx.ptr, 1);

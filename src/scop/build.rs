@@ -143,7 +143,7 @@ impl<'r> Builder<'r> {
     fn affine_error(&self, na: NotAffine, code: Code, e: &Expr, what: &str) -> Diagnostic {
         // Name the most useful reason: unknown names and written values first.
         let mut names = Vec::new();
-        idents(e, &mut names);
+        e.idents(&mut names);
         if let Some(n) = names
             .iter()
             .find(|n| self.decl(n).is_none() && !self.iters.contains(n))
@@ -562,7 +562,7 @@ impl<'r> Builder<'r> {
                         Some(c) => extents.push(Extent::Const(c)),
                         None => {
                             let mut names = Vec::new();
-                            idents(e, &mut names);
+                            e.idents(&mut names);
                             names.sort();
                             names.dedup();
                             extents.push(Extent::Expr {
@@ -619,23 +619,5 @@ fn contains_access(e: &Expr) -> bool {
         ExprKind::Cond(a, b, c) => contains_access(a) || contains_access(b) || contains_access(c),
         ExprKind::Call(_, args) => args.iter().any(contains_access),
         _ => false,
-    }
-}
-
-fn idents(e: &Expr, out: &mut Vec<String>) {
-    match &e.kind {
-        ExprKind::Ident(n) => out.push(n.clone()),
-        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
-            idents(a, out);
-            idents(b, out);
-        }
-        ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => idents(a, out),
-        ExprKind::Cond(a, b, c) => {
-            idents(a, out);
-            idents(b, out);
-            idents(c, out);
-        }
-        ExprKind::Call(_, args) => args.iter().for_each(|a| idents(a, out)),
-        _ => {}
     }
 }
