@@ -3,6 +3,7 @@
 //! comes from PyPI through scripts/setup-nvcc.sh; where it cannot be
 //! installed the test says so and is skipped, not faked.
 
+#[macro_use]
 mod common;
 use common::*;
 use std::path::PathBuf;
@@ -61,10 +62,6 @@ fn check(name: &str) {
         .arg(dir.join("prog"));
     run(&mut cc, "nvcc");
     assert!(dir.join("prog").exists());
-}
-
-macro_rules! kernels {
-    ($($f:ident => $n:expr),* $(,)?) => { $( #[test] fn $f() { check($n); } )* };
 }
 
 kernels! {

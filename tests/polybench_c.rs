@@ -2,6 +2,7 @@
 //! the whole mapping (tiling, block and thread filters, launch sizes) quickly
 //! on every PolyBench kernel pencilc handles.
 
+#[macro_use]
 mod common;
 use common::*;
 
@@ -11,10 +12,6 @@ fn check(name: &str) {
     let seq = sequential_dump(&dir, &src, "MINI");
     let par = generated_dump(&dir, &src, "MINI", Target::C);
     assert_same(&seq, &par, 1e-9);
-}
-
-macro_rules! kernels {
-    ($($f:ident => $n:expr),* $(,)?) => { $( #[test] fn $f() { check($n); } )* };
 }
 
 kernels! {

@@ -2,6 +2,7 @@
 //! with the system C compiler, run on PoCL, and every output array compared
 //! with the sequential program's.
 
+#[macro_use]
 mod common;
 use common::*;
 
@@ -15,10 +16,6 @@ fn check(name: &str) {
     let seq = sequential_dump(&dir, &src, "MINI");
     let par = generated_dump(&dir, &src, "MINI", Target::OpenCl);
     assert_same(&seq, &par, 1e-9);
-}
-
-macro_rules! kernels {
-    ($($f:ident => $n:expr),* $(,)?) => { $( #[test] fn $f() { check($n); } )* };
 }
 
 kernels! {

@@ -4,6 +4,13 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+
+/// One `#[test]` per kernel: `kernels! { gemm => "gemm", ... }` calls
+/// `check(name)` from the including file.
+#[macro_export]
+macro_rules! kernels {
+    ($($f:ident => $n:expr),* $(,)?) => { $( #[test] fn $f() { check($n); } )* };
+}
 use std::process::Command;
 
 pub fn root() -> PathBuf {
