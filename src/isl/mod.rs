@@ -126,9 +126,15 @@ pub fn isl_version() -> String {
         if p.is_null() {
             return "unknown".into();
         }
-        std::ffi::CStr::from_ptr(p)
+        let v = std::ffi::CStr::from_ptr(p)
             .to_string_lossy()
             .trim()
-            .to_string()
+            .to_string();
+        // isl built from a release tarball does not know its own version;
+        // Cargo.toml pins isl-rs 0.3.1, which bundles isl 0.27.
+        match v.strip_prefix("UNKNOWN") {
+            Some(rest) => format!("0.27{} (bundled with isl-rs 0.3.1)", rest),
+            None => v,
+        }
     }
 }
