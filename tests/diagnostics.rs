@@ -171,19 +171,30 @@ fn unknown_identifier() {
     );
 }
 
-#[test]
-fn missing_endscop() {
-    let dir = scratch("diag-endscop");
-    let src = dir.join("e.c");
-    std::fs::write(&src, "void f(int n, double B[10]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i] = 0;\n}\n").unwrap();
+/// Runs pencilc on a whole file `text`; returns (exit code, stderr).
+fn compile_file(name: &str, text: &str) -> (Option<i32>, String) {
+    let dir = scratch(&format!("diag-{}", name));
+    let src = dir.join(format!("{}.c", name));
+    std::fs::write(&src, text).unwrap();
     let out = Command::new(pencilc())
         .arg("--output-dir")
         .arg(&dir)
         .arg(&src)
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{}", err);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn missing_endscop() {
+    let (status, err) = compile_file(
+        "endscop",
+        "void f(int n, double B[10]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i] = 0;\n}\n",
+    );
+    assert_eq!(status, Some(1), "{}", err);
     assert!(
         err.contains(":3:1: error:") && err.contains("[E0112]"),
         "{}",
@@ -193,21 +204,11 @@ fn missing_endscop() {
 
 #[test]
 fn preprocessor_failure_is_reported() {
-    let dir = scratch("diag-cpp");
-    let src = dir.join("bad.c");
-    std::fs::write(
-        &src,
+    let (status, err) = compile_file(
+        "cpp",
         "#include \"does_not_exist.h\"\nint main(void) { return 0; }\n",
-    )
-    .unwrap();
-    let out = Command::new(pencilc())
-        .arg("--output-dir")
-        .arg(&dir)
-        .arg(&src)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{}", err);
+    );
+    assert_eq!(status, Some(1), "{}", err);
     assert!(err.contains("[E0001]") && err.contains("-I"), "{}", err);
 }
 

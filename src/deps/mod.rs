@@ -29,19 +29,6 @@ pub struct DependenceGraph {
 }
 
 impl DependenceGraph {
-    /// All dependences (what a schedule must respect), as isl text.
-    pub fn all_text(&self) -> String {
-        self.union_text(&[&self.flow, &self.anti, &self.output])
-    }
-
-    fn union_text(&self, parts: &[&String]) -> String {
-        parts
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join(" + ")
-    }
-
     /// All dependences as an isl union map in `isl`'s context.
     pub fn all(&self, isl: &Isl) -> Result<UnionMap> {
         let f = UnionMap::read_from_str(&isl.ctx, &self.flow).isl(isl, STAGE)?;
@@ -141,10 +128,10 @@ pub fn analyze(isl: &Isl, scop: &Scop) -> Result<DependenceGraph> {
         }
     }
     Ok(DependenceGraph {
-        flow: text(isl, &flow)?,
-        anti: text(isl, &anti)?,
-        output: text(isl, &output)?,
-        live_in: text(isl, &live_in)?,
+        flow: text(isl, flow.to_str())?,
+        anti: text(isl, anti.to_str())?,
+        output: text(isl, output.to_str())?,
+        live_in: text(isl, live_in.to_str())?,
         copy_in,
         copy_out,
     })
@@ -172,24 +159,8 @@ fn restrict_same_array(
         .isl(isl, STAGE)
 }
 
-fn text(isl: &Isl, m: &impl ToIslText) -> Result<String> {
-    m.text()
-        .map(|s| s.to_string())
-        .map_err(|e| isl.err(STAGE, e))
-}
-
-pub trait ToIslText {
-    fn text(&self) -> std::result::Result<&str, isl_rs::LibISLError>;
-}
-impl ToIslText for UnionMap {
-    fn text(&self) -> std::result::Result<&str, isl_rs::LibISLError> {
-        self.to_str()
-    }
-}
-impl ToIslText for UnionSet {
-    fn text(&self) -> std::result::Result<&str, isl_rs::LibISLError> {
-        self.to_str()
-    }
+fn text(isl: &Isl, t: std::result::Result<&str, isl_rs::LibISLError>) -> Result<String> {
+    t.map(|s| s.to_string()).map_err(|e| isl.err(STAGE, e))
 }
 
 fn live_in_of(isl: &Isl, scop: &Scop, live_in: &UnionSet, array: &str) -> Result<bool> {

@@ -117,7 +117,7 @@ pub fn map_to_gpu(
             kernels: vec![],
         };
         let root = s.get_root().isl(isl, STAGE)?;
-        let root = m.visit(root, false)?;
+        let root = m.visit(root)?;
         trees.push(root.get_schedule().isl(isl, STAGE)?);
         kernels = m.kernels;
     }
@@ -171,7 +171,7 @@ struct Mapper<'a> {
 
 impl Mapper<'_> {
     /// Maps the subtree at `node`; returns the node at the same position.
-    fn visit(&mut self, node: ScheduleNode, _in_kernel: bool) -> Result<ScheduleNode> {
+    fn visit(&mut self, node: ScheduleNode) -> Result<ScheduleNode> {
         let isl = self.isl;
         let ty = node.get_type().isl(isl, STAGE)?;
         match ty {
@@ -207,7 +207,7 @@ impl Mapper<'_> {
         let mut node = node;
         for i in 0..n {
             let child = node.child(i).isl(isl, STAGE)?;
-            let child = self.visit(child, false)?;
+            let child = self.visit(child)?;
             node = child.parent().isl(isl, STAGE)?;
         }
         Ok(node)

@@ -54,6 +54,23 @@ pub fn build_scop(region: &Region) -> Result<Scop> {
     b.finish()
 }
 
+/// Iterators are the enclosing loops' variables; parameters are integer
+/// scalars the region never writes; everything else is data.
+fn classify_name(
+    iters: &[String],
+    written: &BTreeSet<String>,
+    symbols: &BTreeMap<String, VarDecl>,
+    name: &str,
+) -> NameKind {
+    if iters.iter().any(|i| i == name) {
+        NameKind::Iterator
+    } else if matches!(symbols.get(name), Some(d) if d.is_integer()) && !written.contains(name) {
+        NameKind::Parameter
+    } else {
+        NameKind::Other
+    }
+}
+
 fn collect_written(body: &[Stmt], out: &mut BTreeSet<String>) {
     for s in body {
         match s {
@@ -97,17 +114,7 @@ impl<'r> Builder<'r> {
     }
 
     fn classify(&self, name: &str) -> NameKind {
-        if self.iters.iter().any(|i| i == name) {
-            NameKind::Iterator
-        } else if self.is_param(name) {
-            NameKind::Parameter
-        } else {
-            NameKind::Other
-        }
-    }
-
-    fn is_param(&self, name: &str) -> bool {
-        matches!(self.decl(name), Some(d) if d.is_integer()) && !self.written.contains(name)
+        classify_name(&self.iters, &self.written, &self.region.symbols, name)
     }
 
     fn convert<T>(
@@ -117,23 +124,14 @@ impl<'r> Builder<'r> {
         e: &Expr,
         what: &str,
     ) -> Result<T> {
-        let names: Vec<String> = self.iters.clone();
-        let written = self.written.clone();
-        let symbols = &self.region.symbols;
-        let classify = |n: &str| -> NameKind {
-            if names.iter().any(|i| i == n) {
-                NameKind::Iterator
-            } else if matches!(symbols.get(n), Some(d) if d.is_integer()) && !written.contains(n) {
-                NameKind::Parameter
-            } else {
-                NameKind::Other
-            }
+        let (result, params) = {
+            let classify = |n: &str| self.classify(n);
+            let mut conv = AffineConverter::new(&classify);
+            (f(&mut conv), conv.params)
         };
-        let mut conv = AffineConverter::new(&classify);
-        let r = f(&mut conv);
-        match r {
+        match result {
             Ok(v) => {
-                self.params.extend(conv.params);
+                self.params.extend(params);
                 Ok(v)
             }
             Err(na) => Err(self.affine_error(na, code, e, what)),

@@ -112,10 +112,6 @@ fn padded_map(isl: &Isl, m: UnionMap) -> Result<UnionMap> {
     }
     match out {
         Some(o) => Ok(o),
-        None => Ok(m_empty(isl)?),
+        None => UnionMap::read_from_str(&isl.ctx, "{ }").isl(isl, STAGE),
     }
-}
-
-fn m_empty(isl: &Isl) -> Result<UnionMap> {
-    UnionMap::read_from_str(&isl.ctx, "{ }").isl(isl, STAGE)
 }
