@@ -11,6 +11,7 @@ pub mod deps;
 pub mod diag;
 pub mod driver;
 pub mod front;
+pub mod harness;
 pub mod isl;
 pub mod map;
 pub mod sched;

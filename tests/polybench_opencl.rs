@@ -1,25 +1,107 @@
-//! Every kernel named in the end-to-end issue: compiled to OpenCL, built
-//! with the system C compiler, run on PoCL, and every output array compared
-//! with the sequential program's.
+//! The harness over the whole suite: every kernel of polybench/kernels.txt
+//! compiled to OpenCL, built with the system C compiler, run on PoCL at the
+//! MINI dataset, and every output array compared with the sequential
+//! program's. This is the PoCL end-to-end test: the kernels run once, here.
 
-#[macro_use]
 mod common;
 use common::*;
+use pencilc::harness::{self, report, HarnessOptions};
+use std::process::Command;
 
-fn check(name: &str) {
+fn require_opencl() {
     assert!(
         opencl_available(),
         "OpenCL headers or an ICD are missing: run scripts/setup-deps.sh (pocl-opencl-icd, ocl-icd-opencl-dev)"
     );
-    let src = kernel_path(name);
-    let dir = scratch(&format!("opencl-{}", name));
-    let seq = sequential_dump(&dir, &src, "MINI");
-    let par = generated_dump(&dir, &src, "MINI", Target::OpenCl);
-    assert_same(&seq, &par, 1e-9);
 }
 
-kernels! {
-    gemm => "gemm", two_mm => "2mm", atax => "atax", bicg => "bicg", mvt => "mvt",
-    gesummv => "gesummv", syrk => "syrk", doitgen => "doitgen", covariance => "covariance",
-    jacobi_1d => "jacobi-1d", jacobi_2d => "jacobi-2d", fdtd_2d => "fdtd-2d",
+#[test]
+fn every_polybench_kernel_is_correct_on_pocl() {
+    require_opencl();
+    let mut opts = HarnessOptions::new(
+        root().join("polybench"),
+        pencilc(),
+        root().join("target/e2e/harness-mini"),
+    );
+    opts.dataset = "MINI".into();
+    opts.runs = 1;
+    let results = harness::run_suite(&opts, &|r| {
+        eprintln!(
+            "{}: {}",
+            r.name,
+            if r.correct { "correct" } else { "NOT CORRECT" }
+        )
+    })
+    .unwrap();
+    let table = report::table(&results, &opts);
+    println!("{}", table);
+    assert_eq!(results.len(), 30, "polybench/kernels.txt lists 30 kernels");
+    let bad: Vec<String> = results
+        .iter()
+        .filter(|r| !r.correct || r.error.is_some())
+        .map(|r| format!("{}: {}", r.name, report::note(r)))
+        .collect();
+    assert!(bad.is_empty(), "{}\n{}", bad.join("\n"), table);
+}
+
+/// The harness binary: table on stdout, JSON and SVG files, exit status.
+#[test]
+fn harness_binary_writes_table_json_and_svg() {
+    require_opencl();
+    let dir = scratch("harness-cli");
+    let (json, svg) = (dir.join("out.json"), dir.join("out.svg"));
+    let out = Command::new(env!("CARGO_BIN_EXE_pencilc-harness"))
+        .args([
+            "--dataset",
+            "mini",
+            "--kernels",
+            "gemm,jacobi-1d",
+            "--runs",
+            "2",
+        ])
+        .arg("--polybench")
+        .arg(root().join("polybench"))
+        .arg("--work-dir")
+        .arg(dir.join("work"))
+        .arg("--json")
+        .arg(&json)
+        .arg("--svg")
+        .arg(&svg)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        stdout,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("speedup") && stdout.contains("jacobi-1d"),
+        "{}",
+        stdout
+    );
+    assert!(stdout.contains("2/2 correct at MINI"), "{}", stdout);
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(j["dataset"], "MINI");
+    let ks = j["kernels"].as_array().unwrap();
+    assert_eq!(ks.len(), 2);
+    for k in ks {
+        assert_eq!(k["correct"], true, "{}", k);
+        assert!(k["speedup"].as_f64().unwrap() > 0.0, "{}", k);
+        assert!(k["kernels"].as_u64().unwrap() >= 1, "{}", k);
+    }
+    let s = std::fs::read_to_string(&svg).unwrap();
+    assert!(s.starts_with("<svg") && s.contains(">gemm</text>"), "{}", s);
+
+    // An unknown kernel is a usage error.
+    let out = Command::new(env!("CARGO_BIN_EXE_pencilc-harness"))
+        .args(["--kernels", "nosuch"])
+        .arg("--polybench")
+        .arg(root().join("polybench"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown kernel `nosuch`"));
 }

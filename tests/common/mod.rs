@@ -133,50 +133,11 @@ pub fn generated_dump(dir: &Path, src: &Path, dataset: &str, target: Target) -> 
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// Parses a PolyBench dump into (array name, values).
-pub fn parse_dump(text: &str) -> Vec<(String, Vec<f64>)> {
-    let mut out: Vec<(String, Vec<f64>)> = Vec::new();
-    for line in text.lines() {
-        let l = line.trim();
-        if let Some(name) = l.strip_prefix("begin dump:") {
-            out.push((name.trim().to_string(), Vec::new()));
-            continue;
-        }
-        if l.starts_with("end") || l.starts_with("==") || l.is_empty() {
-            continue;
-        }
-        if let Some((_, vals)) = out.last_mut() {
-            for w in l.split_whitespace() {
-                vals.push(w.parse::<f64>().unwrap_or(f64::NAN));
-            }
-        }
-    }
-    out
-}
-
 /// Compares dumps array by array. `rel` is the tolerance for floating-point
 /// contraction and reassociation of the same operations.
 pub fn assert_same(seq: &str, par: &str, rel: f64) {
-    let a = parse_dump(seq);
-    let b = parse_dump(par);
-    assert!(!a.is_empty(), "the sequential program dumped no arrays");
-    assert_eq!(
-        a.iter().map(|x| &x.0).collect::<Vec<_>>(),
-        b.iter().map(|x| &x.0).collect::<Vec<_>>(),
-        "different arrays dumped"
-    );
-    for ((name, x), (_, y)) in a.iter().zip(b.iter()) {
-        assert_eq!(x.len(), y.len(), "array {}: different sizes", name);
-        let scale = x.iter().fold(1.0f64, |m, v| m.max(v.abs()));
-        for (i, (u, v)) in x.iter().zip(y.iter()).enumerate() {
-            let ok = (u - v).abs() <= rel * scale.max(u.abs()) || (u.is_nan() && v.is_nan());
-            assert!(
-                ok,
-                "array {} element {}: sequential {} vs generated {}",
-                name, i, u, v
-            );
-        }
-    }
+    let c = pencilc::harness::compare::compare_dumps(seq, par, rel);
+    assert!(c.ok(), "{}", c.summary());
 }
 
 /// Whether OpenCL can run here (PoCL installed).

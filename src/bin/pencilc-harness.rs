@@ -1,0 +1,150 @@
+//! The PolyBench harness: compiles each kernel with pencilc, runs the
+//! OpenCL program (and the CUDA one where nvcc and a GPU exist) and the
+//! sequential program, compares every dumped array, and prints a table of
+//! kernels, parallel dimensions, times and speedups; optionally writes the
+//! same as JSON and an SVG bar chart of the speedups.
+//!
+//! cargo run --release --bin pencilc-harness -- --dataset SMALL [--kernels gemm,2mm] [--json out.json] [--svg out.svg]
+
+use clap::Parser;
+use pencilc::harness::{self, report, HarnessOptions};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Parser, Debug)]
+#[command(name = "pencilc-harness", version, about)]
+struct Args {
+    /// PolyBench dataset: MINI, SMALL, MEDIUM, LARGE or EXTRALARGE.
+    #[arg(long, default_value = "SMALL")]
+    dataset: String,
+    /// Comma-separated kernel names from polybench/kernels.txt (default: all).
+    #[arg(long, value_delimiter = ',')]
+    kernels: Vec<String>,
+    /// Write the results as JSON.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Write an SVG bar chart of the speedups.
+    #[arg(long)]
+    svg: Option<PathBuf>,
+    /// Timed runs of each program (the median is reported).
+    #[arg(long, default_value_t = 3)]
+    runs: usize,
+    /// Kernels compiled and built at once (default: all cores). Programs
+    /// always run one at a time.
+    #[arg(short = 'j', long)]
+    jobs: Option<usize>,
+    /// Relative tolerance of the comparison.
+    #[arg(long, default_value_t = 1e-9)]
+    tolerance: f64,
+    /// Let the OpenCL compiler fuse multiply-adds (OpenCL's default); results
+    /// then differ from the sequential program's by rounding, a lot for
+    /// ill-conditioned kernels such as gramschmidt.
+    #[arg(long)]
+    fp_contract: bool,
+    /// PENCILC_OPENCL_DEVICE for the OpenCL programs (gpu, cpu, accelerator, default).
+    #[arg(long, default_value = "cpu")]
+    device: String,
+    /// Run the CUDA versions: auto (when nvcc and nvidia-smi work), on, off.
+    #[arg(long, default_value = "auto")]
+    cuda: String,
+    /// The CUDA compiler.
+    #[arg(long, default_value = "nvcc")]
+    nvcc: PathBuf,
+    /// The folder with kernels.txt and utilities/ (default: ./polybench, else the source tree's).
+    #[arg(long)]
+    polybench: Option<PathBuf>,
+    /// The pencilc executable (default: the one beside this program).
+    #[arg(long)]
+    pencilc: Option<PathBuf>,
+    /// Where generated code, programs and outputs go.
+    #[arg(long, default_value = "target/harness")]
+    work_dir: PathBuf,
+    /// C compiler flags for both programs.
+    #[arg(long, default_value = "-O3", allow_hyphen_values = true)]
+    cflags: String,
+    /// Seconds any one program may run.
+    #[arg(long, default_value_t = 600)]
+    timeout: u64,
+}
+
+fn main() -> ExitCode {
+    let a = Args::parse();
+    let polybench = a.polybench.unwrap_or_else(|| {
+        let here = PathBuf::from("polybench");
+        if here.join("kernels.txt").exists() {
+            here
+        } else {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("polybench")
+        }
+    });
+    let pencilc = a.pencilc.unwrap_or_else(|| {
+        std::env::current_exe()
+            .ok()
+            .and_then(|p| p.parent().map(|d| d.join("pencilc")))
+            .unwrap_or_else(|| PathBuf::from("pencilc"))
+    });
+    let mut opts = HarnessOptions::new(polybench, pencilc, a.work_dir);
+    opts.dataset = a.dataset.to_uppercase();
+    opts.kernels = a.kernels;
+    opts.runs = a.runs.max(1);
+    if let Some(j) = a.jobs {
+        opts.jobs = j.max(1);
+    }
+    opts.tolerance = a.tolerance;
+    opts.fp_contract = a.fp_contract;
+    opts.opencl_device = a.device;
+    opts.cflags = a.cflags.split_whitespace().map(String::from).collect();
+    opts.run_timeout = Duration::from_secs(a.timeout);
+    opts.nvcc = a.nvcc.clone();
+    opts.cuda = match a.cuda.as_str() {
+        "on" => true,
+        "off" => false,
+        _ => harness::cuda_available(&a.nvcc),
+    };
+    eprintln!(
+        "pencilc-harness: {} dataset, OpenCL device {}, CUDA {}",
+        opts.dataset,
+        opts.opencl_device,
+        if opts.cuda {
+            "on"
+        } else {
+            "off (no nvcc or no GPU)"
+        }
+    );
+    let progress = |r: &harness::KernelResult| {
+        eprintln!(
+            "pencilc-harness: {:<15} {}",
+            r.name,
+            match (&r.error, r.correct) {
+                (Some(e), _) => format!("FAILED: {}", e.lines().next().unwrap_or("")),
+                (None, true) => "correct".into(),
+                (None, false) => "WRONG".into(),
+            }
+        )
+    };
+    let results = match harness::run_suite(&opts, &progress) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("pencilc-harness: {}", e);
+            return ExitCode::from(2);
+        }
+    };
+    print!("{}", report::table(&results, &opts));
+    for (path, text) in [
+        (&a.json, report::json(&results, &opts)),
+        (&a.svg, report::svg(&results, &opts)),
+    ] {
+        if let Some(p) = path {
+            if let Err(e) = std::fs::write(p, text) {
+                eprintln!("pencilc-harness: cannot write {}: {}", p.display(), e);
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if results.iter().all(|r| r.correct && r.error.is_none()) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}

@@ -1,0 +1,574 @@
+//! The PolyBench harness: for each kernel, compile it with pencilc, build
+//! the OpenCL program (and the CUDA one where a GPU is present) and the
+//! sequential program, run them, compare every dumped array and time both
+//! with PolyBench's timer. `report` prints the table, the JSON and the SVG.
+//!
+//! Building happens in parallel (`jobs`); the programs run one at a time, so
+//! that the timings do not disturb each other.
+
+pub mod compare;
+pub mod report;
+
+use compare::{compare_dumps, Comparison};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A kernel of `polybench/kernels.txt`.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    pub name: String,
+    pub source: PathBuf,
+}
+
+/// Reads `kernels.txt` ("NAME PATH" per line, relative to `polybench_dir`).
+pub fn polybench_kernels(polybench_dir: &Path) -> Result<Vec<Kernel>, String> {
+    let list = polybench_dir.join("kernels.txt");
+    let text = std::fs::read_to_string(&list)
+        .map_err(|e| format!("cannot read {}: {}", list.display(), e))?;
+    Ok(text
+        .lines()
+        .filter_map(|l| {
+            let mut it = l.split_whitespace();
+            match (it.next(), it.next()) {
+                (Some(n), Some(p)) if !n.starts_with('#') => Some(Kernel {
+                    name: n.to_string(),
+                    source: polybench_dir.join(p),
+                }),
+                _ => None,
+            }
+        })
+        .collect())
+}
+
+#[derive(Clone, Debug)]
+pub struct HarnessOptions {
+    /// The folder holding `kernels.txt` and `utilities/`.
+    pub polybench: PathBuf,
+    /// MINI, SMALL, MEDIUM, LARGE or EXTRALARGE.
+    pub dataset: String,
+    /// Kernels to run (names in kernels.txt); empty: all.
+    pub kernels: Vec<String>,
+    /// The pencilc executable.
+    pub pencilc: PathBuf,
+    /// Where each kernel's generated code, programs and outputs go.
+    pub work_dir: PathBuf,
+    /// The C compiler, and its flags for both programs.
+    pub cc: String,
+    pub cflags: Vec<String>,
+    /// Kernels compiled and built at once.
+    pub jobs: usize,
+    /// Timed runs of each program; the median is reported.
+    pub runs: usize,
+    /// Relative tolerance of the comparison.
+    pub tolerance: f64,
+    /// Let the OpenCL compiler contract `a * b + c` into fused multiply-adds
+    /// (OpenCL's default). Off, the kernels are built with
+    /// `-DPENCILC_NO_FP_CONTRACT` and compute what the sequential program
+    /// computes, operation for operation.
+    pub fp_contract: bool,
+    /// `PENCILC_OPENCL_DEVICE` for the OpenCL programs.
+    pub opencl_device: String,
+    /// Also compile, run and compare the CUDA output (needs nvcc and a GPU).
+    pub cuda: bool,
+    pub nvcc: PathBuf,
+    /// The longest any one program may run.
+    pub run_timeout: Duration,
+}
+
+impl HarnessOptions {
+    pub fn new(polybench: PathBuf, pencilc: PathBuf, work_dir: PathBuf) -> Self {
+        HarnessOptions {
+            polybench,
+            dataset: "MINI".into(),
+            kernels: Vec::new(),
+            pencilc,
+            work_dir,
+            cc: "cc".into(),
+            cflags: vec!["-O3".into()],
+            jobs: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1),
+            runs: 1,
+            tolerance: 1e-9,
+            fp_contract: false,
+            opencl_device: "cpu".into(),
+            cuda: false,
+            nvcc: PathBuf::from("nvcc"),
+            run_timeout: Duration::from_secs(600),
+        }
+    }
+}
+
+/// Whether `nvcc` runs and `nvidia-smi` sees a GPU.
+pub fn cuda_available(nvcc: &Path) -> bool {
+    let ok = |cmd: &Path, arg: &str| {
+        Command::new(cmd)
+            .arg(arg)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false)
+    };
+    ok(nvcc, "--version") && ok(Path::new("nvidia-smi"), "-L")
+}
+
+/// What the harness found for one kernel.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct KernelResult {
+    pub name: String,
+    /// Kernel launch sites in the generated host code.
+    pub kernels: usize,
+    /// Per kernel: the number of parallel (block/thread) dimensions; 0 for a
+    /// kernel that runs one thread in the original order.
+    pub parallel_dims: Vec<usize>,
+    /// pencilc's warnings, first line of each.
+    pub warnings: Vec<String>,
+    /// Wall-clock time of the pencilc process.
+    pub compile_ms: f64,
+    /// PolyBench's timer around the kernel call, median of the runs.
+    pub sequential_ms: Option<f64>,
+    /// PolyBench's timer minus the one-time OpenCL setup (device, context,
+    /// queue, program build) that the generated code does on its first
+    /// region: buffers, transfers and kernels.
+    pub opencl_ms: Option<f64>,
+    /// The one-time OpenCL setup.
+    pub opencl_setup_ms: Option<f64>,
+    /// `sequential_ms / opencl_ms`.
+    pub speedup: Option<f64>,
+    /// The OpenCL program's arrays match the sequential program's.
+    pub correct: bool,
+    pub comparison: Option<Comparison>,
+    pub cuda_ms: Option<f64>,
+    pub cuda_correct: Option<bool>,
+    /// The step that failed and its message, if one did.
+    pub error: Option<String>,
+}
+
+impl KernelResult {
+    /// True when no kernel has a parallel dimension: the region runs as
+    /// sequential kernels (no parallelism found, or the scheduler fallback).
+    pub fn sequential_only(&self) -> bool {
+        self.kernels > 0 && self.parallel_dims.iter().all(|&d| d == 0)
+    }
+
+    /// True when pencilc kept the region's original order after the
+    /// scheduler ran out of time.
+    pub fn schedule_fallback(&self) -> bool {
+        self.warnings.iter().any(|w| w.contains("original order"))
+    }
+}
+
+/// Runs the harness over the selected kernels, calling `progress` as each
+/// kernel finishes. Results are in kernels.txt order.
+pub fn run_suite(
+    opts: &HarnessOptions,
+    progress: &(dyn Fn(&KernelResult) + Sync),
+) -> Result<Vec<KernelResult>, String> {
+    let all = polybench_kernels(&opts.polybench)?;
+    for k in &opts.kernels {
+        if !all.iter().any(|a| &a.name == k) {
+            return Err(format!(
+                "unknown kernel `{}` (see polybench/kernels.txt)",
+                k
+            ));
+        }
+    }
+    let chosen: Vec<Kernel> = all
+        .into_iter()
+        .filter(|k| opts.kernels.is_empty() || opts.kernels.contains(&k.name))
+        .collect();
+    std::fs::create_dir_all(&opts.work_dir)
+        .map_err(|e| format!("cannot create {}: {}", opts.work_dir.display(), e))?;
+    // The programs run in their kernel's folder, so every path they are
+    // given must be absolute.
+    let mut opts = opts.clone();
+    opts.work_dir = std::path::absolute(&opts.work_dir).map_err(|e| e.to_string())?;
+    let opts = &opts;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.jobs.max(1))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let built: Vec<Built> = pool.install(|| chosen.par_iter().map(|k| build(opts, k)).collect());
+    Ok(built
+        .into_iter()
+        .map(|b| {
+            let r = run(opts, b);
+            progress(&r);
+            r
+        })
+        .collect())
+}
+
+/// A kernel compiled and built, ready to run.
+struct Built {
+    result: KernelResult,
+    dir: PathBuf,
+    sequential: Option<PathBuf>,
+    opencl: Option<PathBuf>,
+    cuda: Option<PathBuf>,
+}
+
+fn flags(opts: &HarnessOptions, k: &Kernel) -> Vec<String> {
+    vec![
+        "-I".into(),
+        opts.polybench.join("utilities").display().to_string(),
+        "-I".into(),
+        k.source
+            .parent()
+            .unwrap_or(Path::new("."))
+            .display()
+            .to_string(),
+        format!("-D{}_DATASET", opts.dataset),
+        "-DPOLYBENCH_DUMP_ARRAYS".into(),
+        "-DPOLYBENCH_TIME".into(),
+    ]
+}
+
+/// Runs a command to completion; Err carries the tail of its stderr.
+fn check(cmd: &mut Command, what: &str) -> Result<std::process::Output, String> {
+    let out = cmd
+        .output()
+        .map_err(|e| format!("{}: cannot run: {}", what, e))?;
+    if out.status.success() {
+        Ok(out)
+    } else {
+        let err = String::from_utf8_lossy(&out.stderr);
+        Err(format!(
+            "{} failed ({}): {}",
+            what,
+            out.status,
+            tail(&err, 600)
+        ))
+    }
+}
+
+fn tail(s: &str, n: usize) -> String {
+    let s = s.trim();
+    match s.char_indices().rev().nth(n) {
+        Some((i, _)) => format!("...{}", &s[i..]),
+        None => s.to_string(),
+    }
+}
+
+fn build(opts: &HarnessOptions, k: &Kernel) -> Built {
+    let dir = opts.work_dir.join(&k.name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut b = Built {
+        result: KernelResult {
+            name: k.name.clone(),
+            ..KernelResult::default()
+        },
+        sequential: None,
+        opencl: None,
+        cuda: None,
+        dir: dir.clone(),
+    };
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        b.result.error = Some(format!("cannot create {}: {}", dir.display(), e));
+        return b;
+    }
+    if let Err(e) = build_programs(opts, k, &mut b) {
+        b.result.error = Some(e);
+    }
+    b
+}
+
+fn build_programs(opts: &HarnessOptions, k: &Kernel, b: &mut Built) -> Result<(), String> {
+    let fl = flags(opts, k);
+    let polybench_c = opts.polybench.join("utilities/polybench.c");
+    let host = b.dir.join(format!("{}_host.c", k.name));
+    let t = Instant::now();
+    let out = check(
+        Command::new(&opts.pencilc)
+            .args(["-v", "--target", "opencl"])
+            .args(&fl)
+            .arg("-o")
+            .arg(&host)
+            .arg(&k.source),
+        "pencilc",
+    )?;
+    b.result.compile_ms = t.elapsed().as_secs_f64() * 1e3;
+    let log = String::from_utf8_lossy(&out.stderr);
+    std::fs::write(b.dir.join("pencilc.log"), log.as_bytes()).ok();
+    read_verbose_report(&log, &mut b.result);
+
+    let seq = b.dir.join("sequential");
+    check(
+        Command::new(&opts.cc)
+            .args(&opts.cflags)
+            .args(&fl)
+            .arg(&polybench_c)
+            .arg(&k.source)
+            .arg("-lm")
+            .arg("-o")
+            .arg(&seq),
+        "building the sequential program",
+    )?;
+    b.sequential = Some(seq);
+
+    let ocl = b.dir.join("opencl");
+    check(
+        Command::new(&opts.cc)
+            .args(&opts.cflags)
+            .args(&fl)
+            .arg("-DPENCILC_TIME_SETUP")
+            .arg(&polybench_c)
+            .arg(&host)
+            .args(["-lOpenCL", "-lm", "-o"])
+            .arg(&ocl),
+        "building the OpenCL program",
+    )?;
+    b.opencl = Some(ocl);
+
+    if opts.cuda {
+        let host_cu = b.dir.join(format!("{}_host.cu", k.name));
+        check(
+            Command::new(&opts.pencilc)
+                .args(["--target", "cuda"])
+                .args(&fl)
+                .arg("-o")
+                .arg(&host_cu)
+                .arg(&k.source),
+            "pencilc --target cuda",
+        )?;
+        let exe = b.dir.join("cuda");
+        // nvcc contracts to FMA by default; --fmad=false keeps the results
+        // comparable with the sequential program's, as for OpenCL.
+        let mut nvcc = Command::new(&opts.nvcc);
+        nvcc.arg("-O3");
+        if !opts.fp_contract {
+            nvcc.arg("--fmad=false");
+        }
+        check(
+            nvcc.args(&fl)
+                .arg(&host_cu)
+                .arg(b.dir.join(format!("{}_kernel.cu", k.name)))
+                .arg(&polybench_c)
+                .arg("-o")
+                .arg(&exe),
+            "nvcc",
+        )?;
+        b.cuda = Some(exe);
+    }
+    Ok(())
+}
+
+/// Reads what `pencilc -v` says of the file: kernels and parallel
+/// dimensions, and the first line of each warning.
+fn read_verbose_report(log: &str, r: &mut KernelResult) {
+    for line in log.lines() {
+        if let Some(i) = line.find(" kernel(s), parallel dims [") {
+            let before = &line[..i];
+            r.kernels = before
+                .rsplit(|c: char| !c.is_ascii_digit())
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            let rest = &line[i + " kernel(s), parallel dims [".len()..];
+            if let Some(end) = rest.find(']') {
+                r.parallel_dims = rest[..end]
+                    .split(',')
+                    .filter_map(|d| d.trim().parse().ok())
+                    .collect();
+            }
+        } else if line.contains(": warning: ") {
+            r.warnings.push(line.trim().to_string());
+        }
+    }
+}
+
+/// One run of a program: its stdout and stderr, or why it failed.
+struct Run {
+    stdout: String,
+    stderr: String,
+}
+
+fn run_program(
+    exe: &Path,
+    dir: &Path,
+    envs: &[(&str, &str)],
+    timeout: Duration,
+    what: &str,
+) -> Result<Run, String> {
+    // Output goes to files: a pipe could fill up while we wait.
+    let out_path = dir.join(format!("{}.stdout", what));
+    let err_path = dir.join(format!("{}.stderr", what));
+    let io = |p: &Path| {
+        std::fs::File::create(p).map_err(|e| format!("cannot create {}: {}", p.display(), e))
+    };
+    let mut child = Command::new(exe)
+        .current_dir(dir)
+        .envs(envs.iter().copied())
+        .stdout(io(&out_path)?)
+        .stderr(io(&err_path)?)
+        .spawn()
+        .map_err(|e| format!("{}: cannot run {}: {}", what, exe.display(), e))?;
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break s,
+            Ok(None) if start.elapsed() > timeout => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "{}: still running after {:?}; stopped",
+                    what, timeout
+                ));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return Err(format!("{}: {}", what, e)),
+        }
+    };
+    let stdout = std::fs::read_to_string(&out_path).unwrap_or_default();
+    let stderr =
+        String::from_utf8_lossy(&std::fs::read(&err_path).unwrap_or_default()).into_owned();
+    if !status.success() {
+        return Err(format!(
+            "{} failed ({}): {}",
+            what,
+            status,
+            tail(&stderr, 600)
+        ));
+    }
+    Ok(Run { stdout, stderr })
+}
+
+/// The seconds that `polybench_timer_print` wrote: the last number on stdout.
+fn polybench_seconds(stdout: &str) -> Option<f64> {
+    stdout
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().parse::<f64>().ok())
+}
+
+/// The seconds the generated host code reported for the one-time OpenCL
+/// setup (built with `-DPENCILC_TIME_SETUP`).
+fn setup_seconds(stderr: &str) -> f64 {
+    stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("pencilc: OpenCL setup "))
+        .filter_map(|l| l.trim_end_matches(" s").trim().parse::<f64>().ok())
+        .sum()
+}
+
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    Some(v[v.len() / 2])
+}
+
+/// Runs a program `runs` times; returns the first run's dump and the median
+/// of `time(run)` in milliseconds.
+fn timed_runs(
+    opts: &HarnessOptions,
+    exe: &Path,
+    dir: &Path,
+    envs: &[(&str, &str)],
+    what: &str,
+    time: impl Fn(&Run) -> Option<f64>,
+) -> Result<(String, f64, Vec<Run>), String> {
+    let mut times = Vec::new();
+    let mut runs = Vec::new();
+    for _ in 0..opts.runs.max(1) {
+        let r = run_program(exe, dir, envs, opts.run_timeout, what)?;
+        times.push(time(&r).ok_or_else(|| format!("{}: no PolyBench time on stdout", what))? * 1e3);
+        runs.push(r);
+    }
+    let dump = runs[0].stderr.clone();
+    Ok((dump, median(times).unwrap_or(0.0), runs))
+}
+
+fn run(opts: &HarnessOptions, b: Built) -> KernelResult {
+    let mut r = b.result;
+    if r.error.is_some() {
+        return r;
+    }
+    if let Err(e) = run_programs(opts, &b.dir, &b.sequential, &b.opencl, &b.cuda, &mut r) {
+        r.error = Some(e);
+    }
+    r
+}
+
+fn run_programs(
+    opts: &HarnessOptions,
+    dir: &Path,
+    sequential: &Option<PathBuf>,
+    opencl: &Option<PathBuf>,
+    cuda: &Option<PathBuf>,
+    r: &mut KernelResult,
+) -> Result<(), String> {
+    let (Some(seq), Some(ocl)) = (sequential, opencl) else {
+        return Err("not built".into());
+    };
+    let (seq_dump, seq_ms, _) = timed_runs(opts, seq, dir, &[], "sequential", |run| {
+        polybench_seconds(&run.stdout)
+    })?;
+    r.sequential_ms = Some(seq_ms);
+
+    let cl_options = if opts.fp_contract {
+        ""
+    } else {
+        "-DPENCILC_NO_FP_CONTRACT"
+    };
+    let envs = [
+        ("PENCILC_OPENCL_DEVICE", opts.opencl_device.as_str()),
+        ("PENCILC_OPENCL_OPTIONS", cl_options),
+    ];
+    let (ocl_dump, ocl_ms, runs) = timed_runs(opts, ocl, dir, &envs, "opencl", |run| {
+        polybench_seconds(&run.stdout).map(|t| (t - setup_seconds(&run.stderr)).max(0.0))
+    })?;
+    r.opencl_setup_ms = median(
+        runs.iter()
+            .map(|run| setup_seconds(&run.stderr) * 1e3)
+            .collect(),
+    );
+    r.opencl_ms = Some(ocl_ms);
+    r.speedup = (ocl_ms > 0.0).then(|| seq_ms / ocl_ms);
+    let c = compare_dumps(&seq_dump, &ocl_dump, opts.tolerance);
+    r.correct = c.ok();
+    r.comparison = Some(c);
+
+    if let Some(exe) = cuda {
+        let (dump, ms, _) = timed_runs(opts, exe, dir, &[], "cuda", |run| {
+            polybench_seconds(&run.stdout)
+        })?;
+        r.cuda_ms = Some(ms);
+        r.cuda_correct = Some(compare_dumps(&seq_dump, &dump, opts.tolerance).ok());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_verbose_line() {
+        let mut r = KernelResult::default();
+        read_verbose_report(
+            "x.c:3:1: warning: isl's scheduler did not finish; this region keeps its original order\n  = help: raise\npencilc: a/b.c: 1 region(s), 6 kernel(s), parallel dims [2, 0, 1], 402.7 ms [parse 1ms]\n",
+            &mut r,
+        );
+        assert_eq!(r.kernels, 6);
+        assert_eq!(r.parallel_dims, vec![2, 0, 1]);
+        assert_eq!(r.warnings.len(), 1);
+        assert!(r.schedule_fallback());
+        assert!(!r.sequential_only());
+    }
+
+    #[test]
+    fn reads_polybench_and_setup_times() {
+        assert_eq!(polybench_seconds("0.001500\n"), Some(0.0015));
+        assert_eq!(polybench_seconds(""), None);
+        assert_eq!(
+            setup_seconds("pencilc: OpenCL setup 0.250000 s\nbegin dump: A\n"),
+            0.25
+        );
+    }
+}
