@@ -7,6 +7,7 @@
 
 pub mod ast;
 pub mod back;
+pub mod batch;
 pub mod deps;
 pub mod diag;
 pub mod driver;

@@ -135,12 +135,16 @@ fn main() -> ExitCode {
     }
     // Each file gets its own isl context inside compile_file, so files can
     // be compiled on separate threads.
+    let wall = std::time::Instant::now();
+    let progress = pencilc::batch::Progress::new(cli.files.len());
     let results: Vec<_> = cli
         .files
         .par_iter()
         .map(|f| (f, std::time::Instant::now(), driver::compile_file(f, &opts)))
         .map(|(f, t, r)| (f, t.elapsed(), r))
+        .inspect(|(f, _, _)| progress.inc(f))
         .collect();
+    progress.finish();
     let mut failed = 0;
     for (file, elapsed, r) in &results {
         match r {
@@ -176,6 +180,13 @@ fn main() -> ExitCode {
                 }
             }
         }
+    }
+    if cli.files.len() > 1 {
+        let rows: Vec<_> = results
+            .iter()
+            .map(|(f, t, r)| pencilc::batch::row(f, *t, r))
+            .collect();
+        eprint!("{}", pencilc::batch::summary_table(&rows, wall.elapsed()));
     }
     if failed > 0 {
         ExitCode::from(1)

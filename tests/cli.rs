@@ -144,3 +144,114 @@ fn snapshot_jacobi_2d_cuda() {
     let kernel = std::fs::read_to_string(dir.join("jacobi-2d_kernel.cu")).unwrap();
     insta::assert_snapshot!("jacobi_2d_kernel_cu", kernel);
 }
+
+/// Batch mode: one bad file among good ones fails alone; the summary table
+/// lists every file with its status and the exit status says one failed.
+/// stderr is a pipe here, so there must be no progress bar.
+#[test]
+fn batch_summary_and_exit_status_with_one_bad_file() {
+    let dir = scratch("batch");
+    let bad = dir.join("bad.c");
+    std::fs::write(
+        &bad,
+        "void f(int n, double A[n]) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n    A[i * i] = 0;\n#pragma endscop\n}\n",
+    )
+    .unwrap();
+    let (gemm, atax) = (kernel_path("gemm"), kernel_path("atax"));
+    let mut cmd = Command::new(pencilc());
+    cmd.args(["--target", "opencl", "-j", "2", "--output-dir"])
+        .arg(dir.join("out"))
+        .args(flags(&gemm, "MINI"))
+        .arg("-I")
+        .arg(atax.parent().unwrap())
+        .arg(&gemm)
+        .arg(&bad)
+        .arg(&atax);
+    let out = cmd.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", err);
+    assert!(err.contains("[E0101]"), "{}", err);
+    let table: Vec<&str> = err
+        .lines()
+        .skip_while(|l| !l.starts_with("file "))
+        .collect();
+    assert!(
+        table.first().is_some_and(|h| h
+            .split_whitespace()
+            .eq(["file", "regions", "kernels", "time", "ms", "status"])),
+        "{}",
+        err
+    );
+    let status = |f: &std::path::Path| {
+        let name = f.display().to_string();
+        let line = table
+            .iter()
+            .find(|l| l.starts_with(&name))
+            .unwrap_or_else(|| panic!("{} missing from the summary:\n{}", name, err));
+        line.rsplit("  ").next().unwrap().to_string()
+    };
+    assert_eq!(status(&gemm), "ok");
+    assert_eq!(status(&atax), "ok");
+    assert_eq!(status(&bad), "FAILED");
+    assert!(
+        table
+            .iter()
+            .any(|l| l.starts_with("3 files: 2 ok, 1 failed")),
+        "{}",
+        err
+    );
+    assert!(dir.join("out/gemm_host.c").exists() && dir.join("out/atax_kernel.cl").exists());
+    assert!(!dir.join("out/bad_host.c").exists());
+    assert!(
+        !err.contains('\r') && !err.contains("\x1b["),
+        "progress bar drawn on a pipe:\n{}",
+        err
+    );
+
+    // One file: no summary table, same exit status as before.
+    let out = Command::new(pencilc())
+        .args(["--target", "opencl", "--output-dir"])
+        .arg(dir.join("out1"))
+        .args(flags(&gemm, "MINI"))
+        .arg(&gemm)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("files:"));
+}
+
+/// On a terminal (`script` gives pencilc one) batch mode draws a progress
+/// bar, and clears it before the summary.
+#[test]
+fn batch_progress_bar_on_a_terminal_only() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: `script` (util-linux) is not installed");
+        return;
+    }
+    let dir = scratch("batch-tty");
+    let (gemm, atax) = (kernel_path("gemm"), kernel_path("atax"));
+    let cmd = format!(
+        "{} --target opencl --output-dir {} -I {} -I {} -I {} -DMINI_DATASET {} {}",
+        pencilc().display(),
+        dir.display(),
+        root().join("polybench/utilities").display(),
+        gemm.parent().unwrap().display(),
+        atax.parent().unwrap().display(),
+        gemm.display(),
+        atax.display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .output()
+        .unwrap();
+    let tty = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", tty);
+    assert!(tty.contains("pencilc ["), "no progress bar:\n{}", tty);
+    let summary = tty.rsplit("\x1b[2K").next().unwrap();
+    assert!(
+        summary.starts_with("file "),
+        "the bar is not cleared:\n{}",
+        tty
+    );
+    assert!(summary.contains("2 files: 2 ok, 0 failed"), "{}", tty);
+}
