@@ -155,10 +155,13 @@ impl KernelResult {
         self.kernels > 0 && self.parallel_dims.iter().all(|&d| d == 0)
     }
 
-    /// True when pencilc kept the region's original order after the
-    /// scheduler ran out of time.
-    pub fn schedule_fallback(&self) -> bool {
-        self.warnings.iter().any(|w| w.contains("original order"))
+    /// pencilc's budget warning (E0201) when a scheduler ran out of time or
+    /// operations and pencilc fell back to another schedule.
+    pub fn schedule_fallback(&self) -> Option<&str> {
+        self.warnings
+            .iter()
+            .find(|w| w.contains("[E0201]"))
+            .map(|w| w.split_once(": warning: ").map_or(w.as_str(), |p| p.1))
     }
 }
 
@@ -552,13 +555,16 @@ mod tests {
     fn reads_the_verbose_line() {
         let mut r = KernelResult::default();
         read_verbose_report(
-            "x.c:3:1: warning: isl's scheduler did not finish; this region keeps its original order\n  = help: raise\npencilc: a/b.c: 1 region(s), 6 kernel(s), parallel dims [2, 0, 1], 402.7 ms [parse 1ms]\n",
+            "x.c:3:1: warning: isl's scheduler did not finish; this region keeps its original order [E0201]\n  = help: raise\npencilc: a/b.c: 1 region(s), 6 kernel(s), parallel dims [2, 0, 1], 402.7 ms [parse 1ms]\n",
             &mut r,
         );
         assert_eq!(r.kernels, 6);
         assert_eq!(r.parallel_dims, vec![2, 0, 1]);
         assert_eq!(r.warnings.len(), 1);
-        assert!(r.schedule_fallback());
+        assert_eq!(
+            r.schedule_fallback(),
+            Some("isl's scheduler did not finish; this region keeps its original order [E0201]")
+        );
         assert!(!r.sequential_only());
     }
 

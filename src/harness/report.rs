@@ -33,10 +33,11 @@ pub fn note(r: &KernelResult) -> String {
         return format!("FAILED: {}", first.chars().take(100).collect::<String>());
     }
     let mut notes = Vec::new();
-    if r.schedule_fallback() {
-        notes.push("sequential fallback: the scheduler ran out of time".to_string());
-    } else if r.sequential_only() {
+    if r.sequential_only() {
         notes.push("no parallel kernel: runs sequentially on the device".to_string());
+    }
+    if let Some(w) = r.schedule_fallback() {
+        notes.push(w.chars().take(120).collect());
     }
     if let Some(c) = &r.comparison {
         if !c.ok() {
