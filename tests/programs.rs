@@ -66,3 +66,8 @@ fn bounds_divisions_and_conditions() {
 fn three_thread_dimensions_floats_and_live_out_scalars() {
     check("deep");
 }
+
+#[test]
+fn chained_assignments_become_one_statement_per_link() {
+    check("chained");
+}

@@ -343,8 +343,7 @@ impl<'a> Cx<'a> {
                 let Some(e) = n.named_child(0) else {
                     return Ok(());
                 };
-                out.push(self.assignment(e, n)?);
-                Ok(())
+                self.assignment(e, n, out)
             }
             "compound_statement" => {
                 let mut c = n.walk();
@@ -420,11 +419,39 @@ impl<'a> Cx<'a> {
             .with_hint("check the C syntax of this statement")
     }
 
-    fn assignment(&self, e: Node, stmt: Node) -> Result<Stmt> {
+    /// Appends the statement(s) of the expression statement `e`. A chain
+    /// `a = b = e;` becomes `b = e; a = b;`, innermost first: in C the value
+    /// of an assignment is what its left-hand side holds afterwards.
+    /// PolyBench's deriche writes `a1 = a5 = k;`.
+    fn assignment(&self, e: Node, stmt: Node, out: &mut Vec<Stmt>) -> Result<()> {
+        let s = self.assignment_link(e, stmt, out)?;
+        out.push(s);
+        Ok(())
+    }
+
+    fn assignment_link(&self, e: Node, stmt: Node, out: &mut Vec<Stmt>) -> Result<Stmt> {
         match e.kind() {
             "assignment_expression" => {
                 let lhs = e.child_by_field_name("left").ok_or_else(|| self.syntax(e))?;
                 let rhs = e.child_by_field_name("right").ok_or_else(|| self.syntax(e))?;
+                let mut inner = rhs;
+                while inner.kind() == "parenthesized_expression" {
+                    match inner.named_child(0) {
+                        Some(x) => inner = x,
+                        None => break,
+                    }
+                }
+                let chained = if inner.kind() == "assignment_expression" {
+                    let link = self.assignment_link(inner, stmt, out)?;
+                    let Stmt::Assign { lhs: stored, .. } = &link else {
+                        return Err(self.syntax(inner));
+                    };
+                    let stored = stored.clone();
+                    out.push(link);
+                    Some(stored)
+                } else {
+                    None
+                };
                 let op_node = e.child_by_field_name("operator").ok_or_else(|| self.syntax(e))?;
                 let op = match self.text(op_node) {
                     "=" => AssignOp::Assign,
@@ -446,7 +473,10 @@ impl<'a> Cx<'a> {
                         "the left-hand side of an assignment must be a variable or an array element",
                     ));
                 }
-                let rhs = self.expr(rhs)?;
+                let rhs = match chained {
+                    Some(stored) => stored,
+                    None => self.expr(rhs)?,
+                };
                 Ok(Stmt::Assign { lhs, op, rhs, loc: self.loc(stmt) })
             }
             "update_expression" => {
