@@ -37,7 +37,14 @@ pub fn note(r: &KernelResult) -> String {
         notes.push("no parallel kernel: runs sequentially on the device".to_string());
     }
     if let Some(w) = r.schedule_fallback() {
-        notes.push(w.chars().take(120).collect());
+        // The warning's first clause says what happened; the rest is in
+        // the kernel's pencilc.log.
+        let what = w
+            .split(';')
+            .next()
+            .unwrap_or(w)
+            .trim_end_matches(" [E0201]");
+        notes.push(what.chars().take(100).collect());
     }
     if let Some(c) = &r.comparison {
         if !c.ok() {
@@ -209,7 +216,7 @@ pub fn svg(results: &[KernelResult], opts: &HarnessOptions) -> String {
     const RIGHT: f64 = 90.0;
     const PLOT: f64 = 560.0;
     const ROW: f64 = 20.0;
-    const TOP: f64 = 50.0;
+    const TOP: f64 = 64.0;
     let speedups: Vec<f64> = results
         .iter()
         .filter_map(|r| r.speedup)
@@ -245,8 +252,9 @@ pub fn svg(results: &[KernelResult], opts: &HarnessOptions) -> String {
     );
     let _ = writeln!(
         s,
-        r##"<text x="{}" y="36" fill="#555">log scale; time excludes the one-time OpenCL setup; green: faster, orange: slower, red: wrong or failed, pale: sequential kernels only</text>"##,
-        LEFT / 4.0
+        r##"<text x="{x}" y="36" fill="#555">log scale; OpenCL times exclude the one-time OpenCL setup</text>
+<text x="{x}" y="51" fill="#555">green: faster, orange: slower, red: wrong or failed, pale: sequential kernels only</text>"##,
+        x = LEFT / 4.0
     );
     let bottom = TOP + ROW * results.len() as f64;
     for e in (lo as i32)..=(hi as i32) {
