@@ -38,8 +38,10 @@ fn main() {
                 ],
                 defines: vec!["LARGE_DATASET".into()],
             },
-            schedule_timeout: 20,
-            scheduler_worker: Some(PathBuf::from(env!("CARGO_BIN_EXE_pencilc"))),
+            sched: pencilc::sched::SchedOptions {
+                worker: Some(PathBuf::from(env!("CARGO_BIN_EXE_pencilc"))),
+                ..Default::default()
+            },
             ..Options::default()
         };
         let mut times = Vec::new();

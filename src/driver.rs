@@ -32,10 +32,13 @@ pub struct Options {
     pub verbose: bool,
     pub map: MapOptions,
     pub max_operations: u64,
-    /// Seconds isl's scheduler may run before the fallback.
-    pub schedule_timeout: u64,
-    /// The pencilc executable that runs the scheduler (default: this one).
-    pub scheduler_worker: Option<PathBuf>,
+    /// Scheduler, fusion, budget (`sched.worker`: the pencilc executable
+    /// that runs isl's scheduler, default this one).
+    pub sched: sched::SchedOptions,
+    /// Write each region's schedule tree here (`--save-schedule`).
+    pub save_schedule: Option<PathBuf>,
+    /// Use the schedule trees in this file instead of scheduling.
+    pub load_schedule: Option<PathBuf>,
     /// The command line, for the header of generated files.
     pub command: String,
 }
@@ -51,8 +54,9 @@ impl Default for Options {
             verbose: false,
             map: MapOptions::default(),
             max_operations: crate::isl::DEFAULT_MAX_OPERATIONS,
-            schedule_timeout: crate::sched::DEFAULT_TIMEOUT_SECS,
-            scheduler_worker: None,
+            sched: sched::SchedOptions::default(),
+            save_schedule: None,
+            load_schedule: None,
             command: String::new(),
         }
     }
@@ -69,6 +73,10 @@ pub struct FileReport {
     /// Text dumps requested with `--emit`.
     pub dump: String,
     pub warnings: Vec<Diagnostic>,
+    /// Which scheduler produced each region's schedule.
+    pub schedulers: Vec<&'static str>,
+    /// Integer programs pencilc's scheduler solved.
+    pub ilp_solves: usize,
     /// Milliseconds per stage, for `-v`.
     pub timings: Vec<(&'static str, f64)>,
 }
@@ -159,6 +167,12 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
         }
     }
     let isl = Isl::new(opts.max_operations);
+    let loaded = match &opts.load_schedule {
+        Some(p) => Some(read_schedules(p)?),
+        None => None,
+    };
+    let mut saved = String::new();
+    let mut compiled_count = 0usize;
     struct Compiled {
         scop: scop::Scop,
         deps: deps::DependenceGraph,
@@ -182,21 +196,47 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
             report.dump.push_str(&deps.dump());
             continue;
         }
-        let scheduled = sched::schedule_isl(
-            &isl,
-            &scop,
-            &deps,
-            opts.schedule_timeout,
-            opts.scheduler_worker.as_deref(),
-        )
-        .map_err(|e| at_region(e, &scop))?;
-        if let Some(why) = &scheduled.fallback {
-            report.warnings.push(
-                Diagnostic::warning(Code::Budget, Some(scop.loc.clone()), format!("{}; this region keeps its original order and runs as one sequential kernel", why))
-                    .with_hint("raise --schedule-timeout, or split the region"),
-            );
-        }
-        let schedule = scheduled.schedule;
+        let region_index = compiled_count;
+        compiled_count += 1;
+        let schedule = match &loaded {
+            Some(trees) => {
+                let text = trees.get(region_index).ok_or_else(|| {
+                    Diagnostic::error(
+                        Code::Usage,
+                        Some(scop.loc.clone()),
+                        format!(
+                            "--load-schedule: the file has {} schedule(s), this is region {}",
+                            trees.len(),
+                            region_index + 1
+                        ),
+                    )
+                })?;
+                sched::load(&isl, &scop, text).map_err(|why| {
+                    Diagnostic::error(Code::Usage, Some(scop.loc.clone()), format!("--load-schedule: {}", why))
+                        .with_hint("save a schedule of this file with --save-schedule and edit it")
+                })?
+            }
+            None => {
+                let scheduled = sched::schedule(&isl, &scop, &deps, &opts.sched).map_err(|e| at_region(e, &scop))?;
+                if let Some(why) = &scheduled.fallback {
+                    report.warnings.push(
+                        Diagnostic::warning(
+                            Code::Budget,
+                            Some(scop.loc.clone()),
+                            format!("{}; this region uses the {} schedule", why, scheduled.by),
+                        )
+                        .with_hint("raise --schedule-timeout, try the other --scheduler, or split the region"),
+                    );
+                }
+                report.schedulers.push(scheduled.by);
+                report.ilp_solves += scheduled.ilp_solves;
+                scheduled.schedule
+            }
+        };
+        saved.push_str(&format!(
+            "# region in `{}` at lines {}-{}\n{}\n",
+            scop.function, scop.begin_line, scop.end_line, schedule.tree
+        ));
         valid::check_schedule(&isl, &deps, &schedule.tree).map_err(|e| at_region(e, &scop))?;
         lap(&mut report, "sched");
         let (mapped, mapped_trees) = map::map_to_gpu(&isl, &scop, &deps, &schedule, &opts.map)
@@ -223,6 +263,9 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
         });
     }
     report.regions = regions.len();
+    if let Some(p) = &opts.save_schedule {
+        std::fs::write(p, &saved).map_err(|e| io_error(p, e))?;
+    }
     if opts.emit.is_some() {
         return Ok(report);
     }
@@ -253,6 +296,31 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
         report.written.push(f.path);
     }
     Ok(report)
+}
+
+/// The trees of a `--save-schedule` file: one per region, each after a
+/// `# region` comment line (a file with one bare tree also works).
+fn read_schedules(p: &Path) -> Result<Vec<String>> {
+    let text = std::fs::read_to_string(p).map_err(|e| {
+        Diagnostic::error(Code::Usage, None, format!("cannot read {}: {}", p.display(), e))
+    })?;
+    let mut trees = Vec::new();
+    let mut cur = String::new();
+    for line in text.lines() {
+        if line.starts_with('#') {
+            if !cur.trim().is_empty() {
+                trees.push(std::mem::take(&mut cur));
+            }
+            cur.clear();
+        } else {
+            cur.push_str(line);
+            cur.push('\n');
+        }
+    }
+    if !cur.trim().is_empty() {
+        trees.push(cur);
+    }
+    Ok(trees)
 }
 
 fn io_error(p: &Path, e: std::io::Error) -> Diagnostic {

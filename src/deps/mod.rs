@@ -204,3 +204,117 @@ fn fully_written(isl: &Isl, scop: &Scop, writes: &UnionMap, array: &str) -> Resu
     let whole = whole.intersect_params(ctx).isl(isl, STAGE)?;
     whole.is_subset(&written).isl(isl, STAGE)
 }
+
+/// The dependences split by access: one relation per (source statement,
+/// target statement, reference) piece, each a single basic relation, never
+/// coalesced across references. This is what a Pluto-style scheduler
+/// wants: coalescing the seven neighbours of a 3-D stencil into one
+/// polyhedron gives it dozens of constraints, and Farkas' lemma on that is
+/// exponential, while each neighbour alone is a translation.
+/// Same dependences as `DependenceGraph::all` (checked by a test).
+pub fn pieces(isl: &Isl, scop: &Scop) -> Result<Vec<String>> {
+    isl.reset_budget();
+    let ctx = &isl.ctx;
+    let domain = UnionSet::read_from_str(ctx, &scop.domain_text()).isl(isl, STAGE)?;
+    let sched = UnionMap::read_from_str(ctx, &scop.schedule_text())
+        .isl(isl, STAGE)?
+        .intersect_domain(domain.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    let restrict = |text: String| -> Result<UnionMap> {
+        UnionMap::read_from_str(ctx, &text)
+            .isl(isl, STAGE)?
+            .intersect_domain(domain.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)
+    };
+    let reads = restrict(scop.reads_text())?;
+    let writes = restrict(scop.writes_text())?;
+    let prefix = if scop.params.is_empty() {
+        String::new()
+    } else {
+        format!("{} -> ", scop.param_prefix())
+    };
+    let mut out = Vec::new();
+    let mut push_all = |um: UnionMap| -> Result<()> {
+        let maps = um.get_map_list().isl(isl, STAGE)?;
+        for k in 0..maps.size().isl(isl, STAGE)? {
+            let m = maps.get_at(k).isl(isl, STAGE)?;
+            let bms = m.get_basic_map_list().isl(isl, STAGE)?;
+            for b in 0..bms.size().isl(isl, STAGE)? {
+                let bm = bms.get_at(b).isl(isl, STAGE)?;
+                out.push(bm.to_str().isl(isl, STAGE)?.to_string());
+            }
+        }
+        Ok(())
+    };
+    for st in &scop.stmts {
+        // Flow into each read, from the last write.
+        for r in &st.reads {
+            let sink = restrict(format!("{}{{ {} }}", prefix, strip(&r.relation)))?;
+            let res = UnionAccessInfo::from_sink(sink)
+                .isl(isl, STAGE)?
+                .set_must_source(writes.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?
+                .set_schedule_map(sched.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?
+                .compute_flow()
+                .isl(isl, STAGE)?;
+            push_all(res.get_may_dependence().isl(isl, STAGE)?)?;
+        }
+        // Anti and output dependences into each write.
+        for w in &st.writes {
+            let sink = restrict(format!("{}{{ {} }}", prefix, strip(&w.relation)))?;
+            let res = UnionAccessInfo::from_sink(sink.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?
+                .set_must_source(writes.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?
+                .set_may_source(reads.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?
+                .set_schedule_map(sched.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?
+                .compute_flow()
+                .isl(isl, STAGE)?;
+            let all = res.get_may_dependence().isl(isl, STAGE)?;
+            // Keep pairs that really touch a common element.
+            let src = reads.copy().isl(isl, STAGE)?.union(writes.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+            let conflict = src
+                .apply_range(sink.reverse().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            push_all(all.intersect(conflict).isl(isl, STAGE)?)?;
+        }
+    }
+    Ok(out)
+}
+
+/// The body of `[params] -> { body }`.
+fn strip(rel: &str) -> &str {
+    let open = rel.find('{').map(|i| i + 1).unwrap_or(0);
+    let close = rel.rfind('}').unwrap_or(rel.len());
+    rel[open..close].trim()
+}
+
+#[cfg(test)]
+mod pieces_tests {
+    use super::*;
+    use crate::front::{parse_regions, preprocess, CppOptions};
+
+    #[test]
+    fn pieces_cover_exactly_the_dependences() {
+        let src = "void f(int n, double A[100], double B[100]) {\n#pragma scop\nfor (int t = 0; t < 10; t++) {\n for (int i = 1; i < 99; i++) B[i] = A[i-1] + A[i] + A[i+1];\n for (int i = 1; i < 99; i++) A[i] = B[i];\n}\n#pragma endscop\n}\n";
+        let dir = std::env::temp_dir().join(format!("pencilc-pieces-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("p.c");
+        std::fs::write(&path, src).unwrap();
+        let pp = preprocess(&path, &CppOptions::default(), None).unwrap();
+        let regions = parse_regions(&pp).unwrap();
+        let scop = crate::scop::build_scop(&regions[0]).unwrap();
+        let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
+        let g = analyze(&isl, &scop).unwrap();
+        let p = pieces(&isl, &scop).unwrap();
+        assert!(p.len() >= 3, "{:?}", p);
+        let mut u = UnionMap::read_from_str(&isl.ctx, "{ }").unwrap();
+        for t in &p {
+            u = u.union(UnionMap::read_from_str(&isl.ctx, t).unwrap()).unwrap();
+        }
+        assert!(u.is_equal(&g.all(&isl).unwrap()).unwrap());
+    }
+}

@@ -115,6 +115,7 @@ pub fn map_to_gpu(
             thread_ids: &thread_ids,
             with_ids,
             kernels: vec![],
+            unit_tiles: false,
         };
         let root = s.get_root().isl(isl, STAGE)?;
         let root = m.visit(root)?;
@@ -167,6 +168,8 @@ struct Mapper<'a> {
     /// Whether to add the block and thread ids (the device tree).
     with_ids: bool,
     kernels: Vec<KernelPlan>,
+    /// The kernel band being mapped counts wavefront tiles.
+    unit_tiles: bool,
 }
 
 impl Mapper<'_> {
@@ -197,6 +200,19 @@ impl Mapper<'_> {
                 }
             }
             ScheduleNodeType::Leaf => self.make_sequential_kernel(node),
+            ScheduleNodeType::Mark
+                if node.mark_get_id().isl(isl, STAGE)?.get_name().isl(isl, STAGE)?
+                    == crate::sched::pluto::WAVEFRONT_MARK =>
+            {
+                // The band below counts tiles of a wavefront: one tile per
+                // block, run by one thread (the points inside a tile depend
+                // on each other).
+                let node = node.delete().isl(isl, STAGE)?;
+                self.unit_tiles = true;
+                let r = self.visit(node);
+                self.unit_tiles = false;
+                r
+            }
             _ => self.visit_children(node),
         }
     }
@@ -281,7 +297,7 @@ impl Mapper<'_> {
             &format!("band of kernel {}", k),
         )?;
 
-        let tile = self.opts.tile_size;
+        let tile = if self.unit_tiles { 1 } else { self.opts.tile_size };
         let defaults = match n_thread {
             1 => &self.opts.block_1d,
             2 => &self.opts.block_2d,

@@ -1,13 +1,26 @@
 //! Scheduling: a new execution order for the statement instances that keeps
-//! every dependence and exposes parallel, tilable bands. This stage uses
-//! isl's Pluto-style scheduler; the result is an isl schedule tree of
-//! permutable bands whose members are marked coincident (parallel).
+//! every dependence and exposes parallel, tilable bands. The result is an
+//! isl schedule tree of bands whose members are marked coincident
+//! (parallel) and permutable (tilable).
+//!
+//! Two schedulers: pencilc's own Pluto-style ILP scheduler (`pluto/`, the
+//! default) and isl's (`isl_sched.rs`, the reference). When the chosen one
+//! runs out of its budget or fails, the other is tried, then the original
+//! order; each fallback is a warning naming the region.
+
+mod isl_sched;
+pub mod pluto;
+mod worker;
+
+pub use worker::{run_worker, WORKER_FLAG};
+pub use pluto::Fuse;
 
 use crate::deps::DependenceGraph;
 use crate::diag::Result;
 use crate::isl::{Isl, IslResultExt};
 use crate::scop::Scop;
-use isl_rs::{ScheduleConstraints, Set, UnionSet};
+use isl_rs::UnionSet;
+use std::time::{Duration, Instant};
 
 const STAGE: &str = "sched";
 
@@ -24,158 +37,206 @@ impl Schedule {
     }
 }
 
-/// How long isl's scheduler may run before pencilc falls back to the
-/// original execution order (isl's operation budget does not cover all of
-/// its scheduler, and some stencils, heat-3d among them, make it run for
-/// many minutes).
+/// Seconds a scheduler may run on one region before pencilc falls back.
 pub const DEFAULT_TIMEOUT_SECS: u64 = 20;
 
-/// A schedule and whether it is isl's or the fallback.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SchedulerKind {
+    Pluto,
+    Isl,
+}
+
+impl SchedulerKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            SchedulerKind::Pluto => "pluto",
+            SchedulerKind::Isl => "isl",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct SchedOptions {
+    pub kind: SchedulerKind,
+    pub fuse: Fuse,
+    pub timeout_secs: u64,
+    /// The pencilc executable that runs isl's scheduler (default: this one).
+    pub worker: Option<std::path::PathBuf>,
+    /// Tile size of the wavefront for bands with no parallel row.
+    pub wavefront_tile: i64,
+}
+
+impl Default for SchedOptions {
+    fn default() -> Self {
+        SchedOptions {
+            kind: SchedulerKind::Pluto,
+            fuse: Fuse::Smart,
+            timeout_secs: DEFAULT_TIMEOUT_SECS,
+            worker: None,
+            wavefront_tile: 32,
+        }
+    }
+}
+
+/// A schedule, which scheduler produced it, and the fallbacks taken.
 pub struct Scheduled {
     pub schedule: Schedule,
-    /// Why the original order is used instead of isl's schedule, if it is.
+    /// `pluto`, `isl` or `original order`.
+    pub by: &'static str,
+    /// Why the requested scheduler's result is not used, if it is not.
     pub fallback: Option<String>,
+    /// Integer programs solved (pluto only).
+    pub ilp_solves: usize,
 }
 
-/// `worker` is the pencilc executable that runs the scheduler (default: the
-/// current executable, which must then be pencilc itself).
-pub fn schedule_isl(
+pub fn schedule(isl: &Isl, scop: &Scop, deps: &DependenceGraph, opts: &SchedOptions) -> Result<Scheduled> {
+    let mut why: Vec<String> = Vec::new();
+    let mut solves = 0;
+    let order = match opts.kind {
+        SchedulerKind::Pluto => [SchedulerKind::Pluto, SchedulerKind::Isl],
+        SchedulerKind::Isl => [SchedulerKind::Isl, SchedulerKind::Pluto],
+    };
+    for kind in order {
+        let r = match kind {
+            SchedulerKind::Pluto => {
+                let (r, n) = schedule_pluto(isl, scop, opts)?;
+                solves += n;
+                r
+            }
+            SchedulerKind::Isl => isl_sched::schedule_isl(
+                isl,
+                scop,
+                deps,
+                opts.timeout_secs,
+                opts.worker.as_deref(),
+                opts.fuse == Fuse::Min,
+            )?,
+        };
+        match r {
+            Ok(schedule) => {
+                return Ok(Scheduled {
+                    schedule,
+                    by: kind.name(),
+                    fallback: (!why.is_empty()).then(|| why.join("; ")),
+                    ilp_solves: solves,
+                })
+            }
+            Err(w) => why.push(w),
+        }
+    }
+    Ok(Scheduled {
+        schedule: original_order(isl, scop)?,
+        by: "original order",
+        fallback: Some(why.join("; ")),
+        ilp_solves: solves,
+    })
+}
+
+/// pencilc's scheduler, run in a worker process under the time limit; the
+/// inner error says why it has no schedule.
+fn schedule_pluto(
     isl: &Isl,
     scop: &Scop,
-    deps: &DependenceGraph,
-    timeout_secs: u64,
-    worker: Option<&std::path::Path>,
-) -> Result<Scheduled> {
-    isl.reset_budget();
-    let ctx = &isl.ctx;
-    let domain = UnionSet::read_from_str(ctx, &scop.domain_text()).isl(isl, STAGE)?;
-    let context = Set::read_from_str(ctx, &scop.context).isl(isl, STAGE)?;
-    let all = deps.all(isl)?;
-    let sc = ScheduleConstraints::on_domain(domain)
-        .isl(isl, STAGE)?
-        .set_context(context)
-        .isl(isl, STAGE)?
-        .set_validity(all.copy().isl(isl, STAGE)?)
-        .isl(isl, STAGE)?
-        .set_coincidence(all.copy().isl(isl, STAGE)?)
-        .isl(isl, STAGE)?
-        .set_proximity(all)
-        .isl(isl, STAGE)?;
-    let text = sc.to_str().isl(isl, STAGE)?.to_string();
-    match schedule_in_worker(&text, timeout_secs, worker) {
-        Ok(tree) => Ok(Scheduled {
-            schedule: Schedule { tree },
-            fallback: None,
-        }),
-        Err(why) => Ok(Scheduled {
-            schedule: original_order(isl, scop)?,
-            fallback: Some(why),
-        }),
-    }
-}
-
-/// The scheduler runs in a child process (this same executable) so that a
-/// run-away isl computation can be stopped.
-fn schedule_in_worker(
-    constraints: &str,
-    timeout_secs: u64,
-    worker: Option<&std::path::Path>,
-) -> std::result::Result<String, String> {
-    use std::io::{Read, Write};
-    use std::process::{Command, Stdio};
-    let exe = match worker {
-        Some(w) => w.to_path_buf(),
-        None => std::env::current_exe()
-            .map_err(|e| format!("cannot find the pencilc executable: {}", e))?,
+    opts: &SchedOptions,
+) -> Result<(std::result::Result<Schedule, String>, usize)> {
+    let problem = pluto::Problem {
+        params: scop.params.clone(),
+        stmts: scop
+            .stmts
+            .iter()
+            .map(|s| (s.name.clone(), s.iterators.len()))
+            .collect(),
+        domain: scop.domain_text(),
+        deps: crate::deps::pieces(isl, scop)?,
     };
-    // Only pencilc itself understands the worker flag; any other program
-    // using the library would run itself again (recursively).
-    let is_pencilc = exe
-        .file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.starts_with("pencilc"));
-    if !is_pencilc {
-        return schedule_in_process(constraints);
-    }
-    let mut child = Command::new(exe)
-        .arg(WORKER_FLAG)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start the scheduler: {}", e))?;
-    child
-        .stdin
-        .take()
-        .expect("piped")
-        .write_all(constraints.as_bytes())
-        .map_err(|e| e.to_string())?;
-    let mut stdout = child.stdout.take().expect("piped");
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        stdout.read_to_string(&mut s).map(|_| s)
-    });
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(timeout_secs);
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => {
-                let out = reader
-                    .join()
-                    .map_err(|_| "scheduler output lost".to_string())?
-                    .map_err(|e| e.to_string())?;
-                return if status.success() && !out.trim().is_empty() {
-                    Ok(out.trim().to_string())
-                } else {
-                    let mut err = String::new();
-                    if let Some(mut e) = child.stderr.take() {
-                        let _ = e.read_to_string(&mut err);
-                    }
-                    Err(format!("isl's scheduler failed: {}", err.trim()))
-                };
-            }
-            Ok(None) if std::time::Instant::now() >= deadline => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!(
-                    "isl's scheduler did not finish within {} s",
-                    timeout_secs
-                ));
-            }
-            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(5)),
-            Err(e) => return Err(e.to_string()),
+    let args: Vec<String> = vec![
+        "pluto".into(),
+        match opts.fuse {
+            Fuse::Max => "max",
+            Fuse::Smart => "smart",
+            Fuse::Min => "min",
         }
-    }
+        .into(),
+        opts.wavefront_tile.to_string(),
+        opts.timeout_secs.to_string(),
+    ];
+    let input = problem.to_text();
+    // The worker gets a little longer than its own deadline, so that it can
+    // say why it stopped.
+    let r = worker::run(
+        &args,
+        &input,
+        opts.timeout_secs + 2,
+        opts.worker.as_deref(),
+        "pencilc's scheduler",
+        || pluto_job(&args[1..], &input),
+    );
+    Ok(match r {
+        Ok(out) => {
+            let (first, tree) = out.split_once('\n').unwrap_or(("", &out));
+            let solves = first
+                .strip_prefix("solves ")
+                .and_then(|n| n.trim().parse().ok())
+                .unwrap_or(0);
+            (Ok(Schedule { tree: tree.trim().to_string() }), solves)
+        }
+        Err(why) => (Err(why), 0),
+    })
 }
 
-fn schedule_in_process(constraints: &str) -> std::result::Result<String, String> {
+/// The worker's side of `schedule_pluto`: `args` = fuse, wavefront tile,
+/// seconds; `input` = the problem. Output: `solves N`, then the tree.
+pub(crate) fn pluto_job(args: &[String], input: &str) -> std::result::Result<String, String> {
+    let fuse = match args.first().map(|s| s.as_str()) {
+        Some("max") => Fuse::Max,
+        Some("min") => Fuse::Min,
+        _ => Fuse::Smart,
+    };
+    let tile: i64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(32);
+    let secs: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(DEFAULT_TIMEOUT_SECS);
+    let problem = pluto::Problem::from_text(input)?;
     let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
-    ScheduleConstraints::read_from_str(&isl.ctx, constraints)
-        .and_then(|sc| sc.compute_schedule())
-        .and_then(|s| s.to_str().map(|t| t.to_string()))
-        .map_err(|e| format!("isl's scheduler failed: {}", e))
+    let popts = pluto::PlutoOptions {
+        fuse,
+        max_coefficient: 4,
+        max_shift: 64,
+        wavefront_tile: tile,
+        deadline: Instant::now() + Duration::from_secs(secs),
+    };
+    match pluto::schedule(&isl, &problem, &popts) {
+        Ok((node, n)) => {
+            let tree = pluto::to_isl_tree(&problem, &node, tile);
+            // Normalise through isl (and catch a malformed tree here).
+            let parsed = isl_rs::Schedule::read_from_str(&isl.ctx, &tree).map_err(|e| {
+                format!("pencilc's scheduler wrote a tree isl cannot read ({}): {}", e, tree)
+            })?;
+            let text = parsed.to_str().map_err(|e| e.to_string())?.to_string();
+            Ok(format!("solves {}\n{}", n, text))
+        }
+        Err(pluto::PlutoError::Budget(w)) => Err(format!("pencilc's scheduler: {}", w)),
+        Err(pluto::PlutoError::Failed(w)) => Err(format!("pencilc's scheduler failed: {}", w)),
+        Err(pluto::PlutoError::Isl(d)) => Err(format!("pencilc's scheduler: {}", d.message)),
+    }
 }
 
-/// The hidden command-line flag that turns pencilc into a scheduler worker.
-pub const WORKER_FLAG: &str = "--internal-schedule-worker";
-
-/// The worker: schedule constraints in isl notation on stdin, the schedule
-/// tree on stdout.
-pub fn run_worker() -> i32 {
-    use std::io::Read;
-    let mut input = String::new();
-    if std::io::stdin().read_to_string(&mut input).is_err() {
-        return 2;
+/// A schedule tree read back from `--load-schedule`: it must be a schedule
+/// of exactly this region's statements (checked against the dependences by
+/// `valid` like any other).
+pub fn load(isl: &Isl, scop: &Scop, text: &str) -> std::result::Result<Schedule, String> {
+    let s = isl_rs::Schedule::read_from_str(&isl.ctx, text.trim())
+        .map_err(|e| format!("not an isl schedule tree: {}", e))?;
+    let dom = s.get_domain().map_err(|e| e.to_string())?;
+    let mine = UnionSet::read_from_str(&isl.ctx, &scop.domain_text()).map_err(|e| e.to_string())?;
+    if !dom.is_equal(&mine).map_err(|e| e.to_string())? {
+        return Err(format!(
+            "the schedule's domain {} is not this region's domain {}",
+            dom.to_str().map_err(|e| e.to_string())?,
+            scop.domain_text()
+        ));
     }
-    match schedule_in_process(&input) {
-        Ok(t) => {
-            println!("{}", t);
-            0
-        }
-        Err(e) => {
-            eprintln!("{}", e);
-            1
-        }
-    }
+    Ok(Schedule {
+        tree: s.to_str().map_err(|e| e.to_string())?.to_string(),
+    })
 }
 
 /// The original execution order as a schedule tree: always valid, with no

@@ -1,0 +1,68 @@
+//! isl's scheduler (`--scheduler isl`), the reference pencilc's own
+//! scheduler is compared with. It runs in a worker process (this same
+//! executable) so that a run-away computation can be stopped: isl's
+//! operation budget does not cover all of its scheduler, and some stencils,
+//! heat-3d among them, make it run for many minutes.
+
+use super::Schedule;
+use crate::deps::DependenceGraph;
+use crate::diag::Result;
+use crate::isl::{Isl, IslResultExt};
+use crate::scop::Scop;
+use isl_rs::{ScheduleConstraints, Set, UnionSet};
+
+const STAGE: &str = "sched";
+
+/// isl's schedule tree, or why there is none (the caller falls back).
+/// `worker` is the pencilc executable that runs the scheduler (default: the
+/// current executable, which must then be pencilc itself). `serialize_sccs`
+/// is isl's minimal fusion.
+pub fn schedule_isl(
+    isl: &Isl,
+    scop: &Scop,
+    deps: &DependenceGraph,
+    timeout_secs: u64,
+    worker: Option<&std::path::Path>,
+    serialize_sccs: bool,
+) -> Result<std::result::Result<Schedule, String>> {
+    isl.reset_budget();
+    let ctx = &isl.ctx;
+    let domain = UnionSet::read_from_str(ctx, &scop.domain_text()).isl(isl, STAGE)?;
+    let context = Set::read_from_str(ctx, &scop.context).isl(isl, STAGE)?;
+    let all = deps.all(isl)?;
+    let sc = ScheduleConstraints::on_domain(domain)
+        .isl(isl, STAGE)?
+        .set_context(context)
+        .isl(isl, STAGE)?
+        .set_validity(all.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .set_coincidence(all.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .set_proximity(all)
+        .isl(isl, STAGE)?;
+    let text = sc.to_str().isl(isl, STAGE)?.to_string();
+    let mut args = vec!["isl".to_string()];
+    if serialize_sccs {
+        args.push(SERIALIZE_SCCS_FLAG.to_string());
+    }
+    Ok(super::worker::run(&args, &text, timeout_secs, worker, "isl's scheduler", || {
+        schedule_in_process(&text, serialize_sccs)
+    })
+    .map(|tree| Schedule { tree }))
+}
+
+pub(super) fn schedule_in_process(constraints: &str, serialize_sccs: bool) -> std::result::Result<String, String> {
+    extern "C" {
+        fn isl_options_set_schedule_serialize_sccs(ctx: libc::uintptr_t, val: i32) -> i32;
+    }
+    let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
+    unsafe {
+        isl_options_set_schedule_serialize_sccs(isl.ctx.ptr, serialize_sccs as i32);
+    }
+    ScheduleConstraints::read_from_str(&isl.ctx, constraints)
+        .and_then(|sc| sc.compute_schedule())
+        .and_then(|s| s.to_str().map(|t| t.to_string()))
+        .map_err(|e| format!("isl's scheduler failed: {}", e))
+}
+
+pub(super) const SERIALIZE_SCCS_FLAG: &str = "--serialize-sccs";
