@@ -15,6 +15,24 @@ enum TargetArg {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
+enum SchedulerArg {
+    /// pencilc's Pluto-style ILP scheduler.
+    Pluto,
+    /// isl's scheduler (the reference, as in PPCG).
+    Isl,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum FuseArg {
+    /// Fuse as much as dependences allow (PPCG's `max`).
+    Max,
+    /// Fuse unless it costs a parallel loop.
+    Smart,
+    /// One loop nest per strongly connected component (PPCG's `min`).
+    Min,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
 enum EmitArg {
     Scop,
     Deps,
@@ -59,6 +77,20 @@ struct Cli {
     /// region's original order instead.
     #[arg(long = "schedule-timeout", default_value_t = pencilc::sched::DEFAULT_TIMEOUT_SECS)]
     schedule_timeout: u64,
+    /// Which scheduler computes the new execution order.
+    #[arg(long, value_enum, default_value = "pluto")]
+    scheduler: SchedulerArg,
+    /// Loop fusion (Pluto's vocabulary; PPCG's --isl-schedule-fuse=max|min
+    /// is accepted as an alias).
+    #[arg(long, value_enum, default_value = "smart", alias = "isl-schedule-fuse")]
+    fuse: FuseArg,
+    /// Write each region's schedule tree (isl notation) to FILE.
+    #[arg(long = "save-schedule", value_name = "FILE")]
+    save_schedule: Option<PathBuf>,
+    /// Use the schedule trees in FILE (as written by --save-schedule)
+    /// instead of scheduling; they are checked against the dependences.
+    #[arg(long = "load-schedule", value_name = "FILE")]
+    load_schedule: Option<PathBuf>,
     /// Number of files compiled in parallel (default: all cores).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
@@ -123,8 +155,22 @@ fn main() -> ExitCode {
         verbose: cli.verbose,
         map,
         max_operations: cli.isl_max_operations,
-        schedule_timeout: cli.schedule_timeout,
-        scheduler_worker: None,
+        sched: pencilc::sched::SchedOptions {
+            kind: match cli.scheduler {
+                SchedulerArg::Pluto => pencilc::sched::SchedulerKind::Pluto,
+                SchedulerArg::Isl => pencilc::sched::SchedulerKind::Isl,
+            },
+            fuse: match cli.fuse {
+                FuseArg::Max => pencilc::sched::Fuse::Max,
+                FuseArg::Smart => pencilc::sched::Fuse::Smart,
+                FuseArg::Min => pencilc::sched::Fuse::Min,
+            },
+            timeout_secs: cli.schedule_timeout,
+            worker: None,
+            wavefront_tile: cli.tile_size,
+        },
+        save_schedule: cli.save_schedule.clone(),
+        load_schedule: cli.load_schedule.clone(),
         command: std::env::args().collect::<Vec<_>>().join(" "),
     };
     if let Some(j) = cli.jobs {
