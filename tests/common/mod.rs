@@ -99,6 +99,17 @@ pub enum Target {
 
 /// Compiles `src` with pencilc, builds the result, runs it and returns its dump.
 pub fn generated_dump(dir: &Path, src: &Path, dataset: &str, target: Target) -> String {
+    generated_dump_with(dir, src, dataset, target, &[])
+}
+
+/// `generated_dump` with extra pencilc arguments.
+pub fn generated_dump_with(
+    dir: &Path,
+    src: &Path,
+    dataset: &str,
+    target: Target,
+    extra: &[&str],
+) -> String {
     let host = dir.join(match target {
         Target::OpenCl => "prog_host.c",
         Target::C => "prog_pencilc.c",
@@ -110,6 +121,7 @@ pub fn generated_dump(dir: &Path, src: &Path, dataset: &str, target: Target) -> 
             Target::C => "c",
         })
         .args(flags(src, dataset))
+        .args(extra)
         .arg("-o")
         .arg(&host)
         .arg(src);

@@ -68,7 +68,7 @@ fn member(scop: &Problem, stmts: &[usize], expr: impl Fn(usize, &[String]) -> St
     format!("{{ {} }}", parts.join("; "))
 }
 
-fn band_text(scop: &Problem, stmts: &[usize], members: &[String], coincident: &[bool], permutable: bool, child: String) -> String {
+fn band_text(scop: &Problem, stmts: &[usize], members: &[String], coincident: &[bool], permutable: bool, atomic: bool, child: String) -> String {
     let flags: Vec<&str> = coincident.iter().map(|&c| if c { "1" } else { "0" }).collect();
     let mut s = format!(
         "{{ schedule: \"{}[{}]\", permutable: {}, coincident: [ {} ]",
@@ -78,6 +78,12 @@ fn band_text(scop: &Problem, stmts: &[usize], members: &[String], coincident: &[
         flags.join(", ")
     );
     let _ = stmts;
+    if atomic {
+        // One loop per member without separating the boundary cases:
+        // skewed point loops inside a wavefront tile otherwise make isl's
+        // AST generator enumerate many special cases (slowly).
+        s.push_str(", options: \"{ atomic[x] }\"");
+    }
     if !child.is_empty() {
         s.push_str(", child: ");
         s.push_str(&child);
@@ -124,7 +130,7 @@ fn band_node_text(scop: &Problem, b: &Band, tile: i64) -> String {
         .map(|r| member(scop, &b.stmts, |s, it| row_text(&r[&s], it)))
         .collect();
     if !needs_wavefront(b) {
-        return band_text(scop, &b.stmts, &point, &b.coincident, b.permutable, child);
+        return band_text(scop, &b.stmts, &point, &b.coincident, b.permutable, false, child);
     }
     let tile_of = |r: &std::collections::BTreeMap<usize, Row>, s: usize, it: &[String]| {
         format!("floor(({})/{})", row_text(&r[&s], it), tile)
@@ -140,10 +146,10 @@ fn band_node_text(scop: &Problem, b: &Band, tile: i64) -> String {
         .iter()
         .map(|r| member(scop, &b.stmts, |s, it| tile_of(r, s, it)))
         .collect();
-    let point_band = band_text(scop, &b.stmts, &point, &vec![false; point.len()], true, child);
-    let tile_band = band_text(scop, &b.stmts, &tiles, &vec![true; tiles.len()], true, point_band);
+    let point_band = band_text(scop, &b.stmts, &point, &vec![false; point.len()], true, true, child);
+    let tile_band = band_text(scop, &b.stmts, &tiles, &vec![true; tiles.len()], true, false, point_band);
     let marked = format!("{{ mark: \"{}\", child: {} }}", WAVEFRONT_MARK, tile_band);
-    band_text(scop, &b.stmts, &[wave], &[false], true, marked)
+    band_text(scop, &b.stmts, &[wave], &[false], true, false, marked)
 }
 
 /// The whole schedule tree in isl notation.

@@ -1,0 +1,202 @@
+//! The scheduler as users see it: bands, parallel rows and fusion in
+//! `--emit schedule` and `-v`, saved and reloaded schedules, rejected
+//! illegal schedules, the time budget, and both schedulers' output
+//! running correctly (C target, compared with the sequential program).
+
+mod common;
+use common::*;
+use std::process::Command;
+
+/// `pencilc ARGS -v` on a PolyBench kernel at MINI: (stdout, stderr).
+fn pencilc_on(kernel: &str, args: &[&str]) -> (String, String, bool) {
+    let src = kernel_path(kernel);
+    let out = Command::new(pencilc())
+        .args(flags(&src, "MINI"))
+        .args(args)
+        .arg(&src)
+        .output()
+        .expect("run pencilc");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
+}
+
+/// "N kernel(s), parallel dims [..]" from `-v`.
+fn kernels_and_dims(kernel: &str, args: &[&str]) -> String {
+    let dir = scratch(&format!("sched-{}-{}", kernel, args.join("_").replace(['-', ' '], "")));
+    let host = dir.join("out.c");
+    let mut a: Vec<&str> = vec!["--target", "opencl", "-v", "-o", host.to_str().unwrap()];
+    a.extend_from_slice(args);
+    let (_, err, ok) = pencilc_on(kernel, &a);
+    assert!(ok, "{}", err);
+    let i = err.find(" kernel(s)").expect("-v summary");
+    let start = err[..i].rfind(' ').unwrap() + 1;
+    let end = err[i..].find(']').unwrap() + i + 1;
+    err[start..end].to_string()
+}
+
+#[test]
+fn gemm_is_one_tilable_band_with_two_parallel_rows() {
+    let (out, err, ok) = pencilc_on("gemm", &["--emit", "schedule"]);
+    assert!(ok, "{}", err);
+    let sched = out.split("mapped:").next().unwrap();
+    assert!(sched.contains("permutable: 1"), "{}", sched);
+    let flat: String = sched.split_whitespace().collect();
+    assert!(flat.contains("coincident:[1,1,0]"), "{}", sched);
+}
+
+/// PPCG's paper: maximal fusion on 2mm fuses a parallel loop with a
+/// sequential one; smart fusion keeps both products fully parallel.
+#[test]
+fn smart_fusion_keeps_2mm_parallel_where_max_fusion_does_not() {
+    assert_eq!(kernels_and_dims("2mm", &["--fuse", "smart"]), "2 kernel(s), parallel dims [2, 2]");
+    assert_eq!(kernels_and_dims("2mm", &["--fuse", "max"]), "1 kernel(s), parallel dims [1]");
+    assert_eq!(
+        kernels_and_dims("2mm", &["--fuse", "min"]),
+        "4 kernel(s), parallel dims [2, 2, 2, 2]"
+    );
+    // PPCG's spelling.
+    assert_eq!(
+        kernels_and_dims("2mm", &["--isl-schedule-fuse", "min"]),
+        "4 kernel(s), parallel dims [2, 2, 2, 2]"
+    );
+}
+
+/// Smart fusion keeps gemm's initialisation with its product (locality)
+/// because that costs no parallelism.
+#[test]
+fn smart_fusion_fuses_producer_and_consumer_when_free() {
+    assert_eq!(kernels_and_dims("gemm", &["--fuse", "smart"]), "1 kernel(s), parallel dims [2]");
+    assert_eq!(kernels_and_dims("gemm", &["--fuse", "min"]), "2 kernel(s), parallel dims [2, 2]");
+}
+
+/// Time-skewed stencils: one tilable band, run as a wavefront of tiles
+/// (a sequential band over wavefronts, a parallel band of tiles).
+#[test]
+fn stencils_get_time_skewing_and_a_wavefront() {
+    for (k, dims) in [
+        ("jacobi-1d", "1 kernel(s), parallel dims [1]"),
+        ("jacobi-2d", "1 kernel(s), parallel dims [2]"),
+        ("seidel-2d", "1 kernel(s), parallel dims [2]"),
+        ("fdtd-2d", "1 kernel(s), parallel dims [2]"),
+        ("heat-3d", "1 kernel(s), parallel dims [3]"),
+    ] {
+        let (out, err, ok) = pencilc_on(k, &["--emit", "schedule"]);
+        assert!(ok, "{}: {}", k, err);
+        assert!(!err.contains("warning"), "{}: {}", k, err);
+        let sched = out.split("mapped:").next().unwrap();
+        assert!(sched.contains("pencilc_wavefront"), "{}: {}", k, sched);
+        // The point band is skewed: some row has a coefficient 2 (2t + i)
+        // or sums iterators (t + i).
+        assert!(sched.contains("2i0 + i1") || sched.contains("i0 + i1"), "{}: {}", k, sched);
+        assert_eq!(kernels_and_dims(k, &[]), dims, "{}", k);
+    }
+}
+
+#[test]
+fn saved_schedule_reloads_to_the_same_code() {
+    let dir = scratch("sched-save-load");
+    let saved = dir.join("gemm.sched");
+    let a = dir.join("a.c");
+    let b = dir.join("b.c");
+    let (_, err, ok) = pencilc_on(
+        "gemm",
+        &["-o", a.to_str().unwrap(), "--save-schedule", saved.to_str().unwrap()],
+    );
+    assert!(ok, "{}", err);
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(text.starts_with("# region in `kernel_gemm`"), "{}", text);
+    let (_, err, ok) = pencilc_on(
+        "gemm",
+        &["-o", b.to_str().unwrap(), "--load-schedule", saved.to_str().unwrap()],
+    );
+    assert!(ok, "{}", err);
+    // The kernels are the same apart from the header naming the command.
+    let strip = |p: std::path::PathBuf| {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.contains("Generated by pencilc"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(strip(dir.join("a_kernel.cl")), strip(dir.join("b_kernel.cl")));
+}
+
+/// A hand-edited schedule that runs jacobi-1d's time loop backwards is
+/// rejected with the violated dependence, and no code is written.
+#[test]
+fn an_illegal_loaded_schedule_is_an_error_not_code() {
+    let dir = scratch("sched-illegal");
+    let bad = dir.join("bad.sched");
+    let src = kernel_path("jacobi-1d");
+    let dom = {
+        let (out, _, ok) = pencilc_on("jacobi-1d", &["--emit", "schedule"]);
+        assert!(ok);
+        let start = out.find("domain: \"").unwrap() + 9;
+        let end = out[start..].find('"').unwrap() + start;
+        out[start..end].to_string()
+    };
+    std::fs::write(
+        &bad,
+        format!(
+            "{{ domain: \"{}\", child: {{ schedule: \"[{{ S_0[t, i] -> [(-t)]; S_1[t, i] -> [(-t)] }}]\", child: {{ sequence: [ {{ filter: \"{{ S_0[t, i] }}\" }}, {{ filter: \"{{ S_1[t, i] }}\" }} ] }} }} }}",
+            dom
+        ),
+    )
+    .unwrap();
+    let host = dir.join("out.c");
+    let out = Command::new(pencilc())
+        .args(flags(&src, "MINI"))
+        .args(["-o", host.to_str().unwrap(), "--load-schedule", bad.to_str().unwrap()])
+        .arg(&src)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{}", err);
+    assert!(err.contains("violates the dependences"), "{}", err);
+    assert!(!host.exists(), "no code may be written for an illegal schedule");
+}
+
+/// A budget of zero seconds: both schedulers give up at once, pencilc
+/// keeps the original order with a warning naming the region, and the
+/// program is still right.
+#[test]
+fn exhausted_budget_falls_back_with_a_warning() {
+    let dir = scratch("sched-budget");
+    let src = kernel_path("jacobi-2d");
+    let (_, err, ok) = pencilc_on(
+        "jacobi-2d",
+        &["--schedule-timeout", "0", "--emit", "schedule"],
+    );
+    assert!(ok, "{}", err);
+    assert!(err.contains("warning"), "{}", err);
+    assert!(err.contains("original order"), "{}", err);
+    assert!(err.contains("jacobi-2d.c:"), "the warning names the region: {}", err);
+    let seq = sequential_dump(&dir, &src, "MINI");
+    let par = generated_dump_with(&dir, &src, "MINI", Target::C, &["--schedule-timeout", "0"]);
+    assert_same(&seq, &par, 1e-12);
+}
+
+/// Both schedulers and every fusion mode give correct programs on a
+/// kernel with several statements, reductions and a sequential outer loop.
+#[test]
+fn every_scheduler_and_fusion_is_correct() {
+    for k in ["2mm", "atax", "gramschmidt", "fdtd-2d", "lu"] {
+        let src = kernel_path(k);
+        let dir = scratch(&format!("sched-modes-{}", k));
+        let seq = sequential_dump(&dir, &src, "MINI");
+        for args in [
+            &["--scheduler", "isl"][..],
+            &["--fuse", "max"][..],
+            &["--fuse", "smart"][..],
+            &["--fuse", "min"][..],
+        ] {
+            let par = generated_dump_with(&dir, &src, "MINI", Target::C, args);
+            let c = pencilc::harness::compare::compare_dumps(&seq, &par, 1e-9);
+            assert!(c.ok(), "{} with {:?}: {}", k, args, c.summary());
+        }
+    }
+}
