@@ -66,6 +66,9 @@ struct Args {
     /// Seconds any one program may run.
     #[arg(long, default_value_t = 600)]
     timeout: u64,
+    /// Extra pencilc arguments, e.g. --pencilc-args "--scheduler isl".
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    pencilc_args: String,
 }
 
 fn main() -> ExitCode {
@@ -95,6 +98,7 @@ fn main() -> ExitCode {
     opts.fp_contract = a.fp_contract;
     opts.opencl_device = a.device;
     opts.cflags = a.cflags.split_whitespace().map(String::from).collect();
+    opts.pencilc_args = a.pencilc_args.split_whitespace().map(String::from).collect();
     opts.run_timeout = Duration::from_secs(a.timeout);
     opts.nvcc = a.nvcc.clone();
     opts.cuda = match a.cuda.as_str() {

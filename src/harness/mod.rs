@@ -76,6 +76,8 @@ pub struct HarnessOptions {
     pub nvcc: PathBuf,
     /// The longest any one program may run.
     pub run_timeout: Duration,
+    /// Extra pencilc arguments (e.g. `--scheduler isl`, `--fuse min`).
+    pub pencilc_args: Vec<String>,
 }
 
 impl HarnessOptions {
@@ -98,6 +100,7 @@ impl HarnessOptions {
             cuda: false,
             nvcc: PathBuf::from("nvcc"),
             run_timeout: Duration::from_secs(600),
+            pencilc_args: Vec::new(),
         }
     }
 }
@@ -288,6 +291,7 @@ fn build_programs(opts: &HarnessOptions, k: &Kernel, b: &mut Built) -> Result<()
     let out = check(
         Command::new(&opts.pencilc)
             .args(["-v", "--target", "opencl"])
+            .args(&opts.pencilc_args)
             .args(&fl)
             .arg("-o")
             .arg(&host)
@@ -332,6 +336,7 @@ fn build_programs(opts: &HarnessOptions, k: &Kernel, b: &mut Built) -> Result<()
         check(
             Command::new(&opts.pencilc)
                 .args(["--target", "cuda"])
+                .args(&opts.pencilc_args)
                 .args(&fl)
                 .arg("-o")
                 .arg(&host_cu)

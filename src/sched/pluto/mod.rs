@@ -342,7 +342,7 @@ impl<'a> Pluto<'a> {
 
     /// Greedy smart fusion: walk the components in topological order and
     /// add each to the current part if the fused band keeps as many
-    /// parallel rows (and as deep a band) as the two scheduled apart.
+    /// parallel rows (and as deep a band) as each of the two scheduled apart.
     fn smart_partition(&mut self, sccs: &[Vec<usize>], edges: &[Edge], h: &[Vec<Vec<i64>>]) -> PResult<Vec<Vec<usize>>> {
         let mut memo: HashMap<Vec<usize>, (usize, usize)> = HashMap::new();
         let mut quality = |me: &mut Self, part: &[usize]| -> PResult<(usize, usize)> {
@@ -369,7 +369,10 @@ impl<'a> Pluto<'a> {
             let (pc, dc) = quality(self, &current)?;
             let (pn, dn) = quality(self, next)?;
             let (pm, dm) = quality(self, &merged)?;
-            if dm > 0 && pm >= pc.min(pn) && dm >= dc.min(dn) {
+            // Fusing must not cost either part a parallel row (a parallel
+            // nest fused with a sequential one becomes sequential) or band
+            // depth (tilability).
+            if dm > 0 && pm >= pc.max(pn) && dm >= dc.max(dn) {
                 current = merged;
             } else {
                 parts.push(std::mem::replace(&mut current, next.clone()));
