@@ -57,6 +57,9 @@ fn smart_fusion_keeps_2mm_parallel_where_max_fusion_does_not() {
         kernels_and_dims("2mm", &["--fuse", "min"]),
         "4 kernel(s), parallel dims [2, 2, 2, 2]"
     );
+    // symm: the scalar accumulator makes one nest sequential; smart fusion
+    // keeps the independent update of C in its own, 2-D parallel kernel.
+    assert_eq!(kernels_and_dims("symm", &[]), "2 kernel(s), parallel dims [0, 2]");
     // PPCG's spelling.
     assert_eq!(
         kernels_and_dims("2mm", &["--isl-schedule-fuse", "min"]),
