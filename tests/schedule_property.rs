@@ -265,7 +265,11 @@ impl Program {
     /// Calls `f` on every statement with the ranges of its iterators
     /// (statements in loops that never run are skipped).
     fn walk(&self, f: &mut dyn FnMut(&Stmt, &[(i64, i64)])) {
-        fn go(nodes: &[Node], ranges: &mut Vec<(i64, i64)>, f: &mut dyn FnMut(&Stmt, &[(i64, i64)])) {
+        fn go(
+            nodes: &[Node],
+            ranges: &mut Vec<(i64, i64)>,
+            f: &mut dyn FnMut(&Stmt, &[(i64, i64)]),
+        ) {
             for n in nodes {
                 match n {
                     Node::Stmt(s) => f(s, ranges),
@@ -546,7 +550,11 @@ impl Gen {
         let array = self.rng.range(0, self.ranks.len() as i64 - 1) as usize;
         let write = self.access(array, ranges, true);
         let compound = self.rng.chance(0.2);
-        let n = if compound { 1 } else { self.rng.range(1, 3) as usize };
+        let n = if compound {
+            1
+        } else {
+            self.rng.range(1, 3) as usize
+        };
         let mut terms = Vec::new();
         let mut budget = 1.0;
         for t in 0..n {
@@ -557,8 +565,11 @@ impl Gen {
                 let a = self.rng.range(0, self.ranks.len() as i64 - 1) as usize;
                 self.access(a, ranges, false)
             };
-            let fits: Vec<(&'static str, f64)> =
-                COEFFICIENTS.iter().copied().filter(|c| c.1 <= budget + 1e-9).collect();
+            let fits: Vec<(&'static str, f64)> = COEFFICIENTS
+                .iter()
+                .copied()
+                .filter(|c| c.1 <= budget + 1e-9)
+                .collect();
             if fits.is_empty() {
                 break;
             }
@@ -643,12 +654,7 @@ fn run_limited(cmd: &mut Command, dir: &Path, tag: &str, limit: Duration) -> Ran
     let err_path = dir.join(format!("{}.stderr", tag));
     let out = std::fs::File::create(&out_path).expect("stdout file");
     let err = std::fs::File::create(&err_path).expect("stderr file");
-    let mut child = match cmd
-        .stdin(Stdio::null())
-        .stdout(out)
-        .stderr(err)
-        .spawn()
-    {
+    let mut child = match cmd.stdin(Stdio::null()).stdout(out).stderr(err).spawn() {
         Ok(c) => c,
         Err(e) => {
             return Ran {
@@ -722,7 +728,12 @@ impl Failure {
 
 fn cc(src: &Path, exe: &Path, dir: &Path, tag: &str) -> Result<(), String> {
     let r = run_limited(
-        Command::new("cc").arg("-O1").arg(src).arg("-lm").arg("-o").arg(exe),
+        Command::new("cc")
+            .arg("-O1")
+            .arg(src)
+            .arg("-lm")
+            .arg("-o")
+            .arg(exe),
         dir,
         tag,
         TOOL_LIMIT,
@@ -801,7 +812,12 @@ fn check_setting(dir: &Path, setting: usize, expected: &Reference) -> Result<Vec
     let exe = dir.join(&slug);
     cc(&out, &exe, dir, &format!("cc-{}", slug)).map_err(Failure::Build)?;
     let limit = PROGRAM_LIMIT.max(expected.elapsed * 100);
-    let run = run_limited(&mut Command::new(&exe), dir, &format!("run-{}", slug), limit);
+    let run = run_limited(
+        &mut Command::new(&exe),
+        dir,
+        &format!("run-{}", slug),
+        limit,
+    );
     if run.timed_out {
         let generated = std::fs::read_to_string(&out).unwrap_or_default();
         return Err(Failure::Hang(format!(
@@ -839,7 +855,12 @@ fn first_difference(expected: &str, got: &str) -> Option<String> {
         }
         if a != b {
             differ += 1;
-            first.get_or_insert_with(|| format!("{}[{}] (flattened): expected {}, got {}", array, index, a, b));
+            first.get_or_insert_with(|| {
+                format!(
+                    "{}[{}] (flattened): expected {}, got {}",
+                    array, index, a, b
+                )
+            });
         }
         index += 1;
     }
@@ -953,7 +974,9 @@ fn edit_one(node: &mut Node, edit: usize) -> bool {
             e @ 5..=14 => {
                 // Drop the offset of the n-th subscript of the statement.
                 let mut n = e - 5;
-                for a in std::iter::once(&mut s.write).chain(s.terms.iter_mut().map(|t| &mut t.access)) {
+                for a in
+                    std::iter::once(&mut s.write).chain(s.terms.iter_mut().map(|t| &mut t.access))
+                {
                     for sub in &mut a.subscripts {
                         if n == 0 {
                             if sub.constant != 0 && !sub.terms.is_empty() {
@@ -974,7 +997,13 @@ fn edit_one(node: &mut Node, edit: usize) -> bool {
 
 /// Greedily simplifies a failing program while `setting` keeps failing the
 /// same way, for at most `budget`.
-fn shrink(p: &Program, setting: usize, failure: &Failure, dir: &Path, budget: Duration) -> (Program, Failure) {
+fn shrink(
+    p: &Program,
+    setting: usize,
+    failure: &Failure,
+    dir: &Path,
+    budget: Duration,
+) -> (Program, Failure) {
     let mut best = (p.clone(), failure.clone());
     let start = Instant::now();
     'outer: loop {
@@ -1068,7 +1097,8 @@ fn random_affine_nests_run_like_the_original() {
         Some(c) => vec![c],
         None => (0..env_usize("PENCILC_PROPTEST_CASES").unwrap_or(DEFAULT_CASES)).collect(),
     };
-    let shrink_budget = Duration::from_secs(env_usize("PENCILC_PROPTEST_SHRINK").unwrap_or(60) as u64);
+    let shrink_budget =
+        Duration::from_secs(env_usize("PENCILC_PROPTEST_SHRINK").unwrap_or(60) as u64);
     let keep = std::env::var_os("PENCILC_PROPTEST_KEEP").is_some();
     let work = root().join("target/proptest");
     let failures_dir = root().join("target/proptest-failures");
@@ -1078,10 +1108,13 @@ fn random_affine_nests_run_like_the_original() {
 
     let start = Instant::now();
     let next = AtomicUsize::new(0);
-    let tallies: Mutex<Vec<Tally>> = Mutex::new((0..SETTINGS.len()).map(|_| Tally::default()).collect());
+    let tallies: Mutex<Vec<Tally>> =
+        Mutex::new((0..SETTINGS.len()).map(|_| Tally::default()).collect());
     let failures: Mutex<Vec<CaseFailure>> = Mutex::new(Vec::new());
     let broken_originals = AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| loop {
@@ -1172,7 +1205,11 @@ fn random_affine_nests_run_like_the_original() {
     let mut shrunk_settings = Vec::new();
     let mut new_failures = 0;
     for f in &failures {
-        let name = format!("case-{}-{}", f.case, SETTINGS[f.setting].0.replace('/', "-"));
+        let name = format!(
+            "case-{}-{}",
+            f.case,
+            SETTINGS[f.setting].0.replace('/', "-")
+        );
         let dir = failures_dir.join(&name);
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("case.c"), &f.source).unwrap();
@@ -1217,7 +1254,13 @@ fn random_affine_nests_run_like_the_original() {
         if !shrink_budget.is_zero() && !shrunk_settings.contains(&f.setting) {
             shrunk_settings.push(f.setting);
             let program = generate(case_seed(seed, f.case));
-            let (small, why) = shrink(&program, f.setting, &f.failure, &work.join(format!("shrink-{}", name)), shrink_budget);
+            let (small, why) = shrink(
+                &program,
+                f.setting,
+                &f.failure,
+                &work.join(format!("shrink-{}", name)),
+                shrink_budget,
+            );
             let source = small.render();
             std::fs::write(dir.join("shrunk.c"), &source).unwrap();
             writeln!(
@@ -1230,7 +1273,11 @@ fn random_affine_nests_run_like_the_original() {
             .unwrap();
         }
     }
-    assert_eq!(broken_originals.into_inner(), 0, "some generated programs do not run");
+    assert_eq!(
+        broken_originals.into_inner(),
+        0,
+        "some generated programs do not run"
+    );
     assert!(
         new_failures == 0,
         "{} failure(s) in {} case(s):{}",
@@ -1259,7 +1306,8 @@ fn generator_is_deterministic_and_varied() {
             {
                 s.depth = s.depth.max(depth + 1);
                 s.triangular |= !lower.terms.is_empty() || !upper.terms.is_empty();
-                s.imperfect |= body.len() > 1 && body.iter().any(|b| matches!(b, Node::Loop { .. }));
+                s.imperfect |=
+                    body.len() > 1 && body.iter().any(|b| matches!(b, Node::Loop { .. }));
                 shape(body, depth + 1, s);
             }
         }
