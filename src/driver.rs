@@ -212,12 +212,17 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
                     )
                 })?;
                 sched::load(&isl, &scop, text).map_err(|why| {
-                    Diagnostic::error(Code::Usage, Some(scop.loc.clone()), format!("--load-schedule: {}", why))
-                        .with_hint("save a schedule of this file with --save-schedule and edit it")
+                    Diagnostic::error(
+                        Code::Usage,
+                        Some(scop.loc.clone()),
+                        format!("--load-schedule: {}", why),
+                    )
+                    .with_hint("save a schedule of this file with --save-schedule and edit it")
                 })?
             }
             None => {
-                let scheduled = sched::schedule(&isl, &scop, &deps, &opts.sched).map_err(|e| at_region(e, &scop))?;
+                let scheduled = sched::schedule(&isl, &scop, &deps, &opts.sched)
+                    .map_err(|e| at_region(e, &scop))?;
                 if let Some(why) = &scheduled.fallback {
                     report.warnings.push(
                         Diagnostic::warning(
@@ -302,7 +307,11 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
 /// `# region` comment line (a file with one bare tree also works).
 fn read_schedules(p: &Path) -> Result<Vec<String>> {
     let text = std::fs::read_to_string(p).map_err(|e| {
-        Diagnostic::error(Code::Usage, None, format!("cannot read {}: {}", p.display(), e))
+        Diagnostic::error(
+            Code::Usage,
+            None,
+            format!("cannot read {}: {}", p.display(), e),
+        )
     })?;
     let mut trees = Vec::new();
     let mut cur = String::new();

@@ -25,7 +25,11 @@ fn pencilc_on(kernel: &str, args: &[&str]) -> (String, String, bool) {
 
 /// "N kernel(s), parallel dims [..]" from `-v`.
 fn kernels_and_dims(kernel: &str, args: &[&str]) -> String {
-    let dir = scratch(&format!("sched-{}-{}", kernel, args.join("_").replace(['-', ' '], "")));
+    let dir = scratch(&format!(
+        "sched-{}-{}",
+        kernel,
+        args.join("_").replace(['-', ' '], "")
+    ));
     let host = dir.join("out.c");
     let mut a: Vec<&str> = vec!["--target", "opencl", "-v", "-o", host.to_str().unwrap()];
     a.extend_from_slice(args);
@@ -51,15 +55,24 @@ fn gemm_is_one_tilable_band_with_two_parallel_rows() {
 /// sequential one; smart fusion keeps both products fully parallel.
 #[test]
 fn smart_fusion_keeps_2mm_parallel_where_max_fusion_does_not() {
-    assert_eq!(kernels_and_dims("2mm", &["--fuse", "smart"]), "2 kernel(s), parallel dims [2, 2]");
-    assert_eq!(kernels_and_dims("2mm", &["--fuse", "max"]), "1 kernel(s), parallel dims [1]");
+    assert_eq!(
+        kernels_and_dims("2mm", &["--fuse", "smart"]),
+        "2 kernel(s), parallel dims [2, 2]"
+    );
+    assert_eq!(
+        kernels_and_dims("2mm", &["--fuse", "max"]),
+        "1 kernel(s), parallel dims [1]"
+    );
     assert_eq!(
         kernels_and_dims("2mm", &["--fuse", "min"]),
         "4 kernel(s), parallel dims [2, 2, 2, 2]"
     );
     // symm: the scalar accumulator makes one nest sequential; smart fusion
     // keeps the independent update of C in its own, 2-D parallel kernel.
-    assert_eq!(kernels_and_dims("symm", &[]), "2 kernel(s), parallel dims [0, 2]");
+    assert_eq!(
+        kernels_and_dims("symm", &[]),
+        "2 kernel(s), parallel dims [0, 2]"
+    );
     // PPCG's spelling.
     assert_eq!(
         kernels_and_dims("2mm", &["--isl-schedule-fuse", "min"]),
@@ -71,8 +84,14 @@ fn smart_fusion_keeps_2mm_parallel_where_max_fusion_does_not() {
 /// because that costs no parallelism.
 #[test]
 fn smart_fusion_fuses_producer_and_consumer_when_free() {
-    assert_eq!(kernels_and_dims("gemm", &["--fuse", "smart"]), "1 kernel(s), parallel dims [2]");
-    assert_eq!(kernels_and_dims("gemm", &["--fuse", "min"]), "2 kernel(s), parallel dims [2, 2]");
+    assert_eq!(
+        kernels_and_dims("gemm", &["--fuse", "smart"]),
+        "1 kernel(s), parallel dims [2]"
+    );
+    assert_eq!(
+        kernels_and_dims("gemm", &["--fuse", "min"]),
+        "2 kernel(s), parallel dims [2, 2]"
+    );
 }
 
 /// Time-skewed stencils: one tilable band, run as a wavefront of tiles
@@ -93,7 +112,12 @@ fn stencils_get_time_skewing_and_a_wavefront() {
         assert!(sched.contains("pencilc_wavefront"), "{}: {}", k, sched);
         // The point band is skewed: some row has a coefficient 2 (2t + i)
         // or sums iterators (t + i).
-        assert!(sched.contains("2i0 + i1") || sched.contains("i0 + i1"), "{}: {}", k, sched);
+        assert!(
+            sched.contains("2i0 + i1") || sched.contains("i0 + i1"),
+            "{}: {}",
+            k,
+            sched
+        );
         assert_eq!(kernels_and_dims(k, &[]), dims, "{}", k);
     }
 }
@@ -106,14 +130,24 @@ fn saved_schedule_reloads_to_the_same_code() {
     let b = dir.join("b.c");
     let (_, err, ok) = pencilc_on(
         "gemm",
-        &["-o", a.to_str().unwrap(), "--save-schedule", saved.to_str().unwrap()],
+        &[
+            "-o",
+            a.to_str().unwrap(),
+            "--save-schedule",
+            saved.to_str().unwrap(),
+        ],
     );
     assert!(ok, "{}", err);
     let text = std::fs::read_to_string(&saved).unwrap();
     assert!(text.starts_with("# region in `kernel_gemm`"), "{}", text);
     let (_, err, ok) = pencilc_on(
         "gemm",
-        &["-o", b.to_str().unwrap(), "--load-schedule", saved.to_str().unwrap()],
+        &[
+            "-o",
+            b.to_str().unwrap(),
+            "--load-schedule",
+            saved.to_str().unwrap(),
+        ],
     );
     assert!(ok, "{}", err);
     // The kernels are the same apart from the header naming the command.
@@ -125,7 +159,10 @@ fn saved_schedule_reloads_to_the_same_code() {
             .collect::<Vec<_>>()
             .join("\n")
     };
-    assert_eq!(strip(dir.join("a_kernel.cl")), strip(dir.join("b_kernel.cl")));
+    assert_eq!(
+        strip(dir.join("a_kernel.cl")),
+        strip(dir.join("b_kernel.cl"))
+    );
 }
 
 /// A hand-edited schedule that runs jacobi-1d's time loop backwards is
@@ -153,14 +190,22 @@ fn an_illegal_loaded_schedule_is_an_error_not_code() {
     let host = dir.join("out.c");
     let out = Command::new(pencilc())
         .args(flags(&src, "MINI"))
-        .args(["-o", host.to_str().unwrap(), "--load-schedule", bad.to_str().unwrap()])
+        .args([
+            "-o",
+            host.to_str().unwrap(),
+            "--load-schedule",
+            bad.to_str().unwrap(),
+        ])
         .arg(&src)
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{}", err);
     assert!(err.contains("violates the dependences"), "{}", err);
-    assert!(!host.exists(), "no code may be written for an illegal schedule");
+    assert!(
+        !host.exists(),
+        "no code may be written for an illegal schedule"
+    );
 }
 
 /// A budget of zero seconds: both schedulers give up at once, pencilc
@@ -177,7 +222,11 @@ fn exhausted_budget_falls_back_with_a_warning() {
     assert!(ok, "{}", err);
     assert!(err.contains("warning"), "{}", err);
     assert!(err.contains("original order"), "{}", err);
-    assert!(err.contains("jacobi-2d.c:"), "the warning names the region: {}", err);
+    assert!(
+        err.contains("jacobi-2d.c:"),
+        "the warning names the region: {}",
+        err
+    );
     let seq = sequential_dump(&dir, &src, "MINI");
     let par = generated_dump_with(&dir, &src, "MINI", Target::C, &["--schedule-timeout", "0"]);
     assert_same(&seq, &par, 1e-12);

@@ -98,7 +98,11 @@ fn main() -> ExitCode {
     opts.fp_contract = a.fp_contract;
     opts.opencl_device = a.device;
     opts.cflags = a.cflags.split_whitespace().map(String::from).collect();
-    opts.pencilc_args = a.pencilc_args.split_whitespace().map(String::from).collect();
+    opts.pencilc_args = a
+        .pencilc_args
+        .split_whitespace()
+        .map(String::from)
+        .collect();
     opts.run_timeout = Duration::from_secs(a.timeout);
     opts.nvcc = a.nvcc.clone();
     opts.cuda = match a.cuda.as_str() {

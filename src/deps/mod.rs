@@ -275,7 +275,11 @@ pub fn pieces(isl: &Isl, scop: &Scop) -> Result<Vec<String>> {
                 .isl(isl, STAGE)?;
             let all = res.get_may_dependence().isl(isl, STAGE)?;
             // Keep pairs that really touch a common element.
-            let src = reads.copy().isl(isl, STAGE)?.union(writes.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+            let src = reads
+                .copy()
+                .isl(isl, STAGE)?
+                .union(writes.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
             let conflict = src
                 .apply_range(sink.reverse().isl(isl, STAGE)?)
                 .isl(isl, STAGE)?;
@@ -313,7 +317,9 @@ mod pieces_tests {
         assert!(p.len() >= 3, "{:?}", p);
         let mut u = UnionMap::read_from_str(&isl.ctx, "{ }").unwrap();
         for t in &p {
-            u = u.union(UnionMap::read_from_str(&isl.ctx, t).unwrap()).unwrap();
+            u = u
+                .union(UnionMap::read_from_str(&isl.ctx, t).unwrap())
+                .unwrap();
         }
         assert!(u.is_equal(&g.all(&isl).unwrap()).unwrap());
     }

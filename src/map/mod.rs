@@ -201,7 +201,11 @@ impl Mapper<'_> {
             }
             ScheduleNodeType::Leaf => self.make_sequential_kernel(node),
             ScheduleNodeType::Mark
-                if node.mark_get_id().isl(isl, STAGE)?.get_name().isl(isl, STAGE)?
+                if node
+                    .mark_get_id()
+                    .isl(isl, STAGE)?
+                    .get_name()
+                    .isl(isl, STAGE)?
                     == crate::sched::pluto::WAVEFRONT_MARK =>
             {
                 // The band below counts tiles of a wavefront: one tile per
@@ -297,7 +301,11 @@ impl Mapper<'_> {
             &format!("band of kernel {}", k),
         )?;
 
-        let tile = if self.unit_tiles { 1 } else { self.opts.tile_size };
+        let tile = if self.unit_tiles {
+            1
+        } else {
+            self.opts.tile_size
+        };
         let defaults = match n_thread {
             1 => &self.opts.block_1d,
             2 => &self.opts.block_2d,

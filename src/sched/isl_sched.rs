@@ -45,13 +45,21 @@ pub fn schedule_isl(
     if serialize_sccs {
         args.push(SERIALIZE_SCCS_FLAG.to_string());
     }
-    Ok(super::worker::run(&args, &text, timeout_secs, worker, "isl's scheduler", || {
-        schedule_in_process(&text, serialize_sccs)
-    })
+    Ok(super::worker::run(
+        &args,
+        &text,
+        timeout_secs,
+        worker,
+        "isl's scheduler",
+        || schedule_in_process(&text, serialize_sccs),
+    )
     .map(|tree| Schedule { tree }))
 }
 
-pub(super) fn schedule_in_process(constraints: &str, serialize_sccs: bool) -> std::result::Result<String, String> {
+pub(super) fn schedule_in_process(
+    constraints: &str,
+    serialize_sccs: bool,
+) -> std::result::Result<String, String> {
     extern "C" {
         fn isl_options_set_schedule_serialize_sccs(ctx: libc::uintptr_t, val: i32) -> i32;
     }

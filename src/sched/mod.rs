@@ -12,8 +12,8 @@ mod isl_sched;
 pub mod pluto;
 mod worker;
 
-pub use worker::{run_worker, WORKER_FLAG};
 pub use pluto::Fuse;
+pub use worker::{run_worker, WORKER_FLAG};
 
 use crate::deps::DependenceGraph;
 use crate::diag::Result;
@@ -89,7 +89,12 @@ pub struct Scheduled {
     pub ilp_solves: usize,
 }
 
-pub fn schedule(isl: &Isl, scop: &Scop, deps: &DependenceGraph, opts: &SchedOptions) -> Result<Scheduled> {
+pub fn schedule(
+    isl: &Isl,
+    scop: &Scop,
+    deps: &DependenceGraph,
+    opts: &SchedOptions,
+) -> Result<Scheduled> {
     let mut why: Vec<String> = Vec::new();
     let mut solves = 0;
     let order = match opts.kind {
@@ -178,7 +183,12 @@ fn schedule_pluto(
                 .strip_prefix("solves ")
                 .and_then(|n| n.trim().parse().ok())
                 .unwrap_or(0);
-            (Ok(Schedule { tree: tree.trim().to_string() }), solves)
+            (
+                Ok(Schedule {
+                    tree: tree.trim().to_string(),
+                }),
+                solves,
+            )
         }
         Err(why) => (Err(why), 0),
     })
@@ -193,7 +203,10 @@ pub(crate) fn pluto_job(args: &[String], input: &str) -> std::result::Result<Str
         _ => Fuse::Smart,
     };
     let tile: i64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(32);
-    let secs: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(DEFAULT_TIMEOUT_SECS);
+    let secs: u64 = args
+        .get(2)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(DEFAULT_TIMEOUT_SECS);
     let problem = pluto::Problem::from_text(input)?;
     let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
     let popts = pluto::PlutoOptions {
@@ -208,7 +221,10 @@ pub(crate) fn pluto_job(args: &[String], input: &str) -> std::result::Result<Str
             let tree = pluto::to_isl_tree(&problem, &node, tile);
             // Normalise through isl (and catch a malformed tree here).
             let parsed = isl_rs::Schedule::read_from_str(&isl.ctx, &tree).map_err(|e| {
-                format!("pencilc's scheduler wrote a tree isl cannot read ({}): {}", e, tree)
+                format!(
+                    "pencilc's scheduler wrote a tree isl cannot read ({}): {}",
+                    e, tree
+                )
             })?;
             let text = parsed.to_str().map_err(|e| e.to_string())?.to_string();
             Ok(format!("solves {}\n{}", n, text))

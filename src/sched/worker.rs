@@ -97,7 +97,8 @@ pub fn run_worker() -> i32 {
     let r = match args.first().map(|s| s.as_str()) {
         Some("isl") => super::isl_sched::schedule_in_process(
             &input,
-            args.iter().any(|a| a == super::isl_sched::SERIALIZE_SCCS_FLAG),
+            args.iter()
+                .any(|a| a == super::isl_sched::SERIALIZE_SCCS_FLAG),
         ),
         Some("pluto") => super::pluto_job(&args[1..], &input),
         _ => Err("unknown scheduler worker job".to_string()),

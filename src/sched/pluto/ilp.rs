@@ -86,7 +86,10 @@ impl Con {
                 // No integer solution; keep it so the solver reports infeasible.
                 (terms, self.lin.constant)
             } else {
-                (terms.iter().map(|&(v, k)| (v, k / g)).collect(), self.lin.constant / g)
+                (
+                    terms.iter().map(|&(v, k)| (v, k / g)).collect(),
+                    self.lin.constant / g,
+                )
             }
         } else {
             // Σ k·x + c >= 0  ⇔  Σ (k/g)·x + floor(c/g) >= 0 over the integers.
@@ -138,7 +141,11 @@ impl Ilp {
 
     /// Minimizes `objective`; `Ok(None)` when infeasible. Values are
     /// rounded to the integers the solver found.
-    pub fn minimize(&self, objective: &Lin, deadline: Instant) -> Result<Option<Vec<i64>>, IlpError> {
+    pub fn minimize(
+        &self,
+        objective: &Lin,
+        deadline: Instant,
+    ) -> Result<Option<Vec<i64>>, IlpError> {
         // microlp 0.6 (the version good_lp links) can stumble on a singular
         // basis (fixed upstream in microlp 0.7). Equivalent reformulations
         // usually go through: each equality as two inequalities, then the
@@ -175,7 +182,11 @@ impl Ilp {
         Err(IlpError::Solver(last))
     }
 
-    fn minimize_once(&self, objective: &Lin, deadline: Instant) -> Result<Option<Vec<i64>>, IlpError> {
+    fn minimize_once(
+        &self,
+        objective: &Lin,
+        deadline: Instant,
+    ) -> Result<Option<Vec<i64>>, IlpError> {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return Err(IlpError::Budget);
@@ -213,16 +224,24 @@ impl Ilp {
             .with_all(constraints);
         let started = Instant::now();
         match model.solve() {
-            Ok(sol) => Ok(Some(vars.iter().map(|v| sol.value(*v).round() as i64).collect())),
+            Ok(sol) => Ok(Some(
+                vars.iter().map(|v| sol.value(*v).round() as i64).collect(),
+            )),
             Err(ResolutionError::Infeasible) => Ok(None),
-            Err(_) if Instant::now() >= deadline || started.elapsed() >= left => Err(IlpError::Budget),
+            Err(_) if Instant::now() >= deadline || started.elapsed() >= left => {
+                Err(IlpError::Budget)
+            }
             Err(e) => Err(IlpError::Solver(e.to_string())),
         }
     }
 
     /// Lexicographic minimum of `objectives`: each stage's optimum is fixed
     /// before the next stage is minimized.
-    pub fn lexmin(&self, objectives: &[Lin], deadline: Instant) -> Result<Option<Vec<i64>>, IlpError> {
+    pub fn lexmin(
+        &self,
+        objectives: &[Lin],
+        deadline: Instant,
+    ) -> Result<Option<Vec<i64>>, IlpError> {
         let mut p = self.clone();
         let mut last = None;
         for obj in objectives {
@@ -285,7 +304,10 @@ mod tests {
     fn infeasible_is_none() {
         let mut p = Ilp::default();
         let x = p.add_var(0, 2);
-        p.cons.push(Con::ge0(Lin { terms: vec![(x, 1)], constant: -3 }));
+        p.cons.push(Con::ge0(Lin {
+            terms: vec![(x, 1)],
+            constant: -3,
+        }));
         let deadline = Instant::now() + std::time::Duration::from_secs(5);
         assert!(p.minimize(&Lin::var(x), deadline).unwrap().is_none());
     }

@@ -149,7 +149,8 @@ impl Problem {
                 "param" => p.params.push(rest.to_string()),
                 "stmt" => {
                     let (n, d) = rest.split_once(' ').ok_or("bad stmt line")?;
-                    p.stmts.push((n.to_string(), d.parse().map_err(|_| "bad stmt dimension")?));
+                    p.stmts
+                        .push((n.to_string(), d.parse().map_err(|_| "bad stmt dimension")?));
                 }
                 "domain" => p.domain = rest.to_string(),
                 "dep" => p.deps.push(rest.to_string()),
@@ -227,7 +228,10 @@ impl<'a> Pluto<'a> {
         for text in &self.scop.deps {
             let rel = Map::read_from_str(&isl.ctx, text).isl(isl, STAGE)?;
             let src = rel.get_tuple_name(DimType::In).isl(isl, STAGE)?.to_string();
-            let dst = rel.get_tuple_name(DimType::Out).isl(isl, STAGE)?.to_string();
+            let dst = rel
+                .get_tuple_name(DimType::Out)
+                .isl(isl, STAGE)?
+                .to_string();
             let (Some(&s), Some(&d)) = (index.get(src.as_str()), index.get(dst.as_str())) else {
                 return Err(PlutoError::Failed(format!(
                     "dependence between unknown statements {} -> {}",
@@ -249,7 +253,12 @@ impl<'a> Pluto<'a> {
     }
 
     /// Schedules the statements `group`, whose pending dependences are `edges`.
-    fn group(&mut self, group: &[usize], edges: Vec<Edge>, h: &mut Vec<Vec<Vec<i64>>>) -> PResult<Node> {
+    fn group(
+        &mut self,
+        group: &[usize],
+        edges: Vec<Edge>,
+        h: &mut Vec<Vec<Vec<i64>>>,
+    ) -> PResult<Node> {
         self.check_deadline()?;
         let edges: Vec<Edge> = edges
             .into_iter()
@@ -303,7 +312,12 @@ impl<'a> Pluto<'a> {
         }))
     }
 
-    fn sequence(&mut self, parts: Vec<Vec<usize>>, edges: Vec<Edge>, h: &mut Vec<Vec<Vec<i64>>>) -> PResult<Node> {
+    fn sequence(
+        &mut self,
+        parts: Vec<Vec<usize>>,
+        edges: Vec<Edge>,
+        h: &mut Vec<Vec<Vec<i64>>>,
+    ) -> PResult<Node> {
         let mut children = Vec::new();
         for part in parts {
             let mine = edges
@@ -343,7 +357,12 @@ impl<'a> Pluto<'a> {
     /// Greedy smart fusion: walk the components in topological order and
     /// add each to the current part if the fused band keeps as many
     /// parallel rows (and as deep a band) as each of the two scheduled apart.
-    fn smart_partition(&mut self, sccs: &[Vec<usize>], edges: &[Edge], h: &[Vec<Vec<i64>>]) -> PResult<Vec<Vec<usize>>> {
+    fn smart_partition(
+        &mut self,
+        sccs: &[Vec<usize>],
+        edges: &[Edge],
+        h: &[Vec<Vec<i64>>],
+    ) -> PResult<Vec<Vec<usize>>> {
         let mut memo: HashMap<Vec<usize>, (usize, usize)> = HashMap::new();
         let mut quality = |me: &mut Self, part: &[usize]| -> PResult<(usize, usize)> {
             if let Some(q) = memo.get(part) {
@@ -390,7 +409,10 @@ impl<'a> Pluto<'a> {
         edges: &[Edge],
         h: &mut [Vec<Vec<i64>>],
     ) -> PResult<Vec<(BTreeMap<usize, Row>, bool)>> {
-        let mut edges: Vec<Edge> = edges.iter().map(|e| e.copy(self.isl)).collect::<Result<_>>()?;
+        let mut edges: Vec<Edge> = edges
+            .iter()
+            .map(|e| e.copy(self.isl))
+            .collect::<Result<_>>()?;
         for e in edges.iter_mut() {
             if e.farkas.is_none() {
                 e.farkas = Some(Farkas::of(self.isl, &e.rel)?);
@@ -413,14 +435,20 @@ impl<'a> Pluto<'a> {
 
     fn check_deadline(&self) -> PResult<()> {
         if Instant::now() >= self.opts.deadline {
-            Err(PlutoError::Budget("the scheduler's time budget ran out".into()))
+            Err(PlutoError::Budget(
+                "the scheduler's time budget ran out".into(),
+            ))
         } else {
             Ok(())
         }
     }
 
     /// The unknowns of one row for the statements of `group`.
-    fn row_vars(&self, ilp: &mut Ilp, group: &[usize]) -> BTreeMap<usize, (Vec<usize>, usize, Vec<usize>)> {
+    fn row_vars(
+        &self,
+        ilp: &mut Ilp,
+        group: &[usize],
+    ) -> BTreeMap<usize, (Vec<usize>, usize, Vec<usize>)> {
         let b = self.opts.max_coefficient;
         let mut vars = BTreeMap::new();
         for &s in group {
@@ -469,7 +497,8 @@ impl<'a> Pluto<'a> {
                 let mut strong_cst = cst.clone();
                 strong_cst.add_scaled(&Lin::var(ev[k]), -1);
                 let zeros = vec![Lin::constant(0); f.params.len()];
-                ilp.cons.extend(f.instantiate(&strong_cst, &zeros, &src, &dst));
+                ilp.cons
+                    .extend(f.instantiate(&strong_cst, &zeros, &src, &dst));
             } else {
                 let zeros = vec![Lin::constant(0); f.params.len()];
                 ilp.cons.extend(f.instantiate(&cst, &zeros, &src, &dst));

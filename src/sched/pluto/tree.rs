@@ -10,8 +10,8 @@
 //! `(φ_0, …, φ_m)`. The mapper turns the parallel tile band into a kernel
 //! launched once per wavefront.
 
-use super::{Band, Node, Row};
 use super::Problem;
+use super::{Band, Node, Row};
 
 /// Marks the parallel tile band of a wavefront: its members already count
 /// tiles, so the mapper gives each block one tile instead of tiling again.
@@ -68,8 +68,19 @@ fn member(scop: &Problem, stmts: &[usize], expr: impl Fn(usize, &[String]) -> St
     format!("{{ {} }}", parts.join("; "))
 }
 
-fn band_text(scop: &Problem, stmts: &[usize], members: &[String], coincident: &[bool], permutable: bool, atomic: bool, child: String) -> String {
-    let flags: Vec<&str> = coincident.iter().map(|&c| if c { "1" } else { "0" }).collect();
+fn band_text(
+    scop: &Problem,
+    stmts: &[usize],
+    members: &[String],
+    coincident: &[bool],
+    permutable: bool,
+    atomic: bool,
+    child: String,
+) -> String {
+    let flags: Vec<&str> = coincident
+        .iter()
+        .map(|&c| if c { "1" } else { "0" })
+        .collect();
     let mut s = format!(
         "{{ schedule: \"{}[{}]\", permutable: {}, coincident: [ {} ]",
         params_arrow(scop),
@@ -108,7 +119,11 @@ fn node_text(scop: &Problem, node: &Node, tile: i64) -> String {
                     if c.is_empty() {
                         format!("{{ filter: \"{}\" }}", filter_text(scop, stmts))
                     } else {
-                        format!("{{ filter: \"{}\", child: {} }}", filter_text(scop, stmts), c)
+                        format!(
+                            "{{ filter: \"{}\", child: {} }}",
+                            filter_text(scop, stmts),
+                            c
+                        )
                     }
                 })
                 .collect();
@@ -130,7 +145,15 @@ fn band_node_text(scop: &Problem, b: &Band, tile: i64) -> String {
         .map(|r| member(scop, &b.stmts, |s, it| row_text(&r[&s], it)))
         .collect();
     if !needs_wavefront(b) {
-        return band_text(scop, &b.stmts, &point, &b.coincident, b.permutable, false, child);
+        return band_text(
+            scop,
+            &b.stmts,
+            &point,
+            &b.coincident,
+            b.permutable,
+            false,
+            child,
+        );
     }
     let tile_of = |r: &std::collections::BTreeMap<usize, Row>, s: usize, it: &[String]| {
         format!("floor(({})/{})", row_text(&r[&s], it), tile)
@@ -146,8 +169,24 @@ fn band_node_text(scop: &Problem, b: &Band, tile: i64) -> String {
         .iter()
         .map(|r| member(scop, &b.stmts, |s, it| tile_of(r, s, it)))
         .collect();
-    let point_band = band_text(scop, &b.stmts, &point, &vec![false; point.len()], true, true, child);
-    let tile_band = band_text(scop, &b.stmts, &tiles, &vec![true; tiles.len()], true, false, point_band);
+    let point_band = band_text(
+        scop,
+        &b.stmts,
+        &point,
+        &vec![false; point.len()],
+        true,
+        true,
+        child,
+    );
+    let tile_band = band_text(
+        scop,
+        &b.stmts,
+        &tiles,
+        &vec![true; tiles.len()],
+        true,
+        false,
+        point_band,
+    );
     let marked = format!("{{ mark: \"{}\", child: {} }}", WAVEFRONT_MARK, tile_band);
     band_text(scop, &b.stmts, &[wave], &[false], true, false, marked)
 }
@@ -170,11 +209,20 @@ mod tests {
     #[test]
     fn row_text_is_isl_syntax() {
         let it = vec!["i0".to_string(), "i1".to_string()];
-        let r = Row { coef: vec![2, -1], shift: 0 };
+        let r = Row {
+            coef: vec![2, -1],
+            shift: 0,
+        };
         assert_eq!(row_text(&r, &it), "2*i0 - i1");
-        let r = Row { coef: vec![0, 0], shift: 0 };
+        let r = Row {
+            coef: vec![0, 0],
+            shift: 0,
+        };
         assert_eq!(row_text(&r, &it), "0");
-        let r = Row { coef: vec![1, 0], shift: -3 };
+        let r = Row {
+            coef: vec![1, 0],
+            shift: -3,
+        };
         assert_eq!(row_text(&r, &it), "i0 - 3");
     }
 }
