@@ -56,22 +56,44 @@ impl DependenceGraph {
     }
 }
 
+/// The region's original schedule, reads and writes, each restricted to
+/// the iteration domain, read into `isl`'s context.
+struct Model {
+    domain: UnionSet,
+    sched: UnionMap,
+    reads: UnionMap,
+    writes: UnionMap,
+}
+
+impl Model {
+    fn read(isl: &Isl, scop: &Scop) -> Result<Model> {
+        let domain = UnionSet::read_from_str(&isl.ctx, &scop.domain_text()).isl(isl, STAGE)?;
+        let m = Model {
+            sched: Self::on_domain(isl, &domain, &scop.schedule_text())?,
+            reads: Self::on_domain(isl, &domain, &scop.reads_text())?,
+            writes: Self::on_domain(isl, &domain, &scop.writes_text())?,
+            domain,
+        };
+        Ok(m)
+    }
+
+    /// The union map `text` restricted to the iteration domain.
+    fn on_domain(isl: &Isl, domain: &UnionSet, text: &str) -> Result<UnionMap> {
+        UnionMap::read_from_str(&isl.ctx, text)
+            .isl(isl, STAGE)?
+            .intersect_domain(domain.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)
+    }
+}
+
 pub fn analyze(isl: &Isl, scop: &Scop) -> Result<DependenceGraph> {
     isl.reset_budget();
-    let ctx = &isl.ctx;
-    let domain = UnionSet::read_from_str(ctx, &scop.domain_text()).isl(isl, STAGE)?;
-    let sched = UnionMap::read_from_str(ctx, &scop.schedule_text())
-        .isl(isl, STAGE)?
-        .intersect_domain(domain.copy().isl(isl, STAGE)?)
-        .isl(isl, STAGE)?;
-    let reads = UnionMap::read_from_str(ctx, &scop.reads_text())
-        .isl(isl, STAGE)?
-        .intersect_domain(domain.copy().isl(isl, STAGE)?)
-        .isl(isl, STAGE)?;
-    let writes = UnionMap::read_from_str(ctx, &scop.writes_text())
-        .isl(isl, STAGE)?
-        .intersect_domain(domain.copy().isl(isl, STAGE)?)
-        .isl(isl, STAGE)?;
+    let Model {
+        sched,
+        reads,
+        writes,
+        ..
+    } = Model::read(isl, scop)?;
 
     // Flow: each read's last writer. Reads with no writer are live-in.
     let flow_info = UnionAccessInfo::from_sink(reads.copy().isl(isl, STAGE)?)
@@ -214,20 +236,13 @@ fn fully_written(isl: &Isl, scop: &Scop, writes: &UnionMap, array: &str) -> Resu
 /// Same dependences as `DependenceGraph::all` (checked by a test).
 pub fn pieces(isl: &Isl, scop: &Scop) -> Result<Vec<String>> {
     isl.reset_budget();
-    let ctx = &isl.ctx;
-    let domain = UnionSet::read_from_str(ctx, &scop.domain_text()).isl(isl, STAGE)?;
-    let sched = UnionMap::read_from_str(ctx, &scop.schedule_text())
-        .isl(isl, STAGE)?
-        .intersect_domain(domain.copy().isl(isl, STAGE)?)
-        .isl(isl, STAGE)?;
-    let restrict = |text: String| -> Result<UnionMap> {
-        UnionMap::read_from_str(ctx, &text)
-            .isl(isl, STAGE)?
-            .intersect_domain(domain.copy().isl(isl, STAGE)?)
-            .isl(isl, STAGE)
-    };
-    let reads = restrict(scop.reads_text())?;
-    let writes = restrict(scop.writes_text())?;
+    let Model {
+        domain,
+        sched,
+        reads,
+        writes,
+    } = Model::read(isl, scop)?;
+    let restrict = |text: String| Model::on_domain(isl, &domain, &text);
     let prefix = if scop.params.is_empty() {
         String::new()
     } else {

@@ -529,8 +529,7 @@ impl<'a> Pluto<'a> {
         let depth = self.dims.iter().copied().max().unwrap_or(0) as i64 + 1;
         let n_shift = vars.len() as i64 * self.opts.max_shift + 1;
         let mut cost = Lin::default();
-        for (c, sh, abs) in vars.values() {
-            let _ = c;
+        for (_, sh, abs) in vars.values() {
             for (j, &a) in abs.iter().enumerate() {
                 cost.add_scaled(&Lin::var(a), (depth + j as i64) * n_shift);
             }
@@ -593,19 +592,7 @@ impl<'a> Pluto<'a> {
                     }
                 }
             };
-            let row = vars
-                .iter()
-                .map(|(&s, (c, sh, _))| {
-                    (
-                        s,
-                        Row {
-                            coef: c.iter().map(|&v| sol[v]).collect(),
-                            shift: sol[*sh],
-                        },
-                    )
-                })
-                .collect();
-            return Ok(Some((row, parallel)));
+            return Ok(Some((row_of(&vars, &sol), parallel)));
         }
         Ok(None)
     }
@@ -646,18 +633,7 @@ impl<'a> Pluto<'a> {
                 "no schedule row satisfies any pending dependence".into(),
             ));
         };
-        Ok(vars
-            .iter()
-            .map(|(&s, (c, sh, _))| {
-                (
-                    s,
-                    Row {
-                        coef: c.iter().map(|&v| sol[v]).collect(),
-                        shift: sol[*sh],
-                    },
-                )
-            })
-            .collect())
+        Ok(row_of(&vars, &sol))
     }
 
     /// The part of each dependence that `rows` leave unsatisfied (distance
@@ -709,4 +685,23 @@ impl<'a> Pluto<'a> {
         }
         Ok(out)
     }
+}
+
+/// Each statement's row read off an ILP solution.
+fn row_of(
+    vars: &BTreeMap<usize, (Vec<usize>, usize, Vec<usize>)>,
+    sol: &[i64],
+) -> BTreeMap<usize, Row> {
+    vars.iter()
+        .map(|(&s, (c, sh, _))| {
+            let coef = c.iter().map(|&v| sol[v]).collect();
+            (
+                s,
+                Row {
+                    coef,
+                    shift: sol[*sh],
+                },
+            )
+        })
+        .collect()
 }

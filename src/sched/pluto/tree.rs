@@ -70,7 +70,6 @@ fn member(scop: &Problem, stmts: &[usize], expr: impl Fn(usize, &[String]) -> St
 
 fn band_text(
     scop: &Problem,
-    stmts: &[usize],
     members: &[String],
     coincident: &[bool],
     permutable: bool,
@@ -88,7 +87,6 @@ fn band_text(
         if permutable { 1 } else { 0 },
         flags.join(", ")
     );
-    let _ = stmts;
     if atomic {
         // One loop per member without separating the boundary cases:
         // skewed point loops inside a wavefront tile otherwise make isl's
@@ -145,15 +143,7 @@ fn band_node_text(scop: &Problem, b: &Band, tile: i64) -> String {
         .map(|r| member(scop, &b.stmts, |s, it| row_text(&r[&s], it)))
         .collect();
     if !needs_wavefront(b) {
-        return band_text(
-            scop,
-            &b.stmts,
-            &point,
-            &b.coincident,
-            b.permutable,
-            false,
-            child,
-        );
+        return band_text(scop, &point, &b.coincident, b.permutable, false, child);
     }
     let tile_of = |r: &std::collections::BTreeMap<usize, Row>, s: usize, it: &[String]| {
         format!("floor(({})/{})", row_text(&r[&s], it), tile)
@@ -169,18 +159,9 @@ fn band_node_text(scop: &Problem, b: &Band, tile: i64) -> String {
         .iter()
         .map(|r| member(scop, &b.stmts, |s, it| tile_of(r, s, it)))
         .collect();
-    let point_band = band_text(
-        scop,
-        &b.stmts,
-        &point,
-        &vec![false; point.len()],
-        true,
-        true,
-        child,
-    );
+    let point_band = band_text(scop, &point, &vec![false; point.len()], true, true, child);
     let tile_band = band_text(
         scop,
-        &b.stmts,
         &tiles,
         &vec![true; tiles.len()],
         true,
@@ -188,7 +169,7 @@ fn band_node_text(scop: &Problem, b: &Band, tile: i64) -> String {
         point_band,
     );
     let marked = format!("{{ mark: \"{}\", child: {} }}", WAVEFRONT_MARK, tile_band);
-    band_text(scop, &b.stmts, &[wave], &[false], true, false, marked)
+    band_text(scop, &[wave], &[false], true, false, marked)
 }
 
 /// The whole schedule tree in isl notation.
