@@ -1039,16 +1039,7 @@ fn shrink(
 /// this file: (what the failure says, the reproducer). They are counted and
 /// listed but do not fail the test unless `PENCILC_PROPTEST_STRICT` is set.
 /// A wrong output is never one of them. Remove an entry when its bug is fixed.
-const KNOWN_ISSUES: [(&str, &str); 2] = [
-    (
-        "cannot extract range space from empty input",
-        "isl_schedule_of_a_region_that_never_runs",
-    ),
-    (
-        "a kernel launches 32768 blocks",
-        "negative_parallel_member_launches_few_blocks",
-    ),
-];
+const KNOWN_ISSUES: [(&str, &str); 0] = [];
 
 fn known_issue(f: &Failure) -> Option<&'static str> {
     if matches!(f, Failure::Mismatch(_)) {
@@ -1374,7 +1365,6 @@ fn compile_small(name: &str, source: &str, flags: &[&str]) -> (Ran, String, Opti
 /// cannot extract range space from empty input [E0900]". The schedule
 /// isl returns has the domain `{  }`; pluto's is fine.
 #[test]
-#[ignore = "bug: --scheduler isl on a region that never runs fails in `map`"]
 fn isl_schedule_of_a_region_that_never_runs() {
     let source = "double A[8];\nint main(void)\n{\n#pragma scop\n  for (int i = 0; i < 4; i++)\n    for (int j = i; j < i; j++)\n      A[i] = 0.5 * A[i];\n#pragma endscop\n  return 0;\n}\n";
     let (p, _, _) = compile_small("repro-empty-region", source, &["--scheduler", "isl"]);
@@ -1389,7 +1379,6 @@ fn isl_schedule_of_a_region_that_never_runs() {
 /// instances launches 32768 blocks; case 62 got 32768 x 32768 blocks, which
 /// the C target cannot finish. Results stay correct; the cost is the launch.
 #[test]
-#[ignore = "bug: a parallel member with negative values launches 32768 blocks"]
 fn negative_parallel_member_launches_few_blocks() {
     let source = "#include <stdio.h>\ndouble A[10][10];\nint main(void)\n{\n  for (int x = 0; x < 10; x++) for (int y = 0; y < 10; y++) A[x][y] = x + 0.5 * y;\n#pragma scop\n  for (int i = 1; i < 10; i++)\n    for (int j = 1; j < 10; j++)\n      A[i][j] = 0.5 * A[i - 1][j - 1];\n#pragma endscop\n  for (int x = 0; x < 10; x++) for (int y = 0; y < 10; y++) printf(\"%.17g\\n\", A[x][y]);\n  return 0;\n}\n";
     for scheduler in ["pluto", "isl"] {

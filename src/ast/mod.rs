@@ -84,13 +84,26 @@ pub fn generate(
     let host_names = fresh_prefix(scop, mapped, "h");
     let iter_prefix = fresh_prefix(scop, mapped, "c");
     let device = trees.device;
+    let subtrees: Vec<Option<String>> = (0..mapped.kernels.len())
+        .map(|k| subtree_below_mark(&mapped.tree, &format!("kernel_{}", k)))
+        .collect();
     let mut occurrences: Vec<Occurrence> = Vec::new();
     let mut failure: Option<Diagnostic> = None;
     let node = {
         let mut hook = |mark: &str, build: &BuildAt| -> Option<String> {
             let k: usize = mark.strip_prefix("kernel_")?.parse().ok()?;
             let plan = mapped.kernels.get(k)?;
-            match launch_at(isl, scop, plan, build, &device, &host_names, &iter_prefix) {
+            let sub = subtrees.get(k).and_then(|s| s.as_deref());
+            match launch_at(
+                isl,
+                scop,
+                plan,
+                build,
+                &device,
+                sub,
+                &host_names,
+                &iter_prefix,
+            ) {
                 Ok(o) => {
                     occurrences.push(o);
                     Some(format!("launch_{}", occurrences.len() - 1))
@@ -166,6 +179,7 @@ fn launch_at(
     plan: &KernelPlan,
     build: &BuildAt,
     device: &Schedule,
+    device_subtree: Option<&str>,
     host_prefix: &str,
     iter_prefix: &str,
 ) -> Result<Occurrence> {
@@ -215,14 +229,34 @@ fn launch_at(
         .isl(isl, STAGE)?
         .domain()
         .isl(isl, STAGE)?;
-    let tree = device
-        .copy()
-        .isl(isl, STAGE)?
-        .intersect_domain(instances)
-        .isl(isl, "ast-kernel-restrict")?;
+    // Only the kernel's own subtree: restricting the whole device tree
+    // would make every launch pay for every other kernel's nodes.
+    let tree = match device_subtree.and_then(reroot_contexts) {
+        Some(sub) => {
+            let text = format!(
+                "{{ domain: \"{}\", child: {} }}",
+                instances.to_str().isl(isl, STAGE)?,
+                sub
+            );
+            if std::env::var_os("PENCILC_DEBUG_AST").is_some() {
+                eprintln!("kernel subtree at depth {}: {}", depth, text);
+            }
+            Schedule::read_from_str(&isl.ctx, &text).isl(isl, "ast-kernel-subtree")?
+        }
+        None => device
+            .copy()
+            .isl(isl, STAGE)?
+            .intersect_domain(instances)
+            .isl(isl, "ast-kernel-restrict")?,
+    };
     let context = Set::read_from_str(&isl.ctx, &scop.context).isl(isl, STAGE)?;
     let mut no_hook = |_: &str, _: &BuildAt| -> Option<String> { None };
-    let node = node_from_schedule(isl, tree, context, iter_prefix, &mut no_hook)?;
+    let node = node_from_schedule(isl, tree, context, iter_prefix, &mut no_hook).map_err(|e| {
+        if std::env::var_os("PENCILC_DEBUG_AST").is_some() {
+            eprintln!("kernel AST failed: {}", e.message);
+        }
+        e
+    })?;
     let body = convert_device(isl, scop, &node)?;
     Ok(Occurrence {
         kernel: plan.id,
@@ -230,6 +264,73 @@ fn launch_at(
         host_values,
         body: Some(body),
     })
+}
+
+/// The text of the node below `mark: "<name>"` in isl's schedule tree
+/// text, braces balanced outside quoted strings.
+fn subtree_below_mark(tree: &str, name: &str) -> Option<String> {
+    let at = tree.find(&format!("mark: \"{}\"", name))?;
+    let rest = &tree[at..];
+    let child = rest.find("child:")?;
+    let rest = &rest[child + "child:".len()..];
+    let open = rest.find('{')?;
+    let mut depth = 0usize;
+    let mut quoted = false;
+    for (i, c) in rest[open..].char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '{' if !quoted => depth += 1,
+            '}' if !quoted => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(rest[open..open + i + 1].to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Context nodes live in the space of the outer schedule dimensions; cut
+/// out of the tree, a subtree has as many fewer of them as the mark's depth,
+/// which is the length of the block context right below the mark (the
+/// mapper puts one there whenever the kernel has contexts at all). The
+/// mapper's contexts only constrain block and thread ids, so only the
+/// tuple's length changes. `None` if the subtree has another shape.
+fn reroot_contexts(sub: &str) -> Option<String> {
+    const KEY: &str = "context: \"";
+    if !sub.contains(KEY) {
+        return Some(sub.to_string());
+    }
+    if !sub.trim_start_matches(['{', ' ']).starts_with(KEY) {
+        return None;
+    }
+    let mut out = String::with_capacity(sub.len());
+    let mut rest = sub;
+    let mut depth: Option<usize> = None;
+    while let Some(at) = rest.find(KEY) {
+        let body = at + KEY.len();
+        out.push_str(&rest[..body]);
+        rest = &rest[body..];
+        let end = rest.find('"')?;
+        let text = &rest[..end];
+        let open = text.find("{ [")?;
+        let close = open + text[open..].find(']')?;
+        let inner = &text[open + 3..close];
+        let n = inner.split(',').filter(|x| !x.trim().is_empty()).count();
+        let d = *depth.get_or_insert(n);
+        let names: Vec<String> = (0..n.checked_sub(d)?)
+            // Not `h<k>`: those name the host values, parameters here.
+            .map(|k| format!("pencilc_outer_{}", k))
+            .collect();
+        out.push_str(&text[..open + 3]);
+        out.push_str(&names.join(", "));
+        out.push_str(&text[close..]);
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    Some(out)
 }
 
 /// Blocks needed per grid dimension at this launch: the largest tile index
@@ -533,5 +634,35 @@ impl Ast {
             }
             _ => {}
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{reroot_contexts, subtree_below_mark};
+
+    const TREE: &str = r#"{ domain: "{ S[t, i] }", child: { schedule: "[{ S[t, i] -> [(t)] }]", child: { sequence: [ { filter: "{ S[t, i] : i < 0 }", child: { mark: "kernel_0", child: { context: "[b] -> { [h0] : 0 <= b < 4 }", child: { schedule: "[{ S[t, i] -> [(i)] }]", child: { context: "[t0] -> { [h0, h1] : 0 <= t0 < 32 }" } } } } }, { filter: "{ S[t, i] : i >= 0 }", child: { mark: "kernel_1", child: { schedule: "[{ S[t, i] -> [(-i)] }]" } } } ] } } }"#;
+
+    #[test]
+    fn the_subtree_below_a_mark_is_cut_at_balanced_braces() {
+        assert_eq!(
+            subtree_below_mark(TREE, "kernel_1").unwrap(),
+            r#"{ schedule: "[{ S[t, i] -> [(-i)] }]" }"#
+        );
+        assert!(subtree_below_mark(TREE, "kernel_2").is_none());
+    }
+
+    #[test]
+    fn contexts_lose_the_dimensions_above_the_mark() {
+        let sub = subtree_below_mark(TREE, "kernel_0").unwrap();
+        assert_eq!(
+            reroot_contexts(&sub).unwrap(),
+            r#"{ context: "[b] -> { [] : 0 <= b < 4 }", child: { schedule: "[{ S[t, i] -> [(i)] }]", child: { context: "[t0] -> { [pencilc_outer_0] : 0 <= t0 < 32 }" } } }"#
+        );
+        // Without a context right below the mark the depth is unknown.
+        assert!(reroot_contexts(
+            r#"{ schedule: "[{ S[i] -> [(i)] }]", child: { context: "[t0] -> { [h0] : }" } }"#
+        )
+        .is_none());
     }
 }

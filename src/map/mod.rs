@@ -12,6 +12,8 @@
 //! generator then produces host loops around the marks and the kernel code
 //! inside them in one pass.
 
+mod origin;
+
 use crate::deps::DependenceGraph;
 use crate::diag::{Diagnostic, Result};
 use crate::isl::{Isl, IslResultExt};
@@ -104,12 +106,27 @@ pub fn map_to_gpu(
     // ids, and gives each launch's kernel code.
     let mut trees = Vec::new();
     let mut kernels = Vec::new();
+    let all_deps = deps.all(isl)?;
+    let s = IslSchedule::read_from_str(&isl.ctx, &sched.tree).isl(isl, STAGE)?;
+    if s.get_domain().isl(isl, STAGE)?.is_empty().isl(isl, STAGE)? {
+        // No statement ever runs: no kernels, and the host code is empty.
+        let device = IslSchedule::read_from_str(&isl.ctx, &sched.tree).isl(isl, STAGE)?;
+        return Ok((
+            MappedSchedule {
+                tree: sched.tree.clone(),
+                kernels,
+                block_ids,
+                thread_ids,
+            },
+            MappedTrees { host: s, device },
+        ));
+    }
     for with_ids in [false, true] {
         let s = IslSchedule::read_from_str(&isl.ctx, &sched.tree).isl(isl, STAGE)?;
         let mut m = Mapper {
             isl,
             original: &original,
-            deps,
+            deps: &all_deps,
             opts,
             block_ids: &block_ids,
             thread_ids: &thread_ids,
@@ -161,7 +178,8 @@ struct Mapper<'a> {
     isl: &'a Isl,
     /// The original schedule, for kernels that run sequentially.
     original: &'a str,
-    deps: &'a DependenceGraph,
+    /// Every dependence of the region, read once.
+    deps: &'a UnionMap,
     opts: &'a MapOptions,
     block_ids: &'a [String],
     thread_ids: &'a [String],
@@ -281,6 +299,7 @@ impl Mapper<'_> {
         };
         let n_thread = leading.min(3).min(n);
         let n_block = n_thread.min(2);
+        let node = origin::shift_to_zero(isl, node, n_block)?;
         let partial = node.band_get_partial_schedule().isl(isl, STAGE)?;
         let prefix = node
             .get_prefix_schedule_multi_union_pw_aff()
@@ -292,14 +311,17 @@ impl Mapper<'_> {
             .drop_dims(DimType::Set, n_thread as u32, (n - n_thread) as u32)
             .isl(isl, STAGE)?;
         let k = self.kernels.len();
-        valid::check_parallel(
-            isl,
-            self.deps,
-            &node.get_domain().isl(isl, STAGE)?,
-            &prefix,
-            &mapped,
-            &format!("band of kernel {}", k),
-        )?;
+        // Both passes build the same bands; checking the first suffices.
+        if !self.with_ids {
+            valid::check_parallel(
+                isl,
+                self.deps,
+                &node.get_domain().isl(isl, STAGE)?,
+                &prefix,
+                &mapped,
+                &format!("band of kernel {}", k),
+            )?;
+        }
 
         let tile = if self.unit_tiles {
             1

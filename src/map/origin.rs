@@ -1,0 +1,105 @@
+//! Moving a kernel band's block members to start at zero.
+//!
+//! Blocks are numbered from 0, and a band member whose values can be
+//! negative (a skewed or reversed parallel row such as `i - j`) would
+//! otherwise need the wrap-around grid (the cap of blocks, with tile ids
+//! taken modulo it) instead of the few blocks the launch really has. A
+//! shift by the member's smallest value at each prefix (a function of the
+//! outer loops and the parameters only) keeps every dependence distance
+//! inside the band unchanged, so coincidence and permutability survive;
+//! the mapped tree is checked again by `valid` all the same.
+
+use crate::diag::Result;
+use crate::isl::{Isl, IslResultExt};
+use isl_rs::{Map, ScheduleNode, UnionMap, UnionPwAff};
+
+const STAGE: &str = "map";
+
+/// Shifts members `0..n` of the band at `node` so that each one's minimum,
+/// over the instances sharing a prefix, is 0. Members that never go
+/// negative are left alone, so ordinary kernels are unchanged.
+pub fn shift_to_zero(isl: &Isl, node: ScheduleNode, n: usize) -> Result<ScheduleNode> {
+    if n == 0 {
+        return Ok(node);
+    }
+    let domain = node.get_domain().isl(isl, STAGE)?;
+    let prefix = node
+        .get_prefix_schedule_union_pw_multi_aff()
+        .isl(isl, STAGE)?;
+    let to_prefix = UnionMap::from_union_pw_multi_aff(prefix.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .intersect_domain(domain.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    let partial = node.band_get_partial_schedule().isl(isl, STAGE)?;
+    let mut shift = partial.copy().isl(isl, STAGE)?;
+    let mut any = false;
+    for j in 0..partial.size().isl(isl, STAGE)? as usize {
+        let member = partial.get_union_pw_aff(j as i32).isl(isl, STAGE)?;
+        let zero = member
+            .copy()
+            .isl(isl, STAGE)?
+            .sub(member.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        let lowest = if j < n {
+            lowest_per_prefix(isl, &to_prefix, &member, &domain)?
+        } else {
+            None
+        };
+        let amount = match lowest {
+            Some(lb) => {
+                any = true;
+                UnionPwAff::from_pw_aff(lb)
+                    .isl(isl, STAGE)?
+                    .pullback_union_pw_multi_aff(prefix.copy().isl(isl, STAGE)?)
+                    .isl(isl, STAGE)?
+                    .neg()
+                    .isl(isl, STAGE)?
+                    // Defined wherever the member is (isl requires it):
+                    // the shift where the band runs, zero elsewhere.
+                    .union_add(zero)
+                    .isl(isl, STAGE)?
+            }
+            None => zero,
+        };
+        shift = shift.set_union_pw_aff(j as i32, amount).isl(isl, STAGE)?;
+    }
+    if !any {
+        return Ok(node);
+    }
+    node.band_shift(shift).isl(isl, STAGE)
+}
+
+/// The member's minimum as a function of the prefix, if it can be negative.
+fn lowest_per_prefix(
+    isl: &Isl,
+    to_prefix: &UnionMap,
+    member: &UnionPwAff,
+    domain: &isl_rs::UnionSet,
+) -> Result<Option<isl_rs::PwAff>> {
+    let values = UnionMap::from_union_pw_aff(member.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .intersect_domain(domain.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    let rel = to_prefix
+        .copy()
+        .isl(isl, STAGE)?
+        .reverse()
+        .isl(isl, STAGE)?
+        .apply_range(values)
+        .isl(isl, STAGE)?;
+    if rel.is_empty().isl(isl, STAGE)? {
+        return Ok(None);
+    }
+    let rel = Map::from_union_map(rel).isl(isl, STAGE)?;
+    let lb = rel
+        .lexmin_pw_multi_aff()
+        .isl(isl, STAGE)?
+        .get_pw_aff(0)
+        .isl(isl, STAGE)?;
+    let dom = lb.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
+    let nonneg = lb.copy().isl(isl, STAGE)?.nonneg_set().isl(isl, STAGE)?;
+    if dom.is_subset(&nonneg).isl(isl, STAGE)? {
+        return Ok(None);
+    }
+    Ok(Some(lb))
+}
