@@ -5,6 +5,7 @@
 pub mod body;
 pub mod cexpr;
 pub mod kernel;
+pub mod stmt;
 mod templates;
 
 use crate::ast::{AExpr, GpuAst, Launch};
@@ -79,12 +80,16 @@ struct KernelText {
     body: String,
 }
 
+const OPENCL_BUILTINS: &str = include_str!("../../pencil-headers/pencil_opencl.h");
+const CUDA_BUILTINS: &str = include_str!("../../pencil-headers/pencil_cuda.h");
+
 pub fn emit(
     source: &SourceFile,
     regions: &[RegionCode],
     target: Target,
     paths: &OutputPaths,
     command: &str,
+    device_code: &str,
 ) -> Result<Vec<GeneratedFile>> {
     let tera = templates::load()?;
     let input = source.path.display().to_string();
@@ -101,11 +106,18 @@ pub fn emit(
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default()
     };
+    // Kernels also get PENCIL's typed builtins, the atomic reduction
+    // helpers, and the user's device code.
+    let device_helpers = match target {
+        Target::OpenCl => format!("{}\n{}{}", helpers, OPENCL_BUILTINS, device_code),
+        Target::Cuda => format!("{}\n{}{}", helpers, CUDA_BUILTINS, device_code),
+        Target::C => helpers.clone(),
+    };
     let kernel_ctx = |header: &str| {
         let mut c = Context::new();
         c.insert("version", version);
         c.insert("input", &input);
-        c.insert("helpers", &helpers);
+        c.insert("helpers", &device_helpers);
         c.insert("header_file", header);
         let ks: Vec<serde_json_like::K> = kernels
             .iter()
@@ -360,6 +372,10 @@ fn kernel_text(
         });
     }
     let call_name = |f: &str| -> String {
+        if target == Target::OpenCl && f == "abs" {
+            // OpenCL's abs returns an unsigned type; C's is signed.
+            return "pencilc_abs".to_string();
+        }
         if target == Target::OpenCl {
             // OpenCL C's math builtins are overloaded; the C99 `f` suffixed
             // names do not exist there.
