@@ -293,6 +293,9 @@ fn emit_region(
     ctx.insert("end_line", &scop.end_line);
     ctx.insert("n_kernels", &r.ast.launches.len());
     ctx.insert("body", &body);
+    // Region-level locals live on the host only where host code keeps the
+    // user's variables (the C target); elsewhere they are device buffers.
+    ctx.insert("local_decls", &scop.local_decls);
     ctx.insert("kernels", &kernel_names);
     let buffers: Vec<serde_json_like::Buffer> = scop
         .arrays
@@ -372,9 +375,17 @@ fn kernel_text(
         });
     }
     let call_name = |f: &str| -> String {
-        if target == Target::OpenCl && f == "abs" {
-            // OpenCL's abs returns an unsigned type; C's is signed.
-            return "pencilc_abs".to_string();
+        if target == Target::OpenCl {
+            // PENCIL's abs, min, max and clamp are the int versions; OpenCL's
+            // are overloaded (ambiguous on mixed argument types) and its abs
+            // returns an unsigned type.
+            match f {
+                "abs" => return "pencilc_abs".to_string(),
+                "min" => return "imin".to_string(),
+                "max" => return "imax".to_string(),
+                "clamp" => return "clamp32".to_string(),
+                _ => {}
+            }
         }
         if target == Target::OpenCl {
             // OpenCL C's math builtins are overloaded; the C99 `f` suffixed

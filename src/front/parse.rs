@@ -369,6 +369,12 @@ impl<'a> Cx<'a> {
         let Some(body) = f.child_by_field_name("body") else {
             return Ok(None);
         };
+        // A function describing accesses is a summary, even one that no
+        // attribute names.
+        let body_text = self.text(body);
+        if body_text.contains("__pencil_use") || body_text.contains("__pencil_def") {
+            return Ok(None);
+        }
         let params = self.param_list(f, typedefs)?;
         let head = &self.text(f)[..(body.start_byte() - f.start_byte())];
         let marked = head.contains("__attribute__((pencil))");
