@@ -385,7 +385,7 @@ impl<'a> Cx<'a> {
             if (!p.dims.is_empty() || p.pointer) && !p.pencil_array {
                 return Err(Diagnostic::error(
                     Code::MissingPencilArray,
-                    Some(p.loc.clone()),
+                    Some(at_in_source(&p.loc, &format!("{}[", p.name))),
                     format!("array parameter `{}` of the PENCIL function is not declared `pencil_array`", p.name),
                 )
                 .with_hint(format!(
@@ -1318,6 +1318,25 @@ fn find_function_name(d: Node, src: &[u8]) -> Option<String> {
             "identifier" => return cur.utf8_text(src).ok().map(|s| s.to_string()),
             _ => return None,
         }
+    }
+}
+
+/// `loc` with its column moved to where `needle` starts in the user's
+/// line: macros such as `pencil_array` change columns in the preprocessed
+/// text, not lines.
+fn at_in_source(loc: &Loc, needle: &str) -> Loc {
+    let line = std::fs::read_to_string(&loc.file).ok().and_then(|t| {
+        t.lines()
+            .nth((loc.line as usize).saturating_sub(1))
+            .map(|l| l.to_string())
+    });
+    match line.and_then(|l| l.find(needle)) {
+        Some(c) => Loc {
+            col: c as u32 + 1,
+            len: needle.len() as u32 - 1,
+            ..loc.clone()
+        },
+        None => loc.clone(),
     }
 }
 

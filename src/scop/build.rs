@@ -335,9 +335,10 @@ impl<'r> Builder<'r> {
                 && !self.inner_locals.contains(&n)
                 && n != "__pencil_maybe"
             {
+                let at = find_ident(e, &n).unwrap_or_else(|| e.loc.clone());
                 return Err(Diagnostic::error(
                     Code::UnknownIdentifier,
-                    Some(e.loc.clone()),
+                    Some(at),
                     format!("`{}` is not declared", n),
                 )
                 .with_hint("declare it before the region; pencilc preprocesses the file with the -I and -D you pass"));
