@@ -1113,6 +1113,13 @@ impl<'r> Builder<'r> {
             outs.push(o.clone());
             let Some(s) = subs.get(d) else { continue };
             match self.try_convert(|cv| cv.pw(s)) {
+                // A plain affine subscript goes into the tuple itself.
+                Ok(pw)
+                    if self.inner_iters.is_empty()
+                        && matches!(pw.0.as_slice(), [(g, _)] if g.is_empty()) =>
+                {
+                    outs[d] = pw.0[0].1.to_isl();
+                }
                 Ok(pw) => {
                     let ov = Pw(vec![(vec![], crate::front::affine::Aff::atom(o))]);
                     cons.push(format!("({})", compare(&ov, BinOp::Eq, &pw)));
