@@ -61,6 +61,12 @@ pub enum Code {
     UnbalancedRegion,
     /// An array whose size cannot be determined.
     UnknownArraySize,
+    /// `__pencil_assume` facts that no parameter values satisfy.
+    ContradictoryAssumptions,
+    /// An array parameter of a PENCIL function without `pencil_array`.
+    MissingPencilArray,
+    /// A function that calls itself (PENCIL forbids recursion).
+    Recursion,
     /// isl ran out of its operation budget.
     Budget,
     /// A command-line or I/O problem.
@@ -87,6 +93,9 @@ impl Code {
             Code::UnsupportedType => "E0111",
             Code::UnbalancedRegion => "E0112",
             Code::UnknownArraySize => "E0113",
+            Code::ContradictoryAssumptions => "E0114",
+            Code::MissingPencilArray => "E0115",
+            Code::Recursion => "E0116",
             Code::Budget => "E0201",
             Code::Usage => "E0301",
             Code::Internal => "E0900",

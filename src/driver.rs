@@ -41,6 +41,10 @@ pub struct Options {
     pub load_schedule: Option<PathBuf>,
     /// The command line, for the header of generated files.
     pub command: String,
+    /// Device code for the functions regions call (`--opencl-include-file`,
+    /// `--cuda-include-file`).
+    pub opencl_include: Vec<PathBuf>,
+    pub cuda_include: Vec<PathBuf>,
 }
 
 impl Default for Options {
@@ -58,6 +62,8 @@ impl Default for Options {
             save_schedule: None,
             load_schedule: None,
             command: String::new(),
+            opencl_include: Vec::new(),
+            cuda_include: Vec::new(),
         }
     }
 }
@@ -181,6 +187,7 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
     let mut compiled = Vec::new();
     for region in &regions {
         let scop = scop::build_scop(region)?;
+        report.warnings.extend(scop.warnings.iter().cloned());
         lap(&mut report, "scop");
         if opts.emit == Some(Emit::Scop) {
             report.dump.push_str(&scop.dump());
@@ -289,7 +296,15 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
             .extend(c.ast.launches.iter().map(|l| l.plan.block_sizes.len()));
     }
     let paths = output_paths(path, opts);
-    let files = back::emit(&source, &codes, opts.target, &paths, &opts.command)?;
+    let device_code = device_includes(opts)?;
+    let files = back::emit(
+        &source,
+        &codes,
+        opts.target,
+        &paths,
+        &opts.command,
+        &device_code,
+    )?;
     lap(&mut report, "back");
     for f in files {
         if let Some(parent) = f.path.parent() {
@@ -330,6 +345,41 @@ fn read_schedules(p: &Path) -> Result<Vec<String>> {
         trees.push(cur);
     }
     Ok(trees)
+}
+
+/// What the generated kernels get from the user: the OpenCL files' text
+/// (the kernel source is embedded in the host program), `#include` lines
+/// for CUDA.
+fn device_includes(opts: &Options) -> Result<String> {
+    let mut out = String::new();
+    match opts.target {
+        back::Target::OpenCl => {
+            for p in &opts.opencl_include {
+                let text = std::fs::read_to_string(p).map_err(|e| {
+                    Diagnostic::error(
+                        Code::Usage,
+                        None,
+                        format!("cannot read --opencl-include-file {}: {}", p.display(), e),
+                    )
+                })?;
+                out.push_str(&format!("/* from {} */\n{}\n", p.display(), text));
+            }
+        }
+        back::Target::Cuda => {
+            for p in &opts.cuda_include {
+                let abs = std::fs::canonicalize(p).map_err(|e| {
+                    Diagnostic::error(
+                        Code::Usage,
+                        None,
+                        format!("cannot read --cuda-include-file {}: {}", p.display(), e),
+                    )
+                })?;
+                out.push_str(&format!("#include \"{}\"\n", abs.display()));
+            }
+        }
+        back::Target::C => {}
+    }
+    Ok(out)
 }
 
 fn io_error(p: &Path, e: std::io::Error) -> Diagnostic {

@@ -91,6 +91,14 @@ struct Cli {
     /// instead of scheduling; they are checked against the dependences.
     #[arg(long = "load-schedule", value_name = "FILE")]
     load_schedule: Option<PathBuf>,
+    /// A file of OpenCL C pasted into the generated kernels: the device
+    /// implementations of functions called in regions (summary functions).
+    #[arg(long = "opencl-include-file", value_name = "FILE")]
+    opencl_include_file: Vec<PathBuf>,
+    /// A file `#include`d by the generated CUDA kernels (the CUDA
+    /// counterpart of --opencl-include-file).
+    #[arg(long = "cuda-include-file", value_name = "FILE")]
+    cuda_include_file: Vec<PathBuf>,
     /// Number of files compiled in parallel (default: all cores).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
@@ -171,6 +179,8 @@ fn main() -> ExitCode {
         },
         save_schedule: cli.save_schedule.clone(),
         load_schedule: cli.load_schedule.clone(),
+        opencl_include: cli.opencl_include_file.clone(),
+        cuda_include: cli.cuda_include_file.clone(),
         command: std::env::args().collect::<Vec<_>>().join(" "),
     };
     if let Some(j) = cli.jobs {

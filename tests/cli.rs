@@ -154,7 +154,7 @@ fn batch_summary_and_exit_status_with_one_bad_file() {
     let bad = dir.join("bad.c");
     std::fs::write(
         &bad,
-        "void f(int n, double A[n]) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n    A[i * i] = 0;\n#pragma endscop\n}\n",
+        "void f(int n, double A[n]) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n    A[i] = q;\n#pragma endscop\n}\n",
     )
     .unwrap();
     let (gemm, atax) = (kernel_path("gemm"), kernel_path("atax"));
@@ -170,7 +170,7 @@ fn batch_summary_and_exit_status_with_one_bad_file() {
     let out = cmd.output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{}", err);
-    assert!(err.contains("[E0101]"), "{}", err);
+    assert!(err.contains("[E0108]"), "{}", err);
     let table: Vec<&str> = err
         .lines()
         .skip_while(|l| !l.starts_with("file "))

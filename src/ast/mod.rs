@@ -145,14 +145,7 @@ struct Occurrence {
 /// values passed to kernels) such that no `<prefix><digits>` name can clash
 /// with a name of the region.
 fn fresh_prefix(scop: &Scop, mapped: &MappedSchedule, base: &str) -> String {
-    let mut names: Vec<&str> = Vec::new();
-    names.extend(scop.params.iter().map(|s| s.as_str()));
-    names.extend(scop.arrays.iter().map(|a| a.name.as_str()));
-    names.extend(
-        scop.stmts
-            .iter()
-            .flat_map(|st| st.iterators.iter().map(|s| s.as_str())),
-    );
+    let mut names: Vec<&str> = scop.all_names();
     names.extend(
         mapped
             .block_ids

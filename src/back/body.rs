@@ -2,6 +2,7 @@
 //! shared by the OpenCL, CUDA and C back ends.
 
 use super::cexpr::{is_atomic, ExprPrinter};
+use super::stmt::StmtPrinter;
 use crate::ast::{AExpr, Ast};
 use crate::diag::{Diagnostic, Result};
 use crate::scop::{Extent, Scop};
@@ -86,9 +87,11 @@ impl BodyPrinter<'_> {
                 }
             }
             Ast::User { stmt, args } => {
-                out.push_str(&ind);
-                out.push_str(&self.statement(stmt.0, args)?);
-                out.push('\n');
+                for line in self.statement(stmt.0, args)?.lines() {
+                    out.push_str(&ind);
+                    out.push_str(line);
+                    out.push('\n');
+                }
             }
             Ast::Launch(i) => launch(*i, depth, out)?,
         }
@@ -133,12 +136,12 @@ impl BodyPrinter<'_> {
             access: &access,
             call: &call,
         };
-        Ok(format!(
-            "{} {} {};",
-            p.print(&st.lhs),
-            st.op.c_text(),
-            p.print(&st.rhs)
-        ))
+        StmtPrinter {
+            scop: self.scop,
+            exprs: &p,
+            atomic: self.style == DataStyle::Device,
+        }
+        .print(st)
     }
 
     fn access(&self, name: &str, subs: &[String]) -> String {

@@ -2,7 +2,7 @@
 //! statements it runs and the free variables of its code.
 
 use crate::ast::{Ast, Launch};
-use crate::scop::{Extent, Scop};
+use crate::scop::{Extent, Scop, StmtBody};
 use std::collections::BTreeSet;
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -48,10 +48,20 @@ pub fn kernel_args(
         }
         // Integer variables used as values in the statement (`x = n`).
         let mut ids = Vec::new();
-        st.lhs.idents(&mut ids);
-        st.rhs.idents(&mut ids);
+        match &st.body {
+            StmtBody::Assign { lhs, rhs, .. } => {
+                lhs.idents(&mut ids);
+                rhs.idents(&mut ids);
+            }
+            StmtBody::Compound(body) => body.iter().for_each(|s| s.idents(&mut ids)),
+            StmtBody::Call { args, .. } => args.iter().for_each(|a| a.idents(&mut ids)),
+        }
         for id in ids {
-            if !st.iterators.contains(&id) && scop.array(&id).is_none() {
+            if !st.iterators.contains(&id)
+                && !st.local_names.contains(&id)
+                && id != "__pencil_maybe"
+                && scop.array(&id).is_none()
+            {
                 ints.insert(id);
             }
         }

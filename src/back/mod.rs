@@ -5,6 +5,7 @@
 pub mod body;
 pub mod cexpr;
 pub mod kernel;
+pub mod stmt;
 mod templates;
 
 use crate::ast::{AExpr, GpuAst, Launch};
@@ -79,12 +80,16 @@ struct KernelText {
     body: String,
 }
 
+const OPENCL_BUILTINS: &str = include_str!("../../pencil-headers/pencil_opencl.h");
+const CUDA_BUILTINS: &str = include_str!("../../pencil-headers/pencil_cuda.h");
+
 pub fn emit(
     source: &SourceFile,
     regions: &[RegionCode],
     target: Target,
     paths: &OutputPaths,
     command: &str,
+    device_code: &str,
 ) -> Result<Vec<GeneratedFile>> {
     let tera = templates::load()?;
     let input = source.path.display().to_string();
@@ -101,11 +106,18 @@ pub fn emit(
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default()
     };
+    // Kernels also get PENCIL's typed builtins, the atomic reduction
+    // helpers, and the user's device code.
+    let device_helpers = match target {
+        Target::OpenCl => format!("{}\n{}{}", helpers, OPENCL_BUILTINS, device_code),
+        Target::Cuda => format!("{}\n{}{}", helpers, CUDA_BUILTINS, device_code),
+        Target::C => helpers.clone(),
+    };
     let kernel_ctx = |header: &str| {
         let mut c = Context::new();
         c.insert("version", version);
         c.insert("input", &input);
-        c.insert("helpers", &helpers);
+        c.insert("helpers", &device_helpers);
         c.insert("header_file", header);
         let ks: Vec<serde_json_like::K> = kernels
             .iter()
@@ -281,6 +293,9 @@ fn emit_region(
     ctx.insert("end_line", &scop.end_line);
     ctx.insert("n_kernels", &r.ast.launches.len());
     ctx.insert("body", &body);
+    // Region-level locals live on the host only where host code keeps the
+    // user's variables (the C target); elsewhere they are device buffers.
+    ctx.insert("local_decls", &scop.local_decls);
     ctx.insert("kernels", &kernel_names);
     let buffers: Vec<serde_json_like::Buffer> = scop
         .arrays
@@ -360,6 +375,18 @@ fn kernel_text(
         });
     }
     let call_name = |f: &str| -> String {
+        if target == Target::OpenCl {
+            // PENCIL's abs, min, max and clamp are the int versions; OpenCL's
+            // are overloaded (ambiguous on mixed argument types) and its abs
+            // returns an unsigned type.
+            match f {
+                "abs" => return "pencilc_abs".to_string(),
+                "min" => return "imin".to_string(),
+                "max" => return "imax".to_string(),
+                "clamp" => return "clamp32".to_string(),
+                _ => {}
+            }
+        }
         if target == Target::OpenCl {
             // OpenCL C's math builtins are overloaded; the C99 `f` suffixed
             // names do not exist there.

@@ -62,16 +62,38 @@ struct Model {
     domain: UnionSet,
     sched: UnionMap,
     reads: UnionMap,
+    /// Must- and may-writes.
     writes: UnionMap,
+    must_writes: UnionMap,
+    may_writes: UnionMap,
+    /// The kills and the original schedule of statements and kills.
+    kills: UnionMap,
+    sched_with_kills: UnionMap,
+    /// Instance pairs whose dependences `independent` removes.
+    independent: UnionMap,
 }
 
 impl Model {
     fn read(isl: &Isl, scop: &Scop) -> Result<Model> {
         let domain = UnionSet::read_from_str(&isl.ctx, &scop.domain_text()).isl(isl, STAGE)?;
+        let all =
+            UnionSet::read_from_str(&isl.ctx, &scop.domain_with_kills_text()).isl(isl, STAGE)?;
+        let kills_domain =
+            UnionSet::read_from_str(&isl.ctx, &scop.domain_with_kills_text()).isl(isl, STAGE)?;
+        let independent = if scop.independent.is_empty() {
+            UnionMap::read_from_str(&isl.ctx, "{ }").isl(isl, STAGE)?
+        } else {
+            UnionMap::read_from_str(&isl.ctx, &scop.independent).isl(isl, STAGE)?
+        };
         let m = Model {
             sched: Self::on_domain(isl, &domain, &scop.schedule_text())?,
             reads: Self::on_domain(isl, &domain, &scop.reads_text())?,
             writes: Self::on_domain(isl, &domain, &scop.writes_text())?,
+            must_writes: Self::on_domain(isl, &domain, &scop.must_writes_text())?,
+            may_writes: Self::on_domain(isl, &domain, &scop.may_writes_text())?,
+            kills: Self::on_domain(isl, &kills_domain, &scop.kills_text())?,
+            sched_with_kills: Self::on_domain(isl, &all, &scop.schedule_with_kills_text())?,
+            independent,
             domain,
         };
         Ok(m)
@@ -84,28 +106,62 @@ impl Model {
             .intersect_domain(domain.copy().isl(isl, STAGE)?)
             .isl(isl, STAGE)
     }
+
+    /// Flow into `sink` reads: must-writes kill older values, may-writes
+    /// never do, kills end every value they cover (and are no source).
+    fn flow_info(&self, isl: &Isl, sink: UnionMap) -> Result<UnionAccessInfo> {
+        UnionAccessInfo::from_sink(sink)
+            .isl(isl, STAGE)?
+            .set_must_source(self.must_writes.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .set_may_source(self.may_writes.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .set_kill(self.kills.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .set_schedule_map(self.sched_with_kills.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)
+    }
+
+    /// Anti and output dependences into `sink` writes: every earlier read
+    /// and write since the last must-write. Kills are left out here: a
+    /// write before a kill and one after it must still stay in order for
+    /// the value left at the end.
+    fn false_info(&self, isl: &Isl, sink: UnionMap) -> Result<UnionAccessInfo> {
+        let may = self
+            .reads
+            .copy()
+            .isl(isl, STAGE)?
+            .union(self.may_writes.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        UnionAccessInfo::from_sink(sink)
+            .isl(isl, STAGE)?
+            .set_must_source(self.must_writes.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .set_may_source(may)
+            .isl(isl, STAGE)?
+            .set_schedule_map(self.sched.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)
+    }
+
+    /// `deps` without the pairs `independent` removes.
+    fn keep_dependent(&self, isl: &Isl, deps: UnionMap) -> Result<UnionMap> {
+        deps.subtract(self.independent.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)
+    }
 }
 
 pub fn analyze(isl: &Isl, scop: &Scop) -> Result<DependenceGraph> {
     isl.reset_budget();
-    let Model {
-        sched,
-        reads,
-        writes,
-        ..
-    } = Model::read(isl, scop)?;
+    let model = Model::read(isl, scop)?;
 
     // Flow: each read's last writer. Reads with no writer are live-in.
-    let flow_info = UnionAccessInfo::from_sink(reads.copy().isl(isl, STAGE)?)
-        .isl(isl, STAGE)?
-        .set_must_source(writes.copy().isl(isl, STAGE)?)
-        .isl(isl, STAGE)?
-        .set_schedule_map(sched.copy().isl(isl, STAGE)?)
+    let flow_res = model
+        .flow_info(isl, model.reads.copy().isl(isl, STAGE)?)?
+        .compute_flow()
         .isl(isl, STAGE)?;
-    let flow_res = flow_info.compute_flow().isl(isl, STAGE)?;
-    let flow = flow_res
-        .get_may_dependence()
-        .isl(isl, STAGE)?
+    let flow = flow_res.get_may_dependence().isl(isl, STAGE)?;
+    let flow = model
+        .keep_dependent(isl, flow)?
         .coalesce()
         .isl(isl, STAGE)?;
     let live_in = flow_res
@@ -118,33 +174,39 @@ pub fn analyze(isl: &Isl, scop: &Scop) -> Result<DependenceGraph> {
 
     // False dependences: for each write, the last write (output) and the
     // reads since then (anti).
-    let false_info = UnionAccessInfo::from_sink(writes.copy().isl(isl, STAGE)?)
-        .isl(isl, STAGE)?
-        .set_must_source(writes.copy().isl(isl, STAGE)?)
-        .isl(isl, STAGE)?
-        .set_may_source(reads.copy().isl(isl, STAGE)?)
-        .isl(isl, STAGE)?
-        .set_schedule_map(sched.copy().isl(isl, STAGE)?)
+    let false_res = model
+        .false_info(isl, model.writes.copy().isl(isl, STAGE)?)?
+        .compute_flow()
         .isl(isl, STAGE)?;
-    let false_res = false_info.compute_flow().isl(isl, STAGE)?;
     let false_all = false_res.get_may_dependence().isl(isl, STAGE)?;
+    let false_all = model.keep_dependent(isl, false_all)?;
+    let (reads, writes) = (&model.reads, &model.writes);
     // Split by the kind of source access: sources that write are output
     // dependences, the others anti dependences.
-    let output = restrict_same_array(isl, false_all.copy().isl(isl, STAGE)?, &writes, &writes)?;
-    let anti = restrict_same_array(isl, false_all, &reads, &writes)?;
+    let output = restrict_same_array(isl, false_all.copy().isl(isl, STAGE)?, writes, writes)?;
+    let anti = restrict_same_array(isl, false_all, reads, writes)?;
 
     let mut copy_in = BTreeSet::new();
     let mut copy_out = BTreeSet::new();
     for a in &scop.arrays {
+        // Locals are dead before their declaration and after the region.
+        if a.local {
+            continue;
+        }
         let live = live_in_of(isl, scop, &live_in, &a.name)?;
         if live {
             copy_in.insert(a.name.clone());
         }
-        if a.written {
+        if a.written && !a.killed_after {
             copy_out.insert(a.name.clone());
             // The whole array is copied back, so elements the region does
-            // not overwrite must hold their old values on the device.
-            if !a.is_scalar() && !fully_written(isl, scop, &writes, &a.name)? {
+            // not overwrite for sure (may-writes do not count) must hold
+            // their old values on the device, unless a kill says they are
+            // dead.
+            if !a.is_scalar()
+                && !a.killed_before
+                && !fully_written(isl, scop, &model.must_writes, &a.name)?
+            {
                 copy_in.insert(a.name.clone());
             }
         }
@@ -236,13 +298,8 @@ fn fully_written(isl: &Isl, scop: &Scop, writes: &UnionMap, array: &str) -> Resu
 /// Same dependences as `DependenceGraph::all` (checked by a test).
 pub fn pieces(isl: &Isl, scop: &Scop) -> Result<Vec<String>> {
     isl.reset_budget();
-    let Model {
-        domain,
-        sched,
-        reads,
-        writes,
-    } = Model::read(isl, scop)?;
-    let restrict = |text: String| Model::on_domain(isl, &domain, &text);
+    let model = Model::read(isl, scop)?;
+    let restrict = |text: String| Model::on_domain(isl, &model.domain, &text);
     let prefix = if scop.params.is_empty() {
         String::new()
     } else {
@@ -250,6 +307,7 @@ pub fn pieces(isl: &Isl, scop: &Scop) -> Result<Vec<String>> {
     };
     let mut out = Vec::new();
     let mut push_all = |um: UnionMap| -> Result<()> {
+        let um = model.keep_dependent(isl, um)?;
         let maps = um.get_map_list().isl(isl, STAGE)?;
         for k in 0..maps.size().isl(isl, STAGE)? {
             let m = maps.get_at(k).isl(isl, STAGE)?;
@@ -265,35 +323,23 @@ pub fn pieces(isl: &Isl, scop: &Scop) -> Result<Vec<String>> {
         // Flow into each read, from the last write.
         for r in &st.reads {
             let sink = restrict(format!("{}{{ {} }}", prefix, strip(&r.relation)))?;
-            let res = UnionAccessInfo::from_sink(sink)
-                .isl(isl, STAGE)?
-                .set_must_source(writes.copy().isl(isl, STAGE)?)
-                .isl(isl, STAGE)?
-                .set_schedule_map(sched.copy().isl(isl, STAGE)?)
-                .isl(isl, STAGE)?
-                .compute_flow()
-                .isl(isl, STAGE)?;
+            let res = model.flow_info(isl, sink)?.compute_flow().isl(isl, STAGE)?;
             push_all(res.get_may_dependence().isl(isl, STAGE)?)?;
         }
         // Anti and output dependences into each write.
         for w in &st.writes {
             let sink = restrict(format!("{}{{ {} }}", prefix, strip(&w.relation)))?;
-            let res = UnionAccessInfo::from_sink(sink.copy().isl(isl, STAGE)?)
-                .isl(isl, STAGE)?
-                .set_must_source(writes.copy().isl(isl, STAGE)?)
-                .isl(isl, STAGE)?
-                .set_may_source(reads.copy().isl(isl, STAGE)?)
-                .isl(isl, STAGE)?
-                .set_schedule_map(sched.copy().isl(isl, STAGE)?)
-                .isl(isl, STAGE)?
+            let res = model
+                .false_info(isl, sink.copy().isl(isl, STAGE)?)?
                 .compute_flow()
                 .isl(isl, STAGE)?;
             let all = res.get_may_dependence().isl(isl, STAGE)?;
             // Keep pairs that really touch a common element.
-            let src = reads
+            let src = model
+                .reads
                 .copy()
                 .isl(isl, STAGE)?
-                .union(writes.copy().isl(isl, STAGE)?)
+                .union(model.writes.copy().isl(isl, STAGE)?)
                 .isl(isl, STAGE)?;
             let conflict = src
                 .apply_range(sink.reverse().isl(isl, STAGE)?)

@@ -29,6 +29,21 @@ pub struct Region {
     pub loc: Loc,
     /// `#pragma` lines inside the region that pencilc does not act on yet.
     pub ignored_pragmas: Vec<Loc>,
+    /// Summary functions, by the name of the function they describe
+    /// (`__attribute__((pencil_access(summary)))`).
+    pub summaries: BTreeMap<String, Summary>,
+    /// A whole PENCIL function (parameters declared `pencil_array`) rather
+    /// than a `#pragma scop` block: the lines are those of its body.
+    pub whole_function: bool,
+}
+
+/// A summary function: its parameters in order and its body, whose
+/// `__pencil_use`/`__pencil_def` calls describe the real function's accesses.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    pub name: String,
+    pub params: Vec<VarDecl>,
+    pub body: Vec<Stmt>,
 }
 
 pub fn parse_regions(pp: &Preprocessed) -> Result<Vec<Region>> {
@@ -46,21 +61,68 @@ pub fn parse_regions(pp: &Preprocessed) -> Result<Vec<Region>> {
     let root = tree.root_node();
     let mut typedefs = BTreeMap::new();
     let mut globals = BTreeMap::new();
-    let mut regions = Vec::new();
+    let mut functions: Vec<Node> = Vec::new();
+    // Function name -> its summary function's name.
+    let mut summary_of: BTreeMap<String, String> = BTreeMap::new();
     let mut cursor = root.walk();
     for child in root.children(&mut cursor) {
         match child.kind() {
             "type_definition" => cx.collect_typedef(child, &mut typedefs),
             "declaration" => {
+                cx.collect_summary_attribute(child, &mut summary_of);
                 // Globals from system headers are irrelevant and may use
                 // extensions; only record ones that parse cleanly.
                 let _ = cx.collect_declaration(child, &typedefs, &mut globals);
             }
             "function_definition" => {
-                cx.regions_in_function(child, &typedefs, &globals, &mut regions)?;
+                cx.collect_summary_attribute(child, &mut summary_of);
+                functions.push(child);
             }
             _ => {}
         }
+    }
+    // Summary bodies, parsed like region code.
+    let mut summaries = BTreeMap::new();
+    for f in &functions {
+        let name = cx.function_name(*f);
+        for (callee, sname) in &summary_of {
+            if *sname != name {
+                continue;
+            }
+            let params = cx.param_list(*f, &typedefs)?;
+            let mut body = Vec::new();
+            let mut ignored = Vec::new();
+            if let Some(b) = f.child_by_field_name("body") {
+                let mut c = b.walk();
+                let children: Vec<Node> = b.named_children(&mut c).collect();
+                cx.stmt_list(&children, &mut body, &mut ignored)?;
+            }
+            summaries.insert(
+                callee.clone(),
+                Summary {
+                    name: sname.clone(),
+                    params,
+                    body,
+                },
+            );
+        }
+    }
+    let mut regions = Vec::new();
+    for f in &functions {
+        let name = cx.function_name(*f);
+        if summary_of.contains_key(&name) || summary_of.values().any(|s| *s == name) {
+            continue;
+        }
+        let before = regions.len();
+        cx.regions_in_function(*f, &typedefs, &globals, &mut regions)?;
+        if regions.len() == before {
+            if let Some(r) = cx.pencil_function_region(*f, &typedefs, &globals)? {
+                regions.push(r);
+            }
+        }
+    }
+    for r in &mut regions {
+        r.summaries = summaries.clone();
     }
     Ok(regions)
 }
@@ -151,6 +213,7 @@ impl<'a> Cx<'a> {
     fn declarator(&self, d: Node, base: &str) -> Result<Option<VarDecl>> {
         let mut dims_rev: Vec<Option<Expr>> = Vec::new();
         let mut pointer = false;
+        let mut pencil_array = false;
         let mut cur = d;
         loop {
             match cur.kind() {
@@ -165,6 +228,19 @@ impl<'a> Cx<'a> {
                     };
                 }
                 "array_declarator" => {
+                    // `[static const restrict n]`: what `pencil_array` expands to.
+                    let mut c = cur.walk();
+                    let quals: Vec<&str> = cur
+                        .children(&mut c)
+                        .filter(|k| k.kind() == "type_qualifier" || k.kind() == "static")
+                        .map(|k| self.text(k))
+                        .collect();
+                    if ["static", "const", "restrict"]
+                        .iter()
+                        .all(|q| quals.contains(q))
+                    {
+                        pencil_array = true;
+                    }
                     let size = match cur.child_by_field_name("size") {
                         Some(s) => Some(self.expr(s)?),
                         None => None,
@@ -201,7 +277,165 @@ impl<'a> Cx<'a> {
             base_type: base.to_string(),
             dims,
             pointer,
+            pencil_array,
             loc: self.loc(cur),
+        }))
+    }
+
+    fn function_name(&self, f: Node) -> String {
+        f.child_by_field_name("declarator")
+            .and_then(|d| find_function_name(d, self.src))
+            .unwrap_or_else(|| "<function>".to_string())
+    }
+
+    /// `__attribute__((pencil_access(summary)))` on a function declaration
+    /// or definition.
+    fn collect_summary_attribute(&self, n: Node, out: &mut BTreeMap<String, String>) {
+        let text = self.text(n);
+        let head = match text.find('{') {
+            Some(p) => &text[..p],
+            None => text,
+        };
+        let Some(p) = head.find("pencil_access") else {
+            return;
+        };
+        let rest = head[p + "pencil_access".len()..].trim_start();
+        let Some(rest) = rest.strip_prefix('(') else {
+            return;
+        };
+        let summary: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let mut c = n.walk();
+        for d in n.children_by_field_name("declarator", &mut c) {
+            if let Some(name) = find_function_name(d, self.src) {
+                if !summary.is_empty() {
+                    out.insert(name, summary.clone());
+                }
+            }
+        }
+    }
+
+    /// The parameters of a function definition, in order.
+    fn param_list(&self, f: Node, typedefs: &BTreeMap<String, String>) -> Result<Vec<VarDecl>> {
+        let mut out = Vec::new();
+        let Some(decl) = f.child_by_field_name("declarator") else {
+            return Ok(out);
+        };
+        let mut stack = vec![decl];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "parameter_list" {
+                let mut c = n.walk();
+                for p in n.named_children(&mut c) {
+                    if p.kind() != "parameter_declaration" {
+                        continue;
+                    }
+                    let Some(ty) = p.child_by_field_name("type") else {
+                        continue;
+                    };
+                    let base = self.resolve_type(self.text(ty), typedefs);
+                    if let Some(d) = p.child_by_field_name("declarator") {
+                        if let Some(v) = self.declarator(d, &base)? {
+                            out.push(v);
+                        }
+                    }
+                }
+                return Ok(out);
+            }
+            let mut c = n.walk();
+            for ch in n.named_children(&mut c) {
+                stack.push(ch);
+            }
+        }
+        Ok(out)
+    }
+
+    /// A PENCIL function (a parameter declared `pencil_array`, or
+    /// `__attribute__((pencil))`) in the user's file is a region as a whole:
+    /// array sizes come from the VLA declarations, and `restrict` says the
+    /// arrays do not overlap. Every array parameter must then be declared
+    /// `pencil_array`.
+    fn pencil_function_region(
+        &self,
+        f: Node,
+        typedefs: &BTreeMap<String, String>,
+        globals: &BTreeMap<String, VarDecl>,
+    ) -> Result<Option<Region>> {
+        if !self.pp.is_main_file(f.start_position().row) {
+            return Ok(None);
+        }
+        let Some(body) = f.child_by_field_name("body") else {
+            return Ok(None);
+        };
+        // A function describing accesses is a summary, even one that no
+        // attribute names.
+        let body_text = self.text(body);
+        if body_text.contains("__pencil_use") || body_text.contains("__pencil_def") {
+            return Ok(None);
+        }
+        let params = self.param_list(f, typedefs)?;
+        let head = &self.text(f)[..(body.start_byte() - f.start_byte())];
+        let marked = head.contains("__attribute__((pencil))");
+        if !marked && !params.iter().any(|p| p.pencil_array) {
+            return Ok(None);
+        }
+        for p in &params {
+            if (!p.dims.is_empty() || p.pointer) && !p.pencil_array {
+                return Err(Diagnostic::error(
+                    Code::MissingPencilArray,
+                    Some(at_in_source(&p.loc, &format!("{}[", p.name))),
+                    format!("array parameter `{}` of the PENCIL function is not declared `pencil_array`", p.name),
+                )
+                .with_hint(format!(
+                    "write `{} {}[pencil_array n]...`: PENCIL needs each array's size (static), a fixed base (const) and no aliasing (restrict)",
+                    p.base_type, p.name
+                )));
+            }
+        }
+        // The body must start and end on lines of its own, so that the
+        // generated code can replace whole lines.
+        let open_row = body.start_position().row;
+        let close_row = body.end_position().row;
+        let mut c = body.walk();
+        let stmts: Vec<Node> = body
+            .named_children(&mut c)
+            .filter(|n| n.kind() != "comment")
+            .collect();
+        let (Some(first), Some(last)) = (stmts.first(), stmts.last()) else {
+            return Ok(None);
+        };
+        if first.start_position().row == open_row || last.end_position().row == close_row {
+            return Ok(None);
+        }
+        let mut symbols = globals.clone();
+        for p in &params {
+            symbols.insert(p.name.clone(), p.clone());
+        }
+        let mut out = Vec::new();
+        let mut ignored = Vec::new();
+        // `return;` as the last statement is allowed (single exit).
+        let stmts: Vec<Node> = match stmts.last() {
+            Some(l) if l.kind() == "return_statement" && self.text(*l).trim() == "return;" => {
+                stmts[..stmts.len() - 1].to_vec()
+            }
+            _ => stmts,
+        };
+        self.stmt_list(&stmts, &mut out, &mut ignored)?;
+        let function = self.function_name(f);
+        let begin = self.pp.loc(open_row + 1, 0, 1);
+        let end = self.pp.loc(close_row.saturating_sub(1), 0, 1);
+        Ok(Some(Region {
+            function,
+            begin_line: begin.line,
+            end_line: end.line,
+            body: out,
+            symbols,
+            loc: self.loc(f),
+            ignored_pragmas: ignored,
+            summaries: BTreeMap::new(),
+            whole_function: true,
         }))
     }
 
@@ -300,8 +534,8 @@ impl<'a> Cx<'a> {
                     if is_pragma(*s, self.src, "scop") {
                         return Err(self.err(Code::UnbalancedRegion, *s, "nested `#pragma scop`"));
                     }
-                    self.stmt(*s, &mut body, &mut ignored)?;
                 }
+                self.stmt_list(&children[i + 1..end], &mut body, &mut ignored)?;
                 regions.push(Region {
                     function: function.to_string(),
                     begin_line: self.loc(ch).line,
@@ -310,6 +544,8 @@ impl<'a> Cx<'a> {
                     symbols: symbols.clone(),
                     loc: self.loc(ch),
                     ignored_pragmas: ignored,
+                    summaries: BTreeMap::new(),
+                    whole_function: false,
                 });
                 i = end + 1;
                 continue;
@@ -347,15 +583,38 @@ impl<'a> Cx<'a> {
             }
             "compound_statement" => {
                 let mut c = n.walk();
-                for ch in n.named_children(&mut c) {
-                    self.stmt(ch, out, ignored)?;
-                }
-                Ok(())
+                let children: Vec<Node> = n.named_children(&mut c).collect();
+                self.stmt_list(&children, out, ignored)
             }
             "for_statement" => {
-                out.push(self.for_stmt(n, ignored)?);
+                out.push(self.for_stmt(n, ignored, None)?);
                 Ok(())
             }
+            "while_statement" => {
+                let cond = n
+                    .child_by_field_name("condition")
+                    .ok_or_else(|| self.syntax(n))?;
+                let cond = self.expr(cond)?;
+                let mut body = Vec::new();
+                if let Some(b) = n.child_by_field_name("body") {
+                    self.stmt(b, &mut body, ignored)?;
+                }
+                out.push(Stmt::While {
+                    cond,
+                    body,
+                    loc: self.loc(n),
+                });
+                Ok(())
+            }
+            "break_statement" => {
+                out.push(Stmt::Break(self.loc(n)));
+                Ok(())
+            }
+            "continue_statement" => {
+                out.push(Stmt::Continue(self.loc(n)));
+                Ok(())
+            }
+            "declaration" => self.local_declaration(n, out),
             "if_statement" => {
                 let cond = n
                     .child_by_field_name("condition")
@@ -388,21 +647,13 @@ impl<'a> Cx<'a> {
                 Ok(())
             }
             "comment" => Ok(()),
-            "while_statement" | "do_statement" | "goto_statement" | "break_statement"
-            | "continue_statement" | "return_statement" | "switch_statement"
+            "do_statement" | "goto_statement" | "return_statement" | "switch_statement"
             | "labeled_statement" => {
                 let what = n.kind().trim_end_matches("_statement");
                 Err(self
-                    .err(Code::UnsupportedControl, n, format!("`{}` is not allowed in a static control region", what))
-                    .with_hint("use `for` loops with affine bounds; move dynamic control out of the `#pragma scop` region"))
+                    .err(Code::UnsupportedControl, n, format!("`{}` is not allowed in a PENCIL region", what))
+                    .with_hint("PENCIL regions are single-entry single-exit: use `for`, `while`, `if`, `break` and `continue`; `return` only as the last statement of a function"))
             }
-            "declaration" => Err(self
-                .err(
-                    Code::UnsupportedStatement,
-                    n,
-                    "declarations inside a `#pragma scop` region are not supported yet",
-                )
-                .with_hint("declare the variable before `#pragma scop`")),
             "ERROR" => Err(self.syntax(n)),
             other => Err(self
                 .err(
@@ -412,6 +663,173 @@ impl<'a> Cx<'a> {
                 )
                 .with_hint("a region may contain only for loops, if statements and assignments")),
         }
+    }
+
+    /// The statements of a block, attaching each `#pragma pencil
+    /// independent` to the `for` loop that follows it.
+    fn stmt_list(
+        &self,
+        children: &[Node],
+        out: &mut Vec<Stmt>,
+        ignored: &mut Vec<Loc>,
+    ) -> Result<()> {
+        let mut pending: Option<(Node, Independent)> = None;
+        for &ch in children {
+            if is_pragma(ch, self.src, "pencil") {
+                if let Some(ind) = self.pencil_pragma(ch)? {
+                    pending = Some((ch, ind));
+                }
+                continue;
+            }
+            if ch.kind() == "comment" {
+                continue;
+            }
+            match pending.take() {
+                Some((_, ind)) if ch.kind() == "for_statement" => {
+                    out.push(self.for_stmt(ch, ignored, Some(ind))?);
+                }
+                Some((p, _)) => {
+                    return Err(self
+                        .err(
+                            Code::UnsupportedStatement,
+                            p,
+                            "`#pragma pencil independent` must be followed by a `for` loop",
+                        )
+                        .with_hint(
+                            "put the pragma on the line right before the loop it applies to",
+                        ))
+                }
+                None => self.stmt(ch, out, ignored)?,
+            }
+        }
+        if let Some((p, _)) = pending {
+            return Err(self
+                .err(
+                    Code::UnsupportedStatement,
+                    p,
+                    "`#pragma pencil independent` must be followed by a `for` loop",
+                )
+                .with_hint("put the pragma on the line right before the loop it applies to"));
+        }
+        Ok(())
+    }
+
+    /// `#pragma pencil independent [reduction(op: v, ...)]*`; `ivdep` and
+    /// `region` are accepted and carry nothing pencilc uses (None).
+    fn pencil_pragma(&self, n: Node) -> Result<Option<Independent>> {
+        let arg = n
+            .child_by_field_name("argument")
+            .map(|a| self.text(a))
+            .unwrap_or("")
+            .trim();
+        let rest = arg.trim_start_matches("pencil").trim();
+        let bad = |msg: &str| {
+            self.err(Code::UnsupportedStatement, n, msg.to_string())
+                .with_hint("write `#pragma pencil independent` or `#pragma pencil independent reduction(+: x, y)`; operators: + * min max")
+        };
+        if rest.starts_with("ivdep") || rest.starts_with("region") {
+            return Ok(None);
+        }
+        let Some(mut clauses) = rest.strip_prefix("independent") else {
+            return Err(bad("unknown `#pragma pencil` directive"));
+        };
+        let mut ind = Independent {
+            reductions: vec![],
+            loc: Some(self.loc(n)),
+        };
+        loop {
+            clauses = clauses.trim_start();
+            if clauses.is_empty() {
+                break;
+            }
+            let Some(after) = clauses.strip_prefix("reduction") else {
+                return Err(bad("unknown clause of `#pragma pencil independent`"));
+            };
+            let after = after.trim_start();
+            let (Some(open), Some(close)) = (after.find('('), after.find(')')) else {
+                return Err(bad("malformed `reduction` clause"));
+            };
+            if open != 0 || close < open {
+                return Err(bad("malformed `reduction` clause"));
+            }
+            let inner = &after[1..close];
+            let Some((op, vars)) = inner.split_once(':') else {
+                return Err(bad("a `reduction` clause needs `op: variables`"));
+            };
+            let op = match op.trim() {
+                "+" => RedOp::Add,
+                "-" => RedOp::Add,
+                "*" => RedOp::Mul,
+                "min" => RedOp::Min,
+                "max" => RedOp::Max,
+                _ => return Err(bad("unknown reduction operator")),
+            };
+            let vars: Vec<String> = vars
+                .split(',')
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+                .collect();
+            if vars.is_empty() {
+                return Err(bad("a `reduction` clause needs at least one variable"));
+            }
+            ind.reductions.push((op, vars));
+            clauses = &after[close + 1..];
+        }
+        Ok(Some(ind))
+    }
+
+    /// `T a = e, b[n];` inside a region: one `Stmt::Decl` per declarator.
+    fn local_declaration(&self, n: Node, out: &mut Vec<Stmt>) -> Result<()> {
+        let Some(ty) = n.child_by_field_name("type") else {
+            return Err(self.syntax(n));
+        };
+        let base = self
+            .text(ty)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut c = n.walk();
+        for d in n.children_by_field_name("declarator", &mut c) {
+            let Some(var) = self.declarator(d, &base)? else {
+                return Err(self
+                    .err(
+                        Code::UnsupportedType,
+                        d,
+                        "this declaration is outside PENCIL",
+                    )
+                    .with_hint("declare scalars and C99 arrays with their extents"));
+            };
+            if var.pointer {
+                return Err(self
+                    .err(
+                        Code::PointerArithmetic,
+                        d,
+                        "pointer variables cannot be declared in a region",
+                    )
+                    .with_hint("declare a C99 array with its extents instead"));
+            }
+            let init = match d.child_by_field_name("value") {
+                Some(v) if d.kind() == "init_declarator" => {
+                    if v.kind() == "initializer_list" {
+                        return Err(self
+                            .err(
+                                Code::UnsupportedStatement,
+                                v,
+                                "initializer lists are not supported in a region",
+                            )
+                            .with_hint("assign the elements in a loop"));
+                    }
+                    Some(self.expr(v)?)
+                }
+                _ => None,
+            };
+            out.push(Stmt::Decl {
+                var,
+                init,
+                loc: self.loc(n),
+            });
+        }
+        Ok(())
     }
 
     fn syntax(&self, n: Node) -> Diagnostic {
@@ -432,8 +850,12 @@ impl<'a> Cx<'a> {
     fn assignment_link(&self, e: Node, stmt: Node, out: &mut Vec<Stmt>) -> Result<Stmt> {
         match e.kind() {
             "assignment_expression" => {
-                let lhs = e.child_by_field_name("left").ok_or_else(|| self.syntax(e))?;
-                let rhs = e.child_by_field_name("right").ok_or_else(|| self.syntax(e))?;
+                let lhs = e
+                    .child_by_field_name("left")
+                    .ok_or_else(|| self.syntax(e))?;
+                let rhs = e
+                    .child_by_field_name("right")
+                    .ok_or_else(|| self.syntax(e))?;
                 let mut inner = rhs;
                 while inner.kind() == "parenthesized_expression" {
                     match inner.named_child(0) {
@@ -452,7 +874,9 @@ impl<'a> Cx<'a> {
                 } else {
                     None
                 };
-                let op_node = e.child_by_field_name("operator").ok_or_else(|| self.syntax(e))?;
+                let op_node = e
+                    .child_by_field_name("operator")
+                    .ok_or_else(|| self.syntax(e))?;
                 let op = match self.text(op_node) {
                     "=" => AssignOp::Assign,
                     "+=" => AssignOp::Add,
@@ -461,7 +885,11 @@ impl<'a> Cx<'a> {
                     "/=" => AssignOp::Div,
                     other => {
                         return Err(self
-                            .err(Code::UnsupportedStatement, op_node, format!("assignment operator `{}` is not supported", other))
+                            .err(
+                                Code::UnsupportedStatement,
+                                op_node,
+                                format!("assignment operator `{}` is not supported", other),
+                            )
                             .with_hint("write the update out, e.g. `x = x % y`"))
                     }
                 };
@@ -477,25 +905,70 @@ impl<'a> Cx<'a> {
                     Some(stored) => stored,
                     None => self.expr(rhs)?,
                 };
-                Ok(Stmt::Assign { lhs, op, rhs, loc: self.loc(stmt) })
+                Ok(Stmt::Assign {
+                    lhs,
+                    op,
+                    rhs,
+                    loc: self.loc(stmt),
+                })
             }
             "update_expression" => {
-                let arg = e.child_by_field_name("argument").ok_or_else(|| self.syntax(e))?;
-                let op = if self.text(e).contains("++") { AssignOp::Add } else { AssignOp::Sub };
+                let arg = e
+                    .child_by_field_name("argument")
+                    .ok_or_else(|| self.syntax(e))?;
+                let op = if self.text(e).contains("++") {
+                    AssignOp::Add
+                } else {
+                    AssignOp::Sub
+                };
                 let lhs = self.expr(arg)?;
-                let one = Expr { kind: ExprKind::Int(1, "1".into()), loc: lhs.loc.clone() };
-                Ok(Stmt::Assign { lhs, op, rhs: one, loc: self.loc(stmt) })
+                let one = Expr {
+                    kind: ExprKind::Int(1, "1".into()),
+                    loc: lhs.loc.clone(),
+                };
+                Ok(Stmt::Assign {
+                    lhs,
+                    op,
+                    rhs: one,
+                    loc: self.loc(stmt),
+                })
             }
-            "call_expression" => Err(self
-                .err(Code::ImpureCall, e, "a call used as a statement has side effects the model cannot see")
-                .with_hint("only assignments are allowed as statements; summary functions are not supported yet")),
+            "call_expression" => {
+                let Expr {
+                    kind: ExprKind::Call(name, args),
+                    ..
+                } = self.expr(e)?
+                else {
+                    return Err(self.syntax(e));
+                };
+                let loc = self.loc(stmt);
+                Ok(match name.as_str() {
+                    "__pencil_assume" if args.len() == 1 => Stmt::Assume { cond: args[0].clone(), loc },
+                    "__pencil_kill" if !args.is_empty() => Stmt::Kill { targets: args, loc },
+                    "__pencil_assume" | "__pencil_kill" => {
+                        return Err(self
+                            .err(Code::UnsupportedStatement, e, format!("wrong number of arguments to `{}`", name))
+                            .with_hint("`__pencil_assume(e)` takes one condition, `__pencil_kill(x, ...)` one or more variables or elements"))
+                    }
+                    _ => Stmt::Call { name, args, loc },
+                })
+            }
             _ => Err(self
-                .err(Code::UnsupportedStatement, e, "this expression statement is not an assignment")
+                .err(
+                    Code::UnsupportedStatement,
+                    e,
+                    "this expression statement is not an assignment",
+                )
                 .with_hint("a region may contain only for loops, if statements and assignments")),
         }
     }
 
-    fn for_stmt(&self, n: Node, ignored: &mut Vec<Loc>) -> Result<Stmt> {
+    fn for_stmt(
+        &self,
+        n: Node,
+        ignored: &mut Vec<Loc>,
+        independent: Option<Independent>,
+    ) -> Result<Stmt> {
         let loc = self.loc(n);
         let noncanon = |what: &str, at: Node| {
             self.err(
@@ -590,6 +1063,7 @@ impl<'a> Cx<'a> {
             cond,
             step,
             body,
+            independent,
             loc,
         })
     }
@@ -844,6 +1318,25 @@ fn find_function_name(d: Node, src: &[u8]) -> Option<String> {
             "identifier" => return cur.utf8_text(src).ok().map(|s| s.to_string()),
             _ => return None,
         }
+    }
+}
+
+/// `loc` with its column moved to where `needle` starts in the user's
+/// line: macros such as `pencil_array` change columns in the preprocessed
+/// text, not lines.
+fn at_in_source(loc: &Loc, needle: &str) -> Loc {
+    let line = std::fs::read_to_string(&loc.file).ok().and_then(|t| {
+        t.lines()
+            .nth((loc.line as usize).saturating_sub(1))
+            .map(|l| l.to_string())
+    });
+    match line.and_then(|l| l.find(needle)) {
+        Some(c) => Loc {
+            col: c as u32 + 1,
+            len: needle.len() as u32 - 1,
+            ..loc.clone()
+        },
+        None => loc.clone(),
     }
 }
 

@@ -142,6 +142,42 @@ impl AssignOp {
     }
 }
 
+/// A reduction operator of `#pragma pencil independent reduction(op: ...)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum RedOp {
+    Add,
+    Mul,
+    Min,
+    Max,
+}
+
+impl RedOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            RedOp::Add => "add",
+            RedOp::Mul => "mul",
+            RedOp::Min => "min",
+            RedOp::Max => "max",
+        }
+    }
+}
+
+/// `#pragma pencil independent [reduction(op: v, ...)]*` on a loop.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Independent {
+    pub reductions: Vec<(RedOp, Vec<String>)>,
+    pub loc: Option<Loc>,
+}
+
+impl Independent {
+    pub fn reduction_of(&self, var: &str) -> Option<RedOp> {
+        self.reductions
+            .iter()
+            .find(|(_, vs)| vs.iter().any(|v| v == var))
+            .map(|(op, _)| *op)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
     For {
@@ -150,6 +186,8 @@ pub enum Stmt {
         cond: Expr,
         step: i64,
         body: Vec<Stmt>,
+        /// Set by `#pragma pencil independent` right before the loop.
+        independent: Option<Independent>,
         loc: Loc,
     },
     If {
@@ -164,6 +202,219 @@ pub enum Stmt {
         rhs: Expr,
         loc: Loc,
     },
+    /// `while (cond) body`: always dynamic control, so always part of a
+    /// compound statement in the model.
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+        loc: Loc,
+    },
+    Break(Loc),
+    Continue(Loc),
+    /// A local variable declaration (`float t = 0;`, `int row;`,
+    /// `float tmp[15]`). Its scope ends with the enclosing block.
+    Decl {
+        var: VarDecl,
+        init: Option<Expr>,
+        loc: Loc,
+    },
+    /// `__pencil_assume(cond)`: a fact on the parameters, trusted.
+    Assume {
+        cond: Expr,
+        loc: Loc,
+    },
+    /// `__pencil_kill(x, ...)`: the values of the arguments are dead here.
+    Kill {
+        targets: Vec<Expr>,
+        loc: Loc,
+    },
+    /// A call statement: a function with a summary, or, inside summary
+    /// functions, `__pencil_use(x)` / `__pencil_def(x)`.
+    Call {
+        name: String,
+        args: Vec<Expr>,
+        loc: Loc,
+    },
+}
+
+impl Stmt {
+    pub fn loc(&self) -> &Loc {
+        match self {
+            Stmt::For { loc, .. }
+            | Stmt::If { loc, .. }
+            | Stmt::Assign { loc, .. }
+            | Stmt::While { loc, .. }
+            | Stmt::Decl { loc, .. }
+            | Stmt::Assume { loc, .. }
+            | Stmt::Kill { loc, .. }
+            | Stmt::Call { loc, .. }
+            | Stmt::Break(loc)
+            | Stmt::Continue(loc) => loc,
+        }
+    }
+
+    /// Every identifier the statement mentions, in order (declared names too).
+    pub fn idents(&self, out: &mut Vec<String>) {
+        let all = |b: &[Stmt], out: &mut Vec<String>| b.iter().for_each(|s| s.idents(out));
+        match self {
+            Stmt::For {
+                iter,
+                init,
+                cond,
+                body,
+                ..
+            } => {
+                out.push(iter.clone());
+                init.idents(out);
+                cond.idents(out);
+                all(body, out);
+            }
+            Stmt::If {
+                cond, then_, else_, ..
+            } => {
+                cond.idents(out);
+                all(then_, out);
+                all(else_, out);
+            }
+            Stmt::Assign { lhs, rhs, .. } => {
+                lhs.idents(out);
+                rhs.idents(out);
+            }
+            Stmt::While { cond, body, .. } => {
+                cond.idents(out);
+                all(body, out);
+            }
+            Stmt::Decl { var, init, .. } => {
+                out.push(var.name.clone());
+                for d in var.dims.iter().flatten() {
+                    d.idents(out);
+                }
+                if let Some(i) = init {
+                    i.idents(out);
+                }
+            }
+            Stmt::Assume { cond, .. } => cond.idents(out),
+            Stmt::Kill { targets: args, .. } | Stmt::Call { args, .. } => {
+                args.iter().for_each(|a| a.idents(out))
+            }
+            Stmt::Break(_) | Stmt::Continue(_) => {}
+        }
+    }
+
+    /// Names declared inside the statement: loop iterators and locals.
+    pub fn declared(&self, out: &mut Vec<String>) {
+        let all = |b: &[Stmt], out: &mut Vec<String>| b.iter().for_each(|s| s.declared(out));
+        match self {
+            Stmt::For { iter, body, .. } => {
+                out.push(iter.clone());
+                all(body, out);
+            }
+            Stmt::If { then_, else_, .. } => {
+                all(then_, out);
+                all(else_, out);
+            }
+            Stmt::While { body, .. } => all(body, out),
+            Stmt::Decl { var, .. } => out.push(var.name.clone()),
+            _ => {}
+        }
+    }
+}
+
+/// Substitutes identifiers in an expression (summary-function parameters
+/// by the call's arguments).
+pub fn subst_expr(e: &Expr, map: &dyn Fn(&str) -> Option<Expr>) -> Expr {
+    let b = |x: &Expr| Box::new(subst_expr(x, map));
+    let kind = match &e.kind {
+        ExprKind::Ident(n) => match map(n) {
+            Some(r) => return r,
+            None => e.kind.clone(),
+        },
+        ExprKind::Index(a, i) => ExprKind::Index(b(a), b(i)),
+        ExprKind::Unary(op, a) => ExprKind::Unary(*op, b(a)),
+        ExprKind::Binary(op, x, y) => ExprKind::Binary(*op, b(x), b(y)),
+        ExprKind::Cond(c, t, f) => ExprKind::Cond(b(c), b(t), b(f)),
+        ExprKind::Call(f, args) => {
+            ExprKind::Call(f.clone(), args.iter().map(|a| subst_expr(a, map)).collect())
+        }
+        ExprKind::Cast(t, a) => ExprKind::Cast(t.clone(), b(a)),
+        k => k.clone(),
+    };
+    Expr {
+        kind,
+        loc: e.loc.clone(),
+    }
+}
+
+/// `subst_expr` over a statement list; names the statements declare
+/// themselves are not substituted inside.
+pub fn subst_stmts(body: &[Stmt], map: &dyn Fn(&str) -> Option<Expr>) -> Vec<Stmt> {
+    body.iter()
+        .map(|s| match s {
+            Stmt::For {
+                iter,
+                init,
+                cond,
+                step,
+                body,
+                independent,
+                loc,
+            } => {
+                let it = iter.clone();
+                let inner = move |n: &str| if n == it { None } else { map(n) };
+                Stmt::For {
+                    iter: iter.clone(),
+                    init: subst_expr(init, map),
+                    cond: subst_expr(cond, &inner),
+                    step: *step,
+                    body: subst_stmts(body, &inner),
+                    independent: independent.clone(),
+                    loc: loc.clone(),
+                }
+            }
+            Stmt::If {
+                cond,
+                then_,
+                else_,
+                loc,
+            } => Stmt::If {
+                cond: subst_expr(cond, map),
+                then_: subst_stmts(then_, map),
+                else_: subst_stmts(else_, map),
+                loc: loc.clone(),
+            },
+            Stmt::Assign { lhs, op, rhs, loc } => Stmt::Assign {
+                lhs: subst_expr(lhs, map),
+                op: *op,
+                rhs: subst_expr(rhs, map),
+                loc: loc.clone(),
+            },
+            Stmt::While { cond, body, loc } => Stmt::While {
+                cond: subst_expr(cond, map),
+                body: subst_stmts(body, map),
+                loc: loc.clone(),
+            },
+            Stmt::Decl { var, init, loc } => Stmt::Decl {
+                var: var.clone(),
+                init: init.as_ref().map(|i| subst_expr(i, map)),
+                loc: loc.clone(),
+            },
+            Stmt::Assume { cond, loc } => Stmt::Assume {
+                cond: subst_expr(cond, map),
+                loc: loc.clone(),
+            },
+            Stmt::Kill { targets, loc } => Stmt::Kill {
+                targets: targets.iter().map(|t| subst_expr(t, map)).collect(),
+                loc: loc.clone(),
+            },
+            Stmt::Call { name, args, loc } => Stmt::Call {
+                name: name.clone(),
+                args: args.iter().map(|a| subst_expr(a, map)).collect(),
+                loc: loc.clone(),
+            },
+            Stmt::Break(l) => Stmt::Break(l.clone()),
+            Stmt::Continue(l) => Stmt::Continue(l.clone()),
+        })
+        .collect()
 }
 
 /// A variable visible in the region: a function parameter, a local of the
@@ -177,6 +428,8 @@ pub struct VarDecl {
     pub dims: Vec<Option<Expr>>,
     /// Declared as a pointer (`double *A`): indexable, extent unknown.
     pub pointer: bool,
+    /// A parameter declared `T A[static const restrict n]` (`pencil_array`).
+    pub pencil_array: bool,
     pub loc: Loc,
 }
 

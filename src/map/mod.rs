@@ -159,14 +159,8 @@ pub fn map_to_gpu(
 
 /// Names like b0, b1 that no variable of the region uses.
 fn fresh_names(scop: &Scop, prefix: &str, n: usize) -> Vec<String> {
-    let taken = |s: &str| {
-        scop.params.iter().any(|p| p == s)
-            || scop.arrays.iter().any(|a| a.name == s)
-            || scop
-                .stmts
-                .iter()
-                .any(|st| st.iterators.iter().any(|i| i == s))
-    };
+    let names = scop.all_names();
+    let taken = |s: &str| names.contains(&s);
     let mut base = prefix.to_string();
     while (0..n).any(|k| taken(&format!("{}{}", base, k))) {
         base.push('_');

@@ -5,22 +5,55 @@ use crate::back::cexpr::plain;
 use crate::diag::{Code, Diagnostic, Result};
 use crate::front::affine::{compare, isl_name, AffineConverter, NameKind, NotAffine, Pw};
 use crate::front::parse::{const_value, Region};
-use crate::front::syntax::{BinOp, ExprKind, Stmt, VarDecl};
+use crate::front::syntax::{BinOp, ExprKind, Independent, RedOp, Stmt, UnOp, VarDecl};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Math functions that are pure and exist in C, OpenCL C and CUDA.
+/// Math functions that are pure and exist in C, OpenCL C and CUDA (the
+/// OpenCL back end drops the `f` suffix of the float versions, since
+/// OpenCL C's builtins are overloaded).
 pub const PURE_FUNCTIONS: &[&str] = &[
     "sqrt", "sqrtf", "exp", "expf", "exp2", "exp2f", "log", "logf", "log2", "log2f", "log10",
     "log10f", "pow", "powf", "fabs", "fabsf", "abs", "sin", "sinf", "cos", "cosf", "tan", "tanf",
     "asin", "asinf", "acos", "acosf", "atan", "atanf", "atan2", "atan2f", "sinh", "sinhf", "cosh",
     "coshf", "tanh", "tanhf", "floor", "floorf", "ceil", "ceilf", "fmin", "fminf", "fmax", "fmaxf",
     "fmod", "fmodf", "round", "roundf", "trunc", "truncf", "cbrt", "cbrtf", "hypot", "hypotf",
-    "erf", "erff", "min", "max",
+    "erf", "erff", "min", "max", "atan2pi", "atan2pif", "mix", "mixf", "rsqrt", "rsqrtf", "exp10",
+    "exp10f",
 ];
+
+/// PENCIL's typed builtins that OpenCL C and CUDA lack under these names:
+/// the back ends define them (pencil-headers/pencil_opencl.h,
+/// pencil_cuda.h), plain C gets them from pencil.h.
+pub const PENCIL_BUILTINS: &[&str] = &[
+    "abs32", "abs64", "min32", "min64", "max32", "max64", "clamp32", "clamp64", "clamp", "lmin",
+    "lmax", "lclamp", "umin", "umax", "uclamp", "ulmin", "ulmax", "labs", "fclamp", "fclampf",
+    "imin", "imax",
+];
+
+pub fn is_pure_function(f: &str) -> bool {
+    PURE_FUNCTIONS.contains(&f) || PENCIL_BUILTINS.contains(&f)
+}
 
 enum SchedDim {
     Pos(usize),
     Iter(String, i64),
+}
+
+/// A `#pragma pencil independent` loop: its depth (the index of its
+/// iterator among the enclosing loops) and its clauses.
+struct IndependentLoop {
+    depth: usize,
+    clauses: Independent,
+}
+
+/// The isl text of a kill before `finish` adds the parameters.
+struct PendingKill {
+    domain: String,
+    sched: Vec<String>,
+    kills: Vec<Access>,
+    /// Whole arrays killed outside every loop, and the kill's position
+    /// among the region's top-level statements.
+    whole_top: Vec<(String, usize)>,
 }
 
 struct Builder<'r> {
@@ -32,13 +65,31 @@ struct Builder<'r> {
     sched: Vec<SchedDim>,
     params: BTreeSet<String>,
     stmts: Vec<Statement>,
+    /// Per statement: original schedule dims and domain constraints.
     sched_dims: Vec<Vec<String>>,
+    dom_cons: Vec<Vec<String>>,
     array_use: BTreeMap<String, (bool, bool)>,
+    /// Variables declared at the region's top level.
+    locals: BTreeMap<String, VarDecl>,
+    local_decls: Vec<String>,
+    assumptions: Vec<(String, Loc)>,
+    kills: Vec<PendingKill>,
+    loops: Vec<IndependentLoop>,
+    /// Indices into `loops` of the enclosing independent loops.
+    indep_stack: Vec<usize>,
+    stmt_loops: Vec<Vec<usize>>,
+    /// While collecting a compound statement's accesses: the iterators of
+    /// its inner loops (existentially quantified in the relations), the
+    /// affine facts known about them, and the names it declares.
+    inner_iters: Vec<String>,
+    inner_cons: Vec<String>,
+    inner_locals: BTreeSet<String>,
+    warnings: Vec<Diagnostic>,
 }
 
 pub fn build_scop(region: &Region) -> Result<Scop> {
     let mut written = BTreeSet::new();
-    collect_written(&region.body, &mut written);
+    collect_written(&region.body, &region.symbols, &mut written);
     let mut b = Builder {
         region,
         written,
@@ -48,7 +99,19 @@ pub fn build_scop(region: &Region) -> Result<Scop> {
         params: BTreeSet::new(),
         stmts: vec![],
         sched_dims: vec![],
+        dom_cons: vec![],
         array_use: BTreeMap::new(),
+        locals: BTreeMap::new(),
+        local_decls: vec![],
+        assumptions: vec![],
+        kills: vec![],
+        loops: vec![],
+        indep_stack: vec![],
+        stmt_loops: vec![],
+        inner_iters: vec![],
+        inner_cons: vec![],
+        inner_locals: BTreeSet::new(),
+        warnings: vec![],
     };
     b.block(&region.body)?;
     b.finish()
@@ -71,19 +134,36 @@ fn classify_name(
     }
 }
 
-fn collect_written(body: &[Stmt], out: &mut BTreeSet<String>) {
+/// Names the region may change: assigned variables, locals, and arrays
+/// passed to calls (which may write them).
+fn collect_written(body: &[Stmt], symbols: &BTreeMap<String, VarDecl>, out: &mut BTreeSet<String>) {
     for s in body {
         match s {
-            Stmt::For { body, .. } => collect_written(body, out),
+            Stmt::For { body, .. } | Stmt::While { body, .. } => {
+                collect_written(body, symbols, out)
+            }
             Stmt::If { then_, else_, .. } => {
-                collect_written(then_, out);
-                collect_written(else_, out);
+                collect_written(then_, symbols, out);
+                collect_written(else_, symbols, out);
             }
             Stmt::Assign { lhs, .. } => {
                 if let Some(n) = base_name(lhs) {
                     out.insert(n.to_string());
                 }
             }
+            Stmt::Decl { var, .. } => {
+                out.insert(var.name.clone());
+            }
+            Stmt::Call { args, .. } => {
+                for a in args {
+                    if let Some(n) = base_name(a) {
+                        if symbols.get(n).is_some_and(|d| d.rank() > 0) {
+                            out.insert(n.to_string());
+                        }
+                    }
+                }
+            }
+            _ => {}
         }
     }
 }
@@ -108,13 +188,89 @@ fn subscripts(e: &Expr) -> Vec<&Expr> {
     subs
 }
 
+/// Whether `body` has a `break` or `continue` that leaves or restarts the
+/// loop whose body it is (not one of an inner loop).
+fn has_own_jump(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::Break(_) | Stmt::Continue(_) => true,
+        Stmt::If { then_, else_, .. } => has_own_jump(then_) || has_own_jump(else_),
+        _ => false,
+    })
+}
+
+/// The value a reduction statement combines into its variable, if the
+/// assignment has the reduction's form: `v += e`, `v -= e` (value `-e`),
+/// `v = v + e`, `v *= e`, `v = min(v, e)`, `v = max(e, v)` (any typed min
+/// or max builtin).
+pub fn reduction_value(lhs: &Expr, op: AssignOp, rhs: &Expr, red: RedOp) -> Option<Expr> {
+    let same = |e: &Expr| crate::back::cexpr::plain(e) == crate::back::cexpr::plain(lhs);
+    let neg = |e: &Expr| Expr {
+        kind: ExprKind::Unary(UnOp::Neg, Box::new(e.clone())),
+        loc: e.loc.clone(),
+    };
+    match (red, op) {
+        (RedOp::Add, AssignOp::Add) => Some(rhs.clone()),
+        (RedOp::Add, AssignOp::Sub) => Some(neg(rhs)),
+        (RedOp::Mul, AssignOp::Mul) => Some(rhs.clone()),
+        (_, AssignOp::Assign) => match (&rhs.kind, red) {
+            (ExprKind::Binary(BinOp::Add, a, b), RedOp::Add)
+            | (ExprKind::Binary(BinOp::Mul, a, b), RedOp::Mul) => {
+                if same(a) && !mentions(b, lhs) {
+                    Some((**b).clone())
+                } else if same(b) && !mentions(a, lhs) {
+                    Some((**a).clone())
+                } else {
+                    None
+                }
+            }
+            (ExprKind::Binary(BinOp::Sub, a, b), RedOp::Add) if same(a) && !mentions(b, lhs) => {
+                Some(neg(b))
+            }
+            (ExprKind::Call(f, args), RedOp::Min | RedOp::Max) if args.len() == 2 => {
+                let want = if red == RedOp::Min { "min" } else { "max" };
+                if !f.contains(want) {
+                    return None;
+                }
+                if same(&args[0]) && !mentions(&args[1], lhs) {
+                    Some(args[1].clone())
+                } else if same(&args[1]) && !mentions(&args[0], lhs) {
+                    Some(args[0].clone())
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn mentions(e: &Expr, lhs: &Expr) -> bool {
+    let mut ids = Vec::new();
+    e.idents(&mut ids);
+    base_name(lhs).is_some_and(|b| ids.iter().any(|i| i == b))
+}
+
 impl<'r> Builder<'r> {
     fn decl(&self, name: &str) -> Option<&VarDecl> {
-        self.region.symbols.get(name)
+        self.locals
+            .get(name)
+            .or_else(|| self.region.symbols.get(name))
+    }
+
+    fn all_iters(&self) -> Vec<String> {
+        self.iters
+            .iter()
+            .chain(self.inner_iters.iter())
+            .cloned()
+            .collect()
     }
 
     fn classify(&self, name: &str) -> NameKind {
-        classify_name(&self.iters, &self.written, &self.region.symbols, name)
+        if self.inner_locals.contains(name) || self.locals.contains_key(name) {
+            return NameKind::Other;
+        }
+        classify_name(&self.all_iters(), &self.written, &self.region.symbols, name)
     }
 
     fn convert<T>(
@@ -124,18 +280,27 @@ impl<'r> Builder<'r> {
         e: &Expr,
         what: &str,
     ) -> Result<T> {
+        match self.try_convert(f) {
+            Ok(v) => Ok(v),
+            Err(na) => Err(self.affine_error(na, code, e, what)),
+        }
+    }
+
+    /// Converts if the expression is affine; the parameters it uses join
+    /// the region's only on success.
+    fn try_convert<T>(
+        &mut self,
+        f: impl FnOnce(&mut AffineConverter) -> std::result::Result<T, NotAffine>,
+    ) -> std::result::Result<T, NotAffine> {
         let (result, params) = {
             let classify = |n: &str| self.classify(n);
             let mut conv = AffineConverter::new(&classify);
             (f(&mut conv), conv.params)
         };
-        match result {
-            Ok(v) => {
-                self.params.extend(params);
-                Ok(v)
-            }
-            Err(na) => Err(self.affine_error(na, code, e, what)),
+        if result.is_ok() {
+            self.params.extend(params);
         }
+        result
     }
 
     fn affine_error(&self, na: NotAffine, code: Code, e: &Expr, what: &str) -> Diagnostic {
@@ -149,39 +314,50 @@ impl<'r> Builder<'r> {
             return Diagnostic::error(Code::UnknownIdentifier, Some(na.loc), format!("`{}` is not declared", n))
                 .with_hint("declare it before the region; pencilc preprocesses the file with the -I and -D you pass");
         }
-        if let Some(n) = names
-            .iter()
-            .find(|n| self.written.contains(*n) && !self.iters.contains(n))
-        {
-            return Diagnostic::error(
-                Code::DataDependentControl,
-                Some(na.loc),
-                format!("{} `{}` depends on `{}`, which the region writes", what, plain(e), n),
-            )
-            .with_hint("loop bounds, conditions and subscripts may only use iterators and values the region does not change");
-        }
-        let indirect = contains_access(e);
-        let hint = match code {
-            Code::NonAffineSubscript if indirect => {
-                "indirect accesses such as A[idx[i]] are outside the static-control subset; compute the index outside the region, or keep this loop out of the `#pragma scop` region"
-            }
-            Code::NonAffineSubscript => {
-                "subscripts must be affine in the loop iterators and parameters; linearised accesses such as A[i*n+j] need a multi-dimensional array (C99 VLA) instead"
-            }
-            Code::NonAffineBound => {
-                "loop bounds must be affine in outer iterators and parameters (min, max, and division by a constant are allowed); add __pencil_assume facts or restructure the loop"
-            }
-            _ => "conditions must compare affine expressions of iterators and parameters; move data-dependent tests into the statement (e.g. with ?:)",
-        };
         Diagnostic::error(
             code,
             Some(na.loc),
             format!("{} `{}` is not affine: {}", what, plain(e), na.reason),
         )
-        .with_hint(hint)
+        .with_hint(
+            "here pencilc needs an affine expression of the loop iterators and the parameters",
+        )
+    }
+
+    /// An unknown name is an error even where non-affine code is accepted.
+    fn check_declared(&self, e: &Expr) -> Result<()> {
+        let mut names = Vec::new();
+        e.idents(&mut names);
+        let iters = self.all_iters();
+        for n in names {
+            if self.decl(&n).is_none()
+                && !iters.contains(&n)
+                && !self.inner_locals.contains(&n)
+                && n != "__pencil_maybe"
+            {
+                let at = find_ident(e, &n).unwrap_or_else(|| e.loc.clone());
+                return Err(Diagnostic::error(
+                    Code::UnknownIdentifier,
+                    Some(at),
+                    format!("`{}` is not declared", n),
+                )
+                .with_hint("declare it before the region; pencilc preprocesses the file with the -I and -D you pass"));
+            }
+        }
+        Ok(())
     }
 
     fn block(&mut self, body: &[Stmt]) -> Result<()> {
+        // Locals declared in a loop body are private to an iteration
+        // (PENCIL's rule for `independent`, and pet's implicit kills at the
+        // declaration and at the end of the block): the whole body is one
+        // statement, so each instance has its own copy.
+        if !self.iters.is_empty() && body.iter().any(|s| matches!(s, Stmt::Decl { .. })) {
+            self.sched.push(SchedDim::Pos(0));
+            let r = self.compound(body, body[0].loc());
+            self.sched.pop();
+            return r;
+        }
         for (pos, s) in body.iter().enumerate() {
             self.sched.push(SchedDim::Pos(pos));
             match s {
@@ -191,26 +367,52 @@ impl<'r> Builder<'r> {
                     cond,
                     step,
                     body,
+                    independent,
                     loc,
-                } => self.for_loop(iter, init, cond, *step, body, loc)?,
-                Stmt::If {
-                    cond, then_, else_, ..
                 } => {
-                    let c = self.convert(
-                        |cv| cv.cond(cond),
-                        Code::NonAffineCondition,
-                        cond,
-                        "the condition",
-                    )?;
-                    self.constraints.push(format!("({})", c));
-                    self.block(then_)?;
-                    self.constraints.pop();
-                    if !else_.is_empty() {
-                        self.constraints.push(format!("not ({})", c));
-                        self.block(else_)?;
-                        self.constraints.pop();
+                    self.check_canonical(iter, init, cond, body, loc)?;
+                    if self.is_dynamic_loop(iter, init, cond, body) {
+                        self.compound(std::slice::from_ref(s), loc)?;
+                    } else {
+                        self.for_loop(iter, init, cond, *step, body, independent.as_ref(), loc)?;
                     }
                 }
+                Stmt::If {
+                    cond,
+                    then_,
+                    else_,
+                    loc,
+                } => {
+                    self.check_declared(cond)?;
+                    match self.try_convert(|cv| cv.cond(cond)) {
+                        Ok(c) => {
+                            self.constraints.push(format!("({})", c));
+                            self.block(then_)?;
+                            self.constraints.pop();
+                            if !else_.is_empty() {
+                                self.constraints.push(format!("not ({})", c));
+                                self.block(else_)?;
+                                self.constraints.pop();
+                            }
+                        }
+                        // A data-dependent condition: the `if` and its
+                        // branches become one statement (paper, Fig. 5).
+                        Err(_) => self.compound(std::slice::from_ref(s), loc)?,
+                    }
+                }
+                Stmt::While { loc, .. } => self.compound(std::slice::from_ref(s), loc)?,
+                Stmt::Break(loc) | Stmt::Continue(loc) => return Err(Diagnostic::error(
+                    Code::UnsupportedControl,
+                    Some(loc.clone()),
+                    "`break` or `continue` outside a loop of the region",
+                )
+                .with_hint(
+                    "a region is single-entry single-exit; jumps must stay inside one of its loops",
+                )),
+                Stmt::Decl { var, init, loc } => self.region_local(var, init.as_ref(), loc)?,
+                Stmt::Assume { cond, loc } => self.assume(cond, loc)?,
+                Stmt::Kill { targets, loc } => self.kill(targets, loc)?,
+                Stmt::Call { loc, .. } => self.compound(std::slice::from_ref(s), loc)?,
                 Stmt::Assign { lhs, op, rhs, loc } => self.statement(lhs, *op, rhs, loc)?,
             }
             self.sched.pop();
@@ -218,27 +420,24 @@ impl<'r> Builder<'r> {
         Ok(())
     }
 
-    fn for_loop(
-        &mut self,
+    /// PENCIL's structured `for`: the iterator is not assigned in the body,
+    /// and the bounds do not change while the loop runs.
+    fn check_canonical(
+        &self,
         iter: &str,
         init: &Expr,
         cond: &Expr,
-        step: i64,
         body: &[Stmt],
         loc: &Loc,
     ) -> Result<()> {
-        match self.decl(iter) {
-            Some(d) if d.is_integer() => {}
-            Some(_) => {
+        if let Some(d) = self.decl(iter) {
+            if !d.is_integer() {
                 return Err(Diagnostic::error(
                     Code::NonCanonicalLoop,
                     Some(loc.clone()),
                     format!("loop iterator `{}` is not an integer variable", iter),
                 )
-                .with_hint("use an int iterator"))
-            }
-            None => {
-                // `for (int i = ...)` declares its own iterator.
+                .with_hint("use an int iterator"));
             }
         }
         if self.iters.iter().any(|i| i == iter) {
@@ -249,18 +448,66 @@ impl<'r> Builder<'r> {
                     "loop iterator `{}` is already the iterator of an enclosing loop",
                     iter
                 ),
-            ));
+            )
+            .with_hint("give each nested loop its own iterator"));
         }
         let mut inner_written = BTreeSet::new();
-        collect_written(body, &mut inner_written);
+        collect_written(body, &self.region.symbols, &mut inner_written);
         if inner_written.contains(iter) {
             return Err(Diagnostic::error(
                 Code::NonCanonicalLoop,
                 Some(loc.clone()),
                 format!("the loop body assigns its iterator `{}`", iter),
             )
-            .with_hint("the iterator may only change in the loop header"));
+            .with_hint("PENCIL loops have one iterator that only the loop header changes"));
         }
+        let mut names = Vec::new();
+        init.idents(&mut names);
+        cond.idents(&mut names);
+        if let Some(n) = names
+            .iter()
+            .find(|n| *n != iter && inner_written.contains(*n))
+        {
+            let at = find_ident(cond, n)
+                .or_else(|| find_ident(init, n))
+                .unwrap_or_else(|| cond.loc.clone());
+            return Err(Diagnostic::error(
+                Code::NonCanonicalLoop,
+                Some(at),
+                format!("the loop bound uses `{}`, which the loop body changes", n),
+            )
+            .with_hint("PENCIL loop bounds are invariant: compute the bound into a variable the loop does not assign"));
+        }
+        Ok(())
+    }
+
+    /// A loop the model cannot see as a loop: non-affine bounds, or a
+    /// `break`/`continue` of its own.
+    fn is_dynamic_loop(&mut self, iter: &str, init: &Expr, cond: &Expr, body: &[Stmt]) -> bool {
+        if has_own_jump(body) {
+            return true;
+        }
+        if self.try_convert(|cv| cv.pw(init)).is_err() {
+            return true;
+        }
+        self.iters.push(iter.to_string());
+        let ok = self.try_convert(|cv| cv.cond(cond)).is_ok();
+        self.iters.pop();
+        !ok
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn for_loop(
+        &mut self,
+        iter: &str,
+        init: &Expr,
+        cond: &Expr,
+        step: i64,
+        body: &[Stmt],
+        independent: Option<&Independent>,
+        loc: &Loc,
+    ) -> Result<()> {
+        let _ = loc;
         let lb = self.convert(
             |cv| cv.pw(init),
             Code::NonAffineBound,
@@ -311,17 +558,28 @@ impl<'r> Builder<'r> {
         self.constraints.extend(cons);
         self.sched
             .push(SchedDim::Iter(isl_name(iter), step.signum()));
+        let pushed = if let Some(ind) = independent {
+            self.loops.push(IndependentLoop {
+                depth: self.iters.len() - 1,
+                clauses: ind.clone(),
+            });
+            self.indep_stack.push(self.loops.len() - 1);
+            true
+        } else {
+            false
+        };
         let r = self.block(body);
+        if pushed {
+            self.indep_stack.pop();
+        }
         self.sched.pop();
         self.constraints.truncate(self.constraints.len() - n);
         self.iters.pop();
         r
     }
 
-    fn statement(&mut self, lhs: &Expr, op: AssignOp, rhs: &Expr, loc: &Loc) -> Result<()> {
-        let id = self.stmts.len();
-        let name = format!("S_{}", id);
-        let tuple = format!(
+    fn tuple(&self, name: &str) -> String {
+        format!(
             "{}[{}]",
             name,
             self.iters
@@ -329,32 +587,11 @@ impl<'r> Builder<'r> {
                 .map(|i| isl_name(i))
                 .collect::<Vec<_>>()
                 .join(", ")
-        );
-        let mut reads = Vec::new();
-        let mut writes = Vec::new();
-        // The written location.
-        let lname = base_name(lhs).unwrap_or("").to_string();
-        if self.iters.contains(&lname) {
-            return Err(Diagnostic::error(
-                Code::NonCanonicalLoop,
-                Some(lhs.loc.clone()),
-                format!("assignment to loop iterator `{}`", lname),
-            ));
-        }
-        let w = self.access(lhs, &tuple)?;
-        if op != AssignOp::Assign {
-            reads.push(w.clone());
-        }
-        writes.push(w);
-        self.reads_in(lhs, &tuple, &mut reads, true)?;
-        self.reads_in(rhs, &tuple, &mut reads, false)?;
-        let dom = if self.constraints.is_empty() {
-            format!("{{ {} }}", tuple)
-        } else {
-            format!("{{ {} : {} }}", tuple, self.constraints.join(" and "))
-        };
-        let sched: Vec<String> = self
-            .sched
+        )
+    }
+
+    fn sched_now(&self) -> Vec<String> {
+        self.sched
             .iter()
             .map(|d| match d {
                 SchedDim::Pos(p) => p.to_string(),
@@ -366,26 +603,459 @@ impl<'r> Builder<'r> {
                     }
                 }
             })
-            .collect();
-        self.sched_dims.push(sched);
+            .collect()
+    }
+
+    /// The reduction operator of `var` in the enclosing independent loops.
+    fn reduction_op(&self, var: &str) -> Option<RedOp> {
+        self.indep_stack
+            .iter()
+            .rev()
+            .find_map(|&l| self.loops[l].clauses.reduction_of(var))
+    }
+
+    fn push_statement(
+        &mut self,
+        reads: Vec<Access>,
+        writes: Vec<Access>,
+        body: StmtBody,
+        reductions: Vec<(String, RedOp)>,
+        local_names: Vec<String>,
+        loc: &Loc,
+    ) {
+        let id = self.stmts.len();
+        self.sched_dims.push(self.sched_now());
+        self.dom_cons.push(self.constraints.clone());
+        self.stmt_loops.push(self.indep_stack.clone());
         self.stmts.push(Statement {
             id: StmtId(id),
-            name: name.clone(),
+            name: format!("S_{}", id),
             iterators: self.iters.clone(),
-            domain: dom,
+            domain: String::new(),
             schedule: String::new(),
             reads,
             writes,
-            lhs: lhs.clone(),
-            op,
-            rhs: rhs.clone(),
+            body,
+            reductions,
+            local_names,
             loc: loc.clone(),
+        });
+    }
+
+    fn statement(&mut self, lhs: &Expr, op: AssignOp, rhs: &Expr, loc: &Loc) -> Result<()> {
+        let tuple = self.tuple(&format!("S_{}", self.stmts.len()));
+        let mut reads = Vec::new();
+        let lname = base_name(lhs).unwrap_or("").to_string();
+        if self.iters.contains(&lname) {
+            return Err(Diagnostic::error(
+                Code::NonCanonicalLoop,
+                Some(lhs.loc.clone()),
+                format!("assignment to loop iterator `{}`", lname),
+            )
+            .with_hint("PENCIL loops have one iterator that only the loop header changes"));
+        }
+        self.check_declared(lhs)?;
+        self.check_declared(rhs)?;
+        let w = self.access(lhs, &tuple, false)?;
+        if op != AssignOp::Assign {
+            reads.push(Access {
+                may: false,
+                ..w.clone()
+            });
+        }
+        let writes = vec![w];
+        self.reads_in(lhs, &tuple, &mut reads, true)?;
+        self.reads_in(rhs, &tuple, &mut reads, false)?;
+        let mut reductions = Vec::new();
+        if let Some(red) = self.reduction_op(&lname) {
+            if reduction_value(lhs, op, rhs, red).is_none() {
+                return Err(Diagnostic::error(
+                    Code::UnsupportedStatement,
+                    Some(loc.clone()),
+                    format!(
+                        "`{}` is a `reduction({})` variable but this assignment is not a {} update of it",
+                        lname,
+                        red.name(),
+                        red.name()
+                    ),
+                )
+                .with_hint("write reduction updates as `v += e`, `v *= e`, `v = min(v, e)` or `v = max(v, e)`, and use the variable nowhere else in the loop"));
+            }
+            reductions.push((lname.clone(), red));
+        }
+        self.push_statement(
+            reads,
+            writes,
+            StmtBody::Assign {
+                lhs: lhs.clone(),
+                op,
+                rhs: rhs.clone(),
+            },
+            reductions,
+            vec![],
+            loc,
+        );
+        Ok(())
+    }
+
+    /// Code with dynamic control as one statement: its reads and (may-)
+    /// writes are those of everything inside, inner iterators quantified
+    /// away (PENCIL paper, §3 "non-static-affine").
+    fn compound(&mut self, body: &[Stmt], loc: &Loc) -> Result<()> {
+        let tuple = self.tuple(&format!("S_{}", self.stmts.len()));
+        let mut declared = Vec::new();
+        body.iter().for_each(|s| s.declared(&mut declared));
+        declared.sort();
+        declared.dedup();
+        self.inner_locals = declared
+            .iter()
+            .filter(|n| {
+                // Inner loop iterators are not locals: they are quantified.
+                !is_iterator_of(body, n)
+            })
+            .cloned()
+            .collect();
+        let mut reads = Vec::new();
+        let mut writes = Vec::new();
+        let r = self.collect(body, &tuple, &mut reads, &mut writes);
+        self.inner_locals.clear();
+        self.inner_iters.clear();
+        self.inner_cons.clear();
+        r?;
+        for w in &mut writes {
+            w.may = true;
+        }
+        let mut reductions: Vec<(String, RedOp)> = Vec::new();
+        for w in &writes {
+            if let Some(op) = self.reduction_op(&w.array) {
+                if !reductions.iter().any(|(v, _)| v == &w.array) {
+                    reductions.push((w.array.clone(), op));
+                }
+            }
+        }
+        let body = match body {
+            [Stmt::Call { name, args, .. }] => StmtBody::Call {
+                name: name.clone(),
+                args: args.clone(),
+            },
+            _ => StmtBody::Compound(body.to_vec()),
+        };
+        self.push_statement(reads, writes, body, reductions, declared, loc);
+        Ok(())
+    }
+
+    /// The accesses of `body` inside a compound statement.
+    fn collect(
+        &mut self,
+        body: &[Stmt],
+        tuple: &str,
+        reads: &mut Vec<Access>,
+        writes: &mut Vec<Access>,
+    ) -> Result<()> {
+        for s in body {
+            match s {
+                Stmt::For {
+                    iter,
+                    init,
+                    cond,
+                    step,
+                    body,
+                    ..
+                } => {
+                    self.check_declared(init)?;
+                    self.reads_in(init, tuple, reads, false)?;
+                    let lb = self.try_convert(|cv| cv.pw(init)).ok();
+                    self.inner_iters.push(iter.clone());
+                    self.check_declared(cond)?;
+                    self.reads_in(cond, tuple, reads, false)?;
+                    let c = self.try_convert(|cv| cv.cond(cond)).ok();
+                    let n = self.inner_cons.len();
+                    let it = Pw(vec![(
+                        vec![],
+                        crate::front::affine::Aff::atom(isl_name(iter)),
+                    )]);
+                    if let Some(lb) = lb {
+                        let op = if *step > 0 { BinOp::Ge } else { BinOp::Le };
+                        self.inner_cons.push(format!("({})", compare(&it, op, &lb)));
+                    }
+                    if let Some(c) = c {
+                        self.inner_cons.push(format!("({})", c));
+                    }
+                    let r = self.collect(body, tuple, reads, writes);
+                    self.inner_cons.truncate(n);
+                    self.inner_iters.pop();
+                    r?;
+                }
+                Stmt::If {
+                    cond, then_, else_, ..
+                } => {
+                    self.check_declared(cond)?;
+                    self.reads_in(cond, tuple, reads, false)?;
+                    let c = self.try_convert(|cv| cv.cond(cond)).ok();
+                    let n = self.inner_cons.len();
+                    if let Some(c) = &c {
+                        self.inner_cons.push(format!("({})", c));
+                    }
+                    self.collect(then_, tuple, reads, writes)?;
+                    self.inner_cons.truncate(n);
+                    if let Some(c) = &c {
+                        self.inner_cons.push(format!("not ({})", c));
+                    }
+                    self.collect(else_, tuple, reads, writes)?;
+                    self.inner_cons.truncate(n);
+                }
+                Stmt::While { cond, body, .. } => {
+                    self.check_declared(cond)?;
+                    self.reads_in(cond, tuple, reads, false)?;
+                    self.collect(body, tuple, reads, writes)?;
+                }
+                Stmt::Assign { lhs, op, rhs, .. } => {
+                    self.check_declared(lhs)?;
+                    self.check_declared(rhs)?;
+                    let name = base_name(lhs).unwrap_or("");
+                    if self.all_iters().iter().any(|i| i == name) {
+                        return Err(Diagnostic::error(
+                            Code::NonCanonicalLoop,
+                            Some(lhs.loc.clone()),
+                            format!("assignment to loop iterator `{}`", name),
+                        )
+                        .with_hint(
+                            "PENCIL loops have one iterator that only the loop header changes",
+                        ));
+                    }
+                    if !self.inner_locals.contains(name) {
+                        let w = self.access(lhs, tuple, false)?;
+                        if *op != AssignOp::Assign {
+                            reads.push(Access {
+                                may: false,
+                                ..w.clone()
+                            });
+                        }
+                        writes.push(w);
+                    }
+                    self.reads_in(lhs, tuple, reads, true)?;
+                    self.reads_in(rhs, tuple, reads, false)?;
+                }
+                Stmt::Decl { var, init, .. } => {
+                    for d in var.dims.iter().flatten() {
+                        self.check_declared(d)?;
+                        self.reads_in(d, tuple, reads, false)?;
+                    }
+                    if let Some(i) = init {
+                        self.check_declared(i)?;
+                        self.reads_in(i, tuple, reads, false)?;
+                    }
+                }
+                Stmt::Break(_) | Stmt::Continue(_) => {}
+                // Inside dynamic control these only inform; ignoring them
+                // is conservative.
+                Stmt::Assume { .. } | Stmt::Kill { .. } => {}
+                Stmt::Call { name, args, loc } => {
+                    self.call_accesses(name, args, loc, tuple, reads, writes)?
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A call's accesses: `__pencil_use`/`__pencil_def` inside summaries,
+    /// the summary's accesses for a function that has one, and otherwise
+    /// every element of each array argument, read and may-written.
+    fn call_accesses(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        loc: &Loc,
+        tuple: &str,
+        reads: &mut Vec<Access>,
+        writes: &mut Vec<Access>,
+    ) -> Result<()> {
+        match name {
+            "__pencil_use" | "__pencil_def" => {
+                for a in args {
+                    self.check_declared(a)?;
+                    self.reads_in(a, tuple, reads, true)?;
+                    let acc = self.access(a, tuple, true)?;
+                    if name == "__pencil_use" {
+                        reads.push(acc);
+                    } else {
+                        writes.push(acc);
+                    }
+                }
+                return Ok(());
+            }
+            "__pencil_assert" | "__pencil_npr_mem_tag" => return Ok(()),
+            _ => {}
+        }
+        if name == self.region.function {
+            return Err(recursion(name, loc));
+        }
+        if is_pure_function(name) {
+            return Err(Diagnostic::error(
+                Code::UnsupportedStatement,
+                Some(loc.clone()),
+                format!("the result of `{}` is unused", name),
+            )
+            .with_hint(
+                "a call statement must be to a function with side effects described by a summary",
+            ));
+        }
+        for a in args {
+            self.check_declared(a)?;
+        }
+        if let Some(sum) = self.region.summaries.get(name) {
+            if sum.params.len() != args.len() {
+                return Err(Diagnostic::error(
+                    Code::UnsupportedStatement,
+                    Some(loc.clone()),
+                    format!(
+                        "`{}` takes {} argument(s), the call passes {}",
+                        name,
+                        sum.params.len(),
+                        args.len()
+                    ),
+                ));
+            }
+            let formals: Vec<String> = sum.params.iter().map(|p| p.name.clone()).collect();
+            let map = |n: &str| formals.iter().position(|f| f == n).map(|k| args[k].clone());
+            let body = crate::front::syntax::subst_stmts(&sum.body, &map);
+            let mut declared = Vec::new();
+            body.iter().for_each(|s| s.declared(&mut declared));
+            let saved = self.inner_locals.clone();
+            self.inner_locals
+                .extend(declared.into_iter().filter(|n| !is_iterator_of(&body, n)));
+            let r = self.collect(&body, tuple, reads, writes);
+            self.inner_locals = saved;
+            return r;
+        }
+        // No summary: the callee may read and write all of each array
+        // argument (PENCIL paper, §2.5).
+        for a in args {
+            match &a.kind {
+                ExprKind::Ident(n) if self.decl(n).is_some_and(|d| d.rank() > 0) => {
+                    let acc = self.access(a, tuple, true)?;
+                    reads.push(acc.clone());
+                    writes.push(acc);
+                }
+                _ => self.reads_in(a, tuple, reads, false)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// A variable declared at the region's top level: an array (or scalar)
+    /// of the region that is dead before and after it.
+    fn region_local(&mut self, var: &VarDecl, init: Option<&Expr>, loc: &Loc) -> Result<()> {
+        for d in var.dims.iter() {
+            match d {
+                Some(e) => self.check_declared(e)?,
+                None => {
+                    return Err(Diagnostic::error(
+                        Code::UnknownArraySize,
+                        Some(var.loc.clone()),
+                        format!("local array `{}` has no size", var.name),
+                    )
+                    .with_hint("declare local arrays with their extents (C99 VLA)"))
+                }
+            }
+        }
+        let dims: String = var
+            .dims
+            .iter()
+            .flatten()
+            .map(|d| format!("[{}]", plain(d)))
+            .collect();
+        self.local_decls
+            .push(format!("{} {}{};", var.base_type, var.name, dims));
+        self.locals.insert(var.name.clone(), var.clone());
+        if let Some(e) = init {
+            let lhs = Expr {
+                kind: ExprKind::Ident(var.name.clone()),
+                loc: var.loc.clone(),
+            };
+            self.statement(&lhs, AssignOp::Assign, e, loc)?;
+        }
+        Ok(())
+    }
+
+    /// `__pencil_assume(e)`: an affine fact on the parameters joins the
+    /// context; anything else is reported and ignored.
+    fn assume(&mut self, cond: &Expr, loc: &Loc) -> Result<()> {
+        self.check_declared(cond)?;
+        let mut names = Vec::new();
+        cond.idents(&mut names);
+        let uses_iter = names.iter().any(|n| self.iters.contains(n));
+        match self.try_convert(|cv| cv.cond(cond)) {
+            Ok(c) if !uses_iter => {
+                self.assumptions.push((c, loc.clone()));
+            }
+            _ => self.warnings.push(
+                Diagnostic::warning(
+                    Code::NonAffineCondition,
+                    Some(cond.loc.clone()),
+                    format!(
+                        "`__pencil_assume({})` is ignored: it is not an affine fact on the parameters",
+                        plain(cond)
+                    ),
+                )
+                .with_hint("pencilc uses assumptions that compare affine expressions of values the region does not change, outside loops"),
+            ),
+        }
+        Ok(())
+    }
+
+    /// `__pencil_kill(x, ...)`: a statement whose only effect is on dataflow.
+    fn kill(&mut self, targets: &[Expr], loc: &Loc) -> Result<()> {
+        let name = format!("K_{}", self.kills.len());
+        let tuple = self.tuple(&name);
+        let mut kills = Vec::new();
+        let mut whole_top = Vec::new();
+        for t in targets {
+            self.check_declared(t)?;
+            let Some(base) = base_name(t) else {
+                return Err(Diagnostic::error(
+                    Code::UnsupportedStatement,
+                    Some(t.loc.clone()),
+                    "`__pencil_kill` takes variables and array elements",
+                )
+                .with_hint(
+                    "write `__pencil_kill(A)`, `__pencil_kill(A[i])` or `__pencil_kill(x)`",
+                ));
+            };
+            let whole = matches!(t.kind, ExprKind::Ident(_));
+            let acc = self.access(t, &tuple, true)?;
+            // An inexact element (non-affine subscript) must not kill.
+            if acc.may && !whole {
+                continue;
+            }
+            if whole && self.iters.is_empty() {
+                if let Some(SchedDim::Pos(p)) = self.sched.first() {
+                    whole_top.push((base.to_string(), *p));
+                }
+            }
+            kills.push(Access { may: false, ..acc });
+        }
+        let domain = if self.constraints.is_empty() {
+            format!("{{ {} }}", tuple)
+        } else {
+            format!("{{ {} : {} }}", tuple, self.constraints.join(" and "))
+        };
+        let _ = loc;
+        self.kills.push(PendingKill {
+            domain,
+            sched: self.sched_now(),
+            kills,
+            whole_top,
         });
         Ok(())
     }
 
-    /// The access relation of a scalar or array element expression.
-    fn access(&mut self, e: &Expr, tuple: &str) -> Result<Access> {
+    /// The access relation of a scalar or array element expression,
+    /// through the enclosing compound's inner loops if any. A subscript
+    /// that is not affine leaves its dimension unconstrained, and the
+    /// access becomes a may-access. With `whole_ok`, an array named
+    /// without subscripts is all of it (summaries, kills, call arguments).
+    fn access(&mut self, e: &Expr, tuple: &str, whole_ok: bool) -> Result<Access> {
         let name = base_name(e).ok_or_else(|| {
             Diagnostic::error(
                 Code::PointerArithmetic,
@@ -402,7 +1072,8 @@ impl<'r> Builder<'r> {
             .with_hint("declare it before the region")
         })?;
         let subs = subscripts(e);
-        if subs.len() != decl.rank() {
+        let whole = whole_ok && subs.is_empty() && decl.rank() > 0;
+        if subs.len() != decl.rank() && !whole {
             let msg = if subs.is_empty() {
                 format!("array `{}` is used without subscripts", name)
             } else {
@@ -419,41 +1090,66 @@ impl<'r> Builder<'r> {
                 ),
             );
         }
-        if !decl.dims.is_empty()
-            || decl.pointer
-            || !crate::front::syntax::is_integer_type(&decl.base_type)
+        if !crate::front::syntax::is_integer_type(&decl.base_type)
+            && !crate::front::syntax::is_float_type(&decl.base_type)
         {
-            if !crate::front::syntax::is_integer_type(&decl.base_type)
-                && !crate::front::syntax::is_float_type(&decl.base_type)
-            {
-                return Err(Diagnostic::error(
-                    Code::UnsupportedType,
-                    Some(e.loc.clone()),
-                    format!(
-                        "`{}` has type `{}`, which is not a scalar number type",
-                        name, decl.base_type
-                    ),
-                )
-                .with_hint(
-                    "regions may access arrays and scalars of integer and floating-point types",
-                ));
-            }
+            return Err(Diagnostic::error(
+                Code::UnsupportedType,
+                Some(e.loc.clone()),
+                format!(
+                    "`{}` has type `{}`, which is not a scalar number type",
+                    name, decl.base_type
+                ),
+            )
+            .with_hint(
+                "regions may access arrays and scalars of integer and floating-point types",
+            ));
         }
         let mut outs = Vec::new();
         let mut cons = Vec::new();
-        for (d, s) in subs.iter().enumerate() {
-            let pw = self.convert(|cv| cv.pw(s), Code::NonAffineSubscript, s, "the subscript")?;
-            match pw.0.as_slice() {
-                [(g, a)] if g.is_empty() => outs.push(a.to_isl()),
-                _ => {
-                    let o = format!("o{}_", d);
-                    let ov = Pw(vec![(vec![], crate::front::affine::Aff::atom(o.clone()))]);
+        let mut may = whole;
+        for d in 0..decl.rank() {
+            let o = format!("o{}_", d);
+            outs.push(o.clone());
+            let Some(s) = subs.get(d) else { continue };
+            match self.try_convert(|cv| cv.pw(s)) {
+                // A plain affine subscript goes into the tuple itself.
+                Ok(pw)
+                    if self.inner_iters.is_empty()
+                        && matches!(pw.0.as_slice(), [(g, _)] if g.is_empty()) =>
+                {
+                    outs[d] = pw.0[0].1.to_isl();
+                }
+                Ok(pw) => {
+                    let ov = Pw(vec![(vec![], crate::front::affine::Aff::atom(o))]);
                     cons.push(format!("({})", compare(&ov, BinOp::Eq, &pw)));
-                    outs.push(o);
+                }
+                Err(_) => {
+                    may = true;
+                    self.warn_linearised(&decl, s);
+                    // The dimension is unconstrained, but stays inside the
+                    // declared extent where that is a constant.
+                    if let Some(Some(ext)) = decl.dims.get(d) {
+                        if let Some(c) = const_value(ext) {
+                            cons.push(format!("(0 <= {} < {})", outs[d], c));
+                        }
+                    }
                 }
             }
         }
-        let rel = if cons.is_empty() {
+        let mut all = cons;
+        if !self.inner_iters.is_empty() {
+            let mut inner = self.inner_cons.clone();
+            inner.extend(all);
+            let vars: Vec<String> = self.inner_iters.iter().map(|i| isl_name(i)).collect();
+            let body = if inner.is_empty() {
+                "true".to_string()
+            } else {
+                inner.join(" and ")
+            };
+            all = vec![format!("exists ({} : {})", vars.join(", "), body)];
+        }
+        let rel = if all.is_empty() {
             format!("{{ {} -> {}[{}] }}", tuple, name, outs.join(", "))
         } else {
             format!(
@@ -461,13 +1157,49 @@ impl<'r> Builder<'r> {
                 tuple,
                 name,
                 outs.join(", "),
-                cons.join(" and ")
+                all.join(" and ")
             )
         };
         Ok(Access {
             array: name.to_string(),
             relation: rel,
+            may,
         })
+    }
+
+    /// PENCIL's guideline: multi-dimensional arrays, not `A[i*n+j]`.
+    fn warn_linearised(&mut self, decl: &VarDecl, s: &Expr) {
+        fn has_product_of_names(e: &Expr) -> bool {
+            match &e.kind {
+                ExprKind::Binary(BinOp::Mul, a, b) => {
+                    let mut x = Vec::new();
+                    let mut y = Vec::new();
+                    a.idents(&mut x);
+                    b.idents(&mut y);
+                    (!x.is_empty() && !y.is_empty())
+                        || has_product_of_names(a)
+                        || has_product_of_names(b)
+                }
+                ExprKind::Binary(_, a, b) => has_product_of_names(a) || has_product_of_names(b),
+                ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => has_product_of_names(a),
+                _ => false,
+            }
+        }
+        if decl.rank() == 1 && !contains_access(s) && has_product_of_names(s) {
+            self.warnings.push(
+                Diagnostic::warning(
+                    Code::NonAffineSubscript,
+                    Some(s.loc.clone()),
+                    format!(
+                        "the subscript `{}` looks linearised: `{}` is then a may-access to all of `{}`",
+                        plain(s),
+                        decl.name,
+                        decl.name
+                    ),
+                )
+                .with_hint("declare a multi-dimensional C99 array (`float A[n][m]`, or `A[pencil_array n][m]` for a parameter) and write `A[i][j]`"),
+            );
+        }
     }
 
     /// Reads inside an expression. For the left-hand side only its
@@ -482,18 +1214,28 @@ impl<'r> Builder<'r> {
         match &e.kind {
             ExprKind::Int(..) | ExprKind::Float(_) => Ok(()),
             ExprKind::Ident(n) => {
-                if is_lhs || self.classify(n) != NameKind::Other {
+                if is_lhs
+                    || self.classify(n) != NameKind::Other
+                    || self.inner_locals.contains(n)
+                    || n == "__pencil_maybe"
+                {
                     return Ok(());
                 }
-                out.push(self.access(e, tuple)?);
+                if self.decl(n).is_some_and(|d| d.rank() > 0) {
+                    // A whole array as a call argument.
+                    out.push(self.access(e, tuple, true)?);
+                    return Ok(());
+                }
+                out.push(self.access(e, tuple, false)?);
                 Ok(())
             }
             ExprKind::Index(..) => {
                 for s in subscripts(e) {
                     self.reads_in(s, tuple, out, false)?;
                 }
-                if !is_lhs {
-                    out.push(self.access(e, tuple)?);
+                let local = base_name(e).is_some_and(|b| self.inner_locals.contains(b));
+                if !is_lhs && !local {
+                    out.push(self.access(e, tuple, false)?);
                 }
                 Ok(())
             }
@@ -508,9 +1250,15 @@ impl<'r> Builder<'r> {
                 self.reads_in(f, tuple, out, false)
             }
             ExprKind::Call(f, args) => {
-                if !PURE_FUNCTIONS.contains(&f.as_str()) {
+                if f == "__pencil_maybe" {
+                    return Ok(());
+                }
+                if *f == self.region.function {
+                    return Err(recursion(f, &e.loc));
+                }
+                if !is_pure_function(f) {
                     return Err(Diagnostic::error(Code::ImpureCall, Some(e.loc.clone()), format!("call to `{}`, which is not known to be pure", f))
-                        .with_hint("only math functions (sqrt, exp, pow, fabs, ...) may be called in a region; summary functions are not supported yet"));
+                        .with_hint("in an expression, only math builtins (sqrt, exp, fminf, mixf, clamp, ...) may be called; call other functions as statements, with a summary function (`__attribute__((pencil_access(summary)))`)"));
                 }
                 for a in args {
                     self.reads_in(a, tuple, out, false)?;
@@ -523,12 +1271,41 @@ impl<'r> Builder<'r> {
     fn finish(mut self) -> Result<Scop> {
         let params: Vec<String> = self.params.iter().cloned().collect();
         let prefix = format!("[{}] -> ", params.join(", "));
-        let depth = self.sched_dims.iter().map(|d| d.len()).max().unwrap_or(0);
-        for (st, dims) in self.stmts.iter_mut().zip(&self.sched_dims) {
-            let mut dims = dims.clone();
+        let assumed: Vec<String> = self
+            .assumptions
+            .iter()
+            .map(|(c, _)| format!("({})", c))
+            .collect();
+        let context = if assumed.is_empty() {
+            format!("[{}] -> {{ : }}", params.join(", "))
+        } else {
+            format!(
+                "[{}] -> {{ : {} }}",
+                params.join(", "),
+                assumed.join(" and ")
+            )
+        };
+        self.check_assumptions(&context)?;
+        let depth = self
+            .sched_dims
+            .iter()
+            .chain(self.kills.iter().map(|k| &k.sched))
+            .map(|d| d.len())
+            .max()
+            .unwrap_or(0);
+        let pad = |dims: &[String]| {
+            let mut dims = dims.to_vec();
             while dims.len() < depth.max(1) {
                 dims.push("0".into());
             }
+            dims.join(", ")
+        };
+        for ((st, dims), cons) in self
+            .stmts
+            .iter_mut()
+            .zip(&self.sched_dims)
+            .zip(&self.dom_cons)
+        {
             let tuple = format!(
                 "{}[{}]",
                 st.name,
@@ -538,8 +1315,16 @@ impl<'r> Builder<'r> {
                     .collect::<Vec<_>>()
                     .join(", ")
             );
-            st.schedule = format!("{}{{ {} -> [{}] }}", prefix, tuple, dims.join(", "));
-            st.domain = format!("{}{}", prefix, st.domain);
+            st.schedule = format!("{}{{ {} -> [{}] }}", prefix, tuple, pad(dims));
+            // Assumptions hold wherever the region runs: they bound the
+            // domains too, which is what the scheduler and tiler see.
+            let mut cons = cons.clone();
+            cons.extend(assumed.iter().cloned());
+            st.domain = if cons.is_empty() {
+                format!("{}{{ {} }}", prefix, tuple)
+            } else {
+                format!("{}{{ {} : {} }}", prefix, tuple, cons.join(" and "))
+            };
             for a in st.reads.iter_mut().chain(st.writes.iter_mut()) {
                 a.relation = format!("{}{}", prefix, a.relation);
             }
@@ -549,6 +1334,26 @@ impl<'r> Builder<'r> {
             for a in &st.writes {
                 self.array_use.entry(a.array.clone()).or_default().1 = true;
             }
+        }
+        let mut kills = Vec::new();
+        let mut whole_kills: Vec<(String, usize)> = Vec::new();
+        for (k, pk) in self.kills.iter().enumerate() {
+            let tuple_end = pk.domain.find(']').map(|p| p + 1).unwrap_or(0);
+            let tuple = pk.domain[2..tuple_end].to_string();
+            kills.push(KillStmt {
+                name: format!("K_{}", k),
+                domain: format!("{}{}", prefix, pk.domain),
+                schedule: format!("{}{{ {} -> [{}] }}", prefix, tuple, pad(&pk.sched)),
+                kills: pk
+                    .kills
+                    .iter()
+                    .map(|a| Access {
+                        relation: format!("{}{}", prefix, a.relation),
+                        ..a.clone()
+                    })
+                    .collect(),
+            });
+            whole_kills.extend(pk.whole_top.iter().cloned());
         }
         let mut arrays = Vec::new();
         for (name, (read, written)) in &self.array_use {
@@ -575,7 +1380,7 @@ impl<'r> Builder<'r> {
                             Some(d.loc.clone()),
                             format!("the size of dimension {} of `{}` is not declared", k, name),
                         )
-                        .with_hint("declare array parameters with all their extents, e.g. `double A[n][m]` (C99 VLA) or `double A[N][M]`"));
+                        .with_hint("declare array parameters with all their extents, e.g. `double A[pencil_array n][m]` (C99 VLA) or `double A[N][M]`"));
                     }
                 }
             }
@@ -585,27 +1390,158 @@ impl<'r> Builder<'r> {
                     Some(d.loc.clone()),
                     format!("`{}` is a pointer, so its size is unknown", name),
                 )
-                .with_hint("declare it as an array with its extents, e.g. `double A[n]`"));
+                .with_hint(
+                    "declare it as an array with its extents, e.g. `double A[pencil_array n]`",
+                ));
             }
+            // Top-level positions of the statements touching the array.
+            let positions: Vec<usize> = self
+                .stmts
+                .iter()
+                .zip(&self.sched_dims)
+                .filter(|(st, _)| {
+                    st.reads
+                        .iter()
+                        .chain(st.writes.iter())
+                        .any(|a| &a.array == name)
+                })
+                .filter_map(|(_, dims)| dims.first().and_then(|p| p.parse::<usize>().ok()))
+                .collect();
+            let kill_at: Vec<usize> = whole_kills
+                .iter()
+                .filter(|(n, _)| n == name)
+                .map(|(_, p)| *p)
+                .collect();
+            let killed_before = kill_at.iter().any(|k| positions.iter().all(|p| p > k));
+            let killed_after = kill_at.iter().any(|k| positions.iter().all(|p| p < k));
             arrays.push(Array {
                 name: name.clone(),
                 elem_type: d.base_type.clone(),
                 extents,
                 read: *read,
                 written: *written,
+                local: self.locals.contains_key(name),
+                killed_before,
+                killed_after,
                 loc: d.loc.clone(),
             });
         }
+        let independent = self.independent_pairs(&params);
         Ok(Scop {
             function: self.region.function.clone(),
             begin_line: self.region.begin_line,
             end_line: self.region.end_line,
             loc: self.region.loc.clone(),
-            context: format!("[{}] -> {{ : }}", params.join(", ")),
+            context,
             params,
             arrays,
             stmts: self.stmts,
+            kills,
+            independent,
+            local_decls: self.local_decls,
+            warnings: self.warnings,
         })
+    }
+
+    /// Contradictory assumptions leave no parameter values at all.
+    fn check_assumptions(&self, context: &str) -> Result<()> {
+        let Some((_, first)) = self.assumptions.first() else {
+            return Ok(());
+        };
+        let isl = crate::isl::Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
+        let set = isl_rs::Set::read_from_str(&isl.ctx, context).map_err(|e| isl.err("scop", e))?;
+        if set.is_empty().map_err(|e| isl.err("scop", e))? {
+            return Err(Diagnostic::error(
+                Code::ContradictoryAssumptions,
+                Some(self.assumptions.last().map(|(_, l)| l.clone()).unwrap_or_else(|| first.clone())),
+                "the `__pencil_assume` facts of this region contradict each other: no parameter values satisfy them all",
+            )
+            .with_hint(format!("the assumptions together say `{}`; remove or correct one", context)));
+        }
+        Ok(())
+    }
+
+    /// The instance pairs whose dependences the `independent` pragmas
+    /// remove: for a loop at depth d, instances of statements inside it in
+    /// different iterations of it (same iterations of the loops around it);
+    /// for its reduction clause, any two instances of its reduction
+    /// assignments in the same iteration of the loops around it (their
+    /// updates are atomic, so any order gives the same result up to the
+    /// operator's associativity).
+    fn independent_pairs(&self, params: &[String]) -> String {
+        let mut parts = Vec::new();
+        for (l, lp) in self.loops.iter().enumerate() {
+            let inside: Vec<usize> = (0..self.stmts.len())
+                .filter(|&s| self.stmt_loops[s].contains(&l))
+                .collect();
+            for &s in &inside {
+                for &t in &inside {
+                    let ns = self.stmts[s].iterators.len();
+                    let nt = self.stmts[t].iterators.len();
+                    let a: Vec<String> = (0..ns).map(|k| format!("a{}", k)).collect();
+                    let b: Vec<String> = (0..nt).map(|k| format!("b{}", k)).collect();
+                    let mut same: Vec<String> =
+                        (0..lp.depth).map(|k| format!("a{} = b{}", k, k)).collect();
+                    let both_reduce = matches!(self.stmts[s].body, StmtBody::Assign { .. })
+                        && matches!(self.stmts[t].body, StmtBody::Assign { .. })
+                        && self.stmts[s].reductions.iter().any(|(v, _)| {
+                            lp.clauses.reduction_of(v).is_some()
+                                && self.stmts[t].reductions.iter().any(|(w, _)| w == v)
+                        });
+                    if !both_reduce {
+                        same.push(format!("a{} != b{}", lp.depth, lp.depth));
+                    }
+                    let cons = if same.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" : {}", same.join(" and "))
+                    };
+                    parts.push(format!(
+                        "S_{}[{}] -> S_{}[{}]{}",
+                        s,
+                        a.join(", "),
+                        t,
+                        b.join(", "),
+                        cons
+                    ));
+                }
+            }
+        }
+        format!("[{}] -> {{ {} }}", params.join(", "), parts.join("; "))
+    }
+}
+
+fn recursion(name: &str, loc: &Loc) -> Diagnostic {
+    Diagnostic::error(
+        Code::Recursion,
+        Some(loc.clone()),
+        format!("`{}` calls itself: PENCIL functions may not be recursive", name),
+    )
+    .with_hint("OpenCL kernels cannot recurse; rewrite the recursion as a loop (with an explicit stack array if needed)")
+}
+
+/// Whether `name` is the iterator of a `for` loop inside `body`.
+fn is_iterator_of(body: &[Stmt], name: &str) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::For { iter, body, .. } => iter == name || is_iterator_of(body, name),
+        Stmt::If { then_, else_, .. } => is_iterator_of(then_, name) || is_iterator_of(else_, name),
+        Stmt::While { body, .. } => is_iterator_of(body, name),
+        _ => false,
+    })
+}
+
+fn find_ident(e: &Expr, name: &str) -> Option<Loc> {
+    match &e.kind {
+        ExprKind::Ident(n) if n == name => Some(e.loc.clone()),
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+            find_ident(a, name).or_else(|| find_ident(b, name))
+        }
+        ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => find_ident(a, name),
+        ExprKind::Cond(a, b, c) => find_ident(a, name)
+            .or_else(|| find_ident(b, name))
+            .or_else(|| find_ident(c, name)),
+        ExprKind::Call(_, args) => args.iter().find_map(|a| find_ident(a, name)),
+        _ => None,
     }
 }
 

@@ -9,12 +9,12 @@
 
 mod build;
 
-pub use build::PURE_FUNCTIONS;
+pub use build::{is_pure_function, reduction_value, PENCIL_BUILTINS, PURE_FUNCTIONS};
 
 pub use build::build_scop;
 
-use crate::diag::Loc;
-use crate::front::syntax::{AssignOp, Expr};
+use crate::diag::{Diagnostic, Loc};
+use crate::front::syntax::{AssignOp, Expr, RedOp, Stmt};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct StmtId(pub usize);
@@ -31,6 +31,28 @@ pub struct Scop {
     pub context: String,
     pub arrays: Vec<Array>,
     pub stmts: Vec<Statement>,
+    /// `__pencil_kill` statements: they take part in dataflow only (a kill
+    /// ends every value it covers), never in scheduling or code.
+    pub kills: Vec<KillStmt>,
+    /// Instance pairs whose dependences `#pragma pencil independent` and
+    /// `reduction` clauses remove, as an isl union map (`{ }` if none).
+    pub independent: String,
+    /// Declarations of region-level locals (C text), for host code that
+    /// keeps the user's variables (the C target).
+    pub local_decls: Vec<String>,
+    /// Warnings found while building (linearised subscripts, ...).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// `__pencil_kill(x)` (or the implicit kill of a local): its instances
+/// and the elements they kill.
+#[derive(Clone, Debug)]
+pub struct KillStmt {
+    /// `K_<n>`.
+    pub name: String,
+    pub domain: String,
+    pub schedule: String,
+    pub kills: Vec<Access>,
 }
 
 #[derive(Clone, Debug)]
@@ -42,6 +64,15 @@ pub struct Array {
     pub extents: Vec<Extent>,
     pub read: bool,
     pub written: bool,
+    /// Declared inside the region: dead before its declaration and after
+    /// the region (the implicit kills), so never copied in or out.
+    pub local: bool,
+    /// `__pencil_kill` of the whole array before every access to it:
+    /// elements the region does not write need not be copied in.
+    pub killed_before: bool,
+    /// `__pencil_kill` of the whole array after every access: its values
+    /// are dead after the region, so it is not copied back.
+    pub killed_after: bool,
     pub loc: Loc,
 }
 
@@ -74,11 +105,30 @@ pub struct Statement {
     /// The original (2d+1) schedule, `[params] -> { S_0[i, j] -> [0, i, 0, j, 0] }`.
     pub schedule: String,
     pub reads: Vec<Access>,
+    /// Must- and may-writes (`Access::may`).
     pub writes: Vec<Access>,
-    pub lhs: Expr,
-    pub op: AssignOp,
-    pub rhs: Expr,
+    pub body: StmtBody,
+    /// Variables updated by a `reduction` clause of an enclosing
+    /// independent loop: on a device, their updates are atomic.
+    pub reductions: Vec<(String, RedOp)>,
+    /// Names declared inside the statement (inner iterators, locals): they
+    /// are private to one instance.
+    pub local_names: Vec<String>,
     pub loc: Loc,
+}
+
+/// What one statement instance runs.
+#[derive(Clone, Debug)]
+pub enum StmtBody {
+    /// An assignment with static-affine control (its accesses may still be
+    /// may-accesses if a subscript is not affine).
+    Assign { lhs: Expr, op: AssignOp, rhs: Expr },
+    /// Code with dynamic control (data-dependent `if`, non-affine bounds,
+    /// `while`, `break`, `continue`, local declarations), kept as one
+    /// statement whose writes are all may-writes (PENCIL paper, Fig. 5-6).
+    Compound(Vec<Stmt>),
+    /// A call to a function with a summary.
+    Call { name: String, args: Vec<Expr> },
 }
 
 #[derive(Clone, Debug)]
@@ -86,6 +136,9 @@ pub struct Access {
     pub array: String,
     /// `[params] -> { S_0[i, j] -> A[o0, o1] : ... }`
     pub relation: String,
+    /// A may-access: some of the elements in the relation may not be
+    /// accessed. Only may-writes matter: they never kill a value.
+    pub may: bool,
 }
 
 impl Scop {
@@ -121,6 +174,7 @@ impl Scop {
         )
     }
 
+    /// All writes, must and may.
     pub fn writes_text(&self) -> String {
         union_text(
             &self.params,
@@ -128,6 +182,73 @@ impl Scop {
                 .iter()
                 .flat_map(|s| s.writes.iter().map(|a| strip_params(&a.relation))),
         )
+    }
+
+    pub fn must_writes_text(&self) -> String {
+        union_text(
+            &self.params,
+            self.stmts.iter().flat_map(|s| {
+                s.writes
+                    .iter()
+                    .filter(|a| !a.may)
+                    .map(|a| strip_params(&a.relation))
+            }),
+        )
+    }
+
+    pub fn may_writes_text(&self) -> String {
+        union_text(
+            &self.params,
+            self.stmts.iter().flat_map(|s| {
+                s.writes
+                    .iter()
+                    .filter(|a| a.may)
+                    .map(|a| strip_params(&a.relation))
+            }),
+        )
+    }
+
+    pub fn kills_text(&self) -> String {
+        union_text(
+            &self.params,
+            self.kills
+                .iter()
+                .flat_map(|k| k.kills.iter().map(|a| strip_params(&a.relation))),
+        )
+    }
+
+    /// The original schedule of the statements and the kills.
+    pub fn schedule_with_kills_text(&self) -> String {
+        union_text(
+            &self.params,
+            self.stmts
+                .iter()
+                .map(|s| strip_params(&s.schedule))
+                .chain(self.kills.iter().map(|k| strip_params(&k.schedule))),
+        )
+    }
+
+    pub fn domain_with_kills_text(&self) -> String {
+        union_text(
+            &self.params,
+            self.stmts
+                .iter()
+                .map(|s| strip_params(&s.domain))
+                .chain(self.kills.iter().map(|k| strip_params(&k.domain))),
+        )
+    }
+
+    /// Every name the region's code uses or declares, for choosing fresh
+    /// names that never shadow the user's.
+    pub fn all_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        names.extend(self.params.iter().map(|s| s.as_str()));
+        names.extend(self.arrays.iter().map(|a| a.name.as_str()));
+        for st in &self.stmts {
+            names.extend(st.iterators.iter().map(|s| s.as_str()));
+            names.extend(st.local_names.iter().map(|s| s.as_str()));
+        }
+        names
     }
 
     /// The text dump for `--emit scop`.
@@ -166,8 +287,29 @@ impl Scop {
                 s.push_str(&format!("    read: \"{}\"\n", r.relation));
             }
             for w in &st.writes {
-                s.push_str(&format!("    write: \"{}\"\n", w.relation));
+                let kind = if w.may { "may_write" } else { "write" };
+                s.push_str(&format!("    {}: \"{}\"\n", kind, w.relation));
             }
+            if matches!(st.body, StmtBody::Compound(_)) {
+                s.push_str("    compound: true\n");
+            }
+            for (v, op) in &st.reductions {
+                s.push_str(&format!(
+                    "    reduction: {{ var: {}, op: {} }}\n",
+                    v,
+                    op.name()
+                ));
+            }
+        }
+        for k in &self.kills {
+            s.push_str(&format!("  - name: {}\n", k.name));
+            s.push_str(&format!("    domain: \"{}\"\n", k.domain));
+            for a in &k.kills {
+                s.push_str(&format!("    kill: \"{}\"\n", a.relation));
+            }
+        }
+        if self.independent != "{ }" && !self.independent.is_empty() {
+            s.push_str(&format!("independent: \"{}\"\n", self.independent));
         }
         s
     }

@@ -1,0 +1,57 @@
+/* The ABF radar code's call pattern (PENCIL paper, Fig. 4): fft32 reads
+ * and writes only in[i][j][0..31]; its summary says so, which makes the
+ * (i, j) nest parallel.  The device implementation of fft32 comes from
+ * abf_fft32.cl (--opencl-include-file); plain C uses the one below. */
+#include <pencil.h>
+#include <stdio.h>
+
+PENCIL_SUMMARY_FUNC
+void summary_fft32(int i, int j, int n, float in[pencil_array n][n][32])
+{
+  for (int k = 0; k < 32; k++)
+    __pencil_use(in[i][j][k]);
+  for (int k = 0; k < 32; k++)
+    __pencil_def(in[i][j][k]);
+}
+
+#ifndef NO_SUMMARY
+__attribute__((pencil_access(summary_fft32)))
+#endif
+void fft32(int i, int j, int n, float in[pencil_array n][n][32]);
+
+void ABF(int n, float in[pencil_array n][n][32])
+{
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      fft32(i, j, n, in);
+}
+
+#ifndef __PENCIL__
+/* Not a real FFT: a stand-in with the same access pattern. */
+void fft32(int i, int j, int n, float in[pencil_array n][n][32])
+{
+  float acc = 0.0f;
+  for (int k = 0; k < 32; k++) {
+    acc = acc * 0.5f + in[i][j][k];
+    in[i][j][k] = acc;
+  }
+}
+#endif
+
+int main(void)
+{
+  enum { N = 64 };
+  static float in[N][N][32];
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k < 32; k++)
+        in[i][j][k] = (float)((i + j * 3 + k * 5) % 9);
+  ABF(N, in);
+  double check = 0;
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k < 32; k++)
+        check += in[i][j][k] * ((i + j + k) % 5);
+  printf("check=%.2f\n", check);
+  return 0;
+}
