@@ -71,7 +71,10 @@ impl Device {
             Diagnostic::error(
                 Code::Usage,
                 None,
-                format!("--device {}: not a built-in device and not a readable file ({})", arg, e),
+                format!(
+                    "--device {}: not a built-in device and not a readable file ({})",
+                    arg, e
+                ),
             )
             .with_hint(format!("built-in devices: {}", names.join(", ")))
         })?;
@@ -99,7 +102,10 @@ impl Device {
                 return Err(Diagnostic::error(
                     Code::Usage,
                     None,
-                    format!("--device {}: `{}` must be positive, not {}", origin, field, v),
+                    format!(
+                        "--device {}: `{}` must be positive, not {}",
+                        origin, field, v
+                    ),
                 ));
             }
         }
@@ -113,7 +119,10 @@ impl Device {
                 return Err(Diagnostic::error(
                     Code::Usage,
                     None,
-                    format!("--device {}: `{}` must be positive, not {}", origin, field, v),
+                    format!(
+                        "--device {}: `{}` must be positive, not {}",
+                        origin, field, v
+                    ),
                 ));
             }
         }

@@ -268,10 +268,9 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
                 &k.grid_cap,
             ));
             for g in &k.memory.groups {
-                report.placements.push(format!(
-                    "kernel[{}] {}: {}",
-                    k.number, g.array, g.reason
-                ));
+                report
+                    .placements
+                    .push(format!("kernel[{}] {}: {}", k.number, g.array, g.reason));
             }
         }
         lap(&mut report, "map");

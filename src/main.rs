@@ -90,7 +90,11 @@ struct Cli {
     no_private_memory: bool,
     /// Shared memory per block that tiles may use, in bytes (-1: unlimited;
     /// default: the device's shared memory per block).
-    #[arg(long = "max-shared-memory", value_name = "BYTES", allow_hyphen_values = true)]
+    #[arg(
+        long = "max-shared-memory",
+        value_name = "BYTES",
+        allow_hyphen_values = true
+    )]
     max_shared_memory: Option<i64>,
     /// Budget of isl operations per stage.
     #[arg(long = "isl-max-operations", default_value_t = pencilc::isl::DEFAULT_MAX_OPERATIONS)]
@@ -178,7 +182,11 @@ fn main() -> ExitCode {
         if m < -1 {
             eprint!(
                 "{}",
-                Diagnostic::error(Code::Usage, None, "--max-shared-memory must be -1 (unlimited) or a number of bytes")
+                Diagnostic::error(
+                    Code::Usage,
+                    None,
+                    "--max-shared-memory must be -1 (unlimited) or a number of bytes"
+                )
             );
             return ExitCode::from(2);
         }

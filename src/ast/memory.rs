@@ -89,9 +89,7 @@ pub fn site_at(
         shared: false,
     };
     let sched = build.schedule().ok_or_else(|| isl.last_error(STAGE))?;
-    let space_set = Set::from_union_set(
-        sched.copy().isl(isl, STAGE)?.range().isl(isl, STAGE)?,
-    );
+    let space_set = Set::from_union_set(sched.copy().isl(isl, STAGE)?.range().isl(isl, STAGE)?);
     let Ok(space_set) = space_set else {
         // No instance below this occurrence: nothing to copy.
         return Ok(site);
@@ -113,8 +111,12 @@ pub fn site_at(
         let mut reads = UnionMap::read_from_str(&isl.ctx, &g.reads).isl(isl, STAGE)?;
         let mut writes = UnionMap::read_from_str(&isl.ctx, &g.writes).isl(isl, STAGE)?;
         if g.placement == Placement::Private {
-            reads = reads.intersect_domain(threads.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
-            writes = writes.intersect_domain(threads.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+            reads = reads
+                .intersect_domain(threads.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            writes = writes
+                .intersect_domain(threads.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
         }
         let fp = |acc: &UnionMap| -> Result<UnionMap> {
             sched
@@ -127,7 +129,11 @@ pub fn site_at(
         };
         let f_read = fp(&reads)?;
         let f_write = fp(&writes)?;
-        let f_all = f_read.copy().isl(isl, STAGE)?.union(f_write.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+        let f_all = f_read
+            .copy()
+            .isl(isl, STAGE)?
+            .union(f_write.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
         if f_all.is_empty().isl(isl, STAGE)? {
             continue;
         }
@@ -168,7 +174,16 @@ pub fn site_at(
             site.copy_in.push(code);
         }
         if g.written && !f_write.is_empty().isl(isl, STAGE)? {
-            let code = copy_code(isl, scop, g, &f_write, &promoted, false, names, &outer_values)?;
+            let code = copy_code(
+                isl,
+                scop,
+                g,
+                &f_write,
+                &promoted,
+                false,
+                names,
+                &outer_values,
+            )?;
             site.copy_out.push(code);
         }
         site.promoted.push(promoted);
@@ -244,11 +259,7 @@ fn copy_code(
     let ident = dom.copy().isl(isl, STAGE)?.identity().isl(isl, STAGE)?;
     let mupa = MultiUnionPwAff::from_union_map(ident).isl(isl, STAGE)?;
     let sched = Schedule::from_domain(dom).isl(isl, STAGE)?;
-    let mut node = sched
-        .get_root()
-        .isl(isl, STAGE)?
-        .child(0)
-        .isl(isl, STAGE)?;
+    let mut node = sched.get_root().isl(isl, STAGE)?.child(0).isl(isl, STAGE)?;
     if rank > 0 {
         node = node.insert_partial_schedule(mupa).isl(isl, STAGE)?;
         if !shared {
@@ -283,7 +294,15 @@ fn copy_code(
     let ast = node_from_schedule(isl, sched, context, names.copy_iter_prefix, &mut no_hook)?;
     let mut on_user = |_name: &str, args: Vec<AExpr>| -> Result<Ast> {
         if args.len() != p.offsets.len() {
-            return Err(crate::diag::Diagnostic::internal(STAGE, format!("copy of {} with {} subscripts: {:?}", p.array, args.len(), args)));
+            return Err(crate::diag::Diagnostic::internal(
+                STAGE,
+                format!(
+                    "copy of {} with {} subscripts: {:?}",
+                    p.array,
+                    args.len(),
+                    args
+                ),
+            ));
         }
         let local_idx = args
             .iter()
@@ -306,10 +325,7 @@ fn copy_code(
 
 /// `(sub - offset) / stride` as code.
 pub fn local_index(sub: AExpr, offset: &str, stride: i64) -> AExpr {
-    let d = AExpr::op(
-        super::AOp::Sub,
-        vec![sub, AExpr::Id(offset.to_string())],
-    );
+    let d = AExpr::op(super::AOp::Sub, vec![sub, AExpr::Id(offset.to_string())]);
     if stride == 1 {
         d
     } else {

@@ -59,7 +59,10 @@ pub enum Ast {
         subs: Vec<AExpr>,
     },
     /// A memory mark of the mapper, before `ast` expands it.
-    Site { index: usize, body: Box<Ast> },
+    Site {
+        index: usize,
+        body: Box<Ast>,
+    },
     /// A kernel launch in host code; `body` is the code one thread runs.
     Launch(usize),
 }
@@ -494,7 +497,8 @@ fn convert_node(
         AstNodeKind::Mark => match on_mark(n)? {
             Some(a) => Ok(a),
             None => {
-                let body = convert_node(isl, &n.mark_get_node().isl(isl, STAGE)?, on_user, on_mark)?;
+                let body =
+                    convert_node(isl, &n.mark_get_node().isl(isl, STAGE)?, on_user, on_mark)?;
                 // Memory marks carry the index of their copies (`mem_<i>`).
                 // isl returns no annotation as a null id.
                 let site = n
@@ -607,7 +611,9 @@ fn expand_sites(ast: Ast, sites: &mut [Option<memory::Site>]) -> Ast {
             }
             out
         }
-        Ast::Block(items) => Ast::Block(items.into_iter().map(|i| expand_sites(i, sites)).collect()),
+        Ast::Block(items) => {
+            Ast::Block(items.into_iter().map(|i| expand_sites(i, sites)).collect())
+        }
         Ast::For {
             iter,
             init,
@@ -703,9 +709,7 @@ impl Ast {
         f(self);
         match self {
             Ast::Block(items) => items.iter().for_each(|i| i.walk(f)),
-            Ast::For { body, .. } | Ast::Let { body, .. } | Ast::Site { body, .. } => {
-                body.walk(f)
-            }
+            Ast::For { body, .. } | Ast::Let { body, .. } | Ast::Site { body, .. } => body.walk(f),
             Ast::If { then_, else_, .. } => {
                 then_.walk(f);
                 if let Some(e) = else_ {

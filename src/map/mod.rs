@@ -497,8 +497,7 @@ impl Mapper<'_> {
                 .collect();
             let filter = self.filter_on(&partial_map, ids, &tuple, &cons)?;
             // Wavefront tiles run one thread per block: nothing to share.
-            let promote = !self.unit_tiles
-                && (self.opts.mem.shared || self.opts.mem.private);
+            let promote = !self.unit_tiles && (self.opts.mem.shared || self.opts.mem.private);
             // The planner reasons about one thread: its ids are bounded.
             let bounds: Vec<String> = (0..n_thread)
                 .map(|j| format!("0 <= {} < {}", ids[j], block_sizes[j]))
@@ -580,7 +579,11 @@ impl Mapper<'_> {
         // Back up to the kernel mark.
         loop {
             if up.get_type().isl(isl, STAGE)? == ScheduleNodeType::Mark
-                && up.mark_get_id().isl(isl, STAGE)?.get_name().isl(isl, STAGE)?
+                && up
+                    .mark_get_id()
+                    .isl(isl, STAGE)?
+                    .get_name()
+                    .isl(isl, STAGE)?
                     == format!("kernel_{}", k)
             {
                 break;

@@ -38,7 +38,8 @@ pub fn check(isl: &Isl, text: &str) -> Result<()> {
 pub fn sizes_for(isl: &Isl, text: &str, k: usize) -> Result<KernelSizes> {
     let bad = || usage(format!("--sizes: `{}` is not an isl union map", text));
     let m = UnionMap::read_from_str(&isl.ctx, text).map_err(|_| bad())?;
-    let dom = UnionSet::read_from_str(&isl.ctx, &format!("{{ kernel[{}] }}", k)).map_err(|_| bad())?;
+    let dom =
+        UnionSet::read_from_str(&isl.ctx, &format!("{{ kernel[{}] }}", k)).map_err(|_| bad())?;
     let r = m
         .intersect_domain(dom)
         .and_then(|m| m.range())
@@ -67,7 +68,11 @@ fn parse_points(s: &str) -> std::result::Result<KernelSizes, String> {
             vec![]
         } else {
             vals.split(',')
-                .map(|x| x.trim().parse::<i64>().map_err(|_| format!("`{}` is not a number", x.trim())))
+                .map(|x| {
+                    x.trim()
+                        .parse::<i64>()
+                        .map_err(|_| format!("`{}` is not a number", x.trim()))
+                })
                 .collect::<std::result::Result<_, _>>()?
         };
         if v.iter().any(|x| *x < 1) {
@@ -87,7 +92,12 @@ fn parse_points(s: &str) -> std::result::Result<KernelSizes, String> {
                 }
                 &mut out.grid
             }
-            other => return Err(format!("unknown size kind `{}` (tile, block or grid)", other)),
+            other => {
+                return Err(format!(
+                    "unknown size kind `{}` (tile, block or grid)",
+                    other
+                ))
+            }
         };
         if slot.is_some() {
             return Err(format!("several `{}` values", name.trim()));
@@ -99,7 +109,12 @@ fn parse_points(s: &str) -> std::result::Result<KernelSizes, String> {
 
 /// One kernel's entries of `--dump-sizes`.
 pub fn dump_entry(k: usize, tile: &[i64], block: &[i64], grid: &[i64]) -> Vec<String> {
-    let list = |v: &[i64]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+    let list = |v: &[i64]| {
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let mut out = Vec::new();
     if !tile.is_empty() {
         out.push(format!("kernel[{}] -> tile[{}]", k, list(tile)));
@@ -143,7 +158,10 @@ mod tests {
     #[test]
     fn dump_round_trips() {
         let isl = Isl::new(0);
-        let text = format!("{{ {} }}", dump_entry(2, &[32, 32], &[16, 32], &[256, 256]).join("; "));
+        let text = format!(
+            "{{ {} }}",
+            dump_entry(2, &[32, 32], &[16, 32], &[256, 256]).join("; ")
+        );
         let s = sizes_for(&isl, &text, 2).unwrap();
         assert_eq!(s.tile, Some(vec![32, 32]));
         assert_eq!(s.block, Some(vec![16, 32]));

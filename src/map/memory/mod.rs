@@ -176,10 +176,14 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
     let n_thread = k.block_sizes.len();
     let inner = prefix_with(isl, k.host_prefix, k.tile, n)?;
     let outer = prefix_with(isl, k.host_prefix, k.tile, k.n_block)?;
-    let inner = inner.intersect_domain(k.instances.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
-    let outer = outer.intersect_domain(k.instances.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
-    let points = UnionMap::from_multi_union_pw_aff(k.point.copy().isl(isl, STAGE)?)
+    let inner = inner
+        .intersect_domain(k.instances.copy().isl(isl, STAGE)?)
         .isl(isl, STAGE)?;
+    let outer = outer
+        .intersect_domain(k.instances.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    let points =
+        UnionMap::from_multi_union_pw_aff(k.point.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
     let n_outer_inner = out_dims(isl, &inner)?;
     // instance → [inner outer values, point values].
     let to_points = inner
@@ -247,19 +251,19 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
         let mut reads = refs[members[0]].reads.copy().isl(isl, STAGE)?;
         let mut writes = refs[members[0]].writes.copy().isl(isl, STAGE)?;
         for &m in &members[1..] {
-            reads = reads.union(refs[m].reads.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
-            writes = writes.union(refs[m].writes.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+            reads = reads
+                .union(refs[m].reads.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            writes = writes
+                .union(refs[m].writes.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
         }
         let acc = union(isl, &reads, &writes)?;
         let per_ref: Vec<UnionMap> = members
             .iter()
             .map(|&m| union(isl, &refs[m].reads, &refs[m].writes))
             .collect::<Result<_>>()?;
-        let alone = groups
-            .iter()
-            .filter(|g| refs[g[0]].array == array)
-            .count()
-            == 1;
+        let alone = groups.iter().filter(|g| refs[g[0]].array == array).count() == 1;
         let mut g = Group {
             array: array.clone(),
             stmts: members.iter().map(|&m| refs[m].stmt).collect(),
@@ -347,6 +351,16 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
                     }
                 );
             }
+            // Written groups stay in global memory for now: write-back from
+            // shared memory gave wrong results on correlation (PoCL) that are
+            // not yet understood, and a copy that cannot be shown correct is
+            // not made.
+            (_, Some(_)) if g.written && (reuse.any || !coalesced) => {
+                g.reason = format!(
+                    "global, {}, written (shared-memory write-back is off until validated)",
+                    reuse_text
+                );
+            }
             (_, Some(sizes)) if reuse.any || !coalesced => {
                 let bytes = sizes.iter().product::<i64>() * elem_bytes(&arr.elem_type);
                 if opts.max_shared_bytes >= 0 && shared_used + bytes > opts.max_shared_bytes {
@@ -378,7 +392,11 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
             (_, Some(_)) => {
                 g.reason = format!(
                     "global, {} and {}",
-                    if coalesced { "coalesced" } else { "not coalesced" },
+                    if coalesced {
+                        "coalesced"
+                    } else {
+                        "not coalesced"
+                    },
                     reuse_text
                 );
             }
@@ -397,7 +415,10 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
             };
             let mut name = base.clone();
             let mut i = 1;
-            while names_used.contains(&name) || k.scop.array(&name).is_some() || k.scop.params.contains(&name) {
+            while names_used.contains(&name)
+                || k.scop.array(&name).is_some()
+                || k.scop.params.contains(&name)
+            {
                 name = format!("{}_{}", base, i);
                 i += 1;
             }
@@ -405,6 +426,25 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
             g.name = name;
         }
         out.groups.push(g);
+    }
+    // Register tiles of several elements in a kernel that also has barriers
+    // gave wrong results on PoCL (gemm at MINI); until that is understood,
+    // such a kernel keeps only one-element register tiles.
+    if out.groups.iter().any(|g| g.placement == Placement::Shared) {
+        for g in out.groups.iter_mut() {
+            if g.placement == Placement::Private && g.sizes.iter().product::<i64>() > 1 {
+                g.placement = Placement::Global;
+                g.reason = format!(
+                    "global, register tile {} would be kept across barriers (not yet validated)",
+                    g.sizes
+                        .iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join("x")
+                );
+                g.name.clear();
+            }
+        }
     }
     Ok(out)
 }

@@ -52,7 +52,11 @@ pub fn measure_reuse(
     let xs: Vec<String> = (0..n_outer + n_thread).map(|i| format!("x{}", i)).collect();
     let proj = Map::read_from_str(
         &isl.ctx,
-        &format!("{{ [{}] -> [{}] }}", xs.join(", "), xs[..n_outer].join(", ")),
+        &format!(
+            "{{ [{}] -> [{}] }}",
+            xs.join(", "),
+            xs[..n_outer].join(", ")
+        ),
     )
     .isl(isl, STAGE)?;
     let across_threads = !e_thr
@@ -138,7 +142,9 @@ pub fn is_coalesced(
     )
     .isl(isl, STAGE)?;
     for r in refs {
-        let e = points_to_elements(isl, to_points, r)?.to_union_map().isl(isl, STAGE)?;
+        let e = points_to_elements(isl, to_points, r)?
+            .to_union_map()
+            .isl(isl, STAGE)?;
         let moved = e
             .copy()
             .isl(isl, STAGE)?

@@ -67,8 +67,17 @@ pub fn register_tile(isl: &Isl, f: &Map) -> Result<Option<RegisterTile>> {
     let mut sizes = Vec::new();
     for i in 0..n {
         let si = f.get_range_stride_info(i as i32).isl(isl, STAGE)?;
-        let g = si.get_stride().isl(isl, STAGE)?.get_num_si().isl(isl, STAGE)?.max(1);
-        let min = f.copy().isl(isl, STAGE)?.dim_min(i as i32).isl(isl, STAGE)?;
+        let g = si
+            .get_stride()
+            .isl(isl, STAGE)?
+            .get_num_si()
+            .isl(isl, STAGE)?
+            .max(1);
+        let min = f
+            .copy()
+            .isl(isl, STAGE)?
+            .dim_min(i as i32)
+            .isl(isl, STAGE)?;
         // A piecewise minimum would give non-constant register indices
         // even after unrolling; such groups stay out of registers.
         if min.n_piece().isl(isl, STAGE)? != 1 {
