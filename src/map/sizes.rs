@@ -149,7 +149,7 @@ mod tests {
         assert!(check(&isl, "{ kernel[0] -> tile[").is_err());
         let e = check(&isl, "{ kernel[0] -> block[1,2,3,4] }").unwrap_err();
         assert!(e.message.contains("at most 3"), "{}", e.message);
-        let e = check(&isl, "{ kernel[i] -> tile[i] }").unwrap_err();
+        let e = check(&isl, "{ kernel[i] -> tile[j] : 0 < j < 4 }").unwrap_err();
         assert!(e.message.contains("single point"), "{}", e.message);
         let e = check(&isl, "{ kernel[0] -> foo[1] }").unwrap_err();
         assert!(e.message.contains("unknown size kind"), "{}", e.message);
