@@ -85,6 +85,10 @@ pub struct FileReport {
     pub ilp_solves: usize,
     /// Milliseconds per stage, for `-v`.
     pub timings: Vec<(&'static str, f64)>,
+    /// `--dump-sizes` entries (`kernel[0] -> tile[32, 32]`), in kernel order.
+    pub sizes: Vec<String>,
+    /// Where each array reference group went and why, for `-v`.
+    pub placements: Vec<String>,
 }
 
 const PENCIL_HEADERS: &[(&str, &str)] = &[
@@ -179,6 +183,14 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
     };
     let mut saved = String::new();
     let mut compiled_count = 0usize;
+    let mut kernels_so_far = 0usize;
+    // The C target runs the threads of a block one after the other, so
+    // nothing may be shared between them.
+    let mut map_opts = opts.map.clone();
+    if opts.target == Target::C {
+        map_opts.mem.shared = false;
+        map_opts.mem.private = false;
+    }
     struct Compiled {
         scop: scop::Scop,
         deps: deps::DependenceGraph,
@@ -251,8 +263,23 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
         ));
         valid::check_schedule(&isl, &deps, &schedule.tree).map_err(|e| at_region(e, &scop))?;
         lap(&mut report, "sched");
-        let (mapped, mapped_trees) = map::map_to_gpu(&isl, &scop, &deps, &schedule, &opts.map)
-            .map_err(|e| at_region(e, &scop))?;
+        let (mapped, mapped_trees) =
+            map::map_to_gpu(&isl, &scop, &deps, &schedule, &map_opts, kernels_so_far)
+                .map_err(|e| at_region(e, &scop))?;
+        kernels_so_far += mapped.kernels.len();
+        for k in &mapped.kernels {
+            report.sizes.extend(map::sizes::dump_entry(
+                k.number,
+                &k.tile_sizes,
+                &k.block_sizes,
+                &k.grid_cap,
+            ));
+            for g in &k.memory.groups {
+                report
+                    .placements
+                    .push(format!("kernel[{}] {}: {}", k.number, g.array, g.reason));
+            }
+        }
         lap(&mut report, "map");
         if opts.emit == Some(Emit::Schedule) {
             report.dump.push_str(&format!(

@@ -9,6 +9,7 @@ pub mod ast;
 pub mod back;
 pub mod batch;
 pub mod deps;
+pub mod device;
 pub mod diag;
 pub mod driver;
 pub mod front;

@@ -70,6 +70,32 @@ struct Cli {
     /// Tile size in every tiled dimension.
     #[arg(short = 'S', long = "tile-size", default_value_t = 32)]
     tile_size: i64,
+    /// Per-kernel tile, block and grid sizes (PPCG's syntax), e.g.
+    /// '{ kernel[0] -> tile[64, 64]; kernel[i] -> block[16, 16] }'.
+    #[arg(long, value_name = "ISL UNION MAP")]
+    sizes: Option<String>,
+    /// Print the tile, block and grid sizes used, in --sizes syntax.
+    #[arg(long = "dump-sizes")]
+    dump_sizes: bool,
+    /// The device to generate code for: a built-in name (nvidia-h100,
+    /// generic-opencl-cpu, generic-gpu) or a TOML description file.
+    /// Default: nvidia-h100 for CUDA, generic-opencl-cpu otherwise.
+    #[arg(long, value_name = "NAME|FILE")]
+    device: Option<String>,
+    /// Keep every array in global memory (no shared/local memory tiles).
+    #[arg(long = "no-shared-memory")]
+    no_shared_memory: bool,
+    /// Keep every array out of registers (no private tiles).
+    #[arg(long = "no-private-memory")]
+    no_private_memory: bool,
+    /// Shared memory per block that tiles may use, in bytes (-1: unlimited;
+    /// default: the device's shared memory per block).
+    #[arg(
+        long = "max-shared-memory",
+        value_name = "BYTES",
+        allow_hyphen_values = true
+    )]
+    max_shared_memory: Option<i64>,
     /// Budget of isl operations per stage.
     #[arg(long = "isl-max-operations", default_value_t = pencilc::isl::DEFAULT_MAX_OPERATIONS)]
     isl_max_operations: u64,
@@ -140,14 +166,50 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let mut map = pencilc::map::MapOptions::default();
-    map.tile_size = cli.tile_size;
-    let opts = Options {
-        target: match cli.target {
-            TargetArg::Opencl => Target::OpenCl,
-            TargetArg::Cuda => Target::Cuda,
-            TargetArg::C => Target::C,
+    let target = match cli.target {
+        TargetArg::Opencl => Target::OpenCl,
+        TargetArg::Cuda => Target::Cuda,
+        TargetArg::C => Target::C,
+    };
+    let device = match &cli.device {
+        Some(d) => match pencilc::device::Device::lookup(d) {
+            Ok(d) => d,
+            Err(e) => {
+                eprint!("{}", e);
+                return ExitCode::from(2);
+            }
         },
+        None if target == Target::Cuda => pencilc::device::Device::default_for_cuda(),
+        None => pencilc::device::Device::default_for_opencl(),
+    };
+    let mut map = pencilc::map::MapOptions::for_device(&device);
+    map.tile_size = cli.tile_size;
+    map.mem.shared = !cli.no_shared_memory;
+    map.mem.private = !cli.no_private_memory;
+    if let Some(m) = cli.max_shared_memory {
+        if m < -1 {
+            eprint!(
+                "{}",
+                Diagnostic::error(
+                    Code::Usage,
+                    None,
+                    "--max-shared-memory must be -1 (unlimited) or a number of bytes"
+                )
+            );
+            return ExitCode::from(2);
+        }
+        map.mem.max_shared_bytes = m;
+    }
+    if let Some(s) = &cli.sizes {
+        let isl = pencilc::isl::Isl::new(pencilc::isl::DEFAULT_MAX_OPERATIONS);
+        if let Err(e) = pencilc::map::sizes::check(&isl, s) {
+            eprint!("{}", e);
+            return ExitCode::from(2);
+        }
+        map.sizes = Some(s.clone());
+    }
+    let opts = Options {
+        target,
         output: cli.output.clone(),
         output_dir: cli.output_dir.clone(),
         cpp: CppOptions {
@@ -209,7 +271,14 @@ fn main() -> ExitCode {
                     eprint!("{}", w);
                 }
                 print!("{}", rep.dump);
+                if cli.dump_sizes {
+                    println!("{{ {} }}", rep.sizes.join("; "));
+                }
                 if opts.verbose {
+                    eprintln!("pencilc: {}: device {}", file.display(), device.name);
+                    for p in &rep.placements {
+                        eprintln!("pencilc: {}: {}", file.display(), p);
+                    }
                     let stages: Vec<String> = rep
                         .timings
                         .iter()

@@ -136,6 +136,76 @@ fn snapshot_gemm_opencl() {
     insta::assert_snapshot!("gemm_host_region", region);
 }
 
+/// The memory hierarchy on gemm, as PPCG's Fig. 2: A and B tiles in
+/// shared (local) memory, C in registers, and `-v` saying why. With 32x32
+/// threads each thread holds one element of C (register tiles of several
+/// elements are not yet kept across barriers).
+#[test]
+fn snapshot_gemm_memory_hierarchy() {
+    for (target, file, name) in [
+        ("opencl", "gemm_kernel.cl", "gemm_memory_kernel_cl"),
+        ("cuda", "gemm_kernel.cu", "gemm_memory_kernel_cu"),
+    ] {
+        let dir = scratch(&format!("snapshot-gemm-memory-{}", target));
+        let mut cmd = relative_pencilc("gemm", target, &dir);
+        cmd.args(["-v", "--sizes", "{ kernel[0] -> block[32, 32] }"]);
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            log.contains("A: shared, tile 20x30, reuse across threads 32x"),
+            "{}",
+            log
+        );
+        assert!(
+            log.contains("B: shared, tile 30x25, reuse across threads 32x"),
+            "{}",
+            log
+        );
+        assert!(log.contains("C: registers, tile 1x1"), "{}", log);
+        let kernel = std::fs::read_to_string(dir.join(file)).unwrap();
+        insta::assert_snapshot!(name, kernel);
+    }
+}
+
+/// `--dump-sizes` prints what was used in `--sizes` syntax, and feeding it
+/// back gives the same code.
+#[test]
+fn dump_sizes_round_trips() {
+    let dir = scratch("dump-sizes");
+    let mut cmd = relative_pencilc("gemm", "opencl", &dir);
+    cmd.args(["--dump-sizes", "--tile-size", "16"]);
+    let out = cmd.output().unwrap();
+    assert!(out.status.success());
+    let sizes = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert_eq!(
+        sizes,
+        "{ kernel[0] -> tile[16, 16, 16]; kernel[0] -> block[16, 16]; kernel[0] -> grid[32768, 32768] }"
+    );
+    let first = std::fs::read_to_string(dir.join("gemm_kernel.cl")).unwrap();
+    let dir2 = scratch("dump-sizes-2");
+    let mut cmd = relative_pencilc("gemm", "opencl", &dir2);
+    cmd.args(["--sizes", &sizes]);
+    run(&mut cmd, "pencilc --sizes");
+    let second = std::fs::read_to_string(dir2.join("gemm_kernel.cl")).unwrap();
+    assert_eq!(first, second);
+    // A bad value is a usage error, not a panic.
+    let mut cmd = relative_pencilc("gemm", "opencl", &dir2);
+    cmd.args(["--sizes", "{ kernel[0] -> block[1, 2, 3, 4] }"]);
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at most 3"));
+    let mut cmd = relative_pencilc("gemm", "opencl", &dir2);
+    cmd.args(["--device", "no-such-gpu"]);
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nvidia-h100"));
+}
+
 #[test]
 fn snapshot_jacobi_2d_cuda() {
     let dir = scratch("snapshot-jacobi");

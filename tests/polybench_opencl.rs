@@ -17,12 +17,28 @@ fn require_opencl() {
 
 #[test]
 fn every_polybench_kernel_is_correct_on_pocl() {
+    run_all("harness-mini", &[]);
+}
+
+/// The memory hierarchy must never change results: each kind turned off.
+#[test]
+fn every_polybench_kernel_is_correct_without_shared_memory() {
+    run_all("harness-mini-no-shared", &["--no-shared-memory"]);
+}
+
+#[test]
+fn every_polybench_kernel_is_correct_without_private_memory() {
+    run_all("harness-mini-no-private", &["--no-private-memory"]);
+}
+
+fn run_all(dir: &str, pencilc_args: &[&str]) {
     require_opencl();
     let mut opts = HarnessOptions::new(
         root().join("polybench"),
         pencilc(),
-        root().join("target/e2e/harness-mini"),
+        root().join("target/e2e").join(dir),
     );
+    opts.pencilc_args = pencilc_args.iter().map(|s| s.to_string()).collect();
     opts.dataset = "MINI".into();
     opts.runs = 1;
     let results = harness::run_suite(&opts, &|r| {

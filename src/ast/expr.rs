@@ -47,6 +47,20 @@ pub const STYLE: ExprStyle = ExprStyle {
 };
 
 impl AExpr {
+    /// This expression with each named identifier replaced.
+    pub fn substitute(&self, values: &[(String, AExpr)]) -> AExpr {
+        match self {
+            AExpr::Id(n) => match values.iter().find(|(k, _)| k == n) {
+                Some((_, v)) => v.clone(),
+                None => self.clone(),
+            },
+            AExpr::Int(_) => self.clone(),
+            AExpr::Op(op, args) => {
+                AExpr::Op(*op, args.iter().map(|a| a.substitute(values)).collect())
+            }
+        }
+    }
+
     pub fn op(op: AOp, args: Vec<AExpr>) -> AExpr {
         AExpr::Op(op, args)
     }

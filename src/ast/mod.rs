@@ -3,8 +3,10 @@
 //! isl AST is converted into pencilc's own `Ast`, which back ends print.
 
 mod expr;
+pub mod memory;
 
 pub use expr::{AExpr, AOp, ExprStyle};
+pub use memory::{LocalArray, Promoted};
 
 use crate::diag::{Diagnostic, Result};
 use crate::isl::ast_build::{ast_node_kind, node_from_schedule, AstNodeKind, BuildAt};
@@ -43,6 +45,23 @@ pub enum Ast {
     User {
         stmt: StmtId,
         args: Vec<AExpr>,
+        /// Arrays this instance reaches through a local tile.
+        promoted: Vec<Promoted>,
+    },
+    /// All threads of a block wait here (shared-memory copies).
+    Barrier,
+    /// One element copied between global memory and a local tile.
+    Copy {
+        into_local: bool,
+        local: String,
+        local_idx: Vec<AExpr>,
+        array: String,
+        subs: Vec<AExpr>,
+    },
+    /// A memory mark of the mapper, before `ast` expands it.
+    Site {
+        index: usize,
+        body: Box<Ast>,
     },
     /// A kernel launch in host code; `body` is the code one thread runs.
     Launch(usize),
@@ -59,6 +78,8 @@ pub struct Launch {
     /// Kernel parameters that carry host loop values, and those values.
     pub host_values: Vec<(String, AExpr)>,
     pub body: Ast,
+    /// Shared and private arrays the kernel declares.
+    pub locals: Vec<LocalArray>,
 }
 
 #[derive(Clone, Debug)]
@@ -83,6 +104,7 @@ pub fn generate(
     let context = Set::read_from_str(&isl.ctx, &scop.context).isl(isl, STAGE)?;
     let host_names = fresh_prefix(scop, mapped, "h");
     let iter_prefix = fresh_prefix(scop, mapped, "c");
+    let copy_prefix = fresh_prefix(scop, mapped, "m");
     let device = trees.device;
     let subtrees: Vec<Option<String>> = (0..mapped.kernels.len())
         .map(|k| subtree_below_mark(&mapped.tree, &format!("kernel_{}", k)))
@@ -103,6 +125,8 @@ pub fn generate(
                 sub,
                 &host_names,
                 &iter_prefix,
+                &copy_prefix,
+                &mapped.thread_ids,
             ) {
                 Ok(o) => {
                     occurrences.push(o);
@@ -175,6 +199,8 @@ fn launch_at(
     device_subtree: Option<&str>,
     host_prefix: &str,
     iter_prefix: &str,
+    copy_prefix: &str,
+    thread_ids: &[String],
 ) -> Result<Occurrence> {
     let grid = grid_sizes(isl, plan, build)?;
     let h = build.schedule().ok_or_else(|| isl.last_error(STAGE))?;
@@ -243,14 +269,43 @@ fn launch_at(
             .isl(isl, "ast-kernel-restrict")?,
     };
     let context = Set::read_from_str(&isl.ctx, &scop.context).isl(isl, STAGE)?;
-    let mut no_hook = |_: &str, _: &BuildAt| -> Option<String> { None };
-    let node = node_from_schedule(isl, tree, context, iter_prefix, &mut no_hook).map_err(|e| {
+    let mut sites: Vec<Option<memory::Site>> = Vec::new();
+    let mut failure: Option<Diagnostic> = None;
+    let names = memory::Names {
+        copy_iter_prefix: copy_prefix,
+        thread_ids,
+        blocks: &plan.block_sizes,
+    };
+    let mut hook = |mark: &str, build: &BuildAt| -> Option<String> {
+        let level = if mark.starts_with(crate::map::MEM_INNER_MARK) {
+            crate::map::memory::Level::Inner
+        } else if mark.starts_with(crate::map::MEM_OUTER_MARK) {
+            crate::map::memory::Level::Outer
+        } else {
+            return None;
+        };
+        match memory::site_at(isl, scop, plan, level, build, &names) {
+            Ok(site) => {
+                sites.push(Some(site));
+                Some(format!("mem_{}", sites.len() - 1))
+            }
+            Err(e) => {
+                failure.get_or_insert(e);
+                None
+            }
+        }
+    };
+    let node = node_from_schedule(isl, tree, context, iter_prefix, &mut hook).map_err(|e| {
         if std::env::var_os("PENCILC_DEBUG_AST").is_some() {
             eprintln!("kernel AST failed: {}", e.message);
         }
         e
     })?;
+    if let Some(e) = failure {
+        return Err(e);
+    }
     let body = convert_device(isl, scop, &node)?;
+    let body = expand_sites(body, &mut sites);
     Ok(Occurrence {
         kernel: plan.id,
         grid,
@@ -405,6 +460,7 @@ fn convert_host(
             grid: o.grid.clone(),
             host_values: o.host_values.clone(),
             body,
+            locals: memory::locals_of(&mapped.kernels[o.kernel]),
         });
         Ok(Some(Ast::Launch(index)))
     };
@@ -431,6 +487,7 @@ fn convert_device(isl: &Isl, scop: &Scop, n: &ASTNode) -> Result<Ast> {
         Ok(Ast::User {
             stmt: stmt.id,
             args,
+            promoted: vec![],
         })
     };
     let mut on_mark = |_: &ASTNode| -> Result<Option<Ast>> { Ok(None) };
@@ -525,7 +582,25 @@ fn convert_node(
         }
         AstNodeKind::Mark => match on_mark(n)? {
             Some(a) => Ok(a),
-            None => convert_node(isl, &n.mark_get_node().isl(isl, STAGE)?, on_user, on_mark),
+            None => {
+                let body =
+                    convert_node(isl, &n.mark_get_node().isl(isl, STAGE)?, on_user, on_mark)?;
+                // Memory marks carry the index of their copies (`mem_<i>`).
+                // isl returns no annotation as a null id.
+                let site = n
+                    .get_annotation()
+                    .ok()
+                    .filter(|a| a.ptr != 0)
+                    .and_then(|a| a.get_name().ok().map(|s| s.to_string()))
+                    .and_then(|a| a.strip_prefix("mem_").and_then(|i| i.parse().ok()));
+                Ok(match site {
+                    Some(index) => Ast::Site {
+                        index,
+                        body: Box::new(body),
+                    },
+                    None => body,
+                })
+            }
         },
         AstNodeKind::Error => Err(isl.last_error(STAGE)),
     }
@@ -585,13 +660,142 @@ pub fn convert_expr(isl: &Isl, e: &ASTExpr) -> Result<AExpr> {
     }
 }
 
+/// Replaces each memory site by its copies around its code: offsets,
+/// copy-in, barrier, the code (its statements reading the tiles), barrier,
+/// copy-out, barrier.
+fn expand_sites(ast: Ast, sites: &mut [Option<memory::Site>]) -> Ast {
+    match ast {
+        Ast::Site { index, body } => {
+            let mut body = expand_sites(*body, sites);
+            let Some(site) = sites.get_mut(index).and_then(|s| s.take()) else {
+                return body;
+            };
+            if site.promoted.is_empty() {
+                return body;
+            }
+            body.promote(&site.promoted);
+            let mut items = site.copy_in;
+            if site.shared {
+                items.push(Ast::Barrier);
+            }
+            items.push(body);
+            if site.shared {
+                items.push(Ast::Barrier);
+            }
+            let has_out = !site.copy_out.is_empty();
+            items.extend(site.copy_out);
+            if site.shared && has_out {
+                items.push(Ast::Barrier);
+            }
+            let mut out = Ast::Block(items);
+            for (name, value) in site.offsets.into_iter().rev() {
+                out = Ast::Let {
+                    iter: name,
+                    value,
+                    body: Box::new(out),
+                };
+            }
+            out
+        }
+        Ast::Block(items) => {
+            Ast::Block(items.into_iter().map(|i| expand_sites(i, sites)).collect())
+        }
+        Ast::For {
+            iter,
+            init,
+            cond,
+            inc,
+            body,
+        } => Ast::For {
+            iter,
+            init,
+            cond,
+            inc,
+            body: Box::new(expand_sites(*body, sites)),
+        },
+        Ast::Let { iter, value, body } => Ast::Let {
+            iter,
+            value,
+            body: Box::new(expand_sites(*body, sites)),
+        },
+        Ast::If { cond, then_, else_ } => Ast::If {
+            cond,
+            then_: Box::new(expand_sites(*then_, sites)),
+            else_: else_.map(|e| Box::new(expand_sites(*e, sites))),
+        },
+        other => other,
+    }
+}
+
 impl Ast {
+    /// Mutable visit of every node.
+    fn walk_mut(&mut self, f: &mut dyn FnMut(&mut Ast)) {
+        f(self);
+        match self {
+            Ast::Block(items) => items.iter_mut().for_each(|i| i.walk_mut(f)),
+            Ast::For { body, .. } | Ast::Let { body, .. } | Ast::Site { body, .. } => {
+                body.walk_mut(f)
+            }
+            Ast::If { then_, else_, .. } => {
+                then_.walk_mut(f);
+                if let Some(e) = else_ {
+                    e.walk_mut(f);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Statements of the promoted groups access their local tiles.
+    fn promote(&mut self, promoted: &[Promoted]) {
+        self.walk_mut(&mut |n| {
+            if let Ast::User {
+                stmt, promoted: p, ..
+            } = n
+            {
+                for g in promoted {
+                    if g.stmts.contains(&stmt.0) {
+                        p.push(g.clone());
+                    }
+                }
+            }
+        });
+    }
+
+    /// Replaces identifiers by expressions everywhere below this node.
+    pub fn substitute(&mut self, values: &[(String, AExpr)]) {
+        self.walk_mut(&mut |n| match n {
+            Ast::For {
+                init, cond, inc, ..
+            } => {
+                for e in [init, cond, inc] {
+                    *e = e.substitute(values);
+                }
+            }
+            Ast::Let { value, .. } => *value = value.substitute(values),
+            Ast::If { cond, .. } => *cond = cond.substitute(values),
+            Ast::User { args, .. } => {
+                for a in args.iter_mut() {
+                    *a = a.substitute(values);
+                }
+            }
+            Ast::Copy {
+                local_idx, subs, ..
+            } => {
+                for a in local_idx.iter_mut().chain(subs.iter_mut()) {
+                    *a = a.substitute(values);
+                }
+            }
+            _ => {}
+        });
+    }
+
     /// Statement instances and launches below this node, in order.
     pub fn walk(&self, f: &mut dyn FnMut(&Ast)) {
         f(self);
         match self {
             Ast::Block(items) => items.iter().for_each(|i| i.walk(f)),
-            Ast::For { body, .. } | Ast::Let { body, .. } => body.walk(f),
+            Ast::For { body, .. } | Ast::Let { body, .. } | Ast::Site { body, .. } => body.walk(f),
             Ast::If { then_, else_, .. } => {
                 then_.walk(f);
                 if let Some(e) = else_ {
@@ -615,6 +819,9 @@ impl Ast {
             Ast::Let { value, .. } => value.ids(out),
             Ast::If { cond, .. } => cond.ids(out),
             Ast::User { args, .. } => args.iter().for_each(|a| a.ids(out)),
+            Ast::Copy {
+                local_idx, subs, ..
+            } => local_idx.iter().chain(subs.iter()).for_each(|a| a.ids(out)),
             _ => {}
         });
     }

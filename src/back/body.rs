@@ -22,6 +22,8 @@ pub struct BodyPrinter<'a> {
     pub style: DataStyle,
     /// Maps a C function name for the target (e.g. `sqrtf` → `sqrt` in OpenCL).
     pub call_name: &'a dyn Fn(&str) -> String,
+    /// The target's block-wide barrier statement.
+    pub barrier: &'a str,
 }
 
 pub fn indent(n: usize) -> String {
@@ -86,13 +88,45 @@ impl BodyPrinter<'_> {
                     None => out.push_str(&format!("{}}}\n", ind)),
                 }
             }
-            Ast::User { stmt, args } => {
-                for line in self.statement(stmt.0, args)?.lines() {
+            Ast::User {
+                stmt,
+                args,
+                promoted,
+            } => {
+                // Compound statements (PENCIL's non-affine code) span lines.
+                for line in self.statement_with(stmt.0, args, promoted)?.lines() {
                     out.push_str(&ind);
                     out.push_str(line);
                     out.push('\n');
                 }
             }
+            Ast::Barrier => {
+                out.push_str(&format!("{}{}\n", ind, self.barrier));
+            }
+            Ast::Copy {
+                into_local,
+                local,
+                local_idx,
+                array,
+                subs,
+            } => {
+                let l = format!(
+                    "{}{}",
+                    local,
+                    local_idx
+                        .iter()
+                        .map(|e| format!("[{}]", e.to_c()))
+                        .collect::<String>()
+                );
+                let subs: Vec<String> = subs.iter().map(|e| e.to_c()).collect();
+                let g = self.access(array, &subs);
+                if *into_local {
+                    out.push_str(&format!("{}{} = {};\n", ind, l, g));
+                } else {
+                    out.push_str(&format!("{}{} = {};\n", ind, g, l));
+                }
+            }
+            Ast::Site { body, .. } => self.print(body, depth, out, launch)?,
             Ast::Launch(i) => launch(*i, depth, out)?,
         }
         Ok(())
@@ -100,6 +134,17 @@ impl BodyPrinter<'_> {
 
     /// One statement instance with its iterators replaced by `args`.
     pub fn statement(&self, stmt: usize, args: &[AExpr]) -> Result<String> {
+        self.statement_with(stmt, args, &[])
+    }
+
+    /// A statement instance whose accesses to the `promoted` arrays go to
+    /// their local tiles.
+    pub fn statement_with(
+        &self,
+        stmt: usize,
+        args: &[AExpr],
+        promoted: &[crate::ast::Promoted],
+    ) -> Result<String> {
         let st = &self.scop.stmts[stmt];
         if args.len() != st.iterators.len() {
             return Err(Diagnostic::internal(
@@ -129,7 +174,23 @@ impl BodyPrinter<'_> {
                 _ => n.to_string(),
             }
         };
-        let access = |n: &str, subs: &[String]| -> String { self.access(n, subs) };
+        let access = |n: &str, subs: &[String]| -> String {
+            match promoted.iter().find(|p| p.array == n) {
+                Some(p) if p.offsets.len() == subs.len() => {
+                    let mut s = p.local.clone();
+                    for (k, sub) in subs.iter().enumerate() {
+                        let d = format!("({}) - {}", sub, p.offsets[k]);
+                        if p.strides[k] == 1 {
+                            s.push_str(&format!("[{}]", d));
+                        } else {
+                            s.push_str(&format!("[({}) / {}]", d, p.strides[k]));
+                        }
+                    }
+                    s
+                }
+                _ => self.access(n, subs),
+            }
+        };
         let call = |f: &str| (self.call_name)(f);
         let p = ExprPrinter {
             ident: &ident,
@@ -144,7 +205,7 @@ impl BodyPrinter<'_> {
         .print(st)
     }
 
-    fn access(&self, name: &str, subs: &[String]) -> String {
+    pub fn access(&self, name: &str, subs: &[String]) -> String {
         let Some(a) = self.scop.array(name) else {
             return format!(
                 "{}{}",

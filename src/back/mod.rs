@@ -263,6 +263,7 @@ fn emit_region(
         scop,
         style,
         call_name: &call_name,
+        barrier: "",
     };
     let mut body = String::new();
     let mut launch_fn = |i: usize, depth: usize, out: &mut String| -> Result<()> {
@@ -402,8 +403,29 @@ fn kernel_text(
         scop,
         style: DataStyle::Device,
         call_name: &call_name,
+        barrier: match target {
+            Target::OpenCl => "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);",
+            _ => "__syncthreads();",
+        },
     };
     let mut body = String::new();
+    // Tiles are declared at kernel scope (OpenCL requires it of `__local`).
+    for a in &l.locals {
+        let dims: String = a.sizes.iter().map(|s| format!("[{}]", s)).collect();
+        let space = match (a.shared, target) {
+            (true, Target::OpenCl) => "__local ",
+            (true, _) => "__shared__ ",
+            (false, _) => "",
+        };
+        body.push_str(&format!(
+            "{}{}{} {}{};\n",
+            indent(1),
+            space,
+            a.elem_type,
+            a.name,
+            dims
+        ));
+    }
     let mut no_launch = |_: usize, _: usize, _: &mut String| -> Result<()> {
         Err(Diagnostic::internal(
             "back",

@@ -12,7 +12,9 @@
 //! generator then produces host loops around the marks and the kernel code
 //! inside them in one pass.
 
+pub mod memory;
 mod origin;
+pub mod sizes;
 
 use crate::deps::DependenceGraph;
 use crate::diag::{Diagnostic, Result};
@@ -21,11 +23,16 @@ use crate::sched::Schedule;
 use crate::scop::Scop;
 use crate::valid;
 use isl_rs::{
-    DimType, Id, MultiUnionPwAff, MultiVal, Schedule as IslSchedule, ScheduleNode,
+    ASTLoopType, DimType, Id, MultiUnionPwAff, MultiVal, Schedule as IslSchedule, ScheduleNode,
     ScheduleNodeType, Set, UnionMap, UnionSet, Val,
 };
 
 const STAGE: &str = "map";
+
+/// Mark names (followed by the kernel's index in its region) where `ast`
+/// puts the copies of groups at `Level::Inner` and `Level::Outer`.
+pub const MEM_INNER_MARK: &str = "pencilc_mem_inner_";
+pub const MEM_OUTER_MARK: &str = "pencilc_mem_outer_";
 
 /// The user's mapping choices (PPCG's vocabulary).
 #[derive(Clone, Debug)]
@@ -37,6 +44,31 @@ pub struct MapOptions {
     pub block_3d: Vec<i64>,
     /// Largest number of blocks per grid dimension; tiles wrap around it.
     pub max_grid: i64,
+    /// `--sizes`, per kernel (numbered in the file).
+    pub sizes: Option<String>,
+    /// Shared and private memory choices and limits.
+    pub mem: memory::MemOptions,
+}
+
+impl MapOptions {
+    /// Defaults for a device: block shapes from its SIMD width and thread
+    /// limit, the shared-memory budget from its shared memory per block.
+    pub fn for_device(d: &crate::device::Device) -> MapOptions {
+        let [b1, b2, b3] = d.default_blocks();
+        MapOptions {
+            block_1d: b1,
+            block_2d: b2,
+            block_3d: b3,
+            mem: memory::MemOptions {
+                max_shared_bytes: d.shared_memory_per_block,
+                // A double takes two 32-bit registers; leave room for the
+                // rest of the kernel.
+                max_private_elements: (d.registers_per_thread / 4).clamp(1, 64),
+                ..memory::MemOptions::default()
+            },
+            ..MapOptions::default()
+        }
+    }
 }
 
 impl Default for MapOptions {
@@ -47,6 +79,8 @@ impl Default for MapOptions {
             block_2d: vec![16, 32],
             block_3d: vec![4, 4, 32],
             max_grid: 32768,
+            sizes: None,
+            mem: memory::MemOptions::default(),
         }
     }
 }
@@ -67,6 +101,12 @@ pub struct KernelPlan {
     /// Members of the kernel band and how many of them are parallel.
     pub band_members: usize,
     pub parallel_members: usize,
+    /// The kernel's number in the file (`--sizes`, `--dump-sizes`).
+    pub number: usize,
+    /// Tile size per band member (empty: not tiled).
+    pub tile_sizes: Vec<i64>,
+    /// Reference groups and where they live.
+    pub memory: memory::KernelMemory,
 }
 
 /// The two isl trees of a mapping, in the isl context that made them (they
@@ -94,6 +134,7 @@ pub fn map_to_gpu(
     deps: &DependenceGraph,
     sched: &Schedule,
     opts: &MapOptions,
+    first_kernel: usize,
 ) -> Result<(MappedSchedule, MappedTrees)> {
     isl.reset_budget();
     let block_ids = fresh_names(scop, "b", 2);
@@ -125,6 +166,8 @@ pub fn map_to_gpu(
         let s = IslSchedule::read_from_str(&isl.ctx, &sched.tree).isl(isl, STAGE)?;
         let mut m = Mapper {
             isl,
+            scop,
+            first_kernel,
             original: &original,
             deps: &all_deps,
             opts,
@@ -170,6 +213,9 @@ fn fresh_names(scop: &Scop, prefix: &str, n: usize) -> Vec<String> {
 
 struct Mapper<'a> {
     isl: &'a Isl,
+    scop: &'a Scop,
+    /// Kernels of earlier regions of the file.
+    first_kernel: usize,
     /// The original schedule, for kernels that run sequentially.
     original: &'a str,
     /// Every dependence of the region, read once.
@@ -275,6 +321,9 @@ impl Mapper<'_> {
             tile_index: vec![],
             band_members: 0,
             parallel_members: 0,
+            number: self.first_kernel + k,
+            tile_sizes: vec![],
+            memory: memory::KernelMemory::default(),
         });
         node.insert_mark(self.mark_id(k)?).isl(self.isl, STAGE)
     }
@@ -291,8 +340,20 @@ impl Mapper<'_> {
         } else {
             (node, n)
         };
-        let n_thread = leading.min(3).min(n);
-        let n_block = n_thread.min(2);
+        let k = self.kernels.len();
+        let number = self.first_kernel + k;
+        let user = match &self.opts.sizes {
+            Some(text) => sizes::sizes_for(isl, text, number)?,
+            None => sizes::KernelSizes::default(),
+        };
+        let mut n_thread = leading.min(3).min(n);
+        if let Some(b) = &user.block {
+            n_thread = n_thread.min(b.len());
+        }
+        let mut n_block = n_thread.min(2);
+        if let Some(g) = &user.grid {
+            n_block = n_block.min(g.len());
+        }
         let node = origin::shift_to_zero(isl, node, n_block)?;
         let partial = node.band_get_partial_schedule().isl(isl, STAGE)?;
         let prefix = node
@@ -304,7 +365,6 @@ impl Mapper<'_> {
             .isl(isl, STAGE)?
             .drop_dims(DimType::Set, n_thread as u32, (n - n_thread) as u32)
             .isl(isl, STAGE)?;
-        let k = self.kernels.len();
         // Both passes build the same bands; checking the first suffices.
         if !self.with_ids {
             valid::check_parallel(
@@ -317,20 +377,40 @@ impl Mapper<'_> {
             )?;
         }
 
-        let tile = if self.unit_tiles {
-            1
-        } else {
-            self.opts.tile_size
-        };
+        let tiles: Vec<i64> = (0..n)
+            .map(|j| {
+                if self.unit_tiles {
+                    1
+                } else {
+                    user.tile
+                        .as_ref()
+                        .and_then(|t| t.get(j).copied())
+                        .unwrap_or(self.opts.tile_size)
+                }
+            })
+            .collect();
         let defaults = match n_thread {
             1 => &self.opts.block_1d,
             2 => &self.opts.block_2d,
             _ => &self.opts.block_3d,
         };
         let block_sizes: Vec<i64> = (0..n_thread)
-            .map(|j| defaults.get(j).copied().unwrap_or(1).min(tile).max(1))
+            .map(|j| {
+                let b = match &user.block {
+                    Some(b) => b[j],
+                    None => defaults.get(j).copied().unwrap_or(1),
+                };
+                b.min(tiles[j]).max(1)
+            })
             .collect();
-        let grid_cap = vec![self.opts.max_grid; n_block];
+        let grid_cap: Vec<i64> = (0..n_block)
+            .map(|j| {
+                user.grid
+                    .as_ref()
+                    .map(|g| g[j])
+                    .unwrap_or(self.opts.max_grid)
+            })
+            .collect();
         let depth = node.get_schedule_depth().isl(isl, STAGE)? as usize;
 
         let band_vars: Vec<String> = (0..n).map(|k| format!("p{}", k)).collect();
@@ -346,7 +426,7 @@ impl Mapper<'_> {
         let mut tile_index = Vec::new();
         for j in 0..n_block {
             let upa = partial.get_union_pw_aff(j as i32).isl(isl, STAGE)?;
-            let v = Val::int_from_si(&isl.ctx, tile).isl(isl, STAGE)?;
+            let v = Val::int_from_si(&isl.ctx, tiles[j]).isl(isl, STAGE)?;
             let idx = upa
                 .scale_down_val(v)
                 .isl(isl, STAGE)?
@@ -364,7 +444,7 @@ impl Mapper<'_> {
                 .map(|j| {
                     format!(
                         "(floor(p{}/{}) - {}) mod {} = 0",
-                        j, tile, ids[j], grid_cap[j]
+                        j, tiles[j], ids[j], grid_cap[j]
                     )
                 })
                 .collect();
@@ -385,7 +465,8 @@ impl Mapper<'_> {
             .isl(isl, STAGE)?;
             node = node.insert_context(ctx).isl(isl, STAGE)?;
         }
-        node = node.insert_mark(self.mark_id(k)?).isl(isl, STAGE)?;
+        let mark = self.mark_id(k)?;
+        node = node.insert_mark(mark).isl(isl, STAGE)?;
         // Down to the band: mark → [context → filter →] band.
         let steps = if n_block > 0 && self.with_ids { 3 } else { 1 };
         for _ in 0..steps {
@@ -394,31 +475,86 @@ impl Mapper<'_> {
         let sizes = {
             let space = node.band_get_space().isl(isl, STAGE)?;
             let mut mv = MultiVal::zero(space).isl(isl, STAGE)?;
-            for j in 0..n {
+            for (j, t) in tiles.iter().enumerate() {
                 mv = mv
-                    .set_val(j as i32, Val::int_from_si(&isl.ctx, tile).isl(isl, STAGE)?)
+                    .set_val(j as i32, Val::int_from_si(&isl.ctx, *t).isl(isl, STAGE)?)
                     .isl(isl, STAGE)?;
             }
             mv
         };
         node = node.band_tile(sizes).isl(isl, STAGE)?;
-        // Thread filter on the point band: thread t_j runs the points of
-        // the tile congruent to it modulo the block size.
+        // What the memory planner needs from the tile band.
+        let tile_view = if self.with_ids {
+            Some((
+                node.get_domain().isl(isl, STAGE)?,
+                node.get_prefix_schedule_union_map().isl(isl, STAGE)?,
+                node.band_get_partial_schedule().isl(isl, STAGE)?,
+            ))
+        } else {
+            None
+        };
         let mut point = node.child(0).isl(isl, STAGE)?;
+        let mut mem = memory::KernelMemory::default();
         if n_thread > 0 && self.with_ids {
+            // Thread filter on the point band: thread t_j runs the points
+            // of the tile congruent to it modulo the block size.
             let ids = &self.thread_ids[..n_thread];
             let cons: Vec<String> = (0..n_thread)
                 .map(|j| {
                     format!(
                         "(p{j} - {t}*floor(p{j}/{t}) - {id}) mod {b} = 0",
                         j = j,
-                        t = tile,
+                        t = tiles[j],
                         id = ids[j],
                         b = block_sizes[j]
                     )
                 })
                 .collect();
             let filter = self.filter_on(&partial_map, ids, &tuple, &cons)?;
+            // Wavefront tiles run one thread per block: nothing to share.
+            let promote = !self.unit_tiles && (self.opts.mem.shared || self.opts.mem.private);
+            // The planner reasons about one thread: its ids are bounded.
+            let bounds: Vec<String> = (0..n_thread)
+                .map(|j| format!("0 <= {} < {}", ids[j], block_sizes[j]))
+                .collect();
+            let mine = filter
+                .copy()
+                .isl(isl, STAGE)?
+                .intersect_params(
+                    Set::read_from_str(
+                        &isl.ctx,
+                        &format!("[{}] -> {{ : {} }}", ids.join(", "), bounds.join(" and ")),
+                    )
+                    .isl(isl, STAGE)?,
+                )
+                .isl(isl, STAGE)?;
+            if let (true, Some((instances, host_prefix, tile))) = (promote, &tile_view) {
+                let shape = memory::KernelShape {
+                    scop: self.scop,
+                    instances,
+                    host_prefix,
+                    tile,
+                    point: &point.band_get_partial_schedule().isl(isl, STAGE)?,
+                    n_block,
+                    block_sizes: &block_sizes,
+                    thread_filter: &mine,
+                };
+                mem = memory::plan_kernel(isl, &shape, &self.opts.mem)?;
+            }
+            if mem
+                .promoted()
+                .any(|g| g.placement == memory::Placement::Private)
+            {
+                // Register tiles need constant indices: unroll the point
+                // loops that a thread runs several times.
+                for j in 0..n_thread {
+                    if tiles[j] > block_sizes[j] {
+                        point = point
+                            .band_member_set_ast_loop_type(j as i32, ASTLoopType::Unroll)
+                            .isl(isl, STAGE)?;
+                    }
+                }
+            }
             point = point.insert_filter(filter).isl(isl, STAGE)?;
             let inner_depth = depth + n;
             let inner_tuple = (0..inner_depth)
@@ -439,14 +575,38 @@ impl Mapper<'_> {
             )
             .isl(isl, STAGE)?;
             point = point.insert_context(ctx).isl(isl, STAGE)?;
+            if mem.needs(memory::Level::Inner) {
+                point = point
+                    .insert_mark(self.named_id(&format!("{}{}", MEM_INNER_MARK, k))?)
+                    .isl(isl, STAGE)?;
+            }
         }
-        // Back up to the mark.
-        let mut up = point.parent().isl(isl, STAGE)?; // tile band
-        for _ in 0..steps {
+        // The tile band.
+        let mut up = point.parent().isl(isl, STAGE)?;
+        if mem.needs(memory::Level::Outer) && n_block < n {
+            up = up.band_split(n_block as i32).isl(isl, STAGE)?;
+            up = up
+                .child(0)
+                .isl(isl, STAGE)?
+                .insert_mark(self.named_id(&format!("{}{}", MEM_OUTER_MARK, k))?)
+                .isl(isl, STAGE)?;
+        }
+        // Back up to the kernel mark.
+        loop {
+            if up.get_type().isl(isl, STAGE)? == ScheduleNodeType::Mark
+                && up
+                    .mark_get_id()
+                    .isl(isl, STAGE)?
+                    .get_name()
+                    .isl(isl, STAGE)?
+                    == format!("kernel_{}", k)
+            {
+                break;
+            }
+            if !up.has_parent().isl(isl, STAGE)? {
+                return Err(Diagnostic::internal(STAGE, "lost track of the kernel mark"));
+            }
             up = up.parent().isl(isl, STAGE)?;
-        }
-        if up.get_type().isl(isl, STAGE)? != ScheduleNodeType::Mark {
-            return Err(Diagnostic::internal(STAGE, "lost track of the kernel mark"));
         }
         self.kernels.push(KernelPlan {
             id: k,
@@ -456,8 +616,15 @@ impl Mapper<'_> {
             tile_index,
             band_members: n,
             parallel_members: leading,
+            number,
+            tile_sizes: tiles,
+            memory: mem,
         });
         Ok(up)
+    }
+
+    fn named_id(&self, name: &str) -> Result<Id> {
+        Id::read_from_str(&self.isl.ctx, name).isl(self.isl, STAGE)
     }
 
     /// The statement instances whose band coordinates satisfy `cons`.

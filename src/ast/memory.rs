@@ -1,0 +1,334 @@
+//! Copies between global memory and the tiles the mapper chose (shared
+//! memory, registers), generated at the mapper's marks while isl builds a
+//! kernel's AST. At a mark, isl's build knows the loops around it; the
+//! footprints are recomputed there, in the build's own space, so offsets
+//! become expressions in those loops' iterators. A site whose tile is not
+//! what the mapper planned (it can only be smaller) keeps its groups in
+//! global memory: correct, only slower.
+
+use super::{convert_expr, AExpr, Ast};
+use crate::diag::Result;
+use crate::isl::ast_build::{node_from_schedule, BuildAt};
+use crate::isl::{Isl, IslResultExt};
+use crate::map::memory::{tile, Group, Placement};
+use crate::map::KernelPlan;
+use crate::scop::Scop;
+use isl_rs::{
+    ASTLoopType, DimType, Id, LocalSpace, Map, MultiUnionPwAff, PwAff, Schedule, Set, UnionMap,
+    UnionSet,
+};
+
+const STAGE: &str = "ast-memory";
+
+/// A statement's accesses to `array` go to the local array `local`, at
+/// `(subscript - offset) / stride` per dimension.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Promoted {
+    pub array: String,
+    pub local: String,
+    pub offsets: Vec<String>,
+    pub strides: Vec<i64>,
+    pub stmts: Vec<usize>,
+}
+
+/// One mark occurrence: what to put around the code below it.
+pub struct Site {
+    /// `const int` offsets, in order.
+    pub offsets: Vec<(String, AExpr)>,
+    pub copy_in: Vec<Ast>,
+    pub copy_out: Vec<Ast>,
+    pub promoted: Vec<Promoted>,
+    /// Whether threads share what is copied (barriers needed).
+    pub shared: bool,
+}
+
+/// A local array declared at the top of a kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LocalArray {
+    pub name: String,
+    pub elem_type: String,
+    pub sizes: Vec<i64>,
+    pub shared: bool,
+}
+
+pub fn locals_of(plan: &KernelPlan) -> Vec<LocalArray> {
+    plan.memory
+        .promoted()
+        .map(|g| LocalArray {
+            name: g.name.clone(),
+            elem_type: g.elem_type.clone(),
+            sizes: g.sizes.clone(),
+            shared: g.placement == Placement::Shared,
+        })
+        .collect()
+}
+
+/// The names that generated copies use.
+pub struct Names<'a> {
+    pub copy_iter_prefix: &'a str,
+    pub thread_ids: &'a [String],
+    /// Threads per block dimension, outermost first.
+    pub blocks: &'a [i64],
+}
+
+/// Builds the copies of the groups of `plan` at `level` for the mark
+/// occurrence described by `build`.
+pub fn site_at(
+    isl: &Isl,
+    scop: &Scop,
+    plan: &KernelPlan,
+    level: crate::map::memory::Level,
+    build: &BuildAt,
+    names: &Names,
+) -> Result<Site> {
+    let mut site = Site {
+        offsets: vec![],
+        copy_in: vec![],
+        copy_out: vec![],
+        promoted: vec![],
+        shared: false,
+    };
+    let sched = build.schedule().ok_or_else(|| isl.last_error(STAGE))?;
+    let space_set = Set::from_union_set(sched.copy().isl(isl, STAGE)?.range().isl(isl, STAGE)?);
+    let Ok(space_set) = space_set else {
+        // No instance below this occurrence: nothing to copy.
+        return Ok(site);
+    };
+    let space = space_set.get_space().isl(isl, STAGE)?;
+    let depth = space_set.dim(DimType::Set).isl(isl, STAGE)? as usize;
+    // The value of each outer schedule dimension at this point, as code.
+    let mut outer_values = Vec::new();
+    for j in 0..depth {
+        let ls = LocalSpace::from_space(space.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+        let pa = PwAff::var_on_domain(ls, DimType::Set, j as u32).isl(isl, STAGE)?;
+        let e = build
+            .expr_from_pw_aff(pa)
+            .ok_or_else(|| isl.last_error(STAGE))?;
+        outer_values.push((format!("pencilc_o{}", j), convert_expr(isl, &e)?));
+    }
+    let threads = UnionSet::read_from_str(&isl.ctx, &plan.memory.thread_filter).isl(isl, STAGE)?;
+    for g in plan.memory.promoted().filter(|g| g.level == level) {
+        let mut reads = UnionMap::read_from_str(&isl.ctx, &g.reads).isl(isl, STAGE)?;
+        let mut writes = UnionMap::read_from_str(&isl.ctx, &g.writes).isl(isl, STAGE)?;
+        if g.placement == Placement::Private {
+            reads = reads
+                .intersect_domain(threads.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            writes = writes
+                .intersect_domain(threads.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+        }
+        let fp = |acc: &UnionMap| -> Result<UnionMap> {
+            sched
+                .copy()
+                .isl(isl, STAGE)?
+                .reverse()
+                .isl(isl, STAGE)?
+                .apply_range(acc.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)
+        };
+        let f_read = fp(&reads)?;
+        let f_write = fp(&writes)?;
+        let f_all = f_read
+            .copy()
+            .isl(isl, STAGE)?
+            .union(f_write.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        if f_all.is_empty().isl(isl, STAGE)? {
+            continue;
+        }
+        let f_all = Map::from_union_map(f_all).isl(isl, STAGE)?;
+        // The tile here must fit in what the kernel declares.
+        let (offset, strides) = match g.placement {
+            Placement::Shared => match tile::shared_box(isl, &f_all)? {
+                Some(b) if fits(&b.sizes, &g.sizes) => (b.offset, vec![1; b.sizes.len()]),
+                _ => continue,
+            },
+            _ => match tile::register_tile(isl, &f_all)? {
+                Some(t) if fits(&t.sizes, &g.sizes) && t.strides == g.strides => {
+                    (t.offset, t.strides)
+                }
+                _ => continue,
+            },
+        };
+        let mut off_names = Vec::new();
+        for (i, pa) in offset.into_iter().enumerate() {
+            let e = build
+                .expr_from_pw_aff(pa)
+                .ok_or_else(|| isl.last_error(STAGE))?;
+            let name = format!("{}_o{}", g.name, i);
+            site.offsets.push((name.clone(), convert_expr(isl, &e)?));
+            off_names.push(name);
+        }
+        let promoted = Promoted {
+            array: g.array.clone(),
+            local: g.name.clone(),
+            offsets: off_names,
+            strides,
+            stmts: g.stmts.clone(),
+        };
+        let shared = g.placement == Placement::Shared;
+        site.shared |= shared;
+        if g.read && !f_read.is_empty().isl(isl, STAGE)? {
+            let code = copy_code(isl, scop, g, &f_read, &promoted, true, names, &outer_values)?;
+            site.copy_in.push(code);
+        }
+        if g.written && !f_write.is_empty().isl(isl, STAGE)? {
+            let code = copy_code(
+                isl,
+                scop,
+                g,
+                &f_write,
+                &promoted,
+                false,
+                names,
+                &outer_values,
+            )?;
+            site.copy_out.push(code);
+        }
+        site.promoted.push(promoted);
+    }
+    Ok(site)
+}
+
+fn fits(have: &[i64], declared: &[i64]) -> bool {
+    have.len() == declared.len() && have.iter().zip(declared).all(|(h, d)| h <= d)
+}
+
+/// The loops copying exactly the elements of `f` (outer values → elements)
+/// in or out. Shared tiles are copied by all threads of the block, the last
+/// array dimension on thread x so that consecutive threads touch
+/// consecutive elements; register tiles by their thread, fully unrolled.
+#[allow(clippy::too_many_arguments)]
+fn copy_code(
+    isl: &Isl,
+    scop: &Scop,
+    g: &Group,
+    f: &UnionMap,
+    p: &Promoted,
+    into_local: bool,
+    names: &Names,
+    outer_values: &[(String, AExpr)],
+) -> Result<Ast> {
+    let m = Map::from_union_map(f.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+    let n_in = m.dim(DimType::In).isl(isl, STAGE)? as u32;
+    let mut m = m;
+    for i in 0..n_in {
+        let id = Id::read_from_str(&isl.ctx, &format!("pencilc_o{}", i)).isl(isl, STAGE)?;
+        m = m.set_dim_id(DimType::In, i, id).isl(isl, STAGE)?;
+    }
+    let n_param = m.dim(DimType::Param).isl(isl, STAGE)? as u32;
+    let m = m
+        .move_dims(DimType::Param, n_param, DimType::In, 0, n_in)
+        .isl(isl, STAGE)?;
+    let mut dom = m.range().isl(isl, STAGE)?;
+    let rank = g.sizes.len();
+    let shared = g.placement == Placement::Shared;
+    if shared && rank > 0 {
+        let n_thread = names.blocks.len();
+        let blocks = names.blocks;
+        let a: Vec<String> = (0..rank).map(|k| format!("a{}", k)).collect();
+        let mut cons = Vec::new();
+        for mth in 0..n_thread {
+            let t = &names.thread_ids[n_thread - 1 - mth];
+            if mth < rank {
+                cons.push(format!(
+                    "({} - {}) mod {} = 0",
+                    a[rank - 1 - mth],
+                    t,
+                    blocks[n_thread - 1 - mth]
+                ));
+            } else {
+                cons.push(format!("{} = 0", t));
+            }
+        }
+        let dist = Set::read_from_str(
+            &isl.ctx,
+            &format!(
+                "[{}] -> {{ {}[{}] : {} }}",
+                names.thread_ids[..n_thread].join(", "),
+                g.array,
+                a.join(", "),
+                cons.join(" and ")
+            ),
+        )
+        .isl(isl, STAGE)?;
+        dom = dom.intersect(dist).isl(isl, STAGE)?;
+    }
+    let dom = UnionSet::from_set(dom).isl(isl, STAGE)?;
+    let ident = dom.copy().isl(isl, STAGE)?.identity().isl(isl, STAGE)?;
+    let mupa = MultiUnionPwAff::from_union_map(ident).isl(isl, STAGE)?;
+    let sched = Schedule::from_domain(dom).isl(isl, STAGE)?;
+    let mut node = sched.get_root().isl(isl, STAGE)?.child(0).isl(isl, STAGE)?;
+    if rank > 0 {
+        node = node.insert_partial_schedule(mupa).isl(isl, STAGE)?;
+        if !shared {
+            for j in 0..rank {
+                node = node
+                    .band_member_set_ast_loop_type(j as i32, ASTLoopType::Unroll)
+                    .isl(isl, STAGE)?;
+            }
+        }
+    }
+    let sched = node.get_schedule().isl(isl, STAGE)?;
+    // Thread ids are bounded by the block: isl then drops guards such as
+    // `floord(t0, 16)` that only matter for ids the launch never has.
+    let mut context = Set::read_from_str(&isl.ctx, &scop.context).isl(isl, STAGE)?;
+    let n_thread = names.blocks.len();
+    if n_thread > 0 {
+        let bounds: Vec<String> = (0..n_thread)
+            .map(|j| format!("0 <= {} < {}", names.thread_ids[j], names.blocks[j]))
+            .collect();
+        let b = Set::read_from_str(
+            &isl.ctx,
+            &format!(
+                "[{}] -> {{ : {} }}",
+                names.thread_ids[..n_thread].join(", "),
+                bounds.join(" and ")
+            ),
+        )
+        .isl(isl, STAGE)?;
+        context = context.intersect_params(b).isl(isl, STAGE)?;
+    }
+    let mut no_hook = |_: &str, _: &BuildAt| -> Option<String> { None };
+    let ast = node_from_schedule(isl, sched, context, names.copy_iter_prefix, &mut no_hook)?;
+    let mut on_user = |_name: &str, args: Vec<AExpr>| -> Result<Ast> {
+        if args.len() != p.offsets.len() {
+            return Err(crate::diag::Diagnostic::internal(
+                STAGE,
+                format!(
+                    "copy of {} with {} subscripts: {:?}",
+                    p.array,
+                    args.len(),
+                    args
+                ),
+            ));
+        }
+        let local_idx = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| local_index(a.clone(), &p.offsets[i], p.strides[i]))
+            .collect();
+        Ok(Ast::Copy {
+            into_local,
+            local: p.local.clone(),
+            local_idx,
+            array: p.array.clone(),
+            subs: args,
+        })
+    };
+    let mut on_mark = |_: &isl_rs::ASTNode| -> Result<Option<Ast>> { Ok(None) };
+    let mut code = super::convert_node(isl, &ast, &mut on_user, &mut on_mark)?;
+    code.substitute(outer_values);
+    Ok(code)
+}
+
+/// `(sub - offset) / stride` as code.
+pub fn local_index(sub: AExpr, offset: &str, stride: i64) -> AExpr {
+    let d = AExpr::op(super::AOp::Sub, vec![sub, AExpr::Id(offset.to_string())]);
+    if stride == 1 {
+        d
+    } else {
+        AExpr::op(super::AOp::Div, vec![d, AExpr::Int(stride)])
+    }
+}

@@ -1,0 +1,188 @@
+//! Device descriptions: what the mapper and the memory planner need to know
+//! about the machine a kernel will run on (in the spirit of MCL's hardware
+//! descriptions, reduced to the quantities pencilc decides with).
+//!
+//! A description is a small TOML file; pencilc has a few built in
+//! (`--device nvidia-h100`, `--device generic-opencl-cpu`, ...). Defaults
+//! for block sizes and the shared-memory budget come from it, so that a
+//! user who names the device gets sizes that fit it.
+
+use crate::diag::{Code, Diagnostic, Result};
+use serde::Deserialize;
+use std::path::Path;
+
+/// One device. Every field is checked to be positive when read, so the
+/// mapper can divide by them.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Device {
+    /// Human-readable name, for `-v` and `--dump-sizes`.
+    pub name: String,
+    /// Threads that execute in lock step (NVIDIA warp, SIMD width on CPUs):
+    /// the innermost block size is a multiple of it where possible, so that
+    /// consecutive threads make coalesced (or vectorised) accesses.
+    pub simd_width: i64,
+    /// Largest number of threads (work-items) in one block (work-group).
+    pub max_threads_per_block: i64,
+    /// Shared (local) memory available to one block, in bytes; the default
+    /// `--max-shared-memory` budget.
+    pub shared_memory_per_block: i64,
+    /// 32-bit registers available to one thread; caps register tiles.
+    pub registers_per_thread: i64,
+    /// Global memory bandwidth, GB/s (reported, and used by `-v`).
+    pub memory_bandwidth_gbs: f64,
+    /// Peak double-precision rate, GFLOP/s.
+    pub peak_gflops_fp64: f64,
+    /// Peak single-precision rate, GFLOP/s.
+    pub peak_gflops_fp32: f64,
+}
+
+const H100: &str = include_str!("../devices/nvidia-h100.toml");
+const GENERIC_CPU: &str = include_str!("../devices/generic-opencl-cpu.toml");
+const GENERIC_GPU: &str = include_str!("../devices/generic-gpu.toml");
+
+/// Built-in descriptions by name.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("nvidia-h100", H100),
+    ("generic-opencl-cpu", GENERIC_CPU),
+    ("generic-gpu", GENERIC_GPU),
+];
+
+impl Device {
+    /// The default for a target when `--device` is not given: CUDA output
+    /// is for an NVIDIA GPU; OpenCL and C output for the generic CPU, which
+    /// is where pencilc's own tests run them (PoCL).
+    pub fn default_for_cuda() -> Device {
+        Device::parse(H100, "nvidia-h100").expect("built-in description")
+    }
+
+    pub fn default_for_opencl() -> Device {
+        Device::parse(GENERIC_CPU, "generic-opencl-cpu").expect("built-in description")
+    }
+
+    /// `--device NAME|FILE`: a built-in name, else a TOML file.
+    pub fn lookup(arg: &str) -> Result<Device> {
+        if let Some((_, text)) = BUILTIN.iter().find(|(n, _)| *n == arg) {
+            return Device::parse(text, arg);
+        }
+        let path = Path::new(arg);
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
+            Diagnostic::error(
+                Code::Usage,
+                None,
+                format!(
+                    "--device {}: not a built-in device and not a readable file ({})",
+                    arg, e
+                ),
+            )
+            .with_hint(format!("built-in devices: {}", names.join(", ")))
+        })?;
+        Device::parse(&text, arg)
+    }
+
+    /// Parses and checks a description; `origin` names it in messages.
+    pub fn parse(text: &str, origin: &str) -> Result<Device> {
+        let d: Device = toml::from_str(text).map_err(|e| {
+            Diagnostic::error(
+                Code::Usage,
+                None,
+                format!("--device {}: {}", origin, e.to_string().trim_end()),
+            )
+            .with_hint("see devices/*.toml in pencilc's sources for the fields")
+        })?;
+        let ints = [
+            ("simd_width", d.simd_width),
+            ("max_threads_per_block", d.max_threads_per_block),
+            ("shared_memory_per_block", d.shared_memory_per_block),
+            ("registers_per_thread", d.registers_per_thread),
+        ];
+        for (field, v) in ints {
+            if v < 1 {
+                return Err(Diagnostic::error(
+                    Code::Usage,
+                    None,
+                    format!(
+                        "--device {}: `{}` must be positive, not {}",
+                        origin, field, v
+                    ),
+                ));
+            }
+        }
+        let floats = [
+            ("memory_bandwidth_gbs", d.memory_bandwidth_gbs),
+            ("peak_gflops_fp64", d.peak_gflops_fp64),
+            ("peak_gflops_fp32", d.peak_gflops_fp32),
+        ];
+        for (field, v) in floats {
+            if !(v > 0.0 && v.is_finite()) {
+                return Err(Diagnostic::error(
+                    Code::Usage,
+                    None,
+                    format!(
+                        "--device {}: `{}` must be positive, not {}",
+                        origin, field, v
+                    ),
+                ));
+            }
+        }
+        Ok(d)
+    }
+
+    /// Default threads per block for 1, 2 and 3 thread dimensions,
+    /// outermost first. The innermost (x) is a whole number of SIMD groups
+    /// (consecutive threads, consecutive elements); outer dimensions fill the block up
+    /// to 512 threads (PPCG's default block, which leaves room for several
+    /// blocks per multiprocessor), within `max_threads_per_block`.
+    pub fn default_blocks(&self) -> [Vec<i64>; 3] {
+        let cap = self.max_threads_per_block.min(512);
+        // At least 32 consecutive threads along x (a 256-byte run of
+        // doubles), rounded up to whole SIMD groups.
+        let w = self.simd_width.max(1);
+        let x = ((32 + w - 1) / w * w).min(cap).max(1);
+        let rest = (cap / x).max(1);
+        let y2 = rest.min(16).max(1);
+        let y3 = ((rest as f64).sqrt() as i64).clamp(1, 4);
+        let z3 = (rest / y3).clamp(1, 4);
+        [vec![x], vec![y2, x], vec![z3, y3, x]]
+    }
+
+    /// Machine balance: FLOPs per byte of global memory at peak (fp64).
+    pub fn balance(&self) -> f64 {
+        self.peak_gflops_fp64 / self.memory_bandwidth_gbs
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtins_parse() {
+        for (name, text) in BUILTIN {
+            let d = Device::parse(text, name).unwrap();
+            assert!(d.shared_memory_per_block > 0, "{}", name);
+        }
+    }
+
+    #[test]
+    fn h100_blocks_are_warp_multiples() {
+        let d = Device::lookup("nvidia-h100").unwrap();
+        let [b1, b2, b3] = d.default_blocks();
+        assert_eq!(b1, vec![32]);
+        assert_eq!(b2, vec![16, 32]);
+        assert_eq!(b3, vec![4, 4, 32]);
+        assert_eq!(d.shared_memory_per_block, 49152);
+    }
+
+    #[test]
+    fn bad_descriptions_are_diagnosed() {
+        let e = Device::parse("name = \"x\"", "x.toml").unwrap_err();
+        assert!(e.message.contains("missing field"), "{}", e.message);
+        let text = H100.replace("simd_width = 32", "simd_width = 0");
+        let e = Device::parse(&text, "x.toml").unwrap_err();
+        assert!(e.message.contains("simd_width"), "{}", e.message);
+        let e = Device::lookup("no-such-device").unwrap_err();
+        assert!(e.hint.as_deref().unwrap_or("").contains("nvidia-h100"));
+    }
+}

@@ -1,0 +1,552 @@
+//! The GPU memory hierarchy (PPCG §7.2-7.3): which array reference groups
+//! of a kernel live in registers, in shared (OpenCL: local) memory, or stay
+//! in global memory, with the tile each one needs.
+//!
+//! The planner runs in the mapper, on the device tree, and decides; `ast`
+//! later generates the copies at the two places the mapper marks (inside
+//! the tile loops mapped to blocks, and inside every tile loop), from the
+//! same footprints in the AST builder's own space. Everything here is an
+//! over-approximation that is checked: a group for which a tile cannot be
+//! proved to exist stays in global memory.
+//!
+//! All writes of a pencilc `Scop` are must-writes (subscripts are affine
+//! and control is static), so PPCG's "no promotion with may-writes" rule
+//! never triggers; copies out write exactly the elements written.
+
+pub mod groups;
+pub mod placement;
+pub mod tile;
+
+use crate::diag::Result;
+use crate::isl::{Isl, IslResultExt};
+use crate::scop::Scop;
+use groups::Ref;
+use isl_rs::{DimType, Map, MultiUnionPwAff, UnionMap, UnionSet};
+
+const STAGE: &str = "map-memory";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    Global,
+    Shared,
+    Private,
+}
+
+/// Where a group's copies go: `Outer` inside the tile loops mapped to
+/// blocks (the tile stays put while the sequential tile loops run, as
+/// gemm's C), `Inner` inside every tile loop (gemm's A and B move with k).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Outer,
+    Inner,
+}
+
+/// The user's and the device's limits.
+#[derive(Clone, Debug)]
+pub struct MemOptions {
+    pub shared: bool,
+    pub private: bool,
+    /// Bytes of shared memory per block; negative: unlimited.
+    pub max_shared_bytes: i64,
+    /// Largest register tile, in elements.
+    pub max_private_elements: i64,
+}
+
+impl Default for MemOptions {
+    fn default() -> Self {
+        MemOptions {
+            shared: true,
+            private: true,
+            max_shared_bytes: 8192,
+            max_private_elements: 16,
+        }
+    }
+}
+
+/// One reference group and its placement.
+#[derive(Clone, Debug)]
+pub struct Group {
+    pub array: String,
+    pub stmts: Vec<usize>,
+    pub read: bool,
+    pub written: bool,
+    pub placement: Placement,
+    pub level: Level,
+    /// Why, for `-v`.
+    pub reason: String,
+    /// The local array's name (`shared_A`, `private_C`).
+    pub name: String,
+    pub elem_type: String,
+    /// Tile sizes per array dimension.
+    pub sizes: Vec<i64>,
+    /// Register tiles: distance between a thread's elements per dimension.
+    pub strides: Vec<i64>,
+    /// instance → element, isl text.
+    pub reads: String,
+    pub writes: String,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct KernelMemory {
+    pub groups: Vec<Group>,
+    /// The thread filter (instances of thread `t`, thread ids as parameters).
+    pub thread_filter: String,
+}
+
+impl KernelMemory {
+    pub fn promoted(&self) -> impl Iterator<Item = &Group> {
+        self.groups
+            .iter()
+            .filter(|g| g.placement != Placement::Global)
+    }
+
+    pub fn needs(&self, level: Level) -> bool {
+        self.promoted().any(|g| g.level == level)
+    }
+}
+
+/// What the mapper knows about one kernel.
+pub struct KernelShape<'a> {
+    pub scop: &'a Scop,
+    /// Instances of the kernel, restricted to one block (block ids are
+    /// parameters).
+    pub instances: &'a UnionSet,
+    /// instance → host schedule values.
+    pub host_prefix: &'a UnionMap,
+    /// The tile band (tile starts) and the point band, `n` members each.
+    pub tile: &'a MultiUnionPwAff,
+    pub point: &'a MultiUnionPwAff,
+    pub n_block: usize,
+    pub block_sizes: &'a [i64],
+    pub thread_filter: &'a UnionSet,
+}
+
+fn elem_bytes(t: &str) -> i64 {
+    match t.trim() {
+        "char" | "signed char" | "unsigned char" => 1,
+        "short" | "unsigned short" => 2,
+        "float" | "int" | "unsigned" | "unsigned int" => 4,
+        _ => 8,
+    }
+}
+
+/// instance → [host values, first `k` members of `band`].
+fn prefix_with(isl: &Isl, host: &UnionMap, band: &MultiUnionPwAff, k: usize) -> Result<UnionMap> {
+    let n = band.dim(DimType::Set).isl(isl, STAGE)? as usize;
+    let part = band
+        .copy()
+        .isl(isl, STAGE)?
+        .drop_dims(DimType::Set, k as u32, (n - k) as u32)
+        .isl(isl, STAGE)?;
+    if k == 0 {
+        return host.copy().isl(isl, STAGE);
+    }
+    let m = UnionMap::from_multi_union_pw_aff(part).isl(isl, STAGE)?;
+    host.copy()
+        .isl(isl, STAGE)?
+        .flat_range_product(m)
+        .isl(isl, STAGE)
+}
+
+fn footprint(isl: &Isl, prefix: &UnionMap, acc: &UnionMap) -> Result<UnionMap> {
+    prefix
+        .copy()
+        .isl(isl, STAGE)?
+        .reverse()
+        .isl(isl, STAGE)?
+        .apply_range(acc.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)
+}
+
+fn union(isl: &Isl, a: &UnionMap, b: &UnionMap) -> Result<UnionMap> {
+    a.copy()
+        .isl(isl, STAGE)?
+        .union(b.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)
+}
+
+/// Plans the memory of one kernel.
+pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<KernelMemory> {
+    let thread_filter = k.thread_filter.to_str().isl(isl, STAGE)?.to_string();
+    let mut out = KernelMemory {
+        groups: vec![],
+        thread_filter,
+    };
+    let n = k.tile.dim(DimType::Set).isl(isl, STAGE)? as usize;
+    let n_thread = k.block_sizes.len();
+    let inner = prefix_with(isl, k.host_prefix, k.tile, n)?;
+    let outer = prefix_with(isl, k.host_prefix, k.tile, k.n_block)?;
+    let inner = inner
+        .intersect_domain(k.instances.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    let outer = outer
+        .intersect_domain(k.instances.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    let points =
+        UnionMap::from_multi_union_pw_aff(k.point.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+    let n_outer_inner = out_dims(isl, &inner)?;
+    // instance → [inner outer values, point values].
+    let to_points = inner
+        .copy()
+        .isl(isl, STAGE)?
+        .flat_range_product(points.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+
+    // References: per statement and (non-scalar) array.
+    let mut refs: Vec<Ref> = Vec::new();
+    for st in &k.scop.stmts {
+        let mut arrays: Vec<&str> = st
+            .reads
+            .iter()
+            .chain(st.writes.iter())
+            .map(|a| a.array.as_str())
+            .collect();
+        arrays.sort();
+        arrays.dedup();
+        for a in arrays {
+            let Some(arr) = k.scop.array(a) else { continue };
+            if arr.is_scalar() {
+                continue;
+            }
+            let rel = |list: &[crate::scop::Access]| -> Result<UnionMap> {
+                let mut m = UnionMap::read_from_str(
+                    &isl.ctx,
+                    &format!("{} -> {{ }}", k.scop.param_prefix()),
+                )
+                .isl(isl, STAGE)?;
+                for acc in list.iter().filter(|x| x.array == a) {
+                    let r = UnionMap::read_from_str(&isl.ctx, &acc.relation).isl(isl, STAGE)?;
+                    m = m.union(r).isl(isl, STAGE)?;
+                }
+                m.intersect_domain(k.instances.copy().isl(isl, STAGE)?)
+                    .isl(isl, STAGE)
+            };
+            let reads = rel(&st.reads)?;
+            let writes = rel(&st.writes)?;
+            let all = union(isl, &reads, &writes)?;
+            if all.is_empty().isl(isl, STAGE)? {
+                continue;
+            }
+            let footprint = footprint(isl, &inner, &all)?;
+            refs.push(Ref {
+                array: a.to_string(),
+                stmt: st.id.0,
+                reads,
+                writes,
+                footprint,
+            });
+        }
+    }
+    if refs.is_empty() {
+        return Ok(out);
+    }
+    let mut groups = groups::initial_groups(isl, &refs)?;
+    merge_groups(isl, &refs, &mut groups)?;
+
+    let mut shared_used = 0i64;
+    let mut names_used: Vec<String> = Vec::new();
+    for members in &groups {
+        let array = refs[members[0]].array.clone();
+        let arr = k.scop.array(&array).expect("referenced arrays exist");
+        let mut reads = refs[members[0]].reads.copy().isl(isl, STAGE)?;
+        let mut writes = refs[members[0]].writes.copy().isl(isl, STAGE)?;
+        for &m in &members[1..] {
+            reads = reads
+                .union(refs[m].reads.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            writes = writes
+                .union(refs[m].writes.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+        }
+        let acc = union(isl, &reads, &writes)?;
+        let per_ref: Vec<UnionMap> = members
+            .iter()
+            .map(|&m| union(isl, &refs[m].reads, &refs[m].writes))
+            .collect::<Result<_>>()?;
+        let alone = groups.iter().filter(|g| refs[g[0]].array == array).count() == 1;
+        let mut g = Group {
+            array: array.clone(),
+            stmts: members.iter().map(|&m| refs[m].stmt).collect(),
+            read: !reads.is_empty().isl(isl, STAGE)?,
+            written: !writes.is_empty().isl(isl, STAGE)?,
+            placement: Placement::Global,
+            level: Level::Inner,
+            reason: String::new(),
+            name: String::new(),
+            elem_type: arr.elem_type.clone(),
+            sizes: vec![],
+            strides: vec![],
+            reads: reads.to_str().isl(isl, STAGE)?.to_string(),
+            writes: writes.to_str().isl(isl, STAGE)?.to_string(),
+        };
+        let reuse = placement::measure_reuse(
+            isl,
+            &acc,
+            &per_ref,
+            &to_points,
+            n_outer_inner,
+            k.block_sizes,
+        )?;
+        // Registers: each element used by one thread, and by one point of
+        // the thread-mapped loops whatever the inner loops do (a bijection).
+        let mut private = None;
+        if opts.private && n_thread > 0 {
+            let levels: &[Level] = if alone && k.n_block < n {
+                &[Level::Outer, Level::Inner]
+            } else {
+                &[Level::Inner]
+            };
+            for &lv in levels {
+                let prefix = if lv == Level::Outer { &outer } else { &inner };
+                if let Some(t) = register_tile_at(isl, prefix, &points, n_thread, &acc, k)? {
+                    private = Some((lv, t));
+                    break;
+                }
+            }
+        }
+        let shared = if opts.shared {
+            let f = Map::from_union_map(footprint(isl, &inner, &acc)?).isl(isl, STAGE)?;
+            tile::shared_box(isl, &f)?.map(|b| b.sizes)
+        } else {
+            None
+        };
+        let coalesced = n_thread == 0
+            || placement::is_coalesced(
+                isl,
+                &per_ref,
+                &to_points,
+                n_outer_inner + n_thread - 1,
+                arr.extents.len(),
+                &array,
+            )?;
+        let reuse_text = if reuse.thread_factor > 1 {
+            format!("reuse across threads {}x", reuse.thread_factor)
+        } else if reuse.across_threads {
+            "halo reuse across threads".to_string()
+        } else if reuse.any {
+            "reuse within a thread".to_string()
+        } else {
+            "no reuse".to_string()
+        };
+        let dims = |s: &[i64]| {
+            s.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join("x")
+        };
+        match (&private, &shared) {
+            (Some((lv, (sizes, strides))), _) if reuse.any => {
+                g.placement = Placement::Private;
+                g.level = *lv;
+                g.sizes = sizes.clone();
+                g.strides = strides.clone();
+                g.reason = format!(
+                    "registers, tile {} per thread, each element used by one thread, {}{}",
+                    dims(sizes),
+                    reuse_text,
+                    if *lv == Level::Outer {
+                        ", kept across the sequential tile loops"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            // Written groups stay in global memory for now: write-back from
+            // shared memory gave wrong results on correlation (PoCL) that are
+            // not yet understood, and a copy that cannot be shown correct is
+            // not made.
+            (_, Some(_)) if g.written && (reuse.any || !coalesced) => {
+                g.reason = format!(
+                    "global, {}, written (shared-memory write-back is off until validated)",
+                    reuse_text
+                );
+            }
+            (_, Some(sizes)) if reuse.any || !coalesced => {
+                let bytes = sizes.iter().product::<i64>() * elem_bytes(&arr.elem_type);
+                if opts.max_shared_bytes >= 0 && shared_used + bytes > opts.max_shared_bytes {
+                    g.reason = format!(
+                        "global, {} tile {} ({} bytes) over the shared-memory budget ({} of {} bytes used)",
+                        reuse_text,
+                        dims(sizes),
+                        bytes,
+                        shared_used,
+                        opts.max_shared_memory_text()
+                    );
+                } else {
+                    shared_used += bytes;
+                    g.placement = Placement::Shared;
+                    g.sizes = sizes.clone();
+                    g.strides = vec![1; sizes.len()];
+                    g.reason = format!(
+                        "shared, tile {}, {}{}",
+                        dims(sizes),
+                        reuse_text,
+                        if coalesced {
+                            ""
+                        } else {
+                            ", global access not coalesced"
+                        }
+                    );
+                }
+            }
+            (_, Some(_)) => {
+                g.reason = format!(
+                    "global, {} and {}",
+                    if coalesced {
+                        "coalesced"
+                    } else {
+                        "not coalesced"
+                    },
+                    reuse_text
+                );
+            }
+            (_, None) => {
+                g.reason = if !opts.shared {
+                    format!("global, shared memory off, {}", reuse_text)
+                } else {
+                    format!("global, no constant-size tile, {}", reuse_text)
+                };
+            }
+        }
+        if g.placement != Placement::Global {
+            let base = match g.placement {
+                Placement::Shared => format!("shared_{}", array),
+                _ => format!("private_{}", array),
+            };
+            let mut name = base.clone();
+            let mut i = 1;
+            while names_used.contains(&name)
+                || k.scop.array(&name).is_some()
+                || k.scop.params.contains(&name)
+            {
+                name = format!("{}_{}", base, i);
+                i += 1;
+            }
+            names_used.push(name.clone());
+            g.name = name;
+        }
+        out.groups.push(g);
+    }
+    // Register tiles of several elements in a kernel that also has barriers
+    // gave wrong results on PoCL (gemm at MINI); until that is understood,
+    // such a kernel keeps only one-element register tiles.
+    if out.groups.iter().any(|g| g.placement == Placement::Shared) {
+        for g in out.groups.iter_mut() {
+            if g.placement == Placement::Private && g.sizes.iter().product::<i64>() > 1 {
+                g.placement = Placement::Global;
+                g.reason = format!(
+                    "global, register tile {} would be kept across barriers (not yet validated)",
+                    g.sizes
+                        .iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join("x")
+                );
+                g.name.clear();
+            }
+        }
+    }
+    Ok(out)
+}
+
+impl MemOptions {
+    fn max_shared_memory_text(&self) -> String {
+        if self.max_shared_bytes < 0 {
+            "unlimited".into()
+        } else {
+            self.max_shared_bytes.to_string()
+        }
+    }
+}
+
+fn out_dims(isl: &Isl, m: &UnionMap) -> Result<usize> {
+    let r = m.copy().isl(isl, STAGE)?.range().isl(isl, STAGE)?;
+    let s = isl_rs::Set::from_union_set(r).isl(isl, STAGE)?;
+    Ok(s.dim(DimType::Set).isl(isl, STAGE)? as usize)
+}
+
+/// The register tile of a group whose copies sit below `prefix`, if the
+/// thread-mapped point loops reach each element exactly once.
+#[allow(clippy::type_complexity)]
+fn register_tile_at(
+    isl: &Isl,
+    prefix: &UnionMap,
+    points: &UnionMap,
+    n_thread: usize,
+    acc: &UnionMap,
+    k: &KernelShape,
+) -> Result<Option<(Vec<i64>, Vec<i64>)>> {
+    let n_pre = out_dims(isl, prefix)?;
+    let n_pts = out_dims(isl, points)?;
+    let mupa = MultiUnionPwAff::from_union_map(points.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+    let thr = mupa
+        .drop_dims(DimType::Set, n_thread as u32, (n_pts - n_thread) as u32)
+        .isl(isl, STAGE)?;
+    let thr = UnionMap::from_multi_union_pw_aff(thr).isl(isl, STAGE)?;
+    let to = prefix
+        .copy()
+        .isl(isl, STAGE)?
+        .flat_range_product(thr)
+        .isl(isl, STAGE)?;
+    let e = placement::points_to_elements(isl, &to, acc)?;
+    if !e.is_single_valued().isl(isl, STAGE)? {
+        return Ok(None);
+    }
+    // Injective for each fixed outer value: [O, P] → [element, O].
+    let xs: Vec<String> = (0..n_pre + n_thread).map(|i| format!("x{}", i)).collect();
+    let proj = Map::read_from_str(
+        &isl.ctx,
+        &format!("{{ [{}] -> [{}] }}", xs.join(", "), xs[..n_pre].join(", ")),
+    )
+    .isl(isl, STAGE)?;
+    let e2 = e.range_product(proj).isl(isl, STAGE)?;
+    if !e2.is_injective().isl(isl, STAGE)? {
+        return Ok(None);
+    }
+    let mine = acc
+        .copy()
+        .isl(isl, STAGE)?
+        .intersect_domain(k.thread_filter.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    let f = Map::from_union_map(footprint(isl, prefix, &mine)?).isl(isl, STAGE)?;
+    match tile::register_tile(isl, &f)? {
+        Some(t) => Ok(Some((t.sizes, t.strides))),
+        None => Ok(None),
+    }
+}
+
+/// Algorithm 1's second loop: two groups of one array merge when the tile
+/// of the pair is smaller than the two tiles apart, until nothing changes.
+fn merge_groups(isl: &Isl, refs: &[Ref], groups: &mut Vec<Vec<usize>>) -> Result<()> {
+    let size = |m: &UnionMap| -> Result<Option<i64>> {
+        if m.is_empty().isl(isl, STAGE)? {
+            return Ok(None);
+        }
+        let f = Map::from_union_map(m.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+        Ok(tile::shared_box(isl, &f)?.map(|b| b.sizes.iter().product()))
+    };
+    loop {
+        let mut merged = false;
+        'outer: for i in 0..groups.len() {
+            for j in i + 1..groups.len() {
+                if refs[groups[i][0]].array != refs[groups[j][0]].array {
+                    continue;
+                }
+                let fi = groups::group_footprint(isl, refs, &groups[i])?;
+                let fj = groups::group_footprint(isl, refs, &groups[j])?;
+                let both = union(isl, &fi, &fj)?;
+                if let (Some(a), Some(b), Some(c)) = (size(&fi)?, size(&fj)?, size(&both)?) {
+                    if c < a + b {
+                        let gj = groups.remove(j);
+                        groups[i].extend(gj);
+                        merged = true;
+                        break 'outer;
+                    }
+                }
+            }
+        }
+        if !merged {
+            return Ok(());
+        }
+    }
+}

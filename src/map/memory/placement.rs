@@ -1,0 +1,180 @@
+//! Where a group goes, and why (PPCG §7.3, extended): registers if a
+//! register tile exists and there is reuse; else shared memory if a shared
+//! tile exists and there is reuse (including halo reuse across threads,
+//! which PPCG's per-reference view misses on stencils) or the global
+//! access is not coalesced; else global memory.
+
+use crate::diag::Result;
+use crate::isl::{Isl, IslResultExt};
+use isl_rs::{DimType, Map, UnionMap};
+
+const STAGE: &str = "map-memory";
+
+/// How the threads of a block use a group's elements.
+#[derive(Clone, Debug, Default)]
+pub struct Reuse {
+    /// Some element is touched by more than one statement instance.
+    pub any: bool,
+    /// Some element is touched by more than one thread.
+    pub across_threads: bool,
+    /// The largest number of threads of a block that read the same element
+    /// through one reference (product of the block sizes of the thread
+    /// dimensions the subscript does not depend on).
+    pub thread_factor: i64,
+}
+
+/// `acc`: instance → element of the group; `to_points`: instance →
+/// [outer values, point values], whose first `n_thread` point values are
+/// mapped to threads (block sizes `blocks`).
+pub fn measure_reuse(
+    isl: &Isl,
+    acc: &UnionMap,
+    refs: &[UnionMap],
+    to_points: &UnionMap,
+    n_outer: usize,
+    blocks: &[i64],
+) -> Result<Reuse> {
+    let any = !acc.is_injective().isl(isl, STAGE)?;
+    // Keep only the thread-mapped point values: [O, P_thread] → element.
+    let n_all = point_count(isl, to_points)?;
+    let n_thread = blocks.len();
+    let e = points_to_elements(isl, to_points, acc)?;
+    let e_thr = e
+        .copy()
+        .isl(isl, STAGE)?
+        .project_out(
+            DimType::In,
+            (n_outer + n_thread) as u32,
+            (n_all - n_outer - n_thread) as u32,
+        )
+        .isl(isl, STAGE)?;
+    // Injective for each fixed outer value: pair the element with them.
+    let xs: Vec<String> = (0..n_outer + n_thread).map(|i| format!("x{}", i)).collect();
+    let proj = Map::read_from_str(
+        &isl.ctx,
+        &format!(
+            "{{ [{}] -> [{}] }}",
+            xs.join(", "),
+            xs[..n_outer].join(", ")
+        ),
+    )
+    .isl(isl, STAGE)?;
+    let across_threads = !e_thr
+        .range_product(proj)
+        .isl(isl, STAGE)?
+        .is_injective()
+        .isl(isl, STAGE)?;
+    let mut thread_factor = 1;
+    for r in refs {
+        let e = points_to_elements(isl, to_points, r)?;
+        if !e.is_single_valued().isl(isl, STAGE)? {
+            continue;
+        }
+        let mut f = 1;
+        for (j, b) in blocks.iter().enumerate() {
+            let p = e
+                .copy()
+                .isl(isl, STAGE)?
+                .project_out(DimType::In, (n_outer + j) as u32, 1)
+                .isl(isl, STAGE)?;
+            if p.is_single_valued().isl(isl, STAGE)? {
+                f *= b;
+            }
+        }
+        thread_factor = thread_factor.max(f);
+    }
+    Ok(Reuse {
+        any,
+        across_threads,
+        thread_factor,
+    })
+}
+
+/// Whether consecutive x threads touch consecutive elements (or the same
+/// element) through every reference: moving the point value mapped to x
+/// by one moves the last subscript by one (or zero) and no other.
+pub fn is_coalesced(
+    isl: &Isl,
+    refs: &[UnionMap],
+    to_points: &UnionMap,
+    x_pos: usize,
+    rank: usize,
+    array: &str,
+) -> Result<bool> {
+    let n = point_count(isl, to_points)?;
+    let xs: Vec<String> = (0..n).map(|k| format!("x{}", k)).collect();
+    let ys: Vec<String> = (0..n)
+        .map(|k| {
+            if k == x_pos {
+                format!("x{} + 1", k)
+            } else {
+                format!("x{}", k)
+            }
+        })
+        .collect();
+    let next = UnionMap::read_from_str(
+        &isl.ctx,
+        &format!("{{ [{}] -> [{}] }}", xs.join(", "), ys.join(", ")),
+    )
+    .isl(isl, STAGE)?;
+    let a: Vec<String> = (0..rank).map(|k| format!("a{}", k)).collect();
+    let b: Vec<String> = (0..rank).map(|k| format!("b{}", k)).collect();
+    let mut cons: Vec<String> = (0..rank.saturating_sub(1))
+        .map(|k| format!("b{k} = a{k}"))
+        .collect();
+    if rank > 0 {
+        cons.push(format!("a{l} <= b{l} <= a{l} + 1", l = rank - 1));
+    }
+    let good = UnionMap::read_from_str(
+        &isl.ctx,
+        &format!(
+            "{{ {}[{}] -> {}[{}] : {} }}",
+            array,
+            a.join(", "),
+            array,
+            b.join(", "),
+            if cons.is_empty() {
+                "true".to_string()
+            } else {
+                cons.join(" and ")
+            }
+        ),
+    )
+    .isl(isl, STAGE)?;
+    for r in refs {
+        let e = points_to_elements(isl, to_points, r)?
+            .to_union_map()
+            .isl(isl, STAGE)?;
+        let moved = e
+            .copy()
+            .isl(isl, STAGE)?
+            .reverse()
+            .isl(isl, STAGE)?
+            .apply_range(next.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .apply_range(e)
+            .isl(isl, STAGE)?;
+        if !moved.is_subset(&good).isl(isl, STAGE)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// [outer values, point values] → elements of one array.
+pub fn points_to_elements(isl: &Isl, to_points: &UnionMap, acc: &UnionMap) -> Result<Map> {
+    let m = to_points
+        .copy()
+        .isl(isl, STAGE)?
+        .reverse()
+        .isl(isl, STAGE)?
+        .apply_range(acc.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    Map::from_union_map(m).isl(isl, STAGE)
+}
+
+fn point_count(isl: &Isl, to_points: &UnionMap) -> Result<usize> {
+    let r = to_points.copy().isl(isl, STAGE)?.range().isl(isl, STAGE)?;
+    let s = isl_rs::Set::from_union_set(r).isl(isl, STAGE)?;
+    Ok(s.dim(DimType::Set).isl(isl, STAGE)? as usize)
+}
