@@ -21,8 +21,7 @@ PENCILC_DEV int imax(int a, int b) { return a > b ? a : b; }
 PENCILC_DEV long lmin(long a, long b) { return a < b ? a : b; }
 PENCILC_DEV long lmax(long a, long b) { return a > b ? a : b; }
 PENCILC_DEV long lclamp(long x, long lo, long hi) { return lmin(lmax(x, lo), hi); }
-PENCILC_DEV unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
-PENCILC_DEV unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
+/* umin and umax: CUDA's math library already has them, with the same meaning. */
 PENCILC_DEV unsigned uclamp(unsigned x, unsigned lo, unsigned hi)
 { return umin(umax(x, lo), hi); }
 PENCILC_DEV unsigned long ulmin(unsigned long a, unsigned long b) { return a < b ? a : b; }
