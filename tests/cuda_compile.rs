@@ -6,29 +6,7 @@
 #[macro_use]
 mod common;
 use common::*;
-use std::path::PathBuf;
 use std::process::Command;
-use std::sync::OnceLock;
-
-fn nvcc() -> Option<PathBuf> {
-    static NVCC: OnceLock<Option<PathBuf>> = OnceLock::new();
-    NVCC.get_or_init(|| {
-        let out = Command::new("bash")
-            .arg(root().join("scripts/setup-nvcc.sh"))
-            .output()
-            .ok()?;
-        if !out.status.success() {
-            eprintln!(
-                "SKIPPED: nvcc unavailable ({})",
-                String::from_utf8_lossy(&out.stderr).trim()
-            );
-            return None;
-        }
-        let p = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-        p.exists().then_some(p)
-    })
-    .clone()
-}
 
 fn check(name: &str) {
     let Some(nvcc) = nvcc() else {

@@ -77,7 +77,56 @@ fn check_with(name: &str, tag: &str, extra: &[&str]) -> (PathBuf, String) {
         );
         assert_eq!(stdout_of(&exe), expected, "{} on target {}", name, target);
     }
+    build_cuda(&src, &dir, extra);
     (dir, report)
+}
+
+/// The CUDA output must build with nvcc (PENCIL's builtins and the atomic
+/// reduction helpers included); no GPU here, so it is not run.
+fn build_cuda(src: &Path, dir: &Path, extra: &[&str]) {
+    let Some(nvcc) = nvcc() else {
+        eprintln!("SKIPPED: CUDA build of {}: no nvcc", src.display());
+        return;
+    };
+    // The OpenCL device code of a summary function has a CUDA twin.
+    let extra: Vec<String> = extra
+        .iter()
+        .map(|a| match a.strip_suffix(".cl") {
+            Some(stem) => format!("{}.cu", stem),
+            None => a.to_string(),
+        })
+        .map(|a| {
+            if a == "--opencl-include-file" {
+                "--cuda-include-file".to_string()
+            } else {
+                a
+            }
+        })
+        .collect();
+    let host = dir.join("p_host.cu");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "cuda", "-I"])
+            .arg(headers())
+            .args(&extra)
+            .arg("-o")
+            .arg(&host)
+            .arg(src),
+        "pencilc --target cuda",
+    );
+    let defines: Vec<&String> = extra.iter().filter(|a| a.starts_with("-D")).collect();
+    run(
+        Command::new(&nvcc)
+            .arg("-arch=sm_90")
+            .arg("-I")
+            .arg(headers())
+            .args(&defines)
+            .arg(&host)
+            .arg(dir.join("p_kernel.cu"))
+            .arg("-o")
+            .arg(dir.join("par-cuda")),
+        "nvcc",
+    );
 }
 
 fn check(name: &str) -> (PathBuf, String) {

@@ -12,6 +12,7 @@ macro_rules! kernels {
     ($($f:ident => $n:expr),* $(,)?) => { $( #[test] fn $f() { check($n); } )* };
 }
 use std::process::Command;
+use std::sync::OnceLock;
 
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -159,3 +160,26 @@ pub fn opencl_available() -> bool {
             .map(|mut d| d.next().is_some())
             .unwrap_or(false)
 }
+
+/// nvcc from PyPI (scripts/setup-nvcc.sh), installed once per test
+/// binary; `None` (with a note) where it cannot be installed.
+pub fn nvcc() -> Option<PathBuf> {
+    static NVCC: OnceLock<Option<PathBuf>> = OnceLock::new();
+    NVCC.get_or_init(|| {
+        let out = Command::new("bash")
+            .arg(root().join("scripts/setup-nvcc.sh"))
+            .output()
+            .ok()?;
+        if !out.status.success() {
+            eprintln!(
+                "SKIPPED: nvcc unavailable ({})",
+                String::from_utf8_lossy(&out.stderr).trim()
+            );
+            return None;
+        }
+        let p = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+        p.exists().then_some(p)
+    })
+    .clone()
+}
+
