@@ -261,8 +261,9 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
             "# region in `{}` at lines {}-{}\n{}\n",
             scop.function, scop.begin_line, scop.end_line, schedule.tree
         ));
-        valid::check_schedule(&isl, &deps, &schedule.tree).map_err(|e| at_region(e, &scop))?;
         lap(&mut report, "sched");
+        valid::check_schedule(&isl, &deps, &schedule.tree).map_err(|e| at_region(e, &scop))?;
+        lap(&mut report, "valid");
         let (mapped, mapped_trees) =
             map::map_to_gpu(&isl, &scop, &deps, &schedule, &map_opts, kernels_so_far)
                 .map_err(|e| at_region(e, &scop))?;

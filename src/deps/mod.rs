@@ -3,11 +3,11 @@
 //! statement instances, and per array whether values flow in from before the
 //! region (copy to the device) or out of it (copy back).
 
-use crate::diag::Result;
+use crate::diag::{Diagnostic, Result};
 use crate::isl::{Isl, IslResultExt};
 use crate::scop::Scop;
-use isl_rs::{UnionAccessInfo, UnionMap, UnionSet};
-use std::collections::BTreeSet;
+use isl_rs::{DimType, UnionAccessInfo, UnionMap, UnionSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 const STAGE: &str = "deps";
 
@@ -59,7 +59,6 @@ impl DependenceGraph {
 /// The region's original schedule, reads and writes, each restricted to
 /// the iteration domain, read into `isl`'s context.
 struct Model {
-    domain: UnionSet,
     sched: UnionMap,
     reads: UnionMap,
     /// Must- and may-writes.
@@ -94,7 +93,6 @@ impl Model {
             kills: Self::on_domain(isl, &kills_domain, &scop.kills_text())?,
             sched_with_kills: Self::on_domain(isl, &all, &scop.schedule_with_kills_text())?,
             independent,
-            domain,
         };
         Ok(m)
     }
@@ -289,72 +287,85 @@ fn fully_written(isl: &Isl, scop: &Scop, writes: &UnionMap, array: &str) -> Resu
     whole.is_subset(&written).isl(isl, STAGE)
 }
 
-/// The dependences split by access: one relation per (source statement,
-/// target statement, reference) piece, each a single basic relation, never
+/// The dependences split per pair of accesses (one of them a write) that
+/// touch a common element, each piece a single basic relation, never
 /// coalesced across references. This is what a Pluto-style scheduler
 /// wants: coalescing the seven neighbours of a 3-D stencil into one
 /// polyhedron gives it dozens of constraints, and Farkas' lemma on that is
-/// exponential, while each neighbour alone is a translation.
-/// Same dependences as `DependenceGraph::all` (checked by a test).
-pub fn pieces(isl: &Isl, scop: &Scop) -> Result<Vec<String>> {
+/// exponential, while each neighbour alone is a translation. The pieces
+/// come from `deps` (no second dataflow analysis): each dependence map is
+/// intersected with "same element" for each access pair of its two
+/// statements. Their union is exactly `deps.all` (checked by a test).
+pub fn pieces(isl: &Isl, scop: &Scop, deps: &DependenceGraph) -> Result<Vec<String>> {
     isl.reset_budget();
-    let model = Model::read(isl, scop)?;
-    let restrict = |text: String| Model::on_domain(isl, &model.domain, &text);
-    let prefix = if scop.params.is_empty() {
-        String::new()
-    } else {
-        format!("{} -> ", scop.param_prefix())
-    };
-    let mut out = Vec::new();
-    let mut push_all = |um: UnionMap| -> Result<()> {
-        let um = model.keep_dependent(isl, um)?;
-        let maps = um.get_map_list().isl(isl, STAGE)?;
-        for k in 0..maps.size().isl(isl, STAGE)? {
-            let m = maps.get_at(k).isl(isl, STAGE)?;
-            let bms = m.get_basic_map_list().isl(isl, STAGE)?;
-            for b in 0..bms.size().isl(isl, STAGE)? {
-                let bm = bms.get_at(b).isl(isl, STAGE)?;
-                out.push(bm.to_str().isl(isl, STAGE)?.to_string());
-            }
-        }
-        Ok(())
-    };
+    let all = deps.all(isl)?;
+    let domain = UnionSet::read_from_str(&isl.ctx, &scop.domain_text()).isl(isl, STAGE)?;
+    // Each statement's accesses, restricted to its domain, by tuple name.
+    let mut accesses: BTreeMap<&str, Vec<(&str, bool, UnionMap)>> = BTreeMap::new();
     for st in &scop.stmts {
-        // Flow into each read, from the last write.
-        for r in &st.reads {
-            let sink = restrict(format!("{}{{ {} }}", prefix, strip(&r.relation)))?;
-            let res = model.flow_info(isl, sink)?.compute_flow().isl(isl, STAGE)?;
-            push_all(res.get_may_dependence().isl(isl, STAGE)?)?;
-        }
-        // Anti and output dependences into each write.
-        for w in &st.writes {
-            let sink = restrict(format!("{}{{ {} }}", prefix, strip(&w.relation)))?;
-            let res = model
-                .false_info(isl, sink.copy().isl(isl, STAGE)?)?
-                .compute_flow()
-                .isl(isl, STAGE)?;
-            let all = res.get_may_dependence().isl(isl, STAGE)?;
-            // Keep pairs that really touch a common element.
-            let src = model
-                .reads
-                .copy()
+        let list = accesses.entry(st.name.as_str()).or_default();
+        for (acc, write) in st
+            .reads
+            .iter()
+            .map(|a| (a, false))
+            .chain(st.writes.iter().map(|a| (a, true)))
+        {
+            let rel = UnionMap::read_from_str(&isl.ctx, &acc.relation)
                 .isl(isl, STAGE)?
-                .union(model.writes.copy().isl(isl, STAGE)?)
+                .intersect_domain(domain.copy().isl(isl, STAGE)?)
                 .isl(isl, STAGE)?;
-            let conflict = src
-                .apply_range(sink.reverse().isl(isl, STAGE)?)
-                .isl(isl, STAGE)?;
-            push_all(all.intersect(conflict).isl(isl, STAGE)?)?;
+            list.push((acc.array.as_str(), write, rel));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    let maps = all.get_map_list().isl(isl, STAGE)?;
+    for k in 0..maps.size().isl(isl, STAGE)? {
+        let m = maps.get_at(k).isl(isl, STAGE)?;
+        let src = m.get_tuple_name(DimType::In).isl(isl, STAGE)?.to_string();
+        let dst = m.get_tuple_name(DimType::Out).isl(isl, STAGE)?.to_string();
+        let (Some(from), Some(to)) = (accesses.get(src.as_str()), accesses.get(dst.as_str()))
+        else {
+            return Err(Diagnostic::internal(
+                STAGE,
+                format!("a dependence {} -> {} between unknown statements", src, dst),
+            ));
+        };
+        let dep = UnionMap::from_map(m).isl(isl, STAGE)?;
+        for (array_a, write_a, a) in from {
+            for (array_b, write_b, b) in to {
+                if array_a != array_b || !(*write_a || *write_b) {
+                    continue;
+                }
+                let same_element = a
+                    .copy()
+                    .isl(isl, STAGE)?
+                    .apply_range(b.copy().isl(isl, STAGE)?.reverse().isl(isl, STAGE)?)
+                    .isl(isl, STAGE)?;
+                let piece = dep
+                    .copy()
+                    .isl(isl, STAGE)?
+                    .intersect(same_element)
+                    .isl(isl, STAGE)?;
+                let pieces = piece.get_map_list().isl(isl, STAGE)?;
+                for p in 0..pieces.size().isl(isl, STAGE)? {
+                    let bms = pieces
+                        .get_at(p)
+                        .isl(isl, STAGE)?
+                        .get_basic_map_list()
+                        .isl(isl, STAGE)?;
+                    for b in 0..bms.size().isl(isl, STAGE)? {
+                        let bm = bms.get_at(b).isl(isl, STAGE)?;
+                        let text = bm.to_str().isl(isl, STAGE)?.to_string();
+                        if seen.insert(text.clone()) {
+                            out.push(text);
+                        }
+                    }
+                }
+            }
         }
     }
     Ok(out)
-}
-
-/// The body of `[params] -> { body }`.
-fn strip(rel: &str) -> &str {
-    let open = rel.find('{').map(|i| i + 1).unwrap_or(0);
-    let close = rel.rfind('}').unwrap_or(rel.len());
-    rel[open..close].trim()
 }
 
 #[cfg(test)]
@@ -374,7 +385,7 @@ mod pieces_tests {
         let scop = crate::scop::build_scop(&regions[0]).unwrap();
         let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
         let g = analyze(&isl, &scop).unwrap();
-        let p = pieces(&isl, &scop).unwrap();
+        let p = pieces(&isl, &scop, &g).unwrap();
         assert!(p.len() >= 3, "{:?}", p);
         let mut u = UnionMap::read_from_str(&isl.ctx, "{ }").unwrap();
         for t in &p {

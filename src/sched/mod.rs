@@ -115,7 +115,7 @@ pub fn schedule(
     for kind in order {
         let r = match kind {
             SchedulerKind::Pluto => {
-                let (r, n) = schedule_pluto(isl, scop, opts)?;
+                let (r, n) = schedule_pluto(isl, scop, deps, opts)?;
                 solves += n;
                 r
             }
@@ -153,6 +153,7 @@ pub fn schedule(
 fn schedule_pluto(
     isl: &Isl,
     scop: &Scop,
+    deps: &DependenceGraph,
     opts: &SchedOptions,
 ) -> Result<(std::result::Result<Schedule, String>, usize)> {
     let problem = pluto::Problem {
@@ -163,8 +164,11 @@ fn schedule_pluto(
             .map(|s| (s.name.clone(), s.iterators.len()))
             .collect(),
         domain: scop.domain_text(),
-        deps: crate::deps::pieces(isl, scop)?,
+        deps: crate::deps::pieces(isl, scop, deps)?,
     };
+    if std::env::var_os("PENCILC_DEBUG_SCHED").is_some() {
+        eprintln!("pencilc: {} dependence pieces", problem.deps.len());
+    }
     let args: Vec<String> = vec![
         "pluto".into(),
         match opts.fuse {
