@@ -100,9 +100,22 @@ static inline void __pencil_npr_mem_tag(void *location, int mode)
 /* One set per type prefix (list in pencil.h).  Semantics from OpenCL 1.2:
  * clamp(x, lo, hi) = min(max(x, lo), hi); abs_diff(a, b) = |a - b| without
  * overflow, in the unsigned type; clz(0) is the bit width. */
-#define __PENCIL_DEFINE_INT(P, T, UT)                                     \
+#define __PENCIL_DEFINE_MINMAX(P, T)                                      \
   static inline T P##min(T a, T b) { return a < b ? a : b; }              \
-  static inline T P##max(T a, T b) { return a > b ? a : b; }              \
+  static inline T P##max(T a, T b) { return a > b ? a : b; }
+__PENCIL_DEFINE_MINMAX(b, signed char)
+__PENCIL_DEFINE_MINMAX(ub, unsigned char)
+__PENCIL_DEFINE_MINMAX(s, short)
+__PENCIL_DEFINE_MINMAX(us, unsigned short)
+/* nvcc (pencilc's CUDA host files are .cu) already defines min(int, int),
+ * max, umin and umax, with the same meaning, for host and device. */
+#ifndef __CUDACC__
+__PENCIL_DEFINE_MINMAX(, int)
+__PENCIL_DEFINE_MINMAX(u, unsigned int)
+#endif
+__PENCIL_DEFINE_MINMAX(l, long)
+__PENCIL_DEFINE_MINMAX(ul, unsigned long)
+#define __PENCIL_DEFINE_INT(P, T, UT)                                     \
   static inline T P##clamp(T x, T lo, T hi)                               \
   { return P##min(P##max(x, lo), hi); }                                   \
   static inline UT P##abs_diff(T a, T b)                                  \

@@ -4,6 +4,7 @@
 
 pub mod body;
 pub mod cexpr;
+pub mod cxx;
 pub mod kernel;
 pub mod stmt;
 mod templates;
@@ -163,7 +164,7 @@ pub fn emit(
             let prelude = templates::render(&tera, "cuda/host_prelude.cu.tera", &prelude_ctx)?;
             files.push(GeneratedFile {
                 path: paths.host.clone(),
-                contents: splice(source, &prelude, &replacements),
+                contents: splice(&cxx_source(source, regions), &prelude, &replacements),
             });
             files.push(GeneratedFile {
                 path: kpath,
@@ -195,6 +196,26 @@ pub fn emit(
         }
     }
     Ok(files)
+}
+
+/// The user's file with its C99 array parameters made C++ (see `cxx`):
+/// nvcc compiles the CUDA host file as C++.
+fn cxx_source(source: &SourceFile, regions: &[RegionCode]) -> SourceFile {
+    let lines: Vec<&str> = source.text.lines().collect();
+    let whole: Vec<(String, u32)> = regions
+        .iter()
+        .filter(|r| {
+            // A `#pragma scop` region's first line is the pragma; a whole
+            // function's is the first line of its body.
+            let first = lines.get(r.scop.begin_line as usize - 1).unwrap_or(&"");
+            !cxx::is_pragma_scop(first) && !cxx::host_indexes_arrays(&r.ast.host)
+        })
+        .map(|r| (r.scop.function.clone(), r.scop.begin_line))
+        .collect();
+    SourceFile {
+        path: source.path.clone(),
+        text: cxx::cxx_signatures(&source.text, &whole),
+    }
 }
 
 /// Serializable views for the templates.
