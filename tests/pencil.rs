@@ -182,6 +182,12 @@ fn break_makes_the_inner_loop_one_statement_outer_loops_parallel() {
 fn convolution_with_assume_and_private_locals() {
     let (_, report) = check("convolution");
     assert!(report.contains("parallel dims [2]"), "{}", report);
+    // The assumptions bound the filter: a constant 15x15 tile in local memory.
+    assert!(
+        report.contains("kern_mat: shared, tile 15x15"),
+        "{}",
+        report
+    );
 }
 
 #[test]
