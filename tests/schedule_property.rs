@@ -1336,7 +1336,9 @@ fn generator_is_deterministic_and_varied() {
 /// Compiles `source` with the C target and `flags`; returns pencilc's
 /// outcome, the generated file, and its run's output when it built.
 fn compile_small(name: &str, source: &str, flags: &[&str]) -> (Ran, String, Option<Ran>) {
-    let dir = root().join("target/proptest").join(name);
+    // Not under target/proptest: the random test empties that directory
+    // when it starts, possibly while these run beside it.
+    let dir = root().join("target/proptest-repro").join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("case.c"), source).unwrap();
