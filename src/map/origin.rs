@@ -101,5 +101,11 @@ fn lowest_per_prefix(
     if dom.is_subset(&nonneg).isl(isl, STAGE)? {
         return Ok(None);
     }
+    // A piecewise lower bound would put its pieces into every filter and
+    // loop bound of the kernel (isl's AST generation then takes minutes);
+    // such a member keeps the wrap-around grid instead.
+    if lb.n_piece().isl(isl, STAGE)? > 1 {
+        return Ok(None);
+    }
     Ok(Some(lb))
 }
