@@ -182,4 +182,3 @@ pub fn nvcc() -> Option<PathBuf> {
     })
     .clone()
 }
-
