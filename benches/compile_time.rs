@@ -8,24 +8,13 @@ use pencilc::front::CppOptions;
 use std::path::PathBuf;
 use std::time::Instant;
 
+mod common;
+
 fn main() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let list = std::fs::read_to_string(root.join("polybench/kernels.txt")).expect("kernels.txt");
-    let filter: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
+    let root = common::root();
     let mut total = 0.0;
     println!("{:<16} {:>10}", "kernel", "median ms");
-    for line in list.lines() {
-        let mut it = line.split_whitespace();
-        let (Some(name), Some(rel)) = (it.next(), it.next()) else {
-            continue;
-        };
-        if !filter.is_empty() && !filter.iter().any(|f| name.contains(f.as_str())) {
-            continue;
-        }
-        let src = root.join("polybench").join(rel);
+    for (name, src) in common::polybench_kernels() {
         let opts = Options {
             target: Target::OpenCl,
             // Stop before writing files: everything up to the mapping runs.

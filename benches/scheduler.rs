@@ -18,7 +18,7 @@
 //! SCoPs) is not repeated either (marked `*`). NAME filters the kernels and, for the generated
 //! SCoPs, matches `chain` (e.g. `-- gemm` or `-- chain`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
@@ -252,15 +252,11 @@ fn summary(label: &str, rows: &[(String, Vec<Timing>)]) {
     println!();
 }
 
+mod common;
+
 fn main() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = common::root();
     let polybench = root.join("polybench");
-    let list = std::fs::read_to_string(polybench.join("kernels.txt")).expect("kernels.txt");
-    let filter: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
-    let wanted = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
     let env = |name: &str, default: u64| {
         std::env::var(name)
             .ok()
@@ -271,21 +267,13 @@ fn main() {
     let timeout = env("PENCILC_BENCH_SCHEDULE_TIMEOUT", 60).max(1);
     let start = Instant::now();
     println!(
-        "Scheduling time (`sched` stage of pencilc -v: scheduler worker + legality check), median of {} runs, --schedule-timeout {} s; `*`: one run (pencilc took over 10 s)\n",
+        "Scheduling time (`sched` stage of pencilc -v: dependence pieces + scheduler worker; the legality check is the separate `valid` stage), median of {} runs, --schedule-timeout {} s; `*`: one run (pencilc took over 10 s)\n",
         runs, timeout
     );
 
     let utilities = polybench.join("utilities");
     let mut rows = Vec::new();
-    for line in list.lines() {
-        let mut it = line.split_whitespace();
-        let (Some(name), Some(rel)) = (it.next(), it.next()) else {
-            continue;
-        };
-        if !wanted(name) {
-            continue;
-        }
-        let src = polybench.join(rel);
+    for (name, src) in common::polybench_kernels() {
         let common = vec![
             "-I".to_string(),
             utilities.display().to_string(),
@@ -305,7 +293,7 @@ fn main() {
         summary("PolyBench", &rows);
     }
 
-    if wanted("chain") {
+    if common::selected("chain") {
         let dir = root.join("target/bench-scheduler");
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("target/bench-scheduler");

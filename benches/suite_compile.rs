@@ -32,14 +32,11 @@ fn pencilc(
     (t.elapsed().as_secs_f64() * 1e3, ok)
 }
 
+mod common;
+
 fn main() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = common::root();
     let polybench = root.join("polybench");
-    let list = std::fs::read_to_string(polybench.join("kernels.txt")).expect("kernels.txt");
-    let filter: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
     let runs: usize = std::env::var("PENCILC_BENCH_RUNS")
         .ok()
         .and_then(|r| r.parse().ok())
@@ -54,15 +51,7 @@ fn main() {
     let mut includes = vec![utilities.clone()];
     println!("{:<16} {:>10}  status", "kernel", "median ms");
     let mut sum = 0.0;
-    for line in list.lines() {
-        let mut it = line.split_whitespace();
-        let (Some(name), Some(rel)) = (it.next(), it.next()) else {
-            continue;
-        };
-        if !filter.is_empty() && !filter.iter().any(|f| name.contains(f.as_str())) {
-            continue;
-        }
-        let src = polybench.join(rel);
+    for (name, src) in common::polybench_kernels() {
         let dir = src.parent().unwrap().to_path_buf();
         let mut times = Vec::new();
         let mut ok = true;

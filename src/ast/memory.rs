@@ -10,7 +10,7 @@ use super::{convert_expr, AExpr, Ast};
 use crate::diag::Result;
 use crate::isl::ast_build::{node_from_schedule, BuildAt};
 use crate::isl::{Isl, IslResultExt};
-use crate::map::memory::{tile, Group, Placement};
+use crate::map::memory::{footprint, tile, Group, Placement};
 use crate::map::KernelPlan;
 use crate::scop::Scop;
 use isl_rs::{
@@ -118,17 +118,8 @@ pub fn site_at(
                 .intersect_domain(threads.copy().isl(isl, STAGE)?)
                 .isl(isl, STAGE)?;
         }
-        let fp = |acc: &UnionMap| -> Result<UnionMap> {
-            sched
-                .copy()
-                .isl(isl, STAGE)?
-                .reverse()
-                .isl(isl, STAGE)?
-                .apply_range(acc.copy().isl(isl, STAGE)?)
-                .isl(isl, STAGE)
-        };
-        let f_read = fp(&reads)?;
-        let f_write = fp(&writes)?;
+        let f_read = footprint(isl, &sched, &reads)?;
+        let f_write = footprint(isl, &sched, &writes)?;
         let f_all = f_read
             .copy()
             .isl(isl, STAGE)?

@@ -457,44 +457,10 @@ impl<'a> Cx<'a> {
             .and_then(|d| find_function_name(d, self.src))
             .unwrap_or_else(|| "<function>".to_string());
         let mut symbols = globals.clone();
-        if let Some(decl) = f.child_by_field_name("declarator") {
-            self.collect_params(decl, typedefs, &mut symbols)?;
+        for v in self.param_list(f, typedefs)? {
+            symbols.insert(v.name.clone(), v);
         }
         self.regions_in_block(body, &name, typedefs, &mut symbols, regions)
-    }
-
-    fn collect_params(
-        &self,
-        decl: Node,
-        typedefs: &BTreeMap<String, String>,
-        symbols: &mut BTreeMap<String, VarDecl>,
-    ) -> Result<()> {
-        let mut stack = vec![decl];
-        while let Some(n) = stack.pop() {
-            if n.kind() == "parameter_list" {
-                let mut c = n.walk();
-                for p in n.named_children(&mut c) {
-                    if p.kind() != "parameter_declaration" {
-                        continue;
-                    }
-                    let Some(ty) = p.child_by_field_name("type") else {
-                        continue;
-                    };
-                    let base = self.resolve_type(self.text(ty), typedefs);
-                    if let Some(d) = p.child_by_field_name("declarator") {
-                        if let Some(v) = self.declarator(d, &base)? {
-                            symbols.insert(v.name.clone(), v);
-                        }
-                    }
-                }
-                return Ok(());
-            }
-            let mut c = n.walk();
-            for ch in n.named_children(&mut c) {
-                stack.push(ch);
-            }
-        }
-        Ok(())
     }
 
     fn regions_in_block(

@@ -148,7 +148,8 @@ fn prefix_with(isl: &Isl, host: &UnionMap, band: &MultiUnionPwAff, k: usize) -> 
         .isl(isl, STAGE)
 }
 
-fn footprint(isl: &Isl, prefix: &UnionMap, acc: &UnionMap) -> Result<UnionMap> {
+/// The elements `acc` touches per value of `prefix` (prefix → element).
+pub fn footprint(isl: &Isl, prefix: &UnionMap, acc: &UnionMap) -> Result<UnionMap> {
     prefix
         .copy()
         .isl(isl, STAGE)?
