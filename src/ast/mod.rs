@@ -295,12 +295,7 @@ fn launch_at(
             }
         }
     };
-    let node = node_from_schedule(isl, tree, context, iter_prefix, &mut hook).map_err(|e| {
-        if std::env::var_os("PENCILC_DEBUG_AST").is_some() {
-            eprintln!("kernel AST failed: {}", e.message);
-        }
-        e
-    })?;
+    let node = node_from_schedule(isl, tree, context, iter_prefix, &mut hook)?;
     if let Some(e) = failure {
         return Err(e);
     }

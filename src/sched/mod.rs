@@ -95,17 +95,6 @@ pub fn schedule(
     deps: &DependenceGraph,
     opts: &SchedOptions,
 ) -> Result<Scheduled> {
-    // isl's scheduler returns a tree without bands for a region none of
-    // whose statements runs; the original order is as good as any there.
-    let domain = UnionSet::read_from_str(&isl.ctx, &scop.domain_text()).isl(isl, STAGE)?;
-    if domain.is_empty().isl(isl, STAGE)? {
-        return Ok(Scheduled {
-            schedule: original_order(isl, scop)?,
-            by: "original order (nothing runs)",
-            fallback: None,
-            ilp_solves: 0,
-        });
-    }
     let mut why: Vec<String> = Vec::new();
     let mut solves = 0;
     let order = match opts.kind {
@@ -166,9 +155,6 @@ fn schedule_pluto(
         domain: scop.domain_text(),
         deps: crate::deps::pieces(isl, scop, deps)?,
     };
-    if std::env::var_os("PENCILC_DEBUG_SCHED").is_some() {
-        eprintln!("pencilc: {} dependence pieces", problem.deps.len());
-    }
     let args: Vec<String> = vec![
         "pluto".into(),
         match opts.fuse {
