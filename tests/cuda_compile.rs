@@ -42,13 +42,4 @@ fn check(name: &str) {
     assert!(dir.join("prog").exists());
 }
 
-kernels! {
-    gemm => "gemm", two_mm => "2mm", three_mm => "3mm", atax => "atax", bicg => "bicg",
-    mvt => "mvt", gesummv => "gesummv", gemver => "gemver", syrk => "syrk", syr2k => "syr2k",
-    symm => "symm", trmm => "trmm", doitgen => "doitgen", covariance => "covariance",
-    correlation => "correlation", cholesky => "cholesky", durbin => "durbin",
-    gramschmidt => "gramschmidt", lu => "lu", ludcmp => "ludcmp", trisolv => "trisolv",
-    floyd_warshall => "floyd-warshall", nussinov => "nussinov", adi => "adi", deriche => "deriche",
-    seidel_2d => "seidel-2d", heat_3d => "heat-3d",
-    jacobi_1d => "jacobi-1d", jacobi_2d => "jacobi-2d", fdtd_2d => "fdtd-2d",
-}
+all_polybench_kernels!();
