@@ -123,6 +123,7 @@ pub fn generate(
                 build,
                 &device,
                 sub,
+                trees.launch_prefix.get(k).and_then(|p| p.as_ref()),
                 &host_names,
                 &iter_prefix,
                 &copy_prefix,
@@ -197,13 +198,14 @@ fn launch_at(
     build: &BuildAt,
     device: &Schedule,
     device_subtree: Option<&str>,
+    prefix: Option<&UnionMap>,
     host_prefix: &str,
     iter_prefix: &str,
     copy_prefix: &str,
     thread_ids: &[String],
 ) -> Result<Occurrence> {
-    let grid = grid_sizes(isl, plan, build)?;
-    let h = build.schedule().ok_or_else(|| isl.last_error(STAGE))?;
+    let h = launch_schedule(isl, prefix, build)?;
+    let grid = grid_sizes(isl, plan, build, &h)?;
     if h.is_empty().isl(isl, STAGE)? {
         return Ok(Occurrence {
             kernel: plan.id,
@@ -309,6 +311,46 @@ fn launch_at(
     })
 }
 
+/// The launch's statement instances → the host schedule at its mark, in
+/// the build's schedule space (so host expressions can be built on it).
+///
+/// The host tree groups each kernel's instances into one per launch, so
+/// the build at the mark knows launches, not instances; `prefix` (the
+/// kernel's instances → host schedule, taken before grouping) restricted
+/// to the host values this mark covers gives them back. Without it (no
+/// grouping), the build's own schedule is the answer.
+fn launch_schedule(isl: &Isl, prefix: Option<&UnionMap>, build: &BuildAt) -> Result<UnionMap> {
+    let own = build.schedule().ok_or_else(|| isl.last_error(STAGE))?;
+    let Some(prefix) = prefix else {
+        return Ok(own);
+    };
+    if own.is_empty().isl(isl, STAGE)? {
+        return Ok(own);
+    }
+    // Grouping named the launch instances by their prefix values:
+    // `pencilc_launch_k[prefix] → build time`. Through the anonymous
+    // prefix, each kernel instance gets the time of its launch.
+    let launches = Map::from_union_map(own)
+        .isl(isl, STAGE)?
+        .reset_tuple_id(DimType::In)
+        .isl(isl, STAGE)?;
+    let h = prefix
+        .copy()
+        .isl(isl, STAGE)?
+        .apply_range(UnionMap::from_map(launches).isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    // Every launch groups at least one instance: losing them all means
+    // the grouping and the prefix disagree, a mapper bug, not an empty
+    // launch.
+    if h.is_empty().isl(isl, STAGE)? {
+        return Err(Diagnostic::internal(
+            STAGE,
+            "a kernel's launches do not match its host prefix",
+        ));
+    }
+    Ok(h)
+}
+
 /// The text of the node below `mark: "<name>"` in isl's schedule tree
 /// text, braces balanced outside quoted strings.
 fn subtree_below_mark(tree: &str, name: &str) -> Option<String> {
@@ -379,11 +421,11 @@ fn reroot_contexts(sub: &str) -> Option<String> {
 /// Blocks needed per grid dimension at this launch: the largest tile index
 /// plus one (capped at the wrap-around size), or the cap itself when tile
 /// indices may be negative (skewed bands).
-fn grid_sizes(isl: &Isl, plan: &KernelPlan, build: &BuildAt) -> Result<Vec<AExpr>> {
+fn grid_sizes(isl: &Isl, plan: &KernelPlan, build: &BuildAt, h: &UnionMap) -> Result<Vec<AExpr>> {
     let mut out = Vec::new();
     for (j, idx_text) in plan.tile_index.iter().enumerate() {
         let cap = plan.grid_cap[j];
-        let h = build.schedule().ok_or_else(|| isl.last_error(STAGE))?;
+        let h = h.copy().isl(isl, STAGE)?;
         let idx = UnionMap::read_from_str(&isl.ctx, idx_text).isl(isl, STAGE)?;
         let rel = h
             .reverse()
@@ -446,7 +488,9 @@ fn convert_host(
             .ok_or_else(|| Diagnostic::internal(STAGE, "kernel mark without launch information"))?;
         let o = &mut occ[i];
         let Some(body) = o.body.take() else {
-            return Ok(None);
+            // A launch without instances (isl could not rule it out on
+            // the host): nothing to run.
+            return Ok(Some(Ast::Block(vec![])));
         };
         let index = launches.len();
         launches.push(Launch {

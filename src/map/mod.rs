@@ -112,8 +112,14 @@ pub struct KernelPlan {
 /// The two isl trees of a mapping, in the isl context that made them (they
 /// are not re-read from text: isl would make the ids global parameters).
 pub struct MappedTrees {
-    /// Tiled, with `kernel_<k>` marks; no block or thread ids.
+    /// The host tree: tiled, with `kernel_<k>` marks and no block or
+    /// thread ids, each kernel's instances grouped below its mark into one
+    /// instance per launch, so host code generation never descends into a
+    /// kernel (its loops would be built only to be thrown away).
     pub host: IslSchedule,
+    /// Per kernel, its instances → the host schedule at its mark (the
+    /// launch it belongs to), as they were before grouping.
+    pub launch_prefix: Vec<Option<UnionMap>>,
     /// The host tree plus the contexts and filters of block and thread ids.
     pub device: IslSchedule,
 }
@@ -159,7 +165,11 @@ pub fn map_to_gpu(
                 block_ids,
                 thread_ids,
             },
-            MappedTrees { host: s, device },
+            MappedTrees {
+                host: s,
+                device,
+                launch_prefix: vec![],
+            },
         ));
     }
     for with_ids in [false, true] {
@@ -189,6 +199,11 @@ pub fn map_to_gpu(
     // which must respect every dependence; within a launch, the members
     // mapped to blocks and threads were checked to be parallel by `visit`.
     valid::check_schedule_map(isl, deps, host.get_map().isl(isl, STAGE)?)?;
+    let mut launch_prefix: Vec<Option<UnionMap>> = (0..kernels.len()).map(|_| None).collect();
+    let root = host.get_root().isl(isl, STAGE)?;
+    let host = group_kernels(isl, root, &mut launch_prefix)?
+        .get_schedule()
+        .isl(isl, STAGE)?;
     Ok((
         MappedSchedule {
             tree: text,
@@ -196,8 +211,64 @@ pub fn map_to_gpu(
             block_ids,
             thread_ids,
         },
-        MappedTrees { host, device },
+        MappedTrees {
+            host,
+            device,
+            launch_prefix,
+        },
     ))
+}
+
+/// Below every `kernel_<k>` mark, replaces the kernel's subtree by one
+/// statement instance per launch (isl's grouping, then a cut), recording
+/// the instances → host schedule map in `prefix[k]`. Returns `node` (same
+/// position) in the new tree.
+fn group_kernels(
+    isl: &Isl,
+    node: ScheduleNode,
+    prefix: &mut [Option<UnionMap>],
+) -> Result<ScheduleNode> {
+    let mut node = node;
+    if node.get_type().isl(isl, STAGE)? == ScheduleNodeType::Mark {
+        let name = node
+            .mark_get_id()
+            .isl(isl, STAGE)?
+            .get_name()
+            .isl(isl, STAGE)?
+            .to_string();
+        if let Some(k) = name
+            .strip_prefix("kernel_")
+            .and_then(|k| k.parse::<usize>().ok())
+            .filter(|k| *k < prefix.len())
+        {
+            // The prefix map is defined on every instance of the domain's
+            // statements; only the kernel's own instances count.
+            prefix[k] = Some(
+                node.get_prefix_schedule_union_map()
+                    .isl(isl, STAGE)?
+                    .intersect_domain(node.get_domain().isl(isl, STAGE)?)
+                    .isl(isl, STAGE)?,
+            );
+            let id =
+                Id::read_from_str(&isl.ctx, &format!("pencilc_launch_{}", k)).isl(isl, STAGE)?;
+            // Grouping leaves an expansion node above the kernel's
+            // subtree; cutting it leaves a leaf on the grouped instances.
+            let mut grouped = node.child(0).isl(isl, STAGE)?.group(id).isl(isl, STAGE)?;
+            while grouped.get_type().isl(isl, STAGE)? != ScheduleNodeType::Expansion {
+                grouped = grouped.parent().isl(isl, STAGE)?;
+            }
+            let leaf = grouped.cut().isl(isl, STAGE)?;
+            return leaf.parent().isl(isl, STAGE);
+        }
+    }
+    let n = node.n_children().isl(isl, STAGE)?;
+    for i in 0..n {
+        let child = node.child(i).isl(isl, STAGE)?;
+        node = group_kernels(isl, child, prefix)?
+            .parent()
+            .isl(isl, STAGE)?;
+    }
+    Ok(node)
 }
 
 /// Names like b0, b1 that no variable of the region uses.
@@ -436,18 +507,26 @@ impl Mapper<'_> {
             tile_index.push(m.to_str().isl(isl, STAGE)?.to_string());
         }
 
-        // Block filter: block b_j runs the tiles whose index is b_j modulo the grid.
+        // Block filter: block b_j runs the tiles whose index is b_j modulo
+        // the grid. Where every tile index provably lies in [0, grid) the
+        // modulo is the identity, and the equality lets isl eliminate b_j
+        // instead of carrying a division through AST generation.
         let mut node = node;
         if n_block > 0 && self.with_ids {
             let ids = &self.block_ids[..n_block];
-            let cons: Vec<String> = (0..n_block)
-                .map(|j| {
+            let domain = node.get_domain().isl(isl, STAGE)?;
+            let mut cons = Vec::new();
+            for j in 0..n_block {
+                let exact = tile_index_within(isl, &tile_index[j], &domain, grid_cap[j])?;
+                cons.push(if exact {
+                    format!("floor(p{}/{}) = {}", j, tiles[j], ids[j])
+                } else {
                     format!(
                         "(floor(p{}/{}) - {}) mod {} = 0",
                         j, tiles[j], ids[j], grid_cap[j]
                     )
-                })
-                .collect();
+                });
+            }
             let filter = self.filter_on(&partial_map, ids, &tuple, &cons)?;
             node = node.insert_filter(filter).isl(isl, STAGE)?;
             let ctx_cons: Vec<String> = (0..n_block)
@@ -656,6 +735,21 @@ impl Mapper<'_> {
             .coalesce()
             .isl(isl, STAGE)
     }
+}
+
+/// Whether the tile index `index` (a union map from instances to one
+/// value, in isl text) lies in `[0, cap)` for every instance of `domain`.
+fn tile_index_within(isl: &Isl, index: &str, domain: &UnionSet, cap: i64) -> Result<bool> {
+    let values = UnionMap::read_from_str(&isl.ctx, index)
+        .isl(isl, STAGE)?
+        .intersect_domain(domain.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .range()
+        .isl(isl, STAGE)?;
+    // isl aligns the parameters of the two sets itself.
+    let range = UnionSet::read_from_str(&isl.ctx, &format!("{{ [x] : 0 <= x < {} }}", cap))
+        .isl(isl, STAGE)?;
+    values.is_subset(&range).isl(isl, STAGE)
 }
 
 fn subtree_has_parallelism(isl: &Isl, node: &ScheduleNode) -> Result<bool> {
