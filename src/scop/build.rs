@@ -656,18 +656,29 @@ impl<'r> Builder<'r> {
         }
         self.check_declared(lhs)?;
         self.check_declared(rhs)?;
-        let w = self.access(lhs, &tuple, false)?;
+        let mut w = self.access(lhs, &tuple, false)?;
         if op != AssignOp::Assign {
             reads.push(Access {
                 may: false,
                 ..w.clone()
             });
         }
+        let red_op = self.reduction_op(&lname);
+        if red_op.is_some() {
+            // A reduction update combines into the old value instead of
+            // replacing it, and its instances run in any order: for
+            // dataflow it is a may-write, which never kills. Otherwise the
+            // initial value would flow into the first update only, and once
+            // `independent` removes the update-to-update pairs nothing would
+            // order the initialisation before the other updates (nor the
+            // updates but the last before a later read).
+            w.may = true;
+        }
         let writes = vec![w];
         self.reads_in(lhs, &tuple, &mut reads, true)?;
         self.reads_in(rhs, &tuple, &mut reads, false)?;
         let mut reductions = Vec::new();
-        if let Some(red) = self.reduction_op(&lname) {
+        if let Some(red) = red_op {
             if reduction_value(lhs, op, rhs, red).is_none() {
                 return Err(Diagnostic::error(
                     Code::UnsupportedStatement,
