@@ -12,7 +12,9 @@
 //! additions. Scalars of any supported type are privatized (a tree is also
 //! much faster than every thread hitting one atomic); whole arrays only
 //! when their elements are floating point and there are few of them
-//! (`MAX_PRIVATE_ELEMS`): integer array reductions keep their atomic
+//! (`MAX_PRIVATE_ELEMS`, and all the work-group's copies fit in
+//! `MAX_PRIVATE_LOCAL_BYTES` of local memory, where they are combined
+//! element-wise in thread order): integer array reductions keep their atomic
 //! updates, which are exact, and large floating-point arrays too, with a
 //! warning that their result depends on the order of the updates.
 
@@ -26,7 +28,11 @@ use std::collections::BTreeSet;
 
 /// The largest floating-point array (in elements) that each thread keeps a
 /// private copy of; larger ones keep atomic updates.
-pub const MAX_PRIVATE_ELEMS: i64 = 256;
+pub const MAX_PRIVATE_ELEMS: i64 = 128;
+
+/// Local memory for a work-group's private copies of one array (all
+/// threads' copies side by side), in bytes.
+pub const MAX_PRIVATE_LOCAL_BYTES: i64 = 8192;
 
 /// A reduction variable that one kernel privatizes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -150,10 +156,18 @@ pub fn plan(scop: &Scop, launch: &Launch, kernel: usize) -> Plan {
         }
         let len: i64 = extents.iter().product();
         if why_not.is_none() && !array.is_scalar() {
+            let elem_bytes = if ty == "double" { 8 } else { 4 };
             if len > MAX_PRIVATE_ELEMS {
                 why_not = Some(format!(
                     "{} elements are too many for a private copy per thread (at most {})",
                     len, MAX_PRIVATE_ELEMS
+                ));
+            } else if len * group_size(launch) * elem_bytes > MAX_PRIVATE_LOCAL_BYTES {
+                why_not = Some(format!(
+                    "the work-group's {} private copies of {} elements would take more than {} bytes of local memory",
+                    group_size(launch),
+                    len,
+                    MAX_PRIVATE_LOCAL_BYTES
                 ));
             }
         }
@@ -349,12 +363,14 @@ pub fn prologue(privs: &[Privatized], group: i64, target: Target) -> String {
         } else {
             "__shared__"
         };
+        // Scalars: a tree of one value per thread; arrays: every thread's
+        // whole copy.
         out.push_str(&format!(
             "    {} {} {}[{}];\n",
             space,
             p.elem_type,
             p.tree_name(),
-            group
+            group * p.len
         ));
         out.push_str(&format!(
             "    {} {}[{}];\n",
@@ -373,9 +389,10 @@ pub fn prologue(privs: &[Privatized], group: i64, target: Target) -> String {
 }
 
 /// The end of the kernel, reached by every thread of the work-group (the
-/// kernel body has no early exit): each element of each private copy goes
-/// through the work-group's tree, and work-item 0 writes the group's
-/// result to the partial array.
+/// kernel body has no early exit): a private scalar goes through the
+/// work-group's tree and work-item 0 writes the group's result to the
+/// partial array; private arrays are combined element-wise over the
+/// threads in thread order.
 pub fn epilogue(privs: &[Privatized], launch: &Launch, target: Target) -> String {
     if privs.is_empty() {
         return String::new();
@@ -419,7 +436,30 @@ pub fn epilogue(privs: &[Privatized], launch: &Launch, target: Target) -> String
     out.push_str("    {\n");
     out.push_str(&format!("        const int pencilc_lid = {};\n", lid));
     out.push_str(&format!("        const int pencilc_gid = {};\n", gid));
-    for p in privs {
+    for p in privs.iter().filter(|p| p.len > 1) {
+        // Arrays: all copies into local memory, then each thread combines
+        // some elements over the threads in order (one barrier, not a tree
+        // per element).
+        let tree = p.tree_name();
+        out.push_str(&format!(
+            "        for (int pencilc_e = 0; pencilc_e < {len}; pencilc_e += 1)\n            {tree}[pencilc_lid * {len} + pencilc_e] = {}[pencilc_e];\n",
+            p.private_name(),
+            len = p.len,
+            tree = tree
+        ));
+        out.push_str(&format!("        {}\n", barrier));
+        out.push_str(&format!(
+            "        for (int pencilc_e = pencilc_lid; pencilc_e < {len}; pencilc_e += {group}) {{\n            {ty} pencilc_acc = {tree}[pencilc_e];\n            for (int pencilc_t = 1; pencilc_t < {group}; pencilc_t += 1)\n                {}\n            {}[pencilc_gid * {len} + pencilc_e] = pencilc_acc;\n        }}\n",
+            combine(p.op, &p.elem_type, "pencilc_acc", &format!("{}[pencilc_t * {} + pencilc_e]", tree, p.len)),
+            p.partial_name(),
+            len = p.len,
+            group = group,
+            ty = p.elem_type,
+            tree = tree
+        ));
+        // The next array's copies go to their own local array: no barrier.
+    }
+    for p in privs.iter().filter(|p| p.len == 1) {
         let tree = p.tree_name();
         out.push_str(&format!(
             "        for (int pencilc_e = 0; pencilc_e < {}; pencilc_e += 1) {{\n",
