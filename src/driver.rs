@@ -325,7 +325,7 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
     }
     let paths = output_paths(path, opts);
     let device_code = device_includes(opts)?;
-    let files = back::emit(
+    let emitted = back::emit(
         &source,
         &codes,
         opts.target,
@@ -334,7 +334,9 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
         &device_code,
     )?;
     lap(&mut report, "back");
-    for f in files {
+    report.placements.extend(emitted.notes);
+    report.warnings.extend(emitted.warnings);
+    for f in emitted.files {
         if let Some(parent) = f.path.parent() {
             if !parent.as_os_str().is_empty() {
                 std::fs::create_dir_all(parent).map_err(|e| io_error(&f.path, e))?;

@@ -23,6 +23,36 @@ fn stdout_of(exe: &Path) -> String {
 /// scratch directory (generated files are `p_host.c`, `p_kernel.cl`) and
 /// pencilc's `-v` report for OpenCL.
 fn check_with(name: &str, tag: &str, extra: &[&str]) -> (PathBuf, String) {
+    check_within(name, tag, extra, 0.0)
+}
+
+/// Whether `got` matches `want` token by token, numbers within relative
+/// tolerance `rel` (0: the text must be identical).
+fn close(got: &str, want: &str, rel: f64) -> bool {
+    if rel == 0.0 {
+        return got == want;
+    }
+    let tokens = |s: &str| -> Vec<String> {
+        s.split(|c: char| c.is_whitespace() || c == '=')
+            .filter(|t| !t.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let (g, w) = (tokens(got), tokens(want));
+    g.len() == w.len()
+        && g.iter()
+            .zip(&w)
+            .all(|(a, b)| match (a.parse::<f64>(), b.parse::<f64>()) {
+                // Integers (counts, integer reductions) must be exact.
+                _ if a.parse::<i64>().is_ok() || b.parse::<i64>().is_ok() => a == b,
+                (Ok(x), Ok(y)) => (x - y).abs() <= rel * x.abs().max(y.abs()),
+                _ => a == b,
+            })
+}
+
+/// `check_with`, the printed numbers compared within relative tolerance
+/// `rel` (floating-point reductions add in a different order).
+fn check_within(name: &str, tag: &str, extra: &[&str], rel: f64) -> (PathBuf, String) {
     let src = root().join("examples/pencil").join(format!("{}.c", name));
     let dir = scratch(&format!("pencil-{}{}", name, tag));
     let seq = dir.join("seq");
@@ -75,7 +105,15 @@ fn check_with(name: &str, tag: &str, extra: &[&str]) -> (PathBuf, String) {
                 .arg(&exe),
             "cc (generated)",
         );
-        assert_eq!(stdout_of(&exe), expected, "{} on target {}", name, target);
+        let got = stdout_of(&exe);
+        assert!(
+            close(&got, &expected, rel),
+            "{} on target {}: got\n{}expected\n{}",
+            name,
+            target,
+            got,
+            expected
+        );
     }
     build_cuda(&src, &dir, extra);
     (dir, report)
@@ -158,6 +196,13 @@ fn histogram_reduction_is_an_atomic_parallel_kernel() {
     let (dir, report) = check("histogram");
     assert!(kernels(&dir).contains("pencilc_atomic_add_int(&hist["));
     assert!(report.contains("parallel dims [1, 2]"), "{}", report);
+    assert!(
+        report.contains(
+            "hist: add reduction with atomic updates: integer add updates are exact as atomics"
+        ),
+        "{}",
+        report
+    );
 }
 
 #[test]
@@ -257,4 +302,137 @@ fn gaussian_local_temp_is_never_copied() {
 fn spmv_csr_rows_in_parallel() {
     let (_, report) = check("spmv");
     assert!(report.contains("parallel dims [1]"), "{}", report);
+}
+
+/// The OpenCL program built by `check_*` in `dir`, run once more.
+fn rerun(dir: &Path) -> String {
+    stdout_of(&dir.join("par-opencl"))
+}
+
+#[test]
+fn dot_product_is_a_work_group_tree_reduction() {
+    let (dir, report) = check_within("dot", "", &[], 1e-3);
+    let k = kernels(&dir);
+    assert!(!k.contains("pencilc_atomic_"), "{}", k);
+    assert!(k.contains("__local float pencilc_tree_d[32]"), "{}", k);
+    assert!(k.contains("kernel1_combine"), "{}", k);
+    assert!(
+        report.contains("kernel[1] d: add reduction, private copy per thread"),
+        "{}",
+        report
+    );
+    assert!(report.contains("parallel dims [0, 1, 1, 0]"), "{}", report);
+    // Deterministic for a launch geometry: the same bits on every run.
+    let first = rerun(&dir);
+    assert_eq!(rerun(&dir), first);
+}
+
+#[test]
+fn image_max_min_mean_reduce_over_a_2d_nest() {
+    let (dir, report) = check_within("image_max", "", &[], 1e-3);
+    assert!(!kernels(&dir).contains("pencilc_atomic_"));
+    assert!(
+        report.contains("parallel dims [0, 0, 2, 2, 0]"),
+        "{}",
+        report
+    );
+    assert!(report.contains("kernel[2] hi: max reduction"), "{}", report);
+    assert!(report.contains("kernel[2] lo: min reduction"), "{}", report);
+    assert!(
+        report.contains("kernel[3] sum: add reduction"),
+        "{}",
+        report
+    );
+    // max and min are exact whatever the order.
+    let out = rerun(&dir);
+    assert!(
+        out.starts_with("max=9.9950000e+02 min=-3.2125000e+02"),
+        "{}",
+        out
+    );
+}
+
+#[test]
+fn reduction_initialisation_precedes_every_update() {
+    // The initialisation's value reaches every update, not only the first
+    // (reduction updates do not kill it), and every update reaches the
+    // read after the loop: no schedule can run them in the wrong order.
+    let src = root().join("examples/pencil/image_max.c");
+    let out = run(
+        Command::new(pencilc()).args(["--emit", "deps"]).arg(&src),
+        "pencilc --emit deps",
+    );
+    let deps = String::from_utf8_lossy(&out.stdout);
+    let flow = deps.lines().find(|l| l.starts_with("flow:")).unwrap();
+    for (init, update) in [("S_0", "S_3"), ("S_1", "S_4"), ("S_2", "S_5")] {
+        assert!(
+            flow.contains(&format!(
+                "{}[] -> {}[i, j] : 0 <= i < rows and 0 <= j < cols",
+                init, update
+            )),
+            "{}",
+            flow
+        );
+    }
+}
+
+#[test]
+fn small_float_array_reduction_gets_private_partial_arrays() {
+    let (dir, report) = check_within("weighted_hist", "", &[], 1e-4);
+    let k = kernels(&dir);
+    assert!(!k.contains("pencilc_atomic_"), "{}", k);
+    assert!(k.contains("float pencilc_red_hist[64]"), "{}", k);
+    assert!(
+        report.contains("kernel[1] hist: add reduction, private copy of 64 elements per thread"),
+        "{}",
+        report
+    );
+    let first = rerun(&dir);
+    assert_eq!(rerun(&dir), first);
+}
+
+#[test]
+fn large_float_array_reduction_keeps_atomics_and_warns() {
+    let (dir, report) = check_within("weighted_hist", "-4096", &["-DBINS=4096"], 1e-4);
+    assert!(kernels(&dir).contains("pencilc_atomic_add_float(&hist["));
+    assert!(
+        report.contains("4096 elements are too many for a private copy per thread"),
+        "{}",
+        report
+    );
+    assert!(
+        report.contains("warning") && report.contains("depend on the order"),
+        "{}",
+        report
+    );
+}
+
+#[test]
+fn reductions_in_host_loops_conditionals_and_array_elements() {
+    let (_, report) = check_within("reductions", "", &[], 1e-4);
+    // One tree and one combine per launch of the host loop over t.
+    assert!(
+        report.contains("kernel[1] s: add reduction, private copy per thread"),
+        "{}",
+        report
+    );
+    for v in ["count: add", "kmin: min", "pos: add", "prod: mul"] {
+        assert!(
+            report.contains(&format!("kernel[11] {} reduction, private copy", v)),
+            "{}",
+            report
+        );
+    }
+    // The 2-D kernel's work-group has 512 threads: their copies of rowsum
+    // would not fit in local memory, so it keeps atomics, with a warning.
+    assert!(
+        report.contains("kernel[16] rowsum: add reduction with atomic updates: the work-group's 512 private copies of 8 elements would take more than 8192 bytes of local memory"),
+        "{}",
+        report
+    );
+    assert!(
+        report.contains("warning: the `reduction(add)` on `rowsum`"),
+        "{}",
+        report
+    );
 }

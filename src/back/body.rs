@@ -24,6 +24,9 @@ pub struct BodyPrinter<'a> {
     pub call_name: &'a dyn Fn(&str) -> String,
     /// The target's block-wide barrier statement.
     pub barrier: &'a str,
+    /// Reduction variables this kernel updates in private copies
+    /// (`reduce`): their accesses go to `pencilc_red_<v>`.
+    pub privatized: &'a [super::reduce::Privatized],
 }
 
 pub fn indent(n: usize) -> String {
@@ -167,6 +170,9 @@ impl BodyPrinter<'_> {
             if let Some((_, v)) = subst.iter().find(|(i, _)| i == n) {
                 return v.clone();
             }
+            if let Some(p) = self.privatized.iter().find(|p| p.var == n) {
+                return format!("{}[0]", p.private_name());
+            }
             match self.scop.array(n) {
                 Some(a) if a.is_scalar() && a.written && self.style == DataStyle::Device => {
                     format!("{}[0]", n)
@@ -175,6 +181,13 @@ impl BodyPrinter<'_> {
             }
         };
         let access = |n: &str, subs: &[String]| -> String {
+            if let Some(p) = self.privatized.iter().find(|p| p.var == n) {
+                return format!(
+                    "{}[{}]",
+                    p.private_name(),
+                    super::reduce::linear(&p.extents, subs)
+                );
+            }
             match promoted.iter().find(|p| p.array == n) {
                 Some(p) if p.offsets.len() == subs.len() => {
                     let mut s = p.local.clone();
@@ -201,6 +214,7 @@ impl BodyPrinter<'_> {
             scop: self.scop,
             exprs: &p,
             atomic: self.style == DataStyle::Device,
+            privatized: self.privatized,
         }
         .print(st)
     }

@@ -3,9 +3,11 @@
 //! Back ends never schedule or map: they print what `ast` decided.
 
 pub mod body;
+mod builtins;
 pub mod cexpr;
 pub mod cxx;
 pub mod kernel;
+pub mod reduce;
 pub mod stmt;
 mod templates;
 
@@ -79,6 +81,17 @@ struct KernelText {
     params: Vec<String>,
     ids: Vec<String>,
     body: String,
+    /// A reduction's combining kernel (`kernelN_combine`), not a launch
+    /// site of the mapped schedule.
+    helper: bool,
+}
+
+/// What the back end produced: files, `-v` lines and warnings.
+pub struct Emitted {
+    pub files: Vec<GeneratedFile>,
+    /// How each kernel carries out its reductions (`kernel[k] v: ...`).
+    pub notes: Vec<String>,
+    pub warnings: Vec<Diagnostic>,
 }
 
 const OPENCL_BUILTINS: &str = include_str!("../../pencil-headers/pencil_opencl.h");
@@ -91,13 +104,23 @@ pub fn emit(
     paths: &OutputPaths,
     command: &str,
     device_code: &str,
-) -> Result<Vec<GeneratedFile>> {
+) -> Result<Emitted> {
     let tera = templates::load()?;
     let input = source.path.display().to_string();
     let mut kernels: Vec<KernelText> = Vec::new();
     let mut replacements: Vec<(u32, u32, String)> = Vec::new();
+    let mut notes = Vec::new();
+    let mut warnings = Vec::new();
     for r in regions {
-        let host = emit_region(&tera, r, target, &input, &mut kernels)?;
+        let host = emit_region(
+            &tera,
+            r,
+            target,
+            &input,
+            &mut kernels,
+            &mut notes,
+            &mut warnings,
+        )?;
         replacements.push((r.scop.begin_line, r.scop.end_line, host));
     }
     let helpers = templates::render(&tera, "common_macros.h.tera", &Context::new())?;
@@ -109,9 +132,25 @@ pub fn emit(
     };
     // Kernels also get PENCIL's typed builtins, the atomic reduction
     // helpers, and the user's device code.
+    // (only the items of PENCIL's builtin headers the kernels use).
+    let mut used = device_code.to_string();
+    for k in &kernels {
+        used.push_str(&k.body);
+        used.push_str(&k.params.join(","));
+    }
     let device_helpers = match target {
-        Target::OpenCl => format!("{}\n{}{}", helpers, OPENCL_BUILTINS, device_code),
-        Target::Cuda => format!("{}\n{}{}", helpers, CUDA_BUILTINS, device_code),
+        Target::OpenCl => format!(
+            "{}\n{}{}",
+            helpers,
+            builtins::used_part(OPENCL_BUILTINS, &used),
+            device_code
+        ),
+        Target::Cuda => format!(
+            "{}\n{}{}",
+            helpers,
+            builtins::used_part(CUDA_BUILTINS, &used),
+            device_code
+        ),
         Target::C => helpers.clone(),
     };
     let kernel_ctx = |header: &str| {
@@ -195,7 +234,11 @@ pub fn emit(
             });
         }
     }
-    Ok(files)
+    Ok(Emitted {
+        files,
+        notes,
+        warnings,
+    })
 }
 
 /// The user's file with its C99 array parameters made C++ (see `cxx`):
@@ -250,14 +293,43 @@ fn emit_region(
     target: Target,
     input: &str,
     kernels: &mut Vec<KernelText>,
+    notes: &mut Vec<String>,
+    warnings: &mut Vec<Diagnostic>,
 ) -> Result<String> {
     let scop = r.scop;
-    let first_kernel = kernels.len();
-    // Kernels of this region, one per launch site.
+    let first_kernel = kernels.iter().filter(|k| !k.helper).count();
+    // Kernels of this region, one per launch site, each followed by its
+    // reductions' combining kernel if it has one.
     let mut args_per_launch = Vec::new();
+    let mut plans = Vec::new();
     for l in &r.ast.launches {
-        let args = kernel_args(scop, l, &r.ast.block_ids, &r.ast.thread_ids);
+        let mut args = kernel_args(scop, l, &r.ast.block_ids, &r.ast.thread_ids);
+        let plan = if target == Target::C {
+            reduce::Plan::default()
+        } else {
+            reduce::plan(scop, l, first_kernel + l.index)
+        };
+        notes.extend(plan.notes.iter().cloned());
+        warnings.extend(plan.warnings.iter().cloned());
+        if !plan.privatized.is_empty() {
+            // The kernel writes its partials instead of the variables.
+            args.retain(|a| !plan.privatized.iter().any(|p| p.var == a.name()));
+            let at = args
+                .iter()
+                .position(|a| !matches!(a, KernelArg::Buffer { .. }))
+                .unwrap_or(args.len());
+            for (k, p) in plan.privatized.iter().enumerate() {
+                args.insert(
+                    at + k,
+                    KernelArg::Buffer {
+                        name: p.partial_name(),
+                        elem_type: p.elem_type.clone(),
+                    },
+                );
+            }
+        }
         if target != Target::C {
+            let number = first_kernel + l.index;
             kernels.push(kernel_text(
                 scop,
                 l,
@@ -265,14 +337,26 @@ fn emit_region(
                 target,
                 &r.ast.block_ids,
                 &r.ast.thread_ids,
-                first_kernel + l.index,
+                number,
+                &plan.privatized,
             )?);
+            if !plan.privatized.is_empty() {
+                kernels.push(combine_kernel_text(&plan.privatized, target, number));
+            }
         }
         args_per_launch.push(args);
+        plans.push(plan);
     }
     let kernel_names: Vec<String> = (0..r.ast.launches.len())
         .map(|i| format!("kernel{}", first_kernel + i))
         .collect();
+    let mut all_kernel_names = Vec::new();
+    for (i, name) in kernel_names.iter().enumerate() {
+        all_kernel_names.push(name.clone());
+        if !plans[i].privatized.is_empty() {
+            all_kernel_names.push(format!("{}_combine", name));
+        }
+    }
     // Host code.
     let style = if target == Target::C {
         DataStyle::Host
@@ -285,6 +369,7 @@ fn emit_region(
         style,
         call_name: &call_name,
         barrier: "",
+        privatized: &[],
     };
     let mut body = String::new();
     let mut launch_fn = |i: usize, depth: usize, out: &mut String| -> Result<()> {
@@ -293,6 +378,18 @@ fn emit_region(
             Target::OpenCl => launch_opencl(tera, l, &kernel_names[i], &args_per_launch[i])?,
             Target::Cuda => launch_cuda(tera, l, &kernel_names[i], &args_per_launch[i])?,
             Target::C => launch_c(&printer, l, &r.ast.block_ids, &r.ast.thread_ids)?,
+        };
+        let text = if plans[i].privatized.is_empty() {
+            text
+        } else {
+            reduction_launch(
+                tera,
+                l,
+                &kernel_names[i],
+                &plans[i].privatized,
+                &text,
+                target,
+            )?
         };
         for line in text.lines() {
             if line.is_empty() {
@@ -318,7 +415,7 @@ fn emit_region(
     // Region-level locals live on the host only where host code keeps the
     // user's variables (the C target); elsewhere they are device buffers.
     ctx.insert("local_decls", &scop.local_decls);
-    ctx.insert("kernels", &kernel_names);
+    ctx.insert("kernels", &all_kernel_names);
     let buffers: Vec<serde_json_like::Buffer> = scop
         .arrays
         .iter()
@@ -364,6 +461,7 @@ fn kernel_text(
     block_ids: &[String],
     thread_ids: &[String],
     number: usize,
+    privatized: &[reduce::Privatized],
 ) -> Result<KernelText> {
     let params: Vec<String> = args
         .iter()
@@ -428,6 +526,7 @@ fn kernel_text(
             Target::OpenCl => "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);",
             _ => "__syncthreads();",
         },
+        privatized,
     };
     let mut body = String::new();
     // Tiles are declared at kernel scope (OpenCL requires it of `__local`).
@@ -447,6 +546,7 @@ fn kernel_text(
             dims
         ));
     }
+    body.push_str(&reduce::prologue(privatized, reduce::group_size(l), target));
     let mut no_launch = |_: usize, _: usize, _: &mut String| -> Result<()> {
         Err(Diagnostic::internal(
             "back",
@@ -454,12 +554,101 @@ fn kernel_text(
         ))
     };
     printer.print(&l.body, 1, &mut body, &mut no_launch)?;
+    body.push_str(&reduce::epilogue(privatized, l, target));
     Ok(KernelText {
         name: format!("kernel{}", number),
         params,
         ids,
         body,
+        helper: false,
     })
+}
+
+/// The kernel that combines a launch's partials into its reduction
+/// variables (`reduce`).
+fn combine_kernel_text(privs: &[reduce::Privatized], target: Target, number: usize) -> KernelText {
+    let mut params = Vec::new();
+    for p in privs {
+        match target {
+            Target::OpenCl => {
+                params.push(format!("__global {} *restrict {}", p.elem_type, p.var));
+                params.push(format!(
+                    "__global {} *restrict {}",
+                    p.elem_type,
+                    p.partial_name()
+                ));
+            }
+            _ => {
+                params.push(format!("{} *__restrict__ {}", p.elem_type, p.var));
+                params.push(format!(
+                    "{} *__restrict__ {}",
+                    p.elem_type,
+                    p.partial_name()
+                ));
+            }
+        }
+    }
+    params.push("int pencilc_groups".to_string());
+    KernelText {
+        name: format!("kernel{}_combine", number),
+        params,
+        ids: vec![],
+        body: reduce::combine_kernel_body(privs, target),
+        helper: true,
+    }
+}
+
+/// A launch whose kernel privatizes reductions: partial arrays around it,
+/// then the combining kernel.
+fn reduction_launch(
+    tera: &tera::Tera,
+    l: &Launch,
+    kernel: &str,
+    privs: &[reduce::Privatized],
+    launch: &str,
+    target: Target,
+) -> Result<String> {
+    #[derive(serde::Serialize)]
+    struct P {
+        var: String,
+        partial: String,
+        elem_type: String,
+        len: i64,
+    }
+    let groups: Vec<String> = launch_dims(l)
+        .iter()
+        .map(|(b, _)| format!("(size_t) ({})", b.to_c()))
+        .collect();
+    let ps: Vec<P> = privs
+        .iter()
+        .map(|p| P {
+            var: p.var.clone(),
+            partial: p.partial_name(),
+            elem_type: p.elem_type.clone(),
+            len: p.len,
+        })
+        .collect();
+    let launch: String = launch
+        .lines()
+        .map(|line| {
+            if line.is_empty() {
+                "\n".to_string()
+            } else {
+                format!("    {}\n", line)
+            }
+        })
+        .collect();
+    let mut ctx = Context::new();
+    ctx.insert("kernel", kernel);
+    ctx.insert("groups", &groups.join(" * "));
+    ctx.insert("privs", &ps);
+    ctx.insert("elems", &privs.iter().map(|p| p.len).max().unwrap_or(1));
+    ctx.insert("launch", launch.trim_end());
+    let name = match target {
+        Target::OpenCl => "opencl/reduce_launch.c.tera",
+        _ => "cuda/reduce_launch.cu.tera",
+    };
+    templates::render(tera, name, &ctx)
 }
 
 /// OpenCL dimension d (0 = x) of a launch: (blocks, threads per block).

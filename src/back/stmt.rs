@@ -13,6 +13,8 @@ pub struct StmtPrinter<'a> {
     pub exprs: &'a ExprPrinter<'a>,
     /// Reduction updates are atomic (device code) or plain (host code).
     pub atomic: bool,
+    /// Reduction variables updated in private copies instead (device code).
+    pub privatized: &'a [super::reduce::Privatized],
 }
 
 impl StmtPrinter<'_> {
@@ -67,6 +69,15 @@ impl StmtPrinter<'_> {
         let Some(value) = reduction_value(lhs, op, rhs, *red) else {
             return Ok(None);
         };
+        if let Some(p) = self.privatized.iter().find(|p| p.var == var) {
+            // The expression printer sends `var` to the private copy.
+            return Ok(Some(super::reduce::combine(
+                *red,
+                &p.elem_type,
+                &self.exprs.print(lhs),
+                &self.exprs.print(&value),
+            )));
+        }
         let elem = self
             .scop
             .array(var)

@@ -22,6 +22,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/opencl/launch.c.tera"),
     ),
     (
+        "opencl/reduce_launch.c.tera",
+        include_str!("../../templates/opencl/reduce_launch.c.tera"),
+    ),
+    (
         "opencl/kernel.cl.tera",
         include_str!("../../templates/opencl/kernel.cl.tera"),
     ),
@@ -36,6 +40,10 @@ const TEMPLATES: &[(&str, &str)] = &[
     (
         "cuda/launch.cu.tera",
         include_str!("../../templates/cuda/launch.cu.tera"),
+    ),
+    (
+        "cuda/reduce_launch.cu.tera",
+        include_str!("../../templates/cuda/reduce_launch.cu.tera"),
     ),
     (
         "cuda/kernel.cu.tera",

@@ -8,6 +8,8 @@ use crate::front::parse::{const_value, Region};
 use crate::front::syntax::{BinOp, ExprKind, Independent, RedOp, Stmt, UnOp, VarDecl};
 use std::collections::{BTreeMap, BTreeSet};
 
+mod compound;
+
 /// Math functions that are pure and exist in C, OpenCL C and CUDA (the
 /// OpenCL back end drops the `f` suffix of the float versions, since
 /// OpenCL C's builtins are overloaded).
@@ -656,18 +658,29 @@ impl<'r> Builder<'r> {
         }
         self.check_declared(lhs)?;
         self.check_declared(rhs)?;
-        let w = self.access(lhs, &tuple, false)?;
+        let mut w = self.access(lhs, &tuple, false)?;
         if op != AssignOp::Assign {
             reads.push(Access {
                 may: false,
                 ..w.clone()
             });
         }
+        let red_op = self.reduction_op(&lname);
+        if red_op.is_some() {
+            // A reduction update combines into the old value instead of
+            // replacing it, and its instances run in any order: for
+            // dataflow it is a may-write, which never kills. Otherwise the
+            // initial value would flow into the first update only, and once
+            // `independent` removes the update-to-update pairs nothing would
+            // order the initialisation before the other updates (nor the
+            // updates but the last before a later read).
+            w.may = true;
+        }
         let writes = vec![w];
         self.reads_in(lhs, &tuple, &mut reads, true)?;
         self.reads_in(rhs, &tuple, &mut reads, false)?;
         let mut reductions = Vec::new();
-        if let Some(red) = self.reduction_op(&lname) {
+        if let Some(red) = red_op {
             if reduction_value(lhs, op, rhs, red).is_none() {
                 return Err(Diagnostic::error(
                     Code::UnsupportedStatement,
@@ -695,251 +708,6 @@ impl<'r> Builder<'r> {
             vec![],
             loc,
         );
-        Ok(())
-    }
-
-    /// Code with dynamic control as one statement: its reads and (may-)
-    /// writes are those of everything inside, inner iterators quantified
-    /// away (PENCIL paper, §3 "non-static-affine").
-    fn compound(&mut self, body: &[Stmt], loc: &Loc) -> Result<()> {
-        let tuple = self.tuple(&format!("S_{}", self.stmts.len()));
-        let mut declared = Vec::new();
-        body.iter().for_each(|s| s.declared(&mut declared));
-        declared.sort();
-        declared.dedup();
-        self.inner_locals = declared
-            .iter()
-            .filter(|n| {
-                // Inner loop iterators are not locals: they are quantified.
-                !is_iterator_of(body, n)
-            })
-            .cloned()
-            .collect();
-        let mut reads = Vec::new();
-        let mut writes = Vec::new();
-        let r = self.collect(body, &tuple, &mut reads, &mut writes);
-        self.inner_locals.clear();
-        self.inner_iters.clear();
-        self.inner_cons.clear();
-        r?;
-        for w in &mut writes {
-            w.may = true;
-        }
-        let mut reductions: Vec<(String, RedOp)> = Vec::new();
-        for w in &writes {
-            if let Some(op) = self.reduction_op(&w.array) {
-                if !reductions.iter().any(|(v, _)| v == &w.array) {
-                    reductions.push((w.array.clone(), op));
-                }
-            }
-        }
-        let body = match body {
-            [Stmt::Call { name, args, .. }] => StmtBody::Call {
-                name: name.clone(),
-                args: args.clone(),
-            },
-            _ => StmtBody::Compound(body.to_vec()),
-        };
-        self.push_statement(reads, writes, body, reductions, declared, loc);
-        Ok(())
-    }
-
-    /// The accesses of `body` inside a compound statement.
-    fn collect(
-        &mut self,
-        body: &[Stmt],
-        tuple: &str,
-        reads: &mut Vec<Access>,
-        writes: &mut Vec<Access>,
-    ) -> Result<()> {
-        for s in body {
-            match s {
-                Stmt::For {
-                    iter,
-                    init,
-                    cond,
-                    step,
-                    body,
-                    ..
-                } => {
-                    self.check_declared(init)?;
-                    self.reads_in(init, tuple, reads, false)?;
-                    let lb = self.try_convert(|cv| cv.pw(init)).ok();
-                    self.inner_iters.push(iter.clone());
-                    self.check_declared(cond)?;
-                    self.reads_in(cond, tuple, reads, false)?;
-                    let c = self.try_convert(|cv| cv.cond(cond)).ok();
-                    let n = self.inner_cons.len();
-                    let it = Pw(vec![(
-                        vec![],
-                        crate::front::affine::Aff::atom(isl_name(iter)),
-                    )]);
-                    if let Some(lb) = lb {
-                        let op = if *step > 0 { BinOp::Ge } else { BinOp::Le };
-                        self.inner_cons.push(format!("({})", compare(&it, op, &lb)));
-                    }
-                    if let Some(c) = c {
-                        self.inner_cons.push(format!("({})", c));
-                    }
-                    let r = self.collect(body, tuple, reads, writes);
-                    self.inner_cons.truncate(n);
-                    self.inner_iters.pop();
-                    r?;
-                }
-                Stmt::If {
-                    cond, then_, else_, ..
-                } => {
-                    self.check_declared(cond)?;
-                    self.reads_in(cond, tuple, reads, false)?;
-                    let c = self.try_convert(|cv| cv.cond(cond)).ok();
-                    let n = self.inner_cons.len();
-                    if let Some(c) = &c {
-                        self.inner_cons.push(format!("({})", c));
-                    }
-                    self.collect(then_, tuple, reads, writes)?;
-                    self.inner_cons.truncate(n);
-                    if let Some(c) = &c {
-                        self.inner_cons.push(format!("not ({})", c));
-                    }
-                    self.collect(else_, tuple, reads, writes)?;
-                    self.inner_cons.truncate(n);
-                }
-                Stmt::While { cond, body, .. } => {
-                    self.check_declared(cond)?;
-                    self.reads_in(cond, tuple, reads, false)?;
-                    self.collect(body, tuple, reads, writes)?;
-                }
-                Stmt::Assign { lhs, op, rhs, .. } => {
-                    self.check_declared(lhs)?;
-                    self.check_declared(rhs)?;
-                    let name = base_name(lhs).unwrap_or("");
-                    if self.all_iters().iter().any(|i| i == name) {
-                        return Err(Diagnostic::error(
-                            Code::NonCanonicalLoop,
-                            Some(lhs.loc.clone()),
-                            format!("assignment to loop iterator `{}`", name),
-                        )
-                        .with_hint(
-                            "PENCIL loops have one iterator that only the loop header changes",
-                        ));
-                    }
-                    if !self.inner_locals.contains(name) {
-                        let w = self.access(lhs, tuple, false)?;
-                        if *op != AssignOp::Assign {
-                            reads.push(Access {
-                                may: false,
-                                ..w.clone()
-                            });
-                        }
-                        writes.push(w);
-                    }
-                    self.reads_in(lhs, tuple, reads, true)?;
-                    self.reads_in(rhs, tuple, reads, false)?;
-                }
-                Stmt::Decl { var, init, .. } => {
-                    for d in var.dims.iter().flatten() {
-                        self.check_declared(d)?;
-                        self.reads_in(d, tuple, reads, false)?;
-                    }
-                    if let Some(i) = init {
-                        self.check_declared(i)?;
-                        self.reads_in(i, tuple, reads, false)?;
-                    }
-                }
-                Stmt::Break(_) | Stmt::Continue(_) => {}
-                // Inside dynamic control these only inform; ignoring them
-                // is conservative.
-                Stmt::Assume { .. } | Stmt::Kill { .. } => {}
-                Stmt::Call { name, args, loc } => {
-                    self.call_accesses(name, args, loc, tuple, reads, writes)?
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// A call's accesses: `__pencil_use`/`__pencil_def` inside summaries,
-    /// the summary's accesses for a function that has one, and otherwise
-    /// every element of each array argument, read and may-written.
-    fn call_accesses(
-        &mut self,
-        name: &str,
-        args: &[Expr],
-        loc: &Loc,
-        tuple: &str,
-        reads: &mut Vec<Access>,
-        writes: &mut Vec<Access>,
-    ) -> Result<()> {
-        match name {
-            "__pencil_use" | "__pencil_def" => {
-                for a in args {
-                    self.check_declared(a)?;
-                    self.reads_in(a, tuple, reads, true)?;
-                    let acc = self.access(a, tuple, true)?;
-                    if name == "__pencil_use" {
-                        reads.push(acc);
-                    } else {
-                        writes.push(acc);
-                    }
-                }
-                return Ok(());
-            }
-            "__pencil_assert" | "__pencil_npr_mem_tag" => return Ok(()),
-            _ => {}
-        }
-        if name == self.region.function {
-            return Err(recursion(name, loc));
-        }
-        if is_pure_function(name) {
-            return Err(Diagnostic::error(
-                Code::UnsupportedStatement,
-                Some(loc.clone()),
-                format!("the result of `{}` is unused", name),
-            )
-            .with_hint(
-                "a call statement must be to a function with side effects described by a summary",
-            ));
-        }
-        for a in args {
-            self.check_declared(a)?;
-        }
-        if let Some(sum) = self.region.summaries.get(name) {
-            if sum.params.len() != args.len() {
-                return Err(Diagnostic::error(
-                    Code::UnsupportedStatement,
-                    Some(loc.clone()),
-                    format!(
-                        "`{}` takes {} argument(s), the call passes {}",
-                        name,
-                        sum.params.len(),
-                        args.len()
-                    ),
-                ));
-            }
-            let formals: Vec<String> = sum.params.iter().map(|p| p.name.clone()).collect();
-            let map = |n: &str| formals.iter().position(|f| f == n).map(|k| args[k].clone());
-            let body = crate::front::syntax::subst_stmts(&sum.body, &map);
-            let mut declared = Vec::new();
-            body.iter().for_each(|s| s.declared(&mut declared));
-            let saved = self.inner_locals.clone();
-            self.inner_locals
-                .extend(declared.into_iter().filter(|n| !is_iterator_of(&body, n)));
-            let r = self.collect(&body, tuple, reads, writes);
-            self.inner_locals = saved;
-            return r;
-        }
-        // No summary: the callee may read and write all of each array
-        // argument (PENCIL paper, §2.5).
-        for a in args {
-            match &a.kind {
-                ExprKind::Ident(n) if self.decl(n).is_some_and(|d| d.rank() > 0) => {
-                    let acc = self.access(a, tuple, true)?;
-                    reads.push(acc.clone());
-                    writes.push(acc);
-                }
-                _ => self.reads_in(a, tuple, reads, false)?,
-            }
-        }
         Ok(())
     }
 
@@ -1518,16 +1286,6 @@ fn recursion(name: &str, loc: &Loc) -> Diagnostic {
         format!("`{}` calls itself: PENCIL functions may not be recursive", name),
     )
     .with_hint("OpenCL kernels cannot recurse; rewrite the recursion as a loop (with an explicit stack array if needed)")
-}
-
-/// Whether `name` is the iterator of a `for` loop inside `body`.
-fn is_iterator_of(body: &[Stmt], name: &str) -> bool {
-    body.iter().any(|s| match s {
-        Stmt::For { iter, body, .. } => iter == name || is_iterator_of(body, name),
-        Stmt::If { then_, else_, .. } => is_iterator_of(then_, name) || is_iterator_of(else_, name),
-        Stmt::While { body, .. } => is_iterator_of(body, name),
-        _ => false,
-    })
 }
 
 fn find_ident(e: &Expr, name: &str) -> Option<Loc> {
