@@ -65,6 +65,11 @@ struct Model {
     writes: UnionMap,
     must_writes: UnionMap,
     may_writes: UnionMap,
+    /// Must- and may-writes as written, before `unordered_writes`: the
+    /// writes that happen for sure whatever the order (what a copy back
+    /// may rely on being overwritten), and what live-in analysis uses.
+    exact_must_writes: UnionMap,
+    exact_may_writes: UnionMap,
     /// The kills and the original schedule of statements and kills.
     kills: UnionMap,
     sched_with_kills: UnionMap,
@@ -84,17 +89,71 @@ impl Model {
         } else {
             UnionMap::read_from_str(&isl.ctx, &scop.independent).isl(isl, STAGE)?
         };
+        let must_writes = Self::on_domain(isl, &domain, &scop.must_writes_text())?;
+        let may_writes = Self::on_domain(isl, &domain, &scop.may_writes_text())?;
+        let exact_must_writes = must_writes.copy().isl(isl, STAGE)?;
+        let exact_may_writes = may_writes.copy().isl(isl, STAGE)?;
+        let (must_writes, may_writes) =
+            Self::unordered_writes(isl, &independent, must_writes, may_writes)?;
         let m = Model {
             sched: Self::on_domain(isl, &domain, &scop.schedule_text())?,
             reads: Self::on_domain(isl, &domain, &scop.reads_text())?,
             writes: Self::on_domain(isl, &domain, &scop.writes_text())?,
-            must_writes: Self::on_domain(isl, &domain, &scop.must_writes_text())?,
-            may_writes: Self::on_domain(isl, &domain, &scop.may_writes_text())?,
+            exact_must_writes,
+            exact_may_writes,
+            must_writes,
+            may_writes,
             kills: Self::on_domain(isl, &kills_domain, &scop.kills_text())?,
             sched_with_kills: Self::on_domain(isl, &all, &scop.schedule_with_kills_text())?,
             independent,
         };
         Ok(m)
+    }
+
+    /// Must-writes in the iterations of an `independent` loop as sources
+    /// that kill nothing (may-writes).
+    ///
+    /// Dataflow runs on the original order, where iteration 0 of such a
+    /// loop kills a value before iteration 1 reads or overwrites it, so
+    /// the earlier write reaches iteration 0 only; once the pairs between
+    /// iterations are removed, nothing would keep that earlier write (or
+    /// read) before iterations 1.. in a parallel schedule. As may-writes
+    /// they kill nothing, so every iteration keeps its dependence on what
+    /// came before the loop, and everything after the loop on every
+    /// iteration. Coverage (what copy-in may skip) and live-in still use
+    /// the exact writes: `independent` promises no value flows between
+    /// iterations, so what an iteration reads comes from before the loop
+    /// or from itself, as in the original order.
+    fn unordered_writes(
+        isl: &Isl,
+        independent: &UnionMap,
+        must: UnionMap,
+        may: UnionMap,
+    ) -> Result<(UnionMap, UnionMap)> {
+        if independent.is_empty().isl(isl, STAGE)? {
+            return Ok((must, may));
+        }
+        let unordered = independent
+            .copy()
+            .isl(isl, STAGE)?
+            .domain()
+            .isl(isl, STAGE)?
+            .union(
+                independent
+                    .copy()
+                    .isl(isl, STAGE)?
+                    .range()
+                    .isl(isl, STAGE)?,
+            )
+            .isl(isl, STAGE)?;
+        let demoted = must
+            .copy()
+            .isl(isl, STAGE)?
+            .intersect_domain(unordered.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        let must = must.subtract_domain(unordered).isl(isl, STAGE)?;
+        let may = may.union(demoted).isl(isl, STAGE)?;
+        Ok((must, may))
     }
 
     /// The union map `text` restricted to the iteration domain.
@@ -107,12 +166,17 @@ impl Model {
 
     /// Flow into `sink` reads: must-writes kill older values, may-writes
     /// never do, kills end every value they cover (and are no source).
-    fn flow_info(&self, isl: &Isl, sink: UnionMap) -> Result<UnionAccessInfo> {
+    fn flow_info(&self, isl: &Isl, sink: UnionMap, exact: bool) -> Result<UnionAccessInfo> {
+        let (must, may) = if exact {
+            (&self.exact_must_writes, &self.exact_may_writes)
+        } else {
+            (&self.must_writes, &self.may_writes)
+        };
         UnionAccessInfo::from_sink(sink)
             .isl(isl, STAGE)?
-            .set_must_source(self.must_writes.copy().isl(isl, STAGE)?)
+            .set_must_source(must.copy().isl(isl, STAGE)?)
             .isl(isl, STAGE)?
-            .set_may_source(self.may_writes.copy().isl(isl, STAGE)?)
+            .set_may_source(may.copy().isl(isl, STAGE)?)
             .isl(isl, STAGE)?
             .set_kill(self.kills.copy().isl(isl, STAGE)?)
             .isl(isl, STAGE)?
@@ -154,7 +218,7 @@ pub fn analyze(isl: &Isl, scop: &Scop) -> Result<DependenceGraph> {
 
     // Flow: each read's last writer. Reads with no writer are live-in.
     let flow_res = model
-        .flow_info(isl, model.reads.copy().isl(isl, STAGE)?)?
+        .flow_info(isl, model.reads.copy().isl(isl, STAGE)?, false)?
         .compute_flow()
         .isl(isl, STAGE)?;
     let flow = flow_res.get_may_dependence().isl(isl, STAGE)?;
@@ -162,6 +226,14 @@ pub fn analyze(isl: &Isl, scop: &Scop) -> Result<DependenceGraph> {
         .keep_dependent(isl, flow)?
         .coalesce()
         .isl(isl, STAGE)?;
+    let flow_res = if model.independent.is_empty().isl(isl, STAGE)? {
+        flow_res
+    } else {
+        model
+            .flow_info(isl, model.reads.copy().isl(isl, STAGE)?, true)?
+            .compute_flow()
+            .isl(isl, STAGE)?
+    };
     let live_in = flow_res
         .get_may_no_source()
         .isl(isl, STAGE)?
@@ -203,7 +275,7 @@ pub fn analyze(isl: &Isl, scop: &Scop) -> Result<DependenceGraph> {
             // dead.
             if !a.is_scalar()
                 && !a.killed_before
-                && !fully_written(isl, scop, &model.must_writes, &a.name)?
+                && !fully_written(isl, scop, &model.exact_must_writes, &a.name)?
             {
                 copy_in.insert(a.name.clone());
             }
@@ -394,5 +466,50 @@ mod pieces_tests {
                 .unwrap();
         }
         assert!(u.is_equal(&g.all(&isl).unwrap()).unwrap());
+    }
+}
+
+#[cfg(test)]
+mod independent_tests {
+    use super::*;
+    use crate::front::{parse_regions, preprocess, CppOptions};
+
+    fn analyze_source(name: &str, src: &str) -> (Isl, DependenceGraph) {
+        let dir =
+            std::env::temp_dir().join(format!("pencilc-deps-{}-{}", name, std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("p.c");
+        std::fs::write(&path, src).unwrap();
+        let pp = preprocess(&path, &CppOptions::default(), None).unwrap();
+        let regions = parse_regions(&pp).unwrap();
+        let scop = crate::scop::build_scop(&regions[0]).unwrap();
+        let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
+        let g = analyze(&isl, &scop).unwrap();
+        (isl, g)
+    }
+
+    /// Every iteration of an `independent` loop that overwrites a value
+    /// stays after the write before the loop, not only iteration 0 (the
+    /// one the original order makes its "next" writer).
+    #[test]
+    fn writes_before_an_independent_loop_precede_every_iteration() {
+        let src = "void f(int A[100], int flag[1]) {\n#pragma scop\nflag[0] = 0;\n#pragma pencil independent\nfor (int i = 0; i < 100; i++) {\n A[i] = i;\n flag[0] = 1;\n}\nflag[0] = flag[0] + 1;\n#pragma endscop\n}\n";
+        let (isl, g) = analyze_source("indep", src);
+        let all = g.all(&isl).unwrap();
+        let before =
+            UnionMap::read_from_str(&isl.ctx, "{ S_0[] -> S_2[i] : 0 <= i < 100 }").unwrap();
+        assert!(before.is_subset(&all).unwrap(), "{}", g.dump());
+        let after =
+            UnionMap::read_from_str(&isl.ctx, "{ S_2[i] -> S_3[] : 0 <= i < 100 }").unwrap();
+        assert!(after.is_subset(&all).unwrap(), "{}", g.dump());
+        // The iterations themselves stay unordered.
+        let between = UnionMap::read_from_str(&isl.ctx, "{ S_2[i] -> S_2[j] }").unwrap();
+        assert!(
+            all.intersect(between).unwrap().is_empty().unwrap(),
+            "{}",
+            g.dump()
+        );
+        // flag is overwritten whatever the order: not live-in.
+        assert!(!g.live_in.contains("flag"), "{}", g.dump());
     }
 }
