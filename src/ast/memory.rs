@@ -151,8 +151,10 @@ pub fn site_at(
         let f_all = Map::from_union_map(f_all).isl(isl, STAGE)?;
         // The tile here must fit in what the kernel declares.
         let (offset, strides) = match g.placement {
-            Placement::Shared => match tile::shared_box(isl, &f_all)? {
-                Some(b) if fits(&b.sizes, &g.sizes) => (b.offset, vec![1; b.sizes.len()]),
+            Placement::Shared => match tile::shared_tile(isl, &f_all)? {
+                Some(b) if fits(&b.sizes, &g.sizes) && b.strides == g.strides => {
+                    (b.offset, b.strides)
+                }
                 _ => continue,
             },
             _ => match tile::register_tile(isl, &f_all)? {

@@ -311,7 +311,7 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
         }
         let shared = if opts.shared {
             let f = Map::from_union_map(footprint(isl, &inner, &acc)?).isl(isl, STAGE)?;
-            tile::shared_box(isl, &f)?.map(|b| b.sizes)
+            tile::shared_tile(isl, &f)?.map(|b| (b.sizes, b.strides))
         } else {
             None
         };
@@ -359,7 +359,7 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
                     }
                 );
             }
-            (_, Some(sizes)) if reuse.any || !coalesced => {
+            (_, Some((sizes, strides))) if reuse.any || !coalesced => {
                 let bytes = sizes.iter().product::<i64>() * elem_bytes(&arr.elem_type);
                 if opts.max_shared_bytes >= 0 && shared_used + bytes > opts.max_shared_bytes {
                     g.reason = format!(
@@ -374,10 +374,15 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
                     shared_used += bytes;
                     g.placement = Placement::Shared;
                     g.sizes = sizes.clone();
-                    g.strides = vec![1; sizes.len()];
+                    g.strides = strides.clone();
                     g.reason = format!(
-                        "shared, tile {}, {}{}",
+                        "shared, tile {}{}, {}{}",
                         dims(sizes),
+                        if strides.iter().any(|&s| s > 1) {
+                            format!(" (strides {})", dims(strides))
+                        } else {
+                            String::new()
+                        },
                         reuse_text,
                         if coalesced {
                             ""
