@@ -136,19 +136,28 @@ fn snapshot_gemm_opencl() {
     insta::assert_snapshot!("gemm_host_region", region);
 }
 
-/// The memory hierarchy on gemm, as PPCG's Fig. 2: A and B tiles in
-/// shared (local) memory, C in registers, and `-v` saying why. With 32x32
-/// threads each thread holds one element of C (register tiles of several
-/// elements are not yet kept across barriers).
+/// The memory hierarchy on gemm with the default sizes, as PPCG's Fig. 2:
+/// A and B tiles in shared (local) memory, C in registers (two elements
+/// per thread: 32 rows of the tile on 16 threads), and `-v` saying why.
 #[test]
 fn snapshot_gemm_memory_hierarchy() {
-    for (target, file, name) in [
-        ("opencl", "gemm_kernel.cl", "gemm_memory_kernel_cl"),
-        ("cuda", "gemm_kernel.cu", "gemm_memory_kernel_cu"),
+    for (target, file, name, local) in [
+        (
+            "opencl",
+            "gemm_kernel.cl",
+            "gemm_memory_kernel_cl",
+            "__local double",
+        ),
+        (
+            "cuda",
+            "gemm_kernel.cu",
+            "gemm_memory_kernel_cu",
+            "__shared__ double",
+        ),
     ] {
         let dir = scratch(&format!("snapshot-gemm-memory-{}", target));
         let mut cmd = relative_pencilc("gemm", target, &dir);
-        cmd.args(["-v", "--sizes", "{ kernel[0] -> block[32, 32] }"]);
+        cmd.arg("-v");
         let out = cmd.output().unwrap();
         assert!(
             out.status.success(),
@@ -162,12 +171,19 @@ fn snapshot_gemm_memory_hierarchy() {
             log
         );
         assert!(
-            log.contains("B: shared, tile 30x25, reuse across threads 32x"),
+            log.contains("B: shared, tile 30x25, reuse across threads 16x"),
             "{}",
             log
         );
-        assert!(log.contains("C: registers, tile 1x1"), "{}", log);
+        assert!(log.contains("C: registers, tile 2x1 per thread"), "{}", log);
         let kernel = std::fs::read_to_string(dir.join(file)).unwrap();
+        for decl in [
+            "double private_C[2][1];".to_string(),
+            format!("{} shared_A[20][30];", local),
+            format!("{} shared_B[30][25];", local),
+        ] {
+            assert!(kernel.contains(&decl), "{}\n{}", decl, kernel);
+        }
         insta::assert_snapshot!(name, kernel);
     }
 }

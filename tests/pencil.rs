@@ -237,10 +237,28 @@ fn convolution_with_assume_and_private_locals() {
 
 #[test]
 fn gemm_assume_multiple_of_32_has_no_boundary_guards() {
-    // With the memory hierarchy on, the result is checked too; the guard
-    // test is on the computation itself, without the copy code (whose
-    // guards do not yet use the assumptions).
-    check("gemm_assume");
+    // Computation alone, and with the memory hierarchy: the copies of the
+    // A and B tiles and of C's registers are generated under the same
+    // assumptions and enclosing loops, so they carry no guards either.
+    let (dir, report) = check("gemm_assume");
+    assert!(report.contains("C: registers, tile 2x1"), "{}", report);
+    assert!(report.contains("A: shared, tile 32x32"), "{}", report);
+    assert!(report.contains("B: shared, tile 32x32"), "{}", report);
+    let k = kernels(&dir);
+    for guard in [
+        "pencilc_min(n",
+        "pencilc_max(",
+        "if (n",
+        "if (b",
+        "if (t",
+        "% 1048576",
+    ] {
+        assert!(!k.contains(guard), "`{}` in\n{}", guard, k);
+    }
+    // The only conditions left are C's initialisation at the first k tile.
+    let ifs: Vec<&str> = k.lines().filter(|l| l.contains("if (")).collect();
+    assert_eq!(ifs.len(), 2, "{}", k);
+    assert!(k.contains("shared_A[m0 - shared_A_o0]"), "{}", k);
     let (dir, _) = check_with(
         "gemm_assume",
         "-global",

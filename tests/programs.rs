@@ -71,3 +71,35 @@ fn three_thread_dimensions_floats_and_live_out_scalars() {
 fn chained_assignments_become_one_statement_per_link() {
     check("chained");
 }
+
+/// Constant strides are divided out of shared tiles (x[2j]: 32 places, not
+/// 63), for read-only and for written groups, and the result is unchanged.
+#[test]
+fn strided_shared_tiles_hold_only_the_elements_used() {
+    check("strided");
+    let src = root().join("tests/programs/strided.c");
+    let dir = scratch("program-strided-v");
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--target", "opencl", "-o"])
+            .arg(dir.join("p_host.c"))
+            .arg(&src),
+        "pencilc -v",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    for line in [
+        "x: shared, tile 32 (strides 2)",
+        "y: shared, tile 32 (strides 3)",
+        "B: shared, tile 32x32 (strides 1x2)",
+    ] {
+        assert!(log.contains(line), "{}\n{}", line, log);
+    }
+    let k = std::fs::read_to_string(dir.join("p_kernel.cl")).unwrap();
+    for decl in [
+        "__local double shared_x[32];",
+        "__local double shared_y[32];",
+        "__local double shared_B[32][32];",
+    ] {
+        assert!(k.contains(decl), "{}\n{}", decl, k);
+    }
+}

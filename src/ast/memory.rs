@@ -40,6 +40,9 @@ pub struct Site {
     pub promoted: Vec<Promoted>,
     /// Whether threads share what is copied (barriers needed).
     pub shared: bool,
+    /// The condition under which the copies run, where the code around
+    /// the mark does not imply it.
+    pub copy_guard: Option<AExpr>,
 }
 
 /// A local array declared at the top of a kernel.
@@ -87,6 +90,7 @@ pub fn site_at(
         copy_out: vec![],
         promoted: vec![],
         shared: false,
+        copy_guard: None,
     };
     let sched = build.schedule().ok_or_else(|| isl.last_error(STAGE))?;
     let space_set = Set::from_union_set(sched.copy().isl(isl, STAGE)?.range().isl(isl, STAGE)?);
@@ -106,6 +110,22 @@ pub fn site_at(
             .ok_or_else(|| isl.last_error(STAGE))?;
         outer_values.push((format!("pencilc_o{}", j), convert_expr(isl, &e)?));
     }
+    // The copies are generated apart from the kernel's AST, so isl does not
+    // know what the loops and guards around the mark enforce. They are
+    // generated for outer values where instances run below the mark
+    // (`reached`, as parameters `pencilc_o<j>`), which drops the guards
+    // that the enclosing code implies; the copies then run under the
+    // condition that the enclosing code does not already imply (usually
+    // none), so the assumption always holds where they run.
+    let reached = outer_as_params(isl, &space_set)?;
+    let guard = build
+        .expr_from_set(space_set)
+        .ok_or_else(|| isl.last_error(STAGE))?;
+    let guard = match convert_expr(isl, &guard)? {
+        AExpr::Int(1) => None,
+        e => Some(e),
+    };
+    site.copy_guard = guard;
     let threads = UnionSet::read_from_str(&isl.ctx, &plan.memory.thread_filter).isl(isl, STAGE)?;
     for g in plan.memory.promoted().filter(|g| g.level == level) {
         let mut reads = UnionMap::read_from_str(&isl.ctx, &g.reads).isl(isl, STAGE)?;
@@ -131,8 +151,10 @@ pub fn site_at(
         let f_all = Map::from_union_map(f_all).isl(isl, STAGE)?;
         // The tile here must fit in what the kernel declares.
         let (offset, strides) = match g.placement {
-            Placement::Shared => match tile::shared_box(isl, &f_all)? {
-                Some(b) if fits(&b.sizes, &g.sizes) => (b.offset, vec![1; b.sizes.len()]),
+            Placement::Shared => match tile::shared_tile(isl, &f_all)? {
+                Some(b) if fits(&b.sizes, &g.sizes) && b.strides == g.strides => {
+                    (b.offset, b.strides)
+                }
                 _ => continue,
             },
             _ => match tile::register_tile(isl, &f_all)? {
@@ -161,7 +183,17 @@ pub fn site_at(
         let shared = g.placement == Placement::Shared;
         site.shared |= shared;
         if g.read && !f_read.is_empty().isl(isl, STAGE)? {
-            let code = copy_code(isl, scop, g, &f_read, &promoted, true, names, &outer_values)?;
+            let code = copy_code(
+                isl,
+                scop,
+                g,
+                &f_read,
+                &promoted,
+                true,
+                names,
+                &outer_values,
+                &reached,
+            )?;
             site.copy_in.push(code);
         }
         if g.written && !f_write.is_empty().isl(isl, STAGE)? {
@@ -174,6 +206,7 @@ pub fn site_at(
                 false,
                 names,
                 &outer_values,
+                &reached,
             )?;
             site.copy_out.push(code);
         }
@@ -200,6 +233,7 @@ fn copy_code(
     into_local: bool,
     names: &Names,
     outer_values: &[(String, AExpr)],
+    reached: &Set,
 ) -> Result<Ast> {
     let m = Map::from_union_map(f.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
     let n_in = m.dim(DimType::In).isl(isl, STAGE)? as u32;
@@ -264,7 +298,10 @@ fn copy_code(
     let sched = node.get_schedule().isl(isl, STAGE)?;
     // Thread ids are bounded by the block: isl then drops guards such as
     // `floord(t0, 16)` that only matter for ids the launch never has.
-    let mut context = Set::read_from_str(&isl.ctx, &scop.context).isl(isl, STAGE)?;
+    let mut context = Set::read_from_str(&isl.ctx, &scop.context)
+        .isl(isl, STAGE)?
+        .intersect_params(reached.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
     let n_thread = names.blocks.len();
     if n_thread > 0 {
         let bounds: Vec<String> = (0..n_thread)
@@ -312,6 +349,22 @@ fn copy_code(
     let mut code = super::convert_node(isl, &ast, &mut on_user, &mut on_mark)?;
     code.substitute(outer_values);
     Ok(code)
+}
+
+/// The outer schedule values of `set` as parameters `pencilc_o<j>` (the
+/// names the copies use for them).
+fn outer_as_params(isl: &Isl, set: &Set) -> Result<Set> {
+    let n = set.dim(DimType::Set).isl(isl, STAGE)? as u32;
+    let mut m = set.copy().isl(isl, STAGE)?;
+    for i in 0..n {
+        let id = Id::read_from_str(&isl.ctx, &format!("pencilc_o{}", i)).isl(isl, STAGE)?;
+        m = m.set_dim_id(DimType::Set, i, id).isl(isl, STAGE)?;
+    }
+    let n_param = m.dim(DimType::Param).isl(isl, STAGE)? as u32;
+    m.move_dims(DimType::Param, n_param, DimType::Set, 0, n)
+        .isl(isl, STAGE)?
+        .params()
+        .isl(isl, STAGE)
 }
 
 /// `(sub - offset) / stride` as code.

@@ -2,6 +2,7 @@
 //! host loops around kernel launches and the loops inside each kernel. The
 //! isl AST is converted into pencilc's own `Ast`, which back ends print.
 
+mod barrier;
 mod expr;
 pub mod memory;
 
@@ -303,6 +304,7 @@ fn launch_at(
     }
     let body = convert_device(isl, scop, &node)?;
     let body = expand_sites(body, &mut sites);
+    let body = barrier::hoist_barriers(body, thread_ids)?;
     Ok(Occurrence {
         kernel: plan.id,
         grid,
@@ -713,7 +715,17 @@ fn expand_sites(ast: Ast, sites: &mut [Option<memory::Site>]) -> Ast {
                 return body;
             }
             body.promote(&site.promoted);
-            let mut items = site.copy_in;
+            let guarded = |copies: Vec<Ast>| -> Vec<Ast> {
+                match (&site.copy_guard, copies.is_empty()) {
+                    (Some(c), false) => vec![Ast::If {
+                        cond: c.clone(),
+                        then_: Box::new(Ast::Block(copies)),
+                        else_: None,
+                    }],
+                    _ => copies,
+                }
+            };
+            let mut items = guarded(site.copy_in);
             if site.shared {
                 items.push(Ast::Barrier);
             }
@@ -722,7 +734,7 @@ fn expand_sites(ast: Ast, sites: &mut [Option<memory::Site>]) -> Ast {
                 items.push(Ast::Barrier);
             }
             let has_out = !site.copy_out.is_empty();
-            items.extend(site.copy_out);
+            items.extend(guarded(site.copy_out));
             if site.shared && has_out {
                 items.push(Ast::Barrier);
             }

@@ -17,6 +17,7 @@ extern "C" {
     ) -> uintptr_t;
     fn isl_ast_build_get_schedule(build: uintptr_t) -> uintptr_t;
     fn isl_ast_build_expr_from_pw_aff(build: uintptr_t, pa: uintptr_t) -> uintptr_t;
+    fn isl_ast_build_expr_from_set(build: uintptr_t, set: uintptr_t) -> uintptr_t;
     fn isl_ast_node_mark_get_id(node: uintptr_t) -> uintptr_t;
     fn isl_ast_node_set_annotation(node: uintptr_t, id: uintptr_t) -> uintptr_t;
     fn isl_id_get_name(id: uintptr_t) -> *const libc::c_char;
@@ -69,6 +70,21 @@ impl BuildAt {
         let mut pa = pa;
         pa.do_not_free_on_drop();
         let p = unsafe { isl_ast_build_expr_from_pw_aff(self.ptr, pa.ptr) };
+        (p != 0).then_some(ASTExpr {
+            ptr: p,
+            should_free_on_drop: true,
+        })
+    }
+}
+
+impl BuildAt {
+    /// An AST condition for `set` (in the outer schedule space), simplified
+    /// by what the code generated around the mark already enforces: the
+    /// constant 1 where the enclosing loops and guards imply `set`.
+    pub fn expr_from_set(&self, set: Set) -> Option<ASTExpr> {
+        let mut set = set;
+        set.do_not_free_on_drop();
+        let p = unsafe { isl_ast_build_expr_from_set(self.ptr, set.ptr) };
         (p != 0).then_some(ASTExpr {
             ptr: p,
             should_free_on_drop: true,

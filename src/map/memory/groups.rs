@@ -19,6 +19,8 @@ pub struct Ref {
     /// instance → element, restricted to the kernel's instances.
     pub reads: UnionMap,
     pub writes: UnionMap,
+    /// Some write of the statement to the array is a may-write.
+    pub may_write: bool,
     /// Outer schedule values (per tile iteration) → elements.
     pub footprint: UnionMap,
 }

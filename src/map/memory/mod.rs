@@ -9,9 +9,10 @@
 //! over-approximation that is checked: a group for which a tile cannot be
 //! proved to exist stays in global memory.
 //!
-//! All writes of a pencilc `Scop` are must-writes (subscripts are affine
-//! and control is static), so PPCG's "no promotion with may-writes" rule
-//! never triggers; copies out write exactly the elements written.
+//! Copies out write exactly the elements written, so a group with a
+//! may-write (PENCIL's dynamic control and summary functions) stays in
+//! global memory, as in PPCG: its tile would write back elements the
+//! kernel did not write, with values it never read.
 
 pub mod groups;
 pub mod placement;
@@ -224,6 +225,7 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
             };
             let reads = rel(&st.reads)?;
             let writes = rel(&st.writes)?;
+            let may_write = st.writes.iter().any(|w| w.array == a && w.may);
             let all = union(isl, &reads, &writes)?;
             if all.is_empty().isl(isl, STAGE)? {
                 continue;
@@ -234,6 +236,7 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
                 stmt: st.id.0,
                 reads,
                 writes,
+                may_write,
                 footprint,
             });
         }
@@ -264,6 +267,7 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
             .iter()
             .map(|&m| union(isl, &refs[m].reads, &refs[m].writes))
             .collect::<Result<_>>()?;
+        let may_write = members.iter().any(|&m| refs[m].may_write);
         let alone = groups.iter().filter(|g| refs[g[0]].array == array).count() == 1;
         let mut g = Group {
             array: array.clone(),
@@ -307,7 +311,7 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
         }
         let shared = if opts.shared {
             let f = Map::from_union_map(footprint(isl, &inner, &acc)?).isl(isl, STAGE)?;
-            tile::shared_box(isl, &f)?.map(|b| b.sizes)
+            tile::shared_tile(isl, &f)?.map(|b| (b.sizes, b.strides))
         } else {
             None
         };
@@ -336,6 +340,9 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
                 .join("x")
         };
         match (&private, &shared) {
+            (Some(_), _) | (_, Some(_)) if may_write => {
+                g.reason = format!("global, may-written, {}", reuse_text);
+            }
             (Some((lv, (sizes, strides))), _) if reuse.any => {
                 g.placement = Placement::Private;
                 g.level = *lv;
@@ -352,17 +359,7 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
                     }
                 );
             }
-            // Written groups stay in global memory for now: write-back from
-            // shared memory gave wrong results on correlation (PoCL) that are
-            // not yet understood, and a copy that cannot be shown correct is
-            // not made.
-            (_, Some(_)) if g.written && (reuse.any || !coalesced) => {
-                g.reason = format!(
-                    "global, {}, written (shared-memory write-back is off until validated)",
-                    reuse_text
-                );
-            }
-            (_, Some(sizes)) if reuse.any || !coalesced => {
+            (_, Some((sizes, strides))) if reuse.any || !coalesced => {
                 let bytes = sizes.iter().product::<i64>() * elem_bytes(&arr.elem_type);
                 if opts.max_shared_bytes >= 0 && shared_used + bytes > opts.max_shared_bytes {
                     g.reason = format!(
@@ -377,10 +374,15 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
                     shared_used += bytes;
                     g.placement = Placement::Shared;
                     g.sizes = sizes.clone();
-                    g.strides = vec![1; sizes.len()];
+                    g.strides = strides.clone();
                     g.reason = format!(
-                        "shared, tile {}, {}{}",
+                        "shared, tile {}{}, {}{}",
                         dims(sizes),
+                        if strides.iter().any(|&s| s > 1) {
+                            format!(" (strides {})", dims(strides))
+                        } else {
+                            String::new()
+                        },
                         reuse_text,
                         if coalesced {
                             ""
@@ -427,25 +429,6 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
             g.name = name;
         }
         out.groups.push(g);
-    }
-    // Register tiles of several elements in a kernel that also has barriers
-    // gave wrong results on PoCL (gemm at MINI); until that is understood,
-    // such a kernel keeps only one-element register tiles.
-    if out.groups.iter().any(|g| g.placement == Placement::Shared) {
-        for g in out.groups.iter_mut() {
-            if g.placement == Placement::Private && g.sizes.iter().product::<i64>() > 1 {
-                g.placement = Placement::Global;
-                g.reason = format!(
-                    "global, register tile {} would be kept across barriers (not yet validated)",
-                    g.sizes
-                        .iter()
-                        .map(|x| x.to_string())
-                        .collect::<Vec<_>>()
-                        .join("x")
-                );
-                g.name.clear();
-            }
-        }
     }
     Ok(out)
 }

@@ -5,20 +5,22 @@
 
 use crate::diag::Result;
 use crate::isl::{Isl, IslResultExt};
-use isl_rs::{DimType, Map, PwAff};
+use isl_rs::{DimType, Map, PwAff, Val};
 
 const STAGE: &str = "map-memory";
 
-/// A shared-memory tile: element `a` lives at `a - offset(O)`.
+/// A shared-memory tile: element `a` lives at `(a - offset(O)) / stride`.
 pub struct SharedBox {
     pub offset: Vec<PwAff>,
+    pub strides: Vec<i64>,
     pub sizes: Vec<i64>,
 }
 
 /// Rectangular over-approximation of the range of `f` with constant sizes.
 /// isl's "simple fixed box hull" considers each lower bound of an index
 /// and keeps the one giving the smallest constant size (PPCG's rule).
-/// `None` when some index has no constant-size range.
+/// `None` when some index has no constant-size range. The box is dense
+/// (strides 1); `shared_tile` divides strides out.
 pub fn shared_box(isl: &Isl, f: &Map) -> Result<Option<SharedBox>> {
     if f.is_empty().isl(isl, STAGE)? {
         return Ok(None);
@@ -42,7 +44,48 @@ pub fn shared_box(isl: &Isl, f: &Map) -> Result<Option<SharedBox>> {
         let a = off.get_aff(i).isl(isl, STAGE)?;
         offset.push(PwAff::from_aff(a).isl(isl, STAGE)?);
     }
-    Ok(Some(SharedBox { offset, sizes }))
+    Ok(Some(SharedBox {
+        strides: vec![1; sizes.len()],
+        offset,
+        sizes,
+    }))
+}
+
+/// The shared tile of `f` with constant strides divided out (PPCG): when
+/// every element of index `i` is `r(O) + g * k`, the box `[L, L + S - 1]`
+/// holds at most `(S - 1) / g + 1` of them, the first at `L + ((r - L) mod
+/// g)`; `A[2 * i]` over 32 values of `i` needs 32 places, not 63.
+pub fn shared_tile(isl: &Isl, f: &Map) -> Result<Option<SharedBox>> {
+    let Some(mut bx) = shared_box(isl, f)? else {
+        return Ok(None);
+    };
+    for i in 0..bx.sizes.len() {
+        let si = f.get_range_stride_info(i as i32).isl(isl, STAGE)?;
+        let g = si
+            .get_stride()
+            .isl(isl, STAGE)?
+            .get_num_si()
+            .isl(isl, STAGE)?;
+        if g <= 1 {
+            continue;
+        }
+        let r = PwAff::from_aff(si.get_offset().isl(isl, STAGE)?).isl(isl, STAGE)?;
+        let low = bx.offset[i].copy().isl(isl, STAGE)?;
+        let gv = Val::int_from_si(&isl.ctx, g).isl(isl, STAGE)?;
+        let first = r
+            .sub(low.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .mod_val(gv)
+            .isl(isl, STAGE)?
+            .add(low)
+            .isl(isl, STAGE)?
+            .coalesce()
+            .isl(isl, STAGE)?;
+        bx.offset[i] = first;
+        bx.strides[i] = g;
+        bx.sizes[i] = (bx.sizes[i] - 1) / g + 1;
+    }
+    Ok(Some(bx))
 }
 
 /// A register tile: element `a` lives at `(a - offset(O)) / stride`, and
@@ -130,6 +173,28 @@ mod tests {
         let isl = Isl::new(0);
         let f = map(&isl, "[n] -> { [I] -> A[a0] : 0 <= a0 < n }");
         assert!(shared_box(&isl, &f).unwrap().is_none());
+    }
+
+    #[test]
+    fn shared_tile_divides_out_a_constant_stride() {
+        let isl = Isl::new(0);
+        // x[2j + 1] for the 32 values of j of tile J.
+        let f = map(
+            &isl,
+            "{ [J] -> x[a] : exists (j : a = 2j + 1 and 32J <= j <= 32J + 31 and 0 <= j < 70) }",
+        );
+        assert_eq!(shared_box(&isl, &f).unwrap().unwrap().sizes, vec![63]);
+        let t = shared_tile(&isl, &f).unwrap().unwrap();
+        assert_eq!(t.strides, vec![2]);
+        assert_eq!(t.sizes, vec![32]);
+        // The first element is the offset: x[64J + 1] lives at 0.
+        let dom = "{ [J] : 0 <= J <= 2 }";
+        let got = Map::from_pw_aff(t.offset[0].copy().unwrap())
+            .unwrap()
+            .intersect_domain(isl_rs::Set::read_from_str(&isl.ctx, dom).unwrap())
+            .unwrap();
+        let want = map(&isl, "{ [J] -> [64J + 1] : 0 <= J <= 2 }");
+        assert!(got.is_equal(&want).unwrap(), "{}", got.to_str().unwrap());
     }
 
     #[test]
