@@ -30,9 +30,12 @@ use std::collections::BTreeSet;
 /// private copy of; larger ones keep atomic updates.
 pub const MAX_PRIVATE_ELEMS: i64 = 128;
 
-/// Local memory for a work-group's private copies of one array (all
-/// threads' copies side by side), in bytes.
-pub const MAX_PRIVATE_LOCAL_BYTES: i64 = 8192;
+/// Local memory for all of one launch's reductions (a scalar's tree, an
+/// array's copies side by side for every thread), in bytes. The memory
+/// planner keeps this much of the device's shared memory free in kernels
+/// with reductions (`map::memory::REDUCTION_LOCAL_BYTES`), so the two
+/// together never exceed it.
+pub const MAX_PRIVATE_LOCAL_BYTES: i64 = crate::map::memory::REDUCTION_LOCAL_BYTES;
 
 /// A reduction variable that one kernel privatizes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,8 +74,10 @@ pub struct Plan {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// Decides, for the launch numbered `kernel`, which reduction variables are
-/// privatized and which keep atomic updates.
+/// Decides, for the launch numbered `kernel` (its function is
+/// `kernel<kernel>`), which reduction variables are privatized and which
+/// keep atomic updates. Notes name the kernel as `-v` and `--sizes` do,
+/// `kernel[<mapper's number>]`: one mapped kernel can give several launches.
 pub fn plan(scop: &Scop, launch: &Launch, kernel: usize) -> Plan {
     let mut stmts = BTreeSet::new();
     let mut promoted = BTreeSet::new();
@@ -98,6 +103,8 @@ pub fn plan(scop: &Scop, launch: &Launch, kernel: usize) -> Plan {
     }
     vars.sort();
     let mut out = Plan::default();
+    // Local memory the privatized variables take so far.
+    let mut local_bytes = 0;
     for (var, op) in vars {
         let Some(array) = scop.array(&var) else {
             continue;
@@ -155,8 +162,13 @@ pub fn plan(scop: &Scop, launch: &Launch, kernel: usize) -> Plan {
             }
         }
         let len: i64 = extents.iter().product();
+        let elem_bytes = if ty == "double" || ty == "long" || ty == "ulong" {
+            8
+        } else {
+            4
+        };
+        let bytes = len.max(1) * group_size(launch) * elem_bytes;
         if why_not.is_none() && !array.is_scalar() {
-            let elem_bytes = if ty == "double" { 8 } else { 4 };
             if len > MAX_PRIVATE_ELEMS {
                 why_not = Some(format!(
                     "{} elements are too many for a private copy per thread (at most {})",
@@ -171,11 +183,18 @@ pub fn plan(scop: &Scop, launch: &Launch, kernel: usize) -> Plan {
                 ));
             }
         }
+        if why_not.is_none() && local_bytes + bytes > MAX_PRIVATE_LOCAL_BYTES {
+            why_not = Some(format!(
+                "with the kernel's other reductions its work-group copies would take more than {} bytes of local memory",
+                MAX_PRIVATE_LOCAL_BYTES
+            ));
+        }
         match why_not {
             None => {
+                local_bytes += bytes;
                 out.notes.push(format!(
                     "kernel[{}] {}: {} reduction, private {} per thread, work-group tree in local memory, partials combined by kernel{}_combine",
-                    kernel,
+                    launch.plan.number,
                     var,
                     op.name(),
                     if array.is_scalar() { "copy".to_string() } else { format!("copy of {} elements", len) },
@@ -192,7 +211,7 @@ pub fn plan(scop: &Scop, launch: &Launch, kernel: usize) -> Plan {
             Some(why) => {
                 out.notes.push(format!(
                     "kernel[{}] {}: {} reduction with atomic updates: {}",
-                    kernel,
+                    launch.plan.number,
                     var,
                     op.name(),
                     why
@@ -204,8 +223,8 @@ pub fn plan(scop: &Scop, launch: &Launch, kernel: usize) -> Plan {
                             Code::UnsupportedType,
                             loc,
                             format!(
-                                "the `reduction({})` on `{}` is done with atomic updates in kernel {} ({}): floating-point results then depend on the order in which threads update it",
-                                op.name(), var, kernel, why
+                                "the `reduction({})` on `{}` is done with atomic updates in kernel[{}] (kernel{} in the output; {}): floating-point results then depend on the order in which threads update it",
+                                op.name(), var, launch.plan.number, kernel, why
                             ),
                         )
                         .with_hint("reduce into a small constant-size array or a scalar, used only by its reduction updates in the loop, to get a deterministic tree reduction"),

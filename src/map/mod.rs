@@ -618,7 +618,12 @@ impl Mapper<'_> {
                     block_sizes: &block_sizes,
                     thread_filter: &mine,
                 };
-                mem = memory::plan_kernel(isl, &shape, &self.opts.mem)?;
+                let mut budget = self.opts.mem.clone();
+                if budget.max_shared_bytes >= 0 && has_reductions(isl, self.scop, instances)? {
+                    budget.max_shared_bytes =
+                        (budget.max_shared_bytes - memory::REDUCTION_LOCAL_BYTES).max(0);
+                }
+                mem = memory::plan_kernel(isl, &shape, &budget)?;
             }
             if mem
                 .promoted()
@@ -750,6 +755,23 @@ fn tile_index_within(isl: &Isl, index: &str, domain: &UnionSet, cap: i64) -> Res
     let range = UnionSet::read_from_str(&isl.ctx, &format!("{{ [x] : 0 <= x < {} }}", cap))
         .isl(isl, STAGE)?;
     values.is_subset(&range).isl(isl, STAGE)
+}
+
+/// Whether a statement with `reduction` updates has instances in `domain`.
+fn has_reductions(isl: &Isl, scop: &Scop, domain: &UnionSet) -> Result<bool> {
+    let sets = domain.get_set_list().isl(isl, STAGE)?;
+    for i in 0..sets.size().isl(isl, STAGE)? {
+        let set = sets.get_at(i).isl(isl, STAGE)?;
+        let name = set.get_tuple_name().isl(isl, STAGE)?;
+        let reduces = scop
+            .stmts
+            .iter()
+            .any(|s| s.name == name && !s.reductions.is_empty());
+        if reduces && !set.is_empty().isl(isl, STAGE)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 fn subtree_has_parallelism(isl: &Isl, node: &ScheduleNode) -> Result<bool> {

@@ -42,6 +42,10 @@ pub enum Level {
     Inner,
 }
 
+/// Shared memory that a kernel with `reduction` updates leaves free for
+/// the reductions' work-group trees and private copies (`back::reduce`).
+pub const REDUCTION_LOCAL_BYTES: i64 = 8192;
+
 /// The user's and the device's limits.
 #[derive(Clone, Debug)]
 pub struct MemOptions {
