@@ -29,12 +29,24 @@ pub struct Device {
     pub shared_memory_per_block: i64,
     /// 32-bit registers available to one thread; caps register tiles.
     pub registers_per_thread: i64,
+    /// Whether a thread may keep a register tile of several elements (an
+    /// unrolled private array) live across the barriers of shared-memory
+    /// copies. On by default; the OpenCL CPU description turns it off,
+    /// because PoCL 3.1 miscompiles such kernels (3mm's fused kernel writes
+    /// out of bounds on PoCL although every work-item's addresses are in
+    /// bounds), and on a CPU the tile buys nothing over the cache.
+    #[serde(default = "yes")]
+    pub register_tiles_across_barriers: bool,
     /// Global memory bandwidth, GB/s (reported, and used by `-v`).
     pub memory_bandwidth_gbs: f64,
     /// Peak double-precision rate, GFLOP/s.
     pub peak_gflops_fp64: f64,
     /// Peak single-precision rate, GFLOP/s.
     pub peak_gflops_fp32: f64,
+}
+
+fn yes() -> bool {
+    true
 }
 
 const H100: &str = include_str!("../devices/nvidia-h100.toml");

@@ -55,6 +55,9 @@ pub struct MemOptions {
     pub max_shared_bytes: i64,
     /// Largest register tile, in elements.
     pub max_private_elements: i64,
+    /// Register tiles of several elements in kernels with barriers
+    /// (`Device::register_tiles_across_barriers`).
+    pub multi_element_private_with_barriers: bool,
 }
 
 impl Default for MemOptions {
@@ -64,6 +67,7 @@ impl Default for MemOptions {
             private: true,
             max_shared_bytes: 8192,
             max_private_elements: 16,
+            multi_element_private_with_barriers: true,
         }
     }
 }
@@ -433,6 +437,26 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
             g.name = name;
         }
         out.groups.push(g);
+    }
+    // A kernel with shared-memory copies has barriers; where the device
+    // cannot keep unrolled private arrays across them, only one-element
+    // register tiles stay.
+    let barriers = out.groups.iter().any(|g| g.placement == Placement::Shared);
+    if barriers && !opts.multi_element_private_with_barriers {
+        for g in out.groups.iter_mut() {
+            if g.placement == Placement::Private && g.sizes.iter().product::<i64>() > 1 {
+                g.placement = Placement::Global;
+                g.reason = format!(
+                    "global, register tile {} would live across barriers, which this device does not support",
+                    g.sizes
+                        .iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join("x")
+                );
+                g.name.clear();
+            }
+        }
     }
     Ok(out)
 }
