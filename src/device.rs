@@ -37,6 +37,13 @@ pub struct Device {
     /// bounds), and on a CPU the tile buys nothing over the cache.
     #[serde(default = "yes")]
     pub register_tiles_across_barriers: bool,
+    /// Whether a time-skewed band with no parallel row runs as a wavefront
+    /// of tiles, one thread per tile (locality: right for a CPU), or, where
+    /// the time loop alone carries the dependences, as a sequential time
+    /// loop around fully parallel kernels (PPCG's mapping: thousands of
+    /// threads per launch, right for a GPU).
+    #[serde(default = "yes")]
+    pub wavefront: bool,
     /// Global memory bandwidth, GB/s (reported, and used by `-v`).
     pub memory_bandwidth_gbs: f64,
     /// Peak double-precision rate, GFLOP/s.

@@ -88,6 +88,10 @@ struct Cli {
     /// Keep every array out of registers (no private tiles).
     #[arg(long = "no-private-memory")]
     no_private_memory: bool,
+    /// Let written arrays use shared-memory tiles with write-back
+    /// (experimental: wrong results on adi, so off by default).
+    #[arg(long = "shared-write-back")]
+    shared_write_back: bool,
     /// Shared memory per block that tiles may use, in bytes (-1: unlimited;
     /// default: the device's shared memory per block).
     #[arg(
@@ -186,6 +190,7 @@ fn main() -> ExitCode {
     map.tile_size = cli.tile_size;
     map.mem.shared = !cli.no_shared_memory;
     map.mem.private = !cli.no_private_memory;
+    map.mem.shared_write_back = cli.shared_write_back;
     if let Some(m) = cli.max_shared_memory {
         if m < -1 {
             eprint!(
@@ -238,6 +243,7 @@ fn main() -> ExitCode {
             timeout_secs: cli.schedule_timeout,
             worker: None,
             wavefront_tile: cli.tile_size,
+            wavefront: device.wavefront,
         },
         save_schedule: cli.save_schedule.clone(),
         load_schedule: cli.load_schedule.clone(),

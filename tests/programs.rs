@@ -13,8 +13,14 @@ fn output(exe: &std::path::Path) -> String {
 }
 
 fn check(name: &str) {
+    check_with(name, "", &[]);
+}
+
+/// `check` with extra pencilc arguments (`tag` keeps the scratch folders
+/// apart).
+fn check_with(name: &str, tag: &str, extra: &[&str]) {
     let src = root().join("tests/programs").join(format!("{}.c", name));
-    let dir = scratch(&format!("program-{}", name));
+    let dir = scratch(&format!("program-{}{}", name, tag));
     let seq = dir.join("seq");
     run(
         Command::new("cc")
@@ -33,7 +39,9 @@ fn check(name: &str) {
         let host = dir.join(file);
         run(
             Command::new(pencilc())
-                .args(["--target", target, "-o"])
+                .args(["--target", target])
+                .args(extra)
+                .arg("-o")
                 .arg(&host)
                 .arg(&src),
             "pencilc",
@@ -73,15 +81,17 @@ fn chained_assignments_become_one_statement_per_link() {
 }
 
 /// Constant strides are divided out of shared tiles (x[2j]: 32 places, not
-/// 63), for read-only and for written groups, and the result is unchanged.
+/// 63), for read-only and for written groups (with `--shared-write-back`),
+/// and the result is unchanged.
 #[test]
 fn strided_shared_tiles_hold_only_the_elements_used() {
     check("strided");
+    check_with("strided", "-write-back", &["--shared-write-back"]);
     let src = root().join("tests/programs/strided.c");
     let dir = scratch("program-strided-v");
     let out = run(
         Command::new(pencilc())
-            .args(["-v", "--target", "opencl", "-o"])
+            .args(["-v", "--shared-write-back", "--target", "opencl", "-o"])
             .arg(dir.join("p_host.c"))
             .arg(&src),
         "pencilc -v",

@@ -122,6 +122,38 @@ fn stencils_get_time_skewing_and_a_wavefront() {
     }
 }
 
+/// For a GPU (`wavefront = false` in its description) the stencils keep
+/// the time loop sequential on the host around fully parallel kernels, as
+/// PPCG maps them, instead of one-thread wavefront tiles; seidel-2d, with
+/// no parallelism within a time step, keeps its wavefront.
+#[test]
+fn gpu_devices_get_a_time_loop_around_parallel_kernels() {
+    for (k, dims) in [
+        ("jacobi-1d", "2 kernel(s), parallel dims [1, 1]"),
+        ("jacobi-2d", "2 kernel(s), parallel dims [2, 2]"),
+        ("fdtd-2d", "2 kernel(s), parallel dims [2, 2]"),
+        ("heat-3d", "2 kernel(s), parallel dims [3, 3]"),
+        ("seidel-2d", "1 kernel(s), parallel dims [2]"),
+    ] {
+        let (out, err, ok) = pencilc_on(k, &["--emit", "schedule", "--device", "generic-gpu"]);
+        assert!(ok, "{}: {}", k, err);
+        let sched = out.split("mapped:").next().unwrap();
+        assert_eq!(
+            sched.contains("pencilc_wavefront"),
+            k == "seidel-2d",
+            "{}: {}",
+            k,
+            sched
+        );
+        assert_eq!(
+            kernels_and_dims(k, &["--device", "generic-gpu"]),
+            dims,
+            "{}",
+            k
+        );
+    }
+}
+
 #[test]
 fn saved_schedule_reloads_to_the_same_code() {
     let dir = scratch("sched-save-load");

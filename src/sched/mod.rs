@@ -64,6 +64,9 @@ pub struct SchedOptions {
     pub worker: Option<std::path::PathBuf>,
     /// Tile size of the wavefront for bands with no parallel row.
     pub wavefront_tile: i64,
+    /// Whether such bands become wavefronts (`Device::wavefront`); if not,
+    /// their time row alone, around parallel inner bands, where it can.
+    pub wavefront: bool,
 }
 
 impl Default for SchedOptions {
@@ -74,6 +77,7 @@ impl Default for SchedOptions {
             timeout_secs: DEFAULT_TIMEOUT_SECS,
             worker: None,
             wavefront_tile: 32,
+            wavefront: true,
         }
     }
 }
@@ -165,6 +169,12 @@ fn schedule_pluto(
         .into(),
         opts.wavefront_tile.to_string(),
         opts.timeout_secs.to_string(),
+        if opts.wavefront {
+            "wavefront"
+        } else {
+            "time-loop"
+        }
+        .into(),
     ];
     let input = problem.to_text();
     // The worker gets a little longer than its own deadline, so that it can
@@ -196,7 +206,7 @@ fn schedule_pluto(
 }
 
 /// The worker's side of `schedule_pluto`: `args` = fuse, wavefront tile,
-/// seconds; `input` = the problem. Output: `solves N`, then the tree.
+/// seconds, `wavefront` or `time-loop`; `input` = the problem. Output: `solves N`, then the tree.
 pub(crate) fn pluto_job(args: &[String], input: &str) -> std::result::Result<String, String> {
     let fuse = match args.first().map(|s| s.as_str()) {
         Some("max") => Fuse::Max,
@@ -215,6 +225,7 @@ pub(crate) fn pluto_job(args: &[String], input: &str) -> std::result::Result<Str
         max_coefficient: 4,
         max_shift: 64,
         wavefront_tile: tile,
+        wavefront: args.get(3).map(|s| s.as_str()) != Some("time-loop"),
         deadline: Instant::now() + Duration::from_secs(secs),
     };
     match pluto::schedule(&isl, &problem, &popts) {

@@ -58,6 +58,9 @@ pub struct MemOptions {
     /// Register tiles of several elements in kernels with barriers
     /// (`Device::register_tiles_across_barriers`).
     pub multi_element_private_with_barriers: bool,
+    /// Written groups may go to shared memory (`--shared-write-back`; off
+    /// by default: wrong results on adi).
+    pub shared_write_back: bool,
 }
 
 impl Default for MemOptions {
@@ -68,6 +71,7 @@ impl Default for MemOptions {
             max_shared_bytes: 8192,
             max_private_elements: 16,
             multi_element_private_with_barriers: true,
+            shared_write_back: false,
         }
     }
 }
@@ -350,6 +354,19 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
         match (&private, &shared) {
             (Some(_), _) | (_, Some(_)) if may_write => {
                 g.reason = format!("global, may-written, {}", reuse_text);
+            }
+            // Written groups in shared memory gave wrong results on adi
+            // (SMALL and larger: the sweeps' p, q, v, written in shared
+            // tiles with sequential reuse along the tile loop); until that
+            // is understood, a written group goes to shared memory only
+            // when the option says so, and stays global by default.
+            (None, Some(_)) | (Some(_), Some(_))
+                if g.written && !opts.shared_write_back && !(private.is_some() && reuse.any) =>
+            {
+                g.reason = format!(
+                    "global, {}, written (shared-memory write-back is off: --shared-write-back)",
+                    reuse_text
+                );
             }
             (Some((lv, (sizes, strides))), _) if reuse.any => {
                 g.placement = Placement::Private;

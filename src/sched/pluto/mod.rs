@@ -60,6 +60,9 @@ pub struct PlutoOptions {
     pub max_shift: i64,
     /// Tile size of the wavefront applied to bands with no parallel row.
     pub wavefront_tile: i64,
+    /// Whether bands with no parallel row become wavefronts; if not, and
+    /// their first row leaves parallel rows inside, that row alone.
+    pub wavefront: bool,
     /// When scheduling must end; reaching it is a budget error.
     pub deadline: Instant,
 }
@@ -287,6 +290,12 @@ impl<'a> Pluto<'a> {
         if !all_full {
             let mut h2 = h.clone();
             let rows = self.band_rows(group, &edges, &mut h2)?;
+            let wavefront = rows.len() >= 2 && rows.iter().all(|(_, c)| !*c);
+            if wavefront && !self.opts.wavefront {
+                if let Some(node) = self.time_loop(group, &edges, &rows[0].0, h)? {
+                    return Ok(node);
+                }
+            }
             if !rows.is_empty() {
                 *h = h2;
                 return self.finish_band(group, edges, rows, h);
@@ -352,6 +361,37 @@ impl<'a> Pluto<'a> {
             permutable: true,
             child: Box::new(child),
         }))
+    }
+
+    /// A band's first row alone (typically time), sequential, around what
+    /// the dependences it does not carry allow: PPCG's mapping of a stencil
+    /// (a host time loop around parallel kernels), taken only if some row
+    /// inside is parallel; otherwise `None` and the caller keeps the
+    /// wavefront (seidel-2d has no parallelism at a fixed time step).
+    fn time_loop(
+        &mut self,
+        group: &[usize],
+        edges: &[Edge],
+        first: &BTreeMap<usize, Row>,
+        h: &mut Vec<Vec<Vec<i64>>>,
+    ) -> PResult<Option<Node>> {
+        let mut h2 = h.clone();
+        for (&s, r) in first {
+            h2[s].push(r.coef.clone());
+        }
+        let remaining = self.restrict(edges, std::slice::from_ref(first))?;
+        let child = self.group(group, remaining, &mut h2)?;
+        if !has_parallel_row(&child) {
+            return Ok(None);
+        }
+        *h = h2;
+        Ok(Some(Node::Band(Band {
+            stmts: group.to_vec(),
+            rows: vec![first.clone()],
+            coincident: vec![false],
+            permutable: true,
+            child: Box::new(child),
+        })))
     }
 
     /// Greedy smart fusion: walk the components in topological order and
@@ -688,6 +728,15 @@ impl<'a> Pluto<'a> {
 }
 
 /// Each statement's row read off an ILP solution.
+/// Whether some band of `node` has a parallel (coincident) row.
+fn has_parallel_row(node: &Node) -> bool {
+    match node {
+        Node::Leaf => false,
+        Node::Sequence(children) => children.iter().any(|(_, c)| has_parallel_row(c)),
+        Node::Band(b) => b.coincident.iter().any(|c| *c) || has_parallel_row(&b.child),
+    }
+}
+
 fn row_of(
     vars: &BTreeMap<usize, (Vec<usize>, usize, Vec<usize>)>,
     sol: &[i64],
