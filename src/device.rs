@@ -44,6 +44,12 @@ pub struct Device {
     /// threads per launch, right for a GPU).
     #[serde(default = "yes")]
     pub wavefront: bool,
+    /// Whether written arrays may use shared-memory tiles with write-back.
+    /// Off in the OpenCL CPU description: PoCL 3.1 miscompiles adi's
+    /// write-back kernels, which give the sequential results when their
+    /// work-items run as threads with real barriers.
+    #[serde(default = "yes")]
+    pub shared_write_back: bool,
     /// Global memory bandwidth, GB/s (reported, and used by `-v`).
     pub memory_bandwidth_gbs: f64,
     /// Peak double-precision rate, GFLOP/s.

@@ -88,8 +88,9 @@ struct Cli {
     /// Keep every array out of registers (no private tiles).
     #[arg(long = "no-private-memory")]
     no_private_memory: bool,
-    /// Let written arrays use shared-memory tiles with write-back
-    /// (experimental: wrong results on adi, so off by default).
+    /// Let written arrays use shared-memory tiles with write-back even
+    /// where the device description turns it off (the OpenCL CPU one:
+    /// PoCL 3.1 miscompiles such kernels).
     #[arg(long = "shared-write-back")]
     shared_write_back: bool,
     /// Shared memory per block that tiles may use, in bytes (-1: unlimited;
@@ -190,7 +191,7 @@ fn main() -> ExitCode {
     map.tile_size = cli.tile_size;
     map.mem.shared = !cli.no_shared_memory;
     map.mem.private = !cli.no_private_memory;
-    map.mem.shared_write_back = cli.shared_write_back;
+    map.mem.shared_write_back |= cli.shared_write_back;
     if let Some(m) = cli.max_shared_memory {
         if m < -1 {
             eprint!(

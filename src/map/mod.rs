@@ -65,6 +65,7 @@ impl MapOptions {
                 // rest of the kernel.
                 max_private_elements: (d.registers_per_thread / 4).clamp(1, 64),
                 multi_element_private_with_barriers: d.register_tiles_across_barriers,
+                shared_write_back: d.shared_write_back,
                 ..memory::MemOptions::default()
             },
             ..MapOptions::default()

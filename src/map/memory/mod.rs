@@ -58,8 +58,8 @@ pub struct MemOptions {
     /// Register tiles of several elements in kernels with barriers
     /// (`Device::register_tiles_across_barriers`).
     pub multi_element_private_with_barriers: bool,
-    /// Written groups may go to shared memory (`--shared-write-back`; off
-    /// by default: wrong results on adi).
+    /// Written groups may go to shared memory (`Device::shared_write_back`,
+    /// or `--shared-write-back`).
     pub shared_write_back: bool,
 }
 
@@ -355,16 +355,13 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
             (Some(_), _) | (_, Some(_)) if may_write => {
                 g.reason = format!("global, may-written, {}", reuse_text);
             }
-            // Written groups in shared memory gave wrong results on adi
-            // (SMALL and larger: the sweeps' p, q, v, written in shared
-            // tiles with sequential reuse along the tile loop); until that
-            // is understood, a written group goes to shared memory only
-            // when the option says so, and stays global by default.
+            // Written groups go to shared memory only where the device
+            // allows write-back (not PoCL's: it miscompiles adi's sweeps).
             (None, Some(_)) | (Some(_), Some(_))
                 if g.written && !opts.shared_write_back && !(private.is_some() && reuse.any) =>
             {
                 g.reason = format!(
-                    "global, {}, written (shared-memory write-back is off: --shared-write-back)",
+                    "global, {}, written (no shared-memory write-back on this device: --shared-write-back)",
                     reuse_text
                 );
             }
