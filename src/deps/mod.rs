@@ -441,40 +441,13 @@ pub fn pieces(isl: &Isl, scop: &Scop, deps: &DependenceGraph) -> Result<Vec<Stri
 }
 
 #[cfg(test)]
-mod pieces_tests {
+mod tests {
     use super::*;
     use crate::front::{parse_regions, preprocess, CppOptions};
 
-    #[test]
-    fn pieces_cover_exactly_the_dependences() {
-        let src = "void f(int n, double A[100], double B[100]) {\n#pragma scop\nfor (int t = 0; t < 10; t++) {\n for (int i = 1; i < 99; i++) B[i] = A[i-1] + A[i] + A[i+1];\n for (int i = 1; i < 99; i++) A[i] = B[i];\n}\n#pragma endscop\n}\n";
-        let dir = std::env::temp_dir().join(format!("pencilc-pieces-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("p.c");
-        std::fs::write(&path, src).unwrap();
-        let pp = preprocess(&path, &CppOptions::default(), None).unwrap();
-        let regions = parse_regions(&pp).unwrap();
-        let scop = crate::scop::build_scop(&regions[0]).unwrap();
-        let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
-        let g = analyze(&isl, &scop).unwrap();
-        let p = pieces(&isl, &scop, &g).unwrap();
-        assert!(p.len() >= 3, "{:?}", p);
-        let mut u = UnionMap::read_from_str(&isl.ctx, "{ }").unwrap();
-        for t in &p {
-            u = u
-                .union(UnionMap::read_from_str(&isl.ctx, t).unwrap())
-                .unwrap();
-        }
-        assert!(u.is_equal(&g.all(&isl).unwrap()).unwrap());
-    }
-}
-
-#[cfg(test)]
-mod independent_tests {
-    use super::*;
-    use crate::front::{parse_regions, preprocess, CppOptions};
-
-    fn analyze_source(name: &str, src: &str) -> (Isl, DependenceGraph) {
+    /// The region of `src` (a file named after `name`), its model and its
+    /// dependences.
+    fn analyze_source(name: &str, src: &str) -> (Isl, Scop, DependenceGraph) {
         let dir =
             std::env::temp_dir().join(format!("pencilc-deps-{}-{}", name, std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -485,7 +458,22 @@ mod independent_tests {
         let scop = crate::scop::build_scop(&regions[0]).unwrap();
         let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
         let g = analyze(&isl, &scop).unwrap();
-        (isl, g)
+        (isl, scop, g)
+    }
+
+    #[test]
+    fn pieces_cover_exactly_the_dependences() {
+        let src = "void f(int n, double A[100], double B[100]) {\n#pragma scop\nfor (int t = 0; t < 10; t++) {\n for (int i = 1; i < 99; i++) B[i] = A[i-1] + A[i] + A[i+1];\n for (int i = 1; i < 99; i++) A[i] = B[i];\n}\n#pragma endscop\n}\n";
+        let (isl, scop, g) = analyze_source("pieces", src);
+        let p = pieces(&isl, &scop, &g).unwrap();
+        assert!(p.len() >= 3, "{:?}", p);
+        let mut u = UnionMap::read_from_str(&isl.ctx, "{ }").unwrap();
+        for t in &p {
+            u = u
+                .union(UnionMap::read_from_str(&isl.ctx, t).unwrap())
+                .unwrap();
+        }
+        assert!(u.is_equal(&g.all(&isl).unwrap()).unwrap());
     }
 
     /// Every iteration of an `independent` loop that overwrites a value
@@ -494,7 +482,7 @@ mod independent_tests {
     #[test]
     fn writes_before_an_independent_loop_precede_every_iteration() {
         let src = "void f(int A[100], int flag[1]) {\n#pragma scop\nflag[0] = 0;\n#pragma pencil independent\nfor (int i = 0; i < 100; i++) {\n A[i] = i;\n flag[0] = 1;\n}\nflag[0] = flag[0] + 1;\n#pragma endscop\n}\n";
-        let (isl, g) = analyze_source("indep", src);
+        let (isl, _, g) = analyze_source("indep", src);
         let all = g.all(&isl).unwrap();
         let before =
             UnionMap::read_from_str(&isl.ctx, "{ S_0[] -> S_2[i] : 0 <= i < 100 }").unwrap();
