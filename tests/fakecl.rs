@@ -10,7 +10,6 @@
 
 mod common;
 use common::*;
-use pencilc::harness::{self, report, HarnessOptions};
 use std::process::Command;
 
 fn build_fakecl() -> std::path::PathBuf {
@@ -32,27 +31,6 @@ fn build_fakecl() -> std::path::PathBuf {
     dir
 }
 
-fn run_suite(work: &str, dataset: &str, kernels: &[&str], args: &[&str]) {
-    let mut opts = HarnessOptions::new(
-        root().join("polybench"),
-        pencilc(),
-        root().join("target/e2e").join(work),
-    );
-    opts.dataset = dataset.into();
-    opts.runs = 1;
-    opts.kernels = kernels.iter().map(|s| s.to_string()).collect();
-    opts.pencilc_args = args.iter().map(|s| s.to_string()).collect();
-    let results = harness::run_suite(&opts, &|_| {}).unwrap();
-    let table = report::table(&results, &opts);
-    println!("{}", table);
-    let bad: Vec<String> = results
-        .iter()
-        .filter(|r| !r.correct || r.error.is_some())
-        .map(|r| format!("{}: {}", r.name, report::note(r)))
-        .collect();
-    assert!(bad.is_empty(), "{}\n{}", bad.join("\n"), table);
-}
-
 #[test]
 fn gpu_mapped_polybench_is_correct_with_real_barriers() {
     assert!(
@@ -64,9 +42,9 @@ fn gpu_mapped_polybench_is_correct_with_real_barriers() {
     std::env::set_var("LD_LIBRARY_PATH", &dir);
     // Every kernel at MINI mapped for a GPU: write-back, register tiles
     // across barriers, time loops around parallel stencil kernels.
-    run_suite("fakecl-mini-gpu", "MINI", &[], &["--device", "generic-gpu"]);
+    harness_all_correct("fakecl-mini-gpu", "MINI", &[], &["--device", "generic-gpu"]);
     // The two kernels PoCL gets wrong at SMALL, and their neighbours.
-    run_suite(
+    harness_all_correct(
         "fakecl-small-gpu",
         "SMALL",
         &["3mm", "adi", "gemm", "correlation", "jacobi-2d"],

@@ -5,7 +5,6 @@
 
 mod common;
 use common::*;
-use pencilc::harness::{self, report, HarnessOptions};
 use std::process::Command;
 
 fn require_opencl() {
@@ -40,31 +39,8 @@ fn every_polybench_kernel_is_correct_mapped_for_a_gpu() {
 
 fn run_all(dir: &str, pencilc_args: &[&str]) {
     require_opencl();
-    let mut opts = HarnessOptions::new(
-        root().join("polybench"),
-        pencilc(),
-        root().join("target/e2e").join(dir),
-    );
-    opts.pencilc_args = pencilc_args.iter().map(|s| s.to_string()).collect();
-    opts.dataset = "MINI".into();
-    opts.runs = 1;
-    let results = harness::run_suite(&opts, &|r| {
-        eprintln!(
-            "{}: {}",
-            r.name,
-            if r.correct { "correct" } else { "NOT CORRECT" }
-        )
-    })
-    .unwrap();
-    let table = report::table(&results, &opts);
-    println!("{}", table);
+    let results = harness_all_correct(dir, "MINI", &[], pencilc_args);
     assert_eq!(results.len(), 30, "polybench/kernels.txt lists 30 kernels");
-    let bad: Vec<String> = results
-        .iter()
-        .filter(|r| !r.correct || r.error.is_some())
-        .map(|r| format!("{}: {}", r.name, report::note(r)))
-        .collect();
-    assert!(bad.is_empty(), "{}\n{}", bad.join("\n"), table);
 }
 
 /// Kernels whose memory-hierarchy failures MINI is too small to show:
@@ -75,26 +51,8 @@ fn run_all(dir: &str, pencilc_args: &[&str]) {
 #[test]
 fn memory_hierarchy_at_small_on_pocl() {
     require_opencl();
-    let mut opts = HarnessOptions::new(
-        root().join("polybench"),
-        pencilc(),
-        root().join("target/e2e/harness-small-3mm"),
-    );
-    opts.dataset = "SMALL".into();
-    opts.runs = 1;
-    opts.kernels = vec!["3mm".to_string(), "gemm".to_string(), "adi".to_string()];
-    let results = harness::run_suite(&opts, &|_| {}).unwrap();
-    let table = report::table(&results, &opts);
-    assert_eq!(results.len(), 3, "{}", table);
-    for r in &results {
-        assert!(
-            r.correct && r.error.is_none(),
-            "{}: {}\n{}",
-            r.name,
-            report::note(r),
-            table
-        );
-    }
+    let results = harness_all_correct("harness-small-3mm", "SMALL", &["3mm", "gemm", "adi"], &[]);
+    assert_eq!(results.len(), 3);
 }
 
 /// The harness binary: table on stdout, JSON and SVG files, exit status.

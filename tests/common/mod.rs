@@ -200,3 +200,42 @@ pub fn nvcc() -> Option<PathBuf> {
     })
     .clone()
 }
+
+/// Runs the PolyBench harness (the OpenCL programs, one run each) on
+/// `kernels` (empty: all) at `dataset` with extra pencilc `args`, in
+/// target/e2e/`work`, prints its table, and asserts that every kernel
+/// compiled, ran and matched the sequential program. Returns the results.
+pub fn harness_all_correct(
+    work: &str,
+    dataset: &str,
+    kernels: &[&str],
+    args: &[&str],
+) -> Vec<pencilc::harness::KernelResult> {
+    use pencilc::harness::{self, report, HarnessOptions};
+    let mut opts = HarnessOptions::new(
+        root().join("polybench"),
+        pencilc(),
+        root().join("target/e2e").join(work),
+    );
+    opts.dataset = dataset.into();
+    opts.runs = 1;
+    opts.kernels = kernels.iter().map(|s| s.to_string()).collect();
+    opts.pencilc_args = args.iter().map(|s| s.to_string()).collect();
+    let results = harness::run_suite(&opts, &|r| {
+        eprintln!(
+            "{}: {}",
+            r.name,
+            if r.correct { "correct" } else { "NOT CORRECT" }
+        )
+    })
+    .unwrap();
+    let table = report::table(&results, &opts);
+    println!("{}", table);
+    let bad: Vec<String> = results
+        .iter()
+        .filter(|r| !r.correct || r.error.is_some())
+        .map(|r| format!("{}: {}", r.name, report::note(r)))
+        .collect();
+    assert!(bad.is_empty(), "{}\n{}", bad.join("\n"), table);
+    results
+}
