@@ -187,27 +187,9 @@ fn unknown_identifier() {
     );
 }
 
-/// Runs pencilc on a whole file `text`; returns (exit code, stderr, path).
-fn compile_whole(name: &str, text: &str) -> (i32, String, String) {
-    let dir = scratch(&format!("diag-{}", name));
-    let src = dir.join(format!("{}.c", name));
-    std::fs::write(&src, text).unwrap();
-    let out = Command::new(pencilc())
-        .arg("--output-dir")
-        .arg(&dir)
-        .arg(&src)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        src.display().to_string(),
-    )
-}
-
 fn assert_whole(name: &str, text: &str, code: &str, at: &str) {
-    let (status, err, path) = compile_whole(name, text);
-    assert_eq!(status, 1, "{}", err);
+    let (status, err, path) = compile_file(name, text);
+    assert_eq!(status, Some(1), "{}", err);
     assert!(!err.contains("panicked"), "{}", err);
     let first = err.lines().next().unwrap_or("");
     assert!(first.starts_with(&format!("{}:{}:", path, at)), "{}", err);
@@ -236,8 +218,9 @@ fn array_parameter_without_pencil_array() {
     );
 }
 
-/// Runs pencilc on a whole file `text`; returns (exit code, stderr).
-fn compile_file(name: &str, text: &str) -> (Option<i32>, String) {
+/// Runs pencilc on a whole file `text`; returns (exit code, stderr, the
+/// file's path as pencilc prints it).
+fn compile_file(name: &str, text: &str) -> (Option<i32>, String, String) {
     let dir = scratch(&format!("diag-{}", name));
     let src = dir.join(format!("{}.c", name));
     std::fs::write(&src, text).unwrap();
@@ -250,12 +233,13 @@ fn compile_file(name: &str, text: &str) -> (Option<i32>, String) {
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
+        src.display().to_string(),
     )
 }
 
 #[test]
 fn missing_endscop() {
-    let (status, err) = compile_file(
+    let (status, err, _) = compile_file(
         "endscop",
         "void f(int n, double B[10]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i] = 0;\n}\n",
     );
@@ -269,7 +253,7 @@ fn missing_endscop() {
 
 #[test]
 fn preprocessor_failure_is_reported() {
-    let (status, err) = compile_file(
+    let (status, err, _) = compile_file(
         "cpp",
         "#include \"does_not_exist.h\"\nint main(void) { return 0; }\n",
     );
