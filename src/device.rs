@@ -122,34 +122,31 @@ impl Device {
             ("shared_memory_per_block", d.shared_memory_per_block),
             ("registers_per_thread", d.registers_per_thread),
         ];
-        for (field, v) in ints {
-            if v < 1 {
-                return Err(Diagnostic::error(
-                    Code::Usage,
-                    None,
-                    format!(
-                        "--device {}: `{}` must be positive, not {}",
-                        origin, field, v
-                    ),
-                ));
-            }
-        }
         let floats = [
             ("memory_bandwidth_gbs", d.memory_bandwidth_gbs),
             ("peak_gflops_fp64", d.peak_gflops_fp64),
             ("peak_gflops_fp32", d.peak_gflops_fp32),
         ];
-        for (field, v) in floats {
-            if !(v > 0.0 && v.is_finite()) {
-                return Err(Diagnostic::error(
-                    Code::Usage,
-                    None,
-                    format!(
-                        "--device {}: `{}` must be positive, not {}",
-                        origin, field, v
-                    ),
-                ));
-            }
+        let bad = ints
+            .iter()
+            .filter(|(_, v)| *v < 1)
+            .map(|(f, v)| (*f, v.to_string()))
+            .chain(
+                floats
+                    .iter()
+                    .filter(|(_, v)| !(*v > 0.0 && v.is_finite()))
+                    .map(|(f, v)| (*f, v.to_string())),
+            )
+            .next();
+        if let Some((field, v)) = bad {
+            return Err(Diagnostic::error(
+                Code::Usage,
+                None,
+                format!(
+                    "--device {}: `{}` must be positive, not {}",
+                    origin, field, v
+                ),
+            ));
         }
         Ok(d)
     }
