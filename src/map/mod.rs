@@ -509,26 +509,18 @@ impl Mapper<'_> {
             tile_index.push(m.to_str().isl(isl, STAGE)?.to_string());
         }
 
-        // Block filter: block b_j runs the tiles whose index is b_j modulo
-        // the grid. Where every tile index provably lies in [0, grid) the
-        // modulo is the identity, and the equality lets isl eliminate b_j
-        // instead of carrying a division through AST generation.
+        // Block filter: block b_j runs the tiles whose index is b_j modulo the grid.
         let mut node = node;
         if n_block > 0 && self.with_ids {
             let ids = &self.block_ids[..n_block];
-            let domain = node.get_domain().isl(isl, STAGE)?;
-            let mut cons = Vec::new();
-            for j in 0..n_block {
-                let exact = tile_index_within(isl, &tile_index[j], &domain, grid_cap[j])?;
-                cons.push(if exact {
-                    format!("floor(p{}/{}) = {}", j, tiles[j], ids[j])
-                } else {
+            let cons: Vec<String> = (0..n_block)
+                .map(|j| {
                     format!(
                         "(floor(p{}/{}) - {}) mod {} = 0",
                         j, tiles[j], ids[j], grid_cap[j]
                     )
-                });
-            }
+                })
+                .collect();
             let filter = self.filter_on(&partial_map, ids, &tuple, &cons)?;
             node = node.insert_filter(filter).isl(isl, STAGE)?;
             let ctx_cons: Vec<String> = (0..n_block)
@@ -742,21 +734,6 @@ impl Mapper<'_> {
             .coalesce()
             .isl(isl, STAGE)
     }
-}
-
-/// Whether the tile index `index` (a union map from instances to one
-/// value, in isl text) lies in `[0, cap)` for every instance of `domain`.
-fn tile_index_within(isl: &Isl, index: &str, domain: &UnionSet, cap: i64) -> Result<bool> {
-    let values = UnionMap::read_from_str(&isl.ctx, index)
-        .isl(isl, STAGE)?
-        .intersect_domain(domain.copy().isl(isl, STAGE)?)
-        .isl(isl, STAGE)?
-        .range()
-        .isl(isl, STAGE)?;
-    // isl aligns the parameters of the two sets itself.
-    let range = UnionSet::read_from_str(&isl.ctx, &format!("{{ [x] : 0 <= x < {} }}", cap))
-        .isl(isl, STAGE)?;
-    values.is_subset(&range).isl(isl, STAGE)
 }
 
 /// Whether a statement with `reduction` updates has instances in `domain`.
