@@ -64,7 +64,7 @@ impl MapOptions {
                 // A double takes two 32-bit registers; leave room for the
                 // rest of the kernel.
                 max_private_elements: (d.registers_per_thread / 4).clamp(1, 64),
-                multi_element_private_with_barriers: d.register_tiles_across_barriers,
+                register_tiles_across_barriers: d.register_tiles_across_barriers,
                 shared_write_back: d.shared_write_back,
                 ..memory::MemOptions::default()
             },

@@ -26,7 +26,6 @@ struct _cl_kernel {
     void (*tramp)(void **);
     int nargs;
     void *args[64];      /* what each parameter receives */
-    size_t local_size[64]; /* __local parameters: bytes (0 otherwise) */
     char is_buffer[64];
 };
 
@@ -243,7 +242,7 @@ cl_kernel clCreateKernel(cl_program p, const char *name, cl_int *err)
     k->program = p;
     k->tramp = (void (*)(void **))dlsym(p->lib, sym);
     k->nargs = params(p->source, name, ps);
-    for (i = 0; i < k->nargs; i++) k->is_buffer[i] = strchr(ps[i], '*') && !strstr(ps[i], "__local");
+    for (i = 0; i < k->nargs; i++) k->is_buffer[i] = strchr(ps[i], '*') != NULL;
     if (!k->tramp || k->nargs < 0) {
         if (err) *err = CL_INVALID_KERNEL_NAME;
         free(k);
@@ -256,13 +255,10 @@ cl_kernel clCreateKernel(cl_program p, const char *name, cl_int *err)
 cl_int clSetKernelArg(cl_kernel k, cl_uint i, size_t size, const void *value)
 {
     if ((int)i >= k->nargs) return CL_INVALID_ARG_INDEX;
+    /* pencilc's kernels declare their local memory inside: no __local
+     * parameters, so every argument has a value. */
+    if (!value) return CL_INVALID_ARG_VALUE;
     free(k->args[i]);
-    k->args[i] = NULL;
-    k->local_size[i] = 0;
-    if (!value) { /* __local: the memory is allocated per work-group */
-        k->local_size[i] = size;
-        return CL_SUCCESS;
-    }
     k->args[i] = malloc(size);
     memcpy(k->args[i], value, size);
     return CL_SUCCESS;
@@ -306,11 +302,8 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim, cons
     }
     total = lsize[0] * lsize[1] * lsize[2];
     for (d = 0; d < 3; d++) { fakecl_lsize[d] = (int)lsize[d]; fakecl_ngroups[d] = (int)groups[d]; }
-    for (i = 0; i < k->nargs; i++) {
-        if (k->local_size[i]) args[i] = calloc(1, k->local_size[i]);
-        else if (k->is_buffer[i]) args[i] = (*(cl_mem *)k->args[i])->data;
-        else args[i] = k->args[i];
-    }
+    for (i = 0; i < k->nargs; i++)
+        args[i] = k->is_buffer[i] ? (*(cl_mem *)k->args[i])->data : k->args[i];
     items = calloc(total, sizeof *items);
     threads = calloc(total, sizeof *threads);
     pthread_barrier_init(&fakecl_barrier, NULL, (unsigned)total);
@@ -328,8 +321,6 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim, cons
     }
     for (t = 0; t < total; t++) pthread_join(threads[t], NULL);
     pthread_barrier_destroy(&fakecl_barrier);
-    for (i = 0; i < k->nargs; i++)
-        if (k->local_size[i]) free(args[i]);
     free(items);
     free(threads);
     return CL_SUCCESS;

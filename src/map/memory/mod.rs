@@ -57,7 +57,7 @@ pub struct MemOptions {
     pub max_private_elements: i64,
     /// Register tiles of several elements in kernels with barriers
     /// (`Device::register_tiles_across_barriers`).
-    pub multi_element_private_with_barriers: bool,
+    pub register_tiles_across_barriers: bool,
     /// Written groups may go to shared memory (`Device::shared_write_back`,
     /// or `--shared-write-back`).
     pub shared_write_back: bool,
@@ -70,7 +70,7 @@ impl Default for MemOptions {
             private: true,
             max_shared_bytes: 8192,
             max_private_elements: 16,
-            multi_element_private_with_barriers: true,
+            register_tiles_across_barriers: true,
             shared_write_back: false,
         }
     }
@@ -456,7 +456,7 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
     // cannot keep unrolled private arrays across them, only one-element
     // register tiles stay.
     let barriers = out.groups.iter().any(|g| g.placement == Placement::Shared);
-    if barriers && !opts.multi_element_private_with_barriers {
+    if barriers && !opts.register_tiles_across_barriers {
         for g in out.groups.iter_mut() {
             if g.placement == Placement::Private && g.sizes.iter().product::<i64>() > 1 {
                 g.placement = Placement::Global;
