@@ -5,6 +5,9 @@
 //! across barriers in 3mm), so the code pencilc generates for GPUs, which
 //! has both, is checked here against the sequential programs instead.
 //!
+//! The same runs build the CUDA output against tests/fakecuda (the CUDA
+//! runtime emulated the same way) and compare its results too.
+//!
 //! One test in its own binary: it points LD_LIBRARY_PATH at fakecl for the
 //! whole process, which no PoCL test may share.
 
@@ -41,13 +44,21 @@ fn gpu_mapped_polybench_is_correct_with_real_barriers() {
     // This process only: every OpenCL program the harness runs gets fakecl.
     std::env::set_var("LD_LIBRARY_PATH", &dir);
     // Every kernel at MINI mapped for a GPU: write-back, register tiles
-    // across barriers, time loops around parallel stencil kernels.
-    harness_all_correct("fakecl-mini-gpu", "MINI", &[], &["--device", "generic-gpu"]);
+    // across barriers, time loops around parallel stencil kernels. The CUDA
+    // output of the same mapping runs too, on tests/fakecuda.
+    harness_all_correct_cuda(
+        "fakecl-mini-gpu",
+        "MINI",
+        &[],
+        &["--device", "generic-gpu"],
+        true,
+    );
     // The two kernels PoCL gets wrong at SMALL, and their neighbours.
-    harness_all_correct(
+    harness_all_correct_cuda(
         "fakecl-small-gpu",
         "SMALL",
         &["3mm", "adi", "gemm", "correlation", "jacobi-2d"],
         &["--device", "nvidia-h100"],
+        true,
     );
 }

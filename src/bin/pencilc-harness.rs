@@ -7,7 +7,7 @@
 //! cargo run --release --bin pencilc-harness -- --dataset SMALL [--kernels gemm,2mm] [--json out.json] [--svg out.svg]
 
 use clap::Parser;
-use pencilc::harness::{self, report, HarnessOptions};
+use pencilc::harness::{self, report, CudaRun, HarnessOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -45,9 +45,18 @@ struct Args {
     /// PENCILC_OPENCL_DEVICE for the OpenCL programs (gpu, cpu, accelerator, default).
     #[arg(long, default_value = "cpu")]
     device: String,
-    /// Run the CUDA versions: auto (when nvcc and nvidia-smi work), on, off.
+    /// Run the CUDA versions: auto (on when nvcc and nvidia-smi work), on,
+    /// off, or emulate (build them with the C++ compiler against
+    /// tests/fakecuda and run them on the CPU: results only, no timings).
     #[arg(long, default_value = "auto")]
     cuda: String,
+    /// The CUDA runtime emulation for --cuda emulate (default: the source
+    /// tree's tests/fakecuda).
+    #[arg(long)]
+    fakecuda: Option<PathBuf>,
+    /// The C++ compiler for --cuda emulate.
+    #[arg(long, default_value = "c++")]
+    cxx: PathBuf,
     /// The CUDA compiler.
     #[arg(long, default_value = "nvcc")]
     nvcc: PathBuf,
@@ -104,20 +113,37 @@ fn main() -> ExitCode {
         .map(String::from)
         .collect();
     opts.run_timeout = Duration::from_secs(a.timeout);
-    opts.nvcc = a.nvcc.clone();
+    let gpu = CudaRun::Gpu {
+        nvcc: a.nvcc.clone(),
+    };
     opts.cuda = match a.cuda.as_str() {
-        "on" => true,
-        "off" => false,
-        _ => harness::cuda_available(&a.nvcc),
+        "on" => gpu,
+        "off" => CudaRun::Off,
+        "emulate" => CudaRun::Emulated {
+            cxx: a.cxx.clone(),
+            runtime: a.fakecuda.clone().unwrap_or_else(|| {
+                PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fakecuda")
+            }),
+        },
+        "auto" if harness::cuda_available(&a.nvcc) => gpu,
+        "auto" => CudaRun::Off,
+        other => {
+            eprintln!(
+                "pencilc-harness: --cuda {}: expected auto, on, off or emulate",
+                other
+            );
+            return ExitCode::from(2);
+        }
     };
     eprintln!(
         "pencilc-harness: {} dataset, OpenCL device {}, CUDA {}",
         opts.dataset,
         opts.opencl_device,
-        if opts.cuda {
-            "on"
-        } else {
-            "off (no nvcc or no GPU)"
+        match &opts.cuda {
+            CudaRun::Gpu { .. } => "on",
+            CudaRun::Emulated { .. } => "emulated on the CPU (results only)",
+            CudaRun::Off if a.cuda == "off" => "off",
+            CudaRun::Off => "off (no nvcc or no GPU)",
         }
     );
     let progress = |r: &harness::KernelResult| {
@@ -126,8 +152,9 @@ fn main() -> ExitCode {
             r.name,
             match (&r.error, r.correct) {
                 (Some(e), _) => format!("FAILED: {}", e.lines().next().unwrap_or("")),
-                (None, true) => "correct".into(),
                 (None, false) => "WRONG".into(),
+                (None, true) if r.cuda_correct == Some(false) => "WRONG (CUDA)".into(),
+                (None, true) => "correct".into(),
             }
         )
     };

@@ -7,6 +7,7 @@
 //! that the timings do not disturb each other.
 
 pub mod compare;
+pub mod emulate;
 pub mod report;
 
 use compare::{compare_dumps, Comparison};
@@ -71,9 +72,8 @@ pub struct HarnessOptions {
     pub fp_contract: bool,
     /// `PENCILC_OPENCL_DEVICE` for the OpenCL programs.
     pub opencl_device: String,
-    /// Also compile, run and compare the CUDA output (needs nvcc and a GPU).
-    pub cuda: bool,
-    pub nvcc: PathBuf,
+    /// Whether and how the CUDA output is built, run and compared.
+    pub cuda: CudaRun,
     /// The longest any one program may run.
     pub run_timeout: Duration,
     /// Extra pencilc arguments (e.g. `--scheduler isl`, `--fuse min`).
@@ -97,12 +97,24 @@ impl HarnessOptions {
             tolerance: 1e-9,
             fp_contract: false,
             opencl_device: "cpu".into(),
-            cuda: false,
-            nvcc: PathBuf::from("nvcc"),
+            cuda: CudaRun::Off,
             run_timeout: Duration::from_secs(600),
             pencilc_args: Vec::new(),
         }
     }
+}
+
+/// How the harness treats pencilc's CUDA output.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CudaRun {
+    /// Not generated.
+    Off,
+    /// Built with this nvcc and run on the GPU: results and timings.
+    Gpu { nvcc: PathBuf },
+    /// Built with the C++ compiler `cxx` against the CUDA runtime emulation
+    /// in `runtime` (tests/fakecuda) and run on the CPU: results only, the
+    /// timings are not reported (see `emulate`).
+    Emulated { cxx: PathBuf, runtime: PathBuf },
 }
 
 /// Whether `nvcc` runs and `nvidia-smi` sees a GPU.
@@ -331,7 +343,7 @@ fn build_programs(opts: &HarnessOptions, k: &Kernel, b: &mut Built) -> Result<()
     )?;
     b.opencl = Some(ocl);
 
-    if opts.cuda {
+    if opts.cuda != CudaRun::Off {
         let host_cu = b.dir.join(format!("{}_host.cu", k.name));
         check(
             Command::new(&opts.pencilc)
@@ -343,23 +355,62 @@ fn build_programs(opts: &HarnessOptions, k: &Kernel, b: &mut Built) -> Result<()
                 .arg(&k.source),
             "pencilc --target cuda",
         )?;
+        let kernel_cu = b.dir.join(format!("{}_kernel.cu", k.name));
         let exe = b.dir.join("cuda");
-        // nvcc contracts to FMA by default; --fmad=false keeps the results
-        // comparable with the sequential program's, as for OpenCL.
-        let mut nvcc = Command::new(&opts.nvcc);
-        nvcc.arg("-O3");
-        if !opts.fp_contract {
-            nvcc.arg("--fmad=false");
+        match &opts.cuda {
+            CudaRun::Gpu { nvcc } => {
+                // nvcc contracts to FMA by default; --fmad=false keeps the
+                // results comparable with the sequential program's, as for
+                // OpenCL.
+                let mut nvcc = Command::new(nvcc);
+                nvcc.arg("-O3");
+                if !opts.fp_contract {
+                    nvcc.arg("--fmad=false");
+                }
+                check(
+                    nvcc.args(&fl)
+                        .arg(&host_cu)
+                        .arg(&kernel_cu)
+                        .arg(&polybench_c)
+                        .arg("-o")
+                        .arg(&exe),
+                    "nvcc",
+                )?;
+            }
+            CudaRun::Emulated { cxx, runtime } => {
+                let text = std::fs::read_to_string(&host_cu)
+                    .map_err(|e| format!("cannot read {}: {}", host_cu.display(), e))?;
+                let emulated = b.dir.join(format!("{}_host_emulated.cu", k.name));
+                std::fs::write(&emulated, emulate::rewrite_launches(&text))
+                    .map_err(|e| format!("cannot write {}: {}", emulated.display(), e))?;
+                let pb_o = b.dir.join("polybench.o");
+                check(
+                    Command::new(&opts.cc)
+                        .args(&opts.cflags)
+                        .args(&fl)
+                        .arg("-c")
+                        .arg(&polybench_c)
+                        .arg("-o")
+                        .arg(&pb_o),
+                    "building polybench.c",
+                )?;
+                check(
+                    Command::new(cxx)
+                        .args(["-std=c++17", "-O1", "-I"])
+                        .arg(runtime)
+                        .args(&fl)
+                        .args(["-x", "c++"])
+                        .arg(&emulated)
+                        .arg(&kernel_cu)
+                        .args(["-x", "none"])
+                        .arg(&pb_o)
+                        .args(["-lm", "-o"])
+                        .arg(&exe),
+                    "building the emulated CUDA program",
+                )?;
+            }
+            CudaRun::Off => unreachable!(),
         }
-        check(
-            nvcc.args(&fl)
-                .arg(&host_cu)
-                .arg(b.dir.join(format!("{}_kernel.cu", k.name)))
-                .arg(&polybench_c)
-                .arg("-o")
-                .arg(&exe),
-            "nvcc",
-        )?;
         b.cuda = Some(exe);
     }
     Ok(())
@@ -543,10 +594,21 @@ fn run_programs(
     r.comparison = Some(c);
 
     if let Some(exe) = cuda {
-        let (dump, ms, _) = timed_runs(opts, exe, dir, &[], "cuda", |run| {
-            polybench_seconds(&run.stdout)
-        })?;
-        r.cuda_ms = Some(ms);
+        let gpu = matches!(opts.cuda, CudaRun::Gpu { .. });
+        // An emulated run's time means nothing: run it once, for its results.
+        let once = HarnessOptions {
+            runs: 1,
+            ..opts.clone()
+        };
+        let (dump, ms, _) = timed_runs(
+            if gpu { opts } else { &once },
+            exe,
+            dir,
+            &[],
+            "cuda",
+            |run| polybench_seconds(&run.stdout),
+        )?;
+        r.cuda_ms = gpu.then_some(ms);
         r.cuda_correct = Some(compare_dumps(&seq_dump, &dump, opts.tolerance).ok());
     }
     Ok(())

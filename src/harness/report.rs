@@ -98,7 +98,7 @@ pub fn geomean_speedup(results: &[KernelResult]) -> Option<f64> {
 
 /// The table: one row per kernel, then a summary line.
 pub fn table(results: &[KernelResult], opts: &HarnessOptions) -> String {
-    let cuda = results.iter().any(|r| r.cuda_ms.is_some());
+    let cuda = results.iter().any(|r| r.cuda_correct.is_some());
     let mut s = String::new();
     let _ = write!(
         s,

@@ -211,7 +211,19 @@ pub fn harness_all_correct(
     kernels: &[&str],
     args: &[&str],
 ) -> Vec<pencilc::harness::KernelResult> {
-    use pencilc::harness::{self, report, HarnessOptions};
+    harness_all_correct_cuda(work, dataset, kernels, args, false)
+}
+
+/// `harness_all_correct`; with `emulate_cuda`, the CUDA output of every
+/// kernel is also built against tests/fakecuda, run on the CPU and compared.
+pub fn harness_all_correct_cuda(
+    work: &str,
+    dataset: &str,
+    kernels: &[&str],
+    args: &[&str],
+    emulate_cuda: bool,
+) -> Vec<pencilc::harness::KernelResult> {
+    use pencilc::harness::{self, report, CudaRun, HarnessOptions};
     let mut opts = HarnessOptions::new(
         root().join("polybench"),
         pencilc(),
@@ -221,11 +233,22 @@ pub fn harness_all_correct(
     opts.runs = 1;
     opts.kernels = kernels.iter().map(|s| s.to_string()).collect();
     opts.pencilc_args = args.iter().map(|s| s.to_string()).collect();
+    if emulate_cuda {
+        opts.cuda = CudaRun::Emulated {
+            cxx: "c++".into(),
+            runtime: fakecuda(),
+        };
+    }
     let results = harness::run_suite(&opts, &|r| {
         eprintln!(
-            "{}: {}",
+            "{}: {}{}",
             r.name,
-            if r.correct { "correct" } else { "NOT CORRECT" }
+            if r.correct { "correct" } else { "NOT CORRECT" },
+            match r.cuda_correct {
+                Some(true) => ", CUDA correct",
+                Some(false) => ", CUDA NOT CORRECT",
+                None => "",
+            }
         )
     })
     .unwrap();
@@ -233,9 +256,49 @@ pub fn harness_all_correct(
     println!("{}", table);
     let bad: Vec<String> = results
         .iter()
-        .filter(|r| !r.correct || r.error.is_some())
+        .filter(|r| {
+            !r.correct || r.error.is_some() || (emulate_cuda && r.cuda_correct != Some(true))
+        })
         .map(|r| format!("{}: {}", r.name, report::note(r)))
         .collect();
     assert!(bad.is_empty(), "{}\n{}", bad.join("\n"), table);
     results
+}
+
+/// The CUDA runtime emulation (tests/fakecuda/cuda_runtime.h).
+pub fn fakecuda() -> PathBuf {
+    root().join("tests/fakecuda")
+}
+
+/// Builds pencilc's CUDA output as a CPU program against tests/fakecuda
+/// (launches rewritten by `pencilc::harness::emulate`); `flags` go to the
+/// C++ compiler (-I, -D), `objects` are linked in.
+pub fn build_emulated_cuda(
+    host_cu: &Path,
+    kernel_cu: &Path,
+    flags: &[String],
+    objects: &[PathBuf],
+    exe: &Path,
+) {
+    let text = std::fs::read_to_string(host_cu).expect("read the CUDA host file");
+    let emulated = host_cu.with_extension("emulated.cu");
+    std::fs::write(
+        &emulated,
+        pencilc::harness::emulate::rewrite_launches(&text),
+    )
+    .unwrap();
+    run(
+        Command::new("c++")
+            .args(["-std=c++17", "-O1", "-I"])
+            .arg(fakecuda())
+            .args(flags)
+            .args(["-x", "c++"])
+            .arg(&emulated)
+            .arg(kernel_cu)
+            .args(["-x", "none"])
+            .args(objects)
+            .args(["-lm", "-o"])
+            .arg(exe),
+        "c++ (emulated CUDA)",
+    );
 }

@@ -1,0 +1,111 @@
+//! tests/fakecuda, the CUDA runtime emulation that runs pencilc's CUDA
+//! output without a GPU, must catch the mistakes it exists to catch: the
+//! generated gemm (shared-memory tiles, register tiles, barriers) gives the
+//! sequential results on it, and the same code with a barrier dropped, or
+//! with the grid's dimensions swapped, does not. The suite-wide runs on it
+//! are in tests/fakecl.rs and tests/pencil.rs.
+
+mod common;
+use common::*;
+use std::path::Path;
+use std::process::Command;
+
+fn dump_of(exe: &Path) -> String {
+    let out = run(&mut Command::new(exe), "running the emulated CUDA program");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn emulated_cuda_runs_gemm_and_catches_a_missing_barrier_and_a_swapped_grid() {
+    let src = kernel_path("gemm");
+    let dir = scratch("fakecuda-gemm");
+    let expected = sequential_dump(&dir, &src, "SMALL");
+    let host = dir.join("prog_host.cu");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "cuda", "--device", "nvidia-h100"])
+            .args(flags(&src, "SMALL"))
+            .arg("-o")
+            .arg(&host)
+            .arg(&src),
+        "pencilc --target cuda",
+    );
+    let pb = dir.join("polybench.o");
+    run(
+        Command::new("cc")
+            .args(["-O2", "-c"])
+            .args(flags(&src, "SMALL"))
+            .arg(root().join("polybench/utilities/polybench.c"))
+            .arg("-o")
+            .arg(&pb),
+        "cc polybench.c",
+    );
+    let kernel = dir.join("prog_kernel.cu");
+    let build_and_dump = |host: &Path, kernel: &Path, name: &str| {
+        let exe = dir.join(name);
+        build_emulated_cuda(host, kernel, &flags(&src, "SMALL"), &[pb.clone()], &exe);
+        dump_of(&exe)
+    };
+    let c = pencilc::harness::compare::compare_dumps(
+        &expected,
+        &build_and_dump(&host, &kernel, "emulated"),
+        1e-9,
+    );
+    assert!(c.ok(), "{}", c.summary());
+
+    // A barrier dropped: each one guards a shared-memory tile.
+    let text = std::fs::read_to_string(&kernel).unwrap();
+    let barriers = text.matches("__syncthreads();").count();
+    assert!(
+        barriers >= 2,
+        "gemm should have its tiles' barriers:\n{}",
+        text
+    );
+    for b in 0..barriers {
+        let mut seen = 0;
+        let dropped: String = text
+            .split_inclusive('\n')
+            .filter(|l| {
+                let is = l.contains("__syncthreads();");
+                seen += is as usize;
+                !(is && seen == b + 1)
+            })
+            .collect();
+        let k = dir.join(format!("no_barrier_{}_kernel.cu", b));
+        std::fs::write(&k, dropped).unwrap();
+        let c = pencilc::harness::compare::compare_dumps(
+            &expected,
+            &build_and_dump(&host, &k, &format!("no-barrier-{}", b)),
+            1e-9,
+        );
+        assert!(!c.ok(), "without barrier {} the results should differ", b);
+    }
+
+    // The grid's x and y swapped.
+    let h = std::fs::read_to_string(&host).unwrap();
+    let line = h
+        .lines()
+        .find(|l| l.trim_start().starts_with("dim3 grid("))
+        .expect("a 2D grid");
+    let dims: Vec<&str> = line[line.find('(').unwrap() + 1..line.rfind(')').unwrap()]
+        .split(", ")
+        .collect();
+    assert_eq!(dims.len(), 2, "{}", line);
+    assert_ne!(
+        dims[0], dims[1],
+        "SMALL gemm has a non-square grid: {}",
+        line
+    );
+    let swapped = h.replace(
+        line,
+        &line.replace(&dims.join(", "), &format!("{}, {}", dims[1], dims[0])),
+    );
+    let bad_host = dir.join("swapped_host.cu");
+    std::fs::write(&bad_host, swapped).unwrap();
+    let c = pencilc::harness::compare::compare_dumps(
+        &expected,
+        &build_and_dump(&bad_host, &kernel, "swapped"),
+        1e-9,
+    );
+    assert!(!c.ok(), "with the grid swapped the results should differ");
+}
