@@ -16,7 +16,7 @@ use crate::map::{KernelPlan, MappedSchedule, MappedTrees};
 use crate::scop::{Scop, StmtId};
 use isl_rs::{
     ASTExpr, ASTExprOpType, ASTExprType, ASTNode, DimType, Id, LocalSpace, Map, PwAff, Schedule,
-    Set, UnionMap,
+    Set, UnionMap, UnionSet,
 };
 
 const STAGE: &str = "ast";
@@ -128,7 +128,7 @@ pub fn generate(
                 &host_names,
                 &iter_prefix,
                 &copy_prefix,
-                &mapped.thread_ids,
+                mapped,
             ) {
                 Ok(o) => {
                     occurrences.push(o);
@@ -203,8 +203,9 @@ fn launch_at(
     host_prefix: &str,
     iter_prefix: &str,
     copy_prefix: &str,
-    thread_ids: &[String],
+    mapped: &MappedSchedule,
 ) -> Result<Occurrence> {
+    let thread_ids = &mapped.thread_ids[..];
     let h = launch_schedule(isl, prefix, build)?;
     let grid = grid_sizes(isl, plan, build, &h)?;
     if h.is_empty().isl(isl, STAGE)? {
@@ -251,6 +252,10 @@ fn launch_at(
         .isl(isl, STAGE)?
         .domain()
         .isl(isl, STAGE)?;
+    let context = Set::read_from_str(&isl.ctx, &scop.context)
+        .isl(isl, STAGE)?
+        .intersect(block_id_bounds(isl, plan, &instances, &mapped.block_ids)?)
+        .isl(isl, STAGE)?;
     // Only the kernel's own subtree: restricting the whole device tree
     // would make every launch pay for every other kernel's nodes.
     let tree = match device_subtree.and_then(reroot_contexts) {
@@ -271,7 +276,6 @@ fn launch_at(
             .intersect_domain(instances)
             .isl(isl, "ast-kernel-restrict")?,
     };
-    let context = Set::read_from_str(&isl.ctx, &scop.context).isl(isl, STAGE)?;
     let mut sites: Vec<Option<memory::Site>> = Vec::new();
     let mut failure: Option<Diagnostic> = None;
     let names = memory::Names {
@@ -418,6 +422,58 @@ fn reroot_contexts(sub: &str) -> Option<String> {
     }
     out.push_str(rest);
     Some(out)
+}
+
+/// What the kernel may assume of its block ids at this launch: each is at
+/// most the largest tile index it runs (the grid is that plus one, see
+/// `grid_sizes`), so isl drops guards such as `b0 == 0` (a grid of one
+/// block) or `b0 <= 31` (the last block) from the kernel. Nothing is
+/// assumed of a dimension whose tile indices may be negative (skewed
+/// bands launch the wrap-around size), nor for host values at which the
+/// launch has no instances.
+fn block_id_bounds(
+    isl: &Isl,
+    plan: &KernelPlan,
+    instances: &UnionSet,
+    block_ids: &[String],
+) -> Result<Set> {
+    let mut bounds = Set::read_from_str(&isl.ctx, "{ : }").isl(isl, STAGE)?;
+    for (j, idx_text) in plan.tile_index.iter().enumerate() {
+        let Some(id) = block_ids.get(j) else { break };
+        let idx = UnionMap::read_from_str(&isl.ctx, idx_text)
+            .isl(isl, STAGE)?
+            .intersect_domain(instances.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .range()
+            .isl(isl, STAGE)?;
+        if idx.is_empty().isl(isl, STAGE)? {
+            continue;
+        }
+        let idx = Set::from_union_set(idx).isl(isl, STAGE)?;
+        let mn = idx.copy().isl(isl, STAGE)?.dim_min(0).isl(isl, STAGE)?;
+        let where_defined = mn.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
+        if !where_defined
+            .is_subset(&mn.nonneg_set().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+        {
+            continue;
+        }
+        let mx = idx.dim_max(0).isl(isl, STAGE)?;
+        let dom = mx.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
+        let space = dom.get_space().isl(isl, STAGE)?;
+        let universe = Set::universe(space).isl(isl, STAGE)?;
+        let b = PwAff::param_on_domain_id(
+            universe.copy().isl(isl, STAGE)?,
+            Id::read_from_str(&isl.ctx, id).isl(isl, STAGE)?,
+        )
+        .isl(isl, STAGE)?;
+        let within = b.le_set(mx).isl(isl, STAGE)?;
+        let elsewhere = universe.subtract(dom).isl(isl, STAGE)?;
+        bounds = bounds
+            .intersect(within.union(elsewhere).isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+    }
+    Ok(bounds)
 }
 
 /// Blocks needed per grid dimension at this launch: the largest tile index
