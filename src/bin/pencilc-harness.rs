@@ -54,12 +54,21 @@ struct Args {
     /// tree's tests/fakecuda).
     #[arg(long)]
     fakecuda: Option<PathBuf>,
+    /// Do not build or run the OpenCL programs (a GPU machine without an
+    /// OpenCL runtime); the CUDA results then decide correctness.
+    #[arg(long)]
+    no_opencl: bool,
     /// The C++ compiler for --cuda emulate.
     #[arg(long, default_value = "c++")]
     cxx: PathBuf,
     /// The CUDA compiler.
     #[arg(long, default_value = "nvcc")]
     nvcc: PathBuf,
+    /// nvcc flags besides -O3 (and --fmad=false without --fp-contract).
+    /// The default builds for the GPU of this machine, so that no PTX is
+    /// compiled at run time inside the timed region.
+    #[arg(long, default_value = "-arch=native", allow_hyphen_values = true)]
+    nvcc_flags: String,
     /// The folder with kernels.txt and utilities/ (default: ./polybench, else the source tree's).
     #[arg(long)]
     polybench: Option<PathBuf>,
@@ -113,8 +122,10 @@ fn main() -> ExitCode {
         .map(String::from)
         .collect();
     opts.run_timeout = Duration::from_secs(a.timeout);
+    opts.opencl = !a.no_opencl;
     let gpu = CudaRun::Gpu {
         nvcc: a.nvcc.clone(),
+        flags: a.nvcc_flags.split_whitespace().map(String::from).collect(),
     };
     opts.cuda = match a.cuda.as_str() {
         "on" => gpu,
@@ -135,6 +146,12 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if !opts.opencl && opts.cuda == CudaRun::Off {
+        eprintln!(
+            "pencilc-harness: --no-opencl needs CUDA (--cuda on or emulate): nothing would run"
+        );
+        return ExitCode::from(2);
+    }
     eprintln!(
         "pencilc-harness: {} dataset, OpenCL device {}, CUDA {}",
         opts.dataset,

@@ -74,6 +74,9 @@ pub struct HarnessOptions {
     pub opencl_device: String,
     /// Whether and how the CUDA output is built, run and compared.
     pub cuda: CudaRun,
+    /// Build, run and compare the OpenCL output (off on a GPU machine
+    /// without an OpenCL runtime; then CUDA decides `correct`).
+    pub opencl: bool,
     /// The longest any one program may run.
     pub run_timeout: Duration,
     /// Extra pencilc arguments (e.g. `--scheduler isl`, `--fuse min`).
@@ -98,6 +101,7 @@ impl HarnessOptions {
             fp_contract: false,
             opencl_device: "cpu".into(),
             cuda: CudaRun::Off,
+            opencl: true,
             run_timeout: Duration::from_secs(600),
             pencilc_args: Vec::new(),
         }
@@ -109,8 +113,9 @@ impl HarnessOptions {
 pub enum CudaRun {
     /// Not generated.
     Off,
-    /// Built with this nvcc and run on the GPU: results and timings.
-    Gpu { nvcc: PathBuf },
+    /// Built with this nvcc (and these flags, e.g. `-arch=native`) and run
+    /// on the GPU: results and timings.
+    Gpu { nvcc: PathBuf, flags: Vec<String> },
     /// Built with the C++ compiler `cxx` against the CUDA runtime emulation
     /// in `runtime` (tests/fakecuda) and run on the CPU: results only, the
     /// timings are not reported (see `emulate`).
@@ -157,7 +162,11 @@ pub struct KernelResult {
     /// The OpenCL program's arrays match the sequential program's.
     pub correct: bool,
     pub comparison: Option<Comparison>,
+    /// The CUDA program's time on a GPU (emulated runs are not timed),
+    /// its one-time setup (context creation) left out.
     pub cuda_ms: Option<f64>,
+    /// `sequential_ms / cuda_ms`.
+    pub cuda_speedup: Option<f64>,
     pub cuda_correct: Option<bool>,
     /// The step that failed and its message, if one did.
     pub error: Option<String>,
@@ -299,21 +308,9 @@ fn build_programs(opts: &HarnessOptions, k: &Kernel, b: &mut Built) -> Result<()
     let fl = flags(opts, k);
     let polybench_c = opts.polybench.join("utilities/polybench.c");
     let host = b.dir.join(format!("{}_host.c", k.name));
-    let t = Instant::now();
-    let out = check(
-        Command::new(&opts.pencilc)
-            .args(["-v", "--target", "opencl"])
-            .args(&opts.pencilc_args)
-            .args(&fl)
-            .arg("-o")
-            .arg(&host)
-            .arg(&k.source),
-        "pencilc",
-    )?;
-    b.result.compile_ms = t.elapsed().as_secs_f64() * 1e3;
-    let log = String::from_utf8_lossy(&out.stderr);
-    std::fs::write(b.dir.join("pencilc.log"), log.as_bytes()).ok();
-    read_verbose_report(&log, &mut b.result);
+    if opts.opencl {
+        pencilc_verbose(opts, k, &fl, "opencl", &host, b)?;
+    }
 
     let seq = b.dir.join("sequential");
     check(
@@ -329,46 +326,53 @@ fn build_programs(opts: &HarnessOptions, k: &Kernel, b: &mut Built) -> Result<()
     )?;
     b.sequential = Some(seq);
 
-    let ocl = b.dir.join("opencl");
-    check(
-        Command::new(&opts.cc)
-            .args(&opts.cflags)
-            .args(&fl)
-            .arg("-DPENCILC_TIME_SETUP")
-            .arg(&polybench_c)
-            .arg(&host)
-            .args(["-lOpenCL", "-lm", "-o"])
-            .arg(&ocl),
-        "building the OpenCL program",
-    )?;
-    b.opencl = Some(ocl);
+    if opts.opencl {
+        let ocl = b.dir.join("opencl");
+        check(
+            Command::new(&opts.cc)
+                .args(&opts.cflags)
+                .args(&fl)
+                .arg("-DPENCILC_TIME_SETUP")
+                .arg(&polybench_c)
+                .arg(&host)
+                .args(["-lOpenCL", "-lm", "-o"])
+                .arg(&ocl),
+            "building the OpenCL program",
+        )?;
+        b.opencl = Some(ocl);
+    }
 
     if opts.cuda != CudaRun::Off {
         let host_cu = b.dir.join(format!("{}_host.cu", k.name));
-        check(
-            Command::new(&opts.pencilc)
-                .args(["--target", "cuda"])
-                .args(&opts.pencilc_args)
-                .args(&fl)
-                .arg("-o")
-                .arg(&host_cu)
-                .arg(&k.source),
-            "pencilc --target cuda",
-        )?;
+        if opts.opencl {
+            check(
+                Command::new(&opts.pencilc)
+                    .args(["--target", "cuda"])
+                    .args(&opts.pencilc_args)
+                    .args(&fl)
+                    .arg("-o")
+                    .arg(&host_cu)
+                    .arg(&k.source),
+                "pencilc --target cuda",
+            )?;
+        } else {
+            pencilc_verbose(opts, k, &fl, "cuda", &host_cu, b)?;
+        }
         let kernel_cu = b.dir.join(format!("{}_kernel.cu", k.name));
         let exe = b.dir.join("cuda");
         match &opts.cuda {
-            CudaRun::Gpu { nvcc } => {
+            CudaRun::Gpu { nvcc, flags } => {
                 // nvcc contracts to FMA by default; --fmad=false keeps the
                 // results comparable with the sequential program's, as for
                 // OpenCL.
                 let mut nvcc = Command::new(nvcc);
-                nvcc.arg("-O3");
+                nvcc.arg("-O3").args(flags);
                 if !opts.fp_contract {
                     nvcc.arg("--fmad=false");
                 }
                 check(
                     nvcc.args(&fl)
+                        .arg("-DPENCILC_TIME_SETUP")
                         .arg(&host_cu)
                         .arg(&kernel_cu)
                         .arg(&polybench_c)
@@ -413,6 +417,34 @@ fn build_programs(opts: &HarnessOptions, k: &Kernel, b: &mut Built) -> Result<()
         }
         b.cuda = Some(exe);
     }
+    Ok(())
+}
+
+/// Runs `pencilc -v --target TARGET` on the kernel, timing it, and reads
+/// its report (kernels, parallel dimensions, warnings) into the result.
+fn pencilc_verbose(
+    opts: &HarnessOptions,
+    k: &Kernel,
+    fl: &[String],
+    target: &str,
+    out_file: &Path,
+    b: &mut Built,
+) -> Result<(), String> {
+    let t = Instant::now();
+    let out = check(
+        Command::new(&opts.pencilc)
+            .args(["-v", "--target", target])
+            .args(&opts.pencilc_args)
+            .args(fl)
+            .arg("-o")
+            .arg(out_file)
+            .arg(&k.source),
+        "pencilc",
+    )?;
+    b.result.compile_ms = t.elapsed().as_secs_f64() * 1e3;
+    let log = String::from_utf8_lossy(&out.stderr);
+    std::fs::write(b.dir.join("pencilc.log"), log.as_bytes()).ok();
+    read_verbose_report(&log, &mut b.result);
     Ok(())
 }
 
@@ -509,7 +541,10 @@ fn polybench_seconds(stdout: &str) -> Option<f64> {
 fn setup_seconds(stderr: &str) -> f64 {
     stderr
         .lines()
-        .filter_map(|l| l.strip_prefix("pencilc: OpenCL setup "))
+        .filter_map(|l| {
+            l.strip_prefix("pencilc: OpenCL setup ")
+                .or_else(|| l.strip_prefix("pencilc: CUDA setup "))
+        })
         .filter_map(|l| l.trim_end_matches(" s").trim().parse::<f64>().ok())
         .sum()
 }
@@ -562,7 +597,7 @@ fn run_programs(
     cuda: &Option<PathBuf>,
     r: &mut KernelResult,
 ) -> Result<(), String> {
-    let (Some(seq), Some(ocl)) = (sequential, opencl) else {
+    let Some(seq) = sequential else {
         return Err("not built".into());
     };
     let (seq_dump, seq_ms, _) = timed_runs(opts, seq, dir, &[], "sequential", |run| {
@@ -570,28 +605,30 @@ fn run_programs(
     })?;
     r.sequential_ms = Some(seq_ms);
 
-    let cl_options = if opts.fp_contract {
-        ""
-    } else {
-        "-DPENCILC_NO_FP_CONTRACT"
-    };
-    let envs = [
-        ("PENCILC_OPENCL_DEVICE", opts.opencl_device.as_str()),
-        ("PENCILC_OPENCL_OPTIONS", cl_options),
-    ];
-    let (ocl_dump, ocl_ms, runs) = timed_runs(opts, ocl, dir, &envs, "opencl", |run| {
-        polybench_seconds(&run.stdout).map(|t| (t - setup_seconds(&run.stderr)).max(0.0))
-    })?;
-    r.opencl_setup_ms = median(
-        runs.iter()
-            .map(|run| setup_seconds(&run.stderr) * 1e3)
-            .collect(),
-    );
-    r.opencl_ms = Some(ocl_ms);
-    r.speedup = (ocl_ms > 0.0).then(|| seq_ms / ocl_ms);
-    let c = compare_dumps(&seq_dump, &ocl_dump, opts.tolerance);
-    r.correct = c.ok();
-    r.comparison = Some(c);
+    if let Some(ocl) = opencl {
+        let cl_options = if opts.fp_contract {
+            ""
+        } else {
+            "-DPENCILC_NO_FP_CONTRACT"
+        };
+        let envs = [
+            ("PENCILC_OPENCL_DEVICE", opts.opencl_device.as_str()),
+            ("PENCILC_OPENCL_OPTIONS", cl_options),
+        ];
+        let (ocl_dump, ocl_ms, runs) = timed_runs(opts, ocl, dir, &envs, "opencl", |run| {
+            polybench_seconds(&run.stdout).map(|t| (t - setup_seconds(&run.stderr)).max(0.0))
+        })?;
+        r.opencl_setup_ms = median(
+            runs.iter()
+                .map(|run| setup_seconds(&run.stderr) * 1e3)
+                .collect(),
+        );
+        r.opencl_ms = Some(ocl_ms);
+        r.speedup = (ocl_ms > 0.0).then(|| seq_ms / ocl_ms);
+        let c = compare_dumps(&seq_dump, &ocl_dump, opts.tolerance);
+        r.correct = c.ok();
+        r.comparison = Some(c);
+    }
 
     if let Some(exe) = cuda {
         let gpu = matches!(opts.cuda, CudaRun::Gpu { .. });
@@ -606,10 +643,18 @@ fn run_programs(
             dir,
             &[],
             "cuda",
-            |run| polybench_seconds(&run.stdout),
+            |run| polybench_seconds(&run.stdout).map(|t| (t - setup_seconds(&run.stderr)).max(0.0)),
         )?;
         r.cuda_ms = gpu.then_some(ms);
-        r.cuda_correct = Some(compare_dumps(&seq_dump, &dump, opts.tolerance).ok());
+        r.cuda_speedup = r.cuda_ms.filter(|&m| m > 0.0).map(|m| seq_ms / m);
+        let c = compare_dumps(&seq_dump, &dump, opts.tolerance);
+        r.cuda_correct = Some(c.ok());
+        if opencl.is_none() {
+            r.correct = c.ok();
+            r.comparison = Some(c);
+        }
+    } else if opencl.is_none() {
+        return Err("neither OpenCL nor CUDA was built".into());
     }
     Ok(())
 }

@@ -86,13 +86,13 @@ fn yes_no(r: &KernelResult) -> &'static str {
     }
 }
 
-/// Geometric mean of the speedups that were measured.
+/// Geometric mean of the (OpenCL) speedups that were measured.
 pub fn geomean_speedup(results: &[KernelResult]) -> Option<f64> {
-    let v: Vec<f64> = results
-        .iter()
-        .filter_map(|r| r.speedup)
-        .filter(|s| *s > 0.0)
-        .collect();
+    geomean(results.iter().filter_map(|r| r.speedup))
+}
+
+fn geomean(speedups: impl Iterator<Item = f64>) -> Option<f64> {
+    let v: Vec<f64> = speedups.filter(|s| *s > 0.0).collect();
     (!v.is_empty()).then(|| (v.iter().map(|s| s.ln()).sum::<f64>() / v.len() as f64).exp())
 }
 
@@ -114,7 +114,7 @@ pub fn table(results: &[KernelResult], opts: &HarnessOptions) -> String {
         "correct"
     );
     if cuda {
-        let _ = write!(s, " {:>9} {:>5}", "CUDA ms", "CUDA");
+        let _ = write!(s, " {:>9} {:>8} {:>5}", "CUDA ms", "CUDA x", "CUDA");
     }
     s.push_str("  note\n");
     for r in results {
@@ -134,8 +134,11 @@ pub fn table(results: &[KernelResult], opts: &HarnessOptions) -> String {
         if cuda {
             let _ = write!(
                 s,
-                " {:>9} {:>5}",
+                " {:>9} {:>8} {:>5}",
                 ms(r.cuda_ms),
+                r.cuda_speedup
+                    .map(speedup_text)
+                    .unwrap_or_else(|| "-".into()),
                 match r.cuda_correct {
                     Some(true) => "yes",
                     Some(false) => "NO",
@@ -164,6 +167,10 @@ pub fn table(results: &[KernelResult], opts: &HarnessOptions) -> String {
             .map(speedup_text)
             .unwrap_or_else(|| "-".into())
     );
+    if let Some(g) = geomean(results.iter().filter_map(|r| r.cuda_speedup)) {
+        s.pop();
+        let _ = writeln!(s, "; CUDA geometric-mean speedup {}", speedup_text(g));
+    }
     s
 }
 

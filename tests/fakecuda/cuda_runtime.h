@@ -107,6 +107,8 @@ inline cudaError_t cudaMalloc(void **p, size_t n)
 
 inline cudaError_t cudaFree(void *p)
 {
+    if (!p)
+        return cudaSuccess;
     auto &m = fakecuda_allocations();
     auto it = m.find(static_cast<const char *>(p));
     if (it == m.end())
