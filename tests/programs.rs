@@ -112,4 +112,18 @@ fn strided_shared_tiles_hold_only_the_elements_used() {
     ] {
         assert!(k.contains(decl), "{}\n{}", decl, k);
     }
+    // The copies deal out tile places, not array elements: with the
+    // elements 2 or 3 apart, dealing out elements left the threads with
+    // t1 % 2 != 0 idle (`if (t1 % 2 == 0)`) and needed floord to find y's.
+    assert!(
+        k.contains("shared_y[(3 * t1 + 96 * b1 + 1 - shared_y_o0) / 3] = y[3 * t1 + 96 * b1 + 1];"),
+        "{}",
+        k
+    );
+    let body = &k[k.find("__kernel").unwrap()..];
+    assert!(
+        !body.contains("% 2 == 0") && !body.contains("floord"),
+        "{}",
+        body
+    );
 }

@@ -257,9 +257,18 @@ fn copy_code(
         for mth in 0..n_thread {
             let t = &names.thread_ids[n_thread - 1 - mth];
             if mth < rank {
+                // With a stride s in the tile (`x[2j]`), the elements are s
+                // apart: deal out floor(a / s), which runs through
+                // consecutive values, so every thread gets its share (a
+                // itself would leave the threads t with t mod s != 0 idle).
+                let d = rank - 1 - mth;
+                let along = match p.strides.get(d) {
+                    Some(&s) if s > 1 => format!("floor({} / {})", a[d], s),
+                    _ => a[d].clone(),
+                };
                 cons.push(format!(
                     "({} - {}) mod {} = 0",
-                    a[rank - 1 - mth],
+                    along,
                     t,
                     blocks[n_thread - 1 - mth]
                 ));
