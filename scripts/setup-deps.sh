@@ -7,9 +7,10 @@
 #                              generated host code
 #   ocl-icd-opencl-dev         <CL/cl.h> and libOpenCL.so to link against
 #   pocl-opencl-icd            an OpenCL implementation that runs on the CPU
+#   g++                        runs the generated CUDA on the CPU in the
+#                              tests (tests/fakecuda), and is nvcc's host
+#                              compiler for the CUDA builds
 #   clinfo (optional)          to inspect the OpenCL platforms
-#   g++ (optional)             nvcc's host compiler and linker, for the
-#                              compile-only CUDA checks (scripts/setup-nvcc.sh)
 #
 # Presence is tested by command or file, never by asking dpkg, so the
 # script also works where the tools came from elsewhere.  All present:
@@ -41,6 +42,7 @@ have libtoolize || missing+=(libtool)
 have gcc        || missing+=(gcc)
 have make       || missing+=(make)
 have pkg-config || missing+=(pkg-config)
+have g++        || missing+=(g++)
 
 # OpenCL development files: header plus the unversioned libOpenCL.so that
 # `-lOpenCL` resolves to.
@@ -55,7 +57,6 @@ if [ ! -f /etc/OpenCL/vendors/pocl.icd ]; then
 fi
 
 have clinfo || optional+=(clinfo)
-have g++    || optional+=(g++)
 
 if [ ${#missing[@]} -eq 0 ]; then
   if [ ${#optional[@]} -eq 0 ]; then
