@@ -51,7 +51,7 @@ fn gpu_mapped_polybench_is_correct_with_real_barriers() {
         "MINI",
         &[],
         &["--device", "generic-gpu"],
-        true,
+        Programs::OpenClAndEmulatedCuda,
     );
     // The two kernels PoCL gets wrong at SMALL, and their neighbours.
     harness_all_correct_cuda(
@@ -59,6 +59,6 @@ fn gpu_mapped_polybench_is_correct_with_real_barriers() {
         "SMALL",
         &["3mm", "adi", "gemm", "correlation", "jacobi-2d"],
         &["--device", "nvidia-h100"],
-        true,
+        Programs::OpenClAndEmulatedCuda,
     );
 }

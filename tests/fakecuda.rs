@@ -2,8 +2,9 @@
 //! output without a GPU, must catch the mistakes it exists to catch: the
 //! generated gemm (shared-memory tiles, register tiles, barriers) gives the
 //! sequential results on it, and the same code with a barrier dropped, or
-//! with the grid's dimensions swapped, does not. The suite-wide runs on it
-//! are in tests/fakecl.rs and tests/pencil.rs.
+//! with the grid's dimensions swapped, does not. Then every kernel at
+//! SMALL, mapped for the H100, runs on it (more MINI runs, and OpenCL beside
+//! them, are in tests/fakecl.rs; the PENCIL corpus in tests/pencil.rs).
 
 mod common;
 use common::*;
@@ -108,4 +109,15 @@ fn emulated_cuda_runs_gemm_and_catches_a_missing_barrier_and_a_swapped_grid() {
         1e-9,
     );
     assert!(!c.ok(), "with the grid swapped the results should differ");
+}
+
+#[test]
+fn every_polybench_kernel_at_small_is_correct_as_cuda_for_the_h100() {
+    harness_all_correct_cuda(
+        "fakecuda-small-h100",
+        "SMALL",
+        &[],
+        &["--device", "nvidia-h100"],
+        Programs::EmulatedCuda,
+    );
 }

@@ -211,18 +211,28 @@ pub fn harness_all_correct(
     kernels: &[&str],
     args: &[&str],
 ) -> Vec<pencilc::harness::KernelResult> {
-    harness_all_correct_cuda(work, dataset, kernels, args, false)
+    harness_all_correct_cuda(work, dataset, kernels, args, Programs::OpenCl)
 }
 
-/// `harness_all_correct`; with `emulate_cuda`, the CUDA output of every
-/// kernel is also built against tests/fakecuda, run on the CPU and compared.
+/// Which generated programs the harness runs and compares.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Programs {
+    OpenCl,
+    /// OpenCL, and the CUDA output built against tests/fakecuda and run on
+    /// the CPU.
+    OpenClAndEmulatedCuda,
+    EmulatedCuda,
+}
+
+/// `harness_all_correct` over the chosen programs.
 pub fn harness_all_correct_cuda(
     work: &str,
     dataset: &str,
     kernels: &[&str],
     args: &[&str],
-    emulate_cuda: bool,
+    programs: Programs,
 ) -> Vec<pencilc::harness::KernelResult> {
+    let emulate_cuda = programs != Programs::OpenCl;
     use pencilc::harness::{self, report, CudaRun, HarnessOptions};
     let mut opts = HarnessOptions::new(
         root().join("polybench"),
@@ -233,6 +243,7 @@ pub fn harness_all_correct_cuda(
     opts.runs = 1;
     opts.kernels = kernels.iter().map(|s| s.to_string()).collect();
     opts.pencilc_args = args.iter().map(|s| s.to_string()).collect();
+    opts.opencl = programs != Programs::EmulatedCuda;
     if emulate_cuda {
         opts.cuda = CudaRun::Emulated {
             cxx: "c++".into(),
