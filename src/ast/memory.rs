@@ -101,7 +101,7 @@ pub fn site_at(
     let space = space_set.get_space().isl(isl, STAGE)?;
     let depth = space_set.dim(DimType::Set).isl(isl, STAGE)? as usize;
     // The value of each outer schedule dimension at this point, as code.
-    let mut outer_values = Vec::new();
+    let mut outer_values: Vec<(String, AExpr)> = Vec::new();
     for j in 0..depth {
         let ls = LocalSpace::from_space(space.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
         let pa = PwAff::var_on_domain(ls, DimType::Set, j as u32).isl(isl, STAGE)?;
@@ -117,7 +117,47 @@ pub fn site_at(
     // that the enclosing code implies; the copies then run under the
     // condition that the enclosing code does not already imply (usually
     // none), so the assumption always holds where they run.
-    let reached = outer_as_params(isl, &space_set)?;
+    let mut reached = outer_as_params(isl, &space_set)?;
+    // A strided outer value (the tile loop `c2 += 32`) is `o = s * q + r`
+    // in `reached` only through an existential, which isl's AST build does
+    // not use to simplify: the copies kept guards like `c2 % 32 == 0`. The
+    // same fact as an equality with a parameter `q` of their own removes
+    // them; where isl uses `q` in code, it is `(o - r) / s`, exact.
+    for j in 0..depth {
+        let info = space_set.get_stride_info(j as i32).isl(isl, STAGE)?;
+        let stride = info
+            .get_stride()
+            .isl(isl, STAGE)?
+            .get_num_si()
+            .isl(isl, STAGE)?;
+        let offset = info.get_offset().isl(isl, STAGE)?;
+        if stride <= 1 || !offset.is_cst().isl(isl, STAGE)? {
+            continue;
+        }
+        let r = offset.get_constant_val().isl(isl, STAGE)?;
+        if !r.is_int().isl(isl, STAGE)? {
+            continue;
+        }
+        let r = r.get_num_si().isl(isl, STAGE)?;
+        let (o, q) = (format!("pencilc_o{}", j), format!("pencilc_q{}", j));
+        let eq = Set::read_from_str(
+            &isl.ctx,
+            &format!("[{o}, {q}] -> {{ : {o} = {stride} * {q} + {r} }}"),
+        )
+        .isl(isl, STAGE)?;
+        reached = reached.intersect_params(eq).isl(isl, STAGE)?;
+        let value = AExpr::op(
+            super::AOp::Div,
+            vec![
+                AExpr::op(
+                    super::AOp::Sub,
+                    vec![outer_values[j].1.clone(), AExpr::Int(r)],
+                ),
+                AExpr::Int(stride),
+            ],
+        );
+        outer_values.push((q, value.simplify()));
+    }
     let guard = build
         .expr_from_set(space_set)
         .ok_or_else(|| isl.last_error(STAGE))?;
