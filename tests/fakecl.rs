@@ -46,7 +46,7 @@ fn gpu_mapped_polybench_is_correct_with_real_barriers() {
     // Every kernel at MINI mapped for a GPU: write-back, register tiles
     // across barriers, time loops around parallel stencil kernels. The CUDA
     // output of the same mapping runs too, on tests/fakecuda.
-    harness_all_correct_cuda(
+    harness_all_correct_on(
         "fakecl-mini-gpu",
         "MINI",
         &[],
@@ -54,7 +54,7 @@ fn gpu_mapped_polybench_is_correct_with_real_barriers() {
         Programs::OpenClAndEmulatedCuda,
     );
     // The two kernels PoCL gets wrong at SMALL, and their neighbours.
-    harness_all_correct_cuda(
+    harness_all_correct_on(
         "fakecl-small-gpu",
         "SMALL",
         &["3mm", "adi", "gemm", "correlation", "jacobi-2d"],

@@ -113,7 +113,7 @@ fn emulated_cuda_runs_gemm_and_catches_a_missing_barrier_and_a_swapped_grid() {
 
 #[test]
 fn every_polybench_kernel_at_small_is_correct_as_cuda_for_the_h100() {
-    harness_all_correct_cuda(
+    harness_all_correct_on(
         "fakecuda-small-h100",
         "SMALL",
         &[],

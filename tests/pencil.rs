@@ -177,13 +177,11 @@ fn cuda_output(src: &Path, dir: &Path, extra: &[&str]) -> Option<String> {
         eprintln!("SKIPPED: nvcc build of {}: no nvcc", src.display());
         return got;
     };
-    let defines: Vec<&String> = extra.iter().filter(|a| a.starts_with("-D")).collect();
+    // The same -I and -D as the emulated build.
     run(
         Command::new(&nvcc)
             .arg("-arch=sm_90")
-            .arg("-I")
-            .arg(headers())
-            .args(&defines)
+            .args(&flags)
             .arg(&host)
             .arg(dir.join("p_kernel.cu"))
             .arg("-o")

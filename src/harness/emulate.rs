@@ -1,11 +1,49 @@
 //! Running generated CUDA without a GPU: the host and kernel files are
 //! built as C++ against `tests/fakecuda/cuda_runtime.h`, an emulation of
-//! the CUDA runtime in which every thread of a block is a POSIX thread and
-//! `__syncthreads()` a real barrier. C++ has no `<<<...>>>`, so each launch
-//! is rewritten into a call of `fakecuda_launch` first. What this checks is
+//! the CUDA runtime in which the threads of a block are fibers that switch
+//! at `__syncthreads()` (see that file). C++ has no `<<<...>>>`, so each
+//! launch is rewritten into a call of `fakecuda_launch` first. What this checks is
 //! the CUDA backend's semantics (launch geometry, the order of grid and
 //! block dimensions, copies in and out, shared memory, barriers, atomics);
 //! its timings mean nothing.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Builds pencilc's CUDA output (`host_cu` with its launches rewritten
+/// beside it, `kernel_cu`) into the CPU program `exe` with the C++
+/// compiler `cxx` against the emulation in `runtime`; `flags` (-I, -D) go
+/// to the compiler and `objects` are linked in.
+pub fn build(
+    cxx: &Path,
+    runtime: &Path,
+    host_cu: &Path,
+    kernel_cu: &Path,
+    flags: &[String],
+    objects: &[PathBuf],
+    exe: &Path,
+) -> Result<(), String> {
+    let text = std::fs::read_to_string(host_cu)
+        .map_err(|e| format!("cannot read {}: {}", host_cu.display(), e))?;
+    let emulated = host_cu.with_extension("emulated.cu");
+    std::fs::write(&emulated, rewrite_launches(&text))
+        .map_err(|e| format!("cannot write {}: {}", emulated.display(), e))?;
+    super::check(
+        Command::new(cxx)
+            .args(["-std=c++17", "-O1", "-I"])
+            .arg(runtime)
+            .args(flags)
+            .args(["-x", "c++"])
+            .arg(&emulated)
+            .arg(kernel_cu)
+            .args(["-x", "none"])
+            .args(objects)
+            .args(["-lm", "-o"])
+            .arg(exe),
+        "building the emulated CUDA program",
+    )
+    .map(|_| ())
+}
 
 /// Rewrites every `kernel<<<grid, block>>>(args);` statement (pencilc puts
 /// each on its own line) into `fakecuda_launch(grid, block, [=] {

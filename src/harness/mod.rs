@@ -309,7 +309,7 @@ fn build_programs(opts: &HarnessOptions, k: &Kernel, b: &mut Built) -> Result<()
     let polybench_c = opts.polybench.join("utilities/polybench.c");
     let host = b.dir.join(format!("{}_host.c", k.name));
     if opts.opencl {
-        pencilc_verbose(opts, k, &fl, "opencl", &host, b)?;
+        run_pencilc(opts, k, &fl, "opencl", &host, Some(&mut *b))?;
     }
 
     let seq = b.dir.join("sequential");
@@ -344,20 +344,10 @@ fn build_programs(opts: &HarnessOptions, k: &Kernel, b: &mut Built) -> Result<()
 
     if opts.cuda != CudaRun::Off {
         let host_cu = b.dir.join(format!("{}_host.cu", k.name));
-        if opts.opencl {
-            check(
-                Command::new(&opts.pencilc)
-                    .args(["--target", "cuda"])
-                    .args(&opts.pencilc_args)
-                    .args(&fl)
-                    .arg("-o")
-                    .arg(&host_cu)
-                    .arg(&k.source),
-                "pencilc --target cuda",
-            )?;
-        } else {
-            pencilc_verbose(opts, k, &fl, "cuda", &host_cu, b)?;
-        }
+        // The report (kernels, parallel dims, compile time) comes from the
+        // OpenCL run when there is one.
+        let report = (!opts.opencl).then_some(&mut *b);
+        run_pencilc(opts, k, &fl, "cuda", &host_cu, report)?;
         let kernel_cu = b.dir.join(format!("{}_kernel.cu", k.name));
         let exe = b.dir.join("cuda");
         match &opts.cuda {
@@ -382,11 +372,6 @@ fn build_programs(opts: &HarnessOptions, k: &Kernel, b: &mut Built) -> Result<()
                 )?;
             }
             CudaRun::Emulated { cxx, runtime } => {
-                let text = std::fs::read_to_string(&host_cu)
-                    .map_err(|e| format!("cannot read {}: {}", host_cu.display(), e))?;
-                let emulated = b.dir.join(format!("{}_host_emulated.cu", k.name));
-                std::fs::write(&emulated, emulate::rewrite_launches(&text))
-                    .map_err(|e| format!("cannot write {}: {}", emulated.display(), e))?;
                 let pb_o = b.dir.join("polybench.o");
                 check(
                     Command::new(&opts.cc)
@@ -398,20 +383,7 @@ fn build_programs(opts: &HarnessOptions, k: &Kernel, b: &mut Built) -> Result<()
                         .arg(&pb_o),
                     "building polybench.c",
                 )?;
-                check(
-                    Command::new(cxx)
-                        .args(["-std=c++17", "-O1", "-I"])
-                        .arg(runtime)
-                        .args(&fl)
-                        .args(["-x", "c++"])
-                        .arg(&emulated)
-                        .arg(&kernel_cu)
-                        .args(["-x", "none"])
-                        .arg(&pb_o)
-                        .args(["-lm", "-o"])
-                        .arg(&exe),
-                    "building the emulated CUDA program",
-                )?;
+                emulate::build(cxx, runtime, &host_cu, &kernel_cu, &fl, &[pb_o], &exe)?;
             }
             CudaRun::Off => unreachable!(),
         }
@@ -420,15 +392,16 @@ fn build_programs(opts: &HarnessOptions, k: &Kernel, b: &mut Built) -> Result<()
     Ok(())
 }
 
-/// Runs `pencilc -v --target TARGET` on the kernel, timing it, and reads
-/// its report (kernels, parallel dimensions, warnings) into the result.
-fn pencilc_verbose(
+/// Runs `pencilc -v --target TARGET` on the kernel; with `report`, times
+/// it and reads what it says (kernels, parallel dimensions, warnings) into
+/// that result.
+fn run_pencilc(
     opts: &HarnessOptions,
     k: &Kernel,
     fl: &[String],
     target: &str,
     out_file: &Path,
-    b: &mut Built,
+    report: Option<&mut Built>,
 ) -> Result<(), String> {
     let t = Instant::now();
     let out = check(
@@ -439,8 +412,11 @@ fn pencilc_verbose(
             .arg("-o")
             .arg(out_file)
             .arg(&k.source),
-        "pencilc",
+        &format!("pencilc --target {}", target),
     )?;
+    let Some(b) = report else {
+        return Ok(());
+    };
     b.result.compile_ms = t.elapsed().as_secs_f64() * 1e3;
     let log = String::from_utf8_lossy(&out.stderr);
     std::fs::write(b.dir.join("pencilc.log"), log.as_bytes()).ok();
@@ -538,6 +514,12 @@ fn polybench_seconds(stdout: &str) -> Option<f64> {
 
 /// The seconds the generated host code reported for the one-time OpenCL
 /// setup (built with `-DPENCILC_TIME_SETUP`).
+/// PolyBench's time of a generated program without the one-time OpenCL or
+/// CUDA setup it printed.
+fn region_seconds(run: &Run) -> Option<f64> {
+    polybench_seconds(&run.stdout).map(|t| (t - setup_seconds(&run.stderr)).max(0.0))
+}
+
 fn setup_seconds(stderr: &str) -> f64 {
     stderr
         .lines()
@@ -561,6 +543,7 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
 /// of `time(run)` in milliseconds.
 fn timed_runs(
     opts: &HarnessOptions,
+    count: usize,
     exe: &Path,
     dir: &Path,
     envs: &[(&str, &str)],
@@ -569,7 +552,7 @@ fn timed_runs(
 ) -> Result<(String, f64, Vec<Run>), String> {
     let mut times = Vec::new();
     let mut runs = Vec::new();
-    for _ in 0..opts.runs.max(1) {
+    for _ in 0..count.max(1) {
         let r = run_program(exe, dir, envs, opts.run_timeout, what)?;
         times.push(time(&r).ok_or_else(|| format!("{}: no PolyBench time on stdout", what))? * 1e3);
         runs.push(r);
@@ -600,7 +583,7 @@ fn run_programs(
     let Some(seq) = sequential else {
         return Err("not built".into());
     };
-    let (seq_dump, seq_ms, _) = timed_runs(opts, seq, dir, &[], "sequential", |run| {
+    let (seq_dump, seq_ms, _) = timed_runs(opts, opts.runs, seq, dir, &[], "sequential", |run| {
         polybench_seconds(&run.stdout)
     })?;
     r.sequential_ms = Some(seq_ms);
@@ -615,9 +598,8 @@ fn run_programs(
             ("PENCILC_OPENCL_DEVICE", opts.opencl_device.as_str()),
             ("PENCILC_OPENCL_OPTIONS", cl_options),
         ];
-        let (ocl_dump, ocl_ms, runs) = timed_runs(opts, ocl, dir, &envs, "opencl", |run| {
-            polybench_seconds(&run.stdout).map(|t| (t - setup_seconds(&run.stderr)).max(0.0))
-        })?;
+        let (ocl_dump, ocl_ms, runs) =
+            timed_runs(opts, opts.runs, ocl, dir, &envs, "opencl", region_seconds)?;
         r.opencl_setup_ms = median(
             runs.iter()
                 .map(|run| setup_seconds(&run.stderr) * 1e3)
@@ -633,18 +615,8 @@ fn run_programs(
     if let Some(exe) = cuda {
         let gpu = matches!(opts.cuda, CudaRun::Gpu { .. });
         // An emulated run's time means nothing: run it once, for its results.
-        let once = HarnessOptions {
-            runs: 1,
-            ..opts.clone()
-        };
-        let (dump, ms, _) = timed_runs(
-            if gpu { opts } else { &once },
-            exe,
-            dir,
-            &[],
-            "cuda",
-            |run| polybench_seconds(&run.stdout).map(|t| (t - setup_seconds(&run.stderr)).max(0.0)),
-        )?;
+        let runs = if gpu { opts.runs } else { 1 };
+        let (dump, ms, _) = timed_runs(opts, runs, exe, dir, &[], "cuda", region_seconds)?;
         r.cuda_ms = gpu.then_some(ms);
         r.cuda_speedup = r.cuda_ms.filter(|&m| m > 0.0).map(|m| seq_ms / m);
         let c = compare_dumps(&seq_dump, &dump, opts.tolerance);

@@ -154,7 +154,7 @@ pub fn table(results: &[KernelResult], opts: &HarnessOptions) -> String {
     }
     let correct = results.iter().filter(|r| r.correct).count();
     let compile: f64 = results.iter().map(|r| r.compile_ms).sum();
-    let _ = writeln!(
+    let _ = write!(
         s,
         "{}/{} correct at {} (tolerance {:e}, FP contraction {}); compile {:.1} s in all; geometric-mean speedup {}",
         correct,
@@ -168,9 +168,9 @@ pub fn table(results: &[KernelResult], opts: &HarnessOptions) -> String {
             .unwrap_or_else(|| "-".into())
     );
     if let Some(g) = geomean(results.iter().filter_map(|r| r.cuda_speedup)) {
-        s.pop();
-        let _ = writeln!(s, "; CUDA geometric-mean speedup {}", speedup_text(g));
+        let _ = write!(s, "; CUDA geometric-mean speedup {}", speedup_text(g));
     }
+    s.push('\n');
     s
 }
 

@@ -211,7 +211,7 @@ pub fn harness_all_correct(
     kernels: &[&str],
     args: &[&str],
 ) -> Vec<pencilc::harness::KernelResult> {
-    harness_all_correct_cuda(work, dataset, kernels, args, Programs::OpenCl)
+    harness_all_correct_on(work, dataset, kernels, args, Programs::OpenCl)
 }
 
 /// Which generated programs the harness runs and compares.
@@ -225,15 +225,15 @@ pub enum Programs {
 }
 
 /// `harness_all_correct` over the chosen programs.
-pub fn harness_all_correct_cuda(
+pub fn harness_all_correct_on(
     work: &str,
     dataset: &str,
     kernels: &[&str],
     args: &[&str],
     programs: Programs,
 ) -> Vec<pencilc::harness::KernelResult> {
-    let emulate_cuda = programs != Programs::OpenCl;
     use pencilc::harness::{self, report, CudaRun, HarnessOptions};
+    let emulate_cuda = programs != Programs::OpenCl;
     let mut opts = HarnessOptions::new(
         root().join("polybench"),
         pencilc(),
@@ -282,8 +282,8 @@ pub fn fakecuda() -> PathBuf {
 }
 
 /// Builds pencilc's CUDA output as a CPU program against tests/fakecuda
-/// (launches rewritten by `pencilc::harness::emulate`); `flags` go to the
-/// C++ compiler (-I, -D), `objects` are linked in.
+/// (`pencilc::harness::emulate::build` with `c++`); `flags` go to the C++
+/// compiler (-I, -D), `objects` are linked in.
 pub fn build_emulated_cuda(
     host_cu: &Path,
     kernel_cu: &Path,
@@ -291,25 +291,15 @@ pub fn build_emulated_cuda(
     objects: &[PathBuf],
     exe: &Path,
 ) {
-    let text = std::fs::read_to_string(host_cu).expect("read the CUDA host file");
-    let emulated = host_cu.with_extension("emulated.cu");
-    std::fs::write(
-        &emulated,
-        pencilc::harness::emulate::rewrite_launches(&text),
-    )
-    .unwrap();
-    run(
-        Command::new("c++")
-            .args(["-std=c++17", "-O1", "-I"])
-            .arg(fakecuda())
-            .args(flags)
-            .args(["-x", "c++"])
-            .arg(&emulated)
-            .arg(kernel_cu)
-            .args(["-x", "none"])
-            .args(objects)
-            .args(["-lm", "-o"])
-            .arg(exe),
-        "c++ (emulated CUDA)",
-    );
+    if let Err(e) = pencilc::harness::emulate::build(
+        Path::new("c++"),
+        &fakecuda(),
+        host_cu,
+        kernel_cu,
+        flags,
+        objects,
+        exe,
+    ) {
+        panic!("{}", e);
+    }
 }

@@ -24,7 +24,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
-#include <mutex>
 #include <ucontext.h>
 #include <vector>
 
@@ -127,14 +126,6 @@ inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKi
         return cudaErrorInvalidValue;
     }
     std::memmove(dst, src, n);
-    return cudaSuccess;
-}
-
-inline cudaError_t cudaMemset(void *p, int v, size_t n)
-{
-    if (!fakecuda_is_device(p, n))
-        return cudaErrorInvalidValue;
-    std::memset(p, v, n);
     return cudaSuccess;
 }
 
