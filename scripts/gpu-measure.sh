@@ -43,9 +43,10 @@ harness large-global LARGE 5 "--device nvidia-h100 --no-shared-memory --no-priva
 # cuBLAS: nvcc finds it in the toolkit, else in a pip-installed wheel.
 cublas_flags=(-lcublas)
 if ! echo 'int main(){}' | "$nvcc" -x cu - -lcublas -o /dev/null 2>/dev/null; then
-  lib=$(find / -name 'libcublas.so*' -not -path '*/proc/*' 2>/dev/null | head -1)
+  lib=$(find / -name 'libcublas.so.*' -not -path '*/proc/*' 2>/dev/null | head -1)
   inc=$(find / -name cublas_v2.h -not -path '*/proc/*' 2>/dev/null | head -1)
-  [ -n "$lib" ] && [ -n "$inc" ] && cublas_flags=(-I"$(dirname "$inc")" "$lib" -Xlinker -rpath="$(dirname "$lib")")
+  # nvcc takes no versioned .so on its command line: hand it to the linker.
+  [ -n "$lib" ] && [ -n "$inc" ] && cublas_flags=(-I"$(dirname "$inc")" -Xlinker "$lib" -Xlinker -rpath="$(dirname "$lib")")
 fi
 if "$nvcc" -O3 -arch=native -std=c++17 benches/gpu/cublas_gemm.cu "${cublas_flags[@]}" -o "$out/cublas_gemm"; then
   "$out/cublas_gemm" | tee "$out/cublas.txt" || status=1

@@ -60,19 +60,30 @@ int main(int argc, char **argv)
         CHECK_CUBLAS(cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, nj, ni, nk, &alpha, dB, nj, dA, nk, &beta,
                                  dC, nj));
     };
+    struct Device {
+        double *A, *B, *C;
+    };
+    /* Allocation and copies in, as pencilc's region does them. */
+    auto upload = [&]() {
+        Device d;
+        CHECK_CUDA(cudaMalloc(&d.A, A.size() * sizeof(double)));
+        CHECK_CUDA(cudaMalloc(&d.B, B.size() * sizeof(double)));
+        CHECK_CUDA(cudaMalloc(&d.C, C0.size() * sizeof(double)));
+        CHECK_CUDA(cudaMemcpy(d.A, A.data(), A.size() * sizeof(double), cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpy(d.B, B.data(), B.size() * sizeof(double), cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpy(d.C, C0.data(), C0.size() * sizeof(double), cudaMemcpyHostToDevice));
+        return d;
+    };
+    auto release = [](Device d) {
+        CHECK_CUDA(cudaFree(d.A));
+        CHECK_CUDA(cudaFree(d.B));
+        CHECK_CUDA(cudaFree(d.C));
+    };
     auto region = [&](std::vector<double> &out) {
-        double *dA, *dB, *dC;
-        CHECK_CUDA(cudaMalloc(&dA, A.size() * sizeof(double)));
-        CHECK_CUDA(cudaMalloc(&dB, B.size() * sizeof(double)));
-        CHECK_CUDA(cudaMalloc(&dC, C0.size() * sizeof(double)));
-        CHECK_CUDA(cudaMemcpy(dA, A.data(), A.size() * sizeof(double), cudaMemcpyHostToDevice));
-        CHECK_CUDA(cudaMemcpy(dB, B.data(), B.size() * sizeof(double), cudaMemcpyHostToDevice));
-        CHECK_CUDA(cudaMemcpy(dC, C0.data(), C0.size() * sizeof(double), cudaMemcpyHostToDevice));
-        product(dA, dB, dC);
-        CHECK_CUDA(cudaMemcpy(out.data(), dC, out.size() * sizeof(double), cudaMemcpyDeviceToHost));
-        CHECK_CUDA(cudaFree(dA));
-        CHECK_CUDA(cudaFree(dB));
-        CHECK_CUDA(cudaFree(dC));
+        Device d = upload();
+        product(d.A, d.B, d.C);
+        CHECK_CUDA(cudaMemcpy(out.data(), d.C, out.size() * sizeof(double), cudaMemcpyDeviceToHost));
+        release(d);
     };
 
     region(C); /* warm-up: cuBLAS loads its kernels */
@@ -84,21 +95,15 @@ int main(int argc, char **argv)
         wall.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
     }
 
-    double *dA, *dB, *dC;
-    CHECK_CUDA(cudaMalloc(&dA, A.size() * sizeof(double)));
-    CHECK_CUDA(cudaMalloc(&dB, B.size() * sizeof(double)));
-    CHECK_CUDA(cudaMalloc(&dC, C0.size() * sizeof(double)));
-    CHECK_CUDA(cudaMemcpy(dA, A.data(), A.size() * sizeof(double), cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(dB, B.data(), B.size() * sizeof(double), cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(dC, C0.data(), C0.size() * sizeof(double), cudaMemcpyHostToDevice));
+    Device d = upload();
     cudaEvent_t e0, e1;
     CHECK_CUDA(cudaEventCreate(&e0));
     CHECK_CUDA(cudaEventCreate(&e1));
-    product(dA, dB, dC);
+    product(d.A, d.B, d.C);
     std::vector<double> kernel;
     for (int r = 0; r < 10; r++) {
         CHECK_CUDA(cudaEventRecord(e0));
-        product(dA, dB, dC);
+        product(d.A, d.B, d.C);
         CHECK_CUDA(cudaEventRecord(e1));
         CHECK_CUDA(cudaEventSynchronize(e1));
         float ms;
@@ -121,6 +126,9 @@ int main(int argc, char **argv)
     std::printf("cublas dgemm: %.3f ms (%.1f GFLOP/s)\n", median(kernel), flops / median(kernel) / 1e6);
     std::printf("cublas region: %.3f ms (allocation, copies in and out, product)\n", median(wall));
     std::printf("largest relative error on 1000 sampled entries: %.2e\n", worst);
+    release(d);
+    CHECK_CUDA(cudaEventDestroy(e0));
+    CHECK_CUDA(cudaEventDestroy(e1));
     CHECK_CUBLAS(cublasDestroy(handle));
     return worst < 1e-9 ? 0 : 1;
 }
