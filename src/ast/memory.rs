@@ -118,45 +118,9 @@ pub fn site_at(
     // condition that the enclosing code does not already imply (usually
     // none), so the assumption always holds where they run.
     let mut reached = outer_as_params(isl, &space_set)?;
-    // A strided outer value (the tile loop `c2 += 32`) is `o = s * q + r`
-    // in `reached` only through an existential, which isl's AST build does
-    // not use to simplify: the copies kept guards like `c2 % 32 == 0`. The
-    // same fact as an equality with a parameter `q` of their own removes
-    // them; where isl uses `q` in code, it is `(o - r) / s`, exact.
-    for j in 0..depth {
-        let info = space_set.get_stride_info(j as i32).isl(isl, STAGE)?;
-        let stride = info
-            .get_stride()
-            .isl(isl, STAGE)?
-            .get_num_si()
-            .isl(isl, STAGE)?;
-        let offset = info.get_offset().isl(isl, STAGE)?;
-        if stride <= 1 || !offset.is_cst().isl(isl, STAGE)? {
-            continue;
-        }
-        let r = offset.get_constant_val().isl(isl, STAGE)?;
-        if !r.is_int().isl(isl, STAGE)? {
-            continue;
-        }
-        let r = r.get_num_si().isl(isl, STAGE)?;
-        let (o, q) = (format!("pencilc_o{}", j), format!("pencilc_q{}", j));
-        let eq = Set::read_from_str(
-            &isl.ctx,
-            &format!("[{o}, {q}] -> {{ : {o} = {stride} * {q} + {r} }}"),
-        )
-        .isl(isl, STAGE)?;
+    for (eq, q) in stride_parameters(isl, &space_set, &outer_values)? {
         reached = reached.intersect_params(eq).isl(isl, STAGE)?;
-        let value = AExpr::op(
-            super::AOp::Div,
-            vec![
-                AExpr::op(
-                    super::AOp::Sub,
-                    vec![outer_values[j].1.clone(), AExpr::Int(r)],
-                ),
-                AExpr::Int(stride),
-            ],
-        );
-        outer_values.push((q, value.simplify()));
+        outer_values.push(q);
     }
     let guard = build
         .expr_from_set(space_set)
@@ -416,12 +380,59 @@ fn outer_as_params(isl: &Isl, set: &Set) -> Result<Set> {
         .isl(isl, STAGE)
 }
 
+/// A strided outer value (the tile loop `c2 += 32`) is `o = s * q + r` in
+/// `reached` only through an existential, which isl's AST build does not
+/// use to simplify: the copies kept guards like `c2 % 32 == 0`. The same
+/// fact as an equality with a parameter `pencilc_q<j>` of its own removes
+/// them. Per strided dimension with a constant offset: that equality, and
+/// the value of `q` as code (`(o - r) / s`, exact) for where isl uses it.
+fn stride_parameters(
+    isl: &Isl,
+    space_set: &Set,
+    outer_values: &[(String, AExpr)],
+) -> Result<Vec<(Set, (String, AExpr))>> {
+    let mut out = Vec::new();
+    for (j, (_, value)) in outer_values.iter().enumerate() {
+        let info = space_set.get_stride_info(j as i32).isl(isl, STAGE)?;
+        let stride = info
+            .get_stride()
+            .isl(isl, STAGE)?
+            .get_num_si()
+            .isl(isl, STAGE)?;
+        let offset = info.get_offset().isl(isl, STAGE)?;
+        if stride <= 1 || !offset.is_cst().isl(isl, STAGE)? {
+            continue;
+        }
+        let r = offset.get_constant_val().isl(isl, STAGE)?;
+        if !r.is_int().isl(isl, STAGE)? {
+            continue;
+        }
+        let r = r.get_num_si().isl(isl, STAGE)?;
+        let (o, q) = (format!("pencilc_o{}", j), format!("pencilc_q{}", j));
+        let eq = Set::read_from_str(
+            &isl.ctx,
+            &format!("[{o}, {q}] -> {{ : {o} = {stride} * {q} + {r} }}"),
+        )
+        .isl(isl, STAGE)?;
+        let diff = AExpr::op(super::AOp::Sub, vec![value.clone(), AExpr::Int(r)]);
+        out.push((eq, (q, divided(diff, stride).simplify())));
+    }
+    Ok(out)
+}
+
 /// `(sub - offset) / stride` as code.
 pub fn local_index(sub: AExpr, offset: &str, stride: i64) -> AExpr {
-    let d = AExpr::op(super::AOp::Sub, vec![sub, AExpr::Id(offset.to_string())]);
-    if stride == 1 {
-        d
+    divided(
+        AExpr::op(super::AOp::Sub, vec![sub, AExpr::Id(offset.to_string())]),
+        stride,
+    )
+}
+
+/// `e / by` (an exact division) as code.
+fn divided(e: AExpr, by: i64) -> AExpr {
+    if by == 1 {
+        e
     } else {
-        AExpr::op(super::AOp::Div, vec![d, AExpr::Int(stride)])
+        AExpr::op(super::AOp::Div, vec![e, AExpr::Int(by)])
     }
 }
