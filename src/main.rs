@@ -188,6 +188,10 @@ fn main() -> ExitCode {
         None => pencilc::device::Device::default_for_opencl(),
     };
     let mut map = pencilc::map::MapOptions::for_device(&device);
+    if target == Target::Cuda {
+        // gridDim.y is at most 65535 blocks; gridDim.x at most 2^31 - 1.
+        map.grid_limit = [65535, i32::MAX as i64];
+    }
     map.tile_size = cli.tile_size;
     map.mem.shared = !cli.no_shared_memory;
     map.mem.private = !cli.no_private_memory;

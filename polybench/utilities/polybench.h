@@ -18,7 +18,9 @@
  * Options (all given with -D on the command line):
  *   POLYBENCH_USE_C99_PROTO   array parameters use the run-time sizes
  *                             (C99 variable length arrays)
- *   POLYBENCH_USE_SCALAR_LB   _PB_* loop bounds use the run-time sizes
+ *   POLYBENCH_USE_SCALAR_LB   _PB_* loop bounds are the compile-time sizes
+ *                             (default: the run-time sizes, i.e. the kernel
+ *                             function's parameters)
  *   POLYBENCH_STACK_ARRAYS    arrays are automatic variables instead of
  *                             heap allocations
  *   POLYBENCH_DUMP_ARRAYS     print_array() output goes to stderr
@@ -52,10 +54,13 @@
 # define POLYBENCH_C99_SELECT(fixed, dynamic) fixed
 #endif
 
+/* As in PolyBench/C 4.2.1: loops are bounded by the run-time sizes (the
+   kernel function's parameters) unless POLYBENCH_USE_SCALAR_LB asks for
+   the compile-time constants. */
 #ifdef POLYBENCH_USE_SCALAR_LB
-# define POLYBENCH_LOOP_BOUND(fixed, dynamic) dynamic
-#else
 # define POLYBENCH_LOOP_BOUND(fixed, dynamic) fixed
+#else
+# define POLYBENCH_LOOP_BOUND(fixed, dynamic) dynamic
 #endif
 
 /* ------------------------------------------------------------------ */

@@ -10,13 +10,15 @@ pub use expr::{AExpr, AOp, ExprStyle};
 pub use memory::{LocalArray, Promoted};
 
 use crate::diag::{Diagnostic, Result};
-use crate::isl::ast_build::{ast_node_kind, node_from_schedule, AstNodeKind, BuildAt};
+use crate::isl::ast_build::{
+    ast_node_kind, expr_from_params, node_from_schedule, AstNodeKind, BuildAt,
+};
 use crate::isl::{Isl, IslResultExt};
 use crate::map::{KernelPlan, MappedSchedule, MappedTrees};
 use crate::scop::{Scop, StmtId};
 use isl_rs::{
     ASTExpr, ASTExprOpType, ASTExprType, ASTNode, DimType, Id, LocalSpace, Map, PwAff, Schedule,
-    Set, UnionMap, UnionSet,
+    Set, UnionMap,
 };
 
 const STAGE: &str = "ast";
@@ -85,6 +87,9 @@ pub struct Launch {
 
 #[derive(Clone, Debug)]
 pub struct GpuAst {
+    /// The condition on the parameters under which the generated code may
+    /// run (`Scop::checked`); elsewhere the user's code runs.
+    pub entry_check: Option<AExpr>,
     pub host: Ast,
     pub launches: Vec<Launch>,
     pub block_ids: Vec<String>,
@@ -140,6 +145,9 @@ pub fn generate(
                 }
             }
         };
+        if std::env::var_os("PENCILC_DEBUG_AST").is_some() {
+            eprintln!("host tree: {}", trees.host.to_str().unwrap_or(""));
+        }
         let n = node_from_schedule(isl, trees.host, context, &iter_prefix, &mut hook)?;
         if std::env::var_os("PENCILC_DEBUG_AST").is_some() {
             eprintln!("{}", n.to_C_str().unwrap_or(""));
@@ -152,6 +160,7 @@ pub fn generate(
     let mut launches = Vec::new();
     let host = convert_host(isl, &node, mapped, &mut occurrences, &mut launches)?;
     Ok(GpuAst {
+        entry_check: entry_check(isl, scop)?,
         host,
         launches,
         block_ids: mapped.block_ids.clone(),
@@ -159,9 +168,27 @@ pub fn generate(
     })
 }
 
+/// `Scop::checked` as a C condition on the parameters.
+fn entry_check(isl: &Isl, scop: &Scop) -> Result<Option<AExpr>> {
+    let Some(checked) = &scop.checked else {
+        return Ok(None);
+    };
+    let set = Set::read_from_str(&isl.ctx, checked).isl(isl, STAGE)?;
+    let universe = Set::universe(set.get_space().isl(isl, STAGE)?).isl(isl, STAGE)?;
+    let e = expr_from_params(isl, universe, set)?;
+    Ok(match convert_expr(isl, &e)?.simplify() {
+        AExpr::Int(1) => None,
+        c => Some(c),
+    })
+}
+
 /// What one kernel mark of the host AST launches.
 struct Occurrence {
     kernel: usize,
+    /// Where the host may launch at all: the host tree's launch domains
+    /// are relaxed (see `map::relax`), and the grid computation holds only
+    /// where the launch's tile bounds are defined.
+    guard: Option<AExpr>,
     grid: Vec<AExpr>,
     host_values: Vec<(String, AExpr)>,
     body: Option<Ast>,
@@ -207,15 +234,19 @@ fn launch_at(
 ) -> Result<Occurrence> {
     let thread_ids = &mapped.thread_ids[..];
     let h = launch_schedule(isl, prefix, build)?;
-    let grid = grid_sizes(isl, plan, build, &h)?;
     if h.is_empty().isl(isl, STAGE)? {
+        let none: Vec<Option<TileBound>> = plan.tile_index.iter().map(|_| None).collect();
         return Ok(Occurrence {
             kernel: plan.id,
-            grid,
+            guard: None,
+            grid: grid_sizes(isl, plan, build, &none, true)?,
             host_values: vec![],
             body: None,
         });
     }
+    let bounds = tile_bounds(isl, plan, &h)?;
+    let grid = grid_sizes(isl, plan, build, &bounds, false)?;
+    let guard = launch_guard(isl, build, &bounds)?;
     let range =
         Set::from_union_set(h.copy().isl(isl, STAGE)?.range().isl(isl, STAGE)?).isl(isl, STAGE)?;
     let depth = range.dim(DimType::Set).isl(isl, STAGE)? as usize;
@@ -246,6 +277,7 @@ fn launch_at(
             .intersect(var.eq_set(param).isl(isl, STAGE)?)
             .isl(isl, STAGE)?;
     }
+    let block_bounds = block_id_bounds(isl, &bounds, &at, &mapped.block_ids)?;
     let at = at.to_union_set().isl(isl, STAGE)?;
     let instances = h
         .intersect_range(at)
@@ -254,7 +286,7 @@ fn launch_at(
         .isl(isl, STAGE)?;
     let context = Set::read_from_str(&isl.ctx, &scop.context)
         .isl(isl, STAGE)?
-        .intersect(block_id_bounds(isl, plan, &instances, &mapped.block_ids)?)
+        .intersect(block_bounds)
         .isl(isl, STAGE)?;
     // Only the kernel's own subtree: restricting the whole device tree
     // would make every launch pay for every other kernel's nodes.
@@ -267,6 +299,7 @@ fn launch_at(
             );
             if std::env::var_os("PENCILC_DEBUG_AST").is_some() {
                 eprintln!("kernel subtree at depth {}: {}", depth, text);
+                eprintln!("kernel context: {}", context.to_str().unwrap_or(""));
             }
             Schedule::read_from_str(&isl.ctx, &text).isl(isl, "ast-kernel-subtree")?
         }
@@ -311,6 +344,7 @@ fn launch_at(
     let body = barrier::hoist_barriers(body, thread_ids)?;
     Ok(Occurrence {
         kernel: plan.id,
+        guard,
         grid,
         host_values,
         body: Some(body),
@@ -340,6 +374,22 @@ fn launch_schedule(isl: &Isl, prefix: Option<&UnionMap>, build: &BuildAt) -> Res
         .isl(isl, STAGE)?
         .reset_tuple_id(DimType::In)
         .isl(isl, STAGE)?;
+    // The launch domain is the projection of the kernel's instances onto
+    // the host loops: exact, and full of existentials that the instances
+    // already imply. Only the map's function matters here.
+    let hull = Map::from_basic_map(
+        launches
+            .copy()
+            .isl(isl, STAGE)?
+            .affine_hull()
+            .isl(isl, STAGE)?,
+    )
+    .isl(isl, STAGE)?;
+    let launches = if hull.is_single_valued().isl(isl, STAGE)? {
+        hull
+    } else {
+        launches
+    };
     let h = prefix
         .copy()
         .isl(isl, STAGE)?
@@ -424,102 +474,210 @@ fn reroot_contexts(sub: &str) -> Option<String> {
     Some(out)
 }
 
-/// What the kernel may assume of its block ids at this launch: each is at
-/// most the largest tile index it runs (the grid is that plus one, see
-/// `grid_sizes`), so isl drops guards such as `b0 == 0` (a grid of one
-/// block) or `b0 <= 31` (the last block) from the kernel. Nothing is
-/// assumed of a dimension whose tile indices may be negative (skewed
-/// bands launch the wrap-around size), nor for host values at which the
-/// launch has no instances.
-fn block_id_bounds(
-    isl: &Isl,
-    plan: &KernelPlan,
-    instances: &UnionSet,
-    block_ids: &[String],
-) -> Result<Set> {
-    let mut bounds = Set::read_from_str(&isl.ctx, "{ : }").isl(isl, STAGE)?;
-    for (j, idx_text) in plan.tile_index.iter().enumerate() {
-        let Some(id) = block_ids.get(j) else { break };
-        let idx = UnionMap::read_from_str(&isl.ctx, idx_text)
-            .isl(isl, STAGE)?
-            .intersect_domain(instances.copy().isl(isl, STAGE)?)
-            .isl(isl, STAGE)?
-            .range()
-            .isl(isl, STAGE)?;
-        if idx.is_empty().isl(isl, STAGE)? {
-            continue;
-        }
-        let idx = Set::from_union_set(idx).isl(isl, STAGE)?;
-        let mn = idx.copy().isl(isl, STAGE)?.dim_min(0).isl(isl, STAGE)?;
-        let where_defined = mn.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
-        if !where_defined
-            .is_subset(&mn.nonneg_set().isl(isl, STAGE)?)
-            .isl(isl, STAGE)?
-        {
-            continue;
-        }
-        let mx = idx.dim_max(0).isl(isl, STAGE)?;
-        let dom = mx.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
-        let space = dom.get_space().isl(isl, STAGE)?;
-        let universe = Set::universe(space).isl(isl, STAGE)?;
-        let b = PwAff::param_on_domain_id(
-            universe.copy().isl(isl, STAGE)?,
-            Id::read_from_str(&isl.ctx, id).isl(isl, STAGE)?,
-        )
-        .isl(isl, STAGE)?;
-        let within = b.le_set(mx).isl(isl, STAGE)?;
-        let elsewhere = universe.subtract(dom).isl(isl, STAGE)?;
-        bounds = bounds
-            .intersect(within.union(elsewhere).isl(isl, STAGE)?)
-            .isl(isl, STAGE)?;
-    }
-    Ok(bounds)
+/// An upper bound on the tile index a launch runs along one block
+/// dimension, as a function of the host loops around it (the build's
+/// schedule space).
+///
+/// The bound only has to be at least the true maximum: the launch runs
+/// `max + 1` blocks and the kernel assumes each block id satisfies
+/// `below`, which `max` implies, so the two can never disagree. The exact
+/// maximum over a wavefront's or a skewed band's instances with
+/// parametric sizes is piecewise with dozens of pieces and floors, which
+/// then slow every later step of the kernel's code generation; both come
+/// from the rational hull of the host-to-tile relation (local variables
+/// eliminated, one convex piece) instead.
+struct TileBound {
+    /// The hull's largest tile index.
+    max: PwAff,
+    /// `[host] -> [b]`: every `b` at most some upper bound of the hull (its
+    /// constraints with the tile index below them, and what the host
+    /// values satisfy wherever the launch has instances).
+    below: Map,
 }
 
-/// Blocks needed per grid dimension at this launch: the largest tile index
-/// plus one (capped at the wrap-around size), or the cap itself when tile
-/// indices may be negative (skewed bands).
-fn grid_sizes(isl: &Isl, plan: &KernelPlan, build: &BuildAt, h: &UnionMap) -> Result<Vec<AExpr>> {
+/// Per block dimension, the launch's tile bound, or `None` where tile
+/// indices may be negative (skewed bands launch the wrap-around size).
+fn tile_bounds(isl: &Isl, plan: &KernelPlan, h: &UnionMap) -> Result<Vec<Option<TileBound>>> {
     let mut out = Vec::new();
-    for (j, idx_text) in plan.tile_index.iter().enumerate() {
-        let cap = plan.grid_cap[j];
-        let h = h.copy().isl(isl, STAGE)?;
+    for idx_text in &plan.tile_index {
         let idx = UnionMap::read_from_str(&isl.ctx, idx_text).isl(isl, STAGE)?;
         let rel = h
+            .copy()
+            .isl(isl, STAGE)?
             .reverse()
             .isl(isl, STAGE)?
             .apply_range(idx)
             .isl(isl, STAGE)?;
         if rel.is_empty().isl(isl, STAGE)? {
-            out.push(AExpr::Int(1));
+            out.push(None);
             continue;
         }
-        let map = Map::from_union_map(rel).isl(isl, STAGE)?;
-        let mn = map
-            .copy()
+        // The relation with local variables eliminated, as one convex
+        // piece if that bounds the tile index, else as it is.
+        let relaxed = Map::from_union_map(rel)
             .isl(isl, STAGE)?
-            .lexmin_pw_multi_aff()
+            .remove_divs()
             .isl(isl, STAGE)?
-            .get_pw_aff(0)
+            .coalesce()
             .isl(isl, STAGE)?;
+        let hull = Map::from_basic_map(
+            relaxed
+                .copy()
+                .isl(isl, STAGE)?
+                .simple_hull()
+                .isl(isl, STAGE)?,
+        )
+        .isl(isl, STAGE)?;
+        let mut found = None;
+        for cand in [hull, relaxed] {
+            let (Some(mn), Some(max)) = (
+                bounded(isl, cand.copy().isl(isl, STAGE)?.dim_min(0))?,
+                bounded(isl, cand.copy().isl(isl, STAGE)?.dim_max(0))?,
+            ) else {
+                continue;
+            };
+            found = Some((cand, mn, max));
+            break;
+        }
+        let Some((hull, mn, max)) = found else {
+            out.push(None);
+            continue;
+        };
         let dom = mn.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
-        let nonneg = mn.nonneg_set().isl(isl, STAGE)?;
-        if !dom.is_subset(&nonneg).isl(isl, STAGE)? {
-            out.push(AExpr::Int(cap));
+        if !dom
+            .is_subset(&mn.nonneg_set().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+        {
+            out.push(None);
             continue;
         }
-        let mx = map
-            .lexmax_pw_multi_aff()
+        let max = max.coalesce().isl(isl, STAGE)?;
+        let down = Map::read_from_str(&isl.ctx, "{ [t] -> [b] : b <= t }").isl(isl, STAGE)?;
+        let below = hull
+            .apply_range(down)
             .isl(isl, STAGE)?
-            .get_pw_aff(0)
+            .remove_divs()
+            .isl(isl, STAGE)?
+            .coalesce()
             .isl(isl, STAGE)?;
+        out.push(Some(TileBound { max, below }));
+    }
+    Ok(out)
+}
+
+/// An optimum of a relaxed relation, or `None` where it is unbounded
+/// (which isl reports as an error); running out of budget is still one.
+fn bounded(isl: &Isl, r: std::result::Result<PwAff, isl_rs::LibISLError>) -> Result<Option<PwAff>> {
+    match r {
+        Ok(v) => Ok(Some(v)),
+        Err(e) => {
+            let d = isl.err(STAGE, e);
+            if d.code == crate::diag::Code::Budget {
+                return Err(d);
+            }
+            Ok(None)
+        }
+    }
+}
+
+/// What the kernel may assume of its block ids at this launch: each is
+/// within the launch's tile bound (the grid is its maximum plus one, see
+/// `grid_sizes`), so isl drops guards such as `b0 == 0` (a grid of one
+/// block) or `b0 <= 31` (the last block) from the kernel. `at` equates the
+/// host loops with the parameters that carry their values into the kernel.
+fn block_id_bounds(
+    isl: &Isl,
+    bounds: &[Option<TileBound>],
+    at: &Set,
+    block_ids: &[String],
+) -> Result<Set> {
+    let mut out = Set::read_from_str(&isl.ctx, "{ : }").isl(isl, STAGE)?;
+    for (bound, id) in bounds.iter().zip(block_ids) {
+        let Some(bound) = bound else { continue };
+        let below = bound.below.copy().isl(isl, STAGE)?;
+        let universe = Set::universe(below.get_space().isl(isl, STAGE)?.range().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        let b = PwAff::param_on_domain_id(
+            universe.copy().isl(isl, STAGE)?,
+            Id::read_from_str(&isl.ctx, id).isl(isl, STAGE)?,
+        )
+        .isl(isl, STAGE)?;
+        let is_b = PwAff::var_on_domain(
+            LocalSpace::from_space(universe.get_space().isl(isl, STAGE)?).isl(isl, STAGE)?,
+            DimType::Set,
+            0,
+        )
+        .isl(isl, STAGE)?
+        .eq_set(b)
+        .isl(isl, STAGE)?;
+        let here = below
+            .intersect_range(is_b)
+            .isl(isl, STAGE)?
+            .domain()
+            .isl(isl, STAGE)?
+            .intersect(at.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .params()
+            .isl(isl, STAGE)?;
+        out = out.intersect(here).isl(isl, STAGE)?;
+    }
+    out.coalesce().isl(isl, STAGE)
+}
+
+/// The condition, on the host loops around the launch, under which its
+/// tile bounds hold (`None`: always, given the code around the launch).
+fn launch_guard(isl: &Isl, build: &BuildAt, bounds: &[Option<TileBound>]) -> Result<Option<AExpr>> {
+    let mut domain: Option<Set> = None;
+    for b in bounds.iter().flatten() {
+        let d = b.max.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
+        domain = Some(match domain {
+            None => d,
+            Some(x) => x.intersect(d).isl(isl, STAGE)?,
+        });
+    }
+    let Some(domain) = domain else {
+        return Ok(None);
+    };
+    // isl adds the host tree's guard on the launch after this callback,
+    // so the build does not know it yet: leave out what it implies.
+    let launches = build.schedule().ok_or_else(|| isl.last_error(STAGE))?;
+    let launches = Set::from_union_set(launches.range().isl(isl, STAGE)?).isl(isl, STAGE)?;
+    let domain = domain.gist(launches).isl(isl, STAGE)?;
+    let e = build
+        .expr_from_set(domain.coalesce().isl(isl, STAGE)?)
+        .ok_or_else(|| isl.last_error(STAGE))?;
+    Ok(match convert_expr(isl, &e)?.simplify() {
+        AExpr::Int(1) => None,
+        c => Some(c),
+    })
+}
+
+/// Blocks needed per grid dimension at this launch: the tile bound plus
+/// one (capped at the wrap-around size), or the cap itself when tile
+/// indices may be negative (skewed bands).
+fn grid_sizes(
+    isl: &Isl,
+    plan: &KernelPlan,
+    build: &BuildAt,
+    bounds: &[Option<TileBound>],
+    empty: bool,
+) -> Result<Vec<AExpr>> {
+    let mut out = Vec::new();
+    for (j, bound) in bounds.iter().enumerate() {
+        let cap = plan.grid_cap[j];
+        let Some(bound) = bound else {
+            out.push(AExpr::Int(if empty { 1 } else { cap }));
+            continue;
+        };
         let e = build
-            .expr_from_pw_aff(mx)
+            .expr_from_pw_aff(bound.max.copy().isl(isl, STAGE)?)
             .ok_or_else(|| isl.last_error(STAGE))?;
         let e = convert_expr(isl, &e)?;
         let count = AExpr::op(AOp::Add, vec![e, AExpr::Int(1)]).simplify();
         out.push(match count {
             AExpr::Int(c) => AExpr::Int(c.clamp(1, cap)),
+            // The mapper proved every tile index below the cap.
+            c if !plan.wraps[j] => c,
             c => AExpr::op(AOp::Min, vec![c, AExpr::Int(cap)]),
         });
     }
@@ -551,6 +709,7 @@ fn convert_host(
             return Ok(Some(Ast::Block(vec![])));
         };
         let index = launches.len();
+        let guard = o.guard.take();
         launches.push(Launch {
             index,
             plan: mapped.kernels[o.kernel].clone(),
@@ -559,7 +718,14 @@ fn convert_host(
             body,
             locals: memory::locals_of(&mapped.kernels[o.kernel]),
         });
-        Ok(Some(Ast::Launch(index)))
+        Ok(Some(match guard {
+            Some(cond) => Ast::If {
+                cond,
+                then_: Box::new(Ast::Launch(index)),
+                else_: None,
+            },
+            None => Ast::Launch(index),
+        }))
     };
     convert_node(
         isl,

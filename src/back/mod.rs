@@ -121,6 +121,10 @@ pub fn emit(
             &mut notes,
             &mut warnings,
         )?;
+        let host = match &r.ast.entry_check {
+            Some(check) => versioned(source, r, target, &host, check),
+            None => host,
+        };
         replacements.push((r.scop.begin_line, r.scop.end_line, host));
     }
     let helpers = templates::render(&tera, "common_macros.h.tera", &Context::new())?;
@@ -786,15 +790,63 @@ fn launch_c(
     Ok(out)
 }
 
+/// The region's code behind its entry check (`GpuAst::entry_check`): the
+/// generated code where the check holds, else the user's own lines (with
+/// their line numbers), which compute the same as the sequential program
+/// by definition. The CUDA host file of a whole PENCIL function has its
+/// array parameters rewritten to pointers (see `cxx`), so there the
+/// user's code cannot be kept: a failed check stops the program instead.
+fn versioned(
+    source: &SourceFile,
+    r: &RegionCode,
+    target: Target,
+    code: &str,
+    check: &AExpr,
+) -> String {
+    let scop = r.scop;
+    let lines: Vec<&str> = source.text.lines().collect();
+    let range = scop.begin_line as usize - 1..(scop.end_line as usize).min(lines.len());
+    let pragma_region = lines
+        .get(range.start)
+        .is_some_and(|l| cxx::is_pragma_scop(l));
+    let cond = check.to_c();
+    let fallback = if target == Target::Cuda && !pragma_region {
+        let msg = format!(
+            "pencilc: the parameters of `{}` break what its accesses imply ({}): an access would fall outside its array\\n",
+            scop.function, cond
+        );
+        format!(
+            "{{\n    fprintf(stderr, \"{}\");\n    abort();\n}}",
+            msg.replace('"', "\\\"")
+        )
+    } else {
+        format!(
+            "{{\n#line {} \"{}\"\n{}\n}}",
+            scop.begin_line,
+            c_path(&source.path),
+            lines[range].join("\n")
+        )
+    };
+    format!(
+        "/* pencilc: the generated code assumes what the array extents imply; otherwise the original code runs */\nif ({}) {}\nelse {}",
+        cond,
+        code.trim_end(),
+        fallback
+    )
+}
+
+/// A path as the text of a C string literal.
+fn c_path(p: &Path) -> String {
+    p.display()
+        .to_string()
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+}
+
 /// The user's file with the prelude on top and each region replaced; line
 /// directives keep the compiler's messages pointing at the user's lines.
 fn splice(source: &SourceFile, prelude: &str, replacements: &[(u32, u32, String)]) -> String {
-    let file = source
-        .path
-        .display()
-        .to_string()
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"");
+    let file = c_path(&source.path);
     let mut out = String::new();
     out.push_str(prelude.trim_end());
     out.push_str(&format!("\n#line 1 \"{}\"\n", file));

@@ -467,6 +467,44 @@ pub fn is_integer_type(t: &str) -> bool {
         })
 }
 
+/// The values of a C integer type on the LP64 targets pencilc emits for
+/// (x86-64 and CUDA hosts: `long` is 64 bits, `char` signed), or `None`
+/// for a type that is not an integer type.
+pub fn integer_range(t: &str) -> Option<(i128, i128)> {
+    if !is_integer_type(t) {
+        return None;
+    }
+    let t = t.replace("const", "").replace("volatile", "");
+    let words: Vec<&str> = t.split_whitespace().collect();
+    let has = |w: &str| words.contains(&w);
+    let bits = |n: u32, signed: bool| {
+        if signed {
+            (-(1i128 << (n - 1)), (1i128 << (n - 1)) - 1)
+        } else {
+            (0, (1i128 << n) - 1)
+        }
+    };
+    Some(match words.as_slice() {
+        ["_Bool"] | ["bool"] => (0, 1),
+        ["size_t"] | ["uint64_t"] => bits(64, false),
+        ["ptrdiff_t"] | ["int64_t"] => bits(64, true),
+        ["int32_t"] => bits(32, true),
+        ["uint32_t"] => bits(32, false),
+        _ => {
+            let signed = !has("unsigned");
+            if has("char") {
+                bits(8, signed)
+            } else if has("short") {
+                bits(16, signed)
+            } else if has("long") {
+                bits(64, signed)
+            } else {
+                bits(32, signed)
+            }
+        }
+    })
+}
+
 pub fn is_float_type(t: &str) -> bool {
     matches!(t.trim(), "float" | "double" | "long double")
 }

@@ -184,3 +184,28 @@ pub fn node_from_schedule(
         should_free_on_drop: true,
     })
 }
+
+/// An AST condition for `set`, a set of parameter values, simplified by
+/// what `context` (also of parameters) already guarantees.
+pub fn expr_from_params(isl: &Isl, context: Set, set: Set) -> Result<ASTExpr> {
+    let mut context = context;
+    let mut set = set;
+    context.do_not_free_on_drop();
+    set.do_not_free_on_drop();
+    let expr = unsafe {
+        let build = isl_ast_build_from_context(context.ptr);
+        if build == 0 {
+            return Err(isl.last_error("ast"));
+        }
+        let expr = isl_ast_build_expr_from_set(build, set.ptr);
+        isl_ast_build_free(build);
+        expr
+    };
+    if expr == 0 {
+        return Err(isl.last_error("ast"));
+    }
+    Ok(ASTExpr {
+        ptr: expr,
+        should_free_on_drop: true,
+    })
+}

@@ -14,6 +14,7 @@
 
 pub mod memory;
 mod origin;
+mod relax;
 pub mod sizes;
 
 use crate::deps::DependenceGraph;
@@ -42,8 +43,12 @@ pub struct MapOptions {
     pub block_1d: Vec<i64>,
     pub block_2d: Vec<i64>,
     pub block_3d: Vec<i64>,
-    /// Largest number of blocks per grid dimension; tiles wrap around it.
-    pub max_grid: i64,
+    /// Largest number of blocks the launch API allows along the outer
+    /// (y) and the inner (x) grid dimension. Tiles wrap around it (a block
+    /// runs every tile congruent to its id) only where a kernel may have
+    /// more tiles than that: CUDA's grid y is 65535 blocks; OpenCL sizes
+    /// are `size_t`, so there a grid never wraps in practice.
+    pub grid_limit: [i64; 2],
     /// `--sizes`, per kernel (numbered in the file).
     pub sizes: Option<String>,
     /// Shared and private memory choices and limits.
@@ -80,7 +85,7 @@ impl Default for MapOptions {
             block_1d: vec![32],
             block_2d: vec![16, 32],
             block_3d: vec![4, 4, 32],
-            max_grid: 32768,
+            grid_limit: [i32::MAX as i64, i32::MAX as i64],
             sizes: None,
             mem: memory::MemOptions::default(),
         }
@@ -97,6 +102,10 @@ pub struct KernelPlan {
     pub block_sizes: Vec<i64>,
     /// The wrap-around size of each block dimension.
     pub grid_cap: Vec<i64>,
+    /// Per block dimension: whether tiles wrap around `grid_cap` (some
+    /// tile index may reach it, or be negative); otherwise block `b` runs
+    /// exactly tile `b`, and the kernel needs no loop over tiles.
+    pub wraps: Vec<bool>,
     /// Per block dimension: statement instance → tile index, as isl text,
     /// from which the launch computes how many blocks it needs.
     pub tile_index: Vec<String>,
@@ -206,6 +215,7 @@ pub fn map_to_gpu(
     let host = group_kernels(isl, root, &mut launch_prefix)?
         .get_schedule()
         .isl(isl, STAGE)?;
+    let host = relax::relax_launch_domains(isl, host)?;
     Ok((
         MappedSchedule {
             tree: text,
@@ -391,6 +401,7 @@ impl Mapper<'_> {
             n_block: 0,
             block_sizes: vec![],
             grid_cap: vec![],
+            wraps: vec![],
             tile_index: vec![],
             band_members: 0,
             parallel_members: 0,
@@ -478,10 +489,11 @@ impl Mapper<'_> {
             .collect();
         let grid_cap: Vec<i64> = (0..n_block)
             .map(|j| {
+                let inner = j + 1 == n_block;
                 user.grid
                     .as_ref()
                     .map(|g| g[j])
-                    .unwrap_or(self.opts.max_grid)
+                    .unwrap_or(self.opts.grid_limit[inner as usize])
             })
             .collect();
         let depth = node.get_schedule_depth().isl(isl, STAGE)? as usize;
@@ -497,6 +509,7 @@ impl Mapper<'_> {
 
         // Tile indices per block dimension, for the launch's grid size.
         let mut tile_index = Vec::new();
+        let mut wraps = Vec::new();
         for j in 0..n_block {
             let upa = partial.get_union_pw_aff(j as i32).isl(isl, STAGE)?;
             let v = Val::int_from_si(&isl.ctx, tiles[j]).isl(isl, STAGE)?;
@@ -506,6 +519,7 @@ impl Mapper<'_> {
                 .floor()
                 .isl(isl, STAGE)?;
             let m = UnionMap::from_union_pw_aff(idx).isl(isl, STAGE)?;
+            wraps.push(self.tiles_may_wrap(&m, &node, grid_cap[j])?);
             tile_index.push(m.to_str().isl(isl, STAGE)?.to_string());
         }
 
@@ -515,10 +529,14 @@ impl Mapper<'_> {
             let ids = &self.block_ids[..n_block];
             let cons: Vec<String> = (0..n_block)
                 .map(|j| {
-                    format!(
-                        "(floor(p{}/{}) - {}) mod {} = 0",
-                        j, tiles[j], ids[j], grid_cap[j]
-                    )
+                    if wraps[j] {
+                        format!(
+                            "(floor(p{}/{}) - {}) mod {} = 0",
+                            j, tiles[j], ids[j], grid_cap[j]
+                        )
+                    } else {
+                        format!("floor(p{}/{}) = {}", j, tiles[j], ids[j])
+                    }
                 })
                 .collect();
             let filter = self.filter_on(&partial_map, ids, &tuple, &cons)?;
@@ -691,6 +709,7 @@ impl Mapper<'_> {
             n_block,
             block_sizes,
             grid_cap,
+            wraps,
             tile_index,
             band_members: n,
             parallel_members: leading,
@@ -699,6 +718,32 @@ impl Mapper<'_> {
             memory: mem,
         });
         Ok(up)
+    }
+
+    /// Whether some tile index of `index` (instances → tile) over the
+    /// band's instances may be negative or reach `cap`, for some values of
+    /// the parameters their C types allow. Answered on the instances with
+    /// local variables eliminated (a superset), so `false` is certain.
+    fn tiles_may_wrap(&self, index: &UnionMap, node: &ScheduleNode, cap: i64) -> Result<bool> {
+        let isl = self.isl;
+        let context = Set::read_from_str(&isl.ctx, &self.scop.context)
+            .isl(isl, STAGE)?
+            .intersect(Set::read_from_str(&isl.ctx, &self.scop.param_ranges).isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        let tiles = index
+            .copy()
+            .isl(isl, STAGE)?
+            .intersect_domain(node.get_domain().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .range()
+            .isl(isl, STAGE)?
+            .intersect_params(context)
+            .isl(isl, STAGE)?
+            .remove_divs()
+            .isl(isl, STAGE)?;
+        let within = UnionSet::read_from_str(&isl.ctx, &format!("{{ [t] : 0 <= t < {} }}", cap))
+            .isl(isl, STAGE)?;
+        Ok(!tiles.is_subset(&within).isl(isl, STAGE)?)
     }
 
     fn named_id(&self, name: &str) -> Result<Id> {

@@ -90,12 +90,30 @@ fn lowest_per_prefix(
     if rel.is_empty().isl(isl, STAGE)? {
         return Ok(None);
     }
-    let rel = Map::from_union_map(rel).isl(isl, STAGE)?;
-    let lb = rel
-        .lexmin_pw_multi_aff()
-        .isl(isl, STAGE)?
-        .get_pw_aff(0)
-        .isl(isl, STAGE)?;
+    // Any lower bound serves (a smaller one only adds empty blocks at the
+    // start), and the exact minimum over a skewed band's tiled instances
+    // with parametric sizes can take isl minutes: the relation's rational
+    // hull (local variables eliminated, one convex piece) gives one at
+    // once. An unbounded hull keeps the wrap-around grid.
+    let hull = Map::from_basic_map(
+        Map::from_union_map(rel)
+            .isl(isl, STAGE)?
+            .remove_divs()
+            .isl(isl, STAGE)?
+            .simple_hull()
+            .isl(isl, STAGE)?,
+    )
+    .isl(isl, STAGE)?;
+    let lb = match hull.dim_min(0) {
+        Ok(lb) => lb,
+        Err(e) => {
+            let d = isl.err(STAGE, e);
+            if d.code == crate::diag::Code::Budget {
+                return Err(d);
+            }
+            return Ok(None);
+        }
+    };
     let dom = lb.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
     let nonneg = lb.copy().isl(isl, STAGE)?.nonneg_set().isl(isl, STAGE)?;
     if dom.is_subset(&nonneg).isl(isl, STAGE)? {

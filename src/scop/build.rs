@@ -86,6 +86,9 @@ struct Builder<'r> {
     inner_iters: Vec<String>,
     inner_cons: Vec<String>,
     inner_locals: BTreeSet<String>,
+    /// Inside the branches of `?:` or the right operand of `&&`, `||`:
+    /// reads there may not happen, so they are may-reads.
+    conditional: usize,
     warnings: Vec<Diagnostic>,
 }
 
@@ -113,10 +116,36 @@ pub fn build_scop(region: &Region) -> Result<Scop> {
         inner_iters: vec![],
         inner_cons: vec![],
         inner_locals: BTreeSet::new(),
+        conditional: 0,
         warnings: vec![],
     };
     b.block(&region.body)?;
     b.finish()
+}
+
+/// The scop with what its accesses imply (`bounds`) added to its context
+/// and domains, as checked facts.
+fn assume_in_bounds(mut scop: Scop) -> Result<Scop> {
+    let isl = crate::isl::Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
+    let Some(implied) = super::bounds::implied_by_accesses(&isl, &scop)? else {
+        return Ok(scop);
+    };
+    let err = |e| isl.err("scop", e);
+    let with = |text: &str| -> Result<String> {
+        let set = isl_rs::Set::read_from_str(&isl.ctx, text).map_err(err)?;
+        let both = set
+            .intersect_params(implied.copy().map_err(err)?)
+            .map_err(err)?
+            .coalesce()
+            .map_err(err)?;
+        Ok(both.to_str().map_err(err)?.to_string())
+    };
+    scop.context = with(&scop.context)?;
+    for st in scop.stmts.iter_mut() {
+        st.domain = with(&st.domain)?;
+    }
+    scop.checked = Some(implied.to_str().map_err(err)?.to_string());
+    Ok(scop)
 }
 
 /// Iterators are the enclosing loops' variables; parameters are integer
@@ -875,7 +904,7 @@ impl<'r> Builder<'r> {
         }
         let mut outs = Vec::new();
         let mut cons = Vec::new();
-        let mut may = whole;
+        let mut may = whole || self.conditional > 0;
         for d in 0..decl.rank() {
             let o = format!("o{}_", d);
             outs.push(o.clone());
@@ -1008,14 +1037,22 @@ impl<'r> Builder<'r> {
                 Ok(())
             }
             ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => self.reads_in(a, tuple, out, false),
-            ExprKind::Binary(_, a, b) => {
+            ExprKind::Binary(op, a, b) => {
                 self.reads_in(a, tuple, out, false)?;
-                self.reads_in(b, tuple, out, false)
+                let short_circuit = matches!(op, BinOp::And | BinOp::Or);
+                self.conditional += short_circuit as usize;
+                let r = self.reads_in(b, tuple, out, false);
+                self.conditional -= short_circuit as usize;
+                r
             }
             ExprKind::Cond(c, t, f) => {
                 self.reads_in(c, tuple, out, false)?;
-                self.reads_in(t, tuple, out, false)?;
-                self.reads_in(f, tuple, out, false)
+                self.conditional += 1;
+                let r = self
+                    .reads_in(t, tuple, out, false)
+                    .and_then(|_| self.reads_in(f, tuple, out, false));
+                self.conditional -= 1;
+                r
             }
             ExprKind::Call(f, args) => {
                 if f == "__pencil_maybe" {
@@ -1195,7 +1232,29 @@ impl<'r> Builder<'r> {
             });
         }
         let independent = self.independent_pairs(&params);
-        Ok(Scop {
+        let ranges: Vec<String> = params
+            .iter()
+            .filter_map(|p| {
+                let d = self
+                    .region
+                    .symbols
+                    .iter()
+                    .find(|(n, _)| isl_name(n) == *p)
+                    .map(|(_, d)| d)?;
+                let (lo, hi) = crate::front::syntax::integer_range(&d.base_type)?;
+                Some(format!("{} <= {} <= {}", lo, p, hi))
+            })
+            .collect();
+        let param_ranges = format!(
+            "[{}] -> {{ : {} }}",
+            params.join(", "),
+            if ranges.is_empty() {
+                "true".to_string()
+            } else {
+                ranges.join(" and ")
+            }
+        );
+        let scop = Scop {
             function: self.region.function.clone(),
             begin_line: self.region.begin_line,
             end_line: self.region.end_line,
@@ -1208,7 +1267,10 @@ impl<'r> Builder<'r> {
             independent,
             local_decls: self.local_decls,
             warnings: self.warnings,
-        })
+            checked: None,
+            param_ranges,
+        };
+        assume_in_bounds(scop)
     }
 
     /// Contradictory assumptions leave no parameter values at all.

@@ -7,6 +7,7 @@
 //! Invariant: a `Scop` is immutable once built; later stages derive new
 //! artefacts from it and never edit it.
 
+mod bounds;
 mod build;
 
 pub use build::{is_pure_function, reduction_value, PENCIL_BUILTINS, PURE_FUNCTIONS};
@@ -27,8 +28,20 @@ pub struct Scop {
     pub loc: Loc,
     /// isl names of the parameters, sorted.
     pub params: Vec<String>,
-    /// Constraints on the parameters, as an isl set (`[n] -> { : ... }`).
+    /// Constraints on the parameters, as an isl set (`[n] -> { : ... }`):
+    /// the user's assumptions and `checked`.
     pub context: String,
+    /// What the accesses imply about the parameters (`n <= 40` where
+    /// `A[40]` is indexed up to `n - 1`, see `bounds`), as an isl set, or
+    /// `None`. It is part of `context` and of every domain; the generated
+    /// code tests it on entry and runs the original code where it fails.
+    pub checked: Option<String>,
+    /// The values each parameter's C type can hold, as an isl set
+    /// (`[n] -> { : -2147483648 <= n <= 2147483647 }`): true of every run,
+    /// but kept out of `context`, where such constants would only make
+    /// isl split code at values no real run reaches. Decisions that need a
+    /// bound on every parameter use it (the mapper's wrap-around grid).
+    pub param_ranges: String,
     pub arrays: Vec<Array>,
     pub stmts: Vec<Statement>,
     /// `__pencil_kill` statements: they take part in dataflow only (a kill

@@ -84,18 +84,13 @@ static void kernel_deriche(int w, int h,
   k = (SCALAR_VAL(1.0) - EXP_FUN(-alpha)) * (SCALAR_VAL(1.0) - EXP_FUN(-alpha))
       / (SCALAR_VAL(1.0) + SCALAR_VAL(2.0) * alpha * EXP_FUN(-alpha)
          - EXP_FUN(SCALAR_VAL(2.0) * alpha));
-  a1 = k;
-  a5 = k;
-  a2 = k * EXP_FUN(-alpha) * (alpha - SCALAR_VAL(1.0));
-  a6 = k * EXP_FUN(-alpha) * (alpha - SCALAR_VAL(1.0));
-  a3 = k * EXP_FUN(-alpha) * (alpha + SCALAR_VAL(1.0));
-  a7 = k * EXP_FUN(-alpha) * (alpha + SCALAR_VAL(1.0));
-  a4 = -k * EXP_FUN(SCALAR_VAL(-2.0) * alpha);
-  a8 = -k * EXP_FUN(SCALAR_VAL(-2.0) * alpha);
+  a1 = a5 = k;
+  a2 = a6 = k * EXP_FUN(-alpha) * (alpha - SCALAR_VAL(1.0));
+  a3 = a7 = k * EXP_FUN(-alpha) * (alpha + SCALAR_VAL(1.0));
+  a4 = a8 = -k * EXP_FUN(SCALAR_VAL(-2.0) * alpha);
   b1 = POW_FUN(SCALAR_VAL(2.0), -alpha);
   b2 = -EXP_FUN(SCALAR_VAL(-2.0) * alpha);
-  c1 = 1;
-  c2 = 1;
+  c1 = c2 = 1;
 
   /* horizontal, causal */
   for (i = 0; i < _PB_W; i++) {

@@ -64,7 +64,7 @@ static void kernel_heat_3d(int tsteps, int n,
   int t, i, j, k;
 
 #pragma scop
-  for (t = 1; t <= _PB_TSTEPS; t++) {
+  for (t = 1; t <= TSTEPS; t++) {
     for (i = 1; i < _PB_N - 1; i++)
       for (j = 1; j < _PB_N - 1; j++)
         for (k = 1; k < _PB_N - 1; k++)

@@ -60,9 +60,9 @@ static void kernel_jacobi_1d(int tsteps, int n,
 #pragma scop
   for (t = 0; t < _PB_TSTEPS; t++) {
     for (i = 1; i < _PB_N - 1; i++)
-      B[i] = SCALAR_VAL(0.33333) * (A[i - 1] + A[i] + A[i + 1]);
+      B[i] = 0.33333 * (A[i - 1] + A[i] + A[i + 1]);
     for (i = 1; i < _PB_N - 1; i++)
-      A[i] = SCALAR_VAL(0.33333) * (B[i - 1] + B[i] + B[i + 1]);
+      A[i] = 0.33333 * (B[i - 1] + B[i] + B[i + 1]);
   }
 #pragma endscop
 }
