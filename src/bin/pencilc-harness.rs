@@ -78,9 +78,16 @@ struct Args {
     /// Where generated code, programs and outputs go.
     #[arg(long, default_value = "target/harness")]
     work_dir: PathBuf,
-    /// C compiler flags for both programs.
+    /// C compiler flags for both programs (their -D, -U and -I reach
+    /// pencilc too).
     #[arg(long, default_value = "-O3", allow_hyphen_values = true)]
     cflags: String,
+    /// PolyBench's build mode: default (loops bounded by the run-time
+    /// sizes, as PolyBench/C 4.2.1 without -D), scalar-lb
+    /// (-DPOLYBENCH_USE_SCALAR_LB: constant bounds) or c99-proto
+    /// (-DPOLYBENCH_USE_C99_PROTO: variable-length array parameters).
+    #[arg(long, default_value = "default")]
+    mode: String,
     /// Seconds any one program may run.
     #[arg(long, default_value_t = 600)]
     timeout: u64,
@@ -107,6 +114,16 @@ fn main() -> ExitCode {
     });
     let mut opts = HarnessOptions::new(polybench, pencilc, a.work_dir);
     opts.dataset = a.dataset.to_uppercase();
+    opts.mode = match harness::Mode::parse(&a.mode) {
+        Some(m) => m,
+        None => {
+            eprintln!(
+                "pencilc-harness: --mode {}: expected default, scalar-lb or c99-proto",
+                a.mode
+            );
+            return ExitCode::from(2);
+        }
+    };
     opts.kernels = a.kernels;
     opts.runs = a.runs.max(1);
     if let Some(j) = a.jobs {
@@ -153,8 +170,9 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     eprintln!(
-        "pencilc-harness: {} dataset, OpenCL device {}, CUDA {}",
+        "pencilc-harness: {} dataset, {} mode, OpenCL device {}, CUDA {}",
         opts.dataset,
+        opts.mode.name(),
         opts.opencl_device,
         match &opts.cuda {
             CudaRun::Gpu { .. } => "on",

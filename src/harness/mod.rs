@@ -81,6 +81,47 @@ pub struct HarnessOptions {
     pub run_timeout: Duration,
     /// Extra pencilc arguments (e.g. `--scheduler isl`, `--fuse min`).
     pub pencilc_args: Vec<String>,
+    /// How PolyBench's macros are configured, for pencilc and both builds.
+    pub mode: Mode,
+}
+
+/// PolyBench/C 4.2.1's build modes, as its users compile it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// No extra `-D`: loops bounded by the run-time sizes (the kernel
+    /// function's parameters), arrays declared with the constant sizes.
+    Default,
+    /// `-DPOLYBENCH_USE_SCALAR_LB`: loops bounded by the constants.
+    ScalarLb,
+    /// `-DPOLYBENCH_USE_C99_PROTO`: array parameters declared with the
+    /// run-time sizes (C99 variable-length arrays), run-time bounds.
+    C99Proto,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 3] = [Mode::Default, Mode::ScalarLb, Mode::C99Proto];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Default => "default",
+            Mode::ScalarLb => "scalar-lb",
+            Mode::C99Proto => "c99-proto",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.name() == s)
+    }
+
+    /// The `-D` flags of the mode.
+    pub fn defines(self) -> &'static [&'static str] {
+        match self {
+            Mode::Default => &[],
+            Mode::ScalarLb => &["-DPOLYBENCH_USE_SCALAR_LB"],
+            Mode::C99Proto => &["-DPOLYBENCH_USE_C99_PROTO"],
+        }
+    }
 }
 
 impl HarnessOptions {
@@ -104,6 +145,7 @@ impl HarnessOptions {
             opencl: true,
             run_timeout: Duration::from_secs(600),
             pencilc_args: Vec::new(),
+            mode: Mode::Default,
         }
     }
 }
@@ -157,6 +199,15 @@ pub struct KernelResult {
     pub opencl_ms: Option<f64>,
     /// The one-time OpenCL setup.
     pub opencl_setup_ms: Option<f64>,
+    /// Wall-clock time of the OpenCL program's first run with PoCL's kernel
+    /// cache off: what a user's first run costs, the OpenCL compiler's
+    /// build of every kernel (at `clBuildProgram` and, in PoCL, at each
+    /// kernel's first launch) included.
+    pub opencl_first_run_ms: Option<f64>,
+    /// Lines of the generated OpenCL kernel file, and the barriers in it:
+    /// what the OpenCL compiler has to build.
+    pub kernel_lines: usize,
+    pub barriers: usize,
     /// `sequential_ms / opencl_ms`.
     pub speedup: Option<f64>,
     /// The OpenCL program's arrays match the sequential program's.
@@ -239,8 +290,11 @@ struct Built {
     cuda: Option<PathBuf>,
 }
 
+/// Preprocessor flags for pencilc and both builds: PolyBench's includes,
+/// dataset and mode, and the `-D`, `-U` and `-I` of `--cflags` (a macro
+/// must mean the same to pencilc as to the C compiler).
 fn flags(opts: &HarnessOptions, k: &Kernel) -> Vec<String> {
-    vec![
+    let mut fl: Vec<String> = vec![
         "-I".into(),
         opts.polybench.join("utilities").display().to_string(),
         "-I".into(),
@@ -252,7 +306,20 @@ fn flags(opts: &HarnessOptions, k: &Kernel) -> Vec<String> {
         format!("-D{}_DATASET", opts.dataset),
         "-DPOLYBENCH_DUMP_ARRAYS".into(),
         "-DPOLYBENCH_TIME".into(),
-    ]
+    ];
+    fl.extend(opts.mode.defines().iter().map(|d| d.to_string()));
+    let mut cflags = opts.cflags.iter();
+    while let Some(f) = cflags.next() {
+        if ["-D", "-U", "-I"].contains(&f.as_str()) {
+            if let Some(v) = cflags.next() {
+                fl.push(f.clone());
+                fl.push(v.clone());
+            }
+        } else if f.starts_with("-D") || f.starts_with("-U") || f.starts_with("-I") {
+            fl.push(f.clone());
+        }
+    }
+    fl
 }
 
 /// Runs a command to completion; Err carries the tail of its stderr.
@@ -418,6 +485,14 @@ fn run_pencilc(
         return Ok(());
     };
     b.result.compile_ms = t.elapsed().as_secs_f64() * 1e3;
+    if target == "opencl" {
+        let name = out_file.file_name().unwrap_or_default().to_string_lossy();
+        let kernel = out_file.with_file_name(name.replace("_host.c", "_kernel.cl"));
+        if let Ok(text) = std::fs::read_to_string(&kernel) {
+            b.result.kernel_lines = text.lines().count();
+            b.result.barriers = text.matches("barrier(CLK").count();
+        }
+    }
     let log = String::from_utf8_lossy(&out.stderr);
     std::fs::write(b.dir.join("pencilc.log"), log.as_bytes()).ok();
     read_verbose_report(&log, &mut b.result);
@@ -598,6 +673,12 @@ fn run_programs(
             ("PENCILC_OPENCL_DEVICE", opts.opencl_device.as_str()),
             ("PENCILC_OPENCL_OPTIONS", cl_options),
         ];
+        // A cold first run: PoCL builds every kernel afresh.
+        let mut cold = envs.to_vec();
+        cold.push(("POCL_KERNEL_CACHE", "0"));
+        let t = Instant::now();
+        run_program(ocl, dir, &cold, opts.run_timeout, "opencl-first")?;
+        r.opencl_first_run_ms = Some(t.elapsed().as_secs_f64() * 1e3);
         let (ocl_dump, ocl_ms, runs) =
             timed_runs(opts, opts.runs, ocl, dir, &envs, "opencl", region_seconds)?;
         r.opencl_setup_ms = median(

@@ -102,11 +102,14 @@ pub fn table(results: &[KernelResult], opts: &HarnessOptions) -> String {
     let mut s = String::new();
     let _ = write!(
         s,
-        "{:<15} {:>7}  {:<18} {:>10} {:>10} {:>10} {:>9} {:>8} {:>7}",
+        "{:<15} {:>7}  {:<18} {:>10} {:>6} {:>4} {:>10} {:>10} {:>10} {:>9} {:>8} {:>7}",
         "kernel",
         "kernels",
         "parallel dims",
         "compile ms",
+        "lines",
+        "bar",
+        "1st run ms",
         "seq ms",
         "OpenCL ms",
         "setup ms",
@@ -120,11 +123,14 @@ pub fn table(results: &[KernelResult], opts: &HarnessOptions) -> String {
     for r in results {
         let _ = write!(
             s,
-            "{:<15} {:>7}  {:<18} {:>10} {:>10} {:>10} {:>9} {:>8} {:>7}",
+            "{:<15} {:>7}  {:<18} {:>10} {:>6} {:>4} {:>10} {:>10} {:>10} {:>9} {:>8} {:>7}",
             r.name,
             r.kernels,
             dims_summary(&r.parallel_dims),
             format!("{:.0}", r.compile_ms),
+            r.kernel_lines,
+            r.barriers,
+            ms(r.opencl_first_run_ms),
             ms(r.sequential_ms),
             ms(r.opencl_ms),
             ms(r.opencl_setup_ms),
@@ -156,10 +162,11 @@ pub fn table(results: &[KernelResult], opts: &HarnessOptions) -> String {
     let compile: f64 = results.iter().map(|r| r.compile_ms).sum();
     let _ = write!(
         s,
-        "{}/{} correct at {} (tolerance {:e}, FP contraction {}); compile {:.1} s in all; geometric-mean speedup {}",
+        "{}/{} correct at {}, {} mode (tolerance {:e}, FP contraction {}); compile {:.1} s in all; geometric-mean speedup {}",
         correct,
         results.len(),
         opts.dataset,
+        opts.mode.name(),
         opts.tolerance,
         if opts.fp_contract { "on" } else { "off" },
         compile / 1e3,
@@ -177,6 +184,7 @@ pub fn table(results: &[KernelResult], opts: &HarnessOptions) -> String {
 #[derive(Serialize)]
 struct JsonReport<'a> {
     dataset: &'a str,
+    mode: super::Mode,
     opencl_device: &'a str,
     fp_contract: bool,
     tolerance: f64,
@@ -191,6 +199,7 @@ struct JsonReport<'a> {
 pub fn json(results: &[KernelResult], opts: &HarnessOptions) -> String {
     let report = JsonReport {
         dataset: &opts.dataset,
+        mode: opts.mode,
         opencl_device: &opts.opencl_device,
         fp_contract: opts.fp_contract,
         tolerance: opts.tolerance,

@@ -44,11 +44,16 @@ pub struct MapOptions {
     pub block_2d: Vec<i64>,
     pub block_3d: Vec<i64>,
     /// Largest number of blocks the launch API allows along the outer
-    /// (y) and the inner (x) grid dimension. Tiles wrap around it (a block
-    /// runs every tile congruent to its id) only where a kernel may have
-    /// more tiles than that: CUDA's grid y is 65535 blocks; OpenCL sizes
-    /// are `size_t`, so there a grid never wraps in practice.
+    /// (y) and the inner (x) grid dimension: CUDA's grid y is 65535
+    /// blocks; OpenCL sizes are `size_t`. A kernel whose tile indices
+    /// provably stay below it runs tile `b` on block `b`.
     pub grid_limit: [i64; 2],
+    /// Otherwise (more tiles possible, or negative tile indices) tiles
+    /// wrap around a grid of this many blocks (PPCG's default), each
+    /// block running every tile congruent to its id. Small, so that the
+    /// kernel's loop over tiles (`c0 += 32768`, and the products of the
+    /// tile size with it) stays far from `int`'s limits.
+    pub wrap_grid: i64,
     /// `--sizes`, per kernel (numbered in the file).
     pub sizes: Option<String>,
     /// Shared and private memory choices and limits.
@@ -86,6 +91,7 @@ impl Default for MapOptions {
             block_2d: vec![16, 32],
             block_3d: vec![4, 4, 32],
             grid_limit: [i32::MAX as i64, i32::MAX as i64],
+            wrap_grid: 32768,
             sizes: None,
             mem: memory::MemOptions::default(),
         }
@@ -487,7 +493,9 @@ impl Mapper<'_> {
                 b.min(tiles[j]).max(1)
             })
             .collect();
-        let grid_cap: Vec<i64> = (0..n_block)
+        // The grid's size per block dimension: the user's, else the API's
+        // limit; the wrap-around grid where tiles may not fit (below).
+        let mut grid_cap: Vec<i64> = (0..n_block)
             .map(|j| {
                 let inner = j + 1 == n_block;
                 user.grid
@@ -519,7 +527,11 @@ impl Mapper<'_> {
                 .floor()
                 .isl(isl, STAGE)?;
             let m = UnionMap::from_union_pw_aff(idx).isl(isl, STAGE)?;
-            wraps.push(self.tiles_may_wrap(&m, &node, grid_cap[j])?);
+            let wrap = self.tiles_may_wrap(&m, &node, grid_cap[j])?;
+            if wrap && user.grid.is_none() {
+                grid_cap[j] = self.opts.wrap_grid.min(grid_cap[j]);
+            }
+            wraps.push(wrap);
             tile_index.push(m.to_str().isl(isl, STAGE)?.to_string());
         }
 

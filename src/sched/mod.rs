@@ -158,6 +158,22 @@ fn schedule_pluto(
             .collect(),
         domain: scop.domain_text(),
         deps: crate::deps::pieces(isl, scop, deps)?,
+        arrays: scop
+            .stmts
+            .iter()
+            .map(|s| {
+                let mut names: Vec<String> = s
+                    .reads
+                    .iter()
+                    .chain(s.writes.iter())
+                    .filter(|a| scop.array(&a.array).is_some_and(|x| !x.is_scalar()))
+                    .map(|a| a.array.clone())
+                    .collect();
+                names.sort();
+                names.dedup();
+                names
+            })
+            .collect(),
     };
     let args: Vec<String> = vec![
         "pluto".into(),

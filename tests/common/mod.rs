@@ -211,7 +211,24 @@ pub fn harness_all_correct(
     kernels: &[&str],
     args: &[&str],
 ) -> Vec<pencilc::harness::KernelResult> {
-    harness_all_correct_on(work, dataset, kernels, args, Programs::OpenCl)
+    harness_all_correct_in(
+        pencilc::harness::Mode::Default,
+        work,
+        dataset,
+        kernels,
+        args,
+    )
+}
+
+/// `harness_all_correct` with PolyBench built in `mode`.
+pub fn harness_all_correct_in(
+    mode: pencilc::harness::Mode,
+    work: &str,
+    dataset: &str,
+    kernels: &[&str],
+    args: &[&str],
+) -> Vec<pencilc::harness::KernelResult> {
+    run_harness(mode, work, dataset, kernels, args, Programs::OpenCl)
 }
 
 /// Which generated programs the harness runs and compares.
@@ -232,6 +249,24 @@ pub fn harness_all_correct_on(
     args: &[&str],
     programs: Programs,
 ) -> Vec<pencilc::harness::KernelResult> {
+    run_harness(
+        pencilc::harness::Mode::Default,
+        work,
+        dataset,
+        kernels,
+        args,
+        programs,
+    )
+}
+
+fn run_harness(
+    mode: pencilc::harness::Mode,
+    work: &str,
+    dataset: &str,
+    kernels: &[&str],
+    args: &[&str],
+    programs: Programs,
+) -> Vec<pencilc::harness::KernelResult> {
     use pencilc::harness::{self, report, CudaRun, HarnessOptions};
     let emulate_cuda = programs != Programs::OpenCl;
     let mut opts = HarnessOptions::new(
@@ -240,6 +275,7 @@ pub fn harness_all_correct_on(
         root().join("target/e2e").join(work),
     );
     opts.dataset = dataset.into();
+    opts.mode = mode;
     opts.runs = 1;
     opts.kernels = kernels.iter().map(|s| s.to_string()).collect();
     opts.pencilc_args = args.iter().map(|s| s.to_string()).collect();
