@@ -5,6 +5,7 @@
 mod barrier;
 mod expr;
 pub mod memory;
+mod wavefront;
 
 pub use expr::{AExpr, AOp, ExprStyle};
 pub use memory::{LocalArray, Promoted};
@@ -18,7 +19,7 @@ use crate::map::{KernelPlan, MappedSchedule, MappedTrees};
 use crate::scop::{Scop, StmtId};
 use isl_rs::{
     ASTExpr, ASTExprOpType, ASTExprType, ASTNode, DimType, Id, LocalSpace, Map, PwAff, Schedule,
-    Set, UnionMap,
+    Set, UnionMap, UnionSet,
 };
 
 const STAGE: &str = "ast";
@@ -288,27 +289,14 @@ fn launch_at(
         .isl(isl, STAGE)?
         .intersect(block_bounds)
         .isl(isl, STAGE)?;
-    // Only the kernel's own subtree: restricting the whole device tree
-    // would make every launch pay for every other kernel's nodes.
-    let tree = match device_subtree.and_then(reroot_contexts) {
-        Some(sub) => {
-            let text = format!(
-                "{{ domain: \"{}\", child: {} }}",
-                instances.to_str().isl(isl, STAGE)?,
-                sub
-            );
-            if std::env::var_os("PENCILC_DEBUG_AST").is_some() {
-                eprintln!("kernel subtree at depth {}: {}", depth, text);
-                eprintln!("kernel context: {}", context.to_str().unwrap_or(""));
-            }
-            Schedule::read_from_str(&isl.ctx, &text).isl(isl, "ast-kernel-subtree")?
-        }
-        None => device
-            .copy()
-            .isl(isl, STAGE)?
-            .intersect_domain(instances)
-            .isl(isl, "ast-kernel-restrict")?,
+    let tree = match wavefront::kernel_tree(isl, device, plan, &instances)? {
+        Some(tree) => tree,
+        None => kernel_subtree(isl, device, device_subtree, instances)?,
     };
+    if std::env::var_os("PENCILC_DEBUG_AST").is_some() {
+        eprintln!("kernel tree: {}", tree.to_str().unwrap_or(""));
+        eprintln!("kernel context: {}", context.to_str().unwrap_or(""));
+    }
     let mut sites: Vec<Option<memory::Site>> = Vec::new();
     let mut failure: Option<Diagnostic> = None;
     let names = memory::Names {
@@ -348,6 +336,32 @@ fn launch_at(
         grid,
         host_values,
         body: Some(body),
+    })
+}
+
+/// The kernel's subtree of the device tree on the launch's instances.
+fn kernel_subtree(
+    isl: &Isl,
+    device: &Schedule,
+    device_subtree: Option<&str>,
+    instances: UnionSet,
+) -> Result<Schedule> {
+    // Only the kernel's own subtree: restricting the whole device tree
+    // would make every launch pay for every other kernel's nodes.
+    Ok(match device_subtree.and_then(reroot_contexts) {
+        Some(sub) => {
+            let text = format!(
+                "{{ domain: \"{}\", child: {} }}",
+                instances.to_str().isl(isl, STAGE)?,
+                sub
+            );
+            Schedule::read_from_str(&isl.ctx, &text).isl(isl, "ast-kernel-subtree")?
+        }
+        None => device
+            .copy()
+            .isl(isl, STAGE)?
+            .intersect_domain(instances)
+            .isl(isl, "ast-kernel-restrict")?,
     })
 }
 

@@ -108,6 +108,9 @@ pub struct KernelPlan {
     pub block_sizes: Vec<i64>,
     /// The wrap-around size of each block dimension.
     pub grid_cap: Vec<i64>,
+    /// A wavefront kernel (the tile band of a `pencilc_wavefront`): one
+    /// tile per block, run by one thread.
+    pub wavefront: bool,
     /// Per block dimension: whether tiles wrap around `grid_cap` (some
     /// tile index may reach it, or be negative); otherwise block `b` runs
     /// exactly tile `b`, and the kernel needs no loop over tiles.
@@ -212,10 +215,14 @@ pub fn map_to_gpu(
     let device = trees.pop().expect("two trees");
     let host = trees.pop().expect("two trees");
     let text = device.to_str().isl(isl, STAGE)?.to_string();
-    // Legality of the whole result: the host tree is the tiled schedule,
-    // which must respect every dependence; within a launch, the members
-    // mapped to blocks and threads were checked to be parallel by `visit`.
-    valid::check_schedule_map(isl, deps, host.get_map().isl(isl, STAGE)?)?;
+    // Legality: the scheduler's tree was checked against every dependence
+    // (`valid::check_schedule`), and each step here keeps it legal, which
+    // `visit` checks where it is not true by construction: the members
+    // mapped to blocks and threads are parallel, and a band is tiled only
+    // if each member keeps every dependence non-negative. The other
+    // steps cannot reorder dependent instances: splitting a band, shifting
+    // its members by a function of the outer loops (`origin`), marks, and
+    // the original order for a sequential kernel's own instances.
     let mut launch_prefix: Vec<Option<UnionMap>> = (0..kernels.len()).map(|_| None).collect();
     let root = host.get_root().isl(isl, STAGE)?;
     let host = group_kernels(isl, root, &mut launch_prefix)?
@@ -407,6 +414,7 @@ impl Mapper<'_> {
             n_block: 0,
             block_sizes: vec![],
             grid_cap: vec![],
+            wavefront: false,
             wraps: vec![],
             tile_index: vec![],
             band_members: 0,
@@ -457,14 +465,14 @@ impl Mapper<'_> {
             .isl(isl, STAGE)?;
         // Both passes build the same bands; checking the first suffices.
         if !self.with_ids {
-            valid::check_parallel(
-                isl,
-                self.deps,
-                &node.get_domain().isl(isl, STAGE)?,
-                &prefix,
-                &mapped,
-                &format!("band of kernel {}", k),
-            )?;
+            let domain = node.get_domain().isl(isl, STAGE)?;
+            let what = format!("band of kernel {}", k);
+            valid::check_parallel(isl, self.deps, &domain, &prefix, &mapped, &what)?;
+            // Wavefront kernels count tiles already (unit tiles change
+            // nothing); other bands are tiled below as a whole.
+            if !self.unit_tiles && n > n_thread {
+                valid::check_permutable(isl, self.deps, &domain, &prefix, &partial, &what)?;
+            }
         }
 
         let tiles: Vec<i64> = (0..n)
@@ -721,6 +729,7 @@ impl Mapper<'_> {
             n_block,
             block_sizes,
             grid_cap,
+            wavefront: self.unit_tiles,
             wraps,
             tile_index,
             band_members: n,
