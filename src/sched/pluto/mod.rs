@@ -179,6 +179,9 @@ impl Problem {
 }
 
 struct Edge {
+    /// Identifies the relation: copies share it, restricted edges get new
+    /// ones (the key of `Pluto::rows_memo`).
+    id: usize,
     src: usize,
     dst: usize,
     rel: Map,
@@ -188,6 +191,7 @@ struct Edge {
 impl Edge {
     fn copy(&self, isl: &Isl) -> Result<Edge> {
         Ok(Edge {
+            id: self.id,
             src: self.src,
             dst: self.dst,
             rel: self.rel.copy().isl(isl, STAGE)?,
@@ -205,7 +209,18 @@ struct Pluto<'a> {
     params: HashMap<String, usize>,
     /// Integer programs solved, for the report.
     solves: usize,
+    /// The next `Edge::id`.
+    next_edge: usize,
+    /// `band_rows` results by statements, edges and the statements' rows
+    /// so far: smart fusion computes a part's band to judge it, and the
+    /// part's own scheduling then needs the same band (adi: a third of
+    /// its integer programs).
+    rows_memo: HashMap<RowsKey, Vec<(BTreeMap<usize, Row>, bool)>>,
+    /// Farkas constraints by `Edge::id`.
+    farkas_memo: HashMap<usize, Farkas>,
 }
+
+type RowsKey = (Vec<usize>, Vec<usize>, Vec<Vec<Vec<i64>>>);
 
 /// Schedules `scop` and returns the tree (not yet checked: the caller runs
 /// `valid` on it).
@@ -222,6 +237,9 @@ pub fn schedule(isl: &Isl, scop: &Problem, opts: &PlutoOptions) -> PResult<(Node
             .map(|(i, n)| (n.clone(), i))
             .collect(),
         solves: 0,
+        next_edge: 0,
+        rows_memo: HashMap::new(),
+        farkas_memo: HashMap::new(),
     };
     let edges = p.edges()?;
     let all: Vec<usize> = (0..scop.stmts.len()).collect();
@@ -231,7 +249,7 @@ pub fn schedule(isl: &Isl, scop: &Problem, opts: &PlutoOptions) -> PResult<(Node
 }
 
 impl<'a> Pluto<'a> {
-    fn edges(&self) -> PResult<Vec<Edge>> {
+    fn edges(&mut self) -> PResult<Vec<Edge>> {
         let isl = self.isl;
         let index: HashMap<&str, usize> = self
             .scop
@@ -255,11 +273,13 @@ impl<'a> Pluto<'a> {
                 )));
             };
             edges.push(Edge {
+                id: self.next_edge,
                 src: s,
                 dst: d,
                 rel,
                 farkas: None,
             });
+            self.next_edge += 1;
         }
         Ok(edges)
     }
@@ -486,13 +506,36 @@ impl<'a> Pluto<'a> {
         edges: &[Edge],
         h: &mut [Vec<Vec<i64>>],
     ) -> PResult<Vec<(BTreeMap<usize, Row>, bool)>> {
+        let mut key_edges: Vec<usize> = edges.iter().map(|e| e.id).collect();
+        key_edges.sort();
+        let key = (
+            group.to_vec(),
+            key_edges,
+            group.iter().map(|&s| h[s].clone()).collect::<Vec<_>>(),
+        );
+        if let Some(rows) = self.rows_memo.get(&key) {
+            for (row, _) in rows {
+                for (&s, r) in row {
+                    h[s].push(r.coef.clone());
+                }
+            }
+            return Ok(rows.clone());
+        }
         let mut edges: Vec<Edge> = edges
             .iter()
             .map(|e| e.copy(self.isl))
             .collect::<Result<_>>()?;
         for e in edges.iter_mut() {
             if e.farkas.is_none() {
-                e.farkas = Some(Farkas::of(self.isl, &e.rel)?);
+                let f = match self.farkas_memo.get(&e.id) {
+                    Some(f) => f.clone(),
+                    None => {
+                        let f = Farkas::of(self.isl, &e.rel)?;
+                        self.farkas_memo.insert(e.id, f.clone());
+                        f
+                    }
+                };
+                e.farkas = Some(f);
             }
         }
         let mut rows = Vec::new();
@@ -507,6 +550,7 @@ impl<'a> Pluto<'a> {
                 None => break,
             }
         }
+        self.rows_memo.insert(key, rows.clone());
         Ok(rows)
     }
 
@@ -715,7 +759,7 @@ impl<'a> Pluto<'a> {
 
     /// The part of each dependence that `rows` leave unsatisfied (distance
     /// zero along every row); empty dependences are dropped.
-    fn restrict(&self, edges: &[Edge], rows: &[BTreeMap<usize, Row>]) -> PResult<Vec<Edge>> {
+    fn restrict(&mut self, edges: &[Edge], rows: &[BTreeMap<usize, Row>]) -> PResult<Vec<Edge>> {
         let isl = self.isl;
         let mut out = Vec::new();
         for e in edges {
@@ -753,11 +797,13 @@ impl<'a> Pluto<'a> {
                 .isl(isl, STAGE)?;
             if !rel.is_empty().isl(isl, STAGE)? {
                 out.push(Edge {
+                    id: self.next_edge,
                     src: e.src,
                     dst: e.dst,
                     rel,
                     farkas: None,
                 });
+                self.next_edge += 1;
             }
         }
         Ok(out)
