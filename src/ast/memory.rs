@@ -130,10 +130,10 @@ pub fn site_at(
         e => Some(e),
     };
     site.copy_guard = guard;
-    let threads = UnionSet::read_from_str(&isl.ctx, &plan.memory.thread_filter).isl(isl, STAGE)?;
+    let threads = isl.union_set(&plan.memory.thread_filter).isl(isl, STAGE)?;
     for g in plan.memory.promoted().filter(|g| g.level == level) {
-        let mut reads = UnionMap::read_from_str(&isl.ctx, &g.reads).isl(isl, STAGE)?;
-        let mut writes = UnionMap::read_from_str(&isl.ctx, &g.writes).isl(isl, STAGE)?;
+        let mut reads = isl.union_map(&g.reads).isl(isl, STAGE)?;
+        let mut writes = isl.union_map(&g.writes).isl(isl, STAGE)?;
         if g.placement == Placement::Private {
             reads = reads
                 .intersect_domain(threads.copy().isl(isl, STAGE)?)
@@ -311,7 +311,8 @@ fn copy_code(
     let sched = node.get_schedule().isl(isl, STAGE)?;
     // Thread ids are bounded by the block: isl then drops guards such as
     // `floord(t0, 16)` that only matter for ids the launch never has.
-    let mut context = Set::read_from_str(&isl.ctx, &scop.context)
+    let mut context = isl
+        .set(&scop.context)
         .isl(isl, STAGE)?
         .intersect_params(reached.copy().isl(isl, STAGE)?)
         .isl(isl, STAGE)?;

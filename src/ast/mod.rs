@@ -108,7 +108,7 @@ pub fn generate(
     trees: MappedTrees,
 ) -> Result<GpuAst> {
     isl.reset_budget();
-    let context = Set::read_from_str(&isl.ctx, &scop.context).isl(isl, STAGE)?;
+    let context = isl.set(&scop.context).isl(isl, STAGE)?;
     let host_names = fresh_prefix(scop, mapped, "h");
     let iter_prefix = fresh_prefix(scop, mapped, "c");
     let copy_prefix = fresh_prefix(scop, mapped, "m");
@@ -174,7 +174,7 @@ fn entry_check(isl: &Isl, scop: &Scop) -> Result<Option<AExpr>> {
     let Some(checked) = &scop.checked else {
         return Ok(None);
     };
-    let set = Set::read_from_str(&isl.ctx, checked).isl(isl, STAGE)?;
+    let set = isl.set(checked).isl(isl, STAGE)?;
     let universe = Set::universe(set.get_space().isl(isl, STAGE)?).isl(isl, STAGE)?;
     let e = expr_from_params(isl, universe, set)?;
     Ok(match convert_expr(isl, &e)?.simplify() {
@@ -285,7 +285,8 @@ fn launch_at(
         .isl(isl, STAGE)?
         .domain()
         .isl(isl, STAGE)?;
-    let context = Set::read_from_str(&isl.ctx, &scop.context)
+    let context = isl
+        .set(&scop.context)
         .isl(isl, STAGE)?
         .intersect(block_bounds)
         .isl(isl, STAGE)?;
@@ -508,7 +509,7 @@ struct TileBound {
 fn tile_bounds(isl: &Isl, plan: &KernelPlan, h: &UnionMap) -> Result<Vec<Option<TileBound>>> {
     let mut out = Vec::new();
     for idx_text in &plan.tile_index {
-        let idx = UnionMap::read_from_str(&isl.ctx, idx_text).isl(isl, STAGE)?;
+        let idx = isl.union_map(idx_text).isl(isl, STAGE)?;
         let rel = h
             .copy()
             .isl(isl, STAGE)?
@@ -560,7 +561,7 @@ fn tile_bounds(isl: &Isl, plan: &KernelPlan, h: &UnionMap) -> Result<Vec<Option<
             continue;
         }
         let max = max.coalesce().isl(isl, STAGE)?;
-        let down = Map::read_from_str(&isl.ctx, "{ [t] -> [b] : b <= t }").isl(isl, STAGE)?;
+        let down = isl.map("{ [t] -> [b] : b <= t }").isl(isl, STAGE)?;
         let below = hull
             .apply_range(down)
             .isl(isl, STAGE)?
@@ -599,7 +600,7 @@ fn block_id_bounds(
     at: &Set,
     block_ids: &[String],
 ) -> Result<Set> {
-    let mut out = Set::read_from_str(&isl.ctx, "{ : }").isl(isl, STAGE)?;
+    let mut out = isl.set("{ : }").isl(isl, STAGE)?;
     for (bound, id) in bounds.iter().zip(block_ids) {
         let Some(bound) = bound else { continue };
         let below = bound.below.copy().isl(isl, STAGE)?;

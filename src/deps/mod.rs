@@ -31,15 +31,18 @@ pub struct DependenceGraph {
 impl DependenceGraph {
     /// All dependences as an isl union map in `isl`'s context.
     pub fn all(&self, isl: &Isl) -> Result<UnionMap> {
-        let f = UnionMap::read_from_str(&isl.ctx, &self.flow).isl(isl, STAGE)?;
-        let a = UnionMap::read_from_str(&isl.ctx, &self.anti).isl(isl, STAGE)?;
-        let o = UnionMap::read_from_str(&isl.ctx, &self.output).isl(isl, STAGE)?;
-        f.union(a)
-            .isl(isl, STAGE)?
-            .union(o)
-            .isl(isl, STAGE)?
-            .coalesce()
-            .isl(isl, STAGE)
+        let key = format!("all deps\n{}\n{}\n{}", self.flow, self.anti, self.output);
+        isl.derived_union_map(&key, || {
+            let f = isl.union_map(&self.flow).isl(isl, STAGE)?;
+            let a = isl.union_map(&self.anti).isl(isl, STAGE)?;
+            let o = isl.union_map(&self.output).isl(isl, STAGE)?;
+            f.union(a)
+                .isl(isl, STAGE)?
+                .union(o)
+                .isl(isl, STAGE)?
+                .coalesce()
+                .isl(isl, STAGE)
+        })
     }
 
     pub fn dump(&self) -> String {
@@ -79,15 +82,17 @@ struct Model {
 
 impl Model {
     fn read(isl: &Isl, scop: &Scop) -> Result<Model> {
-        let domain = UnionSet::read_from_str(&isl.ctx, &scop.domain_text()).isl(isl, STAGE)?;
-        let all =
-            UnionSet::read_from_str(&isl.ctx, &scop.domain_with_kills_text()).isl(isl, STAGE)?;
-        let kills_domain =
-            UnionSet::read_from_str(&isl.ctx, &scop.domain_with_kills_text()).isl(isl, STAGE)?;
+        let domain = isl.union_set(&scop.domain_text()).isl(isl, STAGE)?;
+        let all = isl
+            .union_set(&scop.domain_with_kills_text())
+            .isl(isl, STAGE)?;
+        let kills_domain = isl
+            .union_set(&scop.domain_with_kills_text())
+            .isl(isl, STAGE)?;
         let independent = if scop.independent.is_empty() {
-            UnionMap::read_from_str(&isl.ctx, "{ }").isl(isl, STAGE)?
+            isl.union_map("{ }").isl(isl, STAGE)?
         } else {
-            UnionMap::read_from_str(&isl.ctx, &scop.independent).isl(isl, STAGE)?
+            isl.union_map(&scop.independent).isl(isl, STAGE)?
         };
         let must_writes = Self::on_domain(isl, &domain, &scop.must_writes_text())?;
         let may_writes = Self::on_domain(isl, &domain, &scop.may_writes_text())?;
@@ -158,7 +163,7 @@ impl Model {
 
     /// The union map `text` restricted to the iteration domain.
     fn on_domain(isl: &Isl, domain: &UnionSet, text: &str) -> Result<UnionMap> {
-        UnionMap::read_from_str(&isl.ctx, text)
+        isl.union_map(text)
             .isl(isl, STAGE)?
             .intersect_domain(domain.copy().isl(isl, STAGE)?)
             .isl(isl, STAGE)
@@ -320,9 +325,9 @@ fn text(isl: &Isl, t: std::result::Result<&str, isl_rs::LibISLError>) -> Result<
 fn live_in_of(isl: &Isl, scop: &Scop, live_in: &UnionSet, array: &str) -> Result<bool> {
     let rank = scop.array(array).map(|a| a.extents.len()).unwrap_or(0);
     let dims: Vec<String> = (0..rank).map(|k| format!("e{}_", k)).collect();
-    let universe =
-        UnionSet::read_from_str(&isl.ctx, &format!("{{ {}[{}] }}", array, dims.join(", ")))
-            .isl(isl, STAGE)?;
+    let universe = isl
+        .union_set(&format!("{{ {}[{}] }}", array, dims.join(", ")))
+        .isl(isl, STAGE)?;
     let mine = live_in
         .copy()
         .isl(isl, STAGE)?
@@ -352,9 +357,9 @@ fn fully_written(isl: &Isl, scop: &Scop, writes: &UnionMap, array: &str) -> Resu
         dims.join(", "),
         cons.join(" and ")
     );
-    let whole = UnionSet::read_from_str(&isl.ctx, &whole).isl(isl, STAGE)?;
+    let whole = isl.union_set(&whole).isl(isl, STAGE)?;
     let written = writes.copy().isl(isl, STAGE)?.range().isl(isl, STAGE)?;
-    let ctx = isl_rs::Set::read_from_str(&isl.ctx, &scop.context).isl(isl, STAGE)?;
+    let ctx = isl.set(&scop.context).isl(isl, STAGE)?;
     let whole = whole.intersect_params(ctx).isl(isl, STAGE)?;
     whole.is_subset(&written).isl(isl, STAGE)
 }
@@ -371,7 +376,7 @@ fn fully_written(isl: &Isl, scop: &Scop, writes: &UnionMap, array: &str) -> Resu
 pub fn pieces(isl: &Isl, scop: &Scop, deps: &DependenceGraph) -> Result<Vec<String>> {
     isl.reset_budget();
     let all = deps.all(isl)?;
-    let domain = UnionSet::read_from_str(&isl.ctx, &scop.domain_text()).isl(isl, STAGE)?;
+    let domain = isl.union_set(&scop.domain_text()).isl(isl, STAGE)?;
     // Each statement's accesses, restricted to its domain, by tuple name.
     let mut accesses: BTreeMap<&str, Vec<(&str, bool, UnionMap)>> = BTreeMap::new();
     for st in &scop.stmts {
@@ -382,7 +387,8 @@ pub fn pieces(isl: &Isl, scop: &Scop, deps: &DependenceGraph) -> Result<Vec<Stri
             .map(|a| (a, false))
             .chain(st.writes.iter().map(|a| (a, true)))
         {
-            let rel = UnionMap::read_from_str(&isl.ctx, &acc.relation)
+            let rel = isl
+                .union_map(&acc.relation)
                 .isl(isl, STAGE)?
                 .intersect_domain(domain.copy().isl(isl, STAGE)?)
                 .isl(isl, STAGE)?;
@@ -467,11 +473,9 @@ mod tests {
         let (isl, scop, g) = analyze_source("pieces", src);
         let p = pieces(&isl, &scop, &g).unwrap();
         assert!(p.len() >= 3, "{:?}", p);
-        let mut u = UnionMap::read_from_str(&isl.ctx, "{ }").unwrap();
+        let mut u = isl.union_map("{ }").unwrap();
         for t in &p {
-            u = u
-                .union(UnionMap::read_from_str(&isl.ctx, t).unwrap())
-                .unwrap();
+            u = u.union(isl.union_map(t).unwrap()).unwrap();
         }
         assert!(u.is_equal(&g.all(&isl).unwrap()).unwrap());
     }
@@ -484,14 +488,12 @@ mod tests {
         let src = "void f(int A[100], int flag[1]) {\n#pragma scop\nflag[0] = 0;\n#pragma pencil independent\nfor (int i = 0; i < 100; i++) {\n A[i] = i;\n flag[0] = 1;\n}\nflag[0] = flag[0] + 1;\n#pragma endscop\n}\n";
         let (isl, _, g) = analyze_source("indep", src);
         let all = g.all(&isl).unwrap();
-        let before =
-            UnionMap::read_from_str(&isl.ctx, "{ S_0[] -> S_2[i] : 0 <= i < 100 }").unwrap();
+        let before = isl.union_map("{ S_0[] -> S_2[i] : 0 <= i < 100 }").unwrap();
         assert!(before.is_subset(&all).unwrap(), "{}", g.dump());
-        let after =
-            UnionMap::read_from_str(&isl.ctx, "{ S_2[i] -> S_3[] : 0 <= i < 100 }").unwrap();
+        let after = isl.union_map("{ S_2[i] -> S_3[] : 0 <= i < 100 }").unwrap();
         assert!(after.is_subset(&all).unwrap(), "{}", g.dump());
         // The iterations themselves stay unordered.
-        let between = UnionMap::read_from_str(&isl.ctx, "{ S_2[i] -> S_2[j] }").unwrap();
+        let between = isl.union_map("{ S_2[i] -> S_2[j] }").unwrap();
         assert!(
             all.intersect(between).unwrap().is_empty().unwrap(),
             "{}",

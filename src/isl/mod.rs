@@ -6,7 +6,9 @@ pub mod ast_build;
 pub mod tree;
 
 use crate::diag::{Code, Diagnostic};
-use isl_rs::{Context, LibISLError};
+use isl_rs::{Context, LibISLError, Map, Set, UnionMap, UnionSet};
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// Default cap on isl operations per stage; exhausting it is reported as a
 /// diagnostic instead of hanging on a pathological input.
@@ -31,8 +33,42 @@ const ISL_ERROR_QUOTA: i32 = 6;
 /// One isl context with pencilc's options. Everything built from it must be
 /// dropped before it; stages therefore hold it by reference only.
 pub struct Isl {
+    /// Objects read from isl text, by their text. The `Scop` and the
+    /// dependences are plain text that every stage reads again; parsing
+    /// it was a third of a region's isl time (deriche). Declared before
+    /// `ctx`, so that they are freed before it.
+    parsed: RefCell<Parsed>,
     pub ctx: Context,
     max_operations: u64,
+}
+
+#[derive(Default)]
+struct Parsed {
+    union_maps: HashMap<String, UnionMap>,
+    union_sets: HashMap<String, UnionSet>,
+    maps: HashMap<String, Map>,
+    sets: HashMap<String, Set>,
+    /// Union maps computed from text, by a key naming the computation.
+    derived: HashMap<String, UnionMap>,
+}
+
+/// A reader with a cache: `$field` of `Parsed` holds `$ty`s.
+macro_rules! cached_reader {
+    ($name:ident, $field:ident, $ty:ty) => {
+        /// The object `text` denotes, read once per session.
+        pub fn $name(&self, text: &str) -> std::result::Result<$ty, LibISLError> {
+            if let Some(x) = self.parsed.borrow().$field.get(text) {
+                return x.copy();
+            }
+            let x = <$ty>::read_from_str(&self.ctx, text)?;
+            let copy = x.copy()?;
+            self.parsed
+                .borrow_mut()
+                .$field
+                .insert(text.to_string(), copy);
+            Ok(x)
+        }
+    };
 }
 
 impl Isl {
@@ -53,10 +89,34 @@ impl Isl {
         }
         ctx.set_max_operations(max_operations);
         Isl {
+            parsed: RefCell::new(Parsed::default()),
             ctx,
             max_operations,
         }
     }
+
+    /// `make()`, computed once per session and `key`.
+    pub fn derived_union_map(
+        &self,
+        key: &str,
+        make: impl FnOnce() -> crate::diag::Result<UnionMap>,
+    ) -> crate::diag::Result<UnionMap> {
+        if let Some(x) = self.parsed.borrow().derived.get(key) {
+            return x.copy().isl(self, "isl");
+        }
+        let x = make()?;
+        let copy = x.copy().isl(self, "isl")?;
+        self.parsed
+            .borrow_mut()
+            .derived
+            .insert(key.to_string(), copy);
+        Ok(x)
+    }
+
+    cached_reader!(union_map, union_maps, UnionMap);
+    cached_reader!(union_set, union_sets, UnionSet);
+    cached_reader!(map, maps, Map);
+    cached_reader!(set, sets, Set);
 
     /// Starts a fresh budget for the next stage.
     pub fn reset_budget(&self) {

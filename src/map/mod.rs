@@ -398,7 +398,8 @@ impl Mapper<'_> {
     fn make_sequential_kernel(&mut self, node: ScheduleNode) -> Result<ScheduleNode> {
         let isl = self.isl;
         let domain = node.get_domain().isl(isl, STAGE)?;
-        let original = UnionMap::read_from_str(&isl.ctx, self.original)
+        let original = isl
+            .union_map(self.original)
             .isl(isl, STAGE)?
             .intersect_domain(domain)
             .isl(isl, STAGE)?;
@@ -747,9 +748,10 @@ impl Mapper<'_> {
     /// local variables eliminated (a superset), so `false` is certain.
     fn tiles_may_wrap(&self, index: &UnionMap, node: &ScheduleNode, cap: i64) -> Result<bool> {
         let isl = self.isl;
-        let context = Set::read_from_str(&isl.ctx, &self.scop.context)
+        let context = isl
+            .set(&self.scop.context)
             .isl(isl, STAGE)?
-            .intersect(Set::read_from_str(&isl.ctx, &self.scop.param_ranges).isl(isl, STAGE)?)
+            .intersect(isl.set(&self.scop.param_ranges).isl(isl, STAGE)?)
             .isl(isl, STAGE)?;
         let tiles = index
             .copy()
@@ -762,7 +764,8 @@ impl Mapper<'_> {
             .isl(isl, STAGE)?
             .remove_divs()
             .isl(isl, STAGE)?;
-        let within = UnionSet::read_from_str(&isl.ctx, &format!("{{ [t] : 0 <= t < {} }}", cap))
+        let within = isl
+            .union_set(&format!("{{ [t] : 0 <= t < {} }}", cap))
             .isl(isl, STAGE)?;
         Ok(!tiles.is_subset(&within).isl(isl, STAGE)?)
     }

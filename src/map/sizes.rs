@@ -6,7 +6,6 @@
 
 use crate::diag::{Code, Diagnostic, Result};
 use crate::isl::Isl;
-use isl_rs::{UnionMap, UnionSet};
 
 /// The sizes a user chose for one kernel; `None` keeps the default.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -25,7 +24,7 @@ fn usage(msg: String) -> Diagnostic {
 /// Checks the whole `--sizes` value once, so that a typo is reported
 /// before anything is compiled.
 pub fn check(isl: &Isl, text: &str) -> Result<()> {
-    UnionMap::read_from_str(&isl.ctx, text)
+    isl.union_map(text)
         .map_err(|_| usage(format!("--sizes: `{}` is not an isl union map", text)))?;
     for k in 0..4 {
         sizes_for(isl, text, k)?;
@@ -37,9 +36,10 @@ pub fn check(isl: &Isl, text: &str) -> Result<()> {
 /// `--dump-sizes` prints them).
 pub fn sizes_for(isl: &Isl, text: &str, k: usize) -> Result<KernelSizes> {
     let bad = || usage(format!("--sizes: `{}` is not an isl union map", text));
-    let m = UnionMap::read_from_str(&isl.ctx, text).map_err(|_| bad())?;
-    let dom =
-        UnionSet::read_from_str(&isl.ctx, &format!("{{ kernel[{}] }}", k)).map_err(|_| bad())?;
+    let m = isl.union_map(text).map_err(|_| bad())?;
+    let dom = isl
+        .union_set(&format!("{{ kernel[{}] }}", k))
+        .map_err(|_| bad())?;
     let r = m
         .intersect_domain(dom)
         .and_then(|m| m.range())

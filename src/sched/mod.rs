@@ -19,7 +19,7 @@ use crate::deps::DependenceGraph;
 use crate::diag::Result;
 use crate::isl::{Isl, IslResultExt};
 use crate::scop::Scop;
-use isl_rs::UnionSet;
+
 use std::time::{Duration, Instant};
 
 const STAGE: &str = "sched";
@@ -270,7 +270,9 @@ pub fn load(isl: &Isl, scop: &Scop, text: &str) -> std::result::Result<Schedule,
     let s = isl_rs::Schedule::read_from_str(&isl.ctx, text.trim())
         .map_err(|e| format!("not an isl schedule tree: {}", e))?;
     let dom = s.get_domain().map_err(|e| e.to_string())?;
-    let mine = UnionSet::read_from_str(&isl.ctx, &scop.domain_text()).map_err(|e| e.to_string())?;
+    let mine = isl
+        .union_set(&scop.domain_text())
+        .map_err(|e| e.to_string())?;
     if !dom.is_equal(&mine).map_err(|e| e.to_string())? {
         return Err(format!(
             "the schedule's domain {} is not this region's domain {}",
@@ -286,8 +288,8 @@ pub fn load(isl: &Isl, scop: &Scop, text: &str) -> std::result::Result<Schedule,
 /// The original execution order as a schedule tree: always valid, with no
 /// parallelism marked, so the mapper runs it as one sequential kernel.
 fn original_order(isl: &Isl, scop: &Scop) -> Result<Schedule> {
-    let domain = UnionSet::read_from_str(&isl.ctx, &scop.domain_text()).isl(isl, STAGE)?;
-    let order = isl_rs::UnionMap::read_from_str(&isl.ctx, &scop.schedule_text()).isl(isl, STAGE)?;
+    let domain = isl.union_set(&scop.domain_text()).isl(isl, STAGE)?;
+    let order = isl.union_map(&scop.schedule_text()).isl(isl, STAGE)?;
     let mupa = isl_rs::MultiUnionPwAff::from_union_map(order).isl(isl, STAGE)?;
     let s = isl_rs::Schedule::from_domain(domain)
         .isl(isl, STAGE)?

@@ -23,7 +23,7 @@
 use super::{Extent, Scop, StmtBody};
 use crate::diag::Result;
 use crate::isl::{Isl, IslResultExt};
-use isl_rs::{Map, Set};
+use isl_rs::Set;
 
 const STAGE: &str = "scop";
 
@@ -37,14 +37,15 @@ pub fn implied_by_accesses(isl: &Isl, scop: &Scop) -> Result<Option<Set>> {
         if !matches!(st.body, StmtBody::Assign { .. }) {
             continue;
         }
-        let domain = Set::read_from_str(&isl.ctx, &st.domain).isl(isl, STAGE)?;
+        let domain = isl.set(&st.domain).isl(isl, STAGE)?;
         let runs = domain.copy().isl(isl, STAGE)?.params().isl(isl, STAGE)?;
         let mut bad: Option<Set> = None;
         for a in st.reads.iter().chain(st.writes.iter()).filter(|a| !a.may) {
             let Some(array) = scop.array(&a.array) else {
                 continue;
             };
-            let rel = Map::read_from_str(&isl.ctx, &a.relation)
+            let rel = isl
+                .map(&a.relation)
                 .isl(isl, STAGE)?
                 .intersect_domain(domain.copy().isl(isl, STAGE)?)
                 .isl(isl, STAGE)?;

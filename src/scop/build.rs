@@ -132,7 +132,7 @@ fn assume_in_bounds(mut scop: Scop) -> Result<Scop> {
     };
     let err = |e| isl.err("scop", e);
     let with = |text: &str| -> Result<String> {
-        let set = isl_rs::Set::read_from_str(&isl.ctx, text).map_err(err)?;
+        let set = isl.set(text).map_err(err)?;
         let both = set
             .intersect_params(implied.copy().map_err(err)?)
             .map_err(err)?
@@ -1279,7 +1279,7 @@ impl<'r> Builder<'r> {
             return Ok(());
         };
         let isl = crate::isl::Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
-        let set = isl_rs::Set::read_from_str(&isl.ctx, context).map_err(|e| isl.err("scop", e))?;
+        let set = isl.set(context).map_err(|e| isl.err("scop", e))?;
         if set.is_empty().map_err(|e| isl.err("scop", e))? {
             return Err(Diagnostic::error(
                 Code::ContradictoryAssumptions,

@@ -347,7 +347,7 @@ fn padded_map(isl: &Isl, m: UnionMap) -> Result<UnionMap> {
     }
     match out {
         Some(o) => Ok(o),
-        None => UnionMap::read_from_str(&isl.ctx, "{ }").isl(isl, STAGE),
+        None => isl.union_map("{ }").isl(isl, STAGE),
     }
 }
 

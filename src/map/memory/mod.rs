@@ -229,7 +229,7 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
                 )
                 .isl(isl, STAGE)?;
                 for acc in list.iter().filter(|x| x.array == a) {
-                    let r = UnionMap::read_from_str(&isl.ctx, &acc.relation).isl(isl, STAGE)?;
+                    let r = isl.union_map(&acc.relation).isl(isl, STAGE)?;
                     m = m.union(r).isl(isl, STAGE)?;
                 }
                 m.intersect_domain(k.instances.copy().isl(isl, STAGE)?)

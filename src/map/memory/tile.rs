@@ -144,7 +144,7 @@ mod tests {
     use super::*;
 
     fn map(isl: &Isl, s: &str) -> Map {
-        Map::read_from_str(&isl.ctx, s).unwrap()
+        isl.map(s).unwrap()
     }
 
     #[test]
@@ -191,7 +191,7 @@ mod tests {
         let dom = "{ [J] : 0 <= J <= 2 }";
         let got = Map::from_pw_aff(t.offset[0].copy().unwrap())
             .unwrap()
-            .intersect_domain(isl_rs::Set::read_from_str(&isl.ctx, dom).unwrap())
+            .intersect_domain(isl.set(dom).unwrap())
             .unwrap();
         let want = map(&isl, "{ [J] -> [64J + 1] : 0 <= J <= 2 }");
         assert!(got.is_equal(&want).unwrap(), "{}", got.to_str().unwrap());

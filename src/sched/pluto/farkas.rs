@@ -118,8 +118,9 @@ mod tests {
     #[test]
     fn validity_of_a_uniform_dependence() {
         let isl = Isl::new(1_000_000);
-        let m =
-            Map::read_from_str(&isl.ctx, "[n] -> { S[i] -> S[i + 1] : 0 <= i < n - 1 }").unwrap();
+        let m = isl
+            .map("[n] -> { S[i] -> S[i + 1] : 0 <= i < n - 1 }")
+            .unwrap();
         let f = Farkas::of(&isl, &m).unwrap();
         let mut p = Ilp::default();
         let c = p.add_var(-3, 3);

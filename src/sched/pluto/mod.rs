@@ -260,7 +260,7 @@ impl<'a> Pluto<'a> {
             .collect();
         let mut edges = Vec::new();
         for text in &self.scop.deps {
-            let rel = Map::read_from_str(&isl.ctx, text).isl(isl, STAGE)?;
+            let rel = isl.map(text).isl(isl, STAGE)?;
             let src = rel.get_tuple_name(DimType::In).isl(isl, STAGE)?.to_string();
             let dst = rel
                 .get_tuple_name(DimType::Out)
@@ -786,7 +786,7 @@ impl<'a> Pluto<'a> {
                 dst_it.join(", "),
                 eqs.join(" and ")
             );
-            let eq = Map::read_from_str(&isl.ctx, &text).isl(isl, STAGE)?;
+            let eq = isl.map(&text).isl(isl, STAGE)?;
             let rel = e
                 .rel
                 .copy()
