@@ -354,6 +354,13 @@ impl Mapper<'_> {
                 }
             }
             ScheduleNodeType::Leaf => self.make_sequential_kernel(node),
+            // A sequence of subtrees none of which has a parallel loop runs
+            // as one kernel of one thread, not one launch per subtree.
+            ScheduleNodeType::Sequence | ScheduleNodeType::Set
+                if !subtree_has_parallelism(isl, &node)? =>
+            {
+                self.make_sequential_kernel(node)
+            }
             ScheduleNodeType::Mark
                 if node
                     .mark_get_id()

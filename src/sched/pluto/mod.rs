@@ -218,6 +218,8 @@ struct Pluto<'a> {
     rows_memo: HashMap<RowsKey, Vec<(BTreeMap<usize, Row>, bool)>>,
     /// Farkas constraints by `Edge::id`.
     farkas_memo: HashMap<usize, Farkas>,
+    /// Statements' iteration domains, tuple names removed (`same_domains`).
+    domains: HashMap<usize, isl_rs::Set>,
 }
 
 type RowsKey = (Vec<usize>, Vec<usize>, Vec<Vec<Vec<i64>>>);
@@ -240,6 +242,7 @@ pub fn schedule(isl: &Isl, scop: &Problem, opts: &PlutoOptions) -> PResult<(Node
         next_edge: 0,
         rows_memo: HashMap::new(),
         farkas_memo: HashMap::new(),
+        domains: HashMap::new(),
     };
     let edges = p.edges()?;
     let all: Vec<usize> = (0..scop.stmts.len()).collect();
@@ -370,7 +373,7 @@ impl<'a> Pluto<'a> {
             let child = self.group(&part, mine, h)?;
             children.push((part, child));
         }
-        Ok(Node::Sequence(children))
+        Ok(Node::Sequence(group_sequential_runs(children)))
     }
 
     fn finish_band(
@@ -484,8 +487,8 @@ impl<'a> Pluto<'a> {
     }
 
     /// Whether statements of `a` and of `b` depend on each other or touch a
-    /// common array.
-    fn share_data(&self, a: &[usize], b: &[usize], edges: &[Edge]) -> bool {
+    /// common array, or have the same domains.
+    fn share_data(&mut self, a: &[usize], b: &[usize], edges: &[Edge]) -> bool {
         let linked = edges.iter().any(|e| {
             (a.contains(&e.src) && b.contains(&e.dst)) || (b.contains(&e.src) && a.contains(&e.dst))
         });
@@ -495,7 +498,43 @@ impl<'a> Pluto<'a> {
                 .collect()
         };
         let theirs = arrays(b);
-        linked || arrays(a).iter().any(|x| theirs.contains(x))
+        linked || arrays(a).iter().any(|x| theirs.contains(x)) || self.same_domains(a, b)
+    }
+
+    /// Whether every statement of `a` and `b` has the same iteration
+    /// domain (statements of one loop nest, or outside every loop): fusing
+    /// them costs no guards, and saves a launch.
+    fn same_domains(&mut self, a: &[usize], b: &[usize]) -> bool {
+        let all: Vec<usize> = a.iter().chain(b.iter()).copied().collect();
+        let Some(first) = all.first().and_then(|&s| self.domain_of(s)) else {
+            return false;
+        };
+        all[1..].iter().all(|&s| {
+            self.domain_of(s)
+                .is_some_and(|d| d.is_equal(&first).unwrap_or(false))
+        })
+    }
+
+    /// Statement `s`'s iteration domain, its tuple name removed.
+    fn domain_of(&mut self, s: usize) -> Option<isl_rs::Set> {
+        if let Some(d) = self.domains.get(&s) {
+            return d.copy().ok();
+        }
+        let all = self.isl.union_set(&self.scop.domain).ok()?;
+        let space = isl_rs::Set::read_from_str(
+            &self.isl.ctx,
+            &format!(
+                "{}{{ {} }}",
+                tree::params_arrow(self.scop),
+                tree::statement_tuple(self.scop, s)
+            ),
+        )
+        .ok()?
+        .get_space()
+        .ok()?;
+        let d = all.extract_set(space).ok()?.reset_tuple_id().ok()?;
+        self.domains.insert(s, d.copy().ok()?);
+        Some(d)
     }
 
     /// Rows of one permutable band, with whether each is parallel; `h`
@@ -812,6 +851,37 @@ impl<'a> Pluto<'a> {
 
 /// Each statement's row read off an ILP solution.
 /// Whether some band of `node` has a parallel (coincident) row.
+/// Consecutive children with no parallel row, nested into one child
+/// (a filter over them with their sequence below): the mapper runs such a
+/// subtree as one single-thread kernel, where it would launch one per
+/// child (a region's scalar initialisations, deriche's sequential sweeps).
+fn group_sequential_runs(children: Vec<(Vec<usize>, Node)>) -> Vec<(Vec<usize>, Node)> {
+    if children.iter().all(|(_, c)| !has_parallel_row(c)) {
+        return children;
+    }
+    let mut out: Vec<(Vec<usize>, Node)> = Vec::new();
+    let mut run: Vec<(Vec<usize>, Node)> = Vec::new();
+    let flush =
+        |run: &mut Vec<(Vec<usize>, Node)>, out: &mut Vec<(Vec<usize>, Node)>| match run.len() {
+            0 => {}
+            1 => out.push(run.pop().expect("one child")),
+            _ => {
+                let stmts: Vec<usize> = run.iter().flat_map(|(s, _)| s.iter().copied()).collect();
+                out.push((stmts, Node::Sequence(std::mem::take(run))));
+            }
+        };
+    for (stmts, child) in children {
+        if has_parallel_row(&child) {
+            flush(&mut run, &mut out);
+            out.push((stmts, child));
+        } else {
+            run.push((stmts, child));
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
 fn has_parallel_row(node: &Node) -> bool {
     match node {
         Node::Leaf => false,

@@ -47,6 +47,11 @@ fn iterators(n: usize) -> Vec<String> {
     (0..n).map(|k| format!("i{}", k)).collect()
 }
 
+/// `S_3[i0, i1]`: statement `s` with its iterators.
+pub fn statement_tuple(scop: &Problem, s: usize) -> String {
+    tuple(scop, s)
+}
+
 fn tuple(scop: &Problem, s: usize) -> String {
     format!(
         "{}[{}]",
