@@ -7,12 +7,19 @@ use crate::deps;
 use crate::diag::{Code, Diagnostic, Result};
 use crate::front::{self, CppOptions, SourceFile};
 use crate::isl::Isl;
+use crate::ladder::{Rung, RungOptions};
 use crate::map::{self, MapOptions};
 use crate::sched;
 use crate::scop;
 use crate::valid;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// How a compile worker announces the rung it starts on a region, so that
+/// the process watching it knows what to demote if it has to stop it:
+/// `<prefix> <region index> <rung name> <milliseconds allowed>`.
+pub const PROGRESS_PREFIX: &str = "pencilc-progress:";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Emit {
@@ -45,6 +52,15 @@ pub struct Options {
     /// `--cuda-include-file`).
     pub opencl_include: Vec<PathBuf>,
     pub cuda_include: Vec<PathBuf>,
+    /// How long one region's compilation may take, all its rungs together
+    /// (`--schedule-timeout`).
+    pub region_timeout: Duration,
+    /// Where every region starts on the ladder (`--ladder-start`).
+    pub first_rung: Rung,
+    /// Regions (by index in the file) to start lower on the ladder.
+    pub start_rungs: BTreeMap<usize, Rung>,
+    /// Announce each rung started on stderr (`PROGRESS_PREFIX`).
+    pub progress: bool,
 }
 
 impl Default for Options {
@@ -64,6 +80,10 @@ impl Default for Options {
             command: String::new(),
             opencl_include: Vec::new(),
             cuda_include: Vec::new(),
+            region_timeout: Duration::from_secs(sched::DEFAULT_TIMEOUT_SECS),
+            first_rung: Rung::Full,
+            start_rungs: BTreeMap::new(),
+            progress: false,
         }
     }
 }
@@ -205,7 +225,26 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
             report.dump.push_str(&scop.dump());
             continue;
         }
-        let deps = deps::analyze(&isl, &scop).map_err(|e| at_region(e, &scop))?;
+        // The region's time starts here: dependence analysis and every
+        // rung of the ladder share it.
+        let region_deadline = Instant::now() + opts.region_timeout;
+        isl.set_deadline(Some(region_deadline));
+        let analyzed = deps::analyze(&isl, &scop);
+        isl.set_deadline(None);
+        let deps = match analyzed {
+            Ok(d) => d,
+            Err(e) if opts.emit.is_none() && Rung::Full.may_fall_back(&e) => {
+                // Without dependences nothing can be reordered: the region
+                // stays the user's code.
+                report.warnings.push(Rung::Host.fallback_warning(
+                    Rung::Full,
+                    &at_region(e, &scop),
+                    &scop,
+                ));
+                continue;
+            }
+            Err(e) => return Err(at_region(e, &scop)),
+        };
         lap(&mut report, "deps");
         if opts.emit == Some(Emit::Deps) {
             report.dump.push_str(&format!(
@@ -217,85 +256,86 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
         }
         let region_index = compiled_count;
         compiled_count += 1;
-        let schedule = match &loaded {
-            Some(trees) => {
-                let text = trees.get(region_index).ok_or_else(|| {
-                    Diagnostic::error(
-                        Code::Usage,
-                        Some(scop.loc.clone()),
-                        format!(
-                            "--load-schedule: the file has {} schedule(s), this is region {}",
-                            trees.len(),
-                            region_index + 1
-                        ),
-                    )
-                })?;
-                sched::load(&isl, &scop, text).map_err(|why| {
-                    Diagnostic::error(
-                        Code::Usage,
-                        Some(scop.loc.clone()),
-                        format!("--load-schedule: {}", why),
-                    )
-                    .with_hint("save a schedule of this file with --save-schedule and edit it")
-                })?
-            }
-            None => {
-                let scheduled = sched::schedule(&isl, &scop, &deps, &opts.sched)
-                    .map_err(|e| at_region(e, &scop))?;
-                if let Some(why) = &scheduled.fallback {
-                    report.warnings.push(
-                        Diagnostic::warning(
-                            Code::Budget,
-                            Some(scop.loc.clone()),
-                            format!("{}; this region uses the {} schedule", why, scheduled.by),
-                        )
-                        .with_hint("raise --schedule-timeout, try the other --scheduler, or split the region"),
-                    );
-                }
-                report.schedulers.push(scheduled.by);
-                report.ilp_solves += scheduled.ilp_solves;
-                scheduled.schedule
-            }
+        let loaded_tree = match &loaded {
+            Some(trees) => Some(trees.get(region_index).ok_or_else(|| {
+                Diagnostic::error(
+                    Code::Usage,
+                    Some(scop.loc.clone()),
+                    format!(
+                        "--load-schedule: the file has {} schedule(s), this is region {}",
+                        trees.len(),
+                        region_index + 1
+                    ),
+                )
+            })?),
+            None => None,
         };
+        // The ladder: each rung a simpler choice than the last, tried when
+        // the one before runs out of its isl budget or its time.
+        let first = opts
+            .start_rungs
+            .get(&region_index)
+            .copied()
+            .unwrap_or(opts.first_rung)
+            .max(opts.first_rung);
+        let mut outcome = None;
+        let mut previous: Option<(Rung, Diagnostic)> = None;
+        for rung in Rung::from(first, opts) {
+            if let Some((from, why)) = previous.take() {
+                report
+                    .warnings
+                    .push(rung.fallback_warning(from, &why, &scop));
+            }
+            if rung == Rung::Host {
+                break;
+            }
+            let deadline = rung.deadline(region_deadline);
+            if opts.progress {
+                eprintln!(
+                    "{} {} {} {}",
+                    PROGRESS_PREFIX,
+                    region_index,
+                    rung.name(),
+                    deadline
+                        .saturating_duration_since(Instant::now())
+                        .as_millis()
+                );
+            }
+            isl.set_deadline(Some(deadline));
+            let tried = compile_region(
+                &isl,
+                &scop,
+                &deps,
+                rung.options(opts, &map_opts),
+                loaded_tree.filter(|_| rung <= Rung::NoPromotion),
+                opts.emit,
+                kernels_so_far,
+                &mut report,
+                &mut lap,
+            );
+            isl.set_deadline(None);
+            match tried {
+                Ok(o) => {
+                    outcome = Some(o);
+                    break;
+                }
+                Err(e) if rung.may_fall_back(&e) => previous = Some((rung, at_region(e, &scop))),
+                Err(e) => return Err(at_region(e, &scop)),
+            }
+        }
+        let Some(o) = outcome else {
+            // The region keeps the user's code, on the host.
+            continue;
+        };
+        kernels_so_far += o.kernels;
         saved.push_str(&format!(
             "# region in `{}` at lines {}-{}\n{}\n",
-            scop.function, scop.begin_line, scop.end_line, schedule.tree
+            scop.function, scop.begin_line, scop.end_line, o.schedule
         ));
-        lap(&mut report, "sched");
-        valid::check_schedule(&isl, &deps, &schedule.tree).map_err(|e| at_region(e, &scop))?;
-        lap(&mut report, "valid");
-        let (mapped, mapped_trees) =
-            map::map_to_gpu(&isl, &scop, &deps, &schedule, &map_opts, kernels_so_far)
-                .map_err(|e| at_region(e, &scop))?;
-        kernels_so_far += mapped.kernels.len();
-        for k in &mapped.kernels {
-            report.sizes.extend(map::sizes::dump_entry(
-                k.number,
-                &k.tile_sizes,
-                &k.block_sizes,
-                &k.grid_cap,
-            ));
-            for g in &k.memory.groups {
-                report
-                    .placements
-                    .push(format!("kernel[{}] {}: {}", k.number, g.array, g.reason));
-            }
-        }
-        lap(&mut report, "map");
-        if opts.emit == Some(Emit::Schedule) {
-            report.dump.push_str(&format!(
-                "# region in `{}` at lines {}-{}\n",
-                scop.function, scop.begin_line, scop.end_line
-            ));
-            report
-                .dump
-                .push_str(&format!("schedule: {}", schedule.dump()));
-            report.dump.push_str(&format!("mapped: {}", mapped.dump()));
+        report.dump.push_str(&o.dump);
+        let Some(gpu_ast) = o.ast else {
             continue;
-        }
-        let gpu_ast =
-            ast::generate(&isl, &scop, &mapped, mapped_trees).map_err(|e| at_region(e, &scop))?;
-        lap(&mut report, "ast");
+        };
         compiled.push(Compiled {
             scop,
             deps,
@@ -346,6 +386,113 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
         report.written.push(f.path);
     }
     Ok(report)
+}
+
+/// What one region's compilation produced at the rung that succeeded.
+struct RegionOutcome {
+    /// The schedule tree, for `--save-schedule`.
+    schedule: String,
+    /// `--emit schedule`'s text.
+    dump: String,
+    kernels: usize,
+    /// None with `--emit`.
+    ast: Option<ast::GpuAst>,
+}
+
+/// Schedules, checks, maps and generates the code of one region with the
+/// options of one rung. The report gets what it says only on success (a
+/// failed rung's notes would describe code that is not generated).
+#[allow(clippy::too_many_arguments)]
+fn compile_region(
+    isl: &Isl,
+    scop: &scop::Scop,
+    deps: &deps::DependenceGraph,
+    opts: RungOptions,
+    loaded: Option<&String>,
+    emit: Option<Emit>,
+    kernels_so_far: usize,
+    report: &mut FileReport,
+    lap: &mut dyn FnMut(&mut FileReport, &'static str),
+) -> Result<RegionOutcome> {
+    let mut warnings = Vec::new();
+    let mut scheduler = None;
+    let mut solves = 0;
+    let schedule = match loaded {
+        Some(text) => sched::load(isl, scop, text).map_err(|why| {
+            Diagnostic::error(
+                Code::Usage,
+                Some(scop.loc.clone()),
+                format!("--load-schedule: {}", why),
+            )
+            .with_hint("save a schedule of this file with --save-schedule and edit it")
+        })?,
+        None if opts.original => sched::original_tree(isl, scop, deps)?,
+        None => {
+            let scheduled = sched::schedule(isl, scop, deps, &opts.sched)?;
+            if let Some(why) = &scheduled.fallback {
+                warnings.push(
+                    Diagnostic::warning(
+                        Code::Budget,
+                        Some(scop.loc.clone()),
+                        format!("{}; this region uses the {} schedule", why, scheduled.by),
+                    )
+                    .with_hint(
+                        "raise --schedule-timeout, try the other --scheduler, or split the region",
+                    ),
+                );
+            }
+            scheduler = Some(scheduled.by);
+            solves = scheduled.ilp_solves;
+            scheduled.schedule
+        }
+    };
+    lap(report, "sched");
+    isl.check_deadline("valid")?;
+    valid::check_schedule(isl, deps, &schedule.tree)?;
+    lap(report, "valid");
+    isl.check_deadline("map")?;
+    let (mapped, mapped_trees) =
+        map::map_to_gpu(isl, scop, deps, &schedule, &opts.map, kernels_so_far)?;
+    lap(report, "map");
+    let mut sizes = Vec::new();
+    let mut placements = Vec::new();
+    for k in &mapped.kernels {
+        sizes.extend(map::sizes::dump_entry(
+            k.number,
+            &k.tile_sizes,
+            &k.block_sizes,
+            &k.grid_cap,
+        ));
+        for g in &k.memory.groups {
+            placements.push(format!("kernel[{}] {}: {}", k.number, g.array, g.reason));
+        }
+    }
+    let mut dump = String::new();
+    let ast = if emit == Some(Emit::Schedule) {
+        dump.push_str(&format!(
+            "# region in `{}` at lines {}-{}\n",
+            scop.function, scop.begin_line, scop.end_line
+        ));
+        dump.push_str(&format!("schedule: {}", schedule.dump()));
+        dump.push_str(&format!("mapped: {}", mapped.dump()));
+        None
+    } else {
+        isl.check_deadline("ast")?;
+        let a = ast::generate(isl, scop, &mapped, mapped_trees)?;
+        lap(report, "ast");
+        Some(a)
+    };
+    report.warnings.extend(warnings);
+    report.schedulers.extend(scheduler);
+    report.ilp_solves += solves;
+    report.sizes.extend(sizes);
+    report.placements.extend(placements);
+    Ok(RegionOutcome {
+        schedule: schedule.tree,
+        dump,
+        kernels: mapped.kernels.len(),
+        ast,
+    })
 }
 
 /// The trees of a `--save-schedule` file: one per region, each after a

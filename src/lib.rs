@@ -15,6 +15,7 @@ pub mod driver;
 pub mod front;
 pub mod harness;
 pub mod isl;
+pub mod ladder;
 pub mod map;
 pub mod sched;
 pub mod scop;

@@ -104,10 +104,21 @@ struct Cli {
     /// Budget of isl operations per stage.
     #[arg(long = "isl-max-operations", default_value_t = pencilc::isl::DEFAULT_MAX_OPERATIONS)]
     isl_max_operations: u64,
-    /// Seconds isl's scheduler may run on a region before pencilc keeps the
-    /// region's original order instead.
-    #[arg(long = "schedule-timeout", default_value_t = pencilc::sched::DEFAULT_TIMEOUT_SECS)]
-    schedule_timeout: u64,
+    /// Seconds one region's compilation may take (fractions allowed). When
+    /// it runs out, pencilc falls back to simpler choices, down to the
+    /// region's own code on the host, each with a warning.
+    #[arg(
+        long = "schedule-timeout",
+        value_name = "SECONDS",
+        default_value_t = pencilc::sched::DEFAULT_TIMEOUT_SECS as f64,
+        value_parser = parse_seconds
+    )]
+    schedule_timeout: f64,
+    /// Start every region this far down the fallback ladder (full,
+    /// no-promotion, no-wavefront, isl-scheduler, original-order, host):
+    /// for testing the fallbacks.
+    #[arg(long = "ladder-start", value_name = "RUNG", hide = true, value_parser = parse_rung)]
+    ladder_start: Option<pencilc::ladder::Rung>,
     /// Which scheduler computes the new execution order.
     #[arg(long, value_enum, default_value = "pluto")]
     scheduler: SchedulerArg,
@@ -245,7 +256,6 @@ fn main() -> ExitCode {
                 FuseArg::Smart => pencilc::sched::Fuse::Smart,
                 FuseArg::Min => pencilc::sched::Fuse::Min,
             },
-            timeout_secs: cli.schedule_timeout,
             worker: None,
             wavefront_tile: cli.tile_size,
             wavefront: device.wavefront,
@@ -255,6 +265,10 @@ fn main() -> ExitCode {
         opencl_include: cli.opencl_include_file.clone(),
         cuda_include: cli.cuda_include_file.clone(),
         command: std::env::args().collect::<Vec<_>>().join(" "),
+        region_timeout: std::time::Duration::from_secs_f64(cli.schedule_timeout),
+        first_rung: cli.ladder_start.unwrap_or(pencilc::ladder::Rung::Full),
+        start_rungs: Default::default(),
+        progress: false,
     };
     if let Some(j) = cli.jobs {
         rayon::ThreadPoolBuilder::new()
@@ -329,4 +343,24 @@ fn main() -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// `--schedule-timeout`: positive seconds, at most a day (a larger value
+/// would overflow the deadline arithmetic, and no region needs it).
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= 86400.0 => Ok(v),
+        Ok(_) => Err("must be more than 0 and at most 86400 seconds".into()),
+        Err(_) => Err(format!("`{}` is not a number of seconds", s)),
+    }
+}
+
+fn parse_rung(s: &str) -> Result<pencilc::ladder::Rung, String> {
+    pencilc::ladder::Rung::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = pencilc::ladder::Rung::ALL
+            .iter()
+            .map(|r| r.name())
+            .collect();
+        format!("unknown rung `{}` (one of {})", s, names.join(", "))
+    })
 }

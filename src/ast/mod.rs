@@ -123,6 +123,10 @@ pub fn generate(
             let k: usize = mark.strip_prefix("kernel_")?.parse().ok()?;
             let plan = mapped.kernels.get(k)?;
             let sub = subtrees.get(k).and_then(|s| s.as_deref());
+            if let Err(e) = isl.check_deadline(STAGE) {
+                failure.get_or_insert(e);
+                return None;
+            }
             match launch_at(
                 isl,
                 scop,

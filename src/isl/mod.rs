@@ -7,8 +7,9 @@ pub mod tree;
 
 use crate::diag::{Code, Diagnostic};
 use isl_rs::{Context, LibISLError, Map, Set, UnionMap, UnionSet};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 /// Default cap on isl operations per stage; exhausting it is reported as a
 /// diagnostic instead of hanging on a pathological input.
@@ -23,6 +24,8 @@ extern "C" {
     fn isl_options_set_tile_shift_point_loops(ctx: libc::uintptr_t, val: i32) -> i32;
     fn isl_options_set_ast_build_atomic_upper_bound(ctx: libc::uintptr_t, val: i32) -> i32;
     fn isl_ctx_last_error(ctx: libc::uintptr_t) -> i32;
+    /// Counts one operation; -1 once the budget is spent (isl_ctx.c).
+    fn isl_ctx_next_operation(ctx: libc::uintptr_t) -> i32;
     fn isl_ctx_last_error_msg(ctx: libc::uintptr_t) -> *const libc::c_char;
 }
 
@@ -40,6 +43,8 @@ pub struct Isl {
     parsed: RefCell<Parsed>,
     pub ctx: Context,
     max_operations: u64,
+    /// When the current region's compilation must end (`check_deadline`).
+    deadline: Cell<Option<Instant>>,
 }
 
 #[derive(Default)]
@@ -92,6 +97,35 @@ impl Isl {
             parsed: RefCell::new(Parsed::default()),
             ctx,
             max_operations,
+            deadline: Cell::new(None),
+        }
+    }
+
+    /// Sets (or clears) the time by which the current work must end.
+    pub fn set_deadline(&self, deadline: Option<Instant>) {
+        self.deadline.set(deadline);
+    }
+
+    /// Time left before the deadline (`None`: no deadline).
+    pub fn time_left(&self) -> Option<Duration> {
+        self.deadline
+            .get()
+            .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    /// A budget error once the deadline has passed. Stages call it between
+    /// isl computations (per kernel, per launch, per reference group), so
+    /// that a region's compilation ends near its deadline; the driver then
+    /// falls back to something simpler.
+    pub fn check_deadline(&self, stage: &str) -> crate::diag::Result<()> {
+        match self.deadline.get() {
+            Some(d) if Instant::now() >= d => Err(Diagnostic::error(
+                Code::Budget,
+                None,
+                format!("the region ran out of its time in stage `{}`", stage),
+            )
+            .with_hint("raise --schedule-timeout (seconds per region), or simplify the region")),
+            _ => Ok(()),
         }
     }
 
@@ -130,7 +164,7 @@ impl Isl {
     }
 
     fn error_from_msg(&self, stage: &str, msg: &str) -> Diagnostic {
-        let quota = msg.contains("Quota") || self.ctx.aborted() != 0;
+        let quota = msg.contains("Quota") || self.ctx.aborted() != 0 || self.over_quota();
         self.ctx.reset_error();
         if quota {
             Diagnostic::error(
@@ -145,6 +179,13 @@ impl Isl {
         } else {
             Diagnostic::internal(stage, format!("isl: {}", msg))
         }
+    }
+
+    /// Whether the budget is spent: isl's later error (a parser's "syntax
+    /// error" on text printed from an object the budget cut short) replaces
+    /// the quota error it started from.
+    fn over_quota(&self) -> bool {
+        unsafe { isl_ctx_next_operation(self.ctx.ptr) < 0 }
     }
 
     /// Checks the context's error state after a raw FFI call that returned null.

@@ -330,6 +330,7 @@ impl Mapper<'_> {
     /// Maps the subtree at `node`; returns the node at the same position.
     fn visit(&mut self, node: ScheduleNode) -> Result<ScheduleNode> {
         let isl = self.isl;
+        isl.check_deadline(STAGE)?;
         let ty = node.get_type().isl(isl, STAGE)?;
         match ty {
             ScheduleNodeType::Band => {

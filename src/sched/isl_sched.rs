@@ -21,7 +21,7 @@ pub fn schedule_isl(
     isl: &Isl,
     scop: &Scop,
     deps: &DependenceGraph,
-    timeout_secs: u64,
+    timeout: std::time::Duration,
     worker: Option<&std::path::Path>,
     serialize_sccs: bool,
 ) -> Result<std::result::Result<Schedule, String>> {
@@ -45,15 +45,12 @@ pub fn schedule_isl(
     if serialize_sccs {
         args.push(SERIALIZE_SCCS_FLAG.to_string());
     }
-    Ok(super::worker::run(
-        &args,
-        &text,
-        timeout_secs,
-        worker,
-        "isl's scheduler",
-        || schedule_in_process(&text, serialize_sccs),
+    Ok(
+        super::worker::run(&args, &text, timeout, worker, "isl's scheduler", || {
+            schedule_in_process(&text, serialize_sccs)
+        })
+        .map(|tree| Schedule { tree }),
     )
-    .map(|tree| Schedule { tree }))
 }
 
 pub(super) fn schedule_in_process(

@@ -9,15 +9,17 @@
 //! order; each fallback is a warning naming the region.
 
 mod isl_sched;
+mod original;
 pub mod pluto;
 mod worker;
 
+pub use original::original_tree;
 pub use pluto::Fuse;
 pub use worker::{run_worker, WORKER_FLAG};
 
 use crate::deps::DependenceGraph;
 use crate::diag::Result;
-use crate::isl::{Isl, IslResultExt};
+use crate::isl::Isl;
 use crate::scop::Scop;
 
 use std::time::{Duration, Instant};
@@ -37,7 +39,8 @@ impl Schedule {
     }
 }
 
-/// Seconds a scheduler may run on one region before pencilc falls back.
+/// Seconds one region's compilation may take (`--schedule-timeout`) before
+/// pencilc falls back to simpler choices; the schedulers get part of it.
 pub const DEFAULT_TIMEOUT_SECS: u64 = 20;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +62,6 @@ impl SchedulerKind {
 pub struct SchedOptions {
     pub kind: SchedulerKind,
     pub fuse: Fuse,
-    pub timeout_secs: u64,
     /// The pencilc executable that runs isl's scheduler (default: this one).
     pub worker: Option<std::path::PathBuf>,
     /// Tile size of the wavefront for bands with no parallel row.
@@ -74,7 +76,6 @@ impl Default for SchedOptions {
         SchedOptions {
             kind: SchedulerKind::Pluto,
             fuse: Fuse::Smart,
-            timeout_secs: DEFAULT_TIMEOUT_SECS,
             worker: None,
             wavefront_tile: 32,
             wavefront: true,
@@ -105,10 +106,20 @@ pub fn schedule(
         SchedulerKind::Pluto => [SchedulerKind::Pluto, SchedulerKind::Isl],
         SchedulerKind::Isl => [SchedulerKind::Isl, SchedulerKind::Pluto],
     };
-    for kind in order {
+    // The region's time left (see `driver`), two thirds of it for the
+    // scheduler asked for and the rest for the other.
+    let available = isl
+        .time_left()
+        .unwrap_or(Duration::from_secs(DEFAULT_TIMEOUT_SECS));
+    for (k, kind) in order.into_iter().enumerate() {
+        let timeout = if k == 0 {
+            available.mul_f64(2.0 / 3.0)
+        } else {
+            isl.time_left().unwrap_or(available / 3)
+        };
         let r = match kind {
             SchedulerKind::Pluto => {
-                let (r, n) = schedule_pluto(isl, scop, deps, opts)?;
+                let (r, n) = schedule_pluto(isl, scop, deps, opts, timeout)?;
                 solves += n;
                 r
             }
@@ -116,7 +127,7 @@ pub fn schedule(
                 isl,
                 scop,
                 deps,
-                opts.timeout_secs,
+                timeout,
                 opts.worker.as_deref(),
                 opts.fuse == Fuse::Min,
             )?,
@@ -134,7 +145,7 @@ pub fn schedule(
         }
     }
     Ok(Scheduled {
-        schedule: original_order(isl, scop)?,
+        schedule: original::original_tree(isl, scop, deps)?,
         by: "original order",
         fallback: Some(why.join("; ")),
         ilp_solves: solves,
@@ -148,6 +159,7 @@ fn schedule_pluto(
     scop: &Scop,
     deps: &DependenceGraph,
     opts: &SchedOptions,
+    timeout: Duration,
 ) -> Result<(std::result::Result<Schedule, String>, usize)> {
     let problem = pluto::Problem {
         params: scop.params.clone(),
@@ -184,7 +196,7 @@ fn schedule_pluto(
         }
         .into(),
         opts.wavefront_tile.to_string(),
-        opts.timeout_secs.to_string(),
+        timeout.as_millis().to_string(),
         if opts.wavefront {
             "wavefront"
         } else {
@@ -198,7 +210,7 @@ fn schedule_pluto(
     let r = worker::run(
         &args,
         &input,
-        opts.timeout_secs + 2,
+        timeout + Duration::from_millis(500),
         opts.worker.as_deref(),
         "pencilc's scheduler",
         || pluto_job(&args[1..], &input),
@@ -222,7 +234,7 @@ fn schedule_pluto(
 }
 
 /// The worker's side of `schedule_pluto`: `args` = fuse, wavefront tile,
-/// seconds, `wavefront` or `time-loop`; `input` = the problem. Output: `solves N`, then the tree.
+/// milliseconds, `wavefront` or `time-loop`; `input` = the problem. Output: `solves N`, then the tree.
 pub(crate) fn pluto_job(args: &[String], input: &str) -> std::result::Result<String, String> {
     let fuse = match args.first().map(|s| s.as_str()) {
         Some("max") => Fuse::Max,
@@ -230,10 +242,10 @@ pub(crate) fn pluto_job(args: &[String], input: &str) -> std::result::Result<Str
         _ => Fuse::Smart,
     };
     let tile: i64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(32);
-    let secs: u64 = args
+    let millis: u64 = args
         .get(2)
         .and_then(|s| s.parse().ok())
-        .unwrap_or(DEFAULT_TIMEOUT_SECS);
+        .unwrap_or(DEFAULT_TIMEOUT_SECS * 1000);
     let problem = pluto::Problem::from_text(input)?;
     let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
     let popts = pluto::PlutoOptions {
@@ -242,7 +254,7 @@ pub(crate) fn pluto_job(args: &[String], input: &str) -> std::result::Result<Str
         max_shift: 64,
         wavefront_tile: tile,
         wavefront: args.get(3).map(|s| s.as_str()) != Some("time-loop"),
-        deadline: Instant::now() + Duration::from_secs(secs),
+        deadline: Instant::now() + Duration::from_millis(millis),
     };
     match pluto::schedule(&isl, &problem, &popts) {
         Ok((node, n)) => {
@@ -287,19 +299,6 @@ pub fn load(isl: &Isl, scop: &Scop, text: &str) -> std::result::Result<Schedule,
 
 /// The original execution order as a schedule tree: always valid, with no
 /// parallelism marked, so the mapper runs it as one sequential kernel.
-fn original_order(isl: &Isl, scop: &Scop) -> Result<Schedule> {
-    let domain = isl.union_set(&scop.domain_text()).isl(isl, STAGE)?;
-    let order = isl.union_map(&scop.schedule_text()).isl(isl, STAGE)?;
-    let mupa = isl_rs::MultiUnionPwAff::from_union_map(order).isl(isl, STAGE)?;
-    let s = isl_rs::Schedule::from_domain(domain)
-        .isl(isl, STAGE)?
-        .insert_partial_schedule(mupa)
-        .isl(isl, STAGE)?;
-    Ok(Schedule {
-        tree: s.to_str().isl(isl, STAGE)?.to_string(),
-    })
-}
-
 /// Indents isl's one-line schedule tree text for people to read. The
 /// result still parses as an isl schedule.
 pub fn pretty_tree(t: &str) -> String {

@@ -13,12 +13,12 @@ use std::time::{Duration, Instant};
 pub const WORKER_FLAG: &str = "--internal-schedule-worker";
 
 /// Runs `args` in a worker with `input` on stdin, killed after
-/// `timeout_secs`. Programs other than pencilc that use the library run
+/// `timeout`. Programs other than pencilc that use the library run
 /// `in_process` instead (they do not understand the worker flag).
 pub fn run(
     args: &[String],
     input: &str,
-    timeout_secs: u64,
+    timeout: Duration,
     worker: Option<&std::path::Path>,
     what: &str,
     in_process: impl FnOnce() -> Result<String, String>,
@@ -57,7 +57,7 @@ pub fn run(
         let _ = stderr.read_to_string(&mut s);
         s
     });
-    let deadline = Instant::now() + Duration::from_secs(timeout_secs);
+    let deadline = Instant::now() + timeout;
     loop {
         match child.try_wait() {
             Ok(Some(status)) => {
@@ -78,7 +78,11 @@ pub fn run(
             Ok(None) if Instant::now() >= deadline => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!("{} did not finish within {} s", what, timeout_secs));
+                return Err(format!(
+                    "{} did not finish within {:.1} s",
+                    what,
+                    timeout.as_secs_f64()
+                ));
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(2)),
             Err(e) => return Err(e.to_string()),

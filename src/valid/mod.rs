@@ -33,6 +33,7 @@ pub fn check_schedule(isl: &Isl, deps: &DependenceGraph, tree: &str) -> Result<(
     }
     let all = deps.all(isl)?;
     for b in &bands {
+        isl.check_deadline(STAGE)?;
         check_permutable(isl, &all, &b.domain, &b.prefix, &b.band, "wavefront band")?;
     }
     Ok(())

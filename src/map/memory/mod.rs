@@ -262,6 +262,7 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
     let mut shared_used = 0i64;
     let mut names_used: Vec<String> = Vec::new();
     for members in &groups {
+        isl.check_deadline(STAGE)?;
         let array = refs[members[0]].array.clone();
         let arr = k.scop.array(&array).expect("referenced arrays exist");
         let mut reads = refs[members[0]].reads.copy().isl(isl, STAGE)?;
