@@ -91,14 +91,14 @@ impl Device {
             return Device::parse(text, arg);
         }
         let path = Path::new(arg);
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let text = crate::files::read_text(path, "device description").map_err(|e| {
             let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
             Diagnostic::error(
                 Code::Usage,
                 None,
                 format!(
                     "--device {}: not a built-in device and not a readable file ({})",
-                    arg, e
+                    arg, e.message
                 ),
             )
             .with_hint(format!("built-in devices: {}", names.join(", ")))

@@ -7,7 +7,9 @@ use std::fmt;
 use std::path::PathBuf;
 
 /// A location in a user's source file (1-based line and column).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Loc {
     pub file: PathBuf,
     pub line: u32,
@@ -29,7 +31,9 @@ impl Loc {
 
 /// Why a construct is outside the accepted subset, or what else went wrong.
 /// Each variant has a stable code; never renumber.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Code {
     /// The C preprocessor failed.
     Preprocess,
@@ -103,13 +107,13 @@ impl Code {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Severity {
     Error,
     Warning,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Diagnostic {
     pub severity: Severity,
     pub code: Code,

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 /// How a compile worker announces the rung it starts on a region, so that
 /// the process watching it knows what to demote if it has to stop it:
-/// `<prefix> <region index> <rung name> <milliseconds allowed>`.
+/// `<prefix> <region index> <rung name> <milliseconds allowed> <line> <column>`.
 pub const PROGRESS_PREFIX: &str = "pencilc-progress:";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,8 +59,13 @@ pub struct Options {
     pub first_rung: Rung,
     /// Regions (by index in the file) to start lower on the ladder.
     pub start_rungs: BTreeMap<usize, Rung>,
+    /// Regions (by index) with less than `region_timeout` left (the
+    /// watchdog's restarts).
+    pub region_budgets: BTreeMap<usize, Duration>,
     /// Announce each rung started on stderr (`PROGRESS_PREFIX`).
     pub progress: bool,
+    /// `--debug-fault` (see `debug_fault`).
+    pub debug_fault: Option<String>,
 }
 
 impl Default for Options {
@@ -83,13 +88,15 @@ impl Default for Options {
             region_timeout: Duration::from_secs(sched::DEFAULT_TIMEOUT_SECS),
             first_rung: Rung::Full,
             start_rungs: BTreeMap::new(),
+            region_budgets: BTreeMap::new(),
             progress: false,
+            debug_fault: None,
         }
     }
 }
 
 /// What compiling one file produced.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct FileReport {
     pub regions: usize,
     pub kernels: usize,
@@ -100,11 +107,11 @@ pub struct FileReport {
     pub dump: String,
     pub warnings: Vec<Diagnostic>,
     /// Which scheduler produced each region's schedule.
-    pub schedulers: Vec<&'static str>,
+    pub schedulers: Vec<String>,
     /// Integer programs pencilc's scheduler solved.
     pub ilp_solves: usize,
     /// Milliseconds per stage, for `-v`.
-    pub timings: Vec<(&'static str, f64)>,
+    pub timings: Vec<(String, f64)>,
     /// `--dump-sizes` entries (`kernel[0] -> tile[32, 32]`), in kernel order.
     pub sizes: Vec<String>,
     /// Where each array reference group went and why, for `-v`.
@@ -153,16 +160,10 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
     let mut lap = |report: &mut FileReport, stage: &'static str| {
         report
             .timings
-            .push((stage, t.elapsed().as_secs_f64() * 1e3));
+            .push((stage.to_string(), t.elapsed().as_secs_f64() * 1e3));
         t = Instant::now();
     };
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        Diagnostic::error(
-            Code::Usage,
-            None,
-            format!("cannot read {}: {}", path.display(), e),
-        )
-    })?;
+    let text = crate::files::read_text(path, "input")?;
     let source = SourceFile {
         path: path.to_path_buf(),
         text,
@@ -217,7 +218,7 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
         ast: ast::GpuAst,
     }
     let mut compiled = Vec::new();
-    for region in &regions {
+    for (region_no, region) in regions.iter().enumerate() {
         let scop = scop::build_scop(region)?;
         report.warnings.extend(scop.warnings.iter().cloned());
         lap(&mut report, "scop");
@@ -227,7 +228,25 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
         }
         // The region's time starts here: dependence analysis and every
         // rung of the ladder share it.
-        let region_deadline = Instant::now() + opts.region_timeout;
+        let region_deadline = Instant::now()
+            + opts
+                .region_budgets
+                .get(&region_no)
+                .copied()
+                .unwrap_or(opts.region_timeout)
+                .min(opts.region_timeout);
+        let first = opts
+            .start_rungs
+            .get(&region_no)
+            .copied()
+            .unwrap_or(opts.first_rung)
+            .max(opts.first_rung);
+        if first == Rung::Host && opts.emit.is_none() {
+            // Nothing to analyse: the region stays the user's code.
+            continue;
+        }
+        progress(opts, &scop, region_no, "deps", region_deadline);
+        debug_fault(opts, "deps");
         isl.set_deadline(Some(region_deadline));
         let analyzed = deps::analyze(&isl, &scop);
         isl.set_deadline(None);
@@ -241,6 +260,7 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
                     &at_region(e, &scop),
                     &scop,
                 ));
+                progress(opts, &scop, region_no, "done", Instant::now());
                 continue;
             }
             Err(e) => return Err(at_region(e, &scop)),
@@ -272,12 +292,6 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
         };
         // The ladder: each rung a simpler choice than the last, tried when
         // the one before runs out of its isl budget or its time.
-        let first = opts
-            .start_rungs
-            .get(&region_index)
-            .copied()
-            .unwrap_or(opts.first_rung)
-            .max(opts.first_rung);
         let mut outcome = None;
         let mut previous: Option<(Rung, Diagnostic)> = None;
         for rung in Rung::from(first, opts) {
@@ -290,17 +304,8 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
                 break;
             }
             let deadline = rung.deadline(region_deadline);
-            if opts.progress {
-                eprintln!(
-                    "{} {} {} {}",
-                    PROGRESS_PREFIX,
-                    region_index,
-                    rung.name(),
-                    deadline
-                        .saturating_duration_since(Instant::now())
-                        .as_millis()
-                );
-            }
+            progress(opts, &scop, region_no, rung.name(), deadline);
+            debug_fault(opts, rung.name());
             isl.set_deadline(Some(deadline));
             let tried = compile_region(
                 &isl,
@@ -323,6 +328,7 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
                 Err(e) => return Err(at_region(e, &scop)),
             }
         }
+        progress(opts, &scop, region_no, "done", Instant::now());
         let Some(o) = outcome else {
             // The region keeps the user's code, on the host.
             continue;
@@ -344,7 +350,7 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
     }
     report.regions = regions.len();
     if let Some(p) = &opts.save_schedule {
-        std::fs::write(p, &saved).map_err(|e| io_error(p, e))?;
+        crate::files::write_atomic(p, saved.as_bytes())?;
     }
     if opts.emit.is_some() {
         return Ok(report);
@@ -377,15 +383,41 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
     report.placements.extend(emitted.notes);
     report.warnings.extend(emitted.warnings);
     for f in emitted.files {
-        if let Some(parent) = f.path.parent() {
-            if !parent.as_os_str().is_empty() {
-                std::fs::create_dir_all(parent).map_err(|e| io_error(&f.path, e))?;
-            }
-        }
-        std::fs::write(&f.path, &f.contents).map_err(|e| io_error(&f.path, e))?;
+        crate::files::write_atomic(&f.path, f.contents.as_bytes())?;
         report.written.push(f.path);
     }
     Ok(report)
+}
+
+/// Tells a watching process (`watchdog`) what the region starts and by
+/// when it must be done.
+fn progress(opts: &Options, scop: &scop::Scop, region: usize, what: &str, deadline: Instant) {
+    if opts.progress {
+        eprintln!(
+            "{} {} {} {} {} {}",
+            PROGRESS_PREFIX,
+            region,
+            what,
+            deadline
+                .saturating_duration_since(Instant::now())
+                .as_millis(),
+            scop.loc.line,
+            scop.loc.col
+        );
+    }
+}
+
+/// For the watchdog's tests (`--debug-fault`): `stall:<stage>` makes
+/// `stage` (`deps` or a rung's name) never return, as isl sometimes does,
+/// and `crash:<stage>` makes it abort.
+fn debug_fault(opts: &Options, stage: &str) {
+    match opts.debug_fault.as_deref().and_then(|v| v.split_once(':')) {
+        Some(("stall", s)) if s == stage => loop {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        },
+        Some(("crash", s)) if s == stage => std::process::abort(),
+        _ => {}
+    }
 }
 
 /// What one region's compilation produced at the rung that succeeded.
@@ -483,7 +515,7 @@ fn compile_region(
         Some(a)
     };
     report.warnings.extend(warnings);
-    report.schedulers.extend(scheduler);
+    report.schedulers.extend(scheduler.map(str::to_string));
     report.ilp_solves += solves;
     report.sizes.extend(sizes);
     report.placements.extend(placements);
@@ -498,13 +530,7 @@ fn compile_region(
 /// The trees of a `--save-schedule` file: one per region, each after a
 /// `# region` comment line (a file with one bare tree also works).
 fn read_schedules(p: &Path) -> Result<Vec<String>> {
-    let text = std::fs::read_to_string(p).map_err(|e| {
-        Diagnostic::error(
-            Code::Usage,
-            None,
-            format!("cannot read {}: {}", p.display(), e),
-        )
-    })?;
+    let text = crate::files::read_text(p, "--load-schedule file")?;
     let mut trees = Vec::new();
     let mut cur = String::new();
     for line in text.lines() {
@@ -532,14 +558,12 @@ fn device_includes(opts: &Options) -> Result<String> {
     match opts.target {
         back::Target::OpenCl => {
             for p in &opts.opencl_include {
-                let text = std::fs::read_to_string(p).map_err(|e| {
-                    Diagnostic::error(
-                        Code::Usage,
-                        None,
-                        format!("cannot read --opencl-include-file {}: {}", p.display(), e),
-                    )
-                })?;
-                out.push_str(&format!("/* from {} */\n{}\n", p.display(), text));
+                let text = crate::files::read_text(p, "--opencl-include-file")?;
+                out.push_str(&format!(
+                    "/* from {} */\n{}\n",
+                    back::comment_text(&p.display().to_string()),
+                    text
+                ));
             }
         }
         back::Target::Cuda => {
@@ -551,7 +575,11 @@ fn device_includes(opts: &Options) -> Result<String> {
                         format!("cannot read --cuda-include-file {}: {}", p.display(), e),
                     )
                 })?;
-                out.push_str(&format!("#include \"{}\"\n", abs.display()));
+                crate::files::read_limited(&abs, "--cuda-include-file")?;
+                out.push_str(&format!(
+                    "#include \"{}\"\n",
+                    back::c_string(&abs.display().to_string())
+                ));
             }
         }
         back::Target::C => {}
@@ -559,12 +587,24 @@ fn device_includes(opts: &Options) -> Result<String> {
     Ok(out)
 }
 
-fn io_error(p: &Path, e: std::io::Error) -> Diagnostic {
-    Diagnostic::error(
-        Code::Usage,
-        None,
-        format!("cannot write {}: {}", p.display(), e),
-    )
+/// Every file a run with `opts` over `inputs` would write, with what it
+/// is (for `files::check_outputs`).
+pub fn planned_outputs(inputs: &[PathBuf], opts: &Options) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    if opts.emit.is_none() {
+        for i in inputs {
+            out.extend(
+                output_paths(i, opts)
+                    .all(opts.target)
+                    .into_iter()
+                    .map(|(p, what)| (p, format!("{} for {}", what, i.display()))),
+            );
+        }
+    }
+    if let Some(p) = &opts.save_schedule {
+        out.push((p.clone(), "--save-schedule file".into()));
+    }
+    out
 }
 
 /// Budget and internal errors from isl carry no location; point them at the region.

@@ -63,7 +63,7 @@ impl Rung {
     }
 
     /// What a region compiled at this rung does without.
-    fn description(self) -> &'static str {
+    pub fn description(self) -> &'static str {
         match self {
             Rung::Full => "the full compilation",
             Rung::NoPromotion => "no shared-memory or register tiles",

@@ -119,6 +119,17 @@ struct Cli {
     /// for testing the fallbacks.
     #[arg(long = "ladder-start", value_name = "RUNG", hide = true, value_parser = parse_rung)]
     ladder_start: Option<pencilc::ladder::Rung>,
+    /// `stall:<stage>` or `crash:<stage>` (stage: deps or a rung): makes
+    /// that stage hang or abort, to test the watchdog.
+    #[arg(long = "debug-fault", hide = true)]
+    debug_fault: Option<String>,
+    /// Compile only the input at this index and print the result as JSON
+    /// (the watchdog's child process).
+    #[arg(long = "internal-file-worker", hide = true)]
+    internal_file_worker: Option<usize>,
+    /// `<region>=<rung>`: where the watchdog restarts a region.
+    #[arg(long = "internal-region-rung", hide = true, value_parser = parse_region_rung)]
+    internal_region_rung: Vec<(usize, pencilc::ladder::Rung, Option<std::time::Duration>)>,
     /// Which scheduler computes the new execution order.
     #[arg(long, value_enum, default_value = "pluto")]
     scheduler: SchedulerArg,
@@ -159,7 +170,9 @@ fn version_string() -> &'static str {
 }
 
 fn main() -> ExitCode {
-    if std::env::args().nth(1).as_deref() == Some(pencilc::sched::WORKER_FLAG) {
+    if std::env::args_os().nth(1).as_deref()
+        == Some(std::ffi::OsStr::new(pencilc::sched::WORKER_FLAG))
+    {
         return ExitCode::from(pencilc::sched::run_worker() as u8);
     }
     let cli = Cli::parse();
@@ -264,11 +277,54 @@ fn main() -> ExitCode {
         load_schedule: cli.load_schedule.clone(),
         opencl_include: cli.opencl_include_file.clone(),
         cuda_include: cli.cuda_include_file.clone(),
-        command: std::env::args().collect::<Vec<_>>().join(" "),
+        command: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(" "),
         region_timeout: std::time::Duration::from_secs_f64(cli.schedule_timeout),
         first_rung: cli.ladder_start.unwrap_or(pencilc::ladder::Rung::Full),
-        start_rungs: Default::default(),
-        progress: false,
+        start_rungs: cli
+            .internal_region_rung
+            .iter()
+            .map(|&(r, rung, _)| (r, rung))
+            .collect(),
+        region_budgets: cli
+            .internal_region_rung
+            .iter()
+            .filter_map(|&(r, _, t)| Some((r, t?)))
+            .collect(),
+        progress: cli.internal_file_worker.is_some(),
+        debug_fault: cli.debug_fault.clone(),
+    };
+    // Never over an input, and no two outputs in one file.
+    let mut read: Vec<PathBuf> = cli.files.clone();
+    read.extend(cli.load_schedule.iter().cloned());
+    read.extend(cli.opencl_include_file.iter().cloned());
+    read.extend(cli.cuda_include_file.iter().cloned());
+    read.extend(cli.device.iter().map(PathBuf::from));
+    if let Err(e) =
+        pencilc::files::check_outputs(&read, &driver::planned_outputs(&cli.files, &opts))
+    {
+        eprint!("{}", e);
+        return ExitCode::from(2);
+    }
+    if let Some(index) = cli.internal_file_worker {
+        let Some(file) = cli.files.get(index) else {
+            return ExitCode::from(2);
+        };
+        let r = driver::compile_file(file, &opts);
+        println!("{}", pencilc::watchdog::result_line(&r));
+        return ExitCode::SUCCESS;
+    }
+    // Each file is compiled in a child process the watchdog can stop
+    // (PENCILC_NO_WATCHDOG=1: in this process, for debugging).
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let exe = std::env::current_exe()
+        .ok()
+        .filter(|_| std::env::var_os("PENCILC_NO_WATCHDOG").is_none());
+    let compile_one = |index: usize, f: &PathBuf| match &exe {
+        Some(exe) => pencilc::watchdog::compile_file(exe, &argv, index, f, &opts),
+        None => driver::compile_file(f, &opts),
     };
     if let Some(j) = cli.jobs {
         rayon::ThreadPoolBuilder::new()
@@ -283,7 +339,8 @@ fn main() -> ExitCode {
     let results: Vec<_> = cli
         .files
         .par_iter()
-        .map(|f| (f, std::time::Instant::now(), driver::compile_file(f, &opts)))
+        .enumerate()
+        .map(|(i, f)| (f, std::time::Instant::now(), compile_one(i, f)))
         .map(|(f, t, r)| (f, t.elapsed(), r))
         .inspect(|(f, _, _)| progress.inc(f))
         .collect();
@@ -363,4 +420,11 @@ fn parse_rung(s: &str) -> Result<pencilc::ladder::Rung, String> {
             .collect();
         format!("unknown rung `{}` (one of {})", s, names.join(", "))
     })
+}
+
+#[allow(clippy::type_complexity)]
+fn parse_region_rung(
+    s: &str,
+) -> Result<(usize, pencilc::ladder::Rung, Option<std::time::Duration>), String> {
+    pencilc::watchdog::parse_region_rung(s).ok_or_else(|| format!("bad region rung `{}`", s))
 }

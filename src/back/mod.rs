@@ -64,6 +64,20 @@ impl OutputPaths {
         }
     }
 
+    /// Every file `emit` writes for `target`, each with what it is.
+    pub fn all(&self, target: Target) -> Vec<(PathBuf, String)> {
+        let mut out = vec![(self.host.clone(), "host file".to_string())];
+        match target {
+            Target::OpenCl => out.push((self.kernel("cl"), "kernel file".into())),
+            Target::Cuda => {
+                out.push((self.kernel("cu"), "kernel file".into()));
+                out.push((self.kernel("hu"), "kernel header".into()));
+            }
+            Target::C => {}
+        }
+        out
+    }
+
     /// The kernel file's path with extension `ext`, derived from the host file.
     pub fn kernel(&self, ext: &str) -> PathBuf {
         let stem = self
@@ -106,7 +120,9 @@ pub fn emit(
     device_code: &str,
 ) -> Result<Emitted> {
     let tera = templates::load()?;
-    let input = source.path.display().to_string();
+    // The path goes into comments (`input`) and into C strings (`input_c`).
+    let input = comment_text(&source.path.display().to_string());
+    let input_c = c_string(&source.path.display().to_string());
     let mut kernels: Vec<KernelText> = Vec::new();
     let mut replacements: Vec<(u32, u32, String)> = Vec::new();
     let mut notes = Vec::new();
@@ -162,7 +178,7 @@ pub fn emit(
         c.insert("version", version);
         c.insert("input", &input);
         c.insert("helpers", &device_helpers);
-        c.insert("header_file", header);
+        c.insert("header_file", &c_string(header));
         let ks: Vec<serde_json_like::K> = kernels
             .iter()
             .map(|k| serde_json_like::K {
@@ -179,14 +195,15 @@ pub fn emit(
     let mut prelude_ctx = Context::new();
     prelude_ctx.insert("version", version);
     prelude_ctx.insert("input", &input);
-    prelude_ctx.insert("command", command);
+    prelude_ctx.insert("input_c", &input_c);
+    prelude_ctx.insert("command", &comment_text(command));
     prelude_ctx.insert("helpers", &helpers);
-    prelude_ctx.insert("host_file", &file_name(&paths.host));
+    prelude_ctx.insert("host_file", &comment_text(&file_name(&paths.host)));
     match target {
         Target::OpenCl => {
             let kpath = paths.kernel("cl");
             let ksrc = templates::render(&tera, "opencl/kernel.cl.tera", &kernel_ctx(""))?;
-            prelude_ctx.insert("kernel_file", &file_name(&kpath));
+            prelude_ctx.insert("kernel_file", &comment_text(&file_name(&kpath)));
             prelude_ctx.insert("kernel_source", &c_string_literal(&ksrc));
             let prelude = templates::render(&tera, "opencl/host_prelude.c.tera", &prelude_ctx)?;
             files.push(GeneratedFile {
@@ -202,8 +219,8 @@ pub fn emit(
             let kpath = paths.kernel("cu");
             let hpath = paths.kernel("hu");
             let header = file_name(&hpath);
-            prelude_ctx.insert("kernel_file", &file_name(&kpath));
-            prelude_ctx.insert("header_file", &header);
+            prelude_ctx.insert("kernel_file", &comment_text(&file_name(&kpath)));
+            prelude_ctx.insert("header_file", &c_string(&header));
             let prelude = templates::render(&tera, "cuda/host_prelude.cu.tera", &prelude_ctx)?;
             files.push(GeneratedFile {
                 path: paths.host.clone(),
@@ -812,12 +829,12 @@ fn versioned(
     let cond = check.to_c();
     let fallback = if target == Target::Cuda && !pragma_region {
         let msg = format!(
-            "pencilc: the parameters of `{}` break what its accesses imply ({}): an access would fall outside its array\\n",
+            "pencilc: the parameters of `{}` break what its accesses imply ({}): an access would fall outside its array\n",
             scop.function, cond
         );
         format!(
-            "{{\n    fprintf(stderr, \"{}\");\n    abort();\n}}",
-            msg.replace('"', "\\\"")
+            "{{\n    fprintf(stderr, \"%s\", \"{}\");\n    abort();\n}}",
+            c_string(&msg)
         )
     } else {
         format!(
@@ -837,10 +854,35 @@ fn versioned(
 
 /// A path as the text of a C string literal.
 fn c_path(p: &Path) -> String {
-    p.display()
-        .to_string()
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"")
+    c_string(&p.display().to_string())
+}
+
+/// `s` as the text between the quotes of a C string literal: quotes,
+/// backslashes and control characters escaped (octal, so that a digit
+/// after them is not taken into the escape).
+pub fn c_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '?' => out.push_str("\\?"), // no trigraphs
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\{:03o}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `s` as text inside a C block comment: no `*/` to end it early, no line
+/// breaks or other control characters.
+pub fn comment_text(s: &str) -> String {
+    s.replace("*/", "*\\/")
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
 }
 
 /// The user's file with the prelude on top and each region replaced; line

@@ -35,12 +35,14 @@ pub fn run(
     if !is_pencilc {
         return in_process();
     }
-    let mut child = Command::new(exe)
-        .arg(WORKER_FLAG)
+    let mut cmd = Command::new(exe);
+    cmd.arg(WORKER_FLAG)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::piped());
+    crate::watchdog::die_with_parent(&mut cmd);
+    let mut child = cmd
         .spawn()
         .map_err(|e| format!("cannot start {}: {}", what, e))?;
     let mut stdin = child.stdin.take().expect("piped");

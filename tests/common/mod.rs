@@ -339,3 +339,57 @@ pub fn build_emulated_cuda(
         panic!("{}", e);
     }
 }
+
+/// Builds tests/programs/`name`.c sequentially and through pencilc (with
+/// `extra` arguments) for the C and OpenCL targets, runs each, and asserts
+/// that they print the same. Returns pencilc's stderr of the OpenCL
+/// compile (its warnings).
+pub fn program_matches_sequential(name: &str, tag: &str, extra: &[&str]) -> String {
+    let output = |exe: &Path| {
+        let mut r = Command::new(exe);
+        r.env("PENCILC_OPENCL_DEVICE", "cpu");
+        String::from_utf8_lossy(&run(&mut r, "running").stdout).into_owned()
+    };
+    let src = root().join("tests/programs").join(format!("{}.c", name));
+    let dir = scratch(&format!("program-{}{}", name, tag));
+    let seq = dir.join("seq");
+    run(
+        Command::new("cc")
+            .arg("-O2")
+            .arg(&src)
+            .arg("-lm")
+            .arg("-o")
+            .arg(&seq),
+        "cc",
+    );
+    let expected = output(&seq);
+    let mut warnings = String::new();
+    for (target, file, libs) in [
+        ("c", "p_pencilc.c", vec!["-lm"]),
+        ("opencl", "p_host.c", vec!["-lOpenCL", "-lm"]),
+    ] {
+        let host = dir.join(file);
+        let out = run(
+            Command::new(pencilc())
+                .args(["--target", target])
+                .args(extra)
+                .arg("-o")
+                .arg(&host)
+                .arg(&src),
+            "pencilc",
+        );
+        warnings = String::from_utf8_lossy(&out.stderr).into_owned();
+        let exe = dir.join(format!("par-{}", target));
+        run(
+            Command::new("cc")
+                .arg("-O2")
+                .arg(&host)
+                .args(&libs)
+                .arg("-o")
+                .arg(&exe),
+            "cc (generated)",
+        );
+        assert_eq!(output(&exe), expected, "{} on target {}", name, target);
+    }
+    warnings
+}
