@@ -167,3 +167,62 @@ fn gemm_kernel_has_no_grid_or_stride_guards() {
         assert!(body.contains(last_tile), "{:?}: {}", mode, body);
     }
 }
+
+/// Array parameters without `restrict` may overlap: the aliased call runs
+/// the user's code (the parallel one computed X[i + 1] = X_old[i] + 1),
+/// the call with distinct arrays still runs the generated code (the
+/// region counter of `-DPENCILC_TIME_REGION` counts one run), and arrays
+/// declared `restrict` get no check.
+#[test]
+fn overlapping_array_parameters_run_the_original_code() {
+    check("alias");
+    let src = root().join("tests/programs/alias.c");
+    let dir = scratch("program-alias-runs");
+    let host = dir.join("p_host.c");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "opencl", "-o"])
+            .arg(&host)
+            .arg(&src),
+        "pencilc",
+    );
+    let text = std::fs::read_to_string(&host).unwrap();
+    assert!(
+        text.contains("(size_t) A + (size_t) sizeof(double) * 100 <= (size_t) B"),
+        "{}",
+        text
+    );
+    let exe = dir.join("par");
+    run(
+        Command::new("cc")
+            .args(["-O2", "-DPENCILC_TIME_REGION"])
+            .arg(&host)
+            .args(["-lOpenCL", "-lm", "-o"])
+            .arg(&exe),
+        "cc (generated)",
+    );
+    let mut r = Command::new(&exe);
+    r.env("PENCILC_OPENCL_DEVICE", "cpu");
+    let out = run(&mut r, "running");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("pencilc-region: runs 1 "), "{}", log);
+
+    let restricted = dir.join("restrict.c");
+    std::fs::write(
+        &restricted,
+        std::fs::read_to_string(&src).unwrap().replace(
+            "double A[N], double B[N]",
+            "double A[restrict N], double B[N]",
+        ),
+    )
+    .unwrap();
+    run(
+        Command::new(pencilc())
+            .args(["--target", "opencl", "-o"])
+            .arg(dir.join("r_host.c"))
+            .arg(&restricted),
+        "pencilc",
+    );
+    let text = std::fs::read_to_string(dir.join("r_host.c")).unwrap();
+    assert!(!text.contains("(size_t) A +"), "{}", text);
+}

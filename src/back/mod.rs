@@ -121,9 +121,12 @@ pub fn emit(
             &mut notes,
             &mut warnings,
         )?;
-        let host = match &r.ast.entry_check {
-            Some(check) => versioned(source, r, target, &host, check),
-            None => host,
+        let bounds = r.ast.entry_check.as_ref().map(|c| c.to_c());
+        let overlap = no_overlap_check(r.scop);
+        let host = if bounds.is_some() || overlap.is_some() {
+            versioned(source, r, target, &host, bounds, overlap)
+        } else {
+            host
         };
         replacements.push((r.scop.begin_line, r.scop.end_line, host));
     }
@@ -801,7 +804,8 @@ fn versioned(
     r: &RegionCode,
     target: Target,
     code: &str,
-    check: &AExpr,
+    bounds: Option<String>,
+    overlap: Option<String>,
 ) -> String {
     let scop = r.scop;
     let lines: Vec<&str> = source.text.lines().collect();
@@ -809,7 +813,15 @@ fn versioned(
     let pragma_region = lines
         .get(range.start)
         .is_some_and(|l| cxx::is_pragma_scop(l));
-    let cond = check.to_c();
+    let (cond, why) = match (&bounds, &overlap) {
+        (Some(b), Some(o)) => (
+            format!("({}) && ({})", b, o),
+            "what the array extents imply and that array parameters do not overlap",
+        ),
+        (Some(b), None) => (b.clone(), "what the array extents imply"),
+        (None, Some(o)) => (o.clone(), "that array parameters do not overlap"),
+        (None, None) => ("1".to_string(), ""),
+    };
     let fallback = if target == Target::Cuda && !pragma_region {
         let msg = format!(
             "pencilc: the parameters of `{}` break what its accesses imply ({}): an access would fall outside its array\\n",
@@ -828,11 +840,44 @@ fn versioned(
         )
     };
     format!(
-        "/* pencilc: the generated code assumes what the array extents imply; otherwise the original code runs */\nif ({}) {}\nelse {}",
+        "/* pencilc: the generated code assumes {}; otherwise the original code runs */\nif ({}) {}\nelse {}",
+        why,
         cond,
         code.trim_end(),
         fallback
     )
+}
+
+/// The condition that no two arrays of `Scop::may_alias` share a byte:
+/// `kern(n, X + 1, X)` passes overlapping arrays, which C allows, and the
+/// generated code (separate device buffers, reordered instances) would
+/// compute something else. The whole declared extents are compared, not
+/// the elements accessed, because the copies to and from the device move
+/// whole extents. Addresses are compared as integers: comparing pointers
+/// into different objects is undefined in C.
+fn no_overlap_check(scop: &Scop) -> Option<String> {
+    let bytes = |name: &str| -> Option<String> {
+        let a = scop.array(name)?;
+        let mut size = format!("sizeof({})", a.elem_type);
+        for e in &a.extents {
+            size = format!("{} * {}", size, extent_c(e));
+        }
+        Some(format!("(size_t) {}", size))
+    };
+    let mut conds = Vec::new();
+    for (a, b) in &scop.may_alias {
+        let (Some(sa), Some(sb)) = (bytes(a), bytes(b)) else {
+            continue;
+        };
+        conds.push(format!(
+            "((size_t) {a} + {sa} <= (size_t) {b} || (size_t) {b} + {sb} <= (size_t) {a})",
+        ));
+    }
+    if conds.is_empty() {
+        None
+    } else {
+        Some(conds.join(" && "))
+    }
 }
 
 /// A path as the text of a C string literal.
