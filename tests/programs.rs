@@ -46,6 +46,9 @@ fn check_with(name: &str, tag: &str, extra: &[&str]) {
                 .arg(&src),
             "pencilc",
         );
+        if target == "opencl" {
+            check_opencl_strictly(&dir.join("p_kernel.cl"));
+        }
         let exe = dir.join(format!("par-{}", target));
         run(
             Command::new("cc")
@@ -58,6 +61,49 @@ fn check_with(name: &str, tag: &str, extra: &[&str]) {
         );
         assert_eq!(output(&exe), expected, "{} on target {}", name, target);
     }
+}
+
+/// Builds generated kernels with clang's OpenCL C 1.2 front end for SPIR,
+/// stricter than PoCL (which builds for the host CPU, where `long long`
+/// is still 64 bits). Without clang, PoCL's build when the program runs is
+/// the check.
+fn check_opencl_strictly(kernel: &std::path::Path) {
+    let clang = [
+        "clang", "clang-18", "clang-17", "clang-16", "clang-15", "clang-14",
+    ]
+    .into_iter()
+    .find(|c| Command::new(c).arg("--version").output().is_ok());
+    let Some(clang) = clang else {
+        eprintln!("no clang: {} is checked by PoCL only", kernel.display());
+        return;
+    };
+    run(
+        Command::new(clang)
+            .args(["-x", "cl", "-cl-std=CL1.2", "-target", "spir64"])
+            .args(["-Xclang", "-finclude-default-header", "-fsyntax-only"])
+            .args(["-Werror=implicit-function-declaration"])
+            .arg(kernel),
+        "clang (OpenCL C 1.2, strict)",
+    );
+}
+
+/// Every generated kernel of the test programs builds with a strict OpenCL
+/// front end (`check` runs it on each), and math functions see C's
+/// prototype conversions: `sqrt(i)`, `floor(L[i])` of a `long long`, a
+/// float `sqrt`'s double precision, a double `sqrtf`'s float precision.
+#[test]
+fn math_arguments_are_converted_as_in_c() {
+    check("conversions");
+    let dir = root().join("target/e2e/program-conversions");
+    let k = std::fs::read_to_string(dir.join("p_kernel.cl")).unwrap();
+    for text in [
+        "sqrt((double)",
+        "floor((double)",
+        "__global long *restrict L",
+    ] {
+        assert!(k.contains(text), "{}\n{}", text, k);
+    }
+    assert!(!k.contains("long long"), "{}", k);
 }
 
 #[test]

@@ -5,6 +5,7 @@
 pub mod body;
 mod builtins;
 pub mod cexpr;
+pub mod convert;
 pub mod cxx;
 pub mod kernel;
 pub mod reduce;
@@ -188,7 +189,11 @@ pub fn emit(
     match target {
         Target::OpenCl => {
             let kpath = paths.kernel("cl");
-            let ksrc = templates::render(&tera, "opencl/kernel.cl.tera", &kernel_ctx(""))?;
+            let ksrc = opencl_long_long(&templates::render(
+                &tera,
+                "opencl/kernel.cl.tera",
+                &kernel_ctx(""),
+            )?);
             prelude_ctx.insert("kernel_file", &file_name(&kpath));
             prelude_ctx.insert("kernel_source", &c_string_literal(&ksrc));
             let prelude = templates::render(&tera, "opencl/host_prelude.c.tera", &prelude_ctx)?;
@@ -304,6 +309,14 @@ fn emit_region(
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<String> {
     let scop = r.scop;
+    if target != Target::C {
+        let device_arrays = scop.arrays.iter().filter(|a| !a.is_scalar() || a.written);
+        for a in device_arrays {
+            if a.elem_type.split_whitespace().collect::<Vec<_>>() == ["long", "double"] {
+                return Err(stmt::long_double_error(&a.loc));
+            }
+        }
+    }
     let first_kernel = kernels.iter().filter(|k| !k.helper).count();
     // Kernels of this region, one per launch site, each followed by its
     // reductions' combining kernel if it has one.
@@ -880,6 +893,38 @@ fn no_overlap_check(scop: &Scop) -> Option<String> {
     }
 }
 
+/// OpenCL C reserves `long long` (clang makes it 128 bits on SPIR
+/// targets, so a buffer of C's 64-bit `long long` would be read wrongly);
+/// OpenCL's `long` is C's `long long`.
+fn opencl_long_long(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let is_ident = |i: usize| bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_';
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut from = 0;
+    while let Some(off) = text[from..].find("long") {
+        let p = from + off;
+        let mut q = p + 4;
+        while q < bytes.len() && (bytes[q] == b' ' || bytes[q] == b'\t') {
+            q += 1;
+        }
+        let doubled = (p == 0 || !is_ident(p - 1))
+            && q > p + 4
+            && text[q..].starts_with("long")
+            && (q + 4 == bytes.len() || !is_ident(q + 4));
+        if doubled {
+            out.push_str(&text[copied..p]);
+            out.push_str("long");
+            copied = q + 4;
+            from = q + 4;
+        } else {
+            from = p + 4;
+        }
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
 /// A path as the text of a C string literal.
 fn c_path(p: &Path) -> String {
     p.display()
@@ -944,6 +989,16 @@ fn c_string_literal(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_long_is_opencl_long() {
+        assert_eq!(
+            opencl_long_long(
+                "unsigned long long x; long  long y; longlong z; along long w; (long long)v"
+            ),
+            "unsigned long x; long y; longlong z; along long w; (long)v"
+        );
+    }
 
     #[test]
     fn string_literal_escapes() {
