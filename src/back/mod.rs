@@ -310,8 +310,8 @@ fn emit_region(
 ) -> Result<String> {
     let scop = r.scop;
     if target != Target::C {
-        let device_arrays = scop.arrays.iter().filter(|a| !a.is_scalar() || a.written);
-        for a in device_arrays {
+        // Every statement runs in a kernel, so every variable reaches one.
+        for a in &scop.arrays {
             if a.elem_type.split_whitespace().collect::<Vec<_>>() == ["long", "double"] {
                 return Err(stmt::long_double_error(&a.loc));
             }
