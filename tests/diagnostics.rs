@@ -279,3 +279,29 @@ fn one_bad_file_does_not_hide_good_ones() {
     assert!(dir.join("good_host.c").exists() && dir.join("good_kernel.cl").exists());
     assert!(!dir.join("bad_host.c").exists());
 }
+
+/// A kernel cannot declare an array of run-time size (OpenCL C and CUDA
+/// reject it when the program runs); the region's top level can (a device
+/// buffer).
+#[test]
+fn local_array_of_run_time_size_in_a_kernel() {
+    assert_diag(
+        "vla",
+        "  for (i = 0; i < n; i++) {\n    double t[m];\n    for (j = 0; j < m; j++) t[j] = A[i][j];\n    for (j = 0; j < m; j++) A[i][j] = t[m - 1 - j];\n  }",
+        "E0111",
+        7,
+        "double t[m];",
+    );
+}
+
+/// OpenCL C has no `long double`.
+#[test]
+fn long_double_in_a_kernel() {
+    assert_diag(
+        "long-double",
+        "  for (i = 0; i < n; i++)\n    B[i] = (long double)B[i] * 2;",
+        "E0111",
+        7,
+        "(long double)B[i]",
+    );
+}

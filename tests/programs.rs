@@ -46,6 +46,9 @@ fn check_with(name: &str, tag: &str, extra: &[&str]) {
                 .arg(&src),
             "pencilc",
         );
+        if target == "opencl" {
+            check_opencl_strictly(&dir.join("p_kernel.cl"));
+        }
         let exe = dir.join(format!("par-{}", target));
         run(
             Command::new("cc")
@@ -58,6 +61,49 @@ fn check_with(name: &str, tag: &str, extra: &[&str]) {
         );
         assert_eq!(output(&exe), expected, "{} on target {}", name, target);
     }
+}
+
+/// Builds generated kernels with clang's OpenCL C 1.2 front end for SPIR,
+/// stricter than PoCL (which builds for the host CPU, where `long long`
+/// is still 64 bits). Without clang, PoCL's build when the program runs is
+/// the check.
+fn check_opencl_strictly(kernel: &std::path::Path) {
+    let clang = [
+        "clang", "clang-18", "clang-17", "clang-16", "clang-15", "clang-14",
+    ]
+    .into_iter()
+    .find(|c| Command::new(c).arg("--version").output().is_ok());
+    let Some(clang) = clang else {
+        eprintln!("no clang: {} is checked by PoCL only", kernel.display());
+        return;
+    };
+    run(
+        Command::new(clang)
+            .args(["-x", "cl", "-cl-std=CL1.2", "-target", "spir64"])
+            .args(["-Xclang", "-finclude-default-header", "-fsyntax-only"])
+            .args(["-Werror=implicit-function-declaration"])
+            .arg(kernel),
+        "clang (OpenCL C 1.2, strict)",
+    );
+}
+
+/// Every generated kernel of the test programs builds with a strict OpenCL
+/// front end (`check` runs it on each), and math functions see C's
+/// prototype conversions: `sqrt(i)`, `floor(L[i])` of a `long long`, a
+/// float `sqrt`'s double precision, a double `sqrtf`'s float precision.
+#[test]
+fn math_arguments_are_converted_as_in_c() {
+    check("conversions");
+    let dir = root().join("target/e2e/program-conversions");
+    let k = std::fs::read_to_string(dir.join("p_kernel.cl")).unwrap();
+    for text in [
+        "sqrt((double)",
+        "floor((double)",
+        "__global long *restrict L",
+    ] {
+        assert!(k.contains(text), "{}\n{}", text, k);
+    }
+    assert!(!k.contains("long long"), "{}", k);
 }
 
 #[test]
@@ -166,4 +212,63 @@ fn gemm_kernel_has_no_grid_or_stride_guards() {
         // Still there: the guards that do something (the last partial tiles).
         assert!(body.contains(last_tile), "{:?}: {}", mode, body);
     }
+}
+
+/// Array parameters without `restrict` may overlap: the aliased call runs
+/// the user's code (the parallel one computed X[i + 1] = X_old[i] + 1),
+/// the call with distinct arrays still runs the generated code (the
+/// region counter of `-DPENCILC_TIME_REGION` counts one run), and arrays
+/// declared `restrict` get no check.
+#[test]
+fn overlapping_array_parameters_run_the_original_code() {
+    check("alias");
+    let src = root().join("tests/programs/alias.c");
+    let dir = scratch("program-alias-runs");
+    let host = dir.join("p_host.c");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "opencl", "-o"])
+            .arg(&host)
+            .arg(&src),
+        "pencilc",
+    );
+    let text = std::fs::read_to_string(&host).unwrap();
+    assert!(
+        text.contains("(size_t) A + (size_t) sizeof(double) * 100 <= (size_t) B"),
+        "{}",
+        text
+    );
+    let exe = dir.join("par");
+    run(
+        Command::new("cc")
+            .args(["-O2", "-DPENCILC_TIME_REGION"])
+            .arg(&host)
+            .args(["-lOpenCL", "-lm", "-o"])
+            .arg(&exe),
+        "cc (generated)",
+    );
+    let mut r = Command::new(&exe);
+    r.env("PENCILC_OPENCL_DEVICE", "cpu");
+    let out = run(&mut r, "running");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("pencilc-region: runs 1 "), "{}", log);
+
+    let restricted = dir.join("restrict.c");
+    std::fs::write(
+        &restricted,
+        std::fs::read_to_string(&src).unwrap().replace(
+            "double A[N], double B[N]",
+            "double A[restrict N], double B[N]",
+        ),
+    )
+    .unwrap();
+    run(
+        Command::new(pencilc())
+            .args(["--target", "opencl", "-o"])
+            .arg(dir.join("r_host.c"))
+            .arg(&restricted),
+        "pencilc",
+    );
+    let text = std::fs::read_to_string(dir.join("r_host.c")).unwrap();
+    assert!(!text.contains("(size_t) A +"), "{}", text);
 }

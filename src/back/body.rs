@@ -213,7 +213,7 @@ impl BodyPrinter<'_> {
         StmtPrinter {
             scop: self.scop,
             exprs: &p,
-            atomic: self.style == DataStyle::Device,
+            device: self.style == DataStyle::Device,
             privatized: self.privatized,
         }
         .print(st)

@@ -5,6 +5,7 @@
 pub mod body;
 mod builtins;
 pub mod cexpr;
+pub mod convert;
 pub mod cxx;
 pub mod kernel;
 pub mod reduce;
@@ -137,9 +138,12 @@ pub fn emit(
             &mut notes,
             &mut warnings,
         )?;
-        let host = match &r.ast.entry_check {
-            Some(check) => versioned(source, r, target, &host, check),
-            None => host,
+        let bounds = r.ast.entry_check.as_ref().map(|c| c.to_c());
+        let overlap = no_overlap_check(r.scop);
+        let host = if bounds.is_some() || overlap.is_some() {
+            versioned(source, r, target, &host, bounds, overlap)
+        } else {
+            host
         };
         replacements.push((r.scop.begin_line, r.scop.end_line, host));
     }
@@ -202,7 +206,11 @@ pub fn emit(
     match target {
         Target::OpenCl => {
             let kpath = paths.kernel("cl");
-            let ksrc = templates::render(&tera, "opencl/kernel.cl.tera", &kernel_ctx(""))?;
+            let ksrc = opencl_long_long(&templates::render(
+                &tera,
+                "opencl/kernel.cl.tera",
+                &kernel_ctx(""),
+            )?);
             prelude_ctx.insert("kernel_file", &comment_text(&file_name(&kpath)));
             prelude_ctx.insert("kernel_source", &c_string_literal(&ksrc));
             let prelude = templates::render(&tera, "opencl/host_prelude.c.tera", &prelude_ctx)?;
@@ -318,6 +326,14 @@ fn emit_region(
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<String> {
     let scop = r.scop;
+    if target != Target::C {
+        // Every statement runs in a kernel, so every variable reaches one.
+        for a in &scop.arrays {
+            if a.elem_type.split_whitespace().collect::<Vec<_>>() == ["long", "double"] {
+                return Err(stmt::long_double_error(&a.loc));
+            }
+        }
+    }
     let first_kernel = kernels.iter().filter(|k| !k.helper).count();
     // Kernels of this region, one per launch site, each followed by its
     // reductions' combining kernel if it has one.
@@ -818,7 +834,8 @@ fn versioned(
     r: &RegionCode,
     target: Target,
     code: &str,
-    check: &AExpr,
+    bounds: Option<String>,
+    overlap: Option<String>,
 ) -> String {
     let scop = r.scop;
     let lines: Vec<&str> = source.text.lines().collect();
@@ -826,11 +843,19 @@ fn versioned(
     let pragma_region = lines
         .get(range.start)
         .is_some_and(|l| cxx::is_pragma_scop(l));
-    let cond = check.to_c();
+    let (cond, why) = match (&bounds, &overlap) {
+        (Some(b), Some(o)) => (
+            format!("({}) && ({})", b, o),
+            "what the array extents imply and that array parameters do not overlap",
+        ),
+        (Some(b), None) => (b.clone(), "what the array extents imply"),
+        (None, Some(o)) => (o.clone(), "that array parameters do not overlap"),
+        (None, None) => ("1".to_string(), ""),
+    };
     let fallback = if target == Target::Cuda && !pragma_region {
         let msg = format!(
-            "pencilc: the parameters of `{}` break what its accesses imply ({}): an access would fall outside its array\n",
-            scop.function, cond
+            "pencilc: the arguments of `{}` break {} ({}), which its generated code needs\n",
+            scop.function, why, cond
         );
         format!(
             "{{\n    fprintf(stderr, \"%s\", \"{}\");\n    abort();\n}}",
@@ -845,11 +870,76 @@ fn versioned(
         )
     };
     format!(
-        "/* pencilc: the generated code assumes what the array extents imply; otherwise the original code runs */\nif ({}) {}\nelse {}",
+        "/* pencilc: the generated code assumes {}; otherwise the original code runs */\nif ({}) {}\nelse {}",
+        why,
         cond,
         code.trim_end(),
         fallback
     )
+}
+
+/// The condition that no two arrays of `Scop::may_alias` share a byte:
+/// `kern(n, X + 1, X)` passes overlapping arrays, which C allows, and the
+/// generated code (separate device buffers, reordered instances) would
+/// compute something else. The whole declared extents are compared, not
+/// the elements accessed, because the copies to and from the device move
+/// whole extents. Addresses are compared as integers: comparing pointers
+/// into different objects is undefined in C.
+fn no_overlap_check(scop: &Scop) -> Option<String> {
+    let bytes = |name: &str| -> Option<String> {
+        let a = scop.array(name)?;
+        let mut size = format!("sizeof({})", a.elem_type);
+        for e in &a.extents {
+            size = format!("{} * {}", size, extent_c(e));
+        }
+        Some(format!("(size_t) {}", size))
+    };
+    let mut conds = Vec::new();
+    for (a, b) in &scop.may_alias {
+        let (Some(sa), Some(sb)) = (bytes(a), bytes(b)) else {
+            continue;
+        };
+        conds.push(format!(
+            "((size_t) {a} + {sa} <= (size_t) {b} || (size_t) {b} + {sb} <= (size_t) {a})",
+        ));
+    }
+    if conds.is_empty() {
+        None
+    } else {
+        Some(conds.join(" && "))
+    }
+}
+
+/// OpenCL C reserves `long long` (clang makes it 128 bits on SPIR
+/// targets, so a buffer of C's 64-bit `long long` would be read wrongly);
+/// OpenCL's `long` is C's `long long`.
+fn opencl_long_long(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let is_ident = |i: usize| bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_';
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut from = 0;
+    while let Some(off) = text[from..].find("long") {
+        let p = from + off;
+        let mut q = p + 4;
+        while q < bytes.len() && (bytes[q] == b' ' || bytes[q] == b'\t') {
+            q += 1;
+        }
+        let doubled = (p == 0 || !is_ident(p - 1))
+            && q > p + 4
+            && text[q..].starts_with("long")
+            && (q + 4 == bytes.len() || !is_ident(q + 4));
+        if doubled {
+            out.push_str(&text[copied..p]);
+            out.push_str("long");
+            copied = q + 4;
+            from = q + 4;
+        } else {
+            from = p + 4;
+        }
+    }
+    out.push_str(&text[copied..]);
+    out
 }
 
 /// A path as the text of a C string literal.
@@ -941,6 +1031,16 @@ fn c_string_literal(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_long_is_opencl_long() {
+        assert_eq!(
+            opencl_long_long(
+                "unsigned long long x; long  long y; longlong z; along long w; (long long)v"
+            ),
+            "unsigned long x; long y; longlong z; along long w; (long)v"
+        );
+    }
 
     #[test]
     fn string_literal_escapes() {

@@ -3,16 +3,19 @@
 //! updates become atomic operations on a device.
 
 use super::cexpr::ExprPrinter;
-use crate::diag::{Code, Diagnostic, Result};
-use crate::front::syntax::{AssignOp, Expr, ExprKind, RedOp, Stmt};
+use crate::diag::{Code, Diagnostic, Loc, Result};
+use crate::front::syntax::{AssignOp, Expr, ExprKind, RedOp, Stmt, VarDecl};
 use crate::scop::{reduction_value, Scop, Statement, StmtBody};
 
 /// How one statement instance is printed.
 pub struct StmtPrinter<'a> {
     pub scop: &'a Scop,
     pub exprs: &'a ExprPrinter<'a>,
-    /// Reduction updates are atomic (device code) or plain (host code).
-    pub atomic: bool,
+    /// Device code: reduction updates are atomic, math functions get their
+    /// arguments converted as C's prototypes would (`convert`), and what
+    /// OpenCL C and CUDA lack (arrays of run-time size, `long double`) is
+    /// rejected. Host code is printed as written.
+    pub device: bool,
     /// Reduction variables updated in private copies instead (device code).
     pub privatized: &'a [super::reduce::Privatized],
 }
@@ -23,23 +26,53 @@ impl StmtPrinter<'_> {
         let mut out = String::new();
         match &st.body {
             StmtBody::Assign { lhs, op, rhs } => {
-                out.push_str(&self.assign(st, lhs, *op, rhs)?);
+                out.push_str(&self.assign(st, &[], lhs, *op, rhs)?);
             }
             StmtBody::Call { name, args } => {
-                out.push_str(&self.call(name, args));
+                out.push_str(&self.call(st, &[], name, args)?);
             }
             StmtBody::Compound(body) => {
                 out.push_str("{\n");
-                self.block(st, body, 1, &mut out)?;
+                self.block(st, body, 1, &mut Vec::new(), &mut out)?;
                 out.push('}');
             }
         }
         Ok(out)
     }
 
-    fn assign(&self, st: &Statement, lhs: &Expr, op: AssignOp, rhs: &Expr) -> Result<String> {
+    /// `e` as device code must see it (see `device`); `scope` holds the
+    /// names a compound body declared so far with their types.
+    fn convert(&self, st: &Statement, scope: &[(String, String)], e: &Expr) -> Result<Expr> {
+        if !self.device {
+            return Ok(e.clone());
+        }
+        if let Some(cast) = find_cast(e, &|t| is_long_double(t)) {
+            return Err(long_double_error(&cast.loc));
+        }
+        let var = |n: &str| -> Option<String> {
+            if let Some((_, t)) = scope.iter().rev().find(|(v, _)| v == n) {
+                return Some(t.clone());
+            }
+            if st.iterators.iter().any(|i| i == n) {
+                return Some("int".to_string());
+            }
+            self.scop.array(n).map(|a| a.elem_type.clone())
+        };
+        Ok(super::convert::convert_math_args(e, &var))
+    }
+
+    fn assign(
+        &self,
+        st: &Statement,
+        scope: &[(String, String)],
+        lhs: &Expr,
+        op: AssignOp,
+        rhs: &Expr,
+    ) -> Result<String> {
         let p = self.exprs;
-        if self.atomic {
+        let lhs = &self.convert(st, scope, lhs)?;
+        let rhs = &self.convert(st, scope, rhs)?;
+        if self.device {
             if let Some(text) = self.atomic_update(st, lhs, op, rhs)? {
                 return Ok(text);
             }
@@ -100,12 +133,48 @@ impl StmtPrinter<'_> {
         )))
     }
 
-    fn call(&self, name: &str, args: &[Expr]) -> String {
-        let printed: Vec<String> = args.iter().map(|a| self.exprs.print(a)).collect();
-        format!("{}({});", (self.exprs.call)(name), printed.join(", "))
+    fn call(
+        &self,
+        st: &Statement,
+        scope: &[(String, String)],
+        name: &str,
+        args: &[Expr],
+    ) -> Result<String> {
+        let mut printed = Vec::new();
+        for a in args {
+            printed.push(self.exprs.print(&self.convert(st, scope, a)?));
+        }
+        Ok(format!(
+            "{}({});",
+            (self.exprs.call)(name),
+            printed.join(", ")
+        ))
     }
 
-    fn block(&self, st: &Statement, body: &[Stmt], depth: usize, out: &mut String) -> Result<()> {
+    /// Prints a compound body; `scope` is restored on return, so what a
+    /// block declares is not seen after it.
+    fn block(
+        &self,
+        st: &Statement,
+        body: &[Stmt],
+        depth: usize,
+        scope: &mut Vec<(String, String)>,
+        out: &mut String,
+    ) -> Result<()> {
+        let outer = scope.len();
+        let r = self.block_items(st, body, depth, scope, out);
+        scope.truncate(outer);
+        r
+    }
+
+    fn block_items(
+        &self,
+        st: &Statement,
+        body: &[Stmt],
+        depth: usize,
+        scope: &mut Vec<(String, String)>,
+        out: &mut String,
+    ) -> Result<()> {
         let ind = "    ".repeat(depth);
         let p = self.exprs;
         for s in body {
@@ -118,47 +187,62 @@ impl StmtPrinter<'_> {
                     body,
                     ..
                 } => {
+                    let init = self.convert(st, scope, init)?;
+                    let outer = scope.len();
+                    scope.push((iter.clone(), "int".to_string()));
+                    let cond = self.convert(st, scope, cond)?;
                     out.push_str(&format!(
                         "{}for (int {} = {}; {}; {} += {}) {{\n",
                         ind,
                         iter,
-                        p.print(init),
-                        p.print(cond),
+                        p.print(&init),
+                        p.print(&cond),
                         iter,
                         step
                     ));
-                    self.block(st, body, depth + 1, out)?;
+                    self.block(st, body, depth + 1, scope, out)?;
+                    scope.truncate(outer);
                     out.push_str(&format!("{}}}\n", ind));
                 }
                 Stmt::If {
                     cond, then_, else_, ..
                 } => {
-                    out.push_str(&format!("{}if ({}) {{\n", ind, p.print(cond)));
-                    self.block(st, then_, depth + 1, out)?;
+                    let cond = self.convert(st, scope, cond)?;
+                    out.push_str(&format!("{}if ({}) {{\n", ind, p.print(&cond)));
+                    self.block(st, then_, depth + 1, scope, out)?;
                     if !else_.is_empty() {
                         out.push_str(&format!("{}}} else {{\n", ind));
-                        self.block(st, else_, depth + 1, out)?;
+                        self.block(st, else_, depth + 1, scope, out)?;
                     }
                     out.push_str(&format!("{}}}\n", ind));
                 }
                 Stmt::While { cond, body, .. } => {
-                    out.push_str(&format!("{}while ({}) {{\n", ind, p.print(cond)));
-                    self.block(st, body, depth + 1, out)?;
+                    let cond = self.convert(st, scope, cond)?;
+                    out.push_str(&format!("{}while ({}) {{\n", ind, p.print(&cond)));
+                    self.block(st, body, depth + 1, scope, out)?;
                     out.push_str(&format!("{}}}\n", ind));
                 }
                 Stmt::Assign { lhs, op, rhs, .. } => {
                     out.push_str(&ind);
-                    out.push_str(&self.assign(st, lhs, *op, rhs)?);
+                    out.push_str(&self.assign(st, scope, lhs, *op, rhs)?);
                     out.push('\n');
                 }
-                Stmt::Decl { var, init, .. } => {
+                Stmt::Decl { var, init, loc } => {
+                    if self.device {
+                        self.check_device_decl(var, loc)?;
+                    }
+                    let init = match init {
+                        Some(i) => Some(self.convert(st, scope, i)?),
+                        None => None,
+                    };
+                    scope.push((var.name.clone(), var.base_type.clone()));
                     let dims: String = var
                         .dims
                         .iter()
                         .flatten()
                         .map(|d| format!("[{}]", p.print(d)))
                         .collect();
-                    match init {
+                    match &init {
                         Some(i) => out.push_str(&format!(
                             "{}{} {}{} = {};\n",
                             ind,
@@ -176,12 +260,79 @@ impl StmtPrinter<'_> {
                 Stmt::Assume { .. } | Stmt::Kill { .. } => {}
                 Stmt::Call { name, args, .. } => {
                     out.push_str(&ind);
-                    out.push_str(&self.call(name, args));
+                    out.push_str(&self.call(st, scope, name, args)?);
                     out.push('\n');
                 }
             }
         }
         Ok(())
+    }
+}
+
+impl StmtPrinter<'_> {
+    /// A local of a compound body as a kernel may declare it.
+    fn check_device_decl(&self, var: &VarDecl, loc: &Loc) -> Result<()> {
+        if is_long_double(&var.base_type) {
+            return Err(long_double_error(loc));
+        }
+        let mut names = Vec::new();
+        for d in var.dims.iter().flatten() {
+            d.idents(&mut names);
+        }
+        if !names.is_empty() || var.dims.iter().any(|d| d.is_none()) {
+            return Err(Diagnostic::error(
+                Code::UnsupportedType,
+                Some(loc.clone()),
+                format!(
+                    "`{}` is an array of run-time size (depends on `{}`) declared inside the region; OpenCL C and CUDA kernels cannot declare such arrays",
+                    var.name,
+                    names.join("`, `")
+                ),
+            )
+            .with_hint(format!(
+                "give `{}` a constant size (the largest the program needs), declare it at the top of the region or outside it, or compile with `--target c`",
+                var.name
+            )));
+        }
+        Ok(())
+    }
+}
+
+fn is_long_double(t: &str) -> bool {
+    let words: Vec<&str> = t.split_whitespace().collect();
+    words.contains(&"long") && words.contains(&"double")
+}
+
+/// OpenCL C has no `long double`, and CUDA device code computes it as a
+/// `double` of another size than the host's, so buffers would not match.
+pub fn long_double_error(loc: &Loc) -> Diagnostic {
+    Diagnostic::error(
+        Code::UnsupportedType,
+        Some(loc.clone()),
+        "`long double` has no counterpart in OpenCL C or CUDA device code",
+    )
+    .with_hint("use `double`, or compile with `--target c`")
+}
+
+/// The first cast in `e` to a type `pred` accepts.
+fn find_cast<'e>(e: &'e Expr, pred: &dyn Fn(&str) -> bool) -> Option<&'e Expr> {
+    match &e.kind {
+        ExprKind::Cast(t, a) => {
+            if pred(t) {
+                Some(e)
+            } else {
+                find_cast(a, pred)
+            }
+        }
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+            find_cast(a, pred).or_else(|| find_cast(b, pred))
+        }
+        ExprKind::Unary(_, a) => find_cast(a, pred),
+        ExprKind::Cond(a, b, c) => find_cast(a, pred)
+            .or_else(|| find_cast(b, pred))
+            .or_else(|| find_cast(c, pred)),
+        ExprKind::Call(_, args) => args.iter().find_map(|a| find_cast(a, pred)),
+        ExprKind::Int(..) | ExprKind::Float(_) | ExprKind::Ident(_) => None,
     }
 }
 

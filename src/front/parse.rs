@@ -72,7 +72,12 @@ pub fn parse_regions(pp: &Preprocessed) -> Result<Vec<Region>> {
                 cx.collect_summary_attribute(child, &mut summary_of);
                 // Globals from system headers are irrelevant and may use
                 // extensions; only record ones that parse cleanly.
-                let _ = cx.collect_declaration(child, &typedefs, &mut globals);
+                let mut found = BTreeMap::new();
+                let _ = cx.collect_declaration(child, &typedefs, &mut found);
+                for (name, mut v) in found {
+                    v.storage = Storage::Global;
+                    globals.insert(name, v);
+                }
             }
             "function_definition" => {
                 cx.collect_summary_attribute(child, &mut summary_of);
@@ -214,6 +219,7 @@ impl<'a> Cx<'a> {
         let mut dims_rev: Vec<Option<Expr>> = Vec::new();
         let mut pointer = false;
         let mut pencil_array = false;
+        let mut restrict = false;
         let mut cur = d;
         loop {
             match cur.kind() {
@@ -241,6 +247,7 @@ impl<'a> Cx<'a> {
                     {
                         pencil_array = true;
                     }
+                    restrict |= quals.contains(&"restrict");
                     let size = match cur.child_by_field_name("size") {
                         Some(s) => Some(self.expr(s)?),
                         None => None,
@@ -257,6 +264,10 @@ impl<'a> Cx<'a> {
                         return Ok(None);
                     }
                     pointer = true;
+                    let mut c = cur.walk();
+                    restrict |= cur
+                        .children(&mut c)
+                        .any(|k| k.kind() == "type_qualifier" && self.text(k) == "restrict");
                     cur = match cur.child_by_field_name("declarator") {
                         Some(x) => x,
                         None => return Ok(None),
@@ -278,6 +289,8 @@ impl<'a> Cx<'a> {
             dims,
             pointer,
             pencil_array,
+            restrict,
+            storage: Storage::Local,
             loc: self.loc(cur),
         }))
     }
@@ -337,7 +350,8 @@ impl<'a> Cx<'a> {
                     };
                     let base = self.resolve_type(self.text(ty), typedefs);
                     if let Some(d) = p.child_by_field_name("declarator") {
-                        if let Some(v) = self.declarator(d, &base)? {
+                        if let Some(mut v) = self.declarator(d, &base)? {
+                            v.storage = Storage::Param;
                             out.push(v);
                         }
                     }

@@ -430,7 +430,21 @@ pub struct VarDecl {
     pub pointer: bool,
     /// A parameter declared `T A[static const restrict n]` (`pencil_array`).
     pub pencil_array: bool,
+    /// Declared with `restrict` (`double *restrict A`, `double A[restrict n]`):
+    /// the user promises that nothing else reaches its elements.
+    pub restrict: bool,
+    pub storage: Storage,
     pub loc: Loc,
+}
+
+/// Where a variable is declared. An array parameter is a pointer in C and
+/// may point into any other array the caller passes or can name; arrays
+/// declared as globals or locals are distinct objects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storage {
+    Param,
+    Global,
+    Local,
 }
 
 impl VarDecl {

@@ -5,7 +5,7 @@ use crate::back::cexpr::plain;
 use crate::diag::{Code, Diagnostic, Result};
 use crate::front::affine::{compare, isl_name, AffineConverter, NameKind, NotAffine, Pw};
 use crate::front::parse::{const_value, Region};
-use crate::front::syntax::{BinOp, ExprKind, Independent, RedOp, Stmt, UnOp, VarDecl};
+use crate::front::syntax::{BinOp, ExprKind, Independent, RedOp, Stmt, Storage, UnOp, VarDecl};
 use std::collections::{BTreeMap, BTreeSet};
 
 mod compound;
@@ -146,6 +146,36 @@ fn assume_in_bounds(mut scop: Scop) -> Result<Scop> {
     }
     scop.checked = Some(implied.to_str().map_err(err)?.to_string());
     Ok(scop)
+}
+
+/// The pairs of arrays that C lets share memory although the model
+/// assumes they do not (`Scop::may_alias`). Pointers other than array
+/// parameters never reach here: their size is unknown, so they are rejected.
+fn may_alias(arrays: &[Array], symbols: &BTreeMap<String, VarDecl>) -> Vec<(String, String)> {
+    let storage = |a: &Array| -> Option<Storage> {
+        if a.local || a.is_scalar() {
+            return None;
+        }
+        let d = symbols.get(&a.name)?;
+        match d.storage {
+            Storage::Param if !d.restrict && !d.pencil_array => Some(Storage::Param),
+            Storage::Global => Some(Storage::Global),
+            _ => None,
+        }
+    };
+    let mut pairs = Vec::new();
+    for (i, a) in arrays.iter().enumerate() {
+        for b in &arrays[i + 1..] {
+            let (Some(sa), Some(sb)) = (storage(a), storage(b)) else {
+                continue;
+            };
+            let one_param = sa == Storage::Param || sb == Storage::Param;
+            if one_param && (a.written || b.written) {
+                pairs.push((a.name.clone(), b.name.clone()));
+            }
+        }
+    }
+    pairs
 }
 
 /// Iterators are the enclosing loops' variables; parameters are integer
@@ -1231,6 +1261,7 @@ impl<'r> Builder<'r> {
                 loc: d.loc.clone(),
             });
         }
+        let may_alias = may_alias(&arrays, &self.region.symbols);
         let independent = self.independent_pairs(&params);
         let ranges: Vec<String> = params
             .iter()
@@ -1262,6 +1293,7 @@ impl<'r> Builder<'r> {
             context,
             params,
             arrays,
+            may_alias,
             stmts: self.stmts,
             kills,
             independent,

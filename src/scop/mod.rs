@@ -43,6 +43,12 @@ pub struct Scop {
     /// bound on every parameter use it (the mapper's wrap-around grid).
     pub param_ranges: String,
     pub arrays: Vec<Array>,
+    /// Pairs of arrays (names in order, at least one written) that may
+    /// share memory at run time: an array parameter without `restrict`
+    /// with another such parameter or a global array. The model treats
+    /// every array as distinct memory, so the generated code runs only
+    /// where their extents do not overlap.
+    pub may_alias: Vec<(String, String)>,
     pub stmts: Vec<Statement>,
     /// `__pencil_kill` statements: they take part in dataflow only (a kill
     /// ends every value it covers), never in scheduling or code.

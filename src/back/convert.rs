@@ -1,0 +1,250 @@
+//! C's implicit conversions that device languages do not perform. In C,
+//! `sqrt(i)` converts the int to double because <math.h> declares
+//! `double sqrt(double)`; OpenCL C and CUDA overload their math functions,
+//! so the same call is ambiguous (OpenCL rejects it) or picks another
+//! precision (`sqrt` of a float is a float there, a double in C). Device
+//! code therefore gets each argument of a math function cast to the
+//! parameter type of C's prototype, unless it has that type already.
+
+use crate::front::syntax::{integer_range, BinOp, Expr, ExprKind, UnOp};
+use crate::scop::PURE_FUNCTIONS;
+
+/// Arithmetic types after C's integer promotions, in conversion rank order
+/// (LP64: `long` is 64 bits, so it holds every `unsigned int`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Arith {
+    Int,
+    UInt,
+    Long,
+    ULong,
+    Float,
+    Double,
+    LongDouble,
+}
+
+impl Arith {
+    /// The promoted type of a C type written as text, `None` if not arithmetic.
+    pub fn of_c_type(t: &str) -> Option<Arith> {
+        let words: Vec<&str> = t
+            .split_whitespace()
+            .filter(|w| !matches!(*w, "const" | "volatile" | "restrict" | "static"))
+            .collect();
+        match words.as_slice() {
+            ["float"] => return Some(Arith::Float),
+            ["double"] => return Some(Arith::Double),
+            ["long", "double"] => return Some(Arith::LongDouble),
+            _ => {}
+        }
+        let (lo, hi) = integer_range(&words.join(" "))?;
+        Some(if hi <= i32::MAX as i128 {
+            Arith::Int
+        } else if lo == 0 && hi <= u32::MAX as i128 {
+            Arith::UInt
+        } else if lo < 0 {
+            Arith::Long
+        } else {
+            Arith::ULong
+        })
+    }
+
+    pub fn c_name(self) -> &'static str {
+        match self {
+            Arith::Int => "int",
+            Arith::UInt => "unsigned int",
+            Arith::Long => "long",
+            Arith::ULong => "unsigned long",
+            Arith::Float => "float",
+            Arith::Double => "double",
+            Arith::LongDouble => "long double",
+        }
+    }
+
+    /// C's usual arithmetic conversions (operands already promoted).
+    fn common(a: Arith, b: Arith) -> Arith {
+        a.max(b)
+    }
+}
+
+/// The parameter type of C's prototype for a math function of <math.h>
+/// (the `f` variants take float), or `None` for other functions (`abs`,
+/// `min`, `max` and PENCIL's typed builtins take integers and are
+/// converted by their own prototypes on every target).
+fn math_param(f: &str) -> Option<Arith> {
+    if matches!(f, "abs" | "min" | "max") || !PURE_FUNCTIONS.contains(&f) {
+        return None;
+    }
+    match f.strip_suffix('f') {
+        Some(base) if PURE_FUNCTIONS.contains(&base) => Some(Arith::Float),
+        _ => Some(Arith::Double),
+    }
+}
+
+/// The type of `e` in C, where `var` gives the declared type of a variable
+/// (the element type for arrays); `None` where unknown.
+pub fn type_of(e: &Expr, var: &dyn Fn(&str) -> Option<String>) -> Option<Arith> {
+    match &e.kind {
+        ExprKind::Int(v, text) => {
+            let t = text.to_ascii_lowercase();
+            let unsigned = t.contains('u');
+            let long = t.contains('l') || *v > i32::MAX as i64;
+            Some(match (long, unsigned) {
+                (false, false) => Arith::Int,
+                (false, true) => Arith::UInt,
+                (true, false) => Arith::Long,
+                (true, true) => Arith::ULong,
+            })
+        }
+        ExprKind::Float(text) => {
+            let t = text.to_ascii_lowercase();
+            Some(if t.ends_with('f') && !t.starts_with("0x") {
+                Arith::Float
+            } else if t.ends_with('l') {
+                Arith::LongDouble
+            } else {
+                Arith::Double
+            })
+        }
+        ExprKind::Ident(n) => var(n).and_then(|t| Arith::of_c_type(&t)),
+        ExprKind::Index(..) => {
+            let mut cur = e;
+            while let ExprKind::Index(b, _) = &cur.kind {
+                cur = b;
+            }
+            match &cur.kind {
+                ExprKind::Ident(n) => var(n).and_then(|t| Arith::of_c_type(&t)),
+                _ => None,
+            }
+        }
+        ExprKind::Unary(UnOp::Not, _) => Some(Arith::Int),
+        ExprKind::Unary(_, a) => type_of(a, var),
+        ExprKind::Binary(op, a, b) => {
+            use BinOp::*;
+            match op {
+                Lt | Le | Gt | Ge | Eq | Ne | And | Or => Some(Arith::Int),
+                Shl | Shr => type_of(a, var),
+                _ => Some(Arith::common(type_of(a, var)?, type_of(b, var)?)),
+            }
+        }
+        ExprKind::Cond(_, t, f) => Some(Arith::common(type_of(t, var)?, type_of(f, var)?)),
+        ExprKind::Call(f, _) => match math_param(f) {
+            Some(t) => Some(t),
+            None if matches!(f.as_str(), "abs" | "min" | "max") => Some(Arith::Int),
+            None => None,
+        },
+        ExprKind::Cast(t, _) => Arith::of_c_type(t),
+    }
+}
+
+/// `e` with every argument of a math function cast to its prototype's
+/// parameter type where its own type differs or is unknown.
+pub fn convert_math_args(e: &Expr, var: &dyn Fn(&str) -> Option<String>) -> Expr {
+    let b = |x: &Expr| Box::new(convert_math_args(x, var));
+    let kind = match &e.kind {
+        ExprKind::Call(f, args) => {
+            let param = math_param(f);
+            let args = args
+                .iter()
+                .map(|a| {
+                    let a2 = convert_math_args(a, var);
+                    match param {
+                        // `pow(x, 2.0)` reads better than `pow(x, (double)2)`.
+                        Some(p) if matches!(&a.kind, ExprKind::Int(_, t) if t.bytes().all(|b| b.is_ascii_digit())) => {
+                            let ExprKind::Int(v, _) = &a.kind else {
+                                unreachable!()
+                            };
+                            let suffix = if p == Arith::Float { "f" } else { "" };
+                            Expr {
+                                kind: ExprKind::Float(format!("{}.0{}", v, suffix)),
+                                loc: a.loc.clone(),
+                            }
+                        }
+                        Some(p) if type_of(a, var) != Some(p) => Expr {
+                            kind: ExprKind::Cast(p.c_name().to_string(), Box::new(a2)),
+                            loc: a.loc.clone(),
+                        },
+                        _ => a2,
+                    }
+                })
+                .collect();
+            ExprKind::Call(f.clone(), args)
+        }
+        ExprKind::Index(a, i) => ExprKind::Index(b(a), b(i)),
+        ExprKind::Unary(op, a) => ExprKind::Unary(*op, b(a)),
+        ExprKind::Binary(op, x, y) => ExprKind::Binary(*op, b(x), b(y)),
+        ExprKind::Cond(c, t, f) => ExprKind::Cond(b(c), b(t), b(f)),
+        ExprKind::Cast(t, a) => ExprKind::Cast(t.clone(), b(a)),
+        k => k.clone(),
+    };
+    Expr {
+        kind,
+        loc: e.loc.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::back::cexpr::plain;
+    use crate::diag::Loc;
+
+    fn e(kind: ExprKind) -> Expr {
+        Expr {
+            kind,
+            loc: Loc::unknown(),
+        }
+    }
+    fn id(n: &str) -> Expr {
+        e(ExprKind::Ident(n.into()))
+    }
+    fn call(f: &str, args: Vec<Expr>) -> Expr {
+        e(ExprKind::Call(f.into(), args))
+    }
+    fn types(n: &str) -> Option<String> {
+        match n {
+            "i" => Some("int".into()),
+            "L" => Some("long long".into()),
+            "x" => Some("double".into()),
+            "y" => Some("float".into()),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn math_arguments_get_the_prototype_type() {
+        let conv = |x: Expr| plain(&convert_math_args(&x, &types));
+        assert_eq!(conv(call("sqrt", vec![id("i")])), "sqrt((double)i)");
+        assert_eq!(conv(call("sqrt", vec![id("x")])), "sqrt(x)");
+        // C converts a float argument of `sqrt` to double, and a double
+        // argument of `sqrtf` to float.
+        assert_eq!(conv(call("sqrt", vec![id("y")])), "sqrt((double)y)");
+        assert_eq!(conv(call("sqrtf", vec![id("x")])), "sqrtf((float)x)");
+        assert_eq!(
+            conv(call(
+                "floor",
+                vec![e(ExprKind::Index(Box::new(id("L")), Box::new(id("i"))))]
+            )),
+            "floor((double)L[i])"
+        );
+        let two = e(ExprKind::Int(2, "2".into()));
+        assert_eq!(conv(call("pow", vec![id("x"), two.clone()])), "pow(x, 2.0)");
+        assert_eq!(conv(call("powf", vec![id("y"), two])), "powf(y, 2.0f)");
+        // Unknown types are cast too: the cast is what C's prototype does.
+        assert_eq!(conv(call("exp", vec![id("n")])), "exp((double)n)");
+        assert_eq!(conv(call("abs", vec![id("i")])), "abs(i)");
+        let sum = e(ExprKind::Binary(
+            BinOp::Add,
+            Box::new(id("x")),
+            Box::new(id("i")),
+        ));
+        assert_eq!(conv(call("fabs", vec![sum])), "fabs(x + i)");
+    }
+
+    #[test]
+    fn promoted_types() {
+        assert_eq!(Arith::of_c_type("unsigned char"), Some(Arith::Int));
+        assert_eq!(Arith::of_c_type("unsigned int"), Some(Arith::UInt));
+        assert_eq!(Arith::of_c_type("long long"), Some(Arith::Long));
+        assert_eq!(Arith::of_c_type("const double"), Some(Arith::Double));
+        assert_eq!(Arith::of_c_type("struct s"), None);
+    }
+}
