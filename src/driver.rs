@@ -140,6 +140,15 @@ pub fn pencil_headers_dir() -> Option<PathBuf> {
     Some(dir)
 }
 
+/// The stack a thread that runs `compile_file` should have: every stage
+/// after the parser recurses over the syntax (expressions, statements,
+/// isl's parser), and `front::parse::MAX_NESTING` is what this holds. It
+/// is reserved, not used: the pages a shallow program never touches cost
+/// nothing.
+pub const COMPILE_STACK_BYTES: usize = 1 << 30;
+
+/// Compiles one file. Run it on a thread with `COMPILE_STACK_BYTES` of
+/// stack (`main` does), or deeply nested input may overflow the stack.
 pub fn compile_file(
     path: &Path,
     opts: &Options,
@@ -156,21 +165,20 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
             .push((stage, t.elapsed().as_secs_f64() * 1e3));
         t = Instant::now();
     };
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let bytes = std::fs::read(path).map_err(|e| {
         Diagnostic::error(
             Code::Usage,
             None,
             format!("cannot read {}: {}", path.display(), e),
         )
     })?;
-    let source = SourceFile {
-        path: path.to_path_buf(),
-        text,
-    };
+    let source = SourceFile::from_bytes(path, &bytes)?;
     let headers = pencil_headers_dir();
     let pp = front::preprocess(path, &opts.cpp, headers.as_deref())?;
     lap(&mut report, "preprocess");
-    let regions = front::parse_regions(&pp)?;
+    let parsed = front::parse_file(&pp)?;
+    report.warnings.extend(parsed.warnings);
+    let regions = parsed.regions;
     lap(&mut report, "parse");
     if regions.is_empty() {
         report.warnings.push(
@@ -382,7 +390,7 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
                 std::fs::create_dir_all(parent).map_err(|e| io_error(&f.path, e))?;
             }
         }
-        std::fs::write(&f.path, &f.contents).map_err(|e| io_error(&f.path, e))?;
+        std::fs::write(&f.path, source.encode(&f.contents)).map_err(|e| io_error(&f.path, e))?;
         report.written.push(f.path);
     }
     Ok(report)

@@ -270,23 +270,37 @@ fn main() -> ExitCode {
         start_rungs: Default::default(),
         progress: false,
     };
-    if let Some(j) = cli.jobs {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(j.max(1))
-            .build_global()
-            .ok();
-    }
     // Each file gets its own isl context inside compile_file, so files can
-    // be compiled on separate threads.
+    // be compiled on separate threads; deeply nested input needs their
+    // large stacks (the main thread's cannot be enlarged).
+    let mut pool = rayon::ThreadPoolBuilder::new().stack_size(driver::COMPILE_STACK_BYTES);
+    if let Some(j) = cli.jobs {
+        pool = pool.num_threads(j.max(1));
+    }
+    let pool = match pool.build() {
+        Ok(p) => p,
+        Err(e) => {
+            eprint!(
+                "{}",
+                Diagnostic::error(
+                    Code::Usage,
+                    None,
+                    format!("cannot start the compile threads: {}", e)
+                )
+            );
+            return ExitCode::from(2);
+        }
+    };
     let wall = std::time::Instant::now();
     let progress = pencilc::batch::Progress::new(cli.files.len());
-    let results: Vec<_> = cli
-        .files
-        .par_iter()
-        .map(|f| (f, std::time::Instant::now(), driver::compile_file(f, &opts)))
-        .map(|(f, t, r)| (f, t.elapsed(), r))
-        .inspect(|(f, _, _)| progress.inc(f))
-        .collect();
+    let results: Vec<_> = pool.install(|| {
+        cli.files
+            .par_iter()
+            .map(|f| (f, std::time::Instant::now(), driver::compile_file(f, &opts)))
+            .map(|(f, t, r)| (f, t.elapsed(), r))
+            .inspect(|(f, _, _)| progress.inc(f))
+            .collect()
+    });
     progress.finish();
     let mut failed = 0;
     for (file, elapsed, r) in &results {
