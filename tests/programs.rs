@@ -217,11 +217,12 @@ fn tolerant_pencil_pragmas() {
 }
 
 /// A file name with `"` and `\\` (escaped in the preprocessor's line
-/// markers) still has its region found.
+/// markers) still has its region found; the generated code, which names
+/// the file in comments and strings, still compiles.
 #[test]
 fn odd_file_name() {
     let dir = scratch("program-odd-name");
-    let src = dir.join("we\"ird\\name.c");
+    let src = dir.join("we\"ird\\na%sme*.c");
     std::fs::copy(root().join("tests/programs/deep.c"), &src).unwrap();
     check_source(&src, &dir, &[]);
     let host = std::fs::read_to_string(dir.join("p_pencilc.c")).unwrap();

@@ -106,7 +106,12 @@ pub fn emit(
     device_code: &str,
 ) -> Result<Emitted> {
     let tera = templates::load()?;
-    let input = source.path.display().to_string();
+    // The file name goes into comments and, once, a string literal; any
+    // name must leave both intact (`*/` or `"` in a path would not).
+    let input = comment_text(&source.path.display().to_string());
+    let input_c = c_path(&source.path).replace('%', "%%");
+    let command = comment_text(command);
+    let command = command.as_str();
     let mut kernels: Vec<KernelText> = Vec::new();
     let mut replacements: Vec<(u32, u32, String)> = Vec::new();
     let mut notes = Vec::new();
@@ -179,6 +184,7 @@ pub fn emit(
     let mut prelude_ctx = Context::new();
     prelude_ctx.insert("version", version);
     prelude_ctx.insert("input", &input);
+    prelude_ctx.insert("input_c", &input_c);
     prelude_ctx.insert("command", command);
     prelude_ctx.insert("helpers", &helpers);
     prelude_ctx.insert("host_file", &file_name(&paths.host));
@@ -841,6 +847,12 @@ fn c_path(p: &Path) -> String {
         .to_string()
         .replace('\\', "\\\\")
         .replace('"', "\\\"")
+        .replace('\n', "\\n")
+}
+
+/// Text that can sit inside a `/* */` comment.
+fn comment_text(s: &str) -> String {
+    s.replace("*/", "*\\/")
 }
 
 /// The user's file with the prelude on top and each region replaced; line
