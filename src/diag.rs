@@ -223,7 +223,9 @@ impl fmt::Display for Diagnostic {
 impl std::error::Error for Diagnostic {}
 
 fn read_line(path: &std::path::Path, line: u32) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
+    // Lossy: a Latin-1 comment elsewhere must not hide the snippet.
+    let bytes = std::fs::read(path).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
     text.lines()
         .nth(line.checked_sub(1)? as usize)
         .map(|s| s.to_string())

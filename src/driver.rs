@@ -147,6 +147,15 @@ pub fn pencil_headers_dir() -> Option<PathBuf> {
     Some(dir)
 }
 
+/// The stack a thread that runs `compile_file` should have: every stage
+/// after the parser recurses over the syntax (expressions, statements,
+/// isl's parser), and `front::parse::MAX_NESTING` is what this holds. It
+/// is reserved, not used: the pages a shallow program never touches cost
+/// nothing.
+pub const COMPILE_STACK_BYTES: usize = 1 << 30;
+
+/// Compiles one file. Run it on a thread with `COMPILE_STACK_BYTES` of
+/// stack (`main` does), or deeply nested input may overflow the stack.
 pub fn compile_file(
     path: &Path,
     opts: &Options,
@@ -163,15 +172,14 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
             .push((stage.to_string(), t.elapsed().as_secs_f64() * 1e3));
         t = Instant::now();
     };
-    let text = crate::files::read_text(path, "input")?;
-    let source = SourceFile {
-        path: path.to_path_buf(),
-        text,
-    };
+    let bytes = crate::files::read_limited(path, "input")?;
+    let source = SourceFile::from_bytes(path, &bytes)?;
     let headers = pencil_headers_dir();
     let pp = front::preprocess(path, &opts.cpp, headers.as_deref())?;
     lap(&mut report, "preprocess");
-    let regions = front::parse_regions(&pp)?;
+    let parsed = front::parse_file(&pp)?;
+    report.warnings.extend(parsed.warnings);
+    let regions = parsed.regions;
     lap(&mut report, "parse");
     if regions.is_empty() {
         report.warnings.push(
@@ -383,7 +391,7 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
     report.placements.extend(emitted.notes);
     report.warnings.extend(emitted.warnings);
     for f in emitted.files {
-        crate::files::write_atomic(&f.path, f.contents.as_bytes())?;
+        crate::files::write_atomic(&f.path, &source.encode(&f.contents))?;
         report.written.push(f.path);
     }
     Ok(report)

@@ -308,14 +308,6 @@ fn main() -> ExitCode {
         eprint!("{}", e);
         return ExitCode::from(2);
     }
-    if let Some(index) = cli.internal_file_worker {
-        let Some(file) = cli.files.get(index) else {
-            return ExitCode::from(2);
-        };
-        let r = driver::compile_file(file, &opts);
-        println!("{}", pencilc::watchdog::result_line(&r));
-        return ExitCode::SUCCESS;
-    }
     // Each file is compiled in a child process the watchdog can stop
     // (PENCILC_NO_WATCHDOG=1: in this process, for debugging).
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
@@ -326,24 +318,46 @@ fn main() -> ExitCode {
         Some(exe) => pencilc::watchdog::compile_file(exe, &argv, index, f, &opts),
         None => driver::compile_file(f, &opts),
     };
-    if let Some(j) = cli.jobs {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(j.max(1))
-            .build_global()
-            .ok();
-    }
     // Each file gets its own isl context inside compile_file, so files can
-    // be compiled on separate threads.
+    // be compiled on separate threads; deeply nested input needs their
+    // large stacks (the main thread's cannot be enlarged).
+    let mut pool = rayon::ThreadPoolBuilder::new().stack_size(driver::COMPILE_STACK_BYTES);
+    if let Some(j) = cli.jobs {
+        pool = pool.num_threads(j.max(1));
+    }
+    let pool = match pool.build() {
+        Ok(p) => p,
+        Err(e) => {
+            eprint!(
+                "{}",
+                Diagnostic::error(
+                    Code::Usage,
+                    None,
+                    format!("cannot start the compile threads: {}", e)
+                )
+            );
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(index) = cli.internal_file_worker {
+        let Some(file) = cli.files.get(index) else {
+            return ExitCode::from(2);
+        };
+        let r = pool.install(|| driver::compile_file(file, &opts));
+        println!("{}", pencilc::watchdog::result_line(&r));
+        return ExitCode::SUCCESS;
+    }
     let wall = std::time::Instant::now();
     let progress = pencilc::batch::Progress::new(cli.files.len());
-    let results: Vec<_> = cli
-        .files
-        .par_iter()
-        .enumerate()
-        .map(|(i, f)| (f, std::time::Instant::now(), compile_one(i, f)))
-        .map(|(f, t, r)| (f, t.elapsed(), r))
-        .inspect(|(f, _, _)| progress.inc(f))
-        .collect();
+    let results: Vec<_> = pool.install(|| {
+        cli.files
+            .par_iter()
+            .enumerate()
+            .map(|(i, f)| (f, std::time::Instant::now(), compile_one(i, f)))
+            .map(|(f, t, r)| (f, t.elapsed(), r))
+            .inspect(|(f, _, _)| progress.inc(f))
+            .collect()
+    });
     progress.finish();
     let mut failed = 0;
     for (file, elapsed, r) in &results {

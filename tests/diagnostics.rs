@@ -305,3 +305,173 @@ fn long_double_in_a_kernel() {
         "(long double)B[i]",
     );
 }
+
+/// tree-sitter's error recovery is never taken for the program: broken C
+/// in a region is a syntax error at the broken text.
+#[test]
+fn syntax_error_in_a_subscript() {
+    assert_diag(
+        "syntax-subscript",
+        "  for (i = 0; i < n; i++)\n    B[i] = B[i+;",
+        "E0002",
+        7,
+        "[i+",
+    );
+}
+
+#[test]
+fn syntax_error_in_a_loop_header() {
+    assert_diag(
+        "syntax-header",
+        "  for (int i2 = 0; i2 i2 < 10; i2++)\n    B[i2] = 0;",
+        "E0002",
+        6,
+        "i2",
+    );
+}
+
+#[test]
+fn syntax_error_stray_bracket() {
+    assert_diag(
+        "syntax-bracket",
+        "  for (i = 0; i < n; i++)\n    B[i] ] = 0;",
+        "E0002",
+        7,
+        "]",
+    );
+}
+
+#[test]
+fn syntax_error_missing_token() {
+    let (status, err, path) = compile(
+        "syntax-missing",
+        "  for (i = 0; i < n; i++)\n    B[i] = (B[i] + 1;",
+    );
+    assert_eq!(status, 1, "{}", err);
+    assert!(err.starts_with(&format!("{}:7:21:", path)), "{}", err);
+    assert!(
+        err.contains("[E0002]") && err.contains("expected `)`"),
+        "{}",
+        err
+    );
+}
+
+/// An error elsewhere in the function that holds the region moves what
+/// tree-sitter takes for the region: also an error.
+#[test]
+fn syntax_error_before_the_region() {
+    let (status, err, path) = compile_file(
+        "syntax-before",
+        "void f(int n, double B[10]) {\n  int i = ;\n#pragma scop\n  for (i = 0; i < n; i++) B[i] = 0;\n#pragma endscop\n}\n",
+    );
+    assert_eq!(status, Some(1), "{}", err);
+    assert!(
+        err.starts_with(&format!("{}:2:", path)) && err.contains("[E0002]"),
+        "{}",
+        err
+    );
+}
+
+/// Outside what pencilc translates, broken C is copied unchanged with a
+/// warning.
+#[test]
+fn syntax_error_outside_regions_is_a_warning() {
+    let (status, err, path) = compile_file(
+        "syntax-outside",
+        "int g(int x) { return x +; }\nvoid f(int n, double B[10]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i] = 0;\n#pragma endscop\n}\n",
+    );
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(
+        err.starts_with(&format!("{}:1:", path)) && err.contains("warning: syntax error"),
+        "{}",
+        err
+    );
+}
+
+#[test]
+fn undeclared_loop_iterator() {
+    assert_diag(
+        "undeclared-iterator",
+        "  for (q = 0; q < n; q++)\n    B[q] = 0;",
+        "E0108",
+        6,
+        "q",
+    );
+}
+
+/// A name declared in a block is not visible after it.
+#[test]
+fn name_out_of_scope() {
+    assert_diag(
+        "out-of-scope",
+        "  for (i = 0; i < n; i++) {\n    double t = B[i];\n    B[i] = t * 2;\n  }\n  B[0] = t;",
+        "E0108",
+        10,
+        "t",
+    );
+}
+
+/// Only the region has to be UTF-8.
+#[test]
+fn latin1_byte_in_the_region() {
+    let dir = scratch("diag-latin1");
+    let src = dir.join("latin1.c");
+    std::fs::write(
+        &src,
+        b"/* caf\xe9 */\nvoid f(int n, double B[10]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i] = '\xe9';\n#pragma endscop\n}\n",
+    )
+    .unwrap();
+    let out = Command::new(pencilc())
+        .arg("--output-dir")
+        .arg(&dir)
+        .arg(&src)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", err);
+    assert!(
+        err.starts_with(&format!("{}:5:", src.display()))
+            && err.contains("not UTF-8 in the region")
+            && err.contains("[E0002]"),
+        "{}",
+        err
+    );
+}
+
+/// Deep nesting is a clear error, never a crashed stack: 60,000 nested
+/// parentheses pass `MAX_NESTING`, 5,000 and 10,000 nested loops the
+/// loop-depth limit.
+#[test]
+fn nesting_limits() {
+    let e = format!("{}B[i]{}", "(".repeat(60000), " + 1)".repeat(60000));
+    let (status, err, path) = compile(
+        "deep-parens",
+        &format!("  for (i = 0; i < n; i++)\n    B[i] = {};", e),
+    );
+    assert_eq!(status, 1, "{}", &err[..err.len().min(2000)]);
+    assert!(
+        err.starts_with(&format!("{}:7:", path))
+            && err.contains("nesting deeper than 50000 levels"),
+        "{}",
+        &err[..err.len().min(2000)]
+    );
+    for n in [5000, 10000] {
+        let body: String = (0..n)
+            .map(|k| format!("for (int i{k} = 0; i{k} < 2; i{k}++)\n"))
+            .collect();
+        let (status, err, path) = compile(
+            &format!("deep-loops-{}", n),
+            &format!("{}  B[0] = B[0] + 1;", body),
+        );
+        assert_eq!(status, 1, "{}", err);
+        // The 129th loop, on line 6 + 128.
+        assert!(
+            err.starts_with(&format!(
+                "{}:134:1: error: loops nested deeper than 128",
+                path
+            )),
+            "{}",
+            err
+        );
+    }
+}

@@ -21,6 +21,14 @@ fn check(name: &str) {
 fn check_with(name: &str, tag: &str, extra: &[&str]) {
     let src = root().join("tests/programs").join(format!("{}.c", name));
     let dir = scratch(&format!("program-{}{}", name, tag));
+    check_source(&src, &dir, extra);
+}
+
+/// Builds `src` sequentially and through pencilc for each target (scratch
+/// files in `dir`), runs both and compares what they print.
+fn check_source(src: &std::path::Path, dir: &std::path::Path, extra: &[&str]) {
+    let name = src.display().to_string();
+    let (src, dir) = (src.to_path_buf(), dir.to_path_buf());
     let seq = dir.join("seq");
     run(
         Command::new("cc")
@@ -271,4 +279,100 @@ fn overlapping_array_parameters_run_the_original_code() {
     );
     let text = std::fs::read_to_string(dir.join("r_host.c")).unwrap();
     assert!(!text.contains("(size_t) A +"), "{}", text);
+}
+
+#[test]
+fn line_directive_before_the_region() {
+    check("line_directive");
+}
+
+#[test]
+fn digraphs() {
+    check("digraphs");
+}
+
+/// Spacing, commas, clause order and trailing semicolons in `#pragma
+/// pencil`; the reductions must still be carried out (and a misspelt
+/// pragma ignored, so its loop stays sequential).
+#[test]
+fn tolerant_pencil_pragmas() {
+    check("pencil_pragmas");
+    let out = Command::new(pencilc())
+        .args(["-v", "-o"])
+        .arg(scratch("program-pencil-pragmas-v").join("p_host.c"))
+        .arg(root().join("tests/programs/pencil_pragmas.c"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{}", err);
+    for v in [
+        "prod1: mul reduction",
+        "s: add reduction",
+        "mx: max reduction",
+    ] {
+        assert!(err.contains(v), "no `{}`:\n{}", v, err);
+    }
+    assert!(
+        err.contains(
+            ":23:1: warning: unknown `#pragma pencil` word `indepenent`; the pragma is ignored"
+        ) && err.contains("did you mean `independent`?"),
+        "{}",
+        err
+    );
+}
+
+/// A file name with `"` and `\\` (escaped in the preprocessor's line
+/// markers) still has its region found; the generated code, which names
+/// the file in comments and strings, still compiles.
+#[test]
+fn odd_file_name() {
+    let dir = scratch("program-odd-name");
+    let src = dir.join("we\"ird\\na%sme*.c");
+    std::fs::copy(root().join("tests/programs/deep.c"), &src).unwrap();
+    check_source(&src, &dir, &[]);
+    let host = std::fs::read_to_string(dir.join("p_pencilc.c")).unwrap();
+    assert!(
+        host.contains("pencilc: region of kernel"),
+        "region lost:\n{}",
+        host
+    );
+}
+
+/// A Latin-1 byte in a comment (and a string) outside the region: the
+/// file compiles, and the output keeps the bytes as they were.
+#[test]
+fn latin1_bytes_outside_the_region() {
+    let dir = scratch("program-latin1");
+    let src = dir.join("latin1.c");
+    let mut text = std::fs::read(root().join("tests/programs/deep.c")).unwrap();
+    let mut head = b"/* r\xe9sum\xe9: caf\xe9 */\nstatic const char *who = \"Jos\xe9\";\n".to_vec();
+    head.append(&mut text);
+    std::fs::write(&src, &head).unwrap();
+    check_source(&src, &dir, &[]);
+    let host = std::fs::read(dir.join("p_pencilc.c")).unwrap();
+    let needle = b"/* r\xe9sum\xe9: caf\xe9 */\nstatic const char *who = \"Jos\xe9\";";
+    assert!(
+        host.windows(needle.len()).any(|w| w == needle),
+        "bytes not kept"
+    );
+}
+
+/// 5,000 and 10,000 nested parentheses (GCC takes 10,000) compile, and
+/// the result is right.
+#[test]
+fn deeply_nested_parentheses() {
+    for n in [5000, 10000] {
+        let dir = scratch(&format!("program-parens-{}", n));
+        let src = dir.join("parens.c");
+        let e = format!("{}B[i]{}", "(".repeat(n), " + 1)".repeat(n));
+        std::fs::write(
+            &src,
+            format!(
+                "#include <stdio.h>\nstatic void f(int n, float A[100], float B[100]) {{\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++)\n    A[i] = {};\n#pragma endscop\n}}\nint main(void) {{\n  static float A[100], B[100];\n  for (int i = 0; i < 100; i++) B[i] = i;\n  f(90, A, B);\n  double s = 0;\n  for (int i = 0; i < 100; i++) s += A[i] * (i + 1);\n  printf(\"%.8g\\n\", s);\n  return 0;\n}}\n",
+                e
+            ),
+        )
+        .unwrap();
+        check_source(&src, &dir, &[]);
+    }
 }

@@ -6,5 +6,5 @@ pub mod parse;
 pub mod preprocess;
 pub mod syntax;
 
-pub use parse::{parse_regions, Region, SourceFile};
+pub use parse::{parse_file, parse_regions, Parsed, Region, SourceFile};
 pub use preprocess::{preprocess, CppOptions, Preprocessed};

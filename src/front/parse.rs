@@ -5,14 +5,91 @@
 use super::preprocess::Preprocessed;
 use super::syntax::*;
 use crate::diag::{Code, Diagnostic, Loc, Result};
-use std::collections::BTreeMap;
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use tree_sitter::{Node, Parser};
+
+/// How deep the syntax tree of the code pencilc translates may nest
+/// (tree-sitter nodes: a level of parentheses is two, a loop with braces
+/// two). Every stage after the parser recurses over it; the compile runs
+/// on a thread with `driver::COMPILE_STACK_BYTES` of stack, which holds
+/// this depth with room to spare (10,000 nested parentheses around a sum,
+/// about 20,000 levels, need some 50 MiB).
+pub const MAX_NESTING: usize = 50_000;
+
+/// How deep loops may nest in a region. The model's sets have a dimension
+/// per enclosing loop, and building them grows faster than the square of
+/// the depth (500 nested loops took 25 s); no loop nest that a GPU mapping
+/// could use comes near this.
+pub const MAX_LOOP_DEPTH: usize = 128;
+
+/// What the parser found: the regions, and warnings about code it leaves
+/// as it is.
+pub struct Parsed {
+    pub regions: Vec<Region>,
+    pub warnings: Vec<Diagnostic>,
+}
 
 /// The user's original file, kept verbatim for the output.
 pub struct SourceFile {
     pub path: PathBuf,
+    /// The file as text; a byte that is not UTF-8 (a Latin-1 comment, say)
+    /// is held as the character `BYTE_ESCAPE + byte`, which `encode`
+    /// turns back into that byte, so the output keeps it unchanged.
     pub text: String,
+}
+
+/// Where the characters standing for bytes that are not UTF-8 begin (the
+/// last 128 code points of plane 16, private use).
+const BYTE_ESCAPE: u32 = 0x10FF00;
+
+impl SourceFile {
+    pub fn from_bytes(path: &std::path::Path, bytes: &[u8]) -> Result<SourceFile> {
+        let mut text = String::with_capacity(bytes.len());
+        for chunk in bytes.utf8_chunks() {
+            // Such a character written as UTF-8 would come back as a byte.
+            if chunk
+                .valid()
+                .chars()
+                .any(|c| c as u32 >= BYTE_ESCAPE + 0x80)
+            {
+                return Err(Diagnostic::error(
+                    Code::Usage,
+                    None,
+                    format!(
+                        "{} holds a character of U+10FF80..U+10FFFF, which pencilc uses for bytes that are not UTF-8",
+                        path.display()
+                    ),
+                )
+                .with_hint("write the character as an escape (`\\U0010FFxx`)"));
+            }
+            text.push_str(chunk.valid());
+            for &b in chunk.invalid() {
+                text.push(char::from_u32(BYTE_ESCAPE + b as u32).expect("plane 16"));
+            }
+        }
+        Ok(SourceFile {
+            path: path.to_path_buf(),
+            text,
+        })
+    }
+
+    /// Generated text as the bytes to write: the characters standing for
+    /// the input's bytes that are not UTF-8 become those bytes again.
+    pub fn encode(&self, generated: &str) -> Vec<u8> {
+        let mut out = Vec::with_capacity(generated.len());
+        for c in generated.chars() {
+            let v = c as u32;
+            if (BYTE_ESCAPE + 0x80..=BYTE_ESCAPE + 0xFF).contains(&v) {
+                out.push((v - BYTE_ESCAPE) as u8);
+            } else {
+                let mut buf = [0u8; 4];
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            }
+        }
+        out
+    }
 }
 
 /// One `#pragma scop` ... `#pragma endscop` region.
@@ -47,6 +124,10 @@ pub struct Summary {
 }
 
 pub fn parse_regions(pp: &Preprocessed) -> Result<Vec<Region>> {
+    parse_file(pp).map(|p| p.regions)
+}
+
+pub fn parse_file(pp: &Preprocessed) -> Result<Parsed> {
     let mut parser = Parser::new();
     parser
         .set_language(&tree_sitter_c::LANGUAGE.into())
@@ -57,6 +138,9 @@ pub fn parse_regions(pp: &Preprocessed) -> Result<Vec<Region>> {
     let cx = Cx {
         pp,
         src: pp.text.as_bytes(),
+        scopes: RefCell::new(Vec::new()),
+        warnings: RefCell::new(Vec::new()),
+        loop_depth: Cell::new(0),
     };
     let root = tree.root_node();
     let mut typedefs = BTreeMap::new();
@@ -66,17 +150,21 @@ pub fn parse_regions(pp: &Preprocessed) -> Result<Vec<Region>> {
     let mut summary_of: BTreeMap<String, String> = BTreeMap::new();
     let mut cursor = root.walk();
     for child in root.children(&mut cursor) {
+        cx.check_top_level(child)?;
         match child.kind() {
             "type_definition" => cx.collect_typedef(child, &mut typedefs),
             "declaration" => {
                 cx.collect_summary_attribute(child, &mut summary_of);
                 // Globals from system headers are irrelevant and may use
                 // extensions; only record ones that parse cleanly.
-                let mut found = BTreeMap::new();
-                let _ = cx.collect_declaration(child, &typedefs, &mut found);
-                for (name, mut v) in found {
-                    v.storage = Storage::Global;
-                    globals.insert(name, v);
+                let scan = scan(child);
+                if scan.bad.is_none() && scan.too_deep.is_none() {
+                    let mut found = BTreeMap::new();
+                    let _ = cx.collect_declaration(child, &typedefs, &mut found);
+                    for (name, mut v) in found {
+                        v.storage = Storage::Global;
+                        globals.insert(name, v);
+                    }
                 }
             }
             "function_definition" => {
@@ -94,12 +182,15 @@ pub fn parse_regions(pp: &Preprocessed) -> Result<Vec<Region>> {
             if *sname != name {
                 continue;
             }
+            cx.check_translated(*f, "summary function")?;
             let params = cx.param_list(*f, &typedefs)?;
             let mut body = Vec::new();
             let mut ignored = Vec::new();
             if let Some(b) = f.child_by_field_name("body") {
                 let mut c = b.walk();
                 let children: Vec<Node> = b.named_children(&mut c).collect();
+                let names = globals.keys().chain(params.iter().map(|p| &p.name));
+                let _scope = cx.enter_scope(names.cloned());
                 cx.stmt_list(&children, &mut body, &mut ignored)?;
             }
             summaries.insert(
@@ -129,12 +220,107 @@ pub fn parse_regions(pp: &Preprocessed) -> Result<Vec<Region>> {
     for r in &mut regions {
         r.summaries = summaries.clone();
     }
-    Ok(regions)
+    Ok(Parsed {
+        regions,
+        warnings: cx.warnings.into_inner(),
+    })
 }
 
 struct Cx<'a> {
     pp: &'a Preprocessed,
     src: &'a [u8],
+    /// The names visible at each block of the code being converted,
+    /// innermost last; empty outside regions (no check there).
+    scopes: RefCell<Vec<BTreeSet<String>>>,
+    warnings: RefCell<Vec<Diagnostic>>,
+    /// Loops around the statement being converted.
+    loop_depth: Cell<usize>,
+}
+
+/// Leaves a loop (`Cx::enter_loop`) when dropped.
+struct LoopGuard<'c> {
+    depth: &'c Cell<usize>,
+}
+
+impl Drop for LoopGuard<'_> {
+    fn drop(&mut self) {
+        self.depth.set(self.depth.get() - 1);
+    }
+}
+
+/// Pops the scope it pushed when dropped, also on an early `?` return.
+struct ScopeGuard<'c> {
+    scopes: &'c RefCell<Vec<BTreeSet<String>>>,
+}
+
+impl Drop for ScopeGuard<'_> {
+    fn drop(&mut self) {
+        self.scopes.borrow_mut().pop();
+    }
+}
+
+/// What an iterative walk of a subtree found: the first node tree-sitter
+/// could not parse (an ERROR node, or a MISSING token it made up to
+/// recover), and the first node nested deeper than `MAX_NESTING` below
+/// the subtree's root. The walk is iterative so that it can look at trees
+/// too deep for the recursive stages.
+struct Scan<'t> {
+    bad: Option<Node<'t>>,
+    too_deep: Option<Node<'t>>,
+}
+
+fn scan(root: Node) -> Scan {
+    let mut out = Scan {
+        bad: None,
+        too_deep: None,
+    };
+    if !root.has_error() && root.child_count() == 0 {
+        return out;
+    }
+    let mut cursor = root.walk();
+    let mut depth = 0usize;
+    loop {
+        let node = cursor.node();
+        if out.bad.is_none() && (node.is_error() || node.is_missing()) {
+            out.bad = Some(node);
+        }
+        let descend = if depth >= MAX_NESTING {
+            if out.too_deep.is_none() && node.child_count() > 0 {
+                out.too_deep = Some(node);
+            }
+            false
+        } else {
+            true
+        };
+        if descend && cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return out;
+            }
+            depth -= 1;
+        }
+    }
+}
+
+/// Whether the preprocessed text of a node holds a `#pragma scop` or
+/// `#pragma endscop` line (also where tree-sitter could not make it a
+/// pragma node).
+fn has_scop_pragma(text: &str) -> bool {
+    text.lines().any(|l| {
+        let Some(rest) = l.trim_start().strip_prefix('#') else {
+            return false;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix("pragma") else {
+            return false;
+        };
+        matches!(rest.split_whitespace().next(), Some("scop" | "endscop"))
+    })
 }
 
 fn is_pragma(node: Node, src: &[u8], word: &str) -> bool {
@@ -145,7 +331,8 @@ fn is_pragma(node: Node, src: &[u8], word: &str) -> bool {
         .child_by_field_name("directive")
         .and_then(|d| d.utf8_text(src).ok())
         .unwrap_or("");
-    if dir.trim() != "#pragma" {
+    let dir = dir.trim().trim_start_matches('#').trim_start();
+    if dir != "pragma" {
         return false;
     }
     let arg = node
@@ -174,6 +361,188 @@ impl<'a> Cx<'a> {
 
     fn err(&self, code: Code, n: Node, msg: impl Into<String>) -> Diagnostic {
         Diagnostic::error(code, Some(self.loc(n)), msg)
+    }
+
+    /// Makes `names` visible until the guard is dropped.
+    fn enter_scope(&self, names: impl IntoIterator<Item = String>) -> ScopeGuard<'_> {
+        self.scopes.borrow_mut().push(names.into_iter().collect());
+        ScopeGuard {
+            scopes: &self.scopes,
+        }
+    }
+
+    fn enter_loop(&self, n: Node) -> Result<LoopGuard<'_>> {
+        let d = self.loop_depth.get() + 1;
+        if d > MAX_LOOP_DEPTH {
+            return Err(self
+                .err(
+                    Code::UnsupportedStatement,
+                    n,
+                    format!("loops nested deeper than {} in a region", MAX_LOOP_DEPTH),
+                )
+                .with_hint("put the inner loops in a function of their own, outside the region"));
+        }
+        self.loop_depth.set(d);
+        Ok(LoopGuard {
+            depth: &self.loop_depth,
+        })
+    }
+
+    fn declare(&self, name: &str) {
+        if let Some(top) = self.scopes.borrow_mut().last_mut() {
+            top.insert(name.to_string());
+        }
+    }
+
+    fn is_declared(&self, name: &str) -> bool {
+        let scopes = self.scopes.borrow();
+        scopes.is_empty() || scopes.iter().any(|s| s.contains(name))
+    }
+
+    fn undeclared(&self, n: Node, name: &str) -> Diagnostic {
+        self.err(
+            Code::UnknownIdentifier,
+            n,
+            format!("`{}` is not declared", name),
+        )
+        .with_hint(
+            "declare it before the region (or, for a loop iterator, in the loop: `for (int i = 0; ...)`); pencilc preprocesses the file with the -I and -D you pass",
+        )
+    }
+
+    /// The diagnostic for what `scan` found in code pencilc translates.
+    fn scan_error(&self, s: &Scan, what: &str) -> Option<Diagnostic> {
+        if let Some(n) = s.bad {
+            let msg = if n.is_missing() {
+                let kind = n.kind();
+                if kind.chars().all(|c| c.is_alphanumeric() || c == '_') && kind.len() > 1 {
+                    format!(
+                        "syntax error in the {}: expected {}",
+                        what,
+                        kind.replace('_', " ")
+                    )
+                } else {
+                    format!("syntax error in the {}: expected `{}`", what, kind)
+                }
+            } else {
+                let text = self.text(n).trim();
+                let first = text.lines().next().unwrap_or("").trim();
+                if first.is_empty() {
+                    format!("syntax error in the {}", what)
+                } else {
+                    let shown: String = first.chars().take(40).collect();
+                    let more = if shown.len() < first.len() { "..." } else { "" };
+                    format!(
+                        "syntax error in the {}: unexpected `{}{}`",
+                        what, shown, more
+                    )
+                }
+            };
+            let loc = if n.is_missing() {
+                let p = n.start_position();
+                self.pp.loc(p.row, p.column, 1)
+            } else {
+                self.loc(n)
+            };
+            return Some(Diagnostic::error(Code::Syntax, Some(loc), msg).with_hint(
+                "pencilc translates this code, so it must be valid C: fix it as your C compiler asks",
+            ));
+        }
+        s.too_deep.map(|n| {
+            self.err(
+                Code::UnsupportedStatement,
+                n,
+                format!(
+                    "nesting deeper than {} levels (parentheses, operators, statements) in the {}",
+                    MAX_NESTING, what
+                ),
+            )
+            .with_hint(
+                "split the expression or the loop nest with temporary variables or functions",
+            )
+        })
+    }
+
+    /// Code that pencilc translates must parse as C, nest within
+    /// `MAX_NESTING` and, where it becomes a region, be UTF-8.
+    fn check_translated(&self, n: Node, what: &str) -> Result<()> {
+        match self.scan_error(&scan(n), what) {
+            Some(d) => Err(d),
+            None => self.check_utf8(n.start_position().row, n.end_position().row, what),
+        }
+    }
+
+    /// Bytes that are not UTF-8 between two rows (inclusive).
+    fn check_utf8(&self, first: usize, last: usize, what: &str) -> Result<()> {
+        match self
+            .pp
+            .invalid_utf8
+            .iter()
+            .find(|&&(r, _)| r >= first && r <= last)
+        {
+            Some(&(r, c)) => Err(Diagnostic::error(
+                Code::Syntax,
+                Some(self.pp.loc(r, c, 1)),
+                format!("a byte that is not UTF-8 in the {}", what),
+            )
+            .with_hint(
+                "write the code pencilc translates in UTF-8 (e.g. `iconv -f latin1 -t utf-8`); the rest of the file may use any encoding",
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether `row` lies between a `#pragma scop` line of `n` and the
+    /// `#pragma endscop` after it (or the end of `n`).
+    fn in_region_rows(&self, n: Node, row: usize) -> bool {
+        let first = n.start_position().row;
+        let mut open = None;
+        for (k, line) in self.text(n).lines().enumerate() {
+            let r = first + k;
+            if has_scop_pragma(line) {
+                if line.contains("endscop") {
+                    if open.is_some_and(|o| o <= row && row <= r) {
+                        return true;
+                    }
+                    open = None;
+                } else {
+                    open = Some(r);
+                }
+            }
+        }
+        open.is_some_and(|o| o <= row)
+    }
+
+    /// A top-level node of the user's file that tree-sitter could not
+    /// parse: an error if it hides a region (the region would be lost),
+    /// else a warning, since pencilc copies it unchanged.
+    fn check_top_level(&self, n: Node) -> Result<()> {
+        if !n.has_error() || !self.pp.is_main_file(n.start_position().row) {
+            return Ok(());
+        }
+        let s = scan(n);
+        if s.bad.is_none() {
+            return Ok(());
+        }
+        if has_scop_pragma(self.text(n)) {
+            let bad_row = s.bad.map(|b| b.start_position().row).unwrap_or(0);
+            let what = if self.in_region_rows(n, bad_row) {
+                "region"
+            } else if n.kind() == "function_definition" {
+                "function that holds the region"
+            } else {
+                "code around the region"
+            };
+            return Err(self.scan_error(&s, what).expect("scan found a bad node"));
+        }
+        if let Some(d) = self.scan_error(&s, "file outside the regions") {
+            let mut w = d;
+            w.severity = crate::diag::Severity::Warning;
+            w.message = format!("{}; pencilc copies it unchanged", w.message);
+            w.hint = Some("your C compiler will likely reject it".to_string());
+            self.warnings.borrow_mut().push(w);
+        }
+        Ok(())
     }
 
     fn collect_typedef(&self, n: Node, typedefs: &mut BTreeMap<String, String>) {
@@ -383,6 +752,21 @@ impl<'a> Cx<'a> {
         let Some(body) = f.child_by_field_name("body") else {
             return Ok(None);
         };
+        // Reading the parameters recurses into their extents.
+        let scanned = scan(f);
+        if scanned.too_deep.is_some() || scanned.bad.is_some() {
+            let head = &self.text(f)[..(body.start_byte() - f.start_byte())];
+            let maybe_pencil =
+                head.contains("pencil") || (head.contains("static") && head.contains("restrict"));
+            if maybe_pencil {
+                if let Some(d) = self.scan_error(&scanned, "PENCIL function") {
+                    return Err(d);
+                }
+            }
+            if scanned.too_deep.is_some() {
+                return Ok(None);
+            }
+        }
         // A function describing accesses is a summary, even one that no
         // attribute names.
         let body_text = self.text(body);
@@ -423,12 +807,14 @@ impl<'a> Cx<'a> {
         if first.start_position().row == open_row || last.end_position().row == close_row {
             return Ok(None);
         }
+        self.check_translated(f, "PENCIL function")?;
         let mut symbols = globals.clone();
         for p in &params {
             symbols.insert(p.name.clone(), p.clone());
         }
         let mut out = Vec::new();
         let mut ignored = Vec::new();
+        let _scope = self.enter_scope(symbols.keys().cloned());
         // `return;` as the last statement is allowed (single exit).
         let stmts: Vec<Node> = match stmts.last() {
             Some(l) if l.kind() == "return_statement" && self.text(*l).trim() == "return;" => {
@@ -438,12 +824,10 @@ impl<'a> Cx<'a> {
         };
         self.stmt_list(&stmts, &mut out, &mut ignored)?;
         let function = self.function_name(f);
-        let begin = self.pp.loc(open_row + 1, 0, 1);
-        let end = self.pp.loc(close_row.saturating_sub(1), 0, 1);
         Ok(Some(Region {
             function,
-            begin_line: begin.line,
-            end_line: end.line,
+            begin_line: self.pp.physical_line(open_row + 1),
+            end_line: self.pp.physical_line(close_row.saturating_sub(1)),
             body: out,
             symbols,
             loc: self.loc(f),
@@ -465,6 +849,14 @@ impl<'a> Cx<'a> {
         };
         if !self.text(body).contains("scop") {
             return Ok(());
+        }
+        // The region's declarations come from the rest of the function,
+        // and an error there may move what tree-sitter takes for the
+        // region, so all of the function must be valid C.
+        if has_scop_pragma(self.text(f)) && self.pp.is_main_file(f.start_position().row) {
+            if let Some(d) = self.scan_error(&scan(f), "function that holds the region") {
+                return Err(d);
+            }
         }
         let name = f
             .child_by_field_name("declarator")
@@ -515,11 +907,19 @@ impl<'a> Cx<'a> {
                         return Err(self.err(Code::UnbalancedRegion, *s, "nested `#pragma scop`"));
                     }
                 }
-                self.stmt_list(&children[i + 1..end], &mut body, &mut ignored)?;
+                self.check_utf8(
+                    ch.start_position().row,
+                    children[end].end_position().row,
+                    "region",
+                )?;
+                {
+                    let _scope = self.enter_scope(symbols.keys().cloned());
+                    self.stmt_list(&children[i + 1..end], &mut body, &mut ignored)?;
+                }
                 regions.push(Region {
                     function: function.to_string(),
-                    begin_line: self.loc(ch).line,
-                    end_line: self.loc(children[end]).line,
+                    begin_line: self.pp.physical_line(ch.start_position().row),
+                    end_line: self.pp.physical_line(children[end].start_position().row),
                     body,
                     symbols: symbols.clone(),
                     loc: self.loc(ch),
@@ -536,8 +936,14 @@ impl<'a> Cx<'a> {
                     "`#pragma endscop` without a preceding `#pragma scop`",
                 ));
             } else if self.text(ch).contains("scop") {
-                // Regions may sit inside nested blocks.
+                // Regions may sit inside nested blocks, and see the
+                // iterator a `for (int i = ...)` around them declares.
                 let mut inner = symbols.clone();
+                if let Some(init) = ch.child_by_field_name("initializer") {
+                    if ch.kind() == "for_statement" && init.kind() == "declaration" {
+                        self.collect_declaration(init, typedefs, &mut inner)?;
+                    }
+                }
                 let mut c2 = ch.walk();
                 for g in ch.named_children(&mut c2) {
                     if g.kind() == "compound_statement" {
@@ -564,6 +970,7 @@ impl<'a> Cx<'a> {
             "compound_statement" => {
                 let mut c = n.walk();
                 let children: Vec<Node> = n.named_children(&mut c).collect();
+                let _scope = self.enter_scope([]);
                 self.stmt_list(&children, out, ignored)
             }
             "for_statement" => {
@@ -571,6 +978,7 @@ impl<'a> Cx<'a> {
                 Ok(())
             }
             "while_statement" => {
+                let _loop = self.enter_loop(n)?;
                 let cond = n
                     .child_by_field_name("condition")
                     .ok_or_else(|| self.syntax(n))?;
@@ -695,67 +1103,138 @@ impl<'a> Cx<'a> {
     }
 
     /// `#pragma pencil independent [reduction(op: v, ...)]*`; `ivdep` and
-    /// `region` are accepted and carry nothing pencilc uses (None).
+    /// `region` are accepted and carry nothing pencilc uses (None). Read
+    /// as tolerantly as C compilers read pragmas: any spacing, commas
+    /// between clauses, clauses in any order, trailing semicolons. A word
+    /// pencilc does not know makes the whole pragma a warning and ignored
+    /// (dropping `independent` only keeps dependences, which is safe;
+    /// keeping it without a misspelt reduction clause would not be).
     fn pencil_pragma(&self, n: Node) -> Result<Option<Independent>> {
         let arg = n
             .child_by_field_name("argument")
             .map(|a| self.text(a))
             .unwrap_or("")
             .trim();
-        let rest = arg.trim_start_matches("pencil").trim();
+        let rest = arg.strip_prefix("pencil").unwrap_or(arg);
+        let rest = rest
+            .trim()
+            .trim_end_matches(|c: char| c == ';' || c.is_whitespace());
         let bad = |msg: &str| {
             self.err(Code::UnsupportedStatement, n, msg.to_string())
-                .with_hint("write `#pragma pencil independent` or `#pragma pencil independent reduction(+: x, y)`; operators: + * min max")
+                .with_hint("write `#pragma pencil independent` or `#pragma pencil independent reduction(+: x, y)`; operators: + - * min max")
         };
-        if rest.starts_with("ivdep") || rest.starts_with("region") {
-            return Ok(None);
-        }
-        let Some(mut clauses) = rest.strip_prefix("independent") else {
-            return Err(bad("unknown `#pragma pencil` directive"));
+        let ignore = |msg: String, hint: String| {
+            self.warnings.borrow_mut().push(
+                Diagnostic::warning(
+                    Code::UnsupportedStatement,
+                    Some(self.loc(n)),
+                    format!("{}; the pragma is ignored", msg),
+                )
+                .with_hint(hint),
+            );
+            Ok(None)
         };
-        let mut ind = Independent {
-            reductions: vec![],
-            loc: Some(self.loc(n)),
-        };
+        let mut independent = false;
+        let mut reductions: Vec<(RedOp, Vec<String>)> = Vec::new();
+        let mut cur = rest;
         loop {
-            clauses = clauses.trim_start();
-            if clauses.is_empty() {
+            cur = cur.trim_start_matches(|c: char| c == ',' || c.is_whitespace());
+            if cur.is_empty() {
                 break;
             }
-            let Some(after) = clauses.strip_prefix("reduction") else {
-                return Err(bad("unknown clause of `#pragma pencil independent`"));
-            };
-            let after = after.trim_start();
-            let (Some(open), Some(close)) = (after.find('('), after.find(')')) else {
-                return Err(bad("malformed `reduction` clause"));
-            };
-            if open != 0 || close < open {
-                return Err(bad("malformed `reduction` clause"));
+            let word_len = cur
+                .char_indices()
+                .find(|&(i, c)| {
+                    !(c == '_' || c.is_ascii_alphabetic() || (i > 0 && c.is_ascii_digit()))
+                })
+                .map(|(i, _)| i)
+                .unwrap_or(cur.len());
+            let word = &cur[..word_len];
+            cur = &cur[word_len..];
+            match word {
+                "independent" => independent = true,
+                "ivdep" | "region" => {}
+                "reduction" => {
+                    let after = cur.trim_start();
+                    let Some(inner_start) = after.strip_prefix('(') else {
+                        return Err(bad("malformed `reduction` clause: `(` expected"));
+                    };
+                    let Some(close) = inner_start.find(')') else {
+                        return Err(bad("malformed `reduction` clause: `)` expected"));
+                    };
+                    let inner = &inner_start[..close];
+                    let Some((op, vars)) = inner.split_once(':') else {
+                        return Err(bad("a `reduction` clause needs `op: variables`"));
+                    };
+                    let op = match op.trim() {
+                        "+" | "-" => RedOp::Add,
+                        "*" => RedOp::Mul,
+                        "min" => RedOp::Min,
+                        "max" => RedOp::Max,
+                        other => {
+                            return Err(bad(&format!("unsupported reduction operator `{}`", other)))
+                        }
+                    };
+                    let vars: Vec<String> = vars.split(',').map(|v| v.trim().to_string()).collect();
+                    if vars.iter().all(|v| v.is_empty()) {
+                        return Err(bad("a `reduction` clause needs at least one variable"));
+                    }
+                    if let Some(v) = vars.iter().find(|v| !is_c_identifier(v)) {
+                        return Err(bad(&format!(
+                            "`{}` in a `reduction` clause is not a variable name",
+                            v
+                        )));
+                    }
+                    for v in &vars {
+                        if let Some((other, _)) =
+                            reductions.iter().find(|(o, vs)| *o != op && vs.contains(v))
+                        {
+                            return Err(bad(&format!(
+                                "`{}` is a reduction of two operators ({} and {})",
+                                v,
+                                other.name(),
+                                op.name()
+                            )));
+                        }
+                    }
+                    reductions.push((op, vars));
+                    cur = &inner_start[close + 1..];
+                }
+                "" => {
+                    let shown: String = cur.chars().take(20).collect();
+                    return ignore(
+                        format!("unexpected `{}` in `#pragma pencil`", shown.trim()),
+                        "write `#pragma pencil independent` or `#pragma pencil independent reduction(+: x, y)`".into(),
+                    );
+                }
+                other => {
+                    let hint = match nearest_pragma_word(other) {
+                        Some(w) => format!("did you mean `{}`?", w),
+                        None => "known words: independent, reduction, ivdep, region".into(),
+                    };
+                    return ignore(format!("unknown `#pragma pencil` word `{}`", other), hint);
+                }
             }
-            let inner = &after[1..close];
-            let Some((op, vars)) = inner.split_once(':') else {
-                return Err(bad("a `reduction` clause needs `op: variables`"));
-            };
-            let op = match op.trim() {
-                "+" => RedOp::Add,
-                "-" => RedOp::Add,
-                "*" => RedOp::Mul,
-                "min" => RedOp::Min,
-                "max" => RedOp::Max,
-                _ => return Err(bad("unknown reduction operator")),
-            };
-            let vars: Vec<String> = vars
-                .split(',')
-                .map(|v| v.trim().to_string())
-                .filter(|v| !v.is_empty())
-                .collect();
-            if vars.is_empty() {
-                return Err(bad("a `reduction` clause needs at least one variable"));
-            }
-            ind.reductions.push((op, vars));
-            clauses = &after[close + 1..];
         }
-        Ok(Some(ind))
+        if !independent {
+            if !reductions.is_empty() {
+                return ignore(
+                    "a `reduction` clause without `independent`".into(),
+                    "write `#pragma pencil independent reduction(...)`".into(),
+                );
+            }
+            if rest.is_empty() {
+                return ignore(
+                    "empty `#pragma pencil`".into(),
+                    "write `#pragma pencil independent` before a loop whose iterations are independent".into(),
+                );
+            }
+            return Ok(None);
+        }
+        Ok(Some(Independent {
+            reductions,
+            loc: Some(self.loc(n)),
+        }))
     }
 
     /// `T a = e, b[n];` inside a region: one `Stmt::Decl` per declarator.
@@ -803,6 +1282,7 @@ impl<'a> Cx<'a> {
                 }
                 _ => None,
             };
+            self.declare(&var.name);
             out.push(Stmt::Decl {
                 var,
                 init,
@@ -950,6 +1430,7 @@ impl<'a> Cx<'a> {
         independent: Option<Independent>,
     ) -> Result<Stmt> {
         let loc = self.loc(n);
+        let _loop = self.enter_loop(n)?;
         let noncanon = |what: &str, at: Node| {
             self.err(
                 Code::NonCanonicalLoop,
@@ -976,6 +1457,9 @@ impl<'a> Cx<'a> {
                         "the initializer must assign the loop iterator",
                         init,
                     ));
+                }
+                if !self.is_declared(self.text(l)) {
+                    return Err(self.undeclared(l, self.text(l)));
                 }
                 let r = init
                     .child_by_field_name("right")
@@ -1005,6 +1489,9 @@ impl<'a> Cx<'a> {
                 let value = d
                     .child_by_field_name("value")
                     .ok_or_else(|| self.syntax(d))?;
+                if name.kind() != "identifier" {
+                    return Err(noncanon("the loop iterator must be a plain variable", d));
+                }
                 (self.text(name).to_string(), self.expr(value)?)
             }
             _ => {
@@ -1014,6 +1501,8 @@ impl<'a> Cx<'a> {
                 ))
             }
         };
+        // `for (int i = ...)` declares `i` for the rest of the loop.
+        let _scope = (init.kind() == "declaration").then(|| self.enter_scope([iter.clone()]));
         let cond = n
             .child_by_field_name("condition")
             .ok_or_else(|| noncanon("no condition", n))?;
@@ -1108,7 +1597,13 @@ impl<'a> Cx<'a> {
                 };
                 mk(ExprKind::Int(v, t.to_string()))
             }
-            "identifier" => mk(ExprKind::Ident(self.text(n).to_string())),
+            "identifier" => {
+                let name = self.text(n);
+                if !self.is_declared(name) {
+                    return Err(self.undeclared(n, name));
+                }
+                mk(ExprKind::Ident(name.to_string()))
+            }
             "true" => mk(ExprKind::Int(1, "1".into())),
             "false" => mk(ExprKind::Int(0, "0".into())),
             "parenthesized_expression" => {
@@ -1320,6 +1815,38 @@ fn at_in_source(loc: &Loc, needle: &str) -> Loc {
     }
 }
 
+fn is_c_identifier(s: &str) -> bool {
+    let mut cs = s.chars();
+    matches!(cs.next(), Some(c) if c == '_' || c.is_ascii_alphabetic())
+        && cs.all(|c| c == '_' || c.is_ascii_alphanumeric())
+}
+
+/// The known `#pragma pencil` word a misspelt one most likely meant: the
+/// nearest by edit distance, if within a third of its length (at least 2).
+fn nearest_pragma_word(word: &str) -> Option<&'static str> {
+    let w = word.to_ascii_lowercase();
+    ["independent", "reduction", "ivdep", "region"]
+        .into_iter()
+        .map(|k| (edit_distance(&w, k), k))
+        .filter(|&(d, k)| d <= (k.len() / 3).max(2))
+        .min()
+        .map(|(_, k)| k)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut row = vec![i + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            row.push(sub.min(prev[j + 1] + 1).min(row[j] + 1));
+        }
+        prev = row;
+    }
+    prev[b.len()]
+}
+
 fn is_ident(e: &Expr, name: &str) -> bool {
     matches!(&e.kind, ExprKind::Ident(n) if n == name)
 }
@@ -1373,5 +1900,14 @@ mod tests {
         assert_eq!(parse_int_literal("1.5"), None);
         assert_eq!(parse_int_literal("1e3"), None);
         assert_eq!(parse_int_literal("2.0f"), None);
+    }
+
+    #[test]
+    fn misspelt_pragma_words_get_the_nearest_known_one() {
+        assert_eq!(nearest_pragma_word("indepenent"), Some("independent"));
+        assert_eq!(nearest_pragma_word("Independent"), Some("independent"));
+        assert_eq!(nearest_pragma_word("reducton"), Some("reduction"));
+        assert_eq!(nearest_pragma_word("ivdpe"), Some("ivdep"));
+        assert_eq!(nearest_pragma_word("parallel"), None);
     }
 }

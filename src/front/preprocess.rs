@@ -18,10 +18,19 @@ pub struct CppOptions {
 
 pub struct Preprocessed {
     pub text: String,
-    /// For each line of `text` (0-based), the file and 1-based line it came from.
+    /// For each line of `text` (0-based), the file and 1-based line it came
+    /// from, as the C compiler would report it (`#line` directives obeyed).
     pub origin: Vec<(u32, u32)>,
+    /// For each line of `text` that comes from the main input file, its
+    /// 1-based physical line there (0 for lines of other files): the line
+    /// the generated code replaces, whatever `#line` made it look like.
+    pub physical: Vec<u32>,
     pub files: Vec<PathBuf>,
     pub main_file: PathBuf,
+    /// (row, byte column) in `text` of each byte the preprocessor printed
+    /// that is not UTF-8; `text` has a space there instead. Only a region
+    /// has to be UTF-8: elsewhere such bytes are copied through unread.
+    pub invalid_utf8: Vec<(usize, usize)>,
 }
 
 impl Preprocessed {
@@ -38,12 +47,15 @@ impl Preprocessed {
         }
     }
 
-    /// Whether a row of the preprocessed text comes from the main input file.
+    /// Whether a row of the preprocessed text comes from the main input
+    /// file, also where a `#line` directive renamed it.
     pub fn is_main_file(&self, row: usize) -> bool {
-        self.origin
-            .get(row)
-            .map(|&(f, _)| self.files[f as usize] == self.main_file)
-            .unwrap_or(false)
+        self.physical.get(row).is_some_and(|&l| l > 0)
+    }
+
+    /// The physical line in the main file of a row (0 if not from it).
+    pub fn physical_line(&self, row: usize) -> u32 {
+        self.physical.get(row).copied().unwrap_or(0)
     }
 }
 
@@ -92,22 +104,116 @@ pub fn preprocess(
         )
         .with_hint("pass the include directories and macros the file needs with -I and -D"));
     }
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    Ok(map_lines(text, path))
+    let (text, invalid_utf8) = decode_output(&out.stdout);
+    let source = std::fs::read(path).unwrap_or_default();
+    let mut pp = map_lines(text, path, &line_directives(&source));
+    pp.invalid_utf8 = invalid_utf8;
+    Ok(pp)
 }
 
-/// Reads GCC-style line markers (`# 12 "file.c" 1 3`) and `#line` directives.
-fn map_lines(text: String, main: &Path) -> Preprocessed {
+/// The preprocessor's output as text, with each byte that is not UTF-8
+/// (a Latin-1 string literal, say) replaced by a space so that columns
+/// stay byte columns, and the places of those bytes.
+fn decode_output(bytes: &[u8]) -> (String, Vec<(usize, usize)>) {
+    let mut text = String::with_capacity(bytes.len());
+    let mut invalid = Vec::new();
+    let (mut row, mut col) = (0usize, 0usize);
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            text.push(c);
+            if c == '\n' {
+                row += 1;
+                col = 0;
+            } else {
+                col += c.len_utf8();
+            }
+        }
+        for _ in chunk.invalid() {
+            invalid.push((row, col));
+            text.push(' ');
+            col += 1;
+        }
+    }
+    (text, invalid)
+}
+
+/// A `#line` directive of the main file (`#line N "name"`, or GCC's
+/// `# N "name"`): its physical line, the line number it gives the next
+/// line, and the file name it gives, if any.
+#[derive(Clone, Debug, PartialEq)]
+struct LineDirective {
+    at: u32,
+    number: u32,
+    name: Option<String>,
+}
+
+/// The `#line` directives written in the main file. A directive inside
+/// `#if 0` is listed too; `map_lines` only follows those the
+/// preprocessor's markers show it obeyed.
+fn line_directives(source: &[u8]) -> Vec<LineDirective> {
+    let mut out = Vec::new();
+    for (i, raw) in source.split(|&b| b == b'\n').enumerate() {
+        let line = String::from_utf8_lossy(raw);
+        let t = line.trim_start();
+        let Some(rest) = t.strip_prefix('#').or_else(|| t.strip_prefix("%:")) else {
+            continue;
+        };
+        if let Some((number, name)) = parse_marker_text(rest) {
+            out.push(LineDirective {
+                at: i as u32 + 1,
+                number,
+                name,
+            });
+        }
+    }
+    out
+}
+
+/// Reads GCC-style line markers (`# 12 "file.c" 1 3`): the flag 1 enters
+/// an included file, 2 returns from one; a marker without flags at the
+/// main file's level is a `#line` directive of the user's or the
+/// preprocessor's own resynchronisation after skipped lines.
+fn map_lines(text: String, main: &Path, directives: &[LineDirective]) -> Preprocessed {
     let main_file = PathBuf::from(main);
     let mut files: Vec<PathBuf> = vec![main_file.clone()];
     let mut origin = Vec::new();
+    let mut physical = Vec::new();
     let mut cur_file = 0u32;
     let mut cur_line = 1u32;
+    // Include depth; the main file is depth 0 whatever name it has.
+    let mut depth = 0usize;
+    // The main file's physical line minus its presumed line, and the next
+    // directive of the source that a marker may be.
+    let mut offset: i64 = 0;
+    let mut next_directive = 0usize;
+    let mut main_name = main_file.clone();
+    let mut seen_main = false;
+    let mut in_pseudo = false;
+    let mut cleaned = String::with_capacity(text.len());
     for line in text.lines() {
-        if let Some((n, f)) = parse_marker(line) {
-            let fp = PathBuf::from(f);
-            let same_as_main = fp == main_file;
-            let idx = if same_as_main {
+        if let Some(m) = parse_marker(line) {
+            let fp = PathBuf::from(&m.name);
+            if m.flags.contains(&1) {
+                depth += 1;
+            } else if m.flags.contains(&2) {
+                depth = depth.saturating_sub(1);
+            } else if depth == 0 && !is_pseudo_file(&m.name) {
+                if seen_main {
+                    let here = cur_line as i64 - 1 + offset;
+                    if let Some(j) =
+                        follow_directive(directives, next_directive, &m, &main_name, offset, here)
+                    {
+                        offset = directives[j].at as i64 + 1 - m.line as i64;
+                        next_directive = j + 1;
+                    }
+                }
+                seen_main = true;
+                main_name = fp.clone();
+            }
+            if depth == 0 {
+                in_pseudo = is_pseudo_file(&m.name);
+            }
+            let idx = if fp == main_file {
                 0
             } else if let Some(i) = files.iter().position(|x| *x == fp) {
                 i
@@ -117,42 +223,240 @@ fn map_lines(text: String, main: &Path) -> Preprocessed {
             };
             cur_file = idx as u32;
             origin.push((cur_file, 0));
-            cur_line = n;
+            physical.push(0);
+            cur_line = m.line;
+            // Blank out the markers so that the C parser does not see them.
+            cleaned.push('\n');
             continue;
         }
         origin.push((cur_file, cur_line));
+        let phys = cur_line as i64 + offset;
+        let in_main = depth == 0 && seen_main && !in_pseudo;
+        physical.push(if in_main && phys > 0 { phys as u32 } else { 0 });
         cur_line += 1;
+        cleaned.push_str(&replace_digraphs(line));
+        cleaned.push('\n');
     }
-    // Blank out the markers so that the C parser does not see them.
-    let cleaned: String = text
-        .lines()
-        .map(|l| if parse_marker(l).is_some() { "" } else { l })
-        .collect::<Vec<_>>()
-        .join("\n");
+    if !text.ends_with('\n') {
+        cleaned.pop();
+    }
     Preprocessed {
         text: cleaned,
         origin,
+        physical,
         files,
         main_file,
+        invalid_utf8: Vec::new(),
     }
 }
 
-fn parse_marker(line: &str) -> Option<(u32, &str)> {
+/// `<built-in>`, `<command-line>`: the preprocessor's own pseudo-files.
+fn is_pseudo_file(name: &str) -> bool {
+    name.starts_with('<') && name.ends_with('>')
+}
+
+/// Which directive of the source, if any, produced the marker `m` at the
+/// main file's level; `None` when the marker only resynchronises after
+/// lines the preprocessor skipped. `offset` is the physical minus the
+/// presumed line so far and `here` the physical line reached. A directive
+/// lies after `here` (earlier ones sat in skipped `#if` branches); if it
+/// keeps the file name, it also lies no further than where a
+/// resynchronisation would land, or the marker is that resynchronisation.
+fn follow_directive(
+    directives: &[LineDirective],
+    from: usize,
+    m: &Marker,
+    main_name: &Path,
+    offset: i64,
+    here: i64,
+) -> Option<usize> {
+    let marker_name = Path::new(&m.name);
+    let renames = marker_name != main_name;
+    (from..directives.len()).find(|&j| {
+        let d = &directives[j];
+        let at = d.at as i64;
+        if d.number != m.line || at < here {
+            return false;
+        }
+        match &d.name {
+            Some(n) if Path::new(n) != marker_name => false,
+            None if renames => false,
+            // A resynchronisation only moves forward.
+            _ => renames || (m.line as i64) < here + 1 - offset || at + 1 <= m.line as i64 + offset,
+        }
+    })
+}
+
+struct Marker {
+    line: u32,
+    name: String,
+    flags: Vec<u32>,
+}
+
+fn parse_marker(line: &str) -> Option<Marker> {
     let rest = line.strip_prefix('#')?;
+    let (n, _) = parse_marker_text(rest)?;
+    // The name again, with the flags after it.
+    let after_name = rest.find('"').and_then(|q| {
+        let (_, len) = read_c_string(&rest[q + 1..])?;
+        Some(&rest[q + 1 + len..])
+    });
+    let name = rest
+        .find('"')
+        .and_then(|q| read_c_string(&rest[q + 1..]))
+        .map(|(s, _)| s)?;
+    let flags = after_name
+        .unwrap_or("")
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    Some(Marker {
+        line: n,
+        name,
+        flags,
+    })
+}
+
+/// `line N "name"` or ` N "name"` (after the `#`): the number and the
+/// unescaped name. A marker always has a name; a `#line` directive may not.
+fn parse_marker_text(rest: &str) -> Option<(u32, Option<String>)> {
     let rest = rest.trim_start();
-    let rest = rest
-        .strip_prefix("line")
-        .map(|r| r.trim_start())
-        .unwrap_or(rest);
+    let rest = match rest.strip_prefix("line") {
+        Some(r) if r.starts_with([' ', '\t']) => r.trim_start(),
+        _ => rest,
+    };
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
     if digits.is_empty() {
         return None;
     }
     let n: u32 = digits.parse().ok()?;
     let after = rest[digits.len()..].trim_start();
+    if after.is_empty() {
+        return Some((n, None));
+    }
     let file = after.strip_prefix('"')?;
-    let end = file.find('"')?;
-    Some((n, &file[..end]))
+    let (name, _) = read_c_string(file)?;
+    Some((n, Some(name)))
+}
+
+/// The contents of a C string literal whose opening quote has been read,
+/// unescaped (GCC writes `"` and `\` in file names as `\"` and `\\`, and
+/// other bytes as octal escapes), and the length read including the
+/// closing quote.
+fn read_c_string(s: &str) -> Option<(String, usize)> {
+    let b = s.as_bytes();
+    let mut out: Vec<u8> = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => return Some((String::from_utf8_lossy(&out).into_owned(), i + 1)),
+            b'\\' if i + 1 < b.len() => {
+                let c = b[i + 1];
+                if c.is_ascii_digit() && c < b'8' {
+                    let mut v = 0u32;
+                    let mut k = i + 1;
+                    while k < b.len() && k < i + 4 && (b'0'..b'8').contains(&b[k]) {
+                        v = v * 8 + (b[k] - b'0') as u32;
+                        k += 1;
+                    }
+                    out.push(v as u8);
+                    i = k;
+                } else {
+                    out.push(match c {
+                        b'n' => b'\n',
+                        b't' => b'\t',
+                        other => other,
+                    });
+                    i += 2;
+                }
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    None
+}
+
+/// C's digraphs as the punctuators they spell (`<:` `[`, `:>` `]`, `<%`
+/// `{`, `%>` `}`, `%:` `#`, `%:%:` `##`), outside string and character
+/// literals, padded with spaces so that columns do not move. The
+/// preprocessor keeps them as written, and tree-sitter does not know them.
+fn replace_digraphs(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.contains(['<', '%', ':']) {
+        return line.into();
+    }
+    let b = line.as_bytes();
+    let mut out = String::with_capacity(line.len());
+    let mut i = 0;
+    let mut quote: Option<u8> = None;
+    let mut changed = false;
+    while i < b.len() {
+        let c = b[i];
+        if let Some(q) = quote {
+            if c == b'\\' && i + 1 < b.len() {
+                out.push_str(&line[i..i + 2]);
+                i += 2;
+                continue;
+            }
+            if c == q {
+                quote = None;
+            }
+            let len = utf8_len(c);
+            out.push_str(&line[i..i + len]);
+            i += len;
+            continue;
+        }
+        if c == b'"' || c == b'\'' {
+            quote = Some(c);
+            out.push(c as char);
+            i += 1;
+            continue;
+        }
+        let rest = &b[i..];
+        let rep = if rest.starts_with(b"%:%:") {
+            Some(("##  ", 4))
+        } else if rest.starts_with(b"<:") {
+            Some(("[ ", 2))
+        } else if rest.starts_with(b":>") {
+            Some(("] ", 2))
+        } else if rest.starts_with(b"<%") {
+            Some(("{ ", 2))
+        } else if rest.starts_with(b"%>") {
+            Some(("} ", 2))
+        } else if rest.starts_with(b"%:") {
+            Some(("# ", 2))
+        } else {
+            None
+        };
+        match rep {
+            Some((r, n)) => {
+                out.push_str(r);
+                i += n;
+                changed = true;
+            }
+            None => {
+                let len = utf8_len(c);
+                out.push_str(&line[i..i + len]);
+                i += len;
+            }
+        }
+    }
+    if changed {
+        out.into()
+    } else {
+        line.into()
+    }
+}
+
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0xF0..=0xFF => 4,
+        0xE0..=0xEF => 3,
+        0xC0..=0xDF => 2,
+        _ => 1,
+    }
 }
 
 #[cfg(test)]
@@ -162,7 +466,7 @@ mod tests {
     #[test]
     fn markers_map_back_to_original_lines() {
         let text = "# 1 \"a.c\"\nint x;\n# 5 \"a.c\"\nint y;\nint z;\n".to_string();
-        let p = map_lines(text, Path::new("a.c"));
+        let p = map_lines(text, Path::new("a.c"), &[]);
         assert_eq!(p.loc(1, 0, 1).line, 1);
         assert_eq!(p.loc(3, 4, 1).line, 5);
         assert_eq!(p.loc(4, 0, 1).line, 6);
@@ -173,9 +477,67 @@ mod tests {
     #[test]
     fn included_files_are_not_main() {
         let text = "# 1 \"a.c\"\n# 1 \"b.h\" 1\nint q;\n# 2 \"a.c\" 2\nint r;\n".to_string();
-        let p = map_lines(text, Path::new("a.c"));
+        let p = map_lines(text, Path::new("a.c"), &[]);
         assert!(!p.is_main_file(2));
         assert!(p.is_main_file(4));
         assert_eq!(p.loc(4, 0, 1).line, 2);
+    }
+
+    /// GCC's output for a file whose line 2 is `#line 100 "foo.c"`: the
+    /// region after it is still the main file's, at its physical lines.
+    #[test]
+    fn line_directives_keep_physical_lines() {
+        let src = b"int x;\n#line 100 \"foo.c\"\nvoid f(void) {\n\n\n\n\n\n\n\n\n  x = 1;\n}\n";
+        let text = "# 0 \"a.c\"\n# 0 \"<built-in>\"\n# 1 \"/usr/include/stdc-predef.h\" 1 3 4\nint s;\n# 0 \"<command-line>\" 2\n# 1 \"a.c\"\nint x;\n# 100 \"foo.c\"\nvoid f(void) {\n# 109 \"foo.c\"\n  x = 1;\n}\n".to_string();
+        let p = map_lines(text, Path::new("a.c"), &line_directives(src));
+        assert!(!p.is_main_file(3), "stdc-predef.h");
+        assert_eq!(p.physical_line(6), 1);
+        assert_eq!(p.physical_line(8), 3);
+        assert_eq!(p.loc(8, 0, 1).line, 100);
+        assert_eq!(p.loc(8, 0, 1).file, PathBuf::from("foo.c"));
+        // The resynchronisation after the blank lines is no directive.
+        assert_eq!(p.physical_line(10), 12);
+        assert_eq!(p.loc(10, 0, 1).line, 109);
+    }
+
+    /// A directive that numbers backwards, and one inside `#if 0` that
+    /// the preprocessor never obeyed.
+    #[test]
+    fn line_directives_backwards_and_skipped() {
+        let src = b"#if 0\n#line 7\n#endif\nint a;\n#line 1\nint b;\n";
+        let text = "# 1 \"a.c\"\n\n\n\nint a;\n# 1 \"a.c\"\nint b;\n".to_string();
+        let p = map_lines(text, Path::new("a.c"), &line_directives(src));
+        assert_eq!(p.physical_line(4), 4);
+        assert_eq!(p.physical_line(6), 6);
+        assert_eq!(p.loc(6, 0, 1).line, 1);
+    }
+
+    #[test]
+    fn escaped_file_names() {
+        let text = "# 1 \"we\\\"ird\\\\x.c\"\nint r;\n".to_string();
+        let p = map_lines(text, Path::new("we\"ird\\x.c"), &[]);
+        assert!(p.is_main_file(1));
+        assert_eq!(p.files.len(), 1);
+        assert_eq!(
+            read_c_string("a\\101\\\"\" tail"),
+            Some(("aA\"".to_string(), 8))
+        );
+    }
+
+    #[test]
+    fn digraphs_become_punctuators_outside_literals() {
+        assert_eq!(replace_digraphs("A<:i:> = <% 1 %>;"), "A[ i]  = {  1 } ;");
+        assert_eq!(replace_digraphs("%:pragma scop"), "# pragma scop");
+        assert_eq!(
+            replace_digraphs("s = \"<:\"; c = '%'; x<:0:>"),
+            "s = \"<:\"; c = '%'; x[ 0] "
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_is_located() {
+        let (text, bad) = decode_output(b"ok\nab\xe9c\n");
+        assert_eq!(text, "ok\nab c\n");
+        assert_eq!(bad, vec![(1, 2)]);
     }
 }
