@@ -407,6 +407,17 @@ fn emit_region(
         Ok(())
     };
     printer.print(&r.ast.host, 1, &mut body, &mut launch_fn)?;
+    // The user's variables that served as loop iterators hold, after the
+    // region, what the loops left there; the generated loops have their
+    // own iterators.
+    for lo in &r.ast.live_out {
+        let assign = format!("{} = {};", lo.var, lo.value.to_c());
+        body.push_str(&indent(1));
+        match &lo.guard {
+            Some(g) => body.push_str(&format!("if ({}) {}\n", g.to_c(), assign)),
+            None => body.push_str(&format!("{}\n", assign)),
+        }
+    }
     let body = body.trim_end().to_string();
 
     let mut ctx = Context::new();

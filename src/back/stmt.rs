@@ -112,15 +112,19 @@ impl StmtPrinter<'_> {
             match s {
                 Stmt::For {
                     iter,
+                    iter_type,
                     init,
                     cond,
                     step,
                     body,
                     ..
                 } => {
+                    // The model filled in the type of iterators declared
+                    // outside the loop (`scop::build::compound`).
                     out.push_str(&format!(
-                        "{}for (int {} = {}; {}; {} += {}) {{\n",
+                        "{}for ({} {} = {}; {}; {} += {}) {{\n",
                         ind,
+                        iter_type.as_deref().unwrap_or("int"),
                         iter,
                         p.print(init),
                         p.print(cond),

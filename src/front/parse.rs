@@ -948,7 +948,7 @@ impl<'a> Cx<'a> {
         let init = n
             .child_by_field_name("initializer")
             .ok_or_else(|| noncanon("no initializer", n))?;
-        let (iter, init_e) = match init.kind() {
+        let (iter, iter_type, init_e) = match init.kind() {
             "assignment_expression" => {
                 let l = init
                     .child_by_field_name("left")
@@ -966,7 +966,7 @@ impl<'a> Cx<'a> {
                 let r = init
                     .child_by_field_name("right")
                     .ok_or_else(|| self.syntax(init))?;
-                (self.text(l).to_string(), self.expr(r)?)
+                (self.text(l).to_string(), None, self.expr(r)?)
             }
             "declaration" => {
                 let d = init
@@ -991,7 +991,11 @@ impl<'a> Cx<'a> {
                 let value = d
                     .child_by_field_name("value")
                     .ok_or_else(|| self.syntax(d))?;
-                (self.text(name).to_string(), self.expr(value)?)
+                (
+                    self.text(name).to_string(),
+                    Some(ty.to_string()),
+                    self.expr(value)?,
+                )
             }
             _ => {
                 return Err(noncanon(
@@ -1025,6 +1029,7 @@ impl<'a> Cx<'a> {
         }
         Ok(Stmt::For {
             iter,
+            iter_type,
             init: init_e,
             cond,
             step,
