@@ -100,6 +100,14 @@ fn iterators_live_after_the_region() {
     check("live_out_iterators");
 }
 
+/// Iterators and generated loops keep C's integer types (issue 14, item
+/// 3): a `long` loop beyond INT_MAX got `int` iterators and never ended;
+/// `long long` buffers are `long` in OpenCL C.
+#[test]
+fn iterators_keep_their_integer_types() {
+    check("integer_types");
+}
+
 /// An assumption under an `if` or in a loop holds only where it is
 /// reached (issue 14, item 6): `if (m > 0) __pencil_assume(n % 32 == 0)`
 /// made n = 33, m = 0 lose element 32.

@@ -133,6 +133,7 @@ pub fn build_scop(region: &Region) -> Result<Scop> {
         live_outs: vec![],
         isl: crate::isl::Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS),
     };
+    loops::check_iterator_uses(&region.body)?;
     b.block(&region.body)?;
     b.finish()
 }
@@ -1330,8 +1331,27 @@ impl<'r> Builder<'r> {
             checked: None,
             param_ranges,
             live_out_iters: vec![],
+            index_type: "int".into(),
         };
         let mut scop = assume_in_bounds(scop)?;
+        let int = crate::front::syntax::integer_range("int");
+        let param_types = scop.params.iter().filter_map(|p| {
+            self.region
+                .symbols
+                .iter()
+                .find(|(n, _)| isl_name(n) == *p)
+                .map(|(_, d)| d.base_type.clone())
+        });
+        let wide = self
+            .loop_ranges
+            .iter()
+            .map(|l| l.ty.clone())
+            .chain(param_types)
+            .filter_map(|t| crate::front::syntax::integer_range(&t))
+            .any(|(lo, hi)| Some((lo.min(int.unwrap().0), hi.max(int.unwrap().1))) != int);
+        if wide {
+            scop.index_type = "long".into();
+        }
         for lo in &self.live_outs {
             let text = lo.value_set(&scop.params);
             let isl = &self.isl;
@@ -1344,13 +1364,18 @@ impl<'r> Builder<'r> {
                 value: set.to_str().map_err(|e| isl.err("scop", e))?.to_string(),
             });
         }
-        loops::check_loop_ranges(
+        if let Some(defined) = loops::check_loop_ranges(
             &self.isl,
             &scop.params,
             &scop.context,
             &scop.param_ranges,
             &self.loop_ranges,
-        )?;
+        )? {
+            scop.context = defined
+                .to_str()
+                .map_err(|e| self.isl.err("scop", e))?
+                .to_string();
+        }
         Ok(scop)
     }
 

@@ -59,6 +59,13 @@ pub struct Scop {
     /// iterators, in the order of their loops: after the region each must
     /// hold the value C leaves in it.
     pub live_out_iters: Vec<LiveOutIter>,
+    /// The C type of generated loop iterators, block and thread ids and
+    /// the integers passed to kernels: `int`, or `long` (64 bits in
+    /// OpenCL C, and on the LP64 hosts pencilc targets) where an iterator
+    /// or a parameter of the region has a type wider than `int`. C computes
+    /// in the widest type of the bounds; with `int` a `long` loop to
+    /// 2147483650 never ended.
+    pub index_type: String,
 }
 
 /// The value an affine loop leaves in its iterator, a variable declared

@@ -216,17 +216,23 @@ impl Builder<'_> {
 /// iteration, and for wrapping types the value after the last one, which
 /// C tests against the condition. Otherwise the model would run
 /// iterations C does not (a wrapped `unsigned` never fails `i >= 0`), or
-/// the loop would not end.
+/// the loop would not end. A signed iterator of at least `int`'s rank
+/// leaves its range only through an overflow, undefined behaviour (of
+/// `i++`, or of the bound's own arithmetic): there the parameter values
+/// at which that happens are excluded, like the user's assumptions
+/// (`i != n` from 0 is then for `n >= 0` only). Returns the context
+/// without them, where there were any.
 pub(super) fn check_loop_ranges(
     isl: &Isl,
     params: &[String],
     context: &str,
     param_ranges: &str,
     checks: &[LoopRange],
-) -> Result<()> {
+) -> Result<Option<isl_rs::Set>> {
     if checks.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
+    let mut undefined: Option<isl_rs::Set> = None;
     let ctx = isl
         .set(context)
         .isl(isl, STAGE)?
@@ -254,15 +260,29 @@ pub(super) fn check_loop_ranges(
                 "its initial value",
             ));
         }
-        tests.push((
-            format!(
-                "[{}] -> {{ [{}] : {} }}",
-                p,
-                ch.vars.join(", "),
-                with(&ch.domain, &outside(&it))
-            ),
-            "its values in the loop (or the loop does not end)",
-        ));
+        let in_loop = format!(
+            "[{}] -> {{ [{}] : {} }}",
+            p,
+            ch.vars.join(", "),
+            with(&ch.domain, &outside(&it))
+        );
+        if ch.wraps {
+            tests.push((in_loop, "its values in the loop (or the loop does not end)"));
+        } else {
+            let bad = isl
+                .set(&in_loop)
+                .isl(isl, STAGE)?
+                .params()
+                .isl(isl, STAGE)?
+                .intersect(ctx.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            if !bad.is_empty().isl(isl, STAGE)? {
+                undefined = Some(match undefined {
+                    None => bad,
+                    Some(u) => u.union(bad).isl(isl, STAGE)?,
+                });
+            }
+        }
         if ch.wraps {
             tests.push((
                 format!(
@@ -296,7 +316,30 @@ pub(super) fn check_loop_ranges(
             }
         }
     }
-    Ok(())
+    match undefined {
+        None => Ok(None),
+        Some(u) => {
+            // Simplified by the parameters' types, which the context leaves
+            // out (their constants would only split the generated code).
+            let ranges = isl.set(param_ranges).isl(isl, STAGE)?;
+            let defined = ctx
+                .subtract(u)
+                .isl(isl, STAGE)?
+                .coalesce()
+                .isl(isl, STAGE)?
+                .gist(ranges)
+                .isl(isl, STAGE)?;
+            if defined.is_empty().isl(isl, STAGE)? {
+                return Err(Diagnostic::error(
+                    Code::IteratorRange,
+                    checks.first().map(|c| c.loc.clone()),
+                    "every run of this region overflows a loop iterator",
+                )
+                .with_hint("check the loop bounds: with these, C's behaviour is undefined"));
+            }
+            Ok(Some(defined))
+        }
+    }
 }
 
 /// A loop whose iterator is a variable of the enclosing function: after
@@ -438,4 +481,128 @@ impl PendingLiveOut {
     fn own_name(&self) -> String {
         isl_name(&self.var)
     }
+}
+
+/// Variables that affine loops of `body` use as iterators without
+/// declaring them (`for (i = ...)`).
+fn undeclared_iterators(body: &[Stmt], out: &mut BTreeSet<String>) {
+    for s in body {
+        match s {
+            Stmt::For {
+                iter,
+                iter_type,
+                body,
+                ..
+            } => {
+                if iter_type.is_none() {
+                    out.insert(iter.clone());
+                }
+                undeclared_iterators(body, out);
+            }
+            Stmt::If { then_, else_, .. } => {
+                undeclared_iterators(then_, out);
+                undeclared_iterators(else_, out);
+            }
+            Stmt::While { body, .. } => undeclared_iterators(body, out),
+            _ => {}
+        }
+    }
+}
+
+/// A variable that a loop of the region uses as its iterator is read or
+/// written only inside such loops: the model knows its value there only
+/// (elsewhere it would read the value from before the region, while C
+/// reads what the last loop left).
+pub(super) fn check_iterator_uses(body: &[Stmt]) -> Result<()> {
+    let mut vars = BTreeSet::new();
+    undeclared_iterators(body, &mut vars);
+    if vars.is_empty() {
+        return Ok(());
+    }
+    uses_outside(body, &vars, &mut Vec::new())
+}
+
+fn uses_outside(body: &[Stmt], vars: &BTreeSet<String>, inside: &mut Vec<String>) -> Result<()> {
+    let check = |e: &Expr, inside: &[String]| -> Result<()> {
+        let mut names = Vec::new();
+        e.idents(&mut names);
+        for n in names {
+            if vars.contains(&n) && !inside.contains(&n) {
+                let at = find_ident(e, &n).unwrap_or_else(|| e.loc.clone());
+                return Err(Diagnostic::error(
+                    Code::UnsupportedStatement,
+                    Some(at),
+                    format!(
+                        "`{}` is a loop iterator of this region and is used here outside its loops",
+                        n
+                    ),
+                )
+                .with_hint(format!(
+                    "pencilc knows the value of `{}` inside the loops that it controls only; keep what you need in another variable, or give this use its own variable",
+                    n
+                )));
+            }
+        }
+        Ok(())
+    };
+    // Declarations end with their block.
+    let depth = inside.len();
+    for s in body {
+        match s {
+            Stmt::For {
+                iter,
+                init,
+                cond,
+                body,
+                ..
+            } => {
+                check(init, inside)?;
+                inside.push(iter.clone());
+                let r = check(cond, inside).and_then(|_| uses_outside(body, vars, inside));
+                inside.pop();
+                r?;
+            }
+            Stmt::If {
+                cond, then_, else_, ..
+            } => {
+                check(cond, inside)?;
+                uses_outside(then_, vars, inside)?;
+                uses_outside(else_, vars, inside)?;
+            }
+            Stmt::While { cond, body, .. } => {
+                check(cond, inside)?;
+                uses_outside(body, vars, inside)?;
+            }
+            Stmt::Assign { lhs, rhs, .. } => {
+                check(lhs, inside)?;
+                check(rhs, inside)?;
+            }
+            Stmt::Decl { var, init, .. } => {
+                if vars.contains(&var.name) && !inside.contains(&var.name) {
+                    // A local of its own name: uses below refer to it.
+                    inside.push(var.name.clone());
+                }
+                for d in var.dims.iter().flatten() {
+                    check(d, inside)?;
+                }
+                if let Some(i) = init {
+                    check(i, inside)?;
+                }
+            }
+            Stmt::Assume { cond, .. } => check(cond, inside)?,
+            Stmt::Kill { targets, .. } => {
+                for t in targets {
+                    check(t, inside)?;
+                }
+            }
+            Stmt::Call { args, .. } => {
+                for a in args {
+                    check(a, inside)?;
+                }
+            }
+            Stmt::Break(_) | Stmt::Continue(_) => {}
+        }
+    }
+    inside.truncate(depth);
+    Ok(())
 }
