@@ -2,7 +2,9 @@
  * generated iterators it never ended), `long long` bounds in a parameter,
  * `size_t` and `unsigned` (increasing and decreasing to 0), `short`, a
  * wide outer loop around an `int` inner one, and a `long` iterator live
- * after the region. */
+ * after the region. The wide loops carry a dependence, so that they run
+ * in order in one thread: as parallel kernels they would launch 2^26
+ * mostly empty work-groups. */
 #include <stddef.h>
 #include <stdio.h>
 static long A[16];
@@ -13,7 +15,7 @@ static void kernel(long long base, size_t n, int m, long *last) {
   long q = 5;
 #pragma scop
   for (long i = 2147483640L; i < 2147483650L; i++)
-    A[i - 2147483640L] = i;
+    A[0] = A[0] * 3 + i % 1000;
   for (long long j = base; j < base + 20; j += 3)
     B[j - base] = j / 7;
   for (size_t k = 0; k < n; k++)
@@ -24,9 +26,9 @@ static void kernel(long long base, size_t n, int m, long *last) {
     E[s] = E[s] + s * 3;
   for (long r = 4294967296L; r < 4294967296L + 16; r++)
     for (int c = 0; c < m; c++)
-      D[r - 4294967296L][c] = D[r - 4294967296L][c] + c + 1;
+      D[0][c] = D[0][c] * 2 + (r - 4294967296L) + c + 1;
   for (q = 3000000000L; q < 3000000000L + m; q++)
-    E[q - 3000000000L] = E[q - 3000000000L] + 1;
+    E[0] = E[0] * 2 + (q - 3000000000L);
 #pragma endscop
   *last = q;
 }
