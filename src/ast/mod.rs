@@ -213,6 +213,8 @@ fn live_out_assignments(isl: &Isl, scop: &Scop) -> Result<Vec<LiveOutAssign>> {
             .params()
             .isl(isl, STAGE)?
             .intersect(context.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .coalesce()
             .isl(isl, STAGE)?;
         if runs.is_empty().isl(isl, STAGE)? {
             continue;
