@@ -71,6 +71,9 @@ pub enum Code {
     MissingPencilArray,
     /// A function that calls itself (PENCIL forbids recursion).
     Recursion,
+    /// A loop iterator whose values may leave the range of its C type
+    /// (wrap-around, or a loop that does not end).
+    IteratorRange,
     /// isl ran out of its operation budget.
     Budget,
     /// A command-line or I/O problem.
@@ -100,6 +103,7 @@ impl Code {
             Code::ContradictoryAssumptions => "E0114",
             Code::MissingPencilArray => "E0115",
             Code::Recursion => "E0116",
+            Code::IteratorRange => "E0117",
             Code::Budget => "E0201",
             Code::Usage => "E0301",
             Code::Internal => "E0900",

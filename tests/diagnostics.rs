@@ -132,6 +132,32 @@ fn contradictory_assumptions() {
     );
 }
 
+/// An iterator whose values C would wrap around (unsigned down past 0,
+/// `unsigned char` past 255) is not modelled as mathematical integers.
+#[test]
+fn iterator_leaves_its_type() {
+    assert_diag(
+        "unsigned-wrap",
+        "  for (unsigned u = 9; u >= 0; u--)\n    B[0] = B[0] + 1;",
+        "E0117",
+        6,
+        "for (unsigned u = 9; u >= 0; u--)",
+    );
+}
+
+/// A variable the region's loops use as iterator has a known value only
+/// inside those loops.
+#[test]
+fn iterator_used_after_its_loop() {
+    assert_diag(
+        "iterator-after-loop",
+        "  for (i = 0; i < n; i++)\n    B[i] = 0;\n  B[1] = i;",
+        "E0106",
+        8,
+        "i",
+    );
+}
+
 #[test]
 fn pointer_dereference() {
     assert_diag(

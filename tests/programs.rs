@@ -33,6 +33,8 @@ fn check_source(src: &std::path::Path, dir: &std::path::Path, extra: &[&str]) {
     run(
         Command::new("cc")
             .arg("-O2")
+            .arg("-I")
+            .arg(root().join("pencil-headers"))
             .arg(&src)
             .arg("-lm")
             .arg("-o")
@@ -61,6 +63,8 @@ fn check_source(src: &std::path::Path, dir: &std::path::Path, extra: &[&str]) {
         run(
             Command::new("cc")
                 .arg("-O2")
+                .arg("-I")
+                .arg(root().join("pencil-headers"))
                 .arg(&host)
                 .args(&libs)
                 .arg("-o")
@@ -132,6 +136,38 @@ fn three_thread_dimensions_floats_and_live_out_scalars() {
 #[test]
 fn chained_assignments_become_one_statement_per_link() {
     check("chained");
+}
+
+/// A loop runs from its lower bound while its condition has held at every
+/// value so far (issue 14, item 2): a condition false at the lower bound
+/// and true later ran 10 iterations instead of none.
+#[test]
+fn loop_conditions_are_tested_from_the_lower_bound_on() {
+    check("loop_conditions");
+}
+
+/// The function's variables that loops use as iterators hold, after the
+/// region, what C leaves there (issue 14, item 4): `i = -5` before
+/// `for (i = 0; i < 10; i++)` was still -5 after it.
+#[test]
+fn iterators_live_after_the_region() {
+    check("live_out_iterators");
+}
+
+/// Iterators and generated loops keep C's integer types (issue 14, item
+/// 3): a `long` loop beyond INT_MAX got `int` iterators and never ended;
+/// `long long` buffers are `long` in OpenCL C.
+#[test]
+fn iterators_keep_their_integer_types() {
+    check("integer_types");
+}
+
+/// An assumption under an `if` or in a loop holds only where it is
+/// reached (issue 14, item 6): `if (m > 0) __pencil_assume(n % 32 == 0)`
+/// made n = 33, m = 0 lose element 32.
+#[test]
+fn assumptions_hold_only_where_reached() {
+    check("assume_context");
 }
 
 /// Constant strides are divided out of shared tiles (x[2j]: 32 places, not

@@ -95,6 +95,18 @@ pub struct GpuAst {
     pub launches: Vec<Launch>,
     pub block_ids: Vec<String>,
     pub thread_ids: Vec<String>,
+    /// After the region, in order: `if (guard) var = value;` for the
+    /// iterators the region leaves in the user's variables
+    /// (`Scop::live_out_iters`).
+    pub live_out: Vec<LiveOutAssign>,
+}
+
+#[derive(Clone, Debug)]
+pub struct LiveOutAssign {
+    pub var: String,
+    /// `None` where the loop's header runs whenever the region does.
+    pub guard: Option<AExpr>,
+    pub value: AExpr,
 }
 
 /// Generates host code from the host tree; at each kernel mark, computes the
@@ -166,6 +178,7 @@ pub fn generate(
     let host = convert_host(isl, &node, mapped, &mut occurrences, &mut launches)?;
     Ok(GpuAst {
         entry_check: entry_check(isl, scop)?,
+        live_out: live_out_assignments(isl, scop)?,
         host,
         launches,
         block_ids: mapped.block_ids.clone(),
@@ -185,6 +198,42 @@ fn entry_check(isl: &Isl, scop: &Scop) -> Result<Option<AExpr>> {
         AExpr::Int(1) => None,
         c => Some(c),
     })
+}
+
+/// The final values of the iterators in `Scop::live_out_iters`, as C
+/// expressions of the parameters under the region's context.
+fn live_out_assignments(isl: &Isl, scop: &Scop) -> Result<Vec<LiveOutAssign>> {
+    let mut out = Vec::new();
+    for lo in &scop.live_out_iters {
+        let context = isl.set(&scop.context).isl(isl, STAGE)?;
+        let value = isl.set(&lo.value).isl(isl, STAGE)?;
+        let runs = value
+            .copy()
+            .isl(isl, STAGE)?
+            .params()
+            .isl(isl, STAGE)?
+            .intersect(context.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .coalesce()
+            .isl(isl, STAGE)?;
+        if runs.is_empty().isl(isl, STAGE)? {
+            continue;
+        }
+        // One element per parameter value: its maximum is the element.
+        let pa = value.dim_max(0).isl(isl, STAGE)?;
+        let guard = convert_expr(
+            isl,
+            &expr_from_params(isl, context, runs.copy().isl(isl, STAGE)?)?,
+        )?
+        .simplify();
+        let v = crate::isl::ast_build::expr_from_params_pw_aff(isl, runs, pa)?;
+        out.push(LiveOutAssign {
+            var: lo.var.clone(),
+            guard: (guard != AExpr::Int(1)).then_some(guard),
+            value: convert_expr(isl, &v)?.simplify(),
+        });
+    }
+    Ok(out)
 }
 
 /// What one kernel mark of the host AST launches.

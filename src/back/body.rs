@@ -57,8 +57,9 @@ impl BodyPrinter<'_> {
                 body,
             } => {
                 out.push_str(&format!(
-                    "{}for (int {} = {}; {}; {} += {}) {{\n",
+                    "{}for ({} {} = {}; {}; {} += {}) {{\n",
                     ind,
+                    self.scop.index_type,
                     iter,
                     init.to_c(),
                     cond.to_c(),
@@ -70,9 +71,10 @@ impl BodyPrinter<'_> {
             }
             Ast::Let { iter, value, body } => {
                 out.push_str(&format!(
-                    "{}{{\n{}    const int {} = {};\n",
+                    "{}{{\n{}    const {} {} = {};\n",
                     ind,
                     ind,
+                    self.scop.index_type,
                     iter,
                     value.to_c()
                 ));

@@ -412,7 +412,13 @@ fn emit_region(
     let mut launch_fn = |i: usize, depth: usize, out: &mut String| -> Result<()> {
         let l = &r.ast.launches[i];
         let text = match target {
-            Target::OpenCl => launch_opencl(tera, l, &kernel_names[i], &args_per_launch[i])?,
+            Target::OpenCl => launch_opencl(
+                tera,
+                l,
+                &kernel_names[i],
+                &args_per_launch[i],
+                &scop.index_type,
+            )?,
             Target::Cuda => launch_cuda(tera, l, &kernel_names[i], &args_per_launch[i])?,
             Target::C => launch_c(&printer, l, &r.ast.block_ids, &r.ast.thread_ids)?,
         };
@@ -440,6 +446,17 @@ fn emit_region(
         Ok(())
     };
     printer.print(&r.ast.host, 1, &mut body, &mut launch_fn)?;
+    // The user's variables that served as loop iterators hold, after the
+    // region, what the loops left there; the generated loops have their
+    // own iterators.
+    for lo in &r.ast.live_out {
+        let assign = format!("{} = {};", lo.var, lo.value.to_c());
+        body.push_str(&indent(1));
+        match &lo.guard {
+            Some(g) => body.push_str(&format!("if ({}) {}\n", g.to_c(), assign)),
+            None => body.push_str(&format!("{}\n", assign)),
+        }
+    }
     let body = body.trim_end().to_string();
 
     let mut ctx = Context::new();
@@ -504,31 +521,35 @@ fn kernel_text(
         .iter()
         .map(|a| match (a, target) {
             (KernelArg::Buffer { name, elem_type }, Target::OpenCl) => {
-                format!("__global {} *restrict {}", elem_type, name)
+                format!("__global {} *restrict {}", opencl_type(elem_type), name)
+            }
+            (KernelArg::Value { name, elem_type }, Target::OpenCl) => {
+                format!("{} {}", opencl_type(elem_type), name)
             }
             (KernelArg::Buffer { name, elem_type }, _) => {
                 format!("{} *__restrict__ {}", elem_type, name)
             }
             (KernelArg::Value { name, elem_type }, _) => format!("{} {}", elem_type, name),
-            (KernelArg::Int { name }, _) => format!("int {}", name),
+            (KernelArg::Int { name }, _) => format!("{} {}", scop.index_type, name),
         })
         .collect();
     let n_block = l.plan.n_block;
     let n_thread = l.plan.block_sizes.len();
     let xyz = ["x", "y", "z"];
+    let ity = &scop.index_type;
     let mut ids = Vec::new();
     for j in 0..n_block {
         let d = n_block - 1 - j;
         ids.push(match target {
-            Target::OpenCl => format!("{} = get_group_id({})", block_ids[j], d),
-            _ => format!("{} = blockIdx.{}", block_ids[j], xyz[d]),
+            Target::OpenCl => format!("{} {} = get_group_id({})", ity, block_ids[j], d),
+            _ => format!("{} {} = blockIdx.{}", ity, block_ids[j], xyz[d]),
         });
     }
     for j in 0..n_thread {
         let d = n_thread - 1 - j;
         ids.push(match target {
-            Target::OpenCl => format!("{} = get_local_id({})", thread_ids[j], d),
-            _ => format!("{} = threadIdx.{}", thread_ids[j], xyz[d]),
+            Target::OpenCl => format!("{} {} = get_local_id({})", ity, thread_ids[j], d),
+            _ => format!("{} {} = threadIdx.{}", ity, thread_ids[j], xyz[d]),
         });
     }
     let call_name = |f: &str| -> String {
@@ -603,6 +624,13 @@ fn kernel_text(
 
 /// The kernel that combines a launch's partials into its reduction
 /// variables (`reduce`).
+/// A C integer type as OpenCL C spells it: `long` is already 64 bits
+/// there, and `long long` is reserved (PoCL reads it as 128 bits, so a
+/// `long long` buffer was read at the wrong offsets).
+fn opencl_type(t: &str) -> String {
+    t.replace("long long", "long")
+}
+
 fn combine_kernel_text(privs: &[reduce::Privatized], target: Target, number: usize) -> KernelText {
     let mut params = Vec::new();
     for p in privs {
@@ -723,6 +751,7 @@ fn launch_opencl(
     l: &Launch,
     kernel: &str,
     args: &[KernelArg],
+    index_type: &str,
 ) -> Result<String> {
     let dims = launch_dims(l);
     let global: Vec<String> = dims
@@ -740,7 +769,7 @@ fn launch_opencl(
             },
             ctype: match a {
                 KernelArg::Value { elem_type, .. } => elem_type.clone(),
-                _ => "int".into(),
+                _ => index_type.into(),
             },
             value: host_value(l, a),
         })
@@ -786,14 +815,21 @@ fn launch_c(
     if !values.is_empty() {
         out.push_str("{\n");
         for (n, v) in &values {
-            out.push_str(&format!("{}const int {} = {};\n", indent(1), n, v.to_c()));
+            out.push_str(&format!(
+                "{}const {} {} = {};\n",
+                indent(1),
+                printer.scop.index_type,
+                n,
+                v.to_c()
+            ));
         }
         depth = 1;
     }
     for j in 0..l.plan.n_block {
         out.push_str(&format!(
-            "{}for (int {b} = 0; {b} < {}; {b} += 1)\n",
+            "{}for ({} {b} = 0; {b} < {}; {b} += 1)\n",
             indent(depth),
+            printer.scop.index_type,
             l.grid[j].to_c(),
             b = block_ids[j]
         ));
@@ -801,8 +837,9 @@ fn launch_c(
     }
     for (j, size) in l.plan.block_sizes.iter().enumerate() {
         out.push_str(&format!(
-            "{}for (int {t} = 0; {t} < {}; {t} += 1)\n",
+            "{}for ({} {t} = 0; {t} < {}; {t} += 1)\n",
             indent(depth),
+            printer.scop.index_type,
             size,
             t = thread_ids[j]
         ));

@@ -181,19 +181,24 @@ impl StmtPrinter<'_> {
             match s {
                 Stmt::For {
                     iter,
+                    iter_type,
                     init,
                     cond,
                     step,
                     body,
                     ..
                 } => {
+                    // The model filled in the type of iterators declared
+                    // outside the loop (`scop::build::compound`).
+                    let ty = iter_type.as_deref().unwrap_or("int").to_string();
                     let init = self.convert(st, scope, init)?;
                     let outer = scope.len();
-                    scope.push((iter.clone(), "int".to_string()));
+                    scope.push((iter.clone(), ty));
                     let cond = self.convert(st, scope, cond)?;
                     out.push_str(&format!(
-                        "{}for (int {} = {}; {}; {} += {}) {{\n",
+                        "{}for ({} {} = {}; {}; {} += {}) {{\n",
                         ind,
+                        iter_type.as_deref().unwrap_or("int"),
                         iter,
                         p.print(&init),
                         p.print(&cond),

@@ -1443,7 +1443,7 @@ impl<'a> Cx<'a> {
         let init = n
             .child_by_field_name("initializer")
             .ok_or_else(|| noncanon("no initializer", n))?;
-        let (iter, init_e) = match init.kind() {
+        let (iter, iter_type, init_e) = match init.kind() {
             "assignment_expression" => {
                 let l = init
                     .child_by_field_name("left")
@@ -1464,7 +1464,7 @@ impl<'a> Cx<'a> {
                 let r = init
                     .child_by_field_name("right")
                     .ok_or_else(|| self.syntax(init))?;
-                (self.text(l).to_string(), self.expr(r)?)
+                (self.text(l).to_string(), None, self.expr(r)?)
             }
             "declaration" => {
                 let d = init
@@ -1492,7 +1492,11 @@ impl<'a> Cx<'a> {
                 if name.kind() != "identifier" {
                     return Err(noncanon("the loop iterator must be a plain variable", d));
                 }
-                (self.text(name).to_string(), self.expr(value)?)
+                (
+                    self.text(name).to_string(),
+                    Some(ty.to_string()),
+                    self.expr(value)?,
+                )
             }
             _ => {
                 return Err(noncanon(
@@ -1528,6 +1532,7 @@ impl<'a> Cx<'a> {
         }
         Ok(Stmt::For {
             iter,
+            iter_type,
             init: init_e,
             cond,
             step,

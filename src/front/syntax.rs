@@ -182,6 +182,10 @@ impl Independent {
 pub enum Stmt {
     For {
         iter: String,
+        /// The iterator's type where the loop declares it
+        /// (`for (long i = ...)`); otherwise the variable's declaration
+        /// outside the loop gives it.
+        iter_type: Option<String>,
         init: Expr,
         cond: Expr,
         step: i64,
@@ -352,6 +356,7 @@ pub fn subst_stmts(body: &[Stmt], map: &dyn Fn(&str) -> Option<Expr>) -> Vec<Stm
         .map(|s| match s {
             Stmt::For {
                 iter,
+                iter_type,
                 init,
                 cond,
                 step,
@@ -363,6 +368,7 @@ pub fn subst_stmts(body: &[Stmt], map: &dyn Fn(&str) -> Option<Expr>) -> Vec<Stm
                 let inner = move |n: &str| if n == it { None } else { map(n) };
                 Stmt::For {
                     iter: iter.clone(),
+                    iter_type: iter_type.clone(),
                     init: subst_expr(init, map),
                     cond: subst_expr(cond, &inner),
                     step: *step,

@@ -209,3 +209,28 @@ pub fn expr_from_params(isl: &Isl, context: Set, set: Set) -> Result<ASTExpr> {
         should_free_on_drop: true,
     })
 }
+
+/// An AST expression for `pa`, a piecewise function of the parameters,
+/// valid where `context` holds (which must lie inside `pa`'s domain).
+pub fn expr_from_params_pw_aff(isl: &Isl, context: Set, pa: isl_rs::PwAff) -> Result<ASTExpr> {
+    let mut context = context;
+    let mut pa = pa;
+    context.do_not_free_on_drop();
+    pa.do_not_free_on_drop();
+    let expr = unsafe {
+        let build = isl_ast_build_from_context(context.ptr);
+        if build == 0 {
+            return Err(isl.last_error("ast"));
+        }
+        let expr = isl_ast_build_expr_from_pw_aff(build, pa.ptr);
+        isl_ast_build_free(build);
+        expr
+    };
+    if expr == 0 {
+        return Err(isl.last_error("ast"));
+    }
+    Ok(ASTExpr {
+        ptr: expr,
+        should_free_on_drop: true,
+    })
+}

@@ -9,6 +9,7 @@ use crate::front::syntax::{BinOp, ExprKind, Independent, RedOp, Stmt, Storage, U
 use std::collections::{BTreeMap, BTreeSet};
 
 mod compound;
+mod loops;
 
 /// Math functions that are pure and exist in C, OpenCL C and CUDA (the
 /// OpenCL back end drops the `f` suffix of the float versions, since
@@ -74,7 +75,10 @@ struct Builder<'r> {
     /// Variables declared at the region's top level.
     locals: BTreeMap<String, VarDecl>,
     local_decls: Vec<String>,
+    /// Facts and where they were assumed; `conditional_facts` holds
+    /// those reached only under conditions or loops (`assume`).
     assumptions: Vec<(String, Loc)>,
+    conditional_facts: BTreeSet<usize>,
     kills: Vec<PendingKill>,
     loops: Vec<IndependentLoop>,
     /// Indices into `loops` of the enclosing independent loops.
@@ -90,6 +94,12 @@ struct Builder<'r> {
     /// reads there may not happen, so they are may-reads.
     conditional: usize,
     warnings: Vec<Diagnostic>,
+    /// What each affine loop's iterator must satisfy (`loops`).
+    loop_ranges: Vec<loops::LoopRange>,
+    /// Affine loops whose iterators outlive the region.
+    live_outs: Vec<loops::PendingLiveOut>,
+    /// For the model's own checks while building.
+    isl: crate::isl::Isl,
 }
 
 pub fn build_scop(region: &Region) -> Result<Scop> {
@@ -109,6 +119,7 @@ pub fn build_scop(region: &Region) -> Result<Scop> {
         locals: BTreeMap::new(),
         local_decls: vec![],
         assumptions: vec![],
+        conditional_facts: BTreeSet::new(),
         kills: vec![],
         loops: vec![],
         indep_stack: vec![],
@@ -118,7 +129,11 @@ pub fn build_scop(region: &Region) -> Result<Scop> {
         inner_locals: BTreeSet::new(),
         conditional: 0,
         warnings: vec![],
+        loop_ranges: vec![],
+        live_outs: vec![],
+        isl: crate::isl::Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS),
     };
+    loops::check_iterator_uses(&region.body)?;
     b.block(&region.body)?;
     b.finish()
 }
@@ -424,6 +439,7 @@ impl<'r> Builder<'r> {
             match s {
                 Stmt::For {
                     iter,
+                    iter_type,
                     init,
                     cond,
                     step,
@@ -431,11 +447,22 @@ impl<'r> Builder<'r> {
                     independent,
                     loc,
                 } => {
-                    self.check_canonical(iter, init, cond, body, loc)?;
+                    self.check_canonical(iter, iter_type.is_some(), init, cond, body, loc)?;
                     if self.is_dynamic_loop(iter, init, cond, body) {
                         self.compound(std::slice::from_ref(s), loc)?;
                     } else {
-                        self.for_loop(iter, init, cond, *step, body, independent.as_ref(), loc)?;
+                        let ty = self.iterator_type(iter, iter_type.as_deref());
+                        self.for_loop(
+                            iter,
+                            &ty,
+                            iter_type.is_none(),
+                            init,
+                            cond,
+                            *step,
+                            body,
+                            independent.as_ref(),
+                            loc,
+                        )?;
                     }
                 }
                 Stmt::If {
@@ -486,12 +513,13 @@ impl<'r> Builder<'r> {
     fn check_canonical(
         &self,
         iter: &str,
+        declares_iter: bool,
         init: &Expr,
         cond: &Expr,
         body: &[Stmt],
         loc: &Loc,
     ) -> Result<()> {
-        if let Some(d) = self.decl(iter) {
+        if let Some(d) = self.decl(iter).filter(|_| !declares_iter) {
             if !d.is_integer() {
                 return Err(Diagnostic::error(
                     Code::NonCanonicalLoop,
@@ -561,6 +589,8 @@ impl<'r> Builder<'r> {
     fn for_loop(
         &mut self,
         iter: &str,
+        iter_type: &str,
+        outlives: bool,
         init: &Expr,
         cond: &Expr,
         step: i64,
@@ -568,7 +598,6 @@ impl<'r> Builder<'r> {
         independent: Option<&Independent>,
         loc: &Loc,
     ) -> Result<()> {
-        let _ = loc;
         let lb = self.convert(
             |cv| cv.pw(init),
             Code::NonAffineBound,
@@ -589,31 +618,38 @@ impl<'r> Builder<'r> {
                 return Err(e);
             }
         };
-        let it = Pw(vec![(
-            vec![],
-            crate::front::affine::Aff::atom(isl_name(iter)),
-        )]);
-        let start = if step > 0 {
-            compare(&it, BinOp::Ge, &lb)
-        } else {
-            compare(&it, BinOp::Le, &lb)
+        let cons = match self.loop_constraints(iter, &lb, cond, &c, step) {
+            Ok(cons) => cons,
+            Err(e) => {
+                self.iters.pop();
+                return Err(e);
+            }
         };
-        let mut cons = vec![format!("({})", start), format!("({})", c)];
-        if step.abs() > 1 {
-            let alts: Vec<String> =
-                lb.0.iter()
-                    .map(|(g, a)| {
-                        let mut parts: Vec<String> = g.iter().map(|x| format!("({})", x)).collect();
-                        parts.push(format!(
-                            "({} - ({})) mod {} = 0",
-                            isl_name(iter),
-                            a.to_isl(),
-                            step.abs()
-                        ));
-                        parts.join(" and ")
-                    })
-                    .collect();
-            cons.push(format!("({})", alts.join(" or ")));
+        self.record_loop_range(iter, iter_type, init, &lb, step, &cons, loc);
+        if outlives && !self.locals.contains_key(iter) {
+            let outer: Vec<String> = self.iters[..self.iters.len() - 1]
+                .iter()
+                .map(|i| isl_name(i))
+                .collect();
+            let signs: Vec<i64> = self
+                .sched
+                .iter()
+                .filter_map(|d| match d {
+                    SchedDim::Iter(_, s) => Some(*s),
+                    SchedDim::Pos(_) => None,
+                })
+                .collect();
+            let mut domain = self.constraints.clone();
+            domain.extend(cons.iter().cloned());
+            self.live_outs.push(loops::PendingLiveOut {
+                var: iter.to_string(),
+                outer,
+                signs,
+                reached: self.constraints.clone(),
+                domain,
+                lb: lb.clone(),
+                step,
+            });
         }
         let n = cons.len();
         self.constraints.extend(cons);
@@ -806,7 +842,11 @@ impl<'r> Builder<'r> {
     }
 
     /// `__pencil_assume(e)`: an affine fact on the parameters joins the
-    /// context; anything else is reported and ignored.
+    /// context; anything else is reported and ignored. A fact holds only
+    /// where the assumption is reached: under conditions or loops, the
+    /// context gets "if this point is reached, then the fact", which isl
+    /// states exactly (`if (m > 0) __pencil_assume(n % 32 == 0)` says
+    /// nothing about `n` when `m <= 0`).
     fn assume(&mut self, cond: &Expr, loc: &Loc) -> Result<()> {
         self.check_declared(cond)?;
         let mut names = Vec::new();
@@ -814,7 +854,20 @@ impl<'r> Builder<'r> {
         let uses_iter = names.iter().any(|n| self.iters.contains(n));
         match self.try_convert(|cv| cv.cond(cond)) {
             Ok(c) if !uses_iter => {
-                self.assumptions.push((c, loc.clone()));
+                let fact = if self.constraints.is_empty() {
+                    c
+                } else {
+                    let reached = self.constraints.join(" and ");
+                    let reached = if self.iters.is_empty() {
+                        reached
+                    } else {
+                        let vars: Vec<String> = self.iters.iter().map(|i| isl_name(i)).collect();
+                        format!("exists ({} : {})", vars.join(", "), reached)
+                    };
+                    self.conditional_facts.insert(self.assumptions.len());
+                    format!("(not ({})) or ({})", reached, c)
+                };
+                self.assumptions.push((fact, loc.clone()));
             }
             _ => self.warnings.push(
                 Diagnostic::warning(
@@ -1152,9 +1205,17 @@ impl<'r> Builder<'r> {
             );
             st.schedule = format!("{}{{ {} -> [{}] }}", prefix, tuple, pad(dims));
             // Assumptions hold wherever the region runs: they bound the
-            // domains too, which is what the scheduler and tiler see.
+            // domains too, which is what the scheduler and tiler see. The
+            // conditional ones stay in the context only: they quantify
+            // over iterators, whose names the domain's tuple may reuse.
             let mut cons = cons.clone();
-            cons.extend(assumed.iter().cloned());
+            cons.extend(
+                assumed
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| !self.conditional_facts.contains(k))
+                    .map(|(_, a)| a.clone()),
+            );
             st.domain = if cons.is_empty() {
                 format!("{}{{ {} }}", prefix, tuple)
             } else {
@@ -1301,8 +1362,53 @@ impl<'r> Builder<'r> {
             warnings: self.warnings,
             checked: None,
             param_ranges,
+            live_out_iters: vec![],
+            index_type: "int".into(),
         };
-        assume_in_bounds(scop)
+        let mut scop = assume_in_bounds(scop)?;
+        let int = crate::front::syntax::integer_range("int");
+        let param_types = scop.params.iter().filter_map(|p| {
+            self.region
+                .symbols
+                .iter()
+                .find(|(n, _)| isl_name(n) == *p)
+                .map(|(_, d)| d.base_type.clone())
+        });
+        let wide = self
+            .loop_ranges
+            .iter()
+            .map(|l| l.ty.clone())
+            .chain(param_types)
+            .filter_map(|t| crate::front::syntax::integer_range(&t))
+            .any(|(lo, hi)| Some((lo.min(int.unwrap().0), hi.max(int.unwrap().1))) != int);
+        if wide {
+            scop.index_type = "long".into();
+        }
+        for lo in &self.live_outs {
+            let text = lo.value_set(&scop.params);
+            let isl = &self.isl;
+            let set = isl
+                .set(&text)
+                .and_then(|s| s.coalesce())
+                .map_err(|e| isl.err("scop", e))?;
+            scop.live_out_iters.push(LiveOutIter {
+                var: lo.var.clone(),
+                value: set.to_str().map_err(|e| isl.err("scop", e))?.to_string(),
+            });
+        }
+        if let Some(defined) = loops::check_loop_ranges(
+            &self.isl,
+            &scop.params,
+            &scop.context,
+            &scop.param_ranges,
+            &self.loop_ranges,
+        )? {
+            scop.context = defined
+                .to_str()
+                .map_err(|e| self.isl.err("scop", e))?
+                .to_string();
+        }
+        Ok(scop)
     }
 
     /// Contradictory assumptions leave no parameter values at all.

@@ -61,6 +61,29 @@ pub struct Scop {
     pub local_decls: Vec<String>,
     /// Warnings found while building (linearised subscripts, ...).
     pub warnings: Vec<Diagnostic>,
+    /// Variables of the enclosing function that affine loops use as
+    /// iterators, in the order of their loops: after the region each must
+    /// hold the value C leaves in it.
+    pub live_out_iters: Vec<LiveOutIter>,
+    /// The C type of generated loop iterators, block and thread ids and
+    /// the integers passed to kernels: `int`, or `long` (64 bits in
+    /// OpenCL C, and on the LP64 hosts pencilc targets) where an iterator
+    /// or a parameter of the region has a type wider than `int`. C computes
+    /// in the widest type of the bounds; with `int` a `long` loop to
+    /// 2147483650 never ended.
+    pub index_type: String,
+}
+
+/// The value an affine loop leaves in its iterator, a variable declared
+/// outside the region.
+#[derive(Clone, Debug)]
+pub struct LiveOutIter {
+    /// The C name.
+    pub var: String,
+    /// `[params] -> { [x] : ... }`: one value for the parameter values at
+    /// which the loop's header runs, none where it does not (the variable
+    /// then keeps what an earlier loop, or the code before, left there).
+    pub value: String,
 }
 
 /// `__pencil_kill(x)` (or the implicit kill of a local): its instances

@@ -46,10 +46,71 @@ impl Builder<'_> {
                 name: name.clone(),
                 args: args.clone(),
             },
-            _ => StmtBody::Compound(body.to_vec()),
+            _ => StmtBody::Compound(self.typed_iterators(body, &BTreeMap::new())),
         };
         self.push_statement(reads, writes, body, reductions, declared, loc);
         Ok(())
+    }
+
+    /// `body` with the type of each loop iterator declared outside its
+    /// loop written into the loop (`iter_type`): the back ends print
+    /// compound loops with their own declaration, which must keep the
+    /// variable's type (a `long` iterator printed as `int` never reaches a
+    /// bound beyond `int`). `declared` holds the body's own declarations
+    /// seen so far.
+    fn typed_iterators(&self, body: &[Stmt], declared: &BTreeMap<String, String>) -> Vec<Stmt> {
+        let mut declared = declared.clone();
+        let mut out = Vec::new();
+        for s in body {
+            out.push(match s {
+                Stmt::Decl { var, .. } => {
+                    declared.insert(var.name.clone(), var.base_type.clone());
+                    s.clone()
+                }
+                Stmt::For {
+                    iter,
+                    iter_type,
+                    init,
+                    cond,
+                    step,
+                    body,
+                    independent,
+                    loc,
+                } => Stmt::For {
+                    iter: iter.clone(),
+                    iter_type: iter_type.clone().or_else(|| {
+                        declared
+                            .get(iter)
+                            .cloned()
+                            .or_else(|| self.decl(iter).map(|d| d.base_type.clone()))
+                    }),
+                    init: init.clone(),
+                    cond: cond.clone(),
+                    step: *step,
+                    body: self.typed_iterators(body, &declared),
+                    independent: independent.clone(),
+                    loc: loc.clone(),
+                },
+                Stmt::If {
+                    cond,
+                    then_,
+                    else_,
+                    loc,
+                } => Stmt::If {
+                    cond: cond.clone(),
+                    then_: self.typed_iterators(then_, &declared),
+                    else_: self.typed_iterators(else_, &declared),
+                    loc: loc.clone(),
+                },
+                Stmt::While { cond, body, loc } => Stmt::While {
+                    cond: cond.clone(),
+                    body: self.typed_iterators(body, &declared),
+                    loc: loc.clone(),
+                },
+                _ => s.clone(),
+            });
+        }
+        out
     }
 
     /// The accesses of `body` inside a compound statement.

@@ -1,0 +1,608 @@
+//! Affine loops as C runs them. C tests the condition first at the lower
+//! bound and then after every step, and stops at the first value where it
+//! fails: the iterations are the values reached, not every value that
+//! satisfies the condition (`for (i = 0; i >= 10 && i < 20; i++)` runs
+//! zero times). The iterator is a C variable of some type: the model's
+//! mathematical integers are exact only while every value it takes stays
+//! inside that type.
+
+use super::*;
+use crate::front::affine::Aff;
+use crate::front::syntax::{integer_range, subst_expr};
+use crate::isl::{Isl, IslResultExt};
+
+const STAGE: &str = "scop";
+
+/// What one loop's iterator must satisfy for the model to be exact,
+/// checked once the region's context is known (`check_loop_ranges`).
+pub(super) struct LoopRange {
+    pub loc: Loc,
+    pub iter: String,
+    pub ty: String,
+    pub lo: i128,
+    pub hi: i128,
+    pub step: i64,
+    /// isl names of the enclosing iterators, then the loop's own.
+    pub vars: Vec<String>,
+    /// Where the loop header runs, over the enclosing iterators.
+    pub reached: Vec<String>,
+    /// The lower bound is outside the type, over the enclosing iterators
+    /// (`None` where it cannot be without undefined behaviour first).
+    pub lb_outside: Option<String>,
+    /// The loop's iterations, over `vars`.
+    pub domain: Vec<String>,
+    /// Leaving the range wraps around (unsigned types, and types narrower
+    /// than `int`, whose `i++` converts back) rather than being undefined
+    /// behaviour: then the value after the last iteration must fit too.
+    pub wraps: bool,
+}
+
+fn has_literal_outside(e: &Expr, lo: i128, hi: i128) -> bool {
+    match &e.kind {
+        ExprKind::Int(v, _) => (*v as i128) < lo || (*v as i128) > hi,
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+            has_literal_outside(a, lo, hi) || has_literal_outside(b, lo, hi)
+        }
+        ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => has_literal_outside(a, lo, hi),
+        ExprKind::Cond(a, b, c) => [a, b, c].iter().any(|x| has_literal_outside(x, lo, hi)),
+        ExprKind::Call(_, args) => args.iter().any(|x| has_literal_outside(x, lo, hi)),
+        _ => false,
+    }
+}
+
+/// `var` starts at `lb` and moves by `step`: `var >= lb` (or `<=`), and on
+/// the lattice of `lb` when `|step| > 1`.
+pub(super) fn start_constraints(var: &str, lb: &Pw, step: i64) -> Vec<String> {
+    let it = Pw(vec![(vec![], Aff::atom(var.to_string()))]);
+    let start = if step > 0 {
+        compare(&it, BinOp::Ge, lb)
+    } else {
+        compare(&it, BinOp::Le, lb)
+    };
+    let mut cons = vec![format!("({})", start)];
+    if step.abs() > 1 {
+        let alts: Vec<String> =
+            lb.0.iter()
+                .map(|(g, a)| {
+                    let mut parts: Vec<String> = g.iter().map(|x| format!("({})", x)).collect();
+                    parts.push(format!(
+                        "({} - ({})) mod {} = 0",
+                        var,
+                        a.to_isl(),
+                        step.abs()
+                    ));
+                    parts.join(" and ")
+                })
+                .collect();
+        cons.push(format!("({})", alts.join(" or ")));
+    }
+    cons
+}
+
+impl Builder<'_> {
+    /// The C type of a loop's iterator: the loop's own declaration, else
+    /// the variable's.
+    pub(super) fn iterator_type(&self, iter: &str, declared: Option<&str>) -> String {
+        declared
+            .map(str::to_string)
+            .or_else(|| self.decl(iter).map(|d| d.base_type.clone()))
+            .unwrap_or_else(|| "int".to_string())
+    }
+
+    /// The constraints of a loop's iterations (the enclosing iterators
+    /// and `iter`, already in `self.iters`, as variables): from `lb` in
+    /// steps of `step` while `cond` (`c`, its isl text) has held at every
+    /// value so far. Where that is not the same as `c` alone at the values
+    /// reached from `lb` (a condition false at `lb` but true later, `!=`,
+    /// `||`), the "held so far" part is stated as a constraint of its own,
+    /// which isl's Presburger arithmetic handles exactly.
+    pub(super) fn loop_constraints(
+        &mut self,
+        iter: &str,
+        lb: &Pw,
+        cond: &Expr,
+        c: &str,
+        step: i64,
+    ) -> Result<Vec<String>> {
+        let it = isl_name(iter);
+        let mut cons = start_constraints(&it, lb, step);
+        cons.push(format!("({})", c));
+        // The condition at an earlier value: `iter` renamed.
+        let prev = format!("pencilc_prev_{}", it);
+        let renamed = subst_expr(cond, &|n: &str| {
+            (n == iter).then(|| Expr {
+                kind: ExprKind::Ident(prev.clone()),
+                loc: cond.loc.clone(),
+            })
+        });
+        self.iters.push(prev.clone());
+        let c_prev = self.convert(
+            |cv| cv.cond(&renamed),
+            Code::NonAffineBound,
+            cond,
+            "the loop condition",
+        );
+        self.iters.pop();
+        let c_prev = c_prev?;
+        let mut failed = start_constraints(&prev, lb, step);
+        failed.push(if step > 0 {
+            format!("{} <= {}", prev, it)
+        } else {
+            format!("{} >= {}", prev, it)
+        });
+        failed.push(format!("not ({})", c_prev));
+        let held = format!("(not (exists ({} : {})))", prev, failed.join(" and "));
+        let vars: Vec<String> = self.iters.iter().map(|i| isl_name(i)).collect();
+        let params: Vec<String> = self.params.iter().cloned().collect();
+        let text = |extra: Option<&str>| {
+            let mut all: Vec<String> = self.constraints.clone();
+            all.extend(cons.iter().cloned());
+            all.extend(extra.map(str::to_string));
+            format!(
+                "[{}] -> {{ [{}] : {} }}",
+                params.join(", "),
+                vars.join(", "),
+                all.join(" and ")
+            )
+        };
+        let isl = &self.isl;
+        let simple = isl.set(&text(None)).isl(isl, STAGE)?;
+        let exact = isl.set(&text(Some(&held))).isl(isl, STAGE)?;
+        if !simple.is_equal(&exact).isl(isl, STAGE)? {
+            cons.push(held);
+        }
+        Ok(cons)
+    }
+
+    /// Records what `check_loop_ranges` must verify of the loop at `loc`
+    /// whose constraints (over `self.iters`, `iter` last) are `cons`.
+    pub(super) fn record_loop_range(
+        &mut self,
+        iter: &str,
+        ty: &str,
+        init: &Expr,
+        lb: &Pw,
+        step: i64,
+        cons: &[String],
+        loc: &Loc,
+    ) {
+        let Some((lo, hi)) = integer_range(ty) else {
+            return;
+        };
+        let lb_outside: Vec<String> =
+            lb.0.iter()
+                .map(|(g, a)| {
+                    let mut parts: Vec<String> = g.iter().map(|x| format!("({})", x)).collect();
+                    let v = a.to_isl();
+                    parts.push(format!("({} < {} or {} > {})", v, lo, v, hi));
+                    format!("({})", parts.join(" and "))
+                })
+                .collect();
+        let wraps = lo == 0 || hi < i32::MAX as i128;
+        // A signed iterator of at least `int`'s rank receives its lower
+        // bound in range unless the bound's expression overflowed first
+        // (undefined behaviour) or has a wider type, whose conversion C
+        // leaves to the implementation: a wider variable, or a literal
+        // outside the range.
+        let mut names = Vec::new();
+        init.idents(&mut names);
+        let wider = names.iter().any(|n| {
+            self.decl(n)
+                .and_then(|d| integer_range(&d.base_type))
+                .is_some_and(|(l, h)| l < lo || h > hi)
+        }) || has_literal_outside(init, lo, hi);
+        let lb_outside = (wraps || wider).then(|| lb_outside.join(" or "));
+        let mut domain = self.constraints.clone();
+        domain.extend(cons.iter().cloned());
+        self.loop_ranges.push(LoopRange {
+            loc: loc.clone(),
+            iter: iter.to_string(),
+            ty: ty.to_string(),
+            lo,
+            hi,
+            step,
+            vars: self.iters.iter().map(|i| isl_name(i)).collect(),
+            reached: self.constraints.clone(),
+            lb_outside,
+            domain,
+            wraps,
+        });
+    }
+}
+
+/// Every loop's iterator stays inside its C type wherever the region runs
+/// (under `context`, which holds the assumptions and what the accesses
+/// imply, and the parameters' own types): its lower bound, every
+/// iteration, and for wrapping types the value after the last one, which
+/// C tests against the condition. Otherwise the model would run
+/// iterations C does not (a wrapped `unsigned` never fails `i >= 0`), or
+/// the loop would not end. A signed iterator of at least `int`'s rank
+/// leaves its range only through an overflow, undefined behaviour (of
+/// `i++`, or of the bound's own arithmetic): there the parameter values
+/// at which that happens are excluded, like the user's assumptions
+/// (`i != n` from 0 is then for `n >= 0` only). Returns the context
+/// without them, where there were any.
+pub(super) fn check_loop_ranges(
+    isl: &Isl,
+    params: &[String],
+    context: &str,
+    param_ranges: &str,
+    checks: &[LoopRange],
+) -> Result<Option<isl_rs::Set>> {
+    if checks.is_empty() {
+        return Ok(None);
+    }
+    let mut undefined: Option<isl_rs::Set> = None;
+    let ctx = isl
+        .set(context)
+        .isl(isl, STAGE)?
+        .intersect(isl.set(param_ranges).isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    let p = params.join(", ");
+    for ch in checks {
+        let it = ch.vars.last().cloned().unwrap_or_default();
+        let outer = &ch.vars[..ch.vars.len().saturating_sub(1)];
+        let with = |cons: &[String], extra: &str| {
+            let mut all = cons.to_vec();
+            all.push(format!("({})", extra));
+            all.join(" and ")
+        };
+        let outside = |v: &str| format!("{} < {} or {} > {}", v, ch.lo, v, ch.hi);
+        let mut tests = Vec::new();
+        if let Some(lb_outside) = &ch.lb_outside {
+            tests.push((
+                format!(
+                    "[{}] -> {{ [{}] : {} }}",
+                    p,
+                    outer.join(", "),
+                    with(&ch.reached, lb_outside)
+                ),
+                "its initial value",
+            ));
+        }
+        let in_loop = format!(
+            "[{}] -> {{ [{}] : {} }}",
+            p,
+            ch.vars.join(", "),
+            with(&ch.domain, &outside(&it))
+        );
+        if ch.wraps {
+            tests.push((in_loop, "its values in the loop (or the loop does not end)"));
+        } else {
+            let bad = isl
+                .set(&in_loop)
+                .isl(isl, STAGE)?
+                .params()
+                .isl(isl, STAGE)?
+                .intersect(ctx.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            if !bad.is_empty().isl(isl, STAGE)? {
+                undefined = Some(match undefined {
+                    None => bad,
+                    Some(u) => u.union(bad).isl(isl, STAGE)?,
+                });
+            }
+        }
+        if ch.wraps {
+            tests.push((
+                format!(
+                    "[{}] -> {{ [{}] : {} }}",
+                    p,
+                    ch.vars.join(", "),
+                    with(&ch.domain, &outside(&format!("({} + ({}))", it, ch.step)))
+                ),
+                "its value after the last iteration",
+            ));
+        }
+        for (text, what) in tests {
+            let bad = isl
+                .set(&text)
+                .isl(isl, STAGE)?
+                .intersect_params(ctx.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            if !bad.is_empty().isl(isl, STAGE)? {
+                return Err(Diagnostic::error(
+                    Code::IteratorRange,
+                    Some(ch.loc.clone()),
+                    format!(
+                        "the loop iterator `{}` may leave the range of its type `{}` ({} to {}): {} can be out of range for some values of the parameters",
+                        ch.iter, ch.ty, ch.lo, ch.hi, what
+                    ),
+                )
+                .with_hint(format!(
+                    "pencilc models iterators as mathematical integers, which is exact only while `{}` stays inside `{}`; bound the loop so that it does (e.g. `__pencil_assume(...)` on the parameters before the loop), or use a wider signed type",
+                    ch.iter, ch.ty
+                )));
+            }
+        }
+    }
+    match undefined {
+        None => Ok(None),
+        Some(u) => {
+            // Simplified by the parameters' types, which the context leaves
+            // out (their constants would only split the generated code).
+            let ranges = isl.set(param_ranges).isl(isl, STAGE)?;
+            let defined = ctx
+                .subtract(u)
+                .isl(isl, STAGE)?
+                .coalesce()
+                .isl(isl, STAGE)?
+                .gist(ranges)
+                .isl(isl, STAGE)?;
+            if defined.is_empty().isl(isl, STAGE)? {
+                return Err(Diagnostic::error(
+                    Code::IteratorRange,
+                    checks.first().map(|c| c.loc.clone()),
+                    "every run of this region overflows a loop iterator",
+                )
+                .with_hint("check the loop bounds: with these, C's behaviour is undefined"));
+            }
+            Ok(Some(defined))
+        }
+    }
+}
+
+/// A loop whose iterator is a variable of the enclosing function: after
+/// the region it must hold what C leaves there (`live_out_value`).
+pub(super) struct PendingLiveOut {
+    pub var: String,
+    /// isl names of the enclosing iterators, and each one's direction.
+    pub outer: Vec<String>,
+    pub signs: Vec<i64>,
+    /// Where the loop header runs, over `outer`.
+    pub reached: Vec<String>,
+    /// The iterations, over `outer` and the iterator.
+    pub domain: Vec<String>,
+    pub lb: Pw,
+    pub step: i64,
+}
+
+impl PendingLiveOut {
+    /// The value the iterator has after the region, where the loop header
+    /// ran at all, as an isl set `[params] -> { [x] : ... }` with one
+    /// element for each such parameter value: the header's last run is the
+    /// lexicographically last enclosing iteration reaching it (in the
+    /// enclosing loops' directions); there the iterator ends one step
+    /// past the last iteration, or at the lower bound if there was none.
+    pub fn value_set(&self, params: &[String]) -> String {
+        let k = self.outer.len();
+        let it = "pencilc_v";
+        let rename = |cons: &[String], to: &[String]| -> String {
+            // The constraints are text over `outer`: bind them to other
+            // names through equalities instead of rewriting the text.
+            let mut all: Vec<String> = cons.to_vec();
+            if all.is_empty() {
+                all.push("true".into());
+            }
+            if to.is_empty() {
+                return all.join(" and ");
+            }
+            let eqs: Vec<String> = self
+                .outer
+                .iter()
+                .zip(to)
+                .map(|(o, t)| format!("{} = {}", o, t))
+                .collect();
+            format!(
+                "exists ({} : {} and {})",
+                self.outer.join(", "),
+                eqs.join(" and "),
+                all.join(" and ")
+            )
+        };
+        let names = |p: &str| -> Vec<String> { (0..k).map(|j| format!("{}{}", p, j)).collect() };
+        let o = names("pencilc_o");
+        let q = names("pencilc_q");
+        // q comes after o in the enclosing loops' order.
+        let later: Vec<String> = (0..k)
+            .map(|j| {
+                let mut parts: Vec<String> =
+                    (0..j).map(|l| format!("{} = {}", q[l], o[l])).collect();
+                let (a, b) = if self.signs[j] > 0 {
+                    (&q[j], &o[j])
+                } else {
+                    (&o[j], &q[j])
+                };
+                parts.push(format!("{} > {}", a, b));
+                format!("({})", parts.join(" and "))
+            })
+            .collect();
+        let last_outer = if k == 0 {
+            rename(&self.reached, &o)
+        } else {
+            format!(
+                "({}) and not (exists ({} : ({}) and ({})))",
+                rename(&self.reached, &o),
+                q.join(", "),
+                rename(&self.reached, &q),
+                later.join(" or ")
+            )
+        };
+        // The iterations at the outer point `o`, with the iterator `v`.
+        let dom_at = |v: &str| -> String {
+            let mut to = o.clone();
+            to.push(v.to_string());
+            // Bind the loop's own iterator, the last variable of the
+            // domain's constraints, like the enclosing ones.
+            let mut all = self.domain.clone();
+            if all.is_empty() {
+                all.push("true".into());
+            }
+            let own = self.own_name();
+            let mut from: Vec<String> = self.outer.clone();
+            from.push(own);
+            let eqs: Vec<String> = from
+                .iter()
+                .zip(&to)
+                .map(|(f, t)| format!("{} = {}", f, t))
+                .collect();
+            format!(
+                "exists ({} : {} and {})",
+                from.join(", "),
+                eqs.join(" and "),
+                all.join(" and ")
+            )
+        };
+        let beyond = if self.step > 0 {
+            "pencilc_w > pencilc_v"
+        } else {
+            "pencilc_w < pencilc_v"
+        };
+        let last_it = format!(
+            "({}) and not (exists (pencilc_w : ({}) and {}))",
+            dom_at(it),
+            dom_at("pencilc_w"),
+            beyond
+        );
+        let lb_at = {
+            let x = Pw(vec![(vec![], Aff::atom("pencilc_x".into()))]);
+            rename(&[format!("({})", compare(&x, BinOp::Eq, &self.lb))], &o)
+        };
+        let value = format!(
+            "(exists (pencilc_v : ({}) and pencilc_x = pencilc_v + ({}))) or ((not (exists (pencilc_w : {}))) and ({}))",
+            last_it,
+            self.step,
+            dom_at("pencilc_w"),
+            lb_at
+        );
+        let body = if k == 0 {
+            format!("({}) and ({})", last_outer, value)
+        } else {
+            format!(
+                "exists ({} : ({}) and ({}))",
+                o.join(", "),
+                last_outer,
+                value
+            )
+        };
+        format!("[{}] -> {{ [pencilc_x] : {} }}", params.join(", "), body)
+    }
+
+    fn own_name(&self) -> String {
+        isl_name(&self.var)
+    }
+}
+
+/// Variables that affine loops of `body` use as iterators without
+/// declaring them (`for (i = ...)`).
+fn undeclared_iterators(body: &[Stmt], out: &mut BTreeSet<String>) {
+    for s in body {
+        match s {
+            Stmt::For {
+                iter,
+                iter_type,
+                body,
+                ..
+            } => {
+                if iter_type.is_none() {
+                    out.insert(iter.clone());
+                }
+                undeclared_iterators(body, out);
+            }
+            Stmt::If { then_, else_, .. } => {
+                undeclared_iterators(then_, out);
+                undeclared_iterators(else_, out);
+            }
+            Stmt::While { body, .. } => undeclared_iterators(body, out),
+            _ => {}
+        }
+    }
+}
+
+/// A variable that a loop of the region uses as its iterator is read or
+/// written only inside such loops: the model knows its value there only
+/// (elsewhere it would read the value from before the region, while C
+/// reads what the last loop left).
+pub(super) fn check_iterator_uses(body: &[Stmt]) -> Result<()> {
+    let mut vars = BTreeSet::new();
+    undeclared_iterators(body, &mut vars);
+    if vars.is_empty() {
+        return Ok(());
+    }
+    uses_outside(body, &vars, &mut Vec::new())
+}
+
+fn uses_outside(body: &[Stmt], vars: &BTreeSet<String>, inside: &mut Vec<String>) -> Result<()> {
+    let check = |e: &Expr, inside: &[String]| -> Result<()> {
+        let mut names = Vec::new();
+        e.idents(&mut names);
+        for n in names {
+            if vars.contains(&n) && !inside.contains(&n) {
+                let at = find_ident(e, &n).unwrap_or_else(|| e.loc.clone());
+                return Err(Diagnostic::error(
+                    Code::UnsupportedStatement,
+                    Some(at),
+                    format!(
+                        "`{}` is a loop iterator of this region and is used here outside its loops",
+                        n
+                    ),
+                )
+                .with_hint(format!(
+                    "pencilc knows the value of `{}` inside the loops that it controls only; keep what you need in another variable, or give this use its own variable",
+                    n
+                )));
+            }
+        }
+        Ok(())
+    };
+    // Declarations end with their block.
+    let depth = inside.len();
+    for s in body {
+        match s {
+            Stmt::For {
+                iter,
+                init,
+                cond,
+                body,
+                ..
+            } => {
+                check(init, inside)?;
+                inside.push(iter.clone());
+                let r = check(cond, inside).and_then(|_| uses_outside(body, vars, inside));
+                inside.pop();
+                r?;
+            }
+            Stmt::If {
+                cond, then_, else_, ..
+            } => {
+                check(cond, inside)?;
+                uses_outside(then_, vars, inside)?;
+                uses_outside(else_, vars, inside)?;
+            }
+            Stmt::While { cond, body, .. } => {
+                check(cond, inside)?;
+                uses_outside(body, vars, inside)?;
+            }
+            Stmt::Assign { lhs, rhs, .. } => {
+                check(lhs, inside)?;
+                check(rhs, inside)?;
+            }
+            Stmt::Decl { var, init, .. } => {
+                if vars.contains(&var.name) && !inside.contains(&var.name) {
+                    // A local of its own name: uses below refer to it.
+                    inside.push(var.name.clone());
+                }
+                for d in var.dims.iter().flatten() {
+                    check(d, inside)?;
+                }
+                if let Some(i) = init {
+                    check(i, inside)?;
+                }
+            }
+            Stmt::Assume { cond, .. } => check(cond, inside)?,
+            Stmt::Kill { targets, .. } => {
+                for t in targets {
+                    check(t, inside)?;
+                }
+            }
+            Stmt::Call { args, .. } => {
+                for a in args {
+                    check(a, inside)?;
+                }
+            }
+            Stmt::Break(_) | Stmt::Continue(_) => {}
+        }
+    }
+    inside.truncate(depth);
+    Ok(())
+}
