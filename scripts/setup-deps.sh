@@ -10,6 +10,10 @@
 #   g++                        runs the generated CUDA on the CPU in the
 #                              tests (tests/fakecuda), and is nvcc's host
 #                              compiler for the CUDA builds
+#   bsdutils                   `script`: the batch progress bar's test
+#                              needs a terminal
+#   clang                      the strict OpenCL C check of generated
+#                              kernels (`clang -x cl -cl-std=CL1.2`)
 #   clinfo (optional)          to inspect the OpenCL platforms
 #
 # Presence is tested by command or file, never by asking dpkg, so the
@@ -43,6 +47,15 @@ have gcc        || missing+=(gcc)
 have make       || missing+=(make)
 have pkg-config || missing+=(pkg-config)
 have g++        || missing+=(g++)
+have script     || missing+=(bsdutils)
+have_clang() {
+  local c
+  for c in clang clang-19 clang-18 clang-17 clang-16 clang-15 clang-14; do
+    have "$c" && return 0
+  done
+  return 1
+}
+have_clang      || missing+=(clang)
 
 # OpenCL development files: header plus the unversioned libOpenCL.so that
 # `-lOpenCL` resolves to.

@@ -324,7 +324,10 @@ fn batch_summary_and_exit_status_with_one_bad_file() {
 #[test]
 fn batch_progress_bar_on_a_terminal_only() {
     if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: `script` (util-linux) is not installed");
+        skipped(
+            "cli: batch_progress_bar_on_a_terminal_only",
+            "`script` (bsdutils) is not installed",
+        );
         return;
     }
     let dir = scratch("batch-tty");

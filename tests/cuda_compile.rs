@@ -10,9 +10,9 @@ use std::process::Command;
 
 fn check(name: &str) {
     let Some(nvcc) = nvcc() else {
-        eprintln!(
-            "SKIPPED: CUDA build of {}: nvcc could not be installed",
-            name
+        skipped(
+            &format!("cuda_compile: CUDA build of {}", name),
+            "nvcc could not be installed (scripts/setup-nvcc.sh)",
         );
         return;
     };

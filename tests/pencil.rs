@@ -174,7 +174,10 @@ fn cuda_output(src: &Path, dir: &Path, extra: &[&str]) -> Option<String> {
         stdout_of(&emulated)
     });
     let Some(nvcc) = nvcc() else {
-        eprintln!("SKIPPED: nvcc build of {}: no nvcc", src.display());
+        skipped(
+            &format!("pencil: nvcc build of {}", src.display()),
+            "nvcc could not be installed (scripts/setup-nvcc.sh)",
+        );
         return got;
     };
     // The same -I and -D as the emulated build.

@@ -190,7 +190,7 @@ pub fn nvcc() -> Option<PathBuf> {
             .ok()?;
         if !out.status.success() {
             eprintln!(
-                "SKIPPED: nvcc unavailable ({})",
+                "nvcc unavailable ({})",
                 String::from_utf8_lossy(&out.stderr).trim()
             );
             return None;
@@ -392,4 +392,24 @@ pub fn program_matches_sequential(name: &str, tag: &str, extra: &[&str]) -> Stri
         assert_eq!(output(&exe), expected, "{} on target {}", name, target);
     }
     warnings
+}
+
+/// A test that cannot run because a tool is missing. With
+/// `PENCILC_NO_SKIP` set (CI sets it) that is a failure; otherwise the test
+/// is listed in `target/test-skips.txt`, which `scripts/test.sh` prints in
+/// its summary, so that no test passes without having run.
+pub fn skipped(test: &str, why: &str) {
+    if std::env::var_os("PENCILC_NO_SKIP").is_some() {
+        panic!("{} cannot run: {} (PENCILC_NO_SKIP is set)", test, why);
+    }
+    eprintln!("SKIPPED: {}: {}", test, why);
+    let path = root().join("target/test-skips.txt");
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        use std::io::Write;
+        let _ = writeln!(f, "{}: {}", test, why);
+    }
 }
