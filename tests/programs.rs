@@ -415,3 +415,8 @@ fn deeply_nested_parentheses() {
         check_source(&src, &dir, &[]);
     }
 }
+
+#[test]
+fn isl_keywords_as_c_names() {
+    check("isl_keywords");
+}

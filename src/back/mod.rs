@@ -138,7 +138,18 @@ pub fn emit(
             &mut notes,
             &mut warnings,
         )?;
-        let bounds = r.ast.entry_check.as_ref().map(|c| c.to_c());
+        // isl spells C names that are isl keywords with a trailing `_`;
+        // the C code must use the user's names again.
+        let keywords = mangled_keywords(source, r.scop, &host)?;
+        let host = unmangle(&host, &keywords);
+        // Kernels keep isl's spelling: their parameters are theirs (a name
+        // can arrive both ways, `min` from a statement and `min_` from a
+        // bound), and the host passes the user's variable to each.
+        let bounds = r
+            .ast
+            .entry_check
+            .as_ref()
+            .map(|c| unmangle(&c.to_c(), &keywords));
         let overlap = no_overlap_check(r.scop);
         let host = if bounds.is_some() || overlap.is_some() {
             versioned(source, r, target, &host, bounds, overlap)
@@ -976,6 +987,72 @@ fn opencl_long_long(text: &str) -> String {
         }
     }
     out.push_str(&text[copied..]);
+    out
+}
+
+/// The isl keywords (`mod`, `and`, `max`, ...) that the region's generated
+/// code spells as `kw_`; an error if the region itself also names `kw_`
+/// (both would be the same name in isl).
+fn mangled_keywords(source: &SourceFile, scop: &Scop, host: &str) -> Result<Vec<&'static str>> {
+    let region: String = source
+        .text
+        .lines()
+        .skip(scop.begin_line.saturating_sub(1) as usize)
+        .take((scop.end_line + 1).saturating_sub(scop.begin_line) as usize)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut out = Vec::new();
+    for kw in crate::front::affine::ISL_KEYWORDS {
+        let spelled = format!("{}_", kw);
+        if !has_word(host, &spelled) && !scop.params.iter().any(|p| *p == spelled) {
+            continue;
+        }
+        if has_word(&region, &spelled) {
+            return Err(Diagnostic::error(
+                crate::diag::Code::UnsupportedStatement,
+                Some(scop.loc.clone()),
+                format!(
+                    "the region names both `{}` and `{}`, which are one name to isl (it spells `{}` as `{}`)",
+                    kw, spelled, kw, spelled
+                ),
+            )
+            .with_hint(format!("rename `{}` in the region", spelled)));
+        }
+        out.push(*kw);
+    }
+    Ok(out)
+}
+
+/// Whether `word` occurs in `text` as a whole C identifier.
+fn has_word(text: &str, word: &str) -> bool {
+    let b = text.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    text.match_indices(word).any(|(i, _)| {
+        (i == 0 || !ident(b[i - 1])) && (i + word.len() == b.len() || !ident(b[i + word.len()]))
+    })
+}
+
+/// `text` with each whole identifier `kw_` (for `kw` in `keywords`) back
+/// to `kw`.
+fn unmangle(text: &str, keywords: &[&str]) -> String {
+    let mut out = text.to_string();
+    for kw in keywords {
+        let spelled = format!("{}_", kw);
+        let b = out.as_bytes().to_vec();
+        let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+        let mut next = String::with_capacity(out.len());
+        let mut last = 0;
+        for (i, _) in out.match_indices(&spelled) {
+            let end = i + spelled.len();
+            if (i == 0 || !ident(b[i - 1])) && (end == b.len() || !ident(b[end])) {
+                next.push_str(&out[last..i]);
+                next.push_str(kw);
+                last = end;
+            }
+        }
+        next.push_str(&out[last..]);
+        out = next;
+    }
     out
 }
 

@@ -146,7 +146,7 @@ pub struct AffineConverter<'a> {
     pub params: BTreeSet<String>,
 }
 
-const ISL_KEYWORDS: &[&str] = &[
+pub const ISL_KEYWORDS: &[&str] = &[
     "and", "or", "not", "mod", "exists", "floor", "ceil", "min", "max", "infty", "NaN", "true",
     "false", "domain", "range", "implies", "xor", "rat", "cst",
 ];
