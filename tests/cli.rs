@@ -357,3 +357,56 @@ fn batch_progress_bar_on_a_terminal_only() {
     );
     assert!(summary.contains("2 files: 2 ok, 0 failed"), "{}", tty);
 }
+
+/// pencilc never writes over its input, nor two outputs into one file, and
+/// reads no device or endless file: each is a usage error before any work,
+/// and the input is left as it was.
+#[test]
+fn outputs_never_overwrite_inputs_and_inputs_are_files() {
+    let dir = scratch("file-safety");
+    let input = dir.join("in.c");
+    std::fs::copy(root().join("tests/programs/bounds.c"), &input).unwrap();
+    let before = std::fs::read(&input).unwrap();
+    let cases: Vec<Vec<std::ffi::OsString>> = vec![
+        vec!["-o".into(), input.clone().into(), input.clone().into()],
+        vec![
+            "-o".into(),
+            dir.join("x_host.c").into(),
+            "--save-schedule".into(),
+            input.clone().into(),
+            input.clone().into(),
+        ],
+        vec!["--device".into(), "/dev/zero".into(), input.clone().into()],
+        vec!["/dev/zero".into()],
+        vec![dir.clone().into()],
+    ];
+    for args in cases {
+        let out = Command::new(pencilc()).args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{:?}: {}", args, err);
+        assert!(err.contains("E0301"), "{:?}: {}", args, err);
+        assert_eq!(
+            std::fs::read(&input).unwrap(),
+            before,
+            "{:?} changed the input",
+            args
+        );
+    }
+    // Two inputs with one name into one folder.
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    for d in [&a, &b] {
+        std::fs::create_dir_all(d).unwrap();
+        std::fs::copy(&input, d.join("x.c")).unwrap();
+    }
+    let out = Command::new(pencilc())
+        .arg("--output-dir")
+        .arg(dir.join("out"))
+        .arg(a.join("x.c"))
+        .arg(b.join("x.c"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{}", err);
+    assert!(err.contains("are the same file"), "{}", err);
+    assert!(!dir.join("out").exists());
+}
