@@ -420,3 +420,8 @@ fn deeply_nested_parentheses() {
 fn isl_keywords_as_c_names() {
     check("isl_keywords");
 }
+
+#[test]
+fn live_out_iterator_of_the_loop_that_ran_last() {
+    check("live_out_last_loop");
+}

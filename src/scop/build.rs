@@ -649,6 +649,7 @@ impl<'r> Builder<'r> {
                 domain,
                 lb: lb.clone(),
                 step,
+                time: self.sched_now(),
             });
         }
         let n = cons.len();
@@ -1384,13 +1385,47 @@ impl<'r> Builder<'r> {
         if wide {
             scop.index_type = "long".into();
         }
-        for lo in &self.live_outs {
+        let width = self
+            .live_outs
+            .iter()
+            .map(|l| l.time.len())
+            .max()
+            .unwrap_or(0);
+        for (n, lo) in self.live_outs.iter().enumerate() {
             let text = lo.value_set(&scop.params);
             let isl = &self.isl;
-            let set = isl
+            let mut set = isl
                 .set(&text)
                 .and_then(|s| s.coalesce())
                 .map_err(|e| isl.err("scop", e))?;
+            // Several loops may leave their value in the variable: this
+            // one's counts where no other loop's header runs after this
+            // one's last run.
+            let others: Vec<&loops::PendingLiveOut> = self
+                .live_outs
+                .iter()
+                .enumerate()
+                .filter(|(m, o)| *m != n && o.var == lo.var)
+                .map(|(_, o)| o)
+                .collect();
+            if !others.is_empty() {
+                let err = |e| isl.err("scop", e);
+                let last = isl
+                    .set(&lo.exit_times(&scop.params, width))
+                    .and_then(|e| e.lexmax())
+                    .map_err(err)?;
+                for o in others {
+                    let theirs = isl.set(&o.exit_times(&scop.params, width)).map_err(err)?;
+                    let overtaken = last
+                        .copy()
+                        .and_then(|l| l.lex_lt_set(theirs))
+                        .and_then(|m| m.params())
+                        .map_err(err)?;
+                    let keep = overtaken.complement().map_err(err)?;
+                    set = set.intersect_params(keep).map_err(err)?;
+                }
+                set = set.coalesce().map_err(err)?;
+            }
             scop.live_out_iters.push(LiveOutIter {
                 var: lo.var.clone(),
                 value: set.to_str().map_err(|e| isl.err("scop", e))?.to_string(),

@@ -355,9 +355,43 @@ pub(super) struct PendingLiveOut {
     pub domain: Vec<String>,
     pub lb: Pw,
     pub step: i64,
+    /// The loop's place in the original order: the statements' schedule
+    /// prefix down to its position, over `outer` (decreasing loops
+    /// negated), so that exits of loops compare lexicographically.
+    pub time: Vec<String>,
 }
 
 impl PendingLiveOut {
+    /// `[params] -> { [t...] }`: the times (padded to `width`) at which the
+    /// loop's header runs.
+    pub fn exit_times(&self, params: &[String], width: usize) -> String {
+        let mut t: Vec<String> = self.time.clone();
+        t.resize(width.max(t.len()), "0".into());
+        let names: Vec<String> = (0..t.len()).map(|j| format!("pencilc_t{}", j)).collect();
+        let eqs: Vec<String> = names
+            .iter()
+            .zip(&t)
+            .map(|(n, v)| format!("{} = {}", n, v))
+            .collect();
+        let mut cons = self.reached.clone();
+        cons.extend(eqs);
+        let body = if self.outer.is_empty() {
+            cons.join(" and ")
+        } else {
+            format!(
+                "exists ({} : {})",
+                self.outer.join(", "),
+                cons.join(" and ")
+            )
+        };
+        format!(
+            "[{}] -> {{ [{}] : {} }}",
+            params.join(", "),
+            names.join(", "),
+            body
+        )
+    }
+
     /// The value the iterator has after the region, where the loop header
     /// ran at all, as an isl set `[params] -> { [x] : ... }` with one
     /// element for each such parameter value: the header's last run is the
