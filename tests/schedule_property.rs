@@ -32,7 +32,7 @@
 //!
 //! Environment:
 //! - `PENCILC_PROPTEST_CASES`: number of cases (default 100, 250 compiled
-//!   programs, about ten minutes in release mode on 2 busy cores; see
+//!   programs, about four minutes in release mode on 2 cores; see
 //!   `runs_setting` for which settings each case gets);
 //! - `PENCILC_PROPTEST_ALL`: every setting on every case;
 //! - `PENCILC_PROPTEST_SEED`: another base seed (default fixed);
@@ -94,7 +94,7 @@ const SETTINGS: [(&str, Target, &[&str]); 6] = [
 /// three C settings in turn, and OpenCL and CUDA each on every fourth case
 /// (OpenCL's run builds its kernels in PoCL, about 2 s, and the emulated
 /// CUDA build takes a few seconds: 2.5 programs per case instead of six
-/// keeps the default 100 cases, 250 programs, near ten minutes on 2
+/// keeps the default 100 cases, 250 programs, near four minutes on 2
 /// cores);
 /// `PENCILC_PROPTEST_ALL` runs every setting on every case.
 fn runs_setting(setting: usize, case: usize, all: bool) -> bool {
@@ -2288,4 +2288,28 @@ fn live_out_iterator_of_a_loop_under_a_condition() {
     assert!(p.ok, "pencilc failed:\n{}", p.stderr);
     let ran = ran.expect("the generated program builds");
     assert_eq!(ran.stdout, "4 4\n");
+}
+
+/// Found by the differential test (case 187 of the default seed with
+/// pluto/smart; isl and pluto/min are right; shrunk by hand): a floord
+/// bound `(n - 1) / 3` with a strided write `C[i][2 * j]` beside
+/// `C[i][23 - i]`. The C target's kernel wraps the thread ids (`% 16`) and
+/// prints subscripts such as `(-t0 + t1 + 9) / 16` and `(t0 - t1 + 22) %
+/// 16` whose operands can be negative, where C truncates and isl means
+/// floor: C[16][4] keeps 18 instead of 9. Suspected stage: the mapping's
+/// wrap-around of a strided band member, or the printing of isl's
+/// division and remainder in `back`.
+#[test]
+#[ignore = "miscompile: pluto/smart with a floord bound and a strided write"]
+fn floord_bound_with_a_strided_write() {
+    let source = "#include <stdio.h>\ndouble B[32][64], C[32][32];\nstatic void kernel(int n)\n{\n#pragma scop\n  for (int i = 1; i <= (n - 1) / 3; i++) {\n    C[i][23 - i] = B[i][i];\n    for (int j = 2; j <= 3; j++)\n      C[i][2 * j] = 0.5 * C[i][2 * j];\n  }\n#pragma endscop\n}\nint main(void)\n{\n  for (int x = 0; x < 32; x++) for (int y = 0; y < 32; y++) C[x][y] = x + 0.5 * y;\n  for (int x = 0; x < 32; x++) for (int y = 0; y < 64; y++) B[x][y] = 100 + x;\n  kernel(70);\n  for (int x = 0; x < 32; x++) for (int y = 0; y < 32; y++) printf(\"%d %d %g\\n\", x, y, C[x][y]);\n  return 0;\n}\n";
+    let (p, _, ran) = compile_small(
+        "repro-floord-strided",
+        source,
+        &["--scheduler", "pluto", "--fuse", "smart"],
+    );
+    assert!(p.ok, "pencilc failed:\n{}", p.stderr);
+    let ran = ran.expect("the generated program builds");
+    let line = ran.stdout.lines().find(|l| l.starts_with("16 4 "));
+    assert_eq!(line, Some("16 4 9"));
 }
