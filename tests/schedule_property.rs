@@ -1763,10 +1763,7 @@ fn shrink(
 /// A wrong output is one only when its text says exactly which wrong output
 /// (a miscompile reported to the lead, not hidden). Remove an entry when its
 /// bug is fixed.
-const KNOWN_ISSUES: [(&str, &str); 1] = [(
-    "only the live-out iterators differ",
-    "live_out_iterator_of_a_loop_under_a_condition",
-)];
+const KNOWN_ISSUES: [(&str, &str); 0] = [];
 
 fn known_issue(f: &Failure) -> Option<&'static str> {
     KNOWN_ISSUES
@@ -2281,7 +2278,6 @@ fn schedulers_handle_dependences_with_divisions() {
 /// variable runs after this one's last run" (a comparison of the loops'
 /// last runs in the original schedule).
 #[test]
-#[ignore = "miscompile: live-out iterator of a loop that runs under a condition"]
 fn live_out_iterator_of_a_loop_under_a_condition() {
     let source = "#include <stdio.h>\ndouble A[8][8], B[16];\nint main(void)\n{\n  int i = -7, k = -7;\n#pragma scop\n  for (i = 1; i <= 3; i++) {\n    for (k = 0; k <= 3; k++)\n      A[i][k] = 0.5 * A[i][k] + 1.0;\n    if (i <= 1)\n      for (k = 2; k < 9; k++)\n        B[k] = 0.5 * B[k] + 1.0;\n  }\n#pragma endscop\n  printf(\"%d %d\\n\", i, k);\n  return 0;\n}\n";
     let (p, _, ran) = compile_small("repro-live-out-iterator", source, &[]);
@@ -2300,7 +2296,6 @@ fn live_out_iterator_of_a_loop_under_a_condition() {
 /// wrap-around of a strided band member, or the printing of isl's
 /// division and remainder in `back`.
 #[test]
-#[ignore = "miscompile: pluto/smart with a floord bound and a strided write"]
 fn floord_bound_with_a_strided_write() {
     let source = "#include <stdio.h>\ndouble B[32][64], C[32][32];\nstatic void kernel(int n)\n{\n#pragma scop\n  for (int i = 1; i <= (n - 1) / 3; i++) {\n    C[i][23 - i] = B[i][i];\n    for (int j = 2; j <= 3; j++)\n      C[i][2 * j] = 0.5 * C[i][2 * j];\n  }\n#pragma endscop\n}\nint main(void)\n{\n  for (int x = 0; x < 32; x++) for (int y = 0; y < 32; y++) C[x][y] = x + 0.5 * y;\n  for (int x = 0; x < 32; x++) for (int y = 0; y < 64; y++) B[x][y] = 100 + x;\n  kernel(70);\n  for (int x = 0; x < 32; x++) for (int y = 0; y < 32; y++) printf(\"%d %d %g\\n\", x, y, C[x][y]);\n  return 0;\n}\n";
     let (p, _, ran) = compile_small(

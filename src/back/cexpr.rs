@@ -25,6 +25,29 @@ pub fn is_atomic(s: &str) -> bool {
         .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
 }
 
+/// Whether `s` is one parenthesized group: `(a) / 2 - (b)` starts and ends
+/// with parentheses but is not one, and substituting it for an iterator
+/// in `2 * j` without parentheses changed a program's meaning.
+pub fn fully_parenthesized(s: &str) -> bool {
+    if !(s.starts_with('(') && s.ends_with(')')) {
+        return false;
+    }
+    let mut depth = 0i64;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 && i + 1 < s.len() {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
 impl ExprPrinter<'_> {
     pub fn print(&self, e: &Expr) -> String {
         self.prec(e).0
@@ -45,7 +68,7 @@ impl ExprPrinter<'_> {
             ExprKind::Float(text) => (text.clone(), PREC_PRIMARY),
             ExprKind::Ident(n) => {
                 let s = (self.ident)(n);
-                if is_atomic(&s) || (s.starts_with('(') && s.ends_with(')')) {
+                if is_atomic(&s) || fully_parenthesized(&s) {
                     (s, PREC_PRIMARY)
                 } else {
                     (format!("({})", s), PREC_PRIMARY)
@@ -124,6 +147,22 @@ pub fn plain(e: &Expr) -> String {
         call: &|f| f.to_string(),
     };
     p.print(e)
+}
+
+#[cfg(test)]
+mod paren_tests {
+    use super::fully_parenthesized;
+
+    #[test]
+    fn groups_are_recognised_by_their_matching_parenthesis() {
+        assert!(fully_parenthesized("(a + b)"));
+        assert!(fully_parenthesized("((a) / 2 - (b))"));
+        assert!(!fully_parenthesized("(a) / 2 - (b)"));
+        assert!(!fully_parenthesized(
+            "(-t0 + t1) / 2 - 8 * ((-t0 + t1 + 9) / 16)"
+        ));
+        assert!(!fully_parenthesized("a + (b)"));
+    }
 }
 
 #[cfg(test)]
