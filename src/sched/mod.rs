@@ -13,7 +13,7 @@ mod original;
 pub mod pluto;
 mod worker;
 
-pub use original::original_tree;
+pub use original::{order_tree, original_tree};
 pub use pluto::Fuse;
 pub use worker::{run_worker, WORKER_FLAG};
 

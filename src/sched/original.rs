@@ -27,6 +27,25 @@ pub fn original_tree(isl: &Isl, scop: &Scop, deps: &DependenceGraph) -> Result<S
                 .isl(isl, STAGE)
         })
         .collect::<Result<_>>()?;
+    let all_deps = deps.all(isl)?;
+    let tree = order_tree(isl, domain, maps, Some(&all_deps))?;
+    Ok(Schedule {
+        tree: tree.to_str().isl(isl, STAGE)?.to_string(),
+    })
+}
+
+/// The tree of the order that `maps` (one 2d+1 schedule per statement, on
+/// its domain) give, over `domain`. With `deps`, loops that carry none are
+/// marked coincident; without, nothing is (the tree only orders, as the
+/// dataflow analysis needs: its tree form handles each sequence and band
+/// apart, where the flat map form compares every pair of accesses through
+/// the whole schedule).
+pub fn order_tree(
+    isl: &Isl,
+    domain: UnionSet,
+    maps: Vec<Map>,
+    deps: Option<&UnionMap>,
+) -> Result<isl_rs::Schedule> {
     let depth = maps
         .iter()
         .map(|m| m.dim(DimType::Out))
@@ -35,27 +54,23 @@ pub fn original_tree(isl: &Isl, scop: &Scop, deps: &DependenceGraph) -> Result<S
         .into_iter()
         .max()
         .unwrap_or(0) as usize;
-    let all_deps = deps.all(isl)?;
     let b = Builder {
         isl,
         maps: &maps,
-        deps: &all_deps,
+        deps,
         depth,
     };
     let root = ScheduleNode::from_domain(domain).isl(isl, STAGE)?;
     let stmts: Vec<usize> = (0..maps.len()).collect();
     let node = b.build(root.child(0).isl(isl, STAGE)?, &stmts, 0)?;
-    let tree = node.get_schedule().isl(isl, STAGE)?;
-    Ok(Schedule {
-        tree: tree.to_str().isl(isl, STAGE)?.to_string(),
-    })
+    node.get_schedule().isl(isl, STAGE)
 }
 
 struct Builder<'a> {
     isl: &'a Isl,
     /// Per statement: its schedule map, on its domain.
     maps: &'a [Map],
-    deps: &'a UnionMap,
+    deps: Option<&'a UnionMap>,
     depth: usize,
 }
 
@@ -134,7 +149,10 @@ impl Builder<'_> {
         // A loop: the statements of one position share it (the 2d+1 form
         // gives all statements of a loop the same position before it).
         let member = self.member(stmts, level)?;
-        let parallel = self.is_parallel(stmts, level, &member)?;
+        let parallel = match self.deps {
+            Some(deps) => self.is_parallel(deps, stmts, level, &member)?,
+            None => false,
+        };
         let band = at
             .insert_partial_schedule(member)
             .isl(isl, STAGE)?
@@ -203,11 +221,16 @@ impl Builder<'_> {
     /// Whether the loop at `level` carries no dependence between instances
     /// of `stmts` in the same iteration of the loops (and positions) around
     /// it.
-    fn is_parallel(&self, stmts: &[usize], level: usize, member: &MultiUnionPwAff) -> Result<bool> {
+    fn is_parallel(
+        &self,
+        deps: &UnionMap,
+        stmts: &[usize],
+        level: usize,
+        member: &MultiUnionPwAff,
+    ) -> Result<bool> {
         let isl = self.isl;
         let mine = self.filter(stmts)?;
-        let deps = self
-            .deps
+        let deps = deps
             .copy()
             .isl(isl, STAGE)?
             .intersect_domain(mine.copy().isl(isl, STAGE)?)
