@@ -550,3 +550,25 @@ fn struct_locals_are_rejected() {
         "struct fuzz",
     );
 }
+
+/// Found by tests/fuzz.rs: cpp ends a line at a lone carriage return, and
+/// pencilc counted lines by line feeds only, so it replaced the region's
+/// lines off by one and the output lost the function's closing brace.
+#[test]
+fn lone_carriage_returns_end_lines() {
+    let (status, err, path) = compile_file(
+        "lone-cr",
+        "void f(int n, double B[10]) {\r  int i;\r#pragma scop\n  for (i = 0; i < 10; i++)\r    B[i] = i;\n#pragma endscop\r}\rint g(void) { return 1; }\n",
+    );
+    assert_eq!(status, Some(0), "{}", err);
+    let host = path.replace(".c", "_host.c");
+    let out = Command::new("cc")
+        .args(["-fsyntax-only", "-std=gnu99", &host])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

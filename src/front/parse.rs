@@ -72,6 +72,22 @@ impl SourceFile {
                 text.push(char::from_u32(BYTE_ESCAPE + b as u32).expect("plane 16"));
             }
         }
+        // cpp ends a line at a carriage return not followed by a line feed,
+        // and its line markers count those lines; the source must count
+        // them too, or a region's lines are replaced off by one (the fuzzer
+        // found a function's closing brace lost). CRLF stays as it is.
+        if text.contains('\r') {
+            let mut lf = String::with_capacity(text.len());
+            let mut chars = text.chars().peekable();
+            while let Some(c) = chars.next() {
+                lf.push(if c == '\r' && chars.peek() != Some(&'\n') {
+                    '\n'
+                } else {
+                    c
+                });
+            }
+            text = lf;
+        }
         Ok(SourceFile {
             path: path.to_path_buf(),
             text,
