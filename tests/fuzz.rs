@@ -1425,6 +1425,16 @@ const KNOWN_ISSUES: &[(Class, &str, &str)] = &[
     ),
     (
         Class::InvalidAccepted,
+        "in declaration specifiers",
+        "the type words of a declaration in a region are not checked (`long short`, `unsigned double`)",
+    ),
+    (
+        Class::InvalidAccepted,
+        "invalid use of ‘restrict’",
+        "casts to invalid types are accepted (`(unsigned long restrict) x`)",
+    ),
+    (
+        Class::InvalidAccepted,
         "implicit declaration of function ‘__pencil_",
         "`__pencil_assume`/`__pencil_kill` are builtins to pencilc even where the file does not include pencil.h",
     ),
