@@ -490,14 +490,85 @@ fn nesting_limits() {
             &format!("{}  B[0] = B[0] + 1;", body),
         );
         assert_eq!(status, 1, "{}", err);
-        // The 129th loop, on line 6 + 128.
+        // The 33rd loop, on line 6 + 32.
         assert!(
             err.starts_with(&format!(
-                "{}:134:1: error: loops nested deeper than 128",
+                "{}:38:1: error: loops nested deeper than 32",
                 path
             )),
             "{}",
             err
         );
     }
+    // At the limit the region is accepted.
+    let body: String = (0..32)
+        .map(|k| format!("for (int i{k} = 0; i{k} < 2; i{k}++)\n"))
+        .collect();
+    let (status, err, _) = compile("deep-loops-32", &format!("{}  B[0] = B[0] + 1;", body));
+    assert_eq!(status, 0, "{}", err);
+}
+
+/// Found by tests/fuzz.rs: C forbids writing what is declared `const`, and
+/// pencilc translated such writes into code that compiled.
+#[test]
+fn writes_to_const_are_errors() {
+    assert_diag(
+        "const-local",
+        "  for (i = 0; i < n; i++) {\n    const double c = 1.0;\n    c = B[i];\n  }",
+        "E0002",
+        8,
+        "c",
+    );
+    let (status, err, path) = compile_file(
+        "const-param",
+        "void f(int n, const float x[static const restrict n], float y[static const restrict n]) {\n  for (int i = 0; i < n; i++)\n    y[i] = x[i] = 1.0f;\n}\n",
+    );
+    assert_eq!(status, Some(1), "{}", err);
+    assert!(
+        err.starts_with(&format!("{}:3:12: error: `x` is declared const", path))
+            && err.contains("[E0002]"),
+        "{}",
+        err
+    );
+    // Only the pointer is const here; its elements may be written.
+    let (status, err, _) = compile_file(
+        "const-pointer",
+        "void f(int n, float y[const 10]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++)\n    y[i] = 1.0f;\n#pragma endscop\n}\n",
+    );
+    assert_eq!(status, Some(0), "{}", err);
+}
+
+/// Found by tests/fuzz.rs: a struct local in a region was accepted, even of
+/// an incomplete type.
+#[test]
+fn struct_locals_are_rejected() {
+    assert_diag(
+        "struct-local",
+        "  for (i = 0; i < n; i++) {\n    struct fuzz t;\n    B[i] = 0;\n  }",
+        "E0111",
+        7,
+        "struct fuzz",
+    );
+}
+
+/// Found by tests/fuzz.rs: cpp ends a line at a lone carriage return, and
+/// pencilc counted lines by line feeds only, so it replaced the region's
+/// lines off by one and the output lost the function's closing brace.
+#[test]
+fn lone_carriage_returns_end_lines() {
+    let (status, err, path) = compile_file(
+        "lone-cr",
+        "void f(int n, double B[10]) {\r  int i;\r#pragma scop\n  for (i = 0; i < 10; i++)\r    B[i] = i;\n#pragma endscop\r}\rint g(void) { return 1; }\n",
+    );
+    assert_eq!(status, Some(0), "{}", err);
+    let host = path.replace(".c", "_host.c");
+    let out = Command::new("cc")
+        .args(["-fsyntax-only", "-std=gnu99", &host])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -439,6 +439,9 @@ pub struct VarDecl {
     /// Declared with `restrict` (`double *restrict A`, `double A[restrict n]`):
     /// the user promises that nothing else reaches its elements.
     pub restrict: bool,
+    /// Its elements (or the scalar itself) are declared `const`
+    /// (`const float x[n]`, `const double *p`): C forbids writing them.
+    pub read_only: bool,
     pub storage: Storage,
     pub loc: Loc,
 }

@@ -103,6 +103,7 @@ struct Builder<'r> {
 }
 
 pub fn build_scop(region: &Region) -> Result<Scop> {
+    check_const_writes(&region.body, &region.symbols)?;
     let mut written = BTreeSet::new();
     collect_written(&region.body, &region.symbols, &mut written);
     let mut b = Builder {
@@ -212,6 +213,42 @@ fn classify_name(
 
 /// Names the region may change: assigned variables, locals, and arrays
 /// passed to calls (which may write them).
+/// C forbids assignments to what is declared `const`; a compiler rejects
+/// them, so pencilc must not translate them into code that compiles.
+/// Locals declared in the region shadow outer names for the rest of their
+/// block.
+fn check_const_writes(body: &[Stmt], symbols: &BTreeMap<String, VarDecl>) -> Result<()> {
+    let mut scope = symbols.clone();
+    for s in body {
+        match s {
+            Stmt::For { body, .. } | Stmt::While { body, .. } => check_const_writes(body, &scope)?,
+            Stmt::If { then_, else_, .. } => {
+                check_const_writes(then_, &scope)?;
+                check_const_writes(else_, &scope)?;
+            }
+            Stmt::Assign { lhs, .. } => {
+                if let Some(n) = base_name(lhs) {
+                    if scope.get(n).is_some_and(|d| d.read_only) {
+                        return Err(Diagnostic::error(
+                            Code::Syntax,
+                            Some(lhs.loc.clone()),
+                            format!("`{}` is declared const and cannot be assigned", n),
+                        )
+                        .with_hint(
+                            "pencilc translates this code, so it must be valid C: fix it as your C compiler asks",
+                        ));
+                    }
+                }
+            }
+            Stmt::Decl { var, .. } => {
+                scope.insert(var.name.clone(), var.clone());
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 fn collect_written(body: &[Stmt], symbols: &BTreeMap<String, VarDecl>, out: &mut BTreeSet<String>) {
     for s in body {
         match s {
