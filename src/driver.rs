@@ -175,9 +175,11 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
     let bytes = crate::files::read_limited(path, "input")?;
     let source = SourceFile::from_bytes(path, &bytes)?;
     let headers = pencil_headers_dir();
+    let cc_check = front::cc_check::start(path, &opts.cpp, headers.as_deref());
     let pp = front::preprocess(path, &opts.cpp, headers.as_deref())?;
     lap(&mut report, "preprocess");
     let parsed = front::parse_file(&pp)?;
+    let syntax_warned = parsed.warnings.iter().any(|w| w.code == Code::Syntax);
     report.warnings.extend(parsed.warnings);
     let regions = parsed.regions;
     lap(&mut report, "parse");
@@ -357,6 +359,15 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
         });
     }
     report.regions = regions.len();
+    // The C compiler's verdict comes after pencilc's own, more specific
+    // diagnostics, and before anything is written.
+    if let Some(check) = cc_check {
+        let ranges: Vec<(u32, u32)> = regions.iter().map(|r| (r.begin_line, r.end_line)).collect();
+        let outside = check.finish(&ranges)?;
+        if !syntax_warned {
+            report.warnings.extend(outside);
+        }
+    }
     if let Some(p) = &opts.save_schedule {
         crate::files::write_atomic(p, saved.as_bytes())?;
     }

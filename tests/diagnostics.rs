@@ -572,3 +572,38 @@ fn lone_carriage_returns_end_lines() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// What tree-sitter's grammar allows but C's types do not (a floating
+/// subscript, a call with too many arguments) is caught by the C
+/// compiler's own check: an error in a region, never a translation.
+#[test]
+fn the_c_compilers_errors_in_a_region_are_errors() {
+    let (status, err, path) = compile_file(
+        "cc-check-region",
+        "#include <math.h>\nvoid f(int n, double B[10]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i] = floor(B[i], 2.0) + B[0.5];\n#pragma endscop\n}\n",
+    );
+    assert_eq!(status, Some(1), "{}", err);
+    assert!(
+        err.starts_with(&format!("{}:5:", path))
+            && err.contains("the C compiler rejects this")
+            && err.contains("[E0002]"),
+        "{}",
+        err
+    );
+}
+
+/// Outside the regions, the compiler's errors are one warning; the file
+/// is still translated (that code is copied unchanged).
+#[test]
+fn the_c_compilers_errors_outside_regions_are_a_warning() {
+    let (status, err, _) = compile_file(
+        "cc-check-outside",
+        "double g(double x) { return x[1]; }\nvoid f(int n, double B[10]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i] = 0;\n#pragma endscop\n}\n",
+    );
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(
+        err.contains("the C compiler rejects code outside the regions"),
+        "{}",
+        err
+    );
+}

@@ -1,0 +1,158 @@
+//! The C compiler's own check of the input (`cc -fsyntax-only`), run
+//! beside pencilc's front end. tree-sitter parses what C's grammar allows
+//! but knows nothing of C's types, so `A[0.5]`, `floor(x, y)` or `2 * A`
+//! with an array `A` would be translated; pencilc must never turn invalid
+//! C into a program. An error the compiler reports inside a region is an
+//! error (E0002) at its place; errors elsewhere are the user's own build's
+//! business (pencilc copies that code unchanged), so they are one warning.
+
+use super::CppOptions;
+use crate::diag::{Code, Diagnostic, Loc, Result};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+/// A running check.
+pub struct CcCheck {
+    child: Child,
+    path: PathBuf,
+}
+
+/// Starts the check with the preprocessor's compiler and flags, if the
+/// preprocessor is a compiler's `-E` (the default `cc -E`); `None` for
+/// another `--cpp`, or when the compiler cannot start (the preprocessor
+/// reports that).
+pub fn start(path: &Path, opts: &CppOptions, pencil_headers: Option<&Path>) -> Option<CcCheck> {
+    let cpp = opts.cpp.clone().unwrap_or_else(|| "cc -E".to_string());
+    let mut words: Vec<&str> = cpp.split_whitespace().collect();
+    if words.last() != Some(&"-E") {
+        return None;
+    }
+    words.pop();
+    let (program, rest) = words.split_first()?;
+    let mut cmd = Command::new(program);
+    cmd.args(rest)
+        // Warnings are the user's build's business; implicit declarations
+        // (PolyBench calls `__pencil_assume` without pencil.h) are errors
+        // only in newer compilers' defaults.
+        .args([
+            "-fsyntax-only",
+            "-w",
+            "-Wno-error=implicit-function-declaration",
+        ])
+        .args(["-fdiagnostics-color=never", "-fno-diagnostics-show-caret"])
+        .arg("-D__PENCIL__")
+        .arg("-D__pencilc__");
+    for d in &opts.defines {
+        cmd.arg(format!("-D{}", d));
+    }
+    for i in &opts.include_dirs {
+        cmd.arg("-I").arg(i);
+    }
+    if let Some(h) = pencil_headers {
+        cmd.arg("-I").arg(h);
+    }
+    cmd.arg(path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    crate::watchdog::die_with_parent(&mut cmd);
+    let child = cmd.spawn().ok()?;
+    Some(CcCheck {
+        child,
+        path: path.to_path_buf(),
+    })
+}
+
+impl CcCheck {
+    /// Waits for the compiler. `regions`: the user's-file line ranges that
+    /// pencilc translates. Returns the warning for errors outside them.
+    pub fn finish(self, regions: &[(u32, u32)]) -> Result<Option<Diagnostic>> {
+        let out = match self.child.wait_with_output() {
+            Ok(o) => o,
+            Err(_) => return Ok(None),
+        };
+        if out.status.success() {
+            return Ok(None);
+        }
+        let text = String::from_utf8_lossy(&out.stderr);
+        let errors = parse_errors(&text);
+        let here = |file: &str| Path::new(file) == self.path;
+        if let Some(e) = errors
+            .iter()
+            .find(|e| here(&e.file) && regions.iter().any(|(b, end)| (*b..=*end).contains(&e.line)))
+        {
+            return Err(Diagnostic::error(
+                Code::Syntax,
+                Some(Loc {
+                    file: self.path.clone(),
+                    line: e.line,
+                    col: e.col,
+                    len: 1,
+                }),
+                format!("the C compiler rejects this: {}", e.message),
+            )
+            .with_hint("pencilc translates only valid C; fix the code (the C compiler's own build would fail too)"));
+        }
+        let first = errors.first();
+        Ok(Some(
+            Diagnostic::warning(
+                Code::Syntax,
+                first.filter(|e| here(&e.file)).map(|e| Loc {
+                    file: self.path.clone(),
+                    line: e.line,
+                    col: e.col,
+                    len: 1,
+                }),
+                match first {
+                    Some(e) => format!(
+                        "the C compiler rejects code outside the regions ({}); pencilc copies it unchanged",
+                        e.message
+                    ),
+                    None => "the C compiler rejects this file outside the regions; pencilc copies that code unchanged".into(),
+                },
+            )
+            .with_hint("the program will not build until that is fixed"),
+        ))
+    }
+}
+
+struct CcError {
+    file: String,
+    line: u32,
+    col: u32,
+    message: String,
+}
+
+/// `file:line:col: error: message` lines (gcc's and clang's format).
+fn parse_errors(text: &str) -> Vec<CcError> {
+    text.lines()
+        .filter_map(|l| {
+            let (head, message) = l.split_once(": error: ")?;
+            let mut parts = head.rsplitn(3, ':');
+            let col = parts.next()?.trim().parse().ok()?;
+            let line = parts.next()?.trim().parse().ok()?;
+            let file = parts.next()?.to_string();
+            Some(CcError {
+                file,
+                line,
+                col,
+                message: message.trim().to_string(),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compiler_errors_parse() {
+        let e = parse_errors(
+            "x.c: In function 'f':\nx.c:7:12: error: array subscript is not an integer\nx.c:9:1: warning: w\n",
+        );
+        assert_eq!(e.len(), 1);
+        assert_eq!((e[0].file.as_str(), e[0].line, e[0].col), ("x.c", 7, 12));
+        assert_eq!(e[0].message, "array subscript is not an integer");
+    }
+}
