@@ -1447,16 +1447,19 @@ impl<'r> Builder<'r> {
                 .collect();
             if !others.is_empty() {
                 let err = |e| isl.err("scop", e);
-                let last = isl
-                    .set(&lo.exit_times(&scop.params, width))
-                    .and_then(|e| e.lexmax())
-                    .map_err(err)?;
+                // Without a maximum (an unbounded loop): the other loop's
+                // runs that no run of this one follows.
+                let mine = isl.set(&lo.exit_times(&scop.params, width)).map_err(err)?;
                 for o in others {
                     let theirs = isl.set(&o.exit_times(&scop.params, width)).map_err(err)?;
-                    let overtaken = last
+                    let followed = theirs
                         .copy()
-                        .and_then(|l| l.lex_lt_set(theirs))
-                        .and_then(|m| m.params())
+                        .and_then(|t| t.lex_le_set(mine.copy()?))
+                        .and_then(|m| m.domain())
+                        .map_err(err)?;
+                    let overtaken = theirs
+                        .subtract(followed)
+                        .and_then(|l| l.params())
                         .map_err(err)?;
                     let keep = overtaken.complement().map_err(err)?;
                     set = set.intersect_params(keep).map_err(err)?;
