@@ -499,7 +499,20 @@ fn compile_region(
     };
     lap(report, "sched");
     isl.check_deadline("valid")?;
-    valid::check_schedule(isl, deps, &schedule.tree)?;
+    valid::check_schedule(isl, deps, &schedule.tree).map_err(|e| {
+        // A schedule the user gave is the user's error, not pencilc's: no
+        // fallback replaces it silently.
+        if loaded.is_some() && e.code == Code::Internal {
+            Diagnostic::error(
+                Code::Usage,
+                Some(scop.loc.clone()),
+                format!("--load-schedule: {}", e.message),
+            )
+            .with_hint("the loaded schedule must respect every dependence; see --emit deps")
+        } else {
+            e
+        }
+    })?;
     lap(report, "valid");
     isl.check_deadline("map")?;
     let (mapped, mapped_trees) =
