@@ -65,18 +65,10 @@ fn on_the_host_programs_are_the_original() {
     assert!(results.iter().all(|r| r.kernels == 0));
 }
 
-/// A real exhaustion, not a forced rung: with a millisecond per region
-/// every rung with isl work runs out of time, each fallback is a warning
-/// naming the region, and the program is still correct.
-#[test]
-fn running_out_of_time_falls_back_with_warnings() {
-    let results = harness_all_correct(
-        "ladder-timeout",
-        "MINI",
-        &["gemm", "seidel-2d"],
-        &["--schedule-timeout", "0.001"],
-    );
-    for r in &results {
+/// Runs `kernels` with `args`, asserting each is correct and warned about
+/// falling back.
+fn falls_back_with_warnings(work: &str, kernels: &[&str], args: &[&str]) {
+    for r in harness_all_correct(work, "MINI", kernels, args) {
         assert!(
             r.warnings.iter().any(|w| w.contains("back to")),
             "{}: {:?}",
@@ -86,24 +78,27 @@ fn running_out_of_time_falls_back_with_warnings() {
     }
 }
 
+/// A real exhaustion, not a forced rung: with a millisecond per region
+/// every rung with isl work runs out of time, each fallback is a warning
+/// naming the region, and the program is still correct.
+#[test]
+fn running_out_of_time_falls_back_with_warnings() {
+    falls_back_with_warnings(
+        "ladder-timeout",
+        &["gemm", "seidel-2d"],
+        &["--schedule-timeout", "0.001"],
+    );
+}
+
 /// isl's operation budget exhausted in every stage: the program is the
 /// region's own code, and pencilc says so.
 #[test]
 fn running_out_of_isl_operations_falls_back_with_warnings() {
-    let results = harness_all_correct(
+    falls_back_with_warnings(
         "ladder-ops",
-        "MINI",
         &["gemm", "jacobi-2d"],
         &["--isl-max-operations", "200"],
     );
-    for r in &results {
-        assert!(
-            r.warnings.iter().any(|w| w.contains("back to")),
-            "{}: {:?}",
-            r.name,
-            r.warnings
-        );
-    }
 }
 
 #[test]

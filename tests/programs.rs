@@ -6,12 +6,6 @@ mod common;
 use common::*;
 use std::process::Command;
 
-fn output(exe: &std::path::Path) -> String {
-    let mut r = Command::new(exe);
-    r.env("PENCILC_OPENCL_DEVICE", "cpu");
-    String::from_utf8_lossy(&run(&mut r, "running").stdout).into_owned()
-}
-
 fn check(name: &str) {
     check_with(name, "", &[]);
 }
@@ -22,84 +16,6 @@ fn check_with(name: &str, tag: &str, extra: &[&str]) {
     let src = root().join("tests/programs").join(format!("{}.c", name));
     let dir = scratch(&format!("program-{}{}", name, tag));
     check_source(&src, &dir, extra);
-}
-
-/// Builds `src` sequentially and through pencilc for each target (scratch
-/// files in `dir`), runs both and compares what they print.
-fn check_source(src: &std::path::Path, dir: &std::path::Path, extra: &[&str]) {
-    let name = src.display().to_string();
-    let (src, dir) = (src.to_path_buf(), dir.to_path_buf());
-    let seq = dir.join("seq");
-    run(
-        Command::new("cc")
-            .arg("-O2")
-            .arg("-I")
-            .arg(root().join("pencil-headers"))
-            .arg(&src)
-            .arg("-lm")
-            .arg("-o")
-            .arg(&seq),
-        "cc",
-    );
-    let expected = output(&seq);
-    for (target, file, libs) in [
-        ("c", "p_pencilc.c", vec!["-lm"]),
-        ("opencl", "p_host.c", vec!["-lOpenCL", "-lm"]),
-    ] {
-        let host = dir.join(file);
-        run(
-            Command::new(pencilc())
-                .args(["--target", target])
-                .args(extra)
-                .arg("-o")
-                .arg(&host)
-                .arg(&src),
-            "pencilc",
-        );
-        if target == "opencl" {
-            check_opencl_strictly(&dir.join("p_kernel.cl"));
-        }
-        let exe = dir.join(format!("par-{}", target));
-        run(
-            Command::new("cc")
-                .arg("-O2")
-                .arg("-I")
-                .arg(root().join("pencil-headers"))
-                .arg(&host)
-                .args(&libs)
-                .arg("-o")
-                .arg(&exe),
-            "cc (generated)",
-        );
-        assert_eq!(output(&exe), expected, "{} on target {}", name, target);
-    }
-}
-
-/// Builds generated kernels with clang's OpenCL C 1.2 front end for SPIR,
-/// stricter than PoCL (which builds for the host CPU, where `long long`
-/// is still 64 bits). Without clang, PoCL's build when the program runs is
-/// the check.
-fn check_opencl_strictly(kernel: &std::path::Path) {
-    let clang = [
-        "clang", "clang-18", "clang-17", "clang-16", "clang-15", "clang-14",
-    ]
-    .into_iter()
-    .find(|c| Command::new(c).arg("--version").output().is_ok());
-    let Some(clang) = clang else {
-        skipped(
-            &format!("strict OpenCL C check of {}", kernel.display()),
-            "no clang (scripts/setup-deps.sh installs it); PoCL's build is the only check",
-        );
-        return;
-    };
-    run(
-        Command::new(clang)
-            .args(["-x", "cl", "-cl-std=CL1.2", "-target", "spir64"])
-            .args(["-Xclang", "-finclude-default-header", "-fsyntax-only"])
-            .args(["-Werror=implicit-function-declaration"])
-            .arg(kernel),
-        "clang (OpenCL C 1.2, strict)",
-    );
 }
 
 /// Every generated kernel of the test programs builds with a strict OpenCL

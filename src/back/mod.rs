@@ -1023,13 +1023,18 @@ fn mangled_keywords(source: &SourceFile, scop: &Scop, host: &str) -> Result<Vec<
     Ok(out)
 }
 
-/// Whether `word` occurs in `text` as a whole C identifier.
-fn has_word(text: &str, word: &str) -> bool {
+/// Where `word` occurs in `text` as a whole C identifier.
+fn word_positions<'a>(text: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
     let b = text.as_bytes();
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    text.match_indices(word).any(|(i, _)| {
-        (i == 0 || !ident(b[i - 1])) && (i + word.len() == b.len() || !ident(b[i + word.len()]))
+    text.match_indices(word).map(|(i, _)| i).filter(move |&i| {
+        let end = i + word.len();
+        (i == 0 || !ident(b[i - 1])) && (end == b.len() || !ident(b[end]))
     })
+}
+
+fn has_word(text: &str, word: &str) -> bool {
+    word_positions(text, word).next().is_some()
 }
 
 /// `text` with each whole identifier `kw_` (for `kw` in `keywords`) back
@@ -1038,17 +1043,12 @@ fn unmangle(text: &str, keywords: &[&str]) -> String {
     let mut out = text.to_string();
     for kw in keywords {
         let spelled = format!("{}_", kw);
-        let b = out.as_bytes().to_vec();
-        let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
         let mut next = String::with_capacity(out.len());
         let mut last = 0;
-        for (i, _) in out.match_indices(&spelled) {
-            let end = i + spelled.len();
-            if (i == 0 || !ident(b[i - 1])) && (end == b.len() || !ident(b[end])) {
-                next.push_str(&out[last..i]);
-                next.push_str(kw);
-                last = end;
-            }
+        for i in word_positions(&out, &spelled) {
+            next.push_str(&out[last..i]);
+            next.push_str(kw);
+            last = i + spelled.len();
         }
         next.push_str(&out[last..]);
         out = next;

@@ -39,18 +39,8 @@ pub fn start(path: &Path, opts: &CppOptions, pencil_headers: Option<&Path>) -> O
             "-w",
             "-Wno-error=implicit-function-declaration",
         ])
-        .args(["-fdiagnostics-color=never", "-fno-diagnostics-show-caret"])
-        .arg("-D__PENCIL__")
-        .arg("-D__pencilc__");
-    for d in &opts.defines {
-        cmd.arg(format!("-D{}", d));
-    }
-    for i in &opts.include_dirs {
-        cmd.arg("-I").arg(i);
-    }
-    if let Some(h) = pencil_headers {
-        cmd.arg("-I").arg(h);
-    }
+        .args(["-fdiagnostics-color=never", "-fno-diagnostics-show-caret"]);
+    super::preprocess::add_flags(&mut cmd, opts, pencil_headers);
     cmd.arg(path)
         .stdin(Stdio::null())
         .stdout(Stdio::null())

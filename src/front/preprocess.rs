@@ -59,6 +59,22 @@ impl Preprocessed {
     }
 }
 
+/// The macros and include directories every run of the C compiler on the
+/// input gets (the preprocessor's, and `cc_check`'s).
+pub(super) fn add_flags(cmd: &mut Command, opts: &CppOptions, pencil_headers: Option<&Path>) {
+    // `__PENCIL__` lets pencil.h expose the builtins as calls pencilc recognises.
+    cmd.arg("-D__PENCIL__").arg("-D__pencilc__");
+    for d in &opts.defines {
+        cmd.arg(format!("-D{}", d));
+    }
+    for i in &opts.include_dirs {
+        cmd.arg("-I").arg(i);
+    }
+    if let Some(h) = pencil_headers {
+        cmd.arg("-I").arg(h);
+    }
+}
+
 pub fn preprocess(
     path: &Path,
     opts: &CppOptions,
@@ -72,17 +88,7 @@ pub fn preprocess(
     })?;
     let mut cmd = Command::new(program);
     cmd.args(words);
-    // `__PENCIL__` lets pencil.h expose the builtins as calls pencilc recognises.
-    cmd.arg("-D__PENCIL__").arg("-D__pencilc__");
-    for d in &opts.defines {
-        cmd.arg(format!("-D{}", d));
-    }
-    for i in &opts.include_dirs {
-        cmd.arg("-I").arg(i);
-    }
-    if let Some(h) = pencil_headers {
-        cmd.arg("-I").arg(h);
-    }
+    add_flags(&mut cmd, opts, pencil_headers);
     cmd.arg(path);
     let out = cmd.output().map_err(|e| {
         Diagnostic::error(

@@ -297,8 +297,6 @@ pub fn load(isl: &Isl, scop: &Scop, text: &str) -> std::result::Result<Schedule,
     })
 }
 
-/// The original execution order as a schedule tree: always valid, with no
-/// parallelism marked, so the mapper runs it as one sequential kernel.
 /// Indents isl's one-line schedule tree text for people to read. The
 /// result still parses as an isl schedule.
 pub fn pretty_tree(t: &str) -> String {

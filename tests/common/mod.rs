@@ -345,24 +345,37 @@ pub fn build_emulated_cuda(
 /// that they print the same. Returns pencilc's stderr of the OpenCL
 /// compile (its warnings).
 pub fn program_matches_sequential(name: &str, tag: &str, extra: &[&str]) -> String {
-    let output = |exe: &Path| {
-        let mut r = Command::new(exe);
-        r.env("PENCILC_OPENCL_DEVICE", "cpu");
-        String::from_utf8_lossy(&run(&mut r, "running").stdout).into_owned()
-    };
     let src = root().join("tests/programs").join(format!("{}.c", name));
     let dir = scratch(&format!("program-{}{}", name, tag));
+    check_source(&src, &dir, extra)
+}
+
+/// What a program prints, run with the OpenCL CPU device.
+fn program_output(exe: &Path) -> String {
+    let mut r = Command::new(exe);
+    r.env("PENCILC_OPENCL_DEVICE", "cpu");
+    String::from_utf8_lossy(&run(&mut r, "running").stdout).into_owned()
+}
+
+/// Builds `src` sequentially and through pencilc for each target (scratch
+/// files in `dir`), runs both and compares what they print. Returns
+/// pencilc's stderr of the last (OpenCL) compile.
+pub fn check_source(src: &Path, dir: &Path, extra: &[&str]) -> String {
+    let name = src.display().to_string();
+    let (src, dir) = (src.to_path_buf(), dir.to_path_buf());
     let seq = dir.join("seq");
     run(
         Command::new("cc")
             .arg("-O2")
+            .arg("-I")
+            .arg(root().join("pencil-headers"))
             .arg(&src)
             .arg("-lm")
             .arg("-o")
             .arg(&seq),
         "cc",
     );
-    let expected = output(&seq);
+    let expected = program_output(&seq);
     let mut warnings = String::new();
     for (target, file, libs) in [
         ("c", "p_pencilc.c", vec!["-lm"]),
@@ -379,19 +392,57 @@ pub fn program_matches_sequential(name: &str, tag: &str, extra: &[&str]) -> Stri
             "pencilc",
         );
         warnings = String::from_utf8_lossy(&out.stderr).into_owned();
+        if target == "opencl" {
+            check_opencl_strictly(&dir.join("p_kernel.cl"));
+        }
         let exe = dir.join(format!("par-{}", target));
         run(
             Command::new("cc")
                 .arg("-O2")
+                .arg("-I")
+                .arg(root().join("pencil-headers"))
                 .arg(&host)
                 .args(&libs)
                 .arg("-o")
                 .arg(&exe),
             "cc (generated)",
         );
-        assert_eq!(output(&exe), expected, "{} on target {}", name, target);
+        assert_eq!(
+            program_output(&exe),
+            expected,
+            "{} on target {}",
+            name,
+            target
+        );
     }
     warnings
+}
+
+/// Builds generated kernels with clang's OpenCL C 1.2 front end for SPIR,
+/// stricter than PoCL (which builds for the host CPU, where `long long`
+/// is still 64 bits). Without clang, PoCL's build when the program runs is
+/// the check.
+fn check_opencl_strictly(kernel: &Path) {
+    let clang = [
+        "clang", "clang-18", "clang-17", "clang-16", "clang-15", "clang-14",
+    ]
+    .into_iter()
+    .find(|c| Command::new(c).arg("--version").output().is_ok());
+    let Some(clang) = clang else {
+        skipped(
+            &format!("strict OpenCL C check of {}", kernel.display()),
+            "no clang (scripts/setup-deps.sh installs it); PoCL's build is the only check",
+        );
+        return;
+    };
+    run(
+        Command::new(clang)
+            .args(["-x", "cl", "-cl-std=CL1.2", "-target", "spir64"])
+            .args(["-Xclang", "-finclude-default-header", "-fsyntax-only"])
+            .args(["-Werror=implicit-function-declaration"])
+            .arg(kernel),
+        "clang (OpenCL C 1.2, strict)",
+    );
 }
 
 /// A test that cannot run because a tool is missing. With
