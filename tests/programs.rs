@@ -341,3 +341,11 @@ fn isl_keywords_as_c_names() {
 fn live_out_iterator_of_the_loop_that_ran_last() {
     check("live_out_last_loop");
 }
+
+/// A launch whose host loop isl generates as one value, under isl's
+/// schedule (with pencilc's own, too).
+#[test]
+fn launch_at_a_host_loop_of_one_value() {
+    check_with("degenerate_launch", "-isl", &["--scheduler", "isl"]);
+    check("degenerate_launch");
+}

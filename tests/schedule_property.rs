@@ -1763,15 +1763,7 @@ fn shrink(
 /// A wrong output is one only when its text says exactly which wrong output
 /// (a miscompile reported to the lead, not hidden). Remove an entry when its
 /// bug is fixed.
-const KNOWN_ISSUES: [(&str, &str); 2] = [
-    // Case 5 with --scheduler isl: isl's schedule, with sequential kernels,
-    // gives wrong values (45 of B); pencilc's own schedule is right. Open
-    // miscompile, exposed once dependence analysis of case 5 stopped
-    // timing out (it used to fall back to the host).
-    (
-        "first: B[14] (flattened): expected -0.27752299826132809, got -0.3142771794439092",
-        "case 5, --scheduler isl (open miscompile)",
-    ),
+const KNOWN_ISSUES: [(&str, &str); 1] = [
     // The C target runs a wrapped grid of 32768 blocks one after another:
     // right but slow (performance, not correctness).
     (

@@ -444,7 +444,11 @@ fn launch_schedule(isl: &Isl, prefix: Option<&UnionMap>, build: &BuildAt) -> Res
         .isl(isl, STAGE)?;
     // The launch domain is the projection of the kernel's instances onto
     // the host loops: exact, and full of existentials that the instances
-    // already imply. Only the map's function matters here.
+    // already imply. Where the hull is a bijection between launches and
+    // build times, only its function matters. Where it is not — isl drops
+    // a loop that takes one value (`c2 = 6 - floor((4c1 + 6)/9)`) from the
+    // build's space — the launch's own set says which launch runs here,
+    // and the hull would run every launch's instances at once.
     let hull = Map::from_basic_map(
         launches
             .copy()
@@ -453,11 +457,12 @@ fn launch_schedule(isl: &Isl, prefix: Option<&UnionMap>, build: &BuildAt) -> Res
             .isl(isl, STAGE)?,
     )
     .isl(isl, STAGE)?;
-    let launches = if hull.is_single_valued().isl(isl, STAGE)? {
-        hull
-    } else {
-        launches
-    };
+    let launches =
+        if hull.is_single_valued().isl(isl, STAGE)? && hull.is_injective().isl(isl, STAGE)? {
+            hull
+        } else {
+            launches
+        };
     let h = prefix
         .copy()
         .isl(isl, STAGE)?
