@@ -349,3 +349,13 @@ fn launch_at_a_host_loop_of_one_value() {
     check_with("degenerate_launch", "-isl", &["--scheduler", "isl"]);
     check("degenerate_launch");
 }
+
+/// A kernel without instances gets no memory plan, not an internal error
+/// that would send the region down the fallback ladder.
+#[test]
+fn nest_that_never_runs() {
+    let src = root().join("tests/programs/empty_nest.c");
+    let warnings = check_source(&src, &scratch("program-empty_nest"), &[]);
+    assert!(!warnings.contains("internal error"), "{}", warnings);
+    assert!(!warnings.contains("falling back"), "{}", warnings);
+}

@@ -172,6 +172,16 @@ pub fn footprint(isl: &Isl, prefix: &UnionMap, acc: &UnionMap) -> Result<UnionMa
         .isl(isl, STAGE)
 }
 
+/// `footprint` as one map, or `None` where nothing is accessed (a union
+/// map without elements has no space to make a map of).
+fn footprint_map(isl: &Isl, prefix: &UnionMap, acc: &UnionMap) -> Result<Option<Map>> {
+    let f = footprint(isl, prefix, acc)?;
+    if f.is_empty().isl(isl, STAGE)? {
+        return Ok(None);
+    }
+    Map::from_union_map(f).isl(isl, STAGE).map(Some)
+}
+
 fn union(isl: &Isl, a: &UnionMap, b: &UnionMap) -> Result<UnionMap> {
     a.copy()
         .isl(isl, STAGE)?
@@ -186,6 +196,11 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
         groups: vec![],
         thread_filter,
     };
+    // A kernel whose statements never run (`for (j = i + 1; j < i + 1; j++)`)
+    // accesses nothing, and its empty maps have no space to measure.
+    if k.instances.is_empty().isl(isl, STAGE)? {
+        return Ok(out);
+    }
     let n = k.tile.dim(DimType::Set).isl(isl, STAGE)? as usize;
     let n_thread = k.block_sizes.len();
     let inner = prefix_with(isl, k.host_prefix, k.tile, n)?;
@@ -323,8 +338,10 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
             }
         }
         let shared = if opts.shared {
-            let f = Map::from_union_map(footprint(isl, &inner, &acc)?).isl(isl, STAGE)?;
-            tile::shared_tile(isl, &f)?.map(|b| (b.sizes, b.strides))
+            match footprint_map(isl, &inner, &acc)? {
+                Some(f) => tile::shared_tile(isl, &f)?.map(|b| (b.sizes, b.strides)),
+                None => None,
+            }
         } else {
             None
         };
@@ -535,7 +552,9 @@ fn register_tile_at(
         .isl(isl, STAGE)?
         .intersect_domain(k.thread_filter.copy().isl(isl, STAGE)?)
         .isl(isl, STAGE)?;
-    let f = Map::from_union_map(footprint(isl, prefix, &mine)?).isl(isl, STAGE)?;
+    let Some(f) = footprint_map(isl, prefix, &mine)? else {
+        return Ok(None);
+    };
     match tile::register_tile(isl, &f)? {
         Some(t) => Ok(Some((t.sizes, t.strides))),
         None => Ok(None),
