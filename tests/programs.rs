@@ -359,3 +359,51 @@ fn nest_that_never_runs() {
     assert!(!warnings.contains("internal error"), "{}", warnings);
     assert!(!warnings.contains("falling back"), "{}", warnings);
 }
+
+/// Unsigned arithmetic in bounds, conditions and statements wraps as in C
+/// (`n - 1` with `n == 0`), through the C target. The OpenCL output of
+/// this program is not run here: a loop bounded by `(int)(n - 1) + 3`
+/// gets a grid sized for every `unsigned` value (2^31 work-items), which
+/// PoCL cannot allocate (open).
+#[test]
+fn unsigned_arithmetic_wraps_as_in_c() {
+    let src = root().join("tests/programs/unsigned_bounds.c");
+    let dir = scratch("program-unsigned_bounds");
+    let seq = dir.join("seq");
+    run(
+        Command::new("cc")
+            .arg("-O2")
+            .arg("-w")
+            .arg(&src)
+            .arg("-o")
+            .arg(&seq),
+        "cc",
+    );
+    let expected = program_output(&seq);
+    let host = dir.join("p_pencilc.c");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "c", "-o"])
+            .arg(&host)
+            .arg(&src),
+        "pencilc",
+    );
+    let exe = dir.join("par");
+    run(
+        Command::new("cc")
+            .arg("-O2")
+            .arg("-w")
+            .arg(&host)
+            .arg("-lm")
+            .arg("-o")
+            .arg(&exe),
+        "cc (generated)",
+    );
+    assert_eq!(program_output(&exe), expected);
+    let text = std::fs::read_to_string(&host).unwrap();
+    assert!(
+        text.contains("(long)(n)"),
+        "unsigned parameters are read as long:\n{}",
+        text
+    );
+}

@@ -120,6 +120,12 @@ pub fn generate(
     trees: MappedTrees,
 ) -> Result<GpuAst> {
     isl.reset_budget();
+    isl.set_long_ids(
+        scop.unsigned_params
+            .iter()
+            .map(|(p, _)| p.clone())
+            .collect(),
+    );
     let context = isl.set(&scop.context).isl(isl, STAGE)?;
     let host_names = fresh_prefix(scop, mapped, "h");
     let iter_prefix = fresh_prefix(scop, mapped, "c");
@@ -943,7 +949,16 @@ fn id_name(isl: &Isl, e: &ASTExpr) -> Result<String> {
 
 pub fn convert_expr(isl: &Isl, e: &ASTExpr) -> Result<AExpr> {
     match e.get_type().isl(isl, STAGE)? {
-        ASTExprType::Id => Ok(AExpr::Id(id_name(isl, e)?)),
+        ASTExprType::Id => {
+            let name = id_name(isl, e)?;
+            // isl computes with integers; C would compute `m - n` in
+            // unsigned arithmetic for an unsigned `n`.
+            Ok(if isl.is_long_id(&name) {
+                AExpr::Op(AOp::Call, vec![AExpr::Id("(long)".into()), AExpr::Id(name)])
+            } else {
+                AExpr::Id(name)
+            })
+        }
         ASTExprType::Int => {
             let v = e.int_get_val().isl(isl, STAGE)?;
             let s = v.to_str().isl(isl, STAGE)?.to_string();

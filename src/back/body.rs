@@ -162,11 +162,20 @@ impl BodyPrinter<'_> {
                 ),
             ));
         }
+        let index = crate::front::affine::IntTy::of(&self.scop.index_type);
         let subst: Vec<(String, String)> = st
             .iterators
             .iter()
             .cloned()
-            .zip(args.iter().map(|a| a.to_c()))
+            .zip(args.iter().enumerate().map(|(k, a)| {
+                // The value is in the iterator's range (`scop` checks
+                // it), so converting it back to the iterator's type is
+                // exact and gives C's arithmetic in the statement.
+                match st.iterator_types.get(k) {
+                    Some(t) if Some(*t) != index => format!("(({})({}))", t.c_name(), a.to_c()),
+                    _ => a.to_c(),
+                }
+            }))
             .collect();
         let ident = |n: &str| -> String {
             if let Some((_, v)) = subst.iter().find(|(i, _)| i == n) {

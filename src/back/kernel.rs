@@ -98,10 +98,26 @@ pub fn kernel_args(
     }
     let mut args = buffers;
     args.extend(values);
+    // Unsigned parameters keep their type, which the statements' own
+    // arithmetic depends on (`n - i` wraps); generated bounds read them as
+    // `long` (`Scop::unsigned_params`).
     args.extend(
         ints.into_iter()
             .filter(|n| scop.array(n).is_none())
-            .map(|name| KernelArg::Int { name }),
+            .map(
+                |name| match scop.unsigned_params.iter().find(|(p, _)| *p == name) {
+                    Some((_, bits)) => KernelArg::Value {
+                        name,
+                        elem_type: if *bits == 32 {
+                            "unsigned int"
+                        } else {
+                            "unsigned long"
+                        }
+                        .into(),
+                    },
+                    None => KernelArg::Int { name },
+                },
+            ),
     );
     args
 }

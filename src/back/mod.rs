@@ -150,6 +150,20 @@ pub fn emit(
             .entry_check
             .as_ref()
             .map(|c| unmangle(&c.to_c(), &keywords));
+        // The generated code reads unsigned parameters as `long`: a 64-bit
+        // one above `LONG_MAX` runs the original code (tested unsigned).
+        let in_long: Vec<String> = r
+            .scop
+            .unsigned_params
+            .iter()
+            .filter(|(_, bits)| *bits > 32)
+            .map(|(p, _)| format!("{} <= 9223372036854775807UL", unmangle(p, &keywords)))
+            .collect();
+        let bounds = match (bounds, in_long.is_empty()) {
+            (b, true) => b,
+            (None, false) => Some(in_long.join(" && ")),
+            (Some(b), false) => Some(format!("{} && {}", in_long.join(" && "), b)),
+        };
         let overlap = no_overlap_check(r.scop);
         let host = if bounds.is_some() || overlap.is_some() {
             versioned(source, r, target, &host, bounds, overlap)

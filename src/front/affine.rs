@@ -3,6 +3,7 @@
 //! and `max` become guarded pieces, and anything that is not affine in the
 //! loop iterators and parameters is rejected with the offending sub-expression.
 
+pub use super::int_type::IntTy;
 use super::syntax::{BinOp, Expr, ExprKind, UnOp};
 use crate::diag::Loc;
 use std::collections::BTreeSet;
@@ -142,6 +143,8 @@ fn not_affine(e: &Expr, reason: impl Into<String>) -> NotAffine {
 /// Converts C expressions with a fixed classification of names.
 pub struct AffineConverter<'a> {
     pub classify: &'a dyn Fn(&str) -> NameKind,
+    /// The C type of an iterator or parameter (`int` where not given).
+    pub types: Option<&'a dyn Fn(&str) -> IntTy>,
     /// Parameters seen so far.
     pub params: BTreeSet<String>,
 }
@@ -164,51 +167,93 @@ impl<'a> AffineConverter<'a> {
     pub fn new(classify: &'a dyn Fn(&str) -> NameKind) -> Self {
         AffineConverter {
             classify,
+            types: None,
             params: BTreeSet::new(),
         }
     }
 
+    /// Takes the C types of names into account: unsigned arithmetic and
+    /// conversions wrap around as C's do.
+    pub fn with_types(mut self, types: &'a dyn Fn(&str) -> IntTy) -> Self {
+        self.types = Some(types);
+        self
+    }
+
+    fn type_of(&self, name: &str) -> IntTy {
+        self.types.map(|t| t(name)).unwrap_or(IntTy::INT)
+    }
+
     pub fn pw(&mut self, e: &Expr) -> Result<Pw, NotAffine> {
+        Ok(self.value(e)?.0)
+    }
+
+    /// The value of `e` and its C type. Signed arithmetic is exact (an
+    /// overflow is undefined behaviour); unsigned arithmetic, conversions
+    /// to unsigned types and to narrower types are taken modulo 2^bits.
+    pub fn value(&mut self, e: &Expr) -> Result<(Pw, IntTy), NotAffine> {
         match &e.kind {
-            ExprKind::Int(v, _) => Ok(Pw::single(Aff::constant(*v))),
+            ExprKind::Int(v, text) => Ok((
+                Pw::single(Aff::constant(*v)),
+                IntTy::of_literal(text, *v),
+            )),
             ExprKind::Ident(n) => match (self.classify)(n) {
-                NameKind::Iterator => Ok(Pw::single(Aff::atom(isl_name(n)))),
+                NameKind::Iterator => Ok((Pw::single(Aff::atom(isl_name(n))), self.type_of(n))),
                 NameKind::Parameter => {
                     self.params.insert(isl_name(n));
-                    Ok(Pw::single(Aff::atom(isl_name(n))))
+                    Ok((Pw::single(Aff::atom(isl_name(n))), self.type_of(n)))
                 }
                 NameKind::Other => Err(not_affine(
                     e,
                     format!("`{}` is not a loop iterator or an integer parameter that the region leaves unchanged", n),
                 )),
             },
-            ExprKind::Unary(UnOp::Neg, a) => Ok(self.pw(a)?.map(|x| x.scale(-1))),
-            ExprKind::Unary(UnOp::Plus, a) => self.pw(a),
-            ExprKind::Cast(t, a) if super::syntax::is_integer_type(t) => self.pw(a),
+            ExprKind::Unary(UnOp::Neg, a) => {
+                let (pa, ta) = self.value(a)?;
+                let t = ta.promoted();
+                wrap(e, &pa.map(|x| x.scale(-1)), t).map(|p| (p, t))
+            }
+            ExprKind::Unary(UnOp::Plus, a) => {
+                let (pa, ta) = self.value(a)?;
+                Ok((pa, ta.promoted()))
+            }
+            ExprKind::Cast(ty, a) if super::syntax::is_integer_type(ty) => {
+                let (pa, ta) = self.value(a)?;
+                let t = IntTy::of(ty).unwrap_or(IntTy::INT);
+                convert(e, &pa, ta, t).map(|p| (p, t))
+            }
             ExprKind::Binary(op, a, b) => {
-                let (pa, pb) = (self.pw(a)?, self.pw(b)?);
-                match op {
-                    BinOp::Add => Ok(pa.zip(&pb, |x, y| Some(x.add(y))).unwrap()),
-                    BinOp::Sub => Ok(pa.zip(&pb, |x, y| Some(x.add(&y.scale(-1)))).unwrap()),
+                let (pa, ta) = self.value(a)?;
+                let (pb, tb) = self.value(b)?;
+                let t = IntTy::common(ta, tb);
+                let (pa, pb) = (convert(a, &pa, ta, t)?, convert(b, &pb, tb, t)?);
+                let p = match op {
+                    BinOp::Add => pa.zip(&pb, |x, y| Some(x.add(y))).unwrap(),
+                    BinOp::Sub => pa.zip(&pb, |x, y| Some(x.add(&y.scale(-1)))).unwrap(),
                     BinOp::Mul => pa
                         .zip(&pb, |x, y| match (x.as_const(), y.as_const()) {
                             (Some(c), _) => Some(y.scale(c)),
                             (_, Some(c)) => Some(x.scale(c)),
                             _ => None,
                         })
-                        .ok_or_else(|| not_affine(e, "a product of two non-constant values is not affine")),
+                        .ok_or_else(|| not_affine(e, "a product of two non-constant values is not affine"))?,
                     BinOp::Div | BinOp::Rem => {
                         let d = pb.as_const().filter(|d| *d != 0).ok_or_else(|| {
                             not_affine(e, "division and remainder are affine only by a non-zero integer constant")
                         })?;
-                        Ok(if *op == BinOp::Div { c_div(&pa, d) } else { c_rem(&pa, d) })
+                        // Both operands are in range now: an unsigned
+                        // division is one of non-negative values.
+                        return Ok((if *op == BinOp::Div { c_div(&pa, d) } else { c_rem(&pa, d) }, t));
                     }
-                    _ => Err(not_affine(e, format!("operator `{}` does not give an affine value", op.c_text()))),
-                }
+                    _ => return Err(not_affine(e, format!("operator `{}` does not give an affine value", op.c_text()))),
+                };
+                wrap(e, &p, t).map(|p| (p, t))
             }
-            ExprKind::Cond(c, t, f) => {
+            ExprKind::Cond(c, tv, fv) => {
                 let g = self.cond(c)?;
-                let (pt, pf) = (self.pw(t)?, self.pw(f)?);
+                let (pt, tt) = self.value(tv)?;
+                let (pf, tf) = self.value(fv)?;
+                let t = IntTy::common(tt, tf);
+                let (pt, pf) = (convert(tv, &pt, tt, t)?, convert(fv, &pf, tf, t)?);
                 let mut out = Vec::new();
                 for (gs, a) in pt.0 {
                     let mut gs2 = vec![g.clone()];
@@ -220,10 +265,13 @@ impl<'a> AffineConverter<'a> {
                     gs2.extend(gs);
                     out.push((gs2, a));
                 }
-                Ok(Pw(out))
+                Ok((Pw(out), t))
             }
             ExprKind::Call(f, args) if (f == "min" || f == "max" || f == "__pencil_min" || f == "__pencil_max") && args.len() == 2 => {
-                let (pa, pb) = (self.pw(&args[0])?, self.pw(&args[1])?);
+                let (pa, ta) = self.value(&args[0])?;
+                let (pb, tb) = self.value(&args[1])?;
+                let t = IntTy::common(ta, tb);
+                let (pa, pb) = (convert(&args[0], &pa, ta, t)?, convert(&args[1], &pb, tb, t)?);
                 let is_min = f.ends_with("min");
                 let mut out = Vec::new();
                 for (g1, a1) in &pa.0 {
@@ -239,7 +287,7 @@ impl<'a> AffineConverter<'a> {
                         out.push((gb, a2.clone()));
                     }
                 }
-                Ok(Pw(out))
+                Ok((Pw(out), t))
             }
             ExprKind::Call(f, _) => Err(not_affine(e, format!("the call to `{}` is not an affine expression", f))),
             ExprKind::Float(_) => Err(not_affine(e, "a floating-point value is not affine")),
@@ -263,7 +311,10 @@ impl<'a> AffineConverter<'a> {
                 a,
                 b,
             ) => {
-                let (pa, pb) = (self.pw(a)?, self.pw(b)?);
+                let (pa, ta) = self.value(a)?;
+                let (pb, tb) = self.value(b)?;
+                let t = IntTy::common(ta, tb);
+                let (pa, pb) = (convert(a, &pa, ta, t)?, convert(b, &pb, tb, t)?);
                 Ok(compare(&pa, *op, &pb))
             }
             ExprKind::Int(v, _) => Ok(if *v != 0 {
@@ -311,6 +362,91 @@ pub fn compare(a: &Pw, op: BinOp, b: &Pw) -> String {
             .collect::<Vec<_>>()
             .join(" or ")
     }
+}
+
+/// `p` converted to `t` as C converts: unchanged where it is in range,
+/// otherwise taken modulo 2^bits into it (unsigned types by the standard,
+/// narrower signed ones as gcc and clang define it); `_Bool` gives 0 or 1.
+fn convert(e: &Expr, p: &Pw, from: IntTy, t: IntTy) -> Result<Pw, NotAffine> {
+    let (flo, fhi) = from.range();
+    let (lo, hi) = t.range();
+    if !t.is_bool() && lo <= flo && fhi <= hi {
+        // Every value of `from` is one of `t`.
+        return Ok(p.clone());
+    }
+    if t.is_bool() {
+        let mut out = Vec::new();
+        for (g, x) in &p.0 {
+            if let Some(c) = x.as_const() {
+                out.push((g.clone(), Aff::constant(i64::from(c != 0))));
+                continue;
+            }
+            let xs = x.to_isl();
+            let mut gz = g.clone();
+            gz.push(format!("{} = 0", xs));
+            out.push((gz, Aff::constant(0)));
+            let mut gn = g.clone();
+            gn.push(format!("{} != 0", xs));
+            out.push((gn, Aff::constant(1)));
+        }
+        return Ok(Pw(out));
+    }
+    modulo(e, p, t)
+}
+
+/// `p` modulo 2^bits into the range of `t`, for the types whose
+/// arithmetic wraps; signed types of at least `int`'s rank are left
+/// alone (their overflow is undefined behaviour, excluded elsewhere).
+fn wrap(e: &Expr, p: &Pw, t: IntTy) -> Result<Pw, NotAffine> {
+    if t.signed && t.bits >= 32 {
+        return Ok(p.clone());
+    }
+    modulo(e, p, t)
+}
+
+/// `p` taken modulo 2^bits into the range of `t`.
+fn modulo(e: &Expr, p: &Pw, t: IntTy) -> Result<Pw, NotAffine> {
+    let (lo, hi) = t.range();
+    let m = 1i128 << t.bits;
+    let mut out = Vec::new();
+    for (g, x) in &p.0 {
+        if let Some(c) = x.as_const() {
+            let v = (c as i128 - lo).rem_euclid(m) + lo;
+            let v = i64::try_from(v).map_err(|_| {
+                not_affine(e, format!("the value {} of this unsigned expression does not fit pencilc's 64-bit signed constants", v))
+            })?;
+            out.push((g.clone(), Aff::constant(v)));
+            continue;
+        }
+        if t.bits > 32 && !t.signed {
+            // Modulo 2^64 the generated code (in `long`) cannot follow:
+            // a sum of non-negative terms stays in range (its terms are
+            // sizes, far below 2^63); anything that may go below zero is
+            // left to C, as a non-affine value.
+            if x.constant >= 0 && x.terms.iter().all(|(c, _)| *c >= 0) {
+                out.push((g.clone(), x.clone()));
+                continue;
+            }
+            return Err(not_affine(
+                e,
+                "64-bit unsigned arithmetic that may wrap around below zero",
+            ));
+        }
+        let xs = x.to_isl();
+        let mut gin = g.clone();
+        gin.push(format!("{} <= {} <= {}", lo, xs, hi));
+        out.push((gin, x.clone()));
+        let mut gout = g.clone();
+        gout.push(format!("{} < {} or {} > {}", xs, lo, xs, hi));
+        let atom = if lo == 0 {
+            format!("(({}) mod {})", xs, m)
+        } else {
+            format!("(({} + {}) mod {})", xs, -lo, m)
+        };
+        let lo = i64::try_from(lo).expect("a signed type's minimum fits i64");
+        out.push((gout, Aff::atom(atom).add(&Aff::constant(lo))));
+    }
+    Ok(Pw(out))
 }
 
 /// C's truncating division by a constant.

@@ -3,6 +3,7 @@
 
 pub mod affine;
 pub mod cc_check;
+pub mod int_type;
 pub mod parse;
 pub mod preprocess;
 pub mod syntax;

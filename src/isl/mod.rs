@@ -45,6 +45,9 @@ pub struct Isl {
     max_operations: u64,
     /// When the current region's compilation must end (`check_deadline`).
     deadline: Cell<Option<Instant>>,
+    /// Identifiers that generated expressions read as `long`: the current
+    /// region's unsigned parameters (`Scop::unsigned_params`).
+    long_ids: RefCell<Vec<String>>,
 }
 
 #[derive(Default)]
@@ -98,7 +101,17 @@ impl Isl {
             ctx,
             max_operations,
             deadline: Cell::new(None),
+            long_ids: RefCell::new(Vec::new()),
         }
+    }
+
+    /// Sets the identifiers that generated expressions read as `long`.
+    pub fn set_long_ids(&self, ids: Vec<String>) {
+        *self.long_ids.borrow_mut() = ids;
+    }
+
+    pub fn is_long_id(&self, id: &str) -> bool {
+        self.long_ids.borrow().iter().any(|x| x == id)
     }
 
     /// Sets (or clears) the time by which the current work must end.

@@ -3,7 +3,7 @@
 use super::*;
 use crate::back::cexpr::plain;
 use crate::diag::{Code, Diagnostic, Result};
-use crate::front::affine::{compare, isl_name, AffineConverter, NameKind, NotAffine, Pw};
+use crate::front::affine::{compare, isl_name, AffineConverter, IntTy, NameKind, NotAffine, Pw};
 use crate::front::parse::{const_value, Region};
 use crate::front::syntax::{BinOp, ExprKind, Independent, RedOp, Stmt, Storage, UnOp, VarDecl};
 use std::collections::{BTreeMap, BTreeSet};
@@ -64,6 +64,9 @@ struct Builder<'r> {
     written: BTreeSet<String>,
     /// C names of the enclosing iterators.
     iters: Vec<String>,
+    /// The C types of the loops' iterators declared in their `for`
+    /// (innermost last), for the wrap-around of unsigned arithmetic.
+    iter_types: Vec<(String, IntTy)>,
     constraints: Vec<String>,
     sched: Vec<SchedDim>,
     params: BTreeSet<String>,
@@ -110,6 +113,7 @@ pub fn build_scop(region: &Region) -> Result<Scop> {
         region,
         written,
         iters: vec![],
+        iter_types: vec![],
         constraints: vec![],
         sched: vec![],
         params: BTreeSet::new(),
@@ -371,6 +375,17 @@ impl<'r> Builder<'r> {
             .or_else(|| self.region.symbols.get(name))
     }
 
+    /// The C integer type of an iterator or parameter (`int` for names
+    /// of no integer type, which the converter rejects anyway).
+    pub(super) fn int_type(&self, name: &str) -> IntTy {
+        if let Some((_, t)) = self.iter_types.iter().rev().find(|(n, _)| n == name) {
+            return *t;
+        }
+        self.decl(name)
+            .and_then(|d| IntTy::of(&d.base_type))
+            .unwrap_or(IntTy::INT)
+    }
+
     fn all_iters(&self) -> Vec<String> {
         self.iters
             .iter()
@@ -407,7 +422,8 @@ impl<'r> Builder<'r> {
     ) -> std::result::Result<T, NotAffine> {
         let (result, params) = {
             let classify = |n: &str| self.classify(n);
-            let mut conv = AffineConverter::new(&classify);
+            let types = |n: &str| self.int_type(n);
+            let mut conv = AffineConverter::new(&classify).with_types(&types);
             (f(&mut conv), conv.params)
         };
         if result.is_ok() {
@@ -642,6 +658,8 @@ impl<'r> Builder<'r> {
             "the lower bound",
         )?;
         self.iters.push(iter.to_string());
+        let ty = IntTy::of(iter_type).unwrap_or(IntTy::INT);
+        self.iter_types.push((iter.to_string(), ty));
         let c = self.convert(
             |cv| cv.cond(cond),
             Code::NonAffineBound,
@@ -652,6 +670,7 @@ impl<'r> Builder<'r> {
             Ok(c) => c,
             Err(e) => {
                 self.iters.pop();
+                self.iter_types.pop();
                 return Err(e);
             }
         };
@@ -659,6 +678,7 @@ impl<'r> Builder<'r> {
             Ok(cons) => cons,
             Err(e) => {
                 self.iters.pop();
+                self.iter_types.pop();
                 return Err(e);
             }
         };
@@ -710,6 +730,7 @@ impl<'r> Builder<'r> {
         self.sched.pop();
         self.constraints.truncate(self.constraints.len() - n);
         self.iters.pop();
+        self.iter_types.pop();
         r
     }
 
@@ -766,6 +787,7 @@ impl<'r> Builder<'r> {
             id: StmtId(id),
             name: format!("S_{}", id),
             iterators: self.iters.clone(),
+            iterator_types: self.iters.iter().map(|i| self.int_type(i)).collect(),
             domain: String::new(),
             schedule: String::new(),
             reads,
@@ -1212,6 +1234,42 @@ impl<'r> Builder<'r> {
             )
         };
         self.check_assumptions(&context)?;
+        let unsigned_params: Vec<(String, u32)> = params
+            .iter()
+            .filter_map(|p| {
+                let (_, d) = self
+                    .region
+                    .symbols
+                    .iter()
+                    .find(|(n, _)| isl_name(n) == *p)?;
+                let t = IntTy::of(&d.base_type)?;
+                (!t.signed && t.bits >= 32).then(|| (p.clone(), t.bits))
+            })
+            .collect();
+        // Their values are in range at every run (a 64-bit one up to
+        // `LONG_MAX` where the generated code runs): isl then sees that
+        // `n mod 2^32` is `n`.
+        let context = if unsigned_params.is_empty() {
+            context
+        } else {
+            let ranges: Vec<String> = unsigned_params
+                .iter()
+                .map(|(p, bits)| {
+                    let hi: i128 = if *bits == 32 {
+                        (1 << 32) - 1
+                    } else {
+                        i64::MAX as i128
+                    };
+                    format!("0 <= {} <= {}", p, hi)
+                })
+                .chain(assumed.iter().cloned())
+                .collect();
+            format!(
+                "[{}] -> {{ : {} }}",
+                params.join(", "),
+                ranges.join(" and ")
+            )
+        };
         let depth = self
             .sched_dims
             .iter()
@@ -1402,6 +1460,7 @@ impl<'r> Builder<'r> {
             param_ranges,
             live_out_iters: vec![],
             index_type: "int".into(),
+            unsigned_params,
         };
         let mut scop = assume_in_bounds(scop)?;
         let int = crate::front::syntax::integer_range("int");

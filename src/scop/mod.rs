@@ -72,6 +72,12 @@ pub struct Scop {
     /// in the widest type of the bounds; with `int` a `long` loop to
     /// 2147483650 never ended.
     pub index_type: String,
+    /// Parameters of unsigned types of 32 or 64 bits (isl names, with
+    /// their width). Generated loop bounds and guards compute with them as
+    /// with mathematical integers, as isl does: they read them as `long`
+    /// (C would turn `m - n` into unsigned arithmetic), and a 64-bit one
+    /// above `LONG_MAX` runs the original code instead.
+    pub unsigned_params: Vec<(String, u32)>,
 }
 
 /// The value an affine loop leaves in its iterator, a variable declared
@@ -142,6 +148,10 @@ pub struct Statement {
     pub name: String,
     /// The C names of the enclosing loop iterators, outermost first.
     pub iterators: Vec<String>,
+    /// Their C types: the statement's own arithmetic with an iterator is
+    /// in its type (`n - i` is unsigned for an `int i` and `unsigned n`),
+    /// whatever type the generated loops use.
+    pub iterator_types: Vec<crate::front::affine::IntTy>,
     /// `[params] -> { S_0[i, j] : ... }`
     pub domain: String,
     /// The original (2d+1) schedule, `[params] -> { S_0[i, j] -> [0, i, 0, j, 0] }`.

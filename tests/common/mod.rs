@@ -351,7 +351,7 @@ pub fn program_matches_sequential(name: &str, tag: &str, extra: &[&str]) -> Stri
 }
 
 /// What a program prints, run with the OpenCL CPU device.
-fn program_output(exe: &Path) -> String {
+pub fn program_output(exe: &Path) -> String {
     let mut r = Command::new(exe);
     r.env("PENCILC_OPENCL_DEVICE", "cpu");
     String::from_utf8_lossy(&run(&mut r, "running").stdout).into_owned()

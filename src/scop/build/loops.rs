@@ -116,6 +116,8 @@ impl Builder<'_> {
             })
         });
         self.iters.push(prev.clone());
+        let ty = self.int_type(iter);
+        self.iter_types.push((prev.clone(), ty));
         let c_prev = self.convert(
             |cv| cv.cond(&renamed),
             Code::NonAffineBound,
@@ -123,6 +125,7 @@ impl Builder<'_> {
             "the loop condition",
         );
         self.iters.pop();
+        self.iter_types.pop();
         let c_prev = c_prev?;
         let mut failed = start_constraints(&prev, lb, step);
         failed.push(if step > 0 {
