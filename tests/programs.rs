@@ -81,6 +81,40 @@ fn iterators_keep_their_integer_types() {
     check("integer_types");
 }
 
+/// Runs pencilc with `-v` for OpenCL and returns what it printed.
+fn verbose_log(name: &str) -> String {
+    let src = root().join("tests/programs").join(format!("{}.c", name));
+    let dir = scratch(&format!("program-{}-v", name));
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--target", "opencl", "-o"])
+            .arg(dir.join("p_host.c"))
+            .arg(&src),
+        "pencilc -v",
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Image processing with <stdint.h> pixels and every small integer type
+/// (issue 15, item 1): C's promotions, wrap-around and `_Bool` stores hold
+/// in the kernels exactly, and the pixel loops stay parallel.
+#[test]
+fn stdint_pixels_keep_c_integer_semantics() {
+    check("pixels");
+    let log = verbose_log("pixels");
+    assert!(log.contains("parallel dims [2, 1]"), "{}", log);
+    let k = std::fs::read_to_string(root().join("target/e2e/program-pixels/p_kernel.cl")).unwrap();
+    for text in [
+        "__global unsigned char *restrict mask",
+        "(unsigned char)(",
+        "(char)(",
+        "(bool)(",
+    ] {
+        assert!(k.contains(text), "{}\n{}", text, k);
+    }
+    assert!(!k.contains("uint8_t") && !k.contains("_Bool"), "{}", k);
+}
+
 /// An assumption under an `if` or in a loop holds only where it is
 /// reached (issue 14, item 6): `if (m > 0) __pencil_assume(n % 32 == 0)`
 /// made n = 33, m = 0 lose element 32.

@@ -503,7 +503,8 @@ fn emit_region(
                     a.name.clone()
                 },
                 size,
-                elem_type: a.elem_type.clone(),
+                // The kernels' type (CUDA's host declares the device pointer).
+                elem_type: opencl_type(&a.elem_type),
                 copy_in: r.deps.copy_in.contains(&a.name),
                 copy_out: r.deps.copy_out.contains(&a.name),
             }
@@ -538,9 +539,11 @@ fn kernel_text(
                 format!("{} {}", opencl_type(elem_type), name)
             }
             (KernelArg::Buffer { name, elem_type }, _) => {
-                format!("{} *__restrict__ {}", elem_type, name)
+                format!("{} *__restrict__ {}", opencl_type(elem_type), name)
             }
-            (KernelArg::Value { name, elem_type }, _) => format!("{} {}", elem_type, name),
+            (KernelArg::Value { name, elem_type }, _) => {
+                format!("{} {}", opencl_type(elem_type), name)
+            }
             (KernelArg::Int { name }, _) => format!("{} {}", scop.index_type, name),
         })
         .collect();
@@ -610,7 +613,7 @@ fn kernel_text(
             "{}{}{} {}{};\n",
             indent(1),
             space,
-            a.elem_type,
+            opencl_type(&a.elem_type),
             a.name,
             dims
         ));
@@ -635,11 +638,9 @@ fn kernel_text(
 
 /// The kernel that combines a launch's partials into its reduction
 /// variables (`reduce`).
-/// A C integer type as OpenCL C spells it: `long` is already 64 bits
-/// there, and `long long` is reserved (PoCL reads it as 128 bits, so a
-/// `long long` buffer was read at the wrong offsets).
+/// An element type as kernels declare buffers and arguments of it.
 fn opencl_type(t: &str) -> String {
-    t.replace("long long", "long")
+    crate::front::syntax::buffer_type(t)
 }
 
 fn combine_kernel_text(privs: &[reduce::Privatized], target: Target, number: usize) -> KernelText {

@@ -77,12 +77,29 @@ impl StmtPrinter<'_> {
                 return Ok(text);
             }
         }
+        if self.device && self.stores_bool(scope, lhs) {
+            return Ok(bool_store(p, lhs, op, rhs));
+        }
         Ok(format!(
             "{} {} {};",
             p.print(lhs),
             op.c_text(),
             p.print(rhs)
         ))
+    }
+
+    /// Whether `lhs` is an element of a `_Bool` array or scalar of the
+    /// region, which kernels hold in `unsigned char` buffers.
+    fn stores_bool(&self, scope: &[(String, String)], lhs: &Expr) -> bool {
+        let Some(var) = base(lhs) else {
+            return false;
+        };
+        if scope.iter().any(|(v, _)| v == var) {
+            return false;
+        }
+        self.scop
+            .array(var)
+            .is_some_and(|a| crate::front::syntax::integer_kind(&a.elem_type) == Some((1, false)))
     }
 
     /// `pencilc_atomic_<op>_<type>(&lhs, value);` for a reduction update.
@@ -241,6 +258,11 @@ impl StmtPrinter<'_> {
                         None => None,
                     };
                     scope.push((var.name.clone(), var.base_type.clone()));
+                    let ty = if self.device {
+                        crate::front::syntax::device_int_type(&var.base_type)
+                    } else {
+                        var.base_type.clone()
+                    };
                     let dims: String = var
                         .dims
                         .iter()
@@ -251,13 +273,12 @@ impl StmtPrinter<'_> {
                         Some(i) => out.push_str(&format!(
                             "{}{} {}{} = {};\n",
                             ind,
-                            var.base_type,
+                            ty,
                             var.name,
                             dims,
                             p.print(i)
                         )),
-                        None => out
-                            .push_str(&format!("{}{} {}{};\n", ind, var.base_type, var.name, dims)),
+                        None => out.push_str(&format!("{}{} {}{};\n", ind, ty, var.name, dims)),
                     }
                 }
                 Stmt::Break(_) => out.push_str(&format!("{}break;\n", ind)),
@@ -339,6 +360,20 @@ fn find_cast<'e>(e: &'e Expr, pred: &dyn Fn(&str) -> bool) -> Option<&'e Expr> {
         ExprKind::Call(_, args) => args.iter().find_map(|a| find_cast(a, pred)),
         ExprKind::Int(..) | ExprKind::Float(_) | ExprKind::Ident(_) => None,
     }
+}
+
+/// A store to a `_Bool` held in an `unsigned char` buffer, converted to 0
+/// or 1 as C converts it (`lhs op= rhs` is `lhs = lhs op rhs` here: the
+/// left side has no side effects in a region).
+fn bool_store(p: &ExprPrinter, lhs: &Expr, op: AssignOp, rhs: &Expr) -> String {
+    let value = match op.binary() {
+        None => p.print(rhs),
+        Some(b) => p.print(&Expr {
+            kind: ExprKind::Binary(b, Box::new(lhs.clone()), Box::new(rhs.clone())),
+            loc: rhs.loc.clone(),
+        }),
+    };
+    format!("{} = (bool)({});", p.print(lhs), value)
 }
 
 fn base(e: &Expr) -> Option<&str> {

@@ -184,7 +184,14 @@ impl<'a> AffineConverter<'a> {
             },
             ExprKind::Unary(UnOp::Neg, a) => Ok(self.pw(a)?.map(|x| x.scale(-1))),
             ExprKind::Unary(UnOp::Plus, a) => self.pw(a),
-            ExprKind::Cast(t, a) if super::syntax::is_integer_type(t) => self.pw(a),
+            // A cast to `int` or wider keeps the value where the region's
+            // integer arithmetic does not overflow (what affine analysis
+            // assumes throughout); a narrower one wraps around, which no
+            // affine expression says.
+            ExprKind::Cast(t, a) if super::syntax::integer_kind(t).is_some_and(|(n, _)| n >= 32) => {
+                self.pw(a)
+            }
+            ExprKind::Cast(..) => Err(not_affine(e, "a cast to a type narrower than `int` wraps around")),
             ExprKind::Binary(op, a, b) => {
                 let (pa, pb) = (self.pw(a)?, self.pw(b)?);
                 match op {

@@ -571,7 +571,10 @@ impl<'a> Cx<'a> {
         let base = self.resolve_type(self.text(ty), typedefs);
         let mut c = n.walk();
         for d in n.children_by_field_name("declarator", &mut c) {
-            if d.kind() == "type_identifier" {
+            // tree-sitter-c reads the <stdint.h> names (`uint8_t`,
+            // `size_t`, ...) as primitive types even where a typedef
+            // declares them; the typedef still says what they are.
+            if d.kind() == "type_identifier" || d.kind() == "primitive_type" {
                 typedefs.insert(self.text(d).to_string(), base.clone());
             }
         }
@@ -1922,7 +1925,12 @@ pub fn const_value(e: &Expr) -> Option<i64> {
                 _ => None,
             }
         }
-        ExprKind::Cast(t, a) if is_integer_type(t) => const_value(a),
+        // Outside the type's range the cast would wrap: not folded.
+        ExprKind::Cast(t, a) => {
+            let v = const_value(a)?;
+            let (lo, hi) = crate::front::syntax::integer_range(t)?;
+            (lo <= v as i128 && v as i128 <= hi).then_some(v)
+        }
         _ => None,
     }
 }
