@@ -115,6 +115,26 @@ fn stdint_pixels_keep_c_integer_semantics() {
     assert!(!k.contains("uint8_t") && !k.contains("_Bool"), "{}", k);
 }
 
+/// `atomic_add(&hist[p], 1)` is an update of one element (issue 15,
+/// item 2): atomic updates of one array commute, so the pixel loops are
+/// parallel with device atomics; the update under a data-dependent `if`
+/// stays in order (a compound statement), and the read after the loop
+/// sees every update.
+#[test]
+fn atomic_histogram_loops_are_parallel() {
+    check("histogram");
+    let log = verbose_log("histogram");
+    assert!(log.contains("parallel dims [1, 2, 0, 2, 1]"), "{}", log);
+    let k =
+        std::fs::read_to_string(root().join("target/e2e/program-histogram/p_kernel.cl")).unwrap();
+    for text in [
+        "pencilc_atomic_add_uint(&hist[",
+        "pencilc_atomic_add_long(&weight[",
+    ] {
+        assert!(k.contains(text), "{}\n{}", text, k);
+    }
+}
+
 /// An assumption under an `if` or in a loop holds only where it is
 /// reached (issue 14, item 6): `if (m > 0) __pencil_assume(n % 32 == 0)`
 /// made n = 33, m = 0 lose element 32.

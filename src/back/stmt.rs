@@ -390,19 +390,17 @@ fn red_name(r: RedOp) -> &'static str {
 
 /// The suffix of the atomic helpers for an element type.
 pub fn atomic_type(elem: &str) -> Option<&'static str> {
-    match elem
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .as_str()
-    {
-        "int" | "signed int" | "int32_t" => Some("int"),
-        "unsigned" | "unsigned int" | "uint32_t" => Some("uint"),
-        "long" | "long int" | "int64_t" => Some("long"),
-        "unsigned long" | "uint64_t" => Some("ulong"),
-        "float" => Some("float"),
-        "double" => Some("double"),
-        _ => None,
+    match crate::front::syntax::integer_kind(elem) {
+        Some((32, true)) => Some("int"),
+        Some((32, false)) => Some("uint"),
+        Some((64, true)) => Some("long"),
+        Some((64, false)) => Some("ulong"),
+        Some(_) => None,
+        None => match elem.trim() {
+            "float" => Some("float"),
+            "double" => Some("double"),
+            _ => None,
+        },
     }
 }
 

@@ -10,6 +10,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use tree_sitter::{Node, Parser};
 
+mod atomic;
+
 /// How deep the syntax tree of the code pencilc translates may nest
 /// (tree-sitter nodes: a level of parentheses is two, a loop with braces
 /// two). Every stage after the parser recurses over it; the compile runs
@@ -1422,6 +1424,7 @@ impl<'a> Cx<'a> {
                     op,
                     rhs,
                     loc: self.loc(stmt),
+                    atomic: false,
                 })
             }
             "update_expression" => {
@@ -1443,9 +1446,13 @@ impl<'a> Cx<'a> {
                     op,
                     rhs: one,
                     loc: self.loc(stmt),
+                    atomic: false,
                 })
             }
             "call_expression" => {
+                if let Some(update) = self.atomic_update(e, stmt)? {
+                    return Ok(update);
+                }
                 let Expr {
                     kind: ExprKind::Call(name, args),
                     ..

@@ -216,6 +216,9 @@ pub enum Stmt {
         op: AssignOp,
         rhs: Expr,
         loc: Loc,
+        /// Written as an atomic call (`atomic_add(&lhs, rhs)`): the update
+        /// commutes with the other atomic updates of the same array.
+        atomic: bool,
     },
     /// `while (cond) body`: always dynamic control, so always part of a
     /// compound statement in the model.
@@ -399,11 +402,18 @@ pub fn subst_stmts(body: &[Stmt], map: &dyn Fn(&str) -> Option<Expr>) -> Vec<Stm
                 else_: subst_stmts(else_, map),
                 loc: loc.clone(),
             },
-            Stmt::Assign { lhs, op, rhs, loc } => Stmt::Assign {
+            Stmt::Assign {
+                lhs,
+                op,
+                rhs,
+                loc,
+                atomic,
+            } => Stmt::Assign {
                 lhs: subst_expr(lhs, map),
                 op: *op,
                 rhs: subst_expr(rhs, map),
                 loc: loc.clone(),
+                atomic: *atomic,
             },
             Stmt::While { cond, body, loc } => Stmt::While {
                 cond: subst_expr(cond, map),
