@@ -135,6 +135,21 @@ fn atomic_histogram_loops_are_parallel() {
     }
 }
 
+/// Arrays declared inside loop bodies (issue 15, item 3) are new in each
+/// iteration: no loop-carried dependence through them, so the loops are
+/// parallel, and each thread declares its own private copy.
+#[test]
+fn arrays_declared_in_loops_are_private_to_iterations() {
+    check("local_arrays");
+    let log = verbose_log("local_arrays");
+    assert!(log.contains("parallel dims [2]"), "{}", log);
+    let k = std::fs::read_to_string(root().join("target/e2e/program-local_arrays/p_kernel.cl"))
+        .unwrap();
+    for text in ["float win[3][3];", "float accum[8];"] {
+        assert!(k.contains(text), "{}\n{}", text, k);
+    }
+}
+
 /// An assumption under an `if` or in a loop holds only where it is
 /// reached (issue 14, item 6): `if (m > 0) __pencil_assume(n % 32 == 0)`
 /// made n = 33, m = 0 lose element 32.

@@ -1,0 +1,45 @@
+/* DSL-style code with arrays declared inside loop bodies (issue 15, item
+ * 3): each iteration gets its own array, so there is no loop-carried
+ * dependence through it and the loops are parallel; in a kernel each
+ * thread has its own (private) copy. A 3-tap filter per pixel with a
+ * per-pixel window, and a per-row scratch buffer of constant size. */
+#include <stdint.h>
+#include <stdio.h>
+#include <pencil.h>
+
+#define H 40
+#define W 50
+#define K 8
+
+static void filter(int h, int w, const float in[static const restrict h][w], float out[static const restrict h][w],
+                   float rows[static const restrict h][K]) {
+#pragma scop
+  for (int i = 1; i < h - 1; i++)
+    for (int j = 1; j < w - 1; j++) {
+      float win[3][3];
+      for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) win[a][b] = in[i + a - 1][j + b - 1];
+      float s = 0.0f;
+      for (int a = 0; a < 3; a++) s += win[a][0] * 0.25f + win[a][1] * 0.5f + win[a][2] * 0.25f;
+      out[i][j] = s / 3.0f;
+    }
+  for (int i = 0; i < h; i++) {
+    float accum[K];
+    for (int k = 0; k < K; k++) accum[k] = in[i][k] * 0.5f;
+    for (int k = 1; k < K; k++) accum[k] += accum[k - 1];
+    for (int k = 0; k < K; k++) rows[i][k] = accum[k] + accum[K - 1 - k];
+  }
+#pragma endscop
+}
+
+int main(void) {
+  static float in[H][W], out[H][W], rows[H][K];
+  for (int i = 0; i < H; i++)
+    for (int j = 0; j < W; j++) in[i][j] = (float)((i * 17 + j * 5) % 23) * 0.125f;
+  filter(H, W, in, out, rows);
+  for (int i = 0; i < H; i++)
+    for (int j = 0; j < W; j += 7) printf("%.6f\n", out[i][j]);
+  for (int i = 0; i < H; i++)
+    for (int k = 0; k < K; k++) printf("%.6f\n", rows[i][k]);
+  return 0;
+}
