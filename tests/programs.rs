@@ -145,7 +145,11 @@ fn arrays_declared_in_loops_are_private_to_iterations() {
     assert!(log.contains("parallel dims [2]"), "{}", log);
     let k = std::fs::read_to_string(root().join("target/e2e/program-local_arrays/p_kernel.cl"))
         .unwrap();
-    for text in ["float win[3][3];", "float accum[8];"] {
+    for text in [
+        "float win[3][3];",
+        "float accum[8];",
+        "float prefix[12][2];",
+    ] {
         assert!(k.contains(text), "{}\n{}", text, k);
     }
 }

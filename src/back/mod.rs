@@ -8,6 +8,7 @@ pub mod cexpr;
 pub mod convert;
 pub mod cxx;
 pub mod kernel;
+mod private;
 pub mod reduce;
 pub mod stmt;
 mod templates;

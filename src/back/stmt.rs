@@ -250,9 +250,11 @@ impl StmtPrinter<'_> {
                     out.push('\n');
                 }
                 Stmt::Decl { var, init, loc } => {
-                    if self.device {
-                        self.check_device_decl(var, loc)?;
-                    }
+                    let bounds = if self.device {
+                        self.device_decl_dims(var, loc)?
+                    } else {
+                        None
+                    };
                     let init = match init {
                         Some(i) => Some(self.convert(st, scope, i)?),
                         None => None,
@@ -263,12 +265,15 @@ impl StmtPrinter<'_> {
                     } else {
                         var.base_type.clone()
                     };
-                    let dims: String = var
-                        .dims
-                        .iter()
-                        .flatten()
-                        .map(|d| format!("[{}]", p.print(d)))
-                        .collect();
+                    let dims: String = match &bounds {
+                        Some(b) => b.iter().map(|n| format!("[{}]", n)).collect(),
+                        None => var
+                            .dims
+                            .iter()
+                            .flatten()
+                            .map(|d| format!("[{}]", p.print(d)))
+                            .collect(),
+                    };
                     match &init {
                         Some(i) => out.push_str(&format!(
                             "{}{} {}{} = {};\n",
@@ -296,8 +301,11 @@ impl StmtPrinter<'_> {
 }
 
 impl StmtPrinter<'_> {
-    /// A local of a compound body as a kernel may declare it.
-    fn check_device_decl(&self, var: &VarDecl, loc: &Loc) -> Result<()> {
+    /// A local of a compound body as a kernel may declare it: the
+    /// extents it gets there, `None` for the extents as written (constants).
+    /// A run-time extent becomes its constant bound under the region's
+    /// context (`private::extent_bound`).
+    fn device_decl_dims(&self, var: &VarDecl, loc: &Loc) -> Result<Option<Vec<i64>>> {
         if is_long_double(&var.base_type) {
             return Err(long_double_error(loc));
         }
@@ -305,22 +313,38 @@ impl StmtPrinter<'_> {
         for d in var.dims.iter().flatten() {
             d.idents(&mut names);
         }
-        if !names.is_empty() || var.dims.iter().any(|d| d.is_none()) {
-            return Err(Diagnostic::error(
+        if names.is_empty() && var.dims.iter().all(|d| d.is_some()) {
+            return Ok(None);
+        }
+        let bounds: Option<Vec<i64>> = var
+            .dims
+            .iter()
+            .map(|d| {
+                d.as_ref()
+                    .and_then(|e| super::private::extent_bound(self.scop, e))
+            })
+            .collect();
+        let elements = bounds
+            .as_ref()
+            .and_then(|b| b.iter().try_fold(1i64, |acc, &x| acc.checked_mul(x)));
+        match (bounds, elements) {
+            (Some(b), Some(n)) if n <= super::private::MAX_PRIVATE_ELEMENTS => Ok(Some(b)),
+            _ => Err(Diagnostic::error(
                 Code::UnsupportedType,
                 Some(loc.clone()),
                 format!(
-                    "`{}` is an array of run-time size (depends on `{}`) declared inside the region; OpenCL C and CUDA kernels cannot declare such arrays",
+                    "`{}` is an array of run-time size (depends on `{}`) declared inside the region, with no constant bound of at most {} elements; OpenCL C and CUDA kernels cannot declare such arrays",
                     var.name,
-                    names.join("`, `")
+                    names.join("`, `"),
+                    super::private::MAX_PRIVATE_ELEMENTS
                 ),
             )
             .with_hint(format!(
-                "give `{}` a constant size (the largest the program needs), declare it at the top of the region or outside it, or compile with `--target c`",
+                "bound its size with `__pencil_assume({} <= N)` in the region (each thread then gets `{}` with N elements), give it a constant size, declare it at the top of the region or outside it, or compile with `--target c`",
+                names.first().map(String::as_str).unwrap_or("n"),
                 var.name
-            )));
+            ))),
         }
-        Ok(())
     }
 }
 

@@ -2,7 +2,9 @@
  * 3): each iteration gets its own array, so there is no loop-carried
  * dependence through it and the loops are parallel; in a kernel each
  * thread has its own (private) copy. A 3-tap filter per pixel with a
- * per-pixel window, and a per-row scratch buffer of constant size. */
+ * per-pixel window, a per-row scratch buffer of constant size, and one of
+ * run-time size `m`, which kernels declare with the constant bound the
+ * region assumes (OpenCL C has no variable-length arrays). */
 #include <stdint.h>
 #include <stdio.h>
 #include <pencil.h>
@@ -11,9 +13,11 @@
 #define W 50
 #define K 8
 
-static void filter(int h, int w, const float in[static const restrict h][w], float out[static const restrict h][w],
-                   float rows[static const restrict h][K]) {
+static void filter(int h, int w, int m, const float in[static const restrict h][w],
+                   float out[static const restrict h][w], float rows[static const restrict h][K],
+                   float pre[static const restrict h][m]) {
 #pragma scop
+  __pencil_assume(m <= 12);
   for (int i = 1; i < h - 1; i++)
     for (int j = 1; j < w - 1; j++) {
       float win[3][3];
@@ -29,17 +33,27 @@ static void filter(int h, int w, const float in[static const restrict h][w], flo
     for (int k = 1; k < K; k++) accum[k] += accum[k - 1];
     for (int k = 0; k < K; k++) rows[i][k] = accum[k] + accum[K - 1 - k];
   }
+  for (int i = 0; i < h; i++) {
+    float prefix[m][2];
+    for (int k = 0; k < m; k++) {
+      prefix[k][0] = in[i][k] + (k > 0 ? prefix[k - 1][0] : 0.0f);
+      prefix[k][1] = in[i][k] * in[i][k];
+    }
+    for (int k = 0; k < m; k++) pre[i][k] = prefix[m - 1 - k][0] - prefix[k][1];
+  }
 #pragma endscop
 }
 
 int main(void) {
-  static float in[H][W], out[H][W], rows[H][K];
+  static float in[H][W], out[H][W], rows[H][K], pre[H][10];
   for (int i = 0; i < H; i++)
     for (int j = 0; j < W; j++) in[i][j] = (float)((i * 17 + j * 5) % 23) * 0.125f;
-  filter(H, W, in, out, rows);
+  filter(H, W, 10, in, out, rows, pre);
   for (int i = 0; i < H; i++)
     for (int j = 0; j < W; j += 7) printf("%.6f\n", out[i][j]);
   for (int i = 0; i < H; i++)
     for (int k = 0; k < K; k++) printf("%.6f\n", rows[i][k]);
+  for (int i = 0; i < H; i++)
+    for (int k = 0; k < 10; k++) printf("%.6f\n", pre[i][k]);
   return 0;
 }
