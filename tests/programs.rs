@@ -95,12 +95,45 @@ fn verbose_log(name: &str) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// The CUDA output of tests/programs/`name`.c, run on tests/fakecuda,
+/// prints what the sequential program prints (`check` built that first).
+fn check_cuda_emulated(name: &str) {
+    let src = root().join("tests/programs").join(format!("{}.c", name));
+    let dir = root().join("target/e2e").join(format!("program-{}", name));
+    let host = dir.join("p_host.cu");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "cuda", "-o"])
+            .arg(&host)
+            .arg(&src),
+        "pencilc --target cuda",
+    );
+    let headers = root().join("pencil-headers").display().to_string();
+    let exe = dir.join("par-cuda-emulated");
+    build_emulated_cuda(
+        &host,
+        &dir.join("p_kernel.cu"),
+        &["-I".to_string(), headers],
+        &[],
+        &exe,
+    );
+    let got = run(&mut Command::new(&exe), "emulated CUDA program");
+    let want = run(&mut Command::new(dir.join("seq")), "sequential program");
+    assert_eq!(
+        String::from_utf8_lossy(&got.stdout),
+        String::from_utf8_lossy(&want.stdout),
+        "{} on emulated CUDA",
+        name
+    );
+}
+
 /// Image processing with <stdint.h> pixels and every small integer type
 /// (issue 15, item 1): C's promotions, wrap-around and `_Bool` stores hold
 /// in the kernels exactly, and the pixel loops stay parallel.
 #[test]
 fn stdint_pixels_keep_c_integer_semantics() {
     check("pixels");
+    check_cuda_emulated("pixels");
     let log = verbose_log("pixels");
     assert!(log.contains("parallel dims [2, 1]"), "{}", log);
     let k = std::fs::read_to_string(root().join("target/e2e/program-pixels/p_kernel.cl")).unwrap();
@@ -123,6 +156,7 @@ fn stdint_pixels_keep_c_integer_semantics() {
 #[test]
 fn atomic_histogram_loops_are_parallel() {
     check("histogram");
+    check_cuda_emulated("histogram");
     let log = verbose_log("histogram");
     assert!(log.contains("parallel dims [1, 2, 0, 2, 1]"), "{}", log);
     let k =
@@ -141,6 +175,7 @@ fn atomic_histogram_loops_are_parallel() {
 #[test]
 fn arrays_declared_in_loops_are_private_to_iterations() {
     check("local_arrays");
+    check_cuda_emulated("local_arrays");
     let log = verbose_log("local_arrays");
     assert!(log.contains("parallel dims [2]"), "{}", log);
     let k = std::fs::read_to_string(root().join("target/e2e/program-local_arrays/p_kernel.cl"))

@@ -16,6 +16,7 @@ mod templates;
 use crate::ast::{AExpr, GpuAst, Launch};
 use crate::deps::DependenceGraph;
 use crate::diag::{Diagnostic, Result};
+use crate::front::syntax::Expr;
 use crate::front::SourceFile;
 use crate::scop::Scop;
 use body::{extent_c, indent, BodyPrinter, DataStyle};
@@ -351,6 +352,7 @@ fn emit_region(
     // reductions' combining kernel if it has one.
     let mut args_per_launch = Vec::new();
     let mut plans = Vec::new();
+    let mut slices_per_launch = Vec::new();
     for l in &r.ast.launches {
         let mut args = kernel_args(scop, l, &r.ast.block_ids, &r.ast.thread_ids);
         let plan = if target == Target::C {
@@ -377,6 +379,12 @@ fn emit_region(
                 );
             }
         }
+        let slices = if target == Target::C {
+            Vec::new()
+        } else {
+            private::slices(scop, kernel::launch_stmts(l).into_iter())?
+        };
+        add_slice_args(&mut args, &slices);
         if target != Target::C {
             let number = first_kernel + l.index;
             kernels.push(kernel_text(
@@ -395,6 +403,7 @@ fn emit_region(
         }
         args_per_launch.push(args);
         plans.push(plan);
+        slices_per_launch.push(slices);
     }
     let kernel_names: Vec<String> = (0..r.ast.launches.len())
         .map(|i| format!("kernel{}", first_kernel + i))
@@ -419,6 +428,7 @@ fn emit_region(
         call_name: &call_name,
         barrier: "",
         privatized: &[],
+        target,
     };
     let mut body = String::new();
     let mut launch_fn = |i: usize, depth: usize, out: &mut String| -> Result<()> {
@@ -442,6 +452,18 @@ fn emit_region(
                 l,
                 &kernel_names[i],
                 &plans[i].privatized,
+                &text,
+                target,
+            )?
+        };
+        let text = if slices_per_launch[i].is_empty() {
+            text
+        } else {
+            slice_launch(
+                tera,
+                l,
+                &kernel_names[i],
+                &slices_per_launch[i],
                 &text,
                 target,
             )?
@@ -600,6 +622,7 @@ fn kernel_text(
             _ => "__syncthreads();",
         },
         privatized,
+        target,
     };
     let mut body = String::new();
     // Tiles are declared at kernel scope (OpenCL requires it of `__local`).
@@ -725,6 +748,94 @@ fn reduction_launch(
     let name = match target {
         Target::OpenCl => "opencl/reduce_launch.c.tera",
         _ => "cuda/reduce_launch.cu.tera",
+    };
+    templates::render(tera, name, &ctx)
+}
+
+/// The buffers of a kernel's slices (`private::Placement::Slice`) join its
+/// buffers, and the variables of their extents its integers.
+fn add_slice_args(args: &mut Vec<KernelArg>, slices: &[(String, String, Vec<Expr>)]) {
+    let at = args
+        .iter()
+        .position(|a| !matches!(a, KernelArg::Buffer { .. }))
+        .unwrap_or(args.len());
+    for (k, (name, elem_type, _)) in slices.iter().enumerate() {
+        args.insert(
+            at + k,
+            KernelArg::Buffer {
+                name: private::slice_buffer(name),
+                elem_type: elem_type.clone(),
+            },
+        );
+    }
+    let mut names = Vec::new();
+    for (_, _, dims) in slices {
+        dims.iter().for_each(|d| d.idents(&mut names));
+    }
+    for name in names {
+        if !args.iter().any(|a| a.name() == name) {
+            args.push(KernelArg::Int { name });
+        }
+    }
+}
+
+/// A launch with its slice buffers allocated around it: one slice per
+/// thread of the launch (grid times block).
+fn slice_launch(
+    tera: &tera::Tera,
+    l: &Launch,
+    kernel: &str,
+    slices: &[(String, String, Vec<Expr>)],
+    launch: &str,
+    target: Target,
+) -> Result<String> {
+    #[derive(serde::Serialize)]
+    struct S {
+        buffer: String,
+        elem_type: String,
+        elems: String,
+    }
+    let threads: Vec<String> = launch_dims(l)
+        .iter()
+        .map(|(b, t)| format!("(size_t) ({}) * {}", b.to_c(), t))
+        .collect();
+    let ss: Vec<S> = slices
+        .iter()
+        .map(|(name, elem_type, dims)| {
+            // A run-time extent of 0 or less (a declaration never reached)
+            // allocates nothing.
+            let elems: Vec<String> = dims
+                .iter()
+                .map(|d| {
+                    let d = cexpr::plain(d);
+                    format!("((long) ({d}) > 0 ? (size_t) ({d}) : 0)", d = d)
+                })
+                .collect();
+            S {
+                buffer: private::slice_buffer(name),
+                elem_type: opencl_type(elem_type),
+                elems: elems.join(" * "),
+            }
+        })
+        .collect();
+    let launch: String = launch
+        .lines()
+        .map(|line| {
+            if line.is_empty() {
+                "\n".to_string()
+            } else {
+                format!("    {}\n", line)
+            }
+        })
+        .collect();
+    let mut ctx = Context::new();
+    ctx.insert("kernel", kernel);
+    ctx.insert("threads", &threads.join(" * "));
+    ctx.insert("slices", &ss);
+    ctx.insert("launch", launch.trim_end());
+    let name = match target {
+        Target::OpenCl => "opencl/slice_launch.c.tera",
+        _ => "cuda/slice_launch.cu.tera",
     };
     templates::render(tera, name, &ctx)
 }

@@ -42,3 +42,158 @@ pub fn extent_bound(scop: &Scop, extent: &Expr) -> Option<i64> {
     }
     Some(max.get_num_si().ok()?.max(1))
 }
+
+/// Where a kernel keeps an array that a statement body declares.
+#[derive(Debug, PartialEq)]
+pub enum Placement {
+    /// Constant extents: a private array as written.
+    AsWritten,
+    /// Run-time extents with constant bounds: a private array of the bounds.
+    Bounded(Vec<i64>),
+    /// Run-time extents without a (small enough) constant bound: each
+    /// thread's slice of a device buffer the host allocates around the
+    /// launch (`slice_buffer`), indexed row-major with the run-time extents.
+    Slice,
+}
+
+/// Where `var` lives in a kernel; `None` if it has an unsized dimension.
+pub fn placement(scop: &Scop, var: &crate::front::syntax::VarDecl) -> Option<Placement> {
+    let mut names = Vec::new();
+    for d in var.dims.iter() {
+        d.as_ref()?.idents(&mut names);
+    }
+    if names.is_empty() {
+        return Some(Placement::AsWritten);
+    }
+    let bounds: Option<Vec<i64>> = var
+        .dims
+        .iter()
+        .map(|d| d.as_ref().and_then(|e| extent_bound(scop, e)))
+        .collect();
+    let elements = bounds
+        .as_ref()
+        .and_then(|b| b.iter().try_fold(1i64, |acc, &x| acc.checked_mul(x)));
+    Some(match (bounds, elements) {
+        (Some(b), Some(n)) if n <= MAX_PRIVATE_ELEMENTS => Placement::Bounded(b),
+        _ => Placement::Slice,
+    })
+}
+
+/// The device buffer holding every thread's slice of `name`.
+pub fn slice_buffer(name: &str) -> String {
+    format!("pencilc_slice_{}", name)
+}
+
+/// The arrays of the statements `stmts` that kernels keep in slices, each
+/// once: (name, element type, extents). Two such arrays of one name
+/// with different extents or types cannot share a buffer name.
+pub fn slices(
+    scop: &Scop,
+    stmts: impl Iterator<Item = usize>,
+) -> crate::diag::Result<Vec<(String, String, Vec<Expr>)>> {
+    use crate::front::syntax::Stmt;
+    fn walk(body: &[Stmt], out: &mut Vec<(crate::front::syntax::VarDecl, crate::diag::Loc)>) {
+        for s in body {
+            match s {
+                Stmt::Decl { var, loc, .. } => out.push((var.clone(), loc.clone())),
+                Stmt::For { body, .. } | Stmt::While { body, .. } => walk(body, out),
+                Stmt::If { then_, else_, .. } => {
+                    walk(then_, out);
+                    walk(else_, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out: Vec<(String, String, Vec<Expr>)> = Vec::new();
+    for s in stmts {
+        let crate::scop::StmtBody::Compound(body) = &scop.stmts[s].body else {
+            continue;
+        };
+        let mut decls = Vec::new();
+        walk(body, &mut decls);
+        for (var, loc) in decls {
+            if placement(scop, &var) != Some(Placement::Slice) {
+                continue;
+            }
+            let dims: Vec<Expr> = var.dims.iter().flatten().cloned().collect();
+            let plain = |d: &[Expr]| d.iter().map(crate::back::cexpr::plain).collect::<Vec<_>>();
+            match out.iter().find(|(n, _, _)| *n == var.name) {
+                Some((_, t, d)) if *t == var.base_type && plain(d) == plain(&dims) => {}
+                Some(_) => {
+                    return Err(crate::diag::Diagnostic::error(
+                        crate::diag::Code::UnsupportedType,
+                        Some(loc),
+                        format!(
+                            "`{}` is declared twice in one kernel with different run-time sizes or types",
+                            var.name
+                        ),
+                    )
+                    .with_hint("give the arrays different names"))
+                }
+                None => out.push((var.name.clone(), var.base_type.clone(), dims)),
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `name[s0][s1]...` of a slice as one subscript, row-major with the
+/// run-time extents `dims` (expressions are rewritten, not text).
+pub fn linearise(e: &Expr, slices: &[(String, Vec<Expr>)]) -> Expr {
+    use crate::front::syntax::ExprKind;
+    let b = |x: &Expr| Box::new(linearise(x, slices));
+    let mk = |kind| Expr {
+        kind,
+        loc: e.loc.clone(),
+    };
+    // The whole subscript chain of a slice access.
+    let mut subs = Vec::new();
+    let mut cur = e;
+    while let ExprKind::Index(a, i) = &cur.kind {
+        subs.push(i.as_ref());
+        cur = a;
+    }
+    if let ExprKind::Ident(n) = &cur.kind {
+        if let Some((_, dims)) = slices.iter().find(|(s, _)| s == n) {
+            if !subs.is_empty() && subs.len() == dims.len() {
+                subs.reverse();
+                let mut lin = linearise(subs[0], slices);
+                for (k, s) in subs.iter().enumerate().skip(1) {
+                    let scaled = mk(ExprKind::Binary(
+                        BinOp::Mul,
+                        Box::new(lin),
+                        Box::new(dims[k].clone()),
+                    ));
+                    lin = mk(ExprKind::Binary(BinOp::Add, Box::new(scaled), b(s)));
+                }
+                return mk(ExprKind::Index(Box::new(cur.clone()), Box::new(lin)));
+            }
+        }
+    }
+    mk(match &e.kind {
+        ExprKind::Index(a, i) => ExprKind::Index(b(a), b(i)),
+        ExprKind::Unary(op, a) => ExprKind::Unary(*op, b(a)),
+        ExprKind::Binary(op, x, y) => ExprKind::Binary(*op, b(x), b(y)),
+        ExprKind::Cond(c, t, f) => ExprKind::Cond(b(c), b(t), b(f)),
+        ExprKind::Call(f, args) => ExprKind::Call(
+            f.clone(),
+            args.iter().map(|a| linearise(a, slices)).collect(),
+        ),
+        ExprKind::Cast(t, a) => ExprKind::Cast(t.clone(), b(a)),
+        k => k.clone(),
+    })
+}
+
+/// The index of the running thread among all threads of the launch, for
+/// its slice; every launch dimension counts (unused ones have size 1).
+pub fn thread_index(target: crate::back::Target) -> &'static str {
+    match target {
+        crate::back::Target::OpenCl => {
+            "(get_global_id(0) + get_global_size(0) * (get_global_id(1) + get_global_size(1) * get_global_id(2)))"
+        }
+        _ => {
+            "((size_t) blockIdx.x * blockDim.x + threadIdx.x + (size_t) gridDim.x * blockDim.x * ((size_t) blockIdx.y * blockDim.y + threadIdx.y + (size_t) gridDim.y * blockDim.y * ((size_t) blockIdx.z * blockDim.z + threadIdx.z)))"
+        }
+    }
+}

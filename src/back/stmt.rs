@@ -18,6 +18,10 @@ pub struct StmtPrinter<'a> {
     pub device: bool,
     /// Reduction variables updated in private copies instead (device code).
     pub privatized: &'a [super::reduce::Privatized],
+    pub target: super::Target,
+    /// The compound body's arrays kept in buffer slices so far, with their
+    /// extents (`private::Placement::Slice`).
+    pub slices: std::cell::RefCell<Vec<(String, Vec<Expr>)>>,
 }
 
 impl StmtPrinter<'_> {
@@ -49,6 +53,7 @@ impl StmtPrinter<'_> {
         if let Some(cast) = find_cast(e, &|t| is_long_double(t)) {
             return Err(long_double_error(&cast.loc));
         }
+        let e = &super::private::linearise(e, &self.slices.borrow());
         let var = |n: &str| -> Option<String> {
             if let Some((_, t)) = scope.iter().rev().find(|(v, _)| v == n) {
                 return Some(t.clone());
@@ -250,10 +255,10 @@ impl StmtPrinter<'_> {
                     out.push('\n');
                 }
                 Stmt::Decl { var, init, loc } => {
-                    let bounds = if self.device {
-                        self.device_decl_dims(var, loc)?
+                    let placement = if self.device {
+                        self.device_placement(var, loc)?
                     } else {
-                        None
+                        super::private::Placement::AsWritten
                     };
                     let init = match init {
                         Some(i) => Some(self.convert(st, scope, i)?),
@@ -265,15 +270,38 @@ impl StmtPrinter<'_> {
                     } else {
                         var.base_type.clone()
                     };
-                    let dims: String = match &bounds {
-                        Some(b) => b.iter().map(|n| format!("[{}]", n)).collect(),
-                        None => var
+                    let dims: String = match &placement {
+                        super::private::Placement::Bounded(b) => {
+                            b.iter().map(|n| format!("[{}]", n)).collect()
+                        }
+                        _ => var
                             .dims
                             .iter()
                             .flatten()
                             .map(|d| format!("[{}]", p.print(d)))
                             .collect(),
                     };
+                    if placement == super::private::Placement::Slice {
+                        let dims: Vec<Expr> = var.dims.iter().flatten().cloned().collect();
+                        let size: Vec<String> =
+                            dims.iter().map(|d| format!("({})", p.print(d))).collect();
+                        let space = match self.target {
+                            super::Target::OpenCl => "__global ",
+                            _ => "",
+                        };
+                        out.push_str(&format!(
+                            "{}{}{} *{} = {} + (size_t) {} * {};\n",
+                            ind,
+                            space,
+                            crate::front::syntax::buffer_type(&var.base_type),
+                            var.name,
+                            super::private::slice_buffer(&var.name),
+                            super::private::thread_index(self.target),
+                            size.join(" * ")
+                        ));
+                        self.slices.borrow_mut().push((var.name.clone(), dims));
+                        continue;
+                    }
                     match &init {
                         Some(i) => out.push_str(&format!(
                             "{}{} {}{} = {};\n",
@@ -301,50 +329,24 @@ impl StmtPrinter<'_> {
 }
 
 impl StmtPrinter<'_> {
-    /// A local of a compound body as a kernel may declare it: the
-    /// extents it gets there, `None` for the extents as written (constants).
-    /// A run-time extent becomes its constant bound under the region's
-    /// context (`private::extent_bound`).
-    fn device_decl_dims(&self, var: &VarDecl, loc: &Loc) -> Result<Option<Vec<i64>>> {
+    /// Where a kernel keeps a local of a compound body
+    /// (`private::placement`); `long double` and unsized arrays are
+    /// rejected.
+    fn device_placement(&self, var: &VarDecl, loc: &Loc) -> Result<super::private::Placement> {
         if is_long_double(&var.base_type) {
             return Err(long_double_error(loc));
         }
-        let mut names = Vec::new();
-        for d in var.dims.iter().flatten() {
-            d.idents(&mut names);
-        }
-        if names.is_empty() && var.dims.iter().all(|d| d.is_some()) {
-            return Ok(None);
-        }
-        let bounds: Option<Vec<i64>> = var
-            .dims
-            .iter()
-            .map(|d| {
-                d.as_ref()
-                    .and_then(|e| super::private::extent_bound(self.scop, e))
-            })
-            .collect();
-        let elements = bounds
-            .as_ref()
-            .and_then(|b| b.iter().try_fold(1i64, |acc, &x| acc.checked_mul(x)));
-        match (bounds, elements) {
-            (Some(b), Some(n)) if n <= super::private::MAX_PRIVATE_ELEMENTS => Ok(Some(b)),
-            _ => Err(Diagnostic::error(
+        super::private::placement(self.scop, var).ok_or_else(|| {
+            Diagnostic::error(
                 Code::UnsupportedType,
                 Some(loc.clone()),
                 format!(
-                    "`{}` is an array of run-time size (depends on `{}`) declared inside the region, with no constant bound of at most {} elements; OpenCL C and CUDA kernels cannot declare such arrays",
-                    var.name,
-                    names.join("`, `"),
-                    super::private::MAX_PRIVATE_ELEMENTS
+                    "`{}` is declared inside the region without a size",
+                    var.name
                 ),
             )
-            .with_hint(format!(
-                "bound its size with `__pencil_assume({} <= N)` in the region (each thread then gets `{}` with N elements), give it a constant size, declare it at the top of the region or outside it, or compile with `--target c`",
-                names.first().map(String::as_str).unwrap_or("n"),
-                var.name
-            ))),
-        }
+            .with_hint("give every dimension its extent")
+        })
     }
 }
 

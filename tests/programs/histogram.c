@@ -15,8 +15,10 @@ static void atomic_sub(long *p, long v) { *p -= v; }
 #define H 53
 #define W 61
 
-static void histogram(int h, int w, const uint8_t img[static const restrict h][w], unsigned hist[static const restrict 256],
-                      long weight[static const restrict 16], unsigned cum[static const restrict 256], int *bright) {
+/* Fixed extents (not C99's `[static const restrict h]`), so that the CUDA
+ * output also builds as C++. */
+static void histogram(int h, int w, const uint8_t img[H][W], unsigned hist[256], long weight[16], unsigned cum[256],
+                      int *bright) {
   int count = 0;
 #pragma scop
   for (int b = 0; b < 256; b++)

@@ -4,7 +4,9 @@
  * thread has its own (private) copy. A 3-tap filter per pixel with a
  * per-pixel window, a per-row scratch buffer of constant size, and one of
  * run-time size `m`, which kernels declare with the constant bound the
- * region assumes (OpenCL C has no variable-length arrays). */
+ * region assumes (OpenCL C has no variable-length arrays), and one of
+ * run-time size `r` with no bound, which each thread keeps in its own
+ * slice of a device buffer. */
 #include <stdint.h>
 #include <stdio.h>
 #include <pencil.h>
@@ -13,9 +15,10 @@
 #define W 50
 #define K 8
 
-static void filter(int h, int w, int m, const float in[static const restrict h][w],
-                   float out[static const restrict h][w], float rows[static const restrict h][K],
-                   float pre[static const restrict h][m]) {
+/* Fixed extents (not C99's `[static const restrict h]`), so that the CUDA
+ * output also builds as C++. */
+static void filter(int h, int w, int m, int r, const float in[H][W], float out[H][W], float rows[H][K],
+                   float pre[H][10], float sum3[H]) {
 #pragma scop
   __pencil_assume(m <= 12);
   for (int i = 1; i < h - 1; i++)
@@ -41,19 +44,28 @@ static void filter(int h, int w, int m, const float in[static const restrict h][
     }
     for (int k = 0; k < m; k++) pre[i][k] = prefix[m - 1 - k][0] - prefix[k][1];
   }
+  for (int i = 0; i < h; i++) {
+    float tmp[r][3];
+    for (int k = 0; k < r; k++)
+      for (int c = 0; c < 3; c++) tmp[k][c] = in[i][k + c] * (c + 1);
+    float s = 0.0f;
+    for (int k = 0; k < r; k++) s += tmp[r - 1 - k][k % 3];
+    sum3[i] = s;
+  }
 #pragma endscop
 }
 
 int main(void) {
-  static float in[H][W], out[H][W], rows[H][K], pre[H][10];
+  static float in[H][W], out[H][W], rows[H][K], pre[H][10], sum3[H];
   for (int i = 0; i < H; i++)
     for (int j = 0; j < W; j++) in[i][j] = (float)((i * 17 + j * 5) % 23) * 0.125f;
-  filter(H, W, 10, in, out, rows, pre);
+  filter(H, W, 10, 6, in, out, rows, pre, sum3);
   for (int i = 0; i < H; i++)
     for (int j = 0; j < W; j += 7) printf("%.6f\n", out[i][j]);
   for (int i = 0; i < H; i++)
     for (int k = 0; k < K; k++) printf("%.6f\n", rows[i][k]);
   for (int i = 0; i < H; i++)
     for (int k = 0; k < 10; k++) printf("%.6f\n", pre[i][k]);
+  for (int i = 0; i < H; i++) printf("%.6f\n", sum3[i]);
   return 0;
 }
