@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use tree_sitter::{Node, Parser};
 
 mod atomic;
+mod casts;
 
 /// How deep the syntax tree of the code pencilc translates may nest
 /// (tree-sitter nodes: a level of parentheses is two, a loop with braces
@@ -162,6 +163,7 @@ pub fn parse_file(pp: &Preprocessed) -> Result<Parsed> {
         scopes: RefCell::new(Vec::new()),
         warnings: RefCell::new(Vec::new()),
         loop_depth: Cell::new(0),
+        typedefs: RefCell::new(BTreeMap::new()),
     };
     let root = tree.root_node();
     let mut typedefs = BTreeMap::new();
@@ -195,6 +197,7 @@ pub fn parse_file(pp: &Preprocessed) -> Result<Parsed> {
             _ => {}
         }
     }
+    *cx.typedefs.borrow_mut() = typedefs.clone();
     // Summary bodies, parsed like region code.
     let mut summaries = BTreeMap::new();
     for f in &functions {
@@ -256,6 +259,9 @@ struct Cx<'a> {
     warnings: RefCell<Vec<Diagnostic>>,
     /// Loops around the statement being converted.
     loop_depth: Cell<usize>,
+    /// The file's typedefs (name → resolved type), for casts: a cast keeps
+    /// its type as text, and device code knows no user typedef.
+    typedefs: RefCell<BTreeMap<String, String>>,
 }
 
 /// Leaves a loop (`Cx::enter_loop`) when dropped.
@@ -1764,6 +1770,9 @@ impl<'a> Cx<'a> {
                 let f = n
                     .child_by_field_name("function")
                     .ok_or_else(|| self.syntax(n))?;
+                if let Some(cast) = self.typedef_cast(n, f)? {
+                    return Ok(cast);
+                }
                 if f.kind() != "identifier" {
                     return Err(self
                         .err(
@@ -1798,6 +1807,7 @@ impl<'a> Cx<'a> {
                     .split_whitespace()
                     .collect::<Vec<_>>()
                     .join(" ");
+                let ty = self.typedefs.borrow().get(&ty).cloned().unwrap_or(ty);
                 if ty.contains('*') {
                     return Err(self
                         .err(

@@ -11,6 +11,10 @@
 #include <stdio.h>
 #include <pencil.h>
 
+/* A user's typedef: `(pixel)(x)` is a cast, which tree-sitter reads as a
+ * call unless the front end knows `pixel` names a type. */
+typedef uint8_t pixel;
+
 #define H 37
 #define W 45
 
@@ -43,8 +47,8 @@ static void sums(int h, int w, const uint8_t src[static const restrict h][w],
     count[i] = 0;
     offset[i] = -i;
     for (int j = 0; j < w; j++) {
-      /* Wraps past 2^32. */
-      rowsum[i] += src[i][j] * 7u;
+      /* Wraps past 2^32; the cast to `pixel` wraps modulo 256. */
+      rowsum[i] += src[i][j] * 7u + (pixel)(src[i][j] * 5);
       /* Wraps past 2^64. */
       hash[i] = (hash[i] ^ src[i][j]) * 1099511628211ull;
       signed_sum[i] += (int64_t)src[i][j] * 3000000;
