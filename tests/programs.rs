@@ -169,6 +169,27 @@ fn atomic_histogram_loops_are_parallel() {
     }
 }
 
+/// `bump(&h[i], i)`, a function without a summary given an element's
+/// address (issue 15, item 2), reads and may write that element only: the
+/// loop stays parallel.
+#[test]
+fn element_addresses_passed_to_functions_are_accesses() {
+    let cl = root().join("tests/programs/address_args.cl");
+    let cl = cl.display().to_string();
+    check_with("address_args", "", &["--opencl-include-file", &cl]);
+    let src = root().join("tests/programs/address_args.c");
+    let dir = scratch("program-address_args-v");
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--opencl-include-file", &cl, "-o"])
+            .arg(dir.join("p_host.c"))
+            .arg(&src),
+        "pencilc -v",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("parallel dims [1]"), "{}", log);
+}
+
 /// Arrays declared inside loop bodies (issue 15, item 3) are new in each
 /// iteration: no loop-carried dependence through them, so the loops are
 /// parallel, and each thread has its own copy: private (of the assumed

@@ -164,6 +164,7 @@ pub fn parse_file(pp: &Preprocessed) -> Result<Parsed> {
         warnings: RefCell::new(Vec::new()),
         loop_depth: Cell::new(0),
         typedefs: RefCell::new(BTreeMap::new()),
+        call_statement: Cell::new(false),
     };
     let root = tree.root_node();
     let mut typedefs = BTreeMap::new();
@@ -262,6 +263,9 @@ struct Cx<'a> {
     /// The file's typedefs (name → resolved type), for casts: a cast keeps
     /// its type as text, and device code knows no user typedef.
     typedefs: RefCell<BTreeMap<String, String>>,
+    /// Set while the call of a call statement is converted: its arguments
+    /// may be addresses of elements (`f(&A[i])`).
+    call_statement: Cell<bool>,
 }
 
 /// Leaves a loop (`Cx::enter_loop`) when dropped.
@@ -1459,10 +1463,13 @@ impl<'a> Cx<'a> {
                 if let Some(update) = self.atomic_update(e, stmt)? {
                     return Ok(update);
                 }
+                self.call_statement.set(true);
+                let call = self.expr(e);
+                self.call_statement.set(false);
                 let Expr {
                     kind: ExprKind::Call(name, args),
                     ..
-                } = self.expr(e)?
+                } = call?
                 else {
                     return Err(self.syntax(e));
                 };
@@ -1785,13 +1792,23 @@ impl<'a> Cx<'a> {
                 let args_node = n
                     .child_by_field_name("arguments")
                     .ok_or_else(|| self.syntax(n))?;
+                let by_address = self.call_statement.replace(false);
                 let mut args = Vec::new();
                 let mut c = args_node.walk();
                 for a in args_node.named_children(&mut c) {
                     if a.kind() == "comment" {
                         continue;
                     }
-                    args.push(self.expr(a)?);
+                    let address = a.kind() == "pointer_expression"
+                        && a.child_by_field_name("operator")
+                            .is_some_and(|o| self.text(o) == "&");
+                    match a.child_by_field_name("argument") {
+                        Some(x) if by_address && address => args.push(Expr {
+                            kind: ExprKind::Unary(UnOp::AddrOf, Box::new(self.expr(x)?)),
+                            loc: self.loc(a),
+                        }),
+                        _ => args.push(self.expr(a)?),
+                    }
                 }
                 mk(ExprKind::Call(self.text(f).to_string(), args))
             }

@@ -55,6 +55,9 @@ pub enum UnOp {
     Plus,
     Not,
     BitNot,
+    /// `&x`: only as an argument of a call statement (an access to `x`
+    /// that the callee may read and write).
+    AddrOf,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
