@@ -306,17 +306,37 @@ fn one_bad_file_does_not_hide_good_ones() {
     assert!(!dir.join("bad_host.c").exists());
 }
 
-/// A kernel cannot declare an array of run-time size (OpenCL C and CUDA
-/// reject it when the program runs); the region's top level can (a device
-/// buffer).
+/// Arrays of run-time size declared in a kernel's statements live in
+/// slices of one device buffer per name (issue 15): two of one name with
+/// different sizes in one kernel cannot share it.
 #[test]
-fn local_array_of_run_time_size_in_a_kernel() {
+fn local_arrays_of_one_name_and_two_run_time_sizes_in_a_kernel() {
     assert_diag(
         "vla",
-        "  for (i = 0; i < n; i++) {\n    double t[m];\n    for (j = 0; j < m; j++) t[j] = A[i][j];\n    for (j = 0; j < m; j++) A[i][j] = t[m - 1 - j];\n  }",
+        "  for (i = 0; i < n; i++) {\n    double t[m];\n    for (j = 0; j < m; j++) t[j] = A[i][j];\n    for (j = 0; j < m; j++) { double t[n]; t[0] = 1; A[i][j] = t[0]; }\n  }",
         "E0111",
+        9,
+        "double t[n];",
+    );
+}
+
+/// `atomic_add(&B[i], v)` updates B[i]; other atomics are not supported
+/// yet, and the first argument must be an element's address.
+#[test]
+fn unsupported_atomics() {
+    assert_diag(
+        "atomic-min",
+        "  for (i = 0; i < n; i++)\n    atomic_min(&B[idx[i]], 1.0);",
+        "E0106",
         7,
-        "double t[m];",
+        "atomic_min(&B[idx[i]], 1.0)",
+    );
+    assert_diag(
+        "atomic-pointer",
+        "  for (i = 0; i < n; i++)\n    atomic_add(B, 1.0);",
+        "E0104",
+        7,
+        "B",
     );
 }
 

@@ -81,6 +81,139 @@ fn iterators_keep_their_integer_types() {
     check("integer_types");
 }
 
+/// Runs pencilc with `-v` for OpenCL and returns what it printed.
+fn verbose_log(name: &str) -> String {
+    let src = root().join("tests/programs").join(format!("{}.c", name));
+    let dir = scratch(&format!("program-{}-v", name));
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--target", "opencl", "-o"])
+            .arg(dir.join("p_host.c"))
+            .arg(&src),
+        "pencilc -v",
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The CUDA output of tests/programs/`name`.c, run on tests/fakecuda,
+/// prints what the sequential program prints (`check` built that first).
+fn check_cuda_emulated(name: &str) {
+    let src = root().join("tests/programs").join(format!("{}.c", name));
+    let dir = root().join("target/e2e").join(format!("program-{}", name));
+    let host = dir.join("p_host.cu");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "cuda", "-o"])
+            .arg(&host)
+            .arg(&src),
+        "pencilc --target cuda",
+    );
+    let headers = root().join("pencil-headers").display().to_string();
+    let exe = dir.join("par-cuda-emulated");
+    build_emulated_cuda(
+        &host,
+        &dir.join("p_kernel.cu"),
+        &["-I".to_string(), headers],
+        &[],
+        &exe,
+    );
+    let got = run(&mut Command::new(&exe), "emulated CUDA program");
+    let want = run(&mut Command::new(dir.join("seq")), "sequential program");
+    assert_eq!(
+        String::from_utf8_lossy(&got.stdout),
+        String::from_utf8_lossy(&want.stdout),
+        "{} on emulated CUDA",
+        name
+    );
+}
+
+/// Image processing with <stdint.h> pixels and every small integer type
+/// (issue 15, item 1): C's promotions, wrap-around and `_Bool` stores hold
+/// in the kernels exactly, and the pixel loops stay parallel.
+#[test]
+fn stdint_pixels_keep_c_integer_semantics() {
+    check("pixels");
+    check_cuda_emulated("pixels");
+    let log = verbose_log("pixels");
+    assert!(log.contains("parallel dims [2, 1]"), "{}", log);
+    let k = std::fs::read_to_string(root().join("target/e2e/program-pixels/p_kernel.cl")).unwrap();
+    for text in [
+        "__global unsigned char *restrict mask",
+        "(unsigned char)(",
+        "(char)(",
+        "(bool)(",
+    ] {
+        assert!(k.contains(text), "{}\n{}", text, k);
+    }
+    assert!(!k.contains("uint8_t") && !k.contains("_Bool"), "{}", k);
+}
+
+/// `atomic_add(&hist[p], 1)` is an update of one element (issue 15,
+/// item 2): atomic updates of one array commute, so the pixel loops are
+/// parallel with device atomics; the update under a data-dependent `if`
+/// stays in order (a compound statement), and the read after the loop
+/// sees every update.
+#[test]
+fn atomic_histogram_loops_are_parallel() {
+    check("histogram");
+    check_cuda_emulated("histogram");
+    let log = verbose_log("histogram");
+    assert!(log.contains("parallel dims [1, 2, 0, 2, 1]"), "{}", log);
+    let k =
+        std::fs::read_to_string(root().join("target/e2e/program-histogram/p_kernel.cl")).unwrap();
+    for text in [
+        "pencilc_atomic_add_uint(&hist[",
+        "pencilc_atomic_add_long(&weight[",
+    ] {
+        assert!(k.contains(text), "{}\n{}", text, k);
+    }
+}
+
+/// `bump(&h[i], i)`, a function without a summary given an element's
+/// address (issue 15, item 2), reads and may write that element only: the
+/// loop stays parallel.
+#[test]
+fn element_addresses_passed_to_functions_are_accesses() {
+    let cl = root().join("tests/programs/address_args.cl");
+    let cl = cl.display().to_string();
+    check_with("address_args", "", &["--opencl-include-file", &cl]);
+    let src = root().join("tests/programs/address_args.c");
+    let dir = scratch("program-address_args-v");
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--opencl-include-file", &cl, "-o"])
+            .arg(dir.join("p_host.c"))
+            .arg(&src),
+        "pencilc -v",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("parallel dims [1]"), "{}", log);
+}
+
+/// Arrays declared inside loop bodies (issue 15, item 3) are new in each
+/// iteration: no loop-carried dependence through them, so the loops are
+/// parallel, and each thread has its own copy: private (of the assumed
+/// bound where the size is a run-time value), or a slice of a device
+/// buffer where no bound is known; never a VLA in OpenCL C.
+#[test]
+fn arrays_declared_in_loops_are_private_to_iterations() {
+    check("local_arrays");
+    check_cuda_emulated("local_arrays");
+    let log = verbose_log("local_arrays");
+    assert!(log.contains("parallel dims [2]"), "{}", log);
+    let k = std::fs::read_to_string(root().join("target/e2e/program-local_arrays/p_kernel.cl"))
+        .unwrap();
+    for text in [
+        "float win[3][3];",
+        "float accum[8];",
+        "float prefix[12][2];",
+        "__global float *tmp = pencilc_slice_tmp + ",
+        "tmp[(r - 1 - k) * 3 + k % 3]",
+    ] {
+        assert!(k.contains(text), "{}\n{}", text, k);
+    }
+}
+
 /// An assumption under an `if` or in a loop holds only where it is
 /// reached (issue 14, item 6): `if (m > 0) __pencil_assume(n % 32 == 0)`
 /// made n = 33, m = 0 lose element 32.

@@ -27,6 +27,7 @@ pub struct BodyPrinter<'a> {
     /// Reduction variables this kernel updates in private copies
     /// (`reduce`): their accesses go to `pencilc_red_<v>`.
     pub privatized: &'a [super::reduce::Privatized],
+    pub target: super::Target,
 }
 
 pub fn indent(n: usize) -> String {
@@ -226,6 +227,8 @@ impl BodyPrinter<'_> {
             exprs: &p,
             device: self.style == DataStyle::Device,
             privatized: self.privatized,
+            target: self.target,
+            slices: Default::default(),
         }
         .print(st)
     }

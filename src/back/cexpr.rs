@@ -94,6 +94,7 @@ impl ExprPrinter<'_> {
                     UnOp::Plus => "+",
                     UnOp::Not => "!",
                     UnOp::BitNot => "~",
+                    UnOp::AddrOf => "&",
                 };
                 let inner = self.wrap(a, PREC_UNARY);
                 // Avoid `--x` or `- -1` being read as a decrement.

@@ -172,7 +172,9 @@ pub fn convert_math_args(e: &Expr, var: &dyn Fn(&str) -> Option<String>) -> Expr
         ExprKind::Unary(op, a) => ExprKind::Unary(*op, b(a)),
         ExprKind::Binary(op, x, y) => ExprKind::Binary(*op, b(x), b(y)),
         ExprKind::Cond(c, t, f) => ExprKind::Cond(b(c), b(t), b(f)),
-        ExprKind::Cast(t, a) => ExprKind::Cast(t.clone(), b(a)),
+        // OpenCL C knows neither <stdint.h> nor `_Bool`; the cast keeps
+        // C's conversion (wrap-around to the width, 0 or 1 for `bool`).
+        ExprKind::Cast(t, a) => ExprKind::Cast(crate::front::syntax::device_int_type(t), b(a)),
         k => k.clone(),
     };
     Expr {

@@ -25,6 +25,17 @@ impl KernelArg {
     }
 }
 
+/// The statements a launch runs (indices into `Scop::stmts`).
+pub fn launch_stmts(launch: &Launch) -> BTreeSet<usize> {
+    let mut stmts = BTreeSet::new();
+    launch.body.walk(&mut |n| {
+        if let Ast::User { stmt, .. } = n {
+            stmts.insert(stmt.0);
+        }
+    });
+    stmts
+}
+
 /// The arguments of a launch, in a deterministic order: buffers, values,
 /// then integers, each sorted by name.
 pub fn kernel_args(
@@ -33,12 +44,7 @@ pub fn kernel_args(
     block_ids: &[String],
     thread_ids: &[String],
 ) -> Vec<KernelArg> {
-    let mut stmts = BTreeSet::new();
-    launch.body.walk(&mut |n| {
-        if let Ast::User { stmt, .. } = n {
-            stmts.insert(stmt.0);
-        }
-    });
+    let stmts = launch_stmts(launch);
     let mut arrays = BTreeSet::new();
     let mut ints = BTreeSet::new();
     for &s in &stmts {

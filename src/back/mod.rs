@@ -8,6 +8,7 @@ pub mod cexpr;
 pub mod convert;
 pub mod cxx;
 pub mod kernel;
+mod private;
 pub mod reduce;
 pub mod stmt;
 mod templates;
@@ -15,6 +16,7 @@ mod templates;
 use crate::ast::{AExpr, GpuAst, Launch};
 use crate::deps::DependenceGraph;
 use crate::diag::{Diagnostic, Result};
+use crate::front::syntax::Expr;
 use crate::front::SourceFile;
 use crate::scop::Scop;
 use body::{extent_c, indent, BodyPrinter, DataStyle};
@@ -364,6 +366,7 @@ fn emit_region(
     // reductions' combining kernel if it has one.
     let mut args_per_launch = Vec::new();
     let mut plans = Vec::new();
+    let mut slices_per_launch = Vec::new();
     for l in &r.ast.launches {
         let mut args = kernel_args(scop, l, &r.ast.block_ids, &r.ast.thread_ids);
         let plan = if target == Target::C {
@@ -390,6 +393,12 @@ fn emit_region(
                 );
             }
         }
+        let slices = if target == Target::C {
+            Vec::new()
+        } else {
+            private::slices(scop, kernel::launch_stmts(l).into_iter())?
+        };
+        add_slice_args(&mut args, &slices);
         if target != Target::C {
             let number = first_kernel + l.index;
             kernels.push(kernel_text(
@@ -408,6 +417,7 @@ fn emit_region(
         }
         args_per_launch.push(args);
         plans.push(plan);
+        slices_per_launch.push(slices);
     }
     let kernel_names: Vec<String> = (0..r.ast.launches.len())
         .map(|i| format!("kernel{}", first_kernel + i))
@@ -432,6 +442,7 @@ fn emit_region(
         call_name: &call_name,
         barrier: "",
         privatized: &[],
+        target,
     };
     let mut body = String::new();
     let mut launch_fn = |i: usize, depth: usize, out: &mut String| -> Result<()> {
@@ -455,6 +466,18 @@ fn emit_region(
                 l,
                 &kernel_names[i],
                 &plans[i].privatized,
+                &text,
+                target,
+            )?
+        };
+        let text = if slices_per_launch[i].is_empty() {
+            text
+        } else {
+            slice_launch(
+                tera,
+                l,
+                &kernel_names[i],
+                &slices_per_launch[i],
                 &text,
                 target,
             )?
@@ -517,7 +540,8 @@ fn emit_region(
                     a.name.clone()
                 },
                 size,
-                elem_type: a.elem_type.clone(),
+                // The kernels' type (CUDA's host declares the device pointer).
+                elem_type: opencl_type(&a.elem_type),
                 copy_in: r.deps.copy_in.contains(&a.name),
                 copy_out: r.deps.copy_out.contains(&a.name),
             }
@@ -552,9 +576,11 @@ fn kernel_text(
                 format!("{} {}", opencl_type(elem_type), name)
             }
             (KernelArg::Buffer { name, elem_type }, _) => {
-                format!("{} *__restrict__ {}", elem_type, name)
+                format!("{} *__restrict__ {}", opencl_type(elem_type), name)
             }
-            (KernelArg::Value { name, elem_type }, _) => format!("{} {}", elem_type, name),
+            (KernelArg::Value { name, elem_type }, _) => {
+                format!("{} {}", opencl_type(elem_type), name)
+            }
             (KernelArg::Int { name }, _) => format!("{} {}", scop.index_type, name),
         })
         .collect();
@@ -610,6 +636,7 @@ fn kernel_text(
             _ => "__syncthreads();",
         },
         privatized,
+        target,
     };
     let mut body = String::new();
     // Tiles are declared at kernel scope (OpenCL requires it of `__local`).
@@ -624,7 +651,7 @@ fn kernel_text(
             "{}{}{} {}{};\n",
             indent(1),
             space,
-            a.elem_type,
+            opencl_type(&a.elem_type),
             a.name,
             dims
         ));
@@ -649,11 +676,9 @@ fn kernel_text(
 
 /// The kernel that combines a launch's partials into its reduction
 /// variables (`reduce`).
-/// A C integer type as OpenCL C spells it: `long` is already 64 bits
-/// there, and `long long` is reserved (PoCL reads it as 128 bits, so a
-/// `long long` buffer was read at the wrong offsets).
+/// An element type as kernels declare buffers and arguments of it.
 fn opencl_type(t: &str) -> String {
-    t.replace("long long", "long")
+    crate::front::syntax::buffer_type(t)
 }
 
 fn combine_kernel_text(privs: &[reduce::Privatized], target: Target, number: usize) -> KernelText {
@@ -737,6 +762,94 @@ fn reduction_launch(
     let name = match target {
         Target::OpenCl => "opencl/reduce_launch.c.tera",
         _ => "cuda/reduce_launch.cu.tera",
+    };
+    templates::render(tera, name, &ctx)
+}
+
+/// The buffers of a kernel's slices (`private::Placement::Slice`) join its
+/// buffers, and the variables of their extents its integers.
+fn add_slice_args(args: &mut Vec<KernelArg>, slices: &[(String, String, Vec<Expr>)]) {
+    let at = args
+        .iter()
+        .position(|a| !matches!(a, KernelArg::Buffer { .. }))
+        .unwrap_or(args.len());
+    for (k, (name, elem_type, _)) in slices.iter().enumerate() {
+        args.insert(
+            at + k,
+            KernelArg::Buffer {
+                name: private::slice_buffer(name),
+                elem_type: elem_type.clone(),
+            },
+        );
+    }
+    let mut names = Vec::new();
+    for (_, _, dims) in slices {
+        dims.iter().for_each(|d| d.idents(&mut names));
+    }
+    for name in names {
+        if !args.iter().any(|a| a.name() == name) {
+            args.push(KernelArg::Int { name });
+        }
+    }
+}
+
+/// A launch with its slice buffers allocated around it: one slice per
+/// thread of the launch (grid times block).
+fn slice_launch(
+    tera: &tera::Tera,
+    l: &Launch,
+    kernel: &str,
+    slices: &[(String, String, Vec<Expr>)],
+    launch: &str,
+    target: Target,
+) -> Result<String> {
+    #[derive(serde::Serialize)]
+    struct S {
+        buffer: String,
+        elem_type: String,
+        elems: String,
+    }
+    let threads: Vec<String> = launch_dims(l)
+        .iter()
+        .map(|(b, t)| format!("(size_t) ({}) * {}", b.to_c(), t))
+        .collect();
+    let ss: Vec<S> = slices
+        .iter()
+        .map(|(name, elem_type, dims)| {
+            // A run-time extent of 0 or less (a declaration never reached)
+            // allocates nothing.
+            let elems: Vec<String> = dims
+                .iter()
+                .map(|d| {
+                    let d = cexpr::plain(d);
+                    format!("((long) ({d}) > 0 ? (size_t) ({d}) : 0)", d = d)
+                })
+                .collect();
+            S {
+                buffer: private::slice_buffer(name),
+                elem_type: opencl_type(elem_type),
+                elems: elems.join(" * "),
+            }
+        })
+        .collect();
+    let launch: String = launch
+        .lines()
+        .map(|line| {
+            if line.is_empty() {
+                "\n".to_string()
+            } else {
+                format!("    {}\n", line)
+            }
+        })
+        .collect();
+    let mut ctx = Context::new();
+    ctx.insert("kernel", kernel);
+    ctx.insert("threads", &threads.join(" * "));
+    ctx.insert("slices", &ss);
+    ctx.insert("launch", launch.trim_end());
+    let name = match target {
+        Target::OpenCl => "opencl/slice_launch.c.tera",
+        _ => "cuda/slice_launch.cu.tera",
     };
     templates::render(tera, name, &ctx)
 }

@@ -18,6 +18,10 @@ pub struct StmtPrinter<'a> {
     pub device: bool,
     /// Reduction variables updated in private copies instead (device code).
     pub privatized: &'a [super::reduce::Privatized],
+    pub target: super::Target,
+    /// The compound body's arrays kept in buffer slices so far, with their
+    /// extents (`private::Placement::Slice`).
+    pub slices: std::cell::RefCell<Vec<(String, Vec<Expr>)>>,
 }
 
 impl StmtPrinter<'_> {
@@ -49,6 +53,7 @@ impl StmtPrinter<'_> {
         if let Some(cast) = find_cast(e, &|t| is_long_double(t)) {
             return Err(long_double_error(&cast.loc));
         }
+        let e = &super::private::linearise(e, &self.slices.borrow());
         let var = |n: &str| -> Option<String> {
             if let Some((_, t)) = scope.iter().rev().find(|(v, _)| v == n) {
                 return Some(t.clone());
@@ -77,12 +82,29 @@ impl StmtPrinter<'_> {
                 return Ok(text);
             }
         }
+        if self.device && self.stores_bool(scope, lhs) {
+            return Ok(bool_store(p, lhs, op, rhs));
+        }
         Ok(format!(
             "{} {} {};",
             p.print(lhs),
             op.c_text(),
             p.print(rhs)
         ))
+    }
+
+    /// Whether `lhs` is an element of a `_Bool` array or scalar of the
+    /// region, which kernels hold in `unsigned char` buffers.
+    fn stores_bool(&self, scope: &[(String, String)], lhs: &Expr) -> bool {
+        let Some(var) = base(lhs) else {
+            return false;
+        };
+        if scope.iter().any(|(v, _)| v == var) {
+            return false;
+        }
+        self.scop
+            .array(var)
+            .is_some_and(|a| crate::front::syntax::integer_kind(&a.elem_type) == Some((1, false)))
     }
 
     /// `pencilc_atomic_<op>_<type>(&lhs, value);` for a reduction update.
@@ -233,31 +255,63 @@ impl StmtPrinter<'_> {
                     out.push('\n');
                 }
                 Stmt::Decl { var, init, loc } => {
-                    if self.device {
-                        self.check_device_decl(var, loc)?;
-                    }
+                    let placement = if self.device {
+                        self.device_placement(var, loc)?
+                    } else {
+                        super::private::Placement::AsWritten
+                    };
                     let init = match init {
                         Some(i) => Some(self.convert(st, scope, i)?),
                         None => None,
                     };
                     scope.push((var.name.clone(), var.base_type.clone()));
-                    let dims: String = var
-                        .dims
-                        .iter()
-                        .flatten()
-                        .map(|d| format!("[{}]", p.print(d)))
-                        .collect();
+                    let ty = if self.device {
+                        crate::front::syntax::device_int_type(&var.base_type)
+                    } else {
+                        var.base_type.clone()
+                    };
+                    let dims: String = match &placement {
+                        super::private::Placement::Bounded(b) => {
+                            b.iter().map(|n| format!("[{}]", n)).collect()
+                        }
+                        _ => var
+                            .dims
+                            .iter()
+                            .flatten()
+                            .map(|d| format!("[{}]", p.print(d)))
+                            .collect(),
+                    };
+                    if placement == super::private::Placement::Slice {
+                        let dims: Vec<Expr> = var.dims.iter().flatten().cloned().collect();
+                        let size: Vec<String> =
+                            dims.iter().map(|d| format!("({})", p.print(d))).collect();
+                        let space = match self.target {
+                            super::Target::OpenCl => "__global ",
+                            _ => "",
+                        };
+                        out.push_str(&format!(
+                            "{}{}{} *{} = {} + (size_t) {} * {};\n",
+                            ind,
+                            space,
+                            crate::front::syntax::buffer_type(&var.base_type),
+                            var.name,
+                            super::private::slice_buffer(&var.name),
+                            super::private::thread_index(self.target),
+                            size.join(" * ")
+                        ));
+                        self.slices.borrow_mut().push((var.name.clone(), dims));
+                        continue;
+                    }
                     match &init {
                         Some(i) => out.push_str(&format!(
                             "{}{} {}{} = {};\n",
                             ind,
-                            var.base_type,
+                            ty,
                             var.name,
                             dims,
                             p.print(i)
                         )),
-                        None => out
-                            .push_str(&format!("{}{} {}{};\n", ind, var.base_type, var.name, dims)),
+                        None => out.push_str(&format!("{}{} {}{};\n", ind, ty, var.name, dims)),
                     }
                 }
                 Stmt::Break(_) => out.push_str(&format!("{}break;\n", ind)),
@@ -275,31 +329,24 @@ impl StmtPrinter<'_> {
 }
 
 impl StmtPrinter<'_> {
-    /// A local of a compound body as a kernel may declare it.
-    fn check_device_decl(&self, var: &VarDecl, loc: &Loc) -> Result<()> {
+    /// Where a kernel keeps a local of a compound body
+    /// (`private::placement`); `long double` and unsized arrays are
+    /// rejected.
+    fn device_placement(&self, var: &VarDecl, loc: &Loc) -> Result<super::private::Placement> {
         if is_long_double(&var.base_type) {
             return Err(long_double_error(loc));
         }
-        let mut names = Vec::new();
-        for d in var.dims.iter().flatten() {
-            d.idents(&mut names);
-        }
-        if !names.is_empty() || var.dims.iter().any(|d| d.is_none()) {
-            return Err(Diagnostic::error(
+        super::private::placement(self.scop, var).ok_or_else(|| {
+            Diagnostic::error(
                 Code::UnsupportedType,
                 Some(loc.clone()),
                 format!(
-                    "`{}` is an array of run-time size (depends on `{}`) declared inside the region; OpenCL C and CUDA kernels cannot declare such arrays",
-                    var.name,
-                    names.join("`, `")
+                    "`{}` is declared inside the region without a size",
+                    var.name
                 ),
             )
-            .with_hint(format!(
-                "give `{}` a constant size (the largest the program needs), declare it at the top of the region or outside it, or compile with `--target c`",
-                var.name
-            )));
-        }
-        Ok(())
+            .with_hint("give every dimension its extent")
+        })
     }
 }
 
@@ -341,6 +388,20 @@ fn find_cast<'e>(e: &'e Expr, pred: &dyn Fn(&str) -> bool) -> Option<&'e Expr> {
     }
 }
 
+/// A store to a `_Bool` held in an `unsigned char` buffer, converted to 0
+/// or 1 as C converts it (`lhs op= rhs` is `lhs = lhs op rhs` here: the
+/// left side has no side effects in a region).
+fn bool_store(p: &ExprPrinter, lhs: &Expr, op: AssignOp, rhs: &Expr) -> String {
+    let value = match op.binary() {
+        None => p.print(rhs),
+        Some(b) => p.print(&Expr {
+            kind: ExprKind::Binary(b, Box::new(lhs.clone()), Box::new(rhs.clone())),
+            loc: rhs.loc.clone(),
+        }),
+    };
+    format!("{} = (bool)({});", p.print(lhs), value)
+}
+
 fn base(e: &Expr) -> Option<&str> {
     match &e.kind {
         ExprKind::Ident(n) => Some(n),
@@ -355,19 +416,17 @@ fn red_name(r: RedOp) -> &'static str {
 
 /// The suffix of the atomic helpers for an element type.
 pub fn atomic_type(elem: &str) -> Option<&'static str> {
-    match elem
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .as_str()
-    {
-        "int" | "signed int" | "int32_t" => Some("int"),
-        "unsigned" | "unsigned int" | "uint32_t" => Some("uint"),
-        "long" | "long int" | "int64_t" => Some("long"),
-        "unsigned long" | "uint64_t" => Some("ulong"),
-        "float" => Some("float"),
-        "double" => Some("double"),
-        _ => None,
+    match crate::front::syntax::integer_kind(elem) {
+        Some((32, true)) => Some("int"),
+        Some((32, false)) => Some("uint"),
+        Some((64, true)) => Some("long"),
+        Some((64, false)) => Some("ulong"),
+        Some(_) => None,
+        None => match elem.trim() {
+            "float" => Some("float"),
+            "double" => Some("double"),
+            _ => None,
+        },
     }
 }
 

@@ -26,6 +26,14 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/opencl/reduce_launch.c.tera"),
     ),
     (
+        "opencl/slice_launch.c.tera",
+        include_str!("../../templates/opencl/slice_launch.c.tera"),
+    ),
+    (
+        "cuda/slice_launch.cu.tera",
+        include_str!("../../templates/cuda/slice_launch.cu.tera"),
+    ),
+    (
         "opencl/kernel.cl.tera",
         include_str!("../../templates/opencl/kernel.cl.tera"),
     ),

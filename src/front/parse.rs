@@ -10,6 +10,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use tree_sitter::{Node, Parser};
 
+mod atomic;
+mod casts;
+
 /// How deep the syntax tree of the code pencilc translates may nest
 /// (tree-sitter nodes: a level of parentheses is two, a loop with braces
 /// two). Every stage after the parser recurses over it; the compile runs
@@ -160,6 +163,8 @@ pub fn parse_file(pp: &Preprocessed) -> Result<Parsed> {
         scopes: RefCell::new(Vec::new()),
         warnings: RefCell::new(Vec::new()),
         loop_depth: Cell::new(0),
+        typedefs: RefCell::new(BTreeMap::new()),
+        call_statement: Cell::new(false),
     };
     let root = tree.root_node();
     let mut typedefs = BTreeMap::new();
@@ -193,6 +198,7 @@ pub fn parse_file(pp: &Preprocessed) -> Result<Parsed> {
             _ => {}
         }
     }
+    *cx.typedefs.borrow_mut() = typedefs.clone();
     // Summary bodies, parsed like region code.
     let mut summaries = BTreeMap::new();
     for f in &functions {
@@ -254,6 +260,12 @@ struct Cx<'a> {
     warnings: RefCell<Vec<Diagnostic>>,
     /// Loops around the statement being converted.
     loop_depth: Cell<usize>,
+    /// The file's typedefs (name → resolved type), for casts: a cast keeps
+    /// its type as text, and device code knows no user typedef.
+    typedefs: RefCell<BTreeMap<String, String>>,
+    /// Set while the call of a call statement is converted: its arguments
+    /// may be addresses of elements (`f(&A[i])`).
+    call_statement: Cell<bool>,
 }
 
 /// Leaves a loop (`Cx::enter_loop`) when dropped.
@@ -571,7 +583,10 @@ impl<'a> Cx<'a> {
         let base = self.resolve_type(self.text(ty), typedefs);
         let mut c = n.walk();
         for d in n.children_by_field_name("declarator", &mut c) {
-            if d.kind() == "type_identifier" {
+            // tree-sitter-c reads the <stdint.h> names (`uint8_t`,
+            // `size_t`, ...) as primitive types even where a typedef
+            // declares them; the typedef still says what they are.
+            if d.kind() == "type_identifier" || d.kind() == "primitive_type" {
                 typedefs.insert(self.text(d).to_string(), base.clone());
             }
         }
@@ -1419,6 +1434,7 @@ impl<'a> Cx<'a> {
                     op,
                     rhs,
                     loc: self.loc(stmt),
+                    atomic: false,
                 })
             }
             "update_expression" => {
@@ -1440,13 +1456,20 @@ impl<'a> Cx<'a> {
                     op,
                     rhs: one,
                     loc: self.loc(stmt),
+                    atomic: false,
                 })
             }
             "call_expression" => {
+                if let Some(update) = self.atomic_update(e, stmt)? {
+                    return Ok(update);
+                }
+                self.call_statement.set(true);
+                let call = self.expr(e);
+                self.call_statement.set(false);
                 let Expr {
                     kind: ExprKind::Call(name, args),
                     ..
-                } = self.expr(e)?
+                } = call?
                 else {
                     return Err(self.syntax(e));
                 };
@@ -1754,6 +1777,9 @@ impl<'a> Cx<'a> {
                 let f = n
                     .child_by_field_name("function")
                     .ok_or_else(|| self.syntax(n))?;
+                if let Some(cast) = self.typedef_cast(n, f)? {
+                    return Ok(cast);
+                }
                 if f.kind() != "identifier" {
                     return Err(self
                         .err(
@@ -1766,13 +1792,23 @@ impl<'a> Cx<'a> {
                 let args_node = n
                     .child_by_field_name("arguments")
                     .ok_or_else(|| self.syntax(n))?;
+                let by_address = self.call_statement.replace(false);
                 let mut args = Vec::new();
                 let mut c = args_node.walk();
                 for a in args_node.named_children(&mut c) {
                     if a.kind() == "comment" {
                         continue;
                     }
-                    args.push(self.expr(a)?);
+                    let address = a.kind() == "pointer_expression"
+                        && a.child_by_field_name("operator")
+                            .is_some_and(|o| self.text(o) == "&");
+                    match a.child_by_field_name("argument") {
+                        Some(x) if by_address && address => args.push(Expr {
+                            kind: ExprKind::Unary(UnOp::AddrOf, Box::new(self.expr(x)?)),
+                            loc: self.loc(a),
+                        }),
+                        _ => args.push(self.expr(a)?),
+                    }
                 }
                 mk(ExprKind::Call(self.text(f).to_string(), args))
             }
@@ -1788,6 +1824,7 @@ impl<'a> Cx<'a> {
                     .split_whitespace()
                     .collect::<Vec<_>>()
                     .join(" ");
+                let ty = self.typedefs.borrow().get(&ty).cloned().unwrap_or(ty);
                 if ty.contains('*') {
                     return Err(self
                         .err(
@@ -1922,7 +1959,12 @@ pub fn const_value(e: &Expr) -> Option<i64> {
                 _ => None,
             }
         }
-        ExprKind::Cast(t, a) if is_integer_type(t) => const_value(a),
+        // Outside the type's range the cast would wrap: not folded.
+        ExprKind::Cast(t, a) => {
+            let v = const_value(a)?;
+            let (lo, hi) = crate::front::syntax::integer_range(t)?;
+            (lo <= v as i128 && v as i128 <= hi).then_some(v)
+        }
         _ => None,
     }
 }

@@ -55,6 +55,9 @@ pub enum UnOp {
     Plus,
     Not,
     BitNot,
+    /// `&x`: only as an argument of a call statement (an access to `x`
+    /// that the callee may read and write).
+    AddrOf,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,6 +143,17 @@ impl AssignOp {
             AssignOp::Div => "/=",
         }
     }
+
+    /// The operator `lhs op= rhs` applies, `None` for a plain store.
+    pub fn binary(self) -> Option<BinOp> {
+        match self {
+            AssignOp::Assign => None,
+            AssignOp::Add => Some(BinOp::Add),
+            AssignOp::Sub => Some(BinOp::Sub),
+            AssignOp::Mul => Some(BinOp::Mul),
+            AssignOp::Div => Some(BinOp::Div),
+        }
+    }
 }
 
 /// A reduction operator of `#pragma pencil independent reduction(op: ...)`.
@@ -205,6 +219,9 @@ pub enum Stmt {
         op: AssignOp,
         rhs: Expr,
         loc: Loc,
+        /// Written as an atomic call (`atomic_add(&lhs, rhs)`): the update
+        /// commutes with the other atomic updates of the same array.
+        atomic: bool,
     },
     /// `while (cond) body`: always dynamic control, so always part of a
     /// compound statement in the model.
@@ -388,11 +405,18 @@ pub fn subst_stmts(body: &[Stmt], map: &dyn Fn(&str) -> Option<Expr>) -> Vec<Stm
                 else_: subst_stmts(else_, map),
                 loc: loc.clone(),
             },
-            Stmt::Assign { lhs, op, rhs, loc } => Stmt::Assign {
+            Stmt::Assign {
+                lhs,
+                op,
+                rhs,
+                loc,
+                atomic,
+            } => Stmt::Assign {
                 lhs: subst_expr(lhs, map),
                 op: *op,
                 rhs: subst_expr(rhs, map),
                 loc: loc.clone(),
+                atomic: *atomic,
             },
             Stmt::While { cond, body, loc } => Stmt::While {
                 cond: subst_expr(cond, map),
@@ -465,67 +489,124 @@ impl VarDecl {
     }
 }
 
-pub fn is_integer_type(t: &str) -> bool {
-    let t = t.replace("const", "").replace("volatile", "");
-    let words: Vec<&str> = t.split_whitespace().collect();
-    !words.is_empty()
-        && words.iter().all(|w| {
-            matches!(
-                *w,
-                "int"
-                    | "long"
-                    | "short"
-                    | "unsigned"
-                    | "signed"
-                    | "char"
-                    | "size_t"
-                    | "int32_t"
-                    | "int64_t"
-                    | "uint32_t"
-                    | "uint64_t"
-                    | "ptrdiff_t"
-                    | "_Bool"
-                    | "bool"
-            )
-        })
-}
-
-/// The values of a C integer type on the LP64 targets pencilc emits for
-/// (x86-64 and CUDA hosts: `long` is 64 bits, `char` signed), or `None`
-/// for a type that is not an integer type.
-pub fn integer_range(t: &str) -> Option<(i128, i128)> {
-    if !is_integer_type(t) {
+/// A C integer type: its width in bits and signedness on the LP64 targets
+/// pencilc emits for (x86-64 and CUDA hosts: `long` is 64 bits, `char`
+/// signed). `_Bool` is `(1, false)`. The <stdint.h> and <stddef.h> names
+/// are known by name too, since casts keep the type as written (the
+/// typedefs resolve declarations only), and tree-sitter-c takes these
+/// names for primitive types.
+pub fn integer_kind(t: &str) -> Option<(u32, bool)> {
+    let words: Vec<&str> = t
+        .split_whitespace()
+        .filter(|w| !matches!(*w, "const" | "volatile" | "restrict"))
+        .collect();
+    if let [w] = words.as_slice() {
+        if let Some(k) = stdint_kind(w) {
+            return Some(k);
+        }
+    }
+    let known = |w: &&str| {
+        matches!(
+            *w,
+            "int" | "long" | "short" | "unsigned" | "signed" | "char"
+        )
+    };
+    if words.is_empty() || !words.iter().all(known) {
         return None;
     }
-    let t = t.replace("const", "").replace("volatile", "");
-    let words: Vec<&str> = t.split_whitespace().collect();
     let has = |w: &str| words.contains(&w);
-    let bits = |n: u32, signed: bool| {
-        if signed {
-            (-(1i128 << (n - 1)), (1i128 << (n - 1)) - 1)
-        } else {
-            (0, (1i128 << n) - 1)
-        }
-    };
-    Some(match words.as_slice() {
-        ["_Bool"] | ["bool"] => (0, 1),
-        ["size_t"] | ["uint64_t"] => bits(64, false),
-        ["ptrdiff_t"] | ["int64_t"] => bits(64, true),
-        ["int32_t"] => bits(32, true),
-        ["uint32_t"] => bits(32, false),
+    let signed = !has("unsigned");
+    Some(if has("char") {
+        (8, signed)
+    } else if has("short") {
+        (16, signed)
+    } else if has("long") {
+        (64, signed)
+    } else {
+        (32, signed)
+    })
+}
+
+/// The fixed names of <stdint.h>, <stddef.h> and <stdbool.h> as glibc
+/// defines them on x86-64.
+fn stdint_kind(w: &str) -> Option<(u32, bool)> {
+    Some(match w {
+        "_Bool" | "bool" => (1, false),
+        "size_t" | "uintptr_t" | "uintmax_t" => (64, false),
+        "ptrdiff_t" | "intptr_t" | "intmax_t" | "ssize_t" => (64, true),
+        "int_fast8_t" => (8, true),
+        "uint_fast8_t" => (8, false),
+        "int_fast16_t" | "int_fast32_t" | "int_fast64_t" => (64, true),
+        "uint_fast16_t" | "uint_fast32_t" | "uint_fast64_t" => (64, false),
         _ => {
-            let signed = !has("unsigned");
-            if has("char") {
-                bits(8, signed)
-            } else if has("short") {
-                bits(16, signed)
-            } else if has("long") {
-                bits(64, signed)
-            } else {
-                bits(32, signed)
+            let rest = w.strip_suffix("_t")?;
+            let (signed, rest) = match rest.strip_prefix('u') {
+                Some(r) => (false, r),
+                None => (true, rest),
+            };
+            let rest = rest.strip_prefix("int")?;
+            let rest = rest.strip_prefix("_least").unwrap_or(rest);
+            let bits: u32 = rest.parse().ok()?;
+            if !matches!(bits, 8 | 16 | 32 | 64) {
+                return None;
             }
+            (bits, signed)
         }
     })
+}
+
+pub fn is_integer_type(t: &str) -> bool {
+    integer_kind(t).is_some()
+}
+
+/// The values of a C integer type (see `integer_kind`), or `None` for a
+/// type that is not an integer type.
+pub fn integer_range(t: &str) -> Option<(i128, i128)> {
+    let (n, signed) = integer_kind(t)?;
+    Some(if signed {
+        (-(1i128 << (n - 1)), (1i128 << (n - 1)) - 1)
+    } else {
+        (0, (1i128 << n) - 1)
+    })
+}
+
+/// An integer type as device code spells it, the same in OpenCL C and
+/// CUDA: `unsigned char` for `uint8_t` (OpenCL C has no <stdint.h>),
+/// `long` for `long long` (reserved in OpenCL C, where PoCL reads it as
+/// 128 bits) and for `size_t` (not a valid kernel argument type), `bool`
+/// for `_Bool`; `char` is signed in both, as on the hosts. Other types
+/// are returned unchanged.
+pub fn device_int_type(t: &str) -> String {
+    let name = match integer_kind(t) {
+        Some((1, _)) => "bool",
+        Some((8, true)) => "char",
+        Some((8, false)) => "unsigned char",
+        Some((16, true)) => "short",
+        Some((16, false)) => "unsigned short",
+        Some((32, true)) => "int",
+        Some((32, false)) => "unsigned int",
+        Some((64, true)) => "long",
+        Some((64, false)) => "unsigned long",
+        _ => return t.to_string(),
+    };
+    let constant = t.split_whitespace().any(|w| w == "const");
+    if constant {
+        format!("const {}", name)
+    } else {
+        name.to_string()
+    }
+}
+
+/// An element type of a device buffer or a kernel argument: as
+/// `device_int_type`, except `_Bool`, which OpenCL C allows in neither
+/// (one byte holding 0 or 1 on the host, so `unsigned char`; stores
+/// convert to 0 or 1 as C's do, see `back::stmt`).
+pub fn buffer_type(t: &str) -> String {
+    match device_int_type(t).as_str() {
+        "bool" => "unsigned char".to_string(),
+        "const bool" => "const unsigned char".to_string(),
+        d => d.to_string(),
+    }
 }
 
 pub fn is_float_type(t: &str) -> bool {

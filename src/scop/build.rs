@@ -86,6 +86,8 @@ struct Builder<'r> {
     loops: Vec<IndependentLoop>,
     /// Indices into `loops` of the enclosing independent loops.
     indep_stack: Vec<usize>,
+    /// Statements written as atomic calls (`atomic_add(&A[i], v)`).
+    atomics: std::collections::BTreeSet<usize>,
     stmt_loops: Vec<Vec<usize>>,
     /// While collecting a compound statement's accesses: the iterators of
     /// its inner loops (existentially quantified in the relations), the
@@ -128,6 +130,7 @@ pub fn build_scop(region: &Region) -> Result<Scop> {
         kills: vec![],
         loops: vec![],
         indep_stack: vec![],
+        atomics: Default::default(),
         stmt_loops: vec![],
         inner_iters: vec![],
         inner_cons: vec![],
@@ -554,7 +557,13 @@ impl<'r> Builder<'r> {
                 Stmt::Assume { cond, loc } => self.assume(cond, loc)?,
                 Stmt::Kill { targets, loc } => self.kill(targets, loc)?,
                 Stmt::Call { loc, .. } => self.compound(std::slice::from_ref(s), loc)?,
-                Stmt::Assign { lhs, op, rhs, loc } => self.statement(lhs, *op, rhs, loc)?,
+                Stmt::Assign {
+                    lhs,
+                    op,
+                    rhs,
+                    loc,
+                    atomic,
+                } => self.statement(lhs, *op, rhs, loc, *atomic)?,
             }
             self.sched.pop();
         }
@@ -799,7 +808,14 @@ impl<'r> Builder<'r> {
         });
     }
 
-    fn statement(&mut self, lhs: &Expr, op: AssignOp, rhs: &Expr, loc: &Loc) -> Result<()> {
+    fn statement(
+        &mut self,
+        lhs: &Expr,
+        op: AssignOp,
+        rhs: &Expr,
+        loc: &Loc,
+        atomic: bool,
+    ) -> Result<()> {
         let tuple = self.tuple(&format!("S_{}", self.stmts.len()));
         let mut reads = Vec::new();
         let lname = base_name(lhs).unwrap_or("").to_string();
@@ -820,7 +836,16 @@ impl<'r> Builder<'r> {
                 ..w.clone()
             });
         }
-        let red_op = self.reduction_op(&lname);
+        // An atomic update is a `+` reduction wherever it is: it commutes
+        // with the other atomic updates of its array (`independent_pairs`).
+        let red_op = if atomic {
+            Some(RedOp::Add)
+        } else {
+            self.reduction_op(&lname)
+        };
+        if atomic {
+            self.atomics.insert(self.stmts.len());
+        }
         if red_op.is_some() {
             // A reduction update combines into the old value instead of
             // replacing it, and its instances run in any order: for
@@ -896,7 +921,7 @@ impl<'r> Builder<'r> {
                 kind: ExprKind::Ident(var.name.clone()),
                 loc: var.loc.clone(),
             };
-            self.statement(&lhs, AssignOp::Assign, e, loc)?;
+            self.statement(&lhs, AssignOp::Assign, e, loc, false)?;
         }
         Ok(())
     }
@@ -1607,6 +1632,30 @@ impl<'r> Builder<'r> {
                         cons
                     ));
                 }
+            }
+        }
+        // Atomic updates of one array commute, in whatever loops they are:
+        // their mutual dependences are no ordering constraints. Their
+        // dependences with every other statement stay.
+        for &s in &self.atomics {
+            for &t in &self.atomics {
+                let var = |k: usize| self.stmts[k].reductions.first().map(|(v, _)| v.clone());
+                if var(s) != var(t) {
+                    continue;
+                }
+                let a: Vec<String> = (0..self.stmts[s].iterators.len())
+                    .map(|k| format!("a{}", k))
+                    .collect();
+                let b: Vec<String> = (0..self.stmts[t].iterators.len())
+                    .map(|k| format!("b{}", k))
+                    .collect();
+                parts.push(format!(
+                    "S_{}[{}] -> S_{}[{}]",
+                    s,
+                    a.join(", "),
+                    t,
+                    b.join(", ")
+                ));
             }
         }
         format!("[{}] -> {{ {} }}", params.join(", "), parts.join("; "))

@@ -273,6 +273,20 @@ impl Builder<'_> {
             self.check_declared(a)?;
         }
         if let Some(sum) = self.region.summaries.get(name) {
+            if let Some(a) = args
+                .iter()
+                .find(|a| matches!(a.kind, ExprKind::Unary(UnOp::AddrOf, _)))
+            {
+                return Err(Diagnostic::error(
+                    Code::PointerArithmetic,
+                    Some(a.loc.clone()),
+                    format!(
+                        "`{}` has a summary, which pencilc cannot apply to an element's address",
+                        name
+                    ),
+                )
+                .with_hint("pass the array itself, or call the function without a summary"));
+            }
             if sum.params.len() != args.len() {
                 return Err(Diagnostic::error(
                     Code::UnsupportedStatement,
@@ -298,9 +312,19 @@ impl Builder<'_> {
             return r;
         }
         // No summary: the callee may read and write all of each array
-        // argument (PENCIL paper, §2.5).
+        // argument (PENCIL paper, §2.5), and the element or variable whose
+        // address it gets.
         for a in args {
             match &a.kind {
+                ExprKind::Unary(UnOp::AddrOf, x) => {
+                    self.reads_in(x, tuple, reads, false)?;
+                    let local = base_name(x).is_some_and(|b| self.inner_locals.contains(b));
+                    if !local {
+                        let mut w = self.access(x, tuple, false)?;
+                        w.may = true;
+                        writes.push(w);
+                    }
+                }
                 ExprKind::Ident(n) if self.decl(n).is_some_and(|d| d.rank() > 0) => {
                     let acc = self.access(a, tuple, true)?;
                     reads.push(acc.clone());
