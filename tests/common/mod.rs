@@ -351,7 +351,7 @@ pub fn program_matches_sequential(name: &str, tag: &str, extra: &[&str]) -> Stri
 }
 
 /// What a program prints, run with the OpenCL CPU device.
-pub fn program_output(exe: &Path) -> String {
+fn program_output(exe: &Path) -> String {
     let mut r = Command::new(exe);
     r.env("PENCILC_OPENCL_DEVICE", "cpu");
     String::from_utf8_lossy(&run(&mut r, "running").stdout).into_owned()
@@ -361,6 +361,11 @@ pub fn program_output(exe: &Path) -> String {
 /// files in `dir`), runs both and compares what they print. Returns
 /// pencilc's stderr of the last (OpenCL) compile.
 pub fn check_source(src: &Path, dir: &Path, extra: &[&str]) -> String {
+    check_source_on(src, dir, extra, &["c", "opencl"])
+}
+
+/// `check_source` on some of the targets (`"c"`, `"opencl"`).
+pub fn check_source_on(src: &Path, dir: &Path, extra: &[&str], targets: &[&str]) -> String {
     let name = src.display().to_string();
     let (src, dir) = (src.to_path_buf(), dir.to_path_buf());
     let seq = dir.join("seq");
@@ -380,7 +385,10 @@ pub fn check_source(src: &Path, dir: &Path, extra: &[&str]) -> String {
     for (target, file, libs) in [
         ("c", "p_pencilc.c", vec!["-lm"]),
         ("opencl", "p_host.c", vec!["-lOpenCL", "-lm"]),
-    ] {
+    ]
+    .into_iter()
+    .filter(|(t, _, _)| targets.contains(t))
+    {
         let host = dir.join(file);
         let out = run(
             Command::new(pencilc())
