@@ -148,6 +148,28 @@ fn stdint_pixels_keep_c_integer_semantics() {
     assert!(!k.contains("uint8_t") && !k.contains("_Bool"), "{}", k);
 }
 
+/// Integer variables reach kernels in their own C types where those are
+/// not the index type (issue 14): an `int n` passed as `long` turned
+/// `u + n` signed, a `long` read only in a statement was cut to `int`.
+#[test]
+fn integer_values_keep_their_c_types_in_kernels() {
+    check("value_types");
+    check_cuda_emulated("value_types");
+    let k =
+        std::fs::read_to_string(root().join("target/e2e/program-value_types/p_kernel.cl")).unwrap();
+    for text in [
+        "long m, int n, unsigned int u",
+        "long big, int m",
+        "unsigned char c, long m, int n, short s",
+    ] {
+        assert!(k.contains(text), "{}\n{}", text, k);
+    }
+    check("value_types_vla");
+    let k = std::fs::read_to_string(root().join("target/e2e/program-value_types_vla/p_kernel.cl"))
+        .unwrap();
+    assert!(k.contains("* ((long)(n)) +"), "{}", k);
+}
+
 /// `atomic_add(&hist[p], 1)` is an update of one element (issue 15,
 /// item 2): atomic updates of one array commute, so the pixel loops are
 /// parallel with device atomics; the update under a data-dependent `if`

@@ -11,6 +11,7 @@ pub use expr::{AExpr, AOp, ExprStyle};
 pub use memory::{LocalArray, Promoted};
 
 use crate::diag::{Diagnostic, Result};
+use crate::front::affine::isl_name;
 use crate::isl::ast_build::{
     ast_node_kind, expr_from_params, node_from_schedule, AstNodeKind, BuildAt,
 };
@@ -120,10 +121,10 @@ pub fn generate(
     trees: MappedTrees,
 ) -> Result<GpuAst> {
     isl.reset_budget();
-    isl.set_long_ids(
-        scop.unsigned_params
+    isl.set_id_casts(
+        scop.value_types
             .iter()
-            .map(|(p, _)| p.clone())
+            .filter_map(|(n, _)| Some((isl_name(n), scop.bound_cast(n)?)))
             .collect(),
     );
     let context = isl.set(&scop.context).isl(isl, STAGE)?;
@@ -952,11 +953,14 @@ pub fn convert_expr(isl: &Isl, e: &ASTExpr) -> Result<AExpr> {
         ASTExprType::Id => {
             let name = id_name(isl, e)?;
             // isl computes with integers; C would compute `m - n` in
-            // unsigned arithmetic for an unsigned `n`.
-            Ok(if isl.is_long_id(&name) {
-                AExpr::Op(AOp::Call, vec![AExpr::Id("(long)".into()), AExpr::Id(name)])
-            } else {
-                AExpr::Id(name)
+            // unsigned arithmetic for an unsigned `n`, and `2 * n` in
+            // `int` for an `int n` where the bounds need `long`.
+            Ok(match isl.id_cast(&name) {
+                Some(t) => AExpr::Op(
+                    AOp::Call,
+                    vec![AExpr::Id(format!("({})", t)), AExpr::Id(name)],
+                ),
+                None => AExpr::Id(name),
             })
         }
         ASTExprType::Int => {

@@ -259,9 +259,35 @@ impl BodyPrinter<'_> {
         let mut lin = par(&subs[0]);
         for (k, s) in subs.iter().enumerate().skip(1) {
             let outer = if k == 1 { lin } else { format!("({})", lin) };
-            lin = format!("{} * {} + {}", outer, extent_c(&a.extents[k]), par(s));
+            lin = format!(
+                "{} * {} + {}",
+                outer,
+                self.extent_in_index_type(&a.extents[k]),
+                par(s)
+            );
         }
         format!("{}[{}]", name, lin)
+    }
+}
+
+impl BodyPrinter<'_> {
+    /// An extent read as the subscripts compute, where its variables have
+    /// narrower or unsigned types of their own (`Scop::bound_cast`).
+    fn extent_in_index_type(&self, e: &Extent) -> String {
+        let text = extent_c(e);
+        let Extent::Expr { names, .. } = e else {
+            return text;
+        };
+        let casts: Vec<&str> = names
+            .iter()
+            .filter_map(|n| self.scop.bound_cast(n))
+            .collect();
+        // `long` holds every value any of them reads as.
+        match casts.first() {
+            None => text,
+            Some(t) if casts.len() == 1 => format!("(({}){})", t, text),
+            Some(_) => format!("((long){})", text),
+        }
     }
 }
 

@@ -104,26 +104,20 @@ pub fn kernel_args(
     }
     let mut args = buffers;
     args.extend(values);
-    // Unsigned parameters keep their type, which the statements' own
-    // arithmetic depends on (`n - i` wraps); generated bounds read them as
-    // `long` (`Scop::unsigned_params`).
+    // Integers whose type is not the index type keep it, since the
+    // statements' own arithmetic depends on it (`u + n` wraps in
+    // `unsigned`); generated bounds read them in the index type
+    // (`Scop::bound_cast`).
     args.extend(
         ints.into_iter()
             .filter(|n| scop.array(n).is_none())
-            .map(
-                |name| match scop.unsigned_params.iter().find(|(p, _)| *p == name) {
-                    Some((_, bits)) => KernelArg::Value {
-                        name,
-                        elem_type: if *bits == 32 {
-                            "unsigned int"
-                        } else {
-                            "unsigned long"
-                        }
-                        .into(),
-                    },
-                    None => KernelArg::Int { name },
+            .map(|name| match scop.own_int_type(&name) {
+                Some(t) => KernelArg::Value {
+                    name,
+                    elem_type: t.c_name().into(),
                 },
-            ),
+                None => KernelArg::Int { name },
+            }),
     );
     args
 }

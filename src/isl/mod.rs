@@ -45,9 +45,10 @@ pub struct Isl {
     max_operations: u64,
     /// When the current region's compilation must end (`check_deadline`).
     deadline: Cell<Option<Instant>>,
-    /// Identifiers that generated expressions read as `long`: the current
-    /// region's unsigned parameters (`Scop::unsigned_params`).
-    long_ids: RefCell<Vec<String>>,
+    /// Identifiers that generated expressions read through a cast, with
+    /// the type: the current region's variables whose own type is not
+    /// its index type (`Scop::bound_cast`).
+    id_casts: RefCell<Vec<(String, &'static str)>>,
 }
 
 #[derive(Default)]
@@ -101,17 +102,22 @@ impl Isl {
             ctx,
             max_operations,
             deadline: Cell::new(None),
-            long_ids: RefCell::new(Vec::new()),
+            id_casts: RefCell::new(Vec::new()),
         }
     }
 
-    /// Sets the identifiers that generated expressions read as `long`.
-    pub fn set_long_ids(&self, ids: Vec<String>) {
-        *self.long_ids.borrow_mut() = ids;
+    /// Sets the identifiers that generated expressions read through a
+    /// cast, with the type of each.
+    pub fn set_id_casts(&self, casts: Vec<(String, &'static str)>) {
+        *self.id_casts.borrow_mut() = casts;
     }
 
-    pub fn is_long_id(&self, id: &str) -> bool {
-        self.long_ids.borrow().iter().any(|x| x == id)
+    pub fn id_cast(&self, id: &str) -> Option<&'static str> {
+        self.id_casts
+            .borrow()
+            .iter()
+            .find(|(x, _)| x == id)
+            .map(|(_, t)| *t)
     }
 
     /// Sets (or clears) the time by which the current work must end.

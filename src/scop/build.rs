@@ -1467,6 +1467,18 @@ impl<'r> Builder<'r> {
                 ranges.join(" and ")
             }
         );
+        let value_types: Vec<(String, IntTy)> = self
+            .region
+            .symbols
+            .iter()
+            .filter(|(n, d)| {
+                d.dims.is_empty()
+                    && !d.pointer
+                    && !self.written.contains(*n)
+                    && !arrays.iter().any(|a| a.name == **n)
+            })
+            .filter_map(|(n, d)| Some((n.clone(), IntTy::of(&d.base_type)?)))
+            .collect();
         let scop = Scop {
             function: self.region.function.clone(),
             begin_line: self.region.begin_line,
@@ -1486,6 +1498,7 @@ impl<'r> Builder<'r> {
             live_out_iters: vec![],
             index_type: "int".into(),
             unsigned_params,
+            value_types,
         };
         let mut scop = assume_in_bounds(scop)?;
         let int = crate::front::syntax::integer_range("int");

@@ -15,6 +15,7 @@ pub use build::{is_pure_function, reduction_value, PENCIL_BUILTINS, PURE_FUNCTIO
 pub use build::build_scop;
 
 use crate::diag::{Diagnostic, Loc};
+use crate::front::affine::{isl_name, IntTy};
 use crate::front::syntax::{AssignOp, Expr, RedOp, Stmt};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -78,6 +79,13 @@ pub struct Scop {
     /// (C would turn `m - n` into unsigned arithmetic), and a 64-bit one
     /// above `LONG_MAX` runs the original code instead.
     pub unsigned_params: Vec<(String, u32)>,
+    /// The declared C type of each integer variable that the region reads
+    /// and never writes (its parameters and read-only integer scalars),
+    /// by C name. Kernels receive such a variable in this type where it is
+    /// not `index_type`, because statements compute with it as C does
+    /// (`u + n` with `int n` and `unsigned u` wraps); generated bounds and
+    /// subscripts read it in the index type (`Scop::bound_cast`).
+    pub value_types: Vec<(String, IntTy)>,
 }
 
 /// The value an affine loop leaves in its iterator, a variable declared
@@ -196,6 +204,33 @@ pub struct Access {
 impl Scop {
     pub fn array(&self, name: &str) -> Option<&Array> {
         self.arrays.iter().find(|a| a.name == name)
+    }
+
+    /// The C type of the integer variable `name` (its C or isl spelling)
+    /// where it is not the index type: kernels receive it in that type.
+    pub fn own_int_type(&self, name: &str) -> Option<IntTy> {
+        let index = IntTy::of(&self.index_type);
+        self.value_types
+            .iter()
+            .find(|(n, _)| n == name || isl_name(n) == name)
+            .map(|(_, t)| *t)
+            .filter(|t| Some(*t) != index)
+    }
+
+    /// The type in which generated bounds, guards and subscripts read the
+    /// variable `name`: `long` for unsigned types of 32 bits or more (isl's
+    /// integers do not wrap), the index type for narrower signed ones, and
+    /// none where the variable's own type holds the computation already.
+    pub fn bound_cast(&self, name: &str) -> Option<&'static str> {
+        let t = self.own_int_type(name)?;
+        let index = IntTy::of(&self.index_type).unwrap_or(IntTy::INT);
+        if !t.signed && t.bits >= 32 {
+            Some("long")
+        } else if t.bits < index.bits {
+            Some(index.c_name())
+        } else {
+            None
+        }
     }
 
     pub fn param_prefix(&self) -> String {
