@@ -191,6 +191,26 @@ fn atomic_histogram_loops_are_parallel() {
     }
 }
 
+/// `atomic_min`/`atomic_max` (and CUDA's `atomicMax`) are `min`/`max`
+/// updates of one element: parallel with device atomics or privatized;
+/// `atomic_add` and `atomic_max` on the same elements do not commute, so
+/// their loop keeps its order (issue 15).
+#[test]
+fn atomic_min_max_are_parallel_updates() {
+    check("atomic_minmax");
+    check_cuda_emulated("atomic_minmax");
+    let log = verbose_log("atomic_minmax");
+    let k = std::fs::read_to_string(root().join("target/e2e/program-atomic_minmax/p_kernel.cl"))
+        .unwrap();
+    for text in ["pencilc_atomic_min_int(&lo[", "pencilc_atomic_max_int(&hi["] {
+        assert!(k.contains(text), "{}\n{}", text, k);
+    }
+    // The float maximum of one element is privatized per thread instead.
+    assert!(log.contains("top: max reduction, private copy"), "{}", log);
+    // Initialisations, the statistics nest (2-d), the mixed nest in order.
+    assert!(log.contains("parallel dims [1, 0, 2, 0]"), "{}", log);
+}
+
 /// `bump(&h[i], i)`, a function without a summary given an element's
 /// address (issue 15, item 2), reads and may write that element only: the
 /// loop stays parallel.

@@ -346,6 +346,27 @@ pub fn reduction_value(lhs: &Expr, op: AssignOp, rhs: &Expr, red: RedOp) -> Opti
             (ExprKind::Binary(BinOp::Sub, a, b), RedOp::Add) if same(a) && !mentions(b, lhs) => {
                 Some(neg(b))
             }
+            // `p < q ? p : q` (and `<=`): `min(p, q)`; `>`/`>=`: `max`.
+            (ExprKind::Cond(c, a, b), RedOp::Min | RedOp::Max) => {
+                let ExprKind::Binary(cmp, p, q) = &c.kind else {
+                    return None;
+                };
+                let is_min = matches!(cmp, BinOp::Lt | BinOp::Le);
+                let is_max = matches!(cmp, BinOp::Gt | BinOp::Ge);
+                if !(is_min && red == RedOp::Min || is_max && red == RedOp::Max)
+                    || plain(p) != plain(a)
+                    || plain(q) != plain(b)
+                {
+                    return None;
+                }
+                if same(p) && !mentions(q, lhs) {
+                    Some((**q).clone())
+                } else if same(q) && !mentions(p, lhs) {
+                    Some((**p).clone())
+                } else {
+                    None
+                }
+            }
             (ExprKind::Call(f, args), RedOp::Min | RedOp::Max) if args.len() == 2 => {
                 let want = if red == RedOp::Min { "min" } else { "max" };
                 if !f.contains(want) {
@@ -362,6 +383,19 @@ pub fn reduction_value(lhs: &Expr, op: AssignOp, rhs: &Expr, red: RedOp) -> Opti
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// The operator of an atomic update as the front end writes it: `+=`/`-=`
+/// (`atomic_add`, `atomic_inc`, ...) or `x = v < x ? v : x` (`atomic_min`,
+/// `atomic_max` with `>`).
+fn atomic_op(op: AssignOp, rhs: &Expr) -> RedOp {
+    match (&rhs.kind, op) {
+        (ExprKind::Cond(c, _, _), AssignOp::Assign) => match &c.kind {
+            ExprKind::Binary(BinOp::Gt, _, _) => RedOp::Max,
+            _ => RedOp::Min,
+        },
+        _ => RedOp::Add,
     }
 }
 
@@ -839,7 +873,7 @@ impl<'r> Builder<'r> {
         // An atomic update is a `+` reduction wherever it is: it commutes
         // with the other atomic updates of its array (`independent_pairs`).
         let red_op = if atomic {
-            Some(RedOp::Add)
+            Some(atomic_op(op, rhs))
         } else {
             self.reduction_op(&lname)
         };
@@ -1479,6 +1513,11 @@ impl<'r> Builder<'r> {
             })
             .filter_map(|(n, d)| Some((n.clone(), IntTy::of(&d.base_type)?)))
             .collect();
+        // One access may be visited as a write and as reads (`x = v < x ?
+        // v : x`): say each thing once.
+        let mut said = BTreeSet::new();
+        let mut warnings = std::mem::take(&mut self.warnings);
+        warnings.retain(|w| said.insert(format!("{:?} {}", w.loc, w.message)));
         let scop = Scop {
             function: self.region.function.clone(),
             begin_line: self.region.begin_line,
@@ -1492,7 +1531,7 @@ impl<'r> Builder<'r> {
             kills,
             independent,
             local_decls: self.local_decls,
-            warnings: self.warnings,
+            warnings,
             checked: None,
             param_ranges,
             live_out_iters: vec![],
@@ -1652,7 +1691,9 @@ impl<'r> Builder<'r> {
         // dependences with every other statement stay.
         for &s in &self.atomics {
             for &t in &self.atomics {
-                let var = |k: usize| self.stmts[k].reductions.first().map(|(v, _)| v.clone());
+                // Updates of one variable commute only with updates by
+                // the same operator (`atomic_add` and `atomic_max` do not).
+                let var = |k: usize| self.stmts[k].reductions.first().cloned();
                 if var(s) != var(t) {
                     continue;
                 }

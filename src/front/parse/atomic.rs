@@ -7,7 +7,7 @@
 
 use super::Cx;
 use crate::diag::{Code, Result};
-use crate::front::syntax::{AssignOp, Expr, ExprKind, Stmt};
+use crate::front::syntax::{AssignOp, BinOp, Expr, ExprKind, Stmt};
 use tree_sitter::Node;
 
 impl Cx<'_> {
@@ -18,20 +18,14 @@ impl Cx<'_> {
             return Ok(None);
         };
         let name = self.text(f);
-        let (op, with_value) = match name {
-            "atomic_add" | "atomicAdd" => (AssignOp::Add, true),
-            "atomic_sub" | "atomicSub" => (AssignOp::Sub, true),
-            "atomic_inc" => (AssignOp::Add, false),
-            "atomic_dec" => (AssignOp::Sub, false),
-            "atomic_min" | "atomic_max" | "atomicMin" | "atomicMax" => {
-                return Err(self
-                    .err(
-                        Code::UnsupportedStatement,
-                        call,
-                        format!("`{}` is not supported in a region yet", name),
-                    )
-                    .with_hint("use `atomic_add`/`atomic_sub`/`atomic_inc`/`atomic_dec`, or `v = min(v, e)` in a loop with `#pragma pencil independent reduction(min: v)`"));
-            }
+        // `atomic_min(&x, v)` is `x = v < x ? v : x`, a `min` update.
+        let (op, with_value, extremum) = match name {
+            "atomic_add" | "atomicAdd" => (AssignOp::Add, true, None),
+            "atomic_sub" | "atomicSub" => (AssignOp::Sub, true, None),
+            "atomic_inc" => (AssignOp::Add, false, None),
+            "atomic_dec" => (AssignOp::Sub, false, None),
+            "atomic_min" | "atomicMin" => (AssignOp::Assign, true, Some(BinOp::Lt)),
+            "atomic_max" | "atomicMax" => (AssignOp::Assign, true, Some(BinOp::Gt)),
             _ => return Ok(None),
         };
         let args: Vec<Node> = match call.child_by_field_name("arguments") {
@@ -45,16 +39,22 @@ impl Cx<'_> {
         };
         let want = if with_value { 2 } else { 1 };
         if args.len() != want {
-            return Err(self.err(
-                Code::UnsupportedStatement,
-                call,
-                format!(
-                    "`{}` takes {} argument(s) here, not {}",
-                    name,
-                    want,
-                    args.len()
-                ),
-            ));
+            return Err(self
+                .err(
+                    Code::UnsupportedStatement,
+                    call,
+                    format!(
+                        "`{}` takes {} argument(s) here, not {}",
+                        name,
+                        want,
+                        args.len()
+                    ),
+                )
+                .with_hint(if with_value {
+                    format!("write `{}(&A[i], value)`", name)
+                } else {
+                    format!("write `{}(&A[i])`", name)
+                }));
         }
         let target = args[0];
         let address_of = target.kind() == "pointer_expression"
@@ -81,7 +81,22 @@ impl Cx<'_> {
                 "only an array element or a variable can be updated atomically",
             ));
         }
-        let rhs = if with_value {
+        let rhs = if let Some(cmp) = extremum {
+            let v = self.expr(args[1])?;
+            let loc = v.loc.clone();
+            let boxed = |e: &Expr| Box::new(e.clone());
+            Expr {
+                kind: ExprKind::Cond(
+                    Box::new(Expr {
+                        kind: ExprKind::Binary(cmp, boxed(&v), boxed(&lhs)),
+                        loc: loc.clone(),
+                    }),
+                    boxed(&v),
+                    boxed(&lhs),
+                ),
+                loc,
+            }
+        } else if with_value {
             self.expr(args[1])?
         } else {
             Expr {
