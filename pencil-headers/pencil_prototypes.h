@@ -39,6 +39,11 @@
  * glibc's internal types.  (To syntax-check this mode's output with gcc,
  * pass -include stdbool.h -include stdint.h -include stddef.h.)
  */
+/* The C compiler's check of pencilc's input (`cc -fsyntax-only` with
+ * __pencilc_cc_check__) sees the same text and needs the typedefs. */
+#ifdef __pencilc_cc_check__
+# include <stdint.h>
+#endif
 #define true  1
 #define false 0
 #define __bool_true_false_are_defined 1

@@ -39,7 +39,10 @@ pub fn start(path: &Path, opts: &CppOptions, pencil_headers: Option<&Path>) -> O
             "-w",
             "-Wno-error=implicit-function-declaration",
         ])
-        .args(["-fdiagnostics-color=never", "-fno-diagnostics-show-caret"]);
+        .args(["-fdiagnostics-color=never", "-fno-diagnostics-show-caret"])
+        // pencil.h's prototypes name `int32_t` without <stdint.h>, which
+        // pencilc's own parse does without (pencil_prototypes.h).
+        .arg("-D__pencilc_cc_check__");
     super::preprocess::add_flags(&mut cmd, opts, pencil_headers);
     cmd.arg(path)
         .stdin(Stdio::null())

@@ -430,17 +430,25 @@ pub fn check_source_on(src: &Path, dir: &Path, extra: &[&str], targets: &[&str])
 /// stricter than PoCL (which builds for the host CPU, where `long long`
 /// is still 64 bits). Without clang, PoCL's build when the program runs is
 /// the check.
-fn check_opencl_strictly(kernel: &Path) {
+/// A clang that checks OpenCL C, if one is installed (records the skip
+/// otherwise).
+pub fn strict_opencl_compiler() -> Option<&'static str> {
     let clang = [
         "clang", "clang-18", "clang-17", "clang-16", "clang-15", "clang-14",
     ]
     .into_iter()
     .find(|c| Command::new(c).arg("--version").output().is_ok());
-    let Some(clang) = clang else {
+    if clang.is_none() {
         skipped(
-            &format!("strict OpenCL C check of {}", kernel.display()),
+            "strict OpenCL C checks",
             "no clang (scripts/setup-deps.sh installs it); PoCL's build is the only check",
         );
+    }
+    clang
+}
+
+fn check_opencl_strictly(kernel: &Path) {
+    let Some(clang) = strict_opencl_compiler() else {
         return;
     };
     run(

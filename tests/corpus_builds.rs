@@ -1,0 +1,130 @@
+//! Every program of the corpus (`examples/pencil/`, `tests/programs/`)
+//! compiles without the C compiler's complaint about pencilc's input, and
+//! what pencilc generates for it builds: the OpenCL kernels with a strict
+//! OpenCL C 1.2 front end (clang), the CUDA host and kernel files with nvcc
+//! (issue 15, item 4). Whether the programs compute the right thing is the
+//! business of the tests that run them (`pencil`, `programs`); this one
+//! catches code that no user could build, for every file, including files
+//! added later without a test of their own.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The corpus: each C file with the device-code file of its summary
+/// functions, if it has one (`abf.c` and `abf_fft32.cl`).
+fn corpus() -> Vec<(PathBuf, Option<PathBuf>)> {
+    let mut out = Vec::new();
+    for dir in ["examples/pencil", "tests/programs"] {
+        let dir = root().join(dir);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for f in files
+            .iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "c"))
+        {
+            let stem = f.file_stem().unwrap().to_string_lossy().to_string();
+            let device = files.iter().find(|g| {
+                g.extension().is_some_and(|e| e == "cl")
+                    && g.file_stem().unwrap().to_string_lossy().starts_with(&stem)
+            });
+            out.push((f.clone(), device.cloned()));
+        }
+    }
+    assert!(out.len() > 30, "corpus not found: {:?}", out);
+    out
+}
+
+/// Programs that are C but not C++, so that no CUDA host file (which nvcc
+/// compiles as C++) can hold them: variable-length array parameters of a
+/// function with host code around its region (pencilc makes only PENCIL
+/// array parameters of whole-region functions C++, `back::cxx`), and C
+/// names that are C++'s alternative operator tokens (`and`, `or`).
+const NOT_CXX: &[(&str, &str)] = &[
+    ("bounds", "VLA parameters"),
+    ("value_types_vla", "VLA parameters"),
+    ("isl_keywords", "`and`/`or` as variable names"),
+];
+
+/// pencilc for `target`, writing `host`; its stderr.
+fn generate(src: &Path, device: Option<&Path>, target: &str, host: &Path) -> String {
+    let mut cmd = Command::new(pencilc());
+    cmd.args(["--target", target, "--schedule-timeout", "10", "-o"])
+        .arg(host);
+    if let Some(d) = device {
+        let (flag, file) = match target {
+            "cuda" => ("--cuda-include-file", d.with_extension("cu")),
+            _ => ("--opencl-include-file", d.to_path_buf()),
+        };
+        cmd.arg(flag).arg(file);
+    }
+    let out = run(cmd.arg(src), "pencilc");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn every_corpus_program_builds_as_opencl_c_and_cuda() {
+    let dir = scratch("corpus-builds");
+    let clang = strict_opencl_compiler();
+    let nvcc = nvcc();
+    if nvcc.is_none() {
+        skipped(
+            "corpus_builds: nvcc builds",
+            "nvcc could not be installed (scripts/setup-nvcc.sh)",
+        );
+    }
+    let mut failures = Vec::new();
+    for (src, device) in corpus() {
+        let name = src.file_stem().unwrap().to_string_lossy().to_string();
+        let here = dir.join(&name);
+        std::fs::create_dir_all(&here).unwrap();
+        let err = generate(&src, device.as_deref(), "opencl", &here.join("p_host.c"));
+        if err.contains("[E0002]") {
+            failures.push(format!(
+                "{}: the C compiler rejects the input:\n{}",
+                name, err
+            ));
+        }
+        if let Some(clang) = &clang {
+            let out = Command::new(clang)
+                .args(["-x", "cl", "-cl-std=CL1.2", "-target", "spir64"])
+                .args(["-Xclang", "-finclude-default-header", "-fsyntax-only"])
+                .args(["-Werror=implicit-function-declaration"])
+                .arg(here.join("p_kernel.cl"))
+                .output()
+                .unwrap();
+            if !out.status.success() {
+                failures.push(format!(
+                    "{}: strict OpenCL C:\n{}",
+                    name,
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+        }
+        let Some(nvcc) = &nvcc else { continue };
+        if NOT_CXX.iter().any(|(n, _)| *n == name) {
+            continue;
+        }
+        generate(&src, device.as_deref(), "cuda", &here.join("p_host.cu"));
+        let out = Command::new(nvcc)
+            .args(["-arch=sm_90", "-c", "-I"])
+            .arg(root().join("pencil-headers"))
+            .arg(here.join("p_host.cu"))
+            .arg(here.join("p_kernel.cu"))
+            .current_dir(&here)
+            .output()
+            .unwrap();
+        if !out.status.success() {
+            failures.push(format!(
+                "{}: nvcc:\n{}",
+                name,
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
