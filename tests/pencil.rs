@@ -328,6 +328,14 @@ fn resize_with_non_affine_reads_and_kills() {
     assert_eq!(copies_in(&dir, "resampled"), 0);
 }
 
+/// A separable filter on `uint8_t` pixels with `reduction` clauses on the
+/// tap loops (issue 15, item 3): both passes are 2-d parallel kernels.
+#[test]
+fn separable_filter_on_bytes_with_reduction_clauses() {
+    let (_, report) = check("separable_u8");
+    assert!(report.contains("parallel dims [2, 2]"), "{}", report);
+}
+
 #[test]
 fn colour_conversion() {
     let (dir, _) = check("color");

@@ -211,6 +211,28 @@ fn atomic_min_max_are_parallel_updates() {
     assert!(log.contains("parallel dims [1, 0, 2, 0]"), "{}", log);
 }
 
+/// PENCIL as DSL compilers generate it (issue 15, item 3): generated
+/// names, 2-d `[static const restrict n]` parameters, `<=` bounds, and a
+/// run-time-sized array local to each outer iteration, which keeps that
+/// loop parallel.
+#[test]
+fn dsl_generated_pencil() {
+    check("dsl_style");
+    check_cuda_emulated("dsl_style");
+    let log = verbose_log("dsl_style");
+    assert!(log.contains("parallel dims [1]"), "{}", log);
+}
+
+/// A loop kept as one statement (its own `break`) over a variable declared
+/// outside the region leaves C's final value there, also where affine
+/// loops over the same variable come before or after it (issue 14: the
+/// value before the region came back, then the affine loop's).
+#[test]
+fn kept_loops_leave_their_final_value() {
+    check("live_out_compound");
+    check_cuda_emulated("live_out_compound");
+}
+
 /// `bump(&h[i], i)`, a function without a summary given an element's
 /// address (issue 15, item 2), reads and may write that element only: the
 /// loop stays parallel.

@@ -142,7 +142,12 @@ impl AExpr {
                 };
                 match op {
                     AOp::And => bin("&&", 5),
-                    AOp::Or => bin("||", 4),
+                    // `a && b || c` is right but draws a warning from C
+                    // and OpenCL C compilers: the `&&` gets parentheses.
+                    AOp::Or => {
+                        let parts: Vec<String> = a.iter().map(|x| x.wrap(6)).collect();
+                        (parts.join(" || "), 4)
+                    }
                     AOp::Eq => bin("==", 9),
                     AOp::Le => bin("<=", 10),
                     AOp::Lt => bin("<", 10),

@@ -3,7 +3,7 @@
 //! bodies are printed in terms of generated loop variables), array access
 //! linearisation, and function names.
 
-use crate::front::syntax::{Expr, ExprKind, UnOp};
+use crate::front::syntax::{BinOp, Expr, ExprKind, UnOp};
 
 pub struct ExprPrinter<'a> {
     /// Prints a bare identifier (loop iterators become AST expressions,
@@ -103,13 +103,14 @@ impl ExprPrinter<'_> {
             }
             ExprKind::Binary(op, a, b) => {
                 let p = op.precedence();
+                let side = |x: &Expr, min: u8| match &x.kind {
+                    ExprKind::Binary(inner, ..) if clarify(*op, *inner) => {
+                        format!("({})", self.print(x))
+                    }
+                    _ => self.wrap(x, min),
+                };
                 (
-                    format!(
-                        "{} {} {}",
-                        self.wrap(a, p),
-                        op.c_text(),
-                        self.wrap(b, p + 1)
-                    ),
+                    format!("{} {} {}", side(a, p), op.c_text(), side(b, p + 1)),
                     p,
                 )
             }
@@ -131,6 +132,19 @@ impl ExprPrinter<'_> {
             }
             ExprKind::Cast(t, a) => (format!("({}){}", t, self.wrap(a, PREC_UNARY)), PREC_UNARY),
         }
+    }
+}
+
+/// Whether an operand with operator `inner` of one with `outer` gets
+/// parentheses that precedence does not need: the mixes C compilers warn
+/// about (`a + 128 >> 8`, `a & b == c`, `a && b || c`), which an OpenCL
+/// implementation prints at run time when it builds the kernels.
+fn clarify(outer: BinOp, inner: BinOp) -> bool {
+    use BinOp::*;
+    match outer {
+        Shl | Shr | BitAnd | BitXor | BitOr => inner != outer,
+        Or => inner == And,
+        _ => false,
     }
 }
 
@@ -194,6 +208,18 @@ mod tests {
         assert_eq!(plain(&r), "a - (b - c)");
         let m = bin(BinOp::Mul, bin(BinOp::Add, id("a"), id("b")), id("c"));
         assert_eq!(plain(&m), "(a + b) * c");
+    }
+
+    #[test]
+    fn mixes_that_compilers_warn_about_keep_parentheses() {
+        let shift = bin(BinOp::Shr, bin(BinOp::Add, id("a"), id("b")), id("c"));
+        assert_eq!(plain(&shift), "(a + b) >> c");
+        let and = bin(BinOp::BitAnd, id("a"), bin(BinOp::Eq, id("b"), id("c")));
+        assert_eq!(plain(&and), "a & (b == c)");
+        let or = bin(BinOp::Or, bin(BinOp::And, id("a"), id("b")), id("c"));
+        assert_eq!(plain(&or), "(a && b) || c");
+        let same = bin(BinOp::BitOr, bin(BinOp::BitOr, id("a"), id("b")), id("c"));
+        assert_eq!(plain(&same), "a | b | c");
     }
 
     #[test]

@@ -210,6 +210,34 @@ impl StmtPrinter<'_> {
                     body,
                     ..
                 } => {
+                    // A loop over a variable of the region, which the
+                    // statement writes (`scop::build::compound`): the
+                    // variable itself runs, so that it keeps its final
+                    // value.
+                    let of_region = !scope.iter().any(|(n, _)| n == iter)
+                        && st.writes.iter().any(|w| {
+                            w.array == *iter && self.scop.array(iter).is_some_and(|a| a.is_scalar())
+                        });
+                    if of_region {
+                        let var = p.print(&Expr {
+                            kind: ExprKind::Ident(iter.clone()),
+                            loc: init.loc.clone(),
+                        });
+                        let init = self.convert(st, scope, init)?;
+                        let cond = self.convert(st, scope, cond)?;
+                        out.push_str(&format!(
+                            "{}for ({} = {}; {}; {} += {}) {{\n",
+                            ind,
+                            var,
+                            p.print(&init),
+                            p.print(&cond),
+                            var,
+                            step
+                        ));
+                        self.block(st, body, depth + 1, scope, out)?;
+                        out.push_str(&format!("{}}}\n", ind));
+                        continue;
+                    }
                     // The model filled in the type of iterators declared
                     // outside the loop (`scop::build::compound`).
                     let ty = iter_type.as_deref().unwrap_or("int").to_string();

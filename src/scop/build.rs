@@ -95,6 +95,8 @@ struct Builder<'r> {
     inner_iters: Vec<String>,
     inner_cons: Vec<String>,
     inner_locals: BTreeSet<String>,
+    /// Every name the current compound statement's body declares.
+    inner_declared: Vec<String>,
     /// Inside the branches of `?:` or the right operand of `&&`, `||`:
     /// reads there may not happen, so they are may-reads.
     conditional: usize,
@@ -103,11 +105,24 @@ struct Builder<'r> {
     loop_ranges: Vec<loops::LoopRange>,
     /// Affine loops whose iterators outlive the region.
     live_outs: Vec<loops::PendingLiveOut>,
+    /// Variables whose loops are all kept as one statement (`build_with`).
+    dynamic_vars: BTreeSet<String>,
+    /// Variables of the region that a loop kept as one statement runs.
+    run_by_compound: BTreeSet<String>,
     /// For the model's own checks while building.
     isl: crate::isl::Isl,
 }
 
 pub fn build_scop(region: &Region) -> Result<Scop> {
+    build_with(region, BTreeSet::new())
+}
+
+/// The scop with every loop over the variables `dynamic` kept as one
+/// statement. A variable that a kept loop runs (`compound`) and that an
+/// affine loop leaves a final value in must have all its loops kept: the
+/// affine loops' final values are assigned after the region, which would
+/// undo a later kept loop's value (or be undone by its copy back).
+fn build_with(region: &Region, dynamic: BTreeSet<String>) -> Result<Scop> {
     check_const_writes(&region.body, &region.symbols)?;
     let mut written = BTreeSet::new();
     collect_written(&region.body, &region.symbols, &mut written);
@@ -135,14 +150,26 @@ pub fn build_scop(region: &Region) -> Result<Scop> {
         inner_iters: vec![],
         inner_cons: vec![],
         inner_locals: BTreeSet::new(),
+        inner_declared: Vec::new(),
         conditional: 0,
         warnings: vec![],
         loop_ranges: vec![],
         live_outs: vec![],
+        dynamic_vars: dynamic.clone(),
+        run_by_compound: BTreeSet::new(),
         isl: crate::isl::Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS),
     };
     loops::check_iterator_uses(&region.body)?;
     b.block(&region.body)?;
+    let mixed: BTreeSet<String> = b
+        .live_outs
+        .iter()
+        .map(|l| l.var.clone())
+        .filter(|v| b.run_by_compound.contains(v) && !dynamic.contains(v))
+        .collect();
+    if !mixed.is_empty() {
+        return build_with(region, dynamic.union(&mixed).cloned().collect());
+    }
     b.finish()
 }
 
@@ -669,7 +696,7 @@ impl<'r> Builder<'r> {
     /// A loop the model cannot see as a loop: non-affine bounds, or a
     /// `break`/`continue` of its own.
     fn is_dynamic_loop(&mut self, iter: &str, init: &Expr, cond: &Expr, body: &[Stmt]) -> bool {
-        if has_own_jump(body) {
+        if has_own_jump(body) || self.dynamic_vars.contains(iter) {
             return true;
         }
         if self.try_convert(|cv| cv.pw(init)).is_err() {

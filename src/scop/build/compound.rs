@@ -5,6 +5,33 @@
 
 use super::*;
 
+/// The names `body` declares: its declarations and the loops that declare
+/// their iterator (`for (int i = ...)`, not `for (i = ...)`).
+fn own_declarations(body: &[Stmt], out: &mut Vec<String>) {
+    for s in body {
+        match s {
+            Stmt::For {
+                iter,
+                iter_type,
+                body,
+                ..
+            } => {
+                if iter_type.is_some() {
+                    out.push(iter.clone());
+                }
+                own_declarations(body, out);
+            }
+            Stmt::If { then_, else_, .. } => {
+                own_declarations(then_, out);
+                own_declarations(else_, out);
+            }
+            Stmt::While { body, .. } => own_declarations(body, out),
+            Stmt::Decl { var, .. } => out.push(var.name.clone()),
+            _ => {}
+        }
+    }
+}
+
 impl Builder<'_> {
     /// Code with dynamic control as one statement: its reads and (may-)
     /// writes are those of everything inside, inner iterators quantified
@@ -23,9 +50,12 @@ impl Builder<'_> {
             })
             .cloned()
             .collect();
+        self.inner_declared = Vec::new();
+        own_declarations(body, &mut self.inner_declared);
         let mut reads = Vec::new();
         let mut writes = Vec::new();
         let r = self.collect(body, &tuple, &mut reads, &mut writes);
+        self.inner_declared.clear();
         self.inner_locals.clear();
         self.inner_iters.clear();
         self.inner_cons.clear();
@@ -133,6 +163,22 @@ impl Builder<'_> {
                 } => {
                     self.check_declared(init)?;
                     self.reads_in(init, tuple, reads, false)?;
+                    // A loop over a variable declared outside the region
+                    // leaves its final value there, as C does (`break`
+                    // included): the statement writes that variable, and
+                    // the back ends print the loop over it
+                    // (`back::stmt`, `Statement::writes_whole`).
+                    if !self.inner_declared.contains(iter)
+                        && !self.locals.contains_key(iter)
+                        && self.region.symbols.contains_key(iter)
+                    {
+                        let var = Expr {
+                            kind: ExprKind::Ident(iter.clone()),
+                            loc: init.loc.clone(),
+                        };
+                        writes.push(self.access(&var, tuple, false)?);
+                        self.run_by_compound.insert(iter.clone());
+                    }
                     let lb = self.try_convert(|cv| cv.pw(init)).ok();
                     self.inner_iters.push(iter.clone());
                     self.check_declared(cond)?;
