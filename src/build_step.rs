@@ -20,7 +20,7 @@ pub type FileResult = Result<FileReport, Vec<Diagnostic>>;
 /// policy applied and its dependency file written, or the errors, with
 /// the files it wrote removed.
 pub fn finish(input: &Path, result: FileResult, opts: &Options, deps: &DepOptions) -> FileResult {
-    let mut rep = result?;
+    let mut rep = result.map_err(|diags| opts.warnings.apply_to_failure(diags))?;
     match opts.warnings.apply(std::mem::take(&mut rep.warnings)) {
         Ok(w) => rep.warnings = w,
         Err(errors) => {

@@ -326,7 +326,7 @@ fn odd_file_names_survive_make_and_ninja() {
             String::from_utf8_lossy(&out.stdout).into_owned()
         };
         assert!(make().contains("is up to date"));
-        edit_header(&header, "64", "65", &[host.clone()]);
+        edit_header(&header, "64", "65", std::slice::from_ref(&host));
         assert!(make().contains("--output-dir"), "make missed the header");
         assert!(make().contains("is up to date"));
     } else {
@@ -350,7 +350,7 @@ fn odd_file_names_survive_make_and_ninja() {
         };
         assert!(ninja().contains("--output-dir"));
         assert!(ninja().contains("no work to do"));
-        edit_header(&header, "65", "66", &[host.clone()]);
+        edit_header(&header, "65", "66", std::slice::from_ref(&host));
         assert!(ninja().contains("--output-dir"), "ninja missed the header");
         assert!(ninja().contains("no work to do"));
     } else {
@@ -624,4 +624,45 @@ fn failed_steps_leave_nothing_and_unchanged_outputs_keep_their_stamps() {
     assert_eq!(compile(&["--write-if-changed"]), first);
     std::thread::sleep(std::time::Duration::from_millis(50));
     assert!(compile(&[]) > first);
+}
+
+/// The watchdog's warnings (a worker that crashed, compiled again one
+/// rung lower) arrive after that worker wrote its files: under -Werror
+/// they fail the step all the same, and those files are removed.
+#[test]
+fn werror_counts_the_watchdogs_warnings_and_removes_what_was_written() {
+    let dir = scratch("build-step-werror-watchdog");
+    let gemm = kernel_path("gemm");
+    let compile = |extra: &[&str]| {
+        Command::new(pencilc())
+            .args(["--debug-fault", "crash:full", "-MD", "--output-dir"])
+            .arg(dir.join(if extra.is_empty() { "plain" } else { "out" }))
+            .args(flags(&gemm, "MINI"))
+            .args(extra)
+            .arg(&gemm)
+            .output()
+            .unwrap()
+    };
+    let out = compile(&[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{}", err);
+    assert!(
+        err.contains("warning: region 1") && err.contains("[E0201]"),
+        "{}",
+        err
+    );
+    assert!(dir.join("plain/gemm_host.d").exists());
+    // As gcc, a failed step removes what it wrote, not what earlier runs
+    // left (so a fresh folder here).
+    let out = compile(&["-Werror"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", err);
+    assert!(
+        err.contains("error: region 1") && err.contains("-Werror"),
+        "{}",
+        err
+    );
+    for f in ["gemm_host.c", "gemm_kernel.cl", "gemm_host.d"] {
+        assert!(!dir.join("out").join(f).exists(), "{} left behind", f);
+    }
 }

@@ -35,16 +35,28 @@ impl WarningPolicy {
             WarningPolicy::Report => Ok(warnings),
             WarningPolicy::Ignore => Ok(Vec::new()),
             WarningPolicy::Error if warnings.is_empty() => Ok(warnings),
-            WarningPolicy::Error => Err(warnings
+            WarningPolicy::Error => Err(self.apply_to_failure(warnings)),
+        }
+    }
+
+    /// The diagnostics of a file that failed anyway, warnings among them
+    /// (the watchdog's, before the worker's errors): dropped under `-w`,
+    /// errors under `-Werror`.
+    pub fn apply_to_failure(self, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+        let warning = |d: &Diagnostic| d.severity == Severity::Warning;
+        match self {
+            WarningPolicy::Report => diags,
+            WarningPolicy::Ignore => diags.into_iter().filter(|d| !warning(d)).collect(),
+            WarningPolicy::Error => diags
                 .into_iter()
-                .map(|mut w| {
-                    if w.severity == Severity::Warning {
-                        w.severity = Severity::Error;
-                        w.notes.push(WERROR_NOTE.to_string());
+                .map(|mut d| {
+                    if warning(&d) {
+                        d.severity = Severity::Error;
+                        d.notes.push(WERROR_NOTE.to_string());
                     }
-                    w
+                    d
                 })
-                .collect()),
+                .collect(),
         }
     }
 }
@@ -68,5 +80,15 @@ mod tests {
         assert_eq!(e[0].code, Code::Budget);
         assert!(e[0].render().starts_with("pencilc: error: slow [E0201]"));
         assert!(e[0].render().contains("= note: -Werror"));
+        let failed = || {
+            vec![
+                Diagnostic::warning(Code::Budget, None, "stopped"),
+                Diagnostic::error(Code::Syntax, None, "bad"),
+            ]
+        };
+        assert_eq!(WarningPolicy::Ignore.apply_to_failure(failed()).len(), 1);
+        let all = WarningPolicy::Error.apply_to_failure(failed());
+        assert!(all.iter().all(|d| d.severity == Severity::Error));
+        assert_eq!(all[1].notes.len(), 0);
     }
 }
