@@ -50,7 +50,15 @@ enum EmitArg {
 
 /// pencilc: a polyhedral parallelizer from C99/PENCIL to OpenCL and CUDA.
 #[derive(Parser, Debug)]
-#[command(name = "pencilc", version = version_string(), about, long_about = None)]
+// As in gcc, an option given twice is no error: the last one counts
+// (build systems assemble command lines from several places).
+#[command(
+    name = "pencilc",
+    version = version_string(),
+    about,
+    long_about = None,
+    args_override_self = true
+)]
 struct Cli {
     /// Input C files.
     #[arg(required = true)]
