@@ -154,16 +154,31 @@ pub fn gcc_style(cmd: &Command, args: &[OsString]) -> Vec<OsString> {
     let Some((exe, rest)) = args.split_first() else {
         return args.to_vec();
     };
+    let words = classify(cmd, rest);
+    let takes = |name: &str| GCC_OPTIONS.iter().any(|(n, t)| *n == name && *t);
     let mut out = vec![exe.clone()];
-    for (a, w) in rest.iter().zip(classify(cmd, rest)) {
-        out.push(match w {
+    let mut i = 0;
+    while i < rest.len() {
+        match &words[i] {
             Word::Gcc {
                 name,
                 attached: Some(v),
-            } => format!("--{}={}", name, v).into(),
-            Word::Gcc { name, .. } => format!("--{}", name).into(),
-            _ => a.clone(),
-        });
+            } => out.push(format!("--{}={}", name, v).into()),
+            // The value attached, so that clap takes one that starts with
+            // a dash (`-MF -x.d`) as gcc does.
+            Word::Gcc {
+                name,
+                attached: None,
+            } if takes(name) && i + 1 < rest.len() => {
+                let mut w = OsString::from(format!("--{}=", name));
+                w.push(&rest[i + 1]);
+                out.push(w);
+                i += 1;
+            }
+            Word::Gcc { name, .. } => out.push(format!("--{}", name).into()),
+            _ => out.push(rest[i].clone()),
+        }
+        i += 1;
     }
     out
 }
@@ -265,8 +280,8 @@ mod tests {
         assert_eq!(
             strings(got),
             [
-                "pencilc", "--MMD", "--MF", // -MF's value, not an option.
-                "-MD", "--MT=a b", "--MT", "x", "--MD", "-D", // -D's value.
+                "pencilc", "--MMD", // -MF's value is not an option.
+                "--MF=-MD", "--MT=a b", "--MT=x", "--MD", "-D", // -D's value.
                 "-MP", "a.c", "--", "-MD"
             ]
         );
