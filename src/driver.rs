@@ -742,10 +742,9 @@ pub fn output_paths(input: &Path, opts: &Options) -> OutputPaths {
     match &opts.output {
         Some(o) => OutputPaths { host: o.clone() },
         None => {
-            let dir = opts
-                .output_dir
-                .clone()
-                .unwrap_or_else(|| PathBuf::from("."));
+            // The current folder as an empty path, so that names read
+            // `foo_host.c`, not `./foo_host.c` (a different name to Make).
+            let dir = opts.output_dir.clone().unwrap_or_default();
             OutputPaths::default_for(input, &dir, opts.target)
         }
     }
