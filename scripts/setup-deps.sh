@@ -14,6 +14,9 @@
 #                              needs a terminal
 #   clang                      the strict OpenCL C check of generated
 #                              kernels (`clang -x cl -cl-std=CL1.2`)
+#   cmake ninja-build          the build-step tests build examples/build-step
+#                              with CMake (Ninja and Makefile generators),
+#                              cmake/PencilcConfig.cmake's custom commands
 #   clinfo (optional)          to inspect the OpenCL platforms
 #
 # Presence is tested by command or file, never by asking dpkg, so the
@@ -56,6 +59,8 @@ have_clang() {
   return 1
 }
 have_clang      || missing+=(clang)
+have cmake      || missing+=(cmake)
+have ninja      || missing+=(ninja-build)
 
 # OpenCL development files: header plus the unversioned libOpenCL.so that
 # `-lOpenCL` resolves to.

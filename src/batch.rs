@@ -131,6 +131,34 @@ pub fn summary_table(rows: &[Row], wall: Duration) -> String {
     s
 }
 
+/// The summary as one JSON object (`--message-format json`): each file
+/// with its status (`ok` or `failed`), then the totals.
+pub fn summary_json(rows: &[Row], wall: Duration) -> String {
+    let files: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "file": r.file,
+                "status": if r.failed { "failed" } else { "ok" },
+                "regions": r.regions,
+                "kernels": r.kernels,
+                "warnings": r.warnings,
+                "ms": (r.ms * 10.0).round() / 10.0,
+            })
+        })
+        .collect();
+    let failed = rows.iter().filter(|r| r.failed).count();
+    serde_json::json!({
+        "type": "summary",
+        "files": files,
+        "ok": rows.len() - failed,
+        "failed": failed,
+        "kernels": rows.iter().map(|r| r.kernels).sum::<usize>(),
+        "wall_ms": (wall.as_secs_f64() * 1e4).round() / 10.0,
+    })
+    .to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

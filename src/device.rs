@@ -86,6 +86,11 @@ impl Device {
     }
 
     /// `--device NAME|FILE`: a built-in name, else a TOML file.
+    /// Whether `--device` names a built-in description (else a file).
+    pub fn is_builtin(arg: &str) -> bool {
+        BUILTIN.iter().any(|(n, _)| *n == arg)
+    }
+
     pub fn lookup(arg: &str) -> Result<Device> {
         if let Some((_, text)) = BUILTIN.iter().find(|(n, _)| *n == arg) {
             return Device::parse(text, arg);

@@ -3,8 +3,9 @@
 
 use crate::ast;
 use crate::back::{self, OutputPaths, RegionCode, Target};
+use crate::depfile;
 use crate::deps;
-use crate::diag::{Code, Diagnostic, Result};
+use crate::diag::{Code, Diagnostic, Result, WarningPolicy};
 use crate::front::{self, CppOptions, SourceFile};
 use crate::isl::Isl;
 use crate::ladder::{Rung, RungOptions};
@@ -46,8 +47,16 @@ pub struct Options {
     pub save_schedule: Option<PathBuf>,
     /// Use the schedule trees in this file instead of scheduling.
     pub load_schedule: Option<PathBuf>,
-    /// The command line, for the header of generated files.
+    /// The command line, for the header of generated files, without the
+    /// inputs (`cmdline::recorded`): the file compiled is added to it.
     pub command: String,
+    /// What warnings count for (`-w`, `-Werror`).
+    pub warnings: WarningPolicy,
+    /// `--device FILE`: the description file read (an input, for `-MD`).
+    pub device_file: Option<PathBuf>,
+    /// `--write-if-changed`: leave an output whose contents would not
+    /// change untouched, so that its time stamp stays (Ninja's `restat`).
+    pub write_if_changed: bool,
     /// Device code for the functions regions call (`--opencl-include-file`,
     /// `--cuda-include-file`).
     pub opencl_include: Vec<PathBuf>,
@@ -83,6 +92,9 @@ impl Default for Options {
             save_schedule: None,
             load_schedule: None,
             command: String::new(),
+            warnings: WarningPolicy::default(),
+            device_file: None,
+            write_if_changed: false,
             opencl_include: Vec::new(),
             cuda_include: Vec::new(),
             region_timeout: Duration::from_secs(sched::DEFAULT_TIMEOUT_SECS),
@@ -103,6 +115,10 @@ pub struct FileReport {
     /// Per kernel launch: the number of parallel dimensions mapped.
     pub parallel_dims: Vec<usize>,
     pub written: Vec<PathBuf>,
+    /// Every file read: the input, the headers the preprocessor entered,
+    /// and pencilc's own inputs (for `-MD`).
+    #[serde(default)]
+    pub inputs: Vec<depfile::Input>,
     /// Text dumps requested with `--emit`.
     pub dump: String,
     pub warnings: Vec<Diagnostic>,
@@ -160,10 +176,24 @@ pub fn compile_file(
     path: &Path,
     opts: &Options,
 ) -> std::result::Result<FileReport, Vec<Diagnostic>> {
-    compile(path, opts).map_err(|e| vec![e])
+    let (mut report, outputs) = compile(path, opts).map_err(|e| vec![e])?;
+    // Under -Werror a warning fails the file before anything is written.
+    report.warnings = opts.warnings.apply(std::mem::take(&mut report.warnings))?;
+    for (p, bytes) in outputs {
+        let unchanged = opts.write_if_changed && std::fs::read(&p).is_ok_and(|old| old == bytes);
+        if !unchanged {
+            crate::files::write_atomic(&p, &bytes).map_err(|e| vec![e])?;
+        }
+        report.written.push(p);
+    }
+    Ok(report)
 }
 
-fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
+/// The files of one compilation, written by `compile_file` once the
+/// warnings allow it.
+type Outputs = Vec<(PathBuf, Vec<u8>)>;
+
+fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
     let mut report = FileReport::default();
     let mut t = Instant::now();
     let mut lap = |report: &mut FileReport, stage: &'static str| {
@@ -177,6 +207,7 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
     let headers = pencil_headers_dir();
     let cc_check = front::cc_check::start(path, &opts.cpp, headers.as_deref());
     let pp = front::preprocess(path, &opts.cpp, headers.as_deref())?;
+    report.inputs = files_read(path, &pp, headers.as_deref(), opts);
     lap(&mut report, "preprocess");
     let parsed = front::parse_file(&pp)?;
     let syntax_warned = parsed.warnings.iter().any(|w| w.code == Code::Syntax);
@@ -368,11 +399,12 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
             report.warnings.extend(outside);
         }
     }
+    let mut outputs: Outputs = Vec::new();
     if let Some(p) = &opts.save_schedule {
-        crate::files::write_atomic(p, saved.as_bytes())?;
+        outputs.push((p.clone(), saved.into_bytes()));
     }
     if opts.emit.is_some() {
-        return Ok(report);
+        return Ok((report, outputs));
     }
     let codes: Vec<RegionCode> = compiled
         .iter()
@@ -389,23 +421,68 @@ fn compile(path: &Path, opts: &Options) -> Result<FileReport> {
             .extend(c.ast.launches.iter().map(|l| l.plan.block_sizes.len()));
     }
     let paths = output_paths(path, opts);
-    let device_code = device_includes(opts)?;
+    let device_code = device_includes(opts, &paths)?;
+    let command = format!(
+        "{}{} {}",
+        opts.command,
+        if path.to_string_lossy().starts_with('-') {
+            " --"
+        } else {
+            ""
+        },
+        crate::cmdline::shell_word(&path.to_string_lossy())
+    );
     let emitted = back::emit(
         &source,
         &codes,
         opts.target,
         &paths,
-        &opts.command,
+        command.trim_start(),
         &device_code,
     )?;
     lap(&mut report, "back");
     report.placements.extend(emitted.notes);
     report.warnings.extend(emitted.warnings);
     for f in emitted.files {
-        crate::files::write_atomic(&f.path, &source.encode(&f.contents))?;
-        report.written.push(f.path);
+        let bytes = source.encode(&f.contents);
+        outputs.push((f.path, bytes));
     }
-    Ok(report)
+    Ok((report, outputs))
+}
+
+/// What the compilation of `path` reads, for its dependency file: the
+/// file, the headers the preprocessor entered (not pencilc's own PENCIL
+/// headers, which are part of pencilc and live in a temporary folder),
+/// the schedules loaded, the device description and the device code of
+/// the target.
+fn files_read(
+    path: &Path,
+    pp: &front::Preprocessed,
+    pencil_headers: Option<&Path>,
+    opts: &Options,
+) -> Vec<depfile::Input> {
+    let user = |p: &PathBuf| depfile::Input {
+        path: p.clone(),
+        system: false,
+    };
+    let mut read = vec![user(&path.to_path_buf())];
+    read.extend(
+        pp.included
+            .iter()
+            .filter(|f| pencil_headers.is_none_or(|h| !f.path.starts_with(h)))
+            .map(|f| depfile::Input {
+                path: f.path.clone(),
+                system: f.system,
+            }),
+    );
+    read.extend(opts.load_schedule.iter().map(user));
+    read.extend(opts.device_file.iter().map(user));
+    match opts.target {
+        Target::OpenCl => read.extend(opts.opencl_include.iter().map(user)),
+        Target::Cuda => read.extend(opts.cuda_include.iter().map(user)),
+        Target::C => {}
+    }
+    read
 }
 
 /// Tells a watching process (`watchdog`) what the region starts and by
@@ -584,8 +661,10 @@ fn read_schedules(p: &Path) -> Result<Vec<String>> {
 
 /// What the generated kernels get from the user: the OpenCL files' text
 /// (the kernel source is embedded in the host program), `#include` lines
-/// for CUDA.
-fn device_includes(opts: &Options) -> Result<String> {
+/// for CUDA. A CUDA file named by a relative path is included by its path
+/// relative to the kernel file (where nvcc looks first), so that the
+/// output names no folder of this machine the user did not name.
+fn device_includes(opts: &Options, paths: &OutputPaths) -> Result<String> {
     let mut out = String::new();
     match opts.target {
         back::Target::OpenCl => {
@@ -599,18 +678,29 @@ fn device_includes(opts: &Options) -> Result<String> {
             }
         }
         back::Target::Cuda => {
+            let kernel = paths.kernel("cu");
+            let kernel_dir = kernel.parent().unwrap_or(Path::new(""));
             for p in &opts.cuda_include {
-                let abs = std::fs::canonicalize(p).map_err(|e| {
-                    Diagnostic::error(
-                        Code::Usage,
-                        None,
-                        format!("cannot read --cuda-include-file {}: {}", p.display(), e),
-                    )
-                })?;
-                crate::files::read_limited(&abs, "--cuda-include-file")?;
+                crate::files::read_limited(p, "--cuda-include-file")?;
+                let named = if p.is_absolute() {
+                    p.clone()
+                } else {
+                    crate::files::relative_path(kernel_dir, p).ok_or_else(|| {
+                        Diagnostic::error(
+                            Code::Usage,
+                            None,
+                            format!(
+                                "--cuda-include-file {}: cannot name it from the folder of {}",
+                                p.display(),
+                                kernel.display()
+                            ),
+                        )
+                        .with_hint("name the file by its absolute path")
+                    })?
+                };
                 out.push_str(&format!(
                     "#include \"{}\"\n",
-                    back::c_string(&abs.display().to_string())
+                    back::c_string(&named.display().to_string())
                 ));
             }
         }
@@ -652,10 +742,9 @@ pub fn output_paths(input: &Path, opts: &Options) -> OutputPaths {
     match &opts.output {
         Some(o) => OutputPaths { host: o.clone() },
         None => {
-            let dir = opts
-                .output_dir
-                .clone()
-                .unwrap_or_else(|| PathBuf::from("."));
+            // The current folder as an empty path, so that names read
+            // `foo_host.c`, not `./foo_host.c` (a different name to Make).
+            let dir = opts.output_dir.clone().unwrap_or_default();
             OutputPaths::default_for(input, &dir, opts.target)
         }
     }

@@ -91,6 +91,54 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// The path of the existing file `to` relative to the folder `from`
+/// (which need not exist yet), both taken through their real locations
+/// (`..` and symbolic links resolved), so that it reaches the same file
+/// from `from` wherever the two folders sit together.
+pub fn relative_path(from: &Path, to: &Path) -> Option<PathBuf> {
+    let to = std::fs::canonicalize(to).ok()?;
+    let from = real_folder(from)?;
+    let (f, t): (Vec<_>, Vec<_>) = (from.components().collect(), to.components().collect());
+    let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
+    let mut rel = PathBuf::new();
+    for _ in common..f.len() {
+        rel.push("..");
+    }
+    for c in &t[common..] {
+        rel.push(c);
+    }
+    Some(rel)
+}
+
+/// `dir` as an absolute path without `.`, `..` or symbolic links: its
+/// nearest existing ancestor resolved, the rest added by name.
+fn real_folder(dir: &Path) -> Option<PathBuf> {
+    let abs = if dir.is_absolute() {
+        dir.to_path_buf()
+    } else {
+        std::env::current_dir().ok()?.join(dir)
+    };
+    let mut existing = abs.as_path();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(existing) {
+            let mut out = real;
+            for c in rest.iter().rev() {
+                match c {
+                    std::path::Component::ParentDir => {
+                        out.pop();
+                    }
+                    std::path::Component::CurDir => {}
+                    c => out.push(c),
+                }
+            }
+            return Some(out);
+        }
+        rest.push(existing.components().next_back()?);
+        existing = existing.parent()?;
+    }
+}
+
 /// An error if any of `outputs` is one of `inputs` (the same file, by
 /// device and inode where it exists, else by absolute path) or if two
 /// outputs are the same file.
@@ -186,6 +234,24 @@ mod tests {
         )
         .is_err());
         assert!(check_outputs(&[input], &[(dir.path().join("b.c"), "host file".into())]).is_ok());
+    }
+
+    #[test]
+    fn relative_paths_from_folders_that_may_not_exist() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("src/dev.cuh");
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(&f, "").unwrap();
+        let out = dir.path().join("build/not/yet");
+        assert_eq!(
+            relative_path(&out, &f),
+            Some(PathBuf::from("../../../src/dev.cuh"))
+        );
+        assert_eq!(
+            relative_path(&dir.path().join("src/x/.."), &f),
+            Some(PathBuf::from("dev.cuh"))
+        );
+        assert_eq!(relative_path(&out, &dir.path().join("missing")), None);
     }
 
     #[test]

@@ -8,6 +8,9 @@
 pub mod ast;
 pub mod back;
 pub mod batch;
+pub mod build_step;
+pub mod cmdline;
+pub mod depfile;
 pub mod deps;
 pub mod device;
 pub mod diag;

@@ -1,6 +1,7 @@
-use clap::{Parser, ValueEnum};
+use clap::{CommandFactory, Parser, ValueEnum};
 use pencilc::back::Target;
-use pencilc::diag::{Code, Diagnostic};
+use pencilc::depfile::DepOptions;
+use pencilc::diag::{Code, Diagnostic, MessageFormat, WarningPolicy};
 use pencilc::driver::{self, Emit, Options};
 use pencilc::front::CppOptions;
 use rayon::prelude::*;
@@ -33,6 +34,14 @@ enum FuseArg {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
+enum MessageFormatArg {
+    /// `file:line:col: error: message [code]`, the line and a caret.
+    Human,
+    /// One JSON object per diagnostic, one per line.
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
 enum EmitArg {
     Scop,
     Deps,
@@ -41,7 +50,15 @@ enum EmitArg {
 
 /// pencilc: a polyhedral parallelizer from C99/PENCIL to OpenCL and CUDA.
 #[derive(Parser, Debug)]
-#[command(name = "pencilc", version = version_string(), about, long_about = None)]
+// As in gcc, an option given twice is no error: the last one counts
+// (build systems assemble command lines from several places).
+#[command(
+    name = "pencilc",
+    version = version_string(),
+    about,
+    long_about = None,
+    args_override_self = true
+)]
 struct Cli {
     /// Input C files.
     #[arg(required = true)]
@@ -158,7 +175,62 @@ struct Cli {
     /// Report what each file produced and how long each stage took.
     #[arg(short, long)]
     verbose: bool,
+    /// -MD: write a dependency file in Make syntax (by default the host
+    /// output with `.d`) naming every file read: the input, its headers,
+    /// schedules, device descriptions and device code.
+    #[arg(long = "MD")]
+    md: bool,
+    /// -MMD: -MD without headers from system directories.
+    #[arg(long = "MMD")]
+    mmd: bool,
+    /// -MF FILE: where -MD/-MMD write the dependency file.
+    #[arg(long = "MF", value_name = "FILE")]
+    mf: Option<PathBuf>,
+    /// -MT TARGET: the dependency rule's target, as written (repeatable;
+    /// default: every file this run writes).
+    #[arg(long = "MT", value_name = "TARGET")]
+    mt: Vec<String>,
+    /// -MQ TARGET: as -MT, with characters special to Make quoted.
+    #[arg(long = "MQ", value_name = "TARGET")]
+    mq: Vec<String>,
+    /// -MP: an empty rule for each header, so that Make does not stop when
+    /// one is deleted.
+    #[arg(long = "MP")]
+    mp: bool,
+    /// How diagnostics are printed on stderr.
+    #[arg(long = "message-format", value_enum, default_value = "human")]
+    message_format: MessageFormatArg,
+    /// -Werror: every warning is an error (the file fails, exit status 1,
+    /// nothing written); -Wno-error undoes it.
+    #[arg(short = 'W', value_name = "error|no-error", value_parser = ["error", "no-error"])]
+    werror: Vec<String>,
+    /// -w: no warnings (wins over -Werror, as in gcc).
+    #[arg(short = 'w')]
+    no_warnings: bool,
+    /// Leave an output whose contents would not change untouched, time
+    /// stamp included (for Ninja's restat; Make reruns such a step).
+    #[arg(long = "write-if-changed")]
+    write_if_changed: bool,
 }
+
+/// The options that cannot change what is generated, left out of the
+/// command recorded in generated files (clap ids: the fields above).
+const NOT_RECORDED: &[&str] = &[
+    "jobs",
+    "verbose",
+    "md",
+    "mmd",
+    "mf",
+    "mt",
+    "mq",
+    "mp",
+    "message_format",
+    "werror",
+    "no_warnings",
+    "write_if_changed",
+    "internal_file_worker",
+    "internal_region_rung",
+];
 
 fn version_string() -> &'static str {
     let s = format!(
@@ -175,26 +247,42 @@ fn main() -> ExitCode {
     {
         return ExitCode::from(pencilc::sched::run_worker() as u8);
     }
-    let cli = Cli::parse();
+    let argv =
+        pencilc::cmdline::gcc_style(&Cli::command(), &std::env::args_os().collect::<Vec<_>>());
+    let cli = match Cli::try_parse_from(&argv) {
+        Ok(c) => c,
+        Err(e) => return usage_error(e, &argv),
+    };
+    let format = match cli.message_format {
+        MessageFormatArg::Human => MessageFormat::Human,
+        MessageFormatArg::Json => MessageFormat::Json,
+    };
+    let say = |d: &Diagnostic| eprint!("{}", d.format(format));
+    let usage = |d: Diagnostic| {
+        say(&d);
+        ExitCode::from(2)
+    };
     if cli.output.is_some() && cli.files.len() > 1 {
-        eprint!(
-            "{}",
+        return usage(
             Diagnostic::error(
                 Code::Usage,
                 None,
-                "-o names one output file, but several inputs were given"
+                "-o names one output file, but several inputs were given",
             )
-            .with_hint("use --output-dir DIR for several inputs")
+            .with_hint("use --output-dir DIR for several inputs"),
         );
-        return ExitCode::from(2);
     }
     if cli.tile_size < 1 {
-        eprint!(
-            "{}",
-            Diagnostic::error(Code::Usage, None, "--tile-size must be positive")
-        );
-        return ExitCode::from(2);
+        return usage(Diagnostic::error(
+            Code::Usage,
+            None,
+            "--tile-size must be positive",
+        ));
     }
+    let deps = match dep_options(&cli) {
+        Ok(d) => d,
+        Err(d) => return usage(d),
+    };
     let target = match cli.target {
         TargetArg::Opencl => Target::OpenCl,
         TargetArg::Cuda => Target::Cuda,
@@ -203,10 +291,7 @@ fn main() -> ExitCode {
     let device = match &cli.device {
         Some(d) => match pencilc::device::Device::lookup(d) {
             Ok(d) => d,
-            Err(e) => {
-                eprint!("{}", e);
-                return ExitCode::from(2);
-            }
+            Err(e) => return usage(e),
         },
         None if target == Target::Cuda => pencilc::device::Device::default_for_cuda(),
         None => pencilc::device::Device::default_for_opencl(),
@@ -222,26 +307,28 @@ fn main() -> ExitCode {
     map.mem.shared_write_back |= cli.shared_write_back;
     if let Some(m) = cli.max_shared_memory {
         if m < -1 {
-            eprint!(
-                "{}",
-                Diagnostic::error(
-                    Code::Usage,
-                    None,
-                    "--max-shared-memory must be -1 (unlimited) or a number of bytes"
-                )
-            );
-            return ExitCode::from(2);
+            return usage(Diagnostic::error(
+                Code::Usage,
+                None,
+                "--max-shared-memory must be -1 (unlimited) or a number of bytes",
+            ));
         }
         map.mem.max_shared_bytes = m;
     }
     if let Some(s) = &cli.sizes {
         let isl = pencilc::isl::Isl::new(pencilc::isl::DEFAULT_MAX_OPERATIONS);
         if let Err(e) = pencilc::map::sizes::check(&isl, s) {
-            eprint!("{}", e);
-            return ExitCode::from(2);
+            return usage(e);
         }
         map.sizes = Some(s.clone());
     }
+    let warnings = if cli.no_warnings {
+        WarningPolicy::Ignore
+    } else if cli.werror.last().map(String::as_str) == Some("error") {
+        WarningPolicy::Error
+    } else {
+        WarningPolicy::Report
+    };
     let opts = Options {
         target,
         output: cli.output.clone(),
@@ -277,10 +364,14 @@ fn main() -> ExitCode {
         load_schedule: cli.load_schedule.clone(),
         opencl_include: cli.opencl_include_file.clone(),
         cuda_include: cli.cuda_include_file.clone(),
-        command: std::env::args_os()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join(" "),
+        command: pencilc::cmdline::recorded(&Cli::command(), &argv, NOT_RECORDED),
+        warnings,
+        device_file: cli
+            .device
+            .as_ref()
+            .filter(|d| !pencilc::device::Device::is_builtin(d))
+            .map(PathBuf::from),
+        write_if_changed: cli.write_if_changed,
         region_timeout: std::time::Duration::from_secs_f64(cli.schedule_timeout),
         first_rung: cli.ladder_start.unwrap_or(pencilc::ladder::Rung::Full),
         start_rungs: cli
@@ -302,21 +393,26 @@ fn main() -> ExitCode {
     read.extend(cli.opencl_include_file.iter().cloned());
     read.extend(cli.cuda_include_file.iter().cloned());
     read.extend(cli.device.iter().map(PathBuf::from));
-    if let Err(e) =
-        pencilc::files::check_outputs(&read, &driver::planned_outputs(&cli.files, &opts))
-    {
-        eprint!("{}", e);
-        return ExitCode::from(2);
+    let mut planned = driver::planned_outputs(&cli.files, &opts);
+    for f in &cli.files {
+        if let Some(d) = deps.path_for(&driver::output_paths(f, &opts).host) {
+            planned.push((d, format!("dependency file for {}", f.display())));
+        }
+    }
+    if let Err(e) = pencilc::files::check_outputs(&read, &planned) {
+        return usage(e);
     }
     // Each file is compiled in a child process the watchdog can stop
     // (PENCILC_NO_WATCHDOG=1: in this process, for debugging).
-    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let exe = std::env::current_exe()
         .ok()
         .filter(|_| std::env::var_os("PENCILC_NO_WATCHDOG").is_none());
-    let compile_one = |index: usize, f: &PathBuf| match &exe {
-        Some(exe) => pencilc::watchdog::compile_file(exe, &argv, index, f, &opts),
-        None => driver::compile_file(f, &opts),
+    let compile_one = |index: usize, f: &PathBuf| {
+        let r = match &exe {
+            Some(exe) => pencilc::watchdog::compile_file(exe, &argv, index, f, &opts),
+            None => driver::compile_file(f, &opts),
+        };
+        pencilc::build_step::finish(f, r, &opts, &deps)
     };
     // Each file gets its own isl context inside compile_file, so files can
     // be compiled on separate threads; deeply nested input needs their
@@ -328,15 +424,11 @@ fn main() -> ExitCode {
     let pool = match pool.build() {
         Ok(p) => p,
         Err(e) => {
-            eprint!(
-                "{}",
-                Diagnostic::error(
-                    Code::Usage,
-                    None,
-                    format!("cannot start the compile threads: {}", e)
-                )
-            );
-            return ExitCode::from(2);
+            return usage(Diagnostic::error(
+                Code::Usage,
+                None,
+                format!("cannot start the compile threads: {}", e),
+            ))
         }
     };
     if let Some(index) = cli.internal_file_worker {
@@ -359,45 +451,57 @@ fn main() -> ExitCode {
             .collect()
     });
     progress.finish();
+    let verbose = |file: &std::path::Path, line: String| match format {
+        MessageFormat::Human => eprintln!("pencilc: {}: {}", file.display(), line),
+        MessageFormat::Json => eprintln!(
+            "{}",
+            serde_json::json!({ "type": "verbose", "file": file.display().to_string(), "message": line })
+        ),
+    };
     let mut failed = 0;
     for (file, elapsed, r) in &results {
         match r {
             Ok(rep) => {
                 for w in &rep.warnings {
-                    eprint!("{}", w);
+                    say(w);
                 }
                 print!("{}", rep.dump);
                 if cli.dump_sizes {
                     println!("{{ {} }}", rep.sizes.join("; "));
                 }
                 if opts.verbose {
-                    eprintln!("pencilc: {}: device {}", file.display(), device.name);
+                    verbose(file, format!("device {}", device.name));
                     for p in &rep.placements {
-                        eprintln!("pencilc: {}: {}", file.display(), p);
+                        verbose(file, p.clone());
                     }
                     let stages: Vec<String> = rep
                         .timings
                         .iter()
                         .map(|(s, ms)| format!("{} {:.1}ms", s, ms))
                         .collect();
-                    eprintln!(
-                        "pencilc: {}: {} region(s), {} kernel(s), parallel dims {:?}, {:.1} ms [{}]",
-                        file.display(),
-                        rep.regions,
-                        rep.kernels,
-                        rep.parallel_dims,
-                        elapsed.as_secs_f64() * 1e3,
-                        stages.join(", ")
+                    verbose(
+                        file,
+                        format!(
+                            "{} region(s), {} kernel(s), parallel dims {:?}, {:.1} ms [{}]",
+                            rep.regions,
+                            rep.kernels,
+                            rep.parallel_dims,
+                            elapsed.as_secs_f64() * 1e3,
+                            stages.join(", ")
+                        ),
                     );
                     for w in &rep.written {
-                        eprintln!("pencilc: wrote {}", w.display());
+                        match format {
+                            MessageFormat::Human => eprintln!("pencilc: wrote {}", w.display()),
+                            MessageFormat::Json => verbose(file, format!("wrote {}", w.display())),
+                        }
                     }
                 }
             }
             Err(diags) => {
                 failed += 1;
                 for d in diags {
-                    eprint!("{}", d);
+                    say(d);
                 }
             }
         }
@@ -407,13 +511,89 @@ fn main() -> ExitCode {
             .iter()
             .map(|(f, t, r)| pencilc::batch::row(f, *t, r))
             .collect();
-        eprint!("{}", pencilc::batch::summary_table(&rows, wall.elapsed()));
+        match format {
+            MessageFormat::Human => {
+                eprint!("{}", pencilc::batch::summary_table(&rows, wall.elapsed()))
+            }
+            MessageFormat::Json => {
+                eprintln!("{}", pencilc::batch::summary_json(&rows, wall.elapsed()))
+            }
+        }
     }
     if failed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The dependency-file options, checked: they need -MD or -MMD, and a
+/// dependency file is about one input's outputs.
+fn dep_options(cli: &Cli) -> Result<DepOptions, Diagnostic> {
+    let enabled = cli.md || cli.mmd;
+    let refine = cli.mf.is_some() || !cli.mt.is_empty() || !cli.mq.is_empty() || cli.mp;
+    if refine && !enabled {
+        return Err(Diagnostic::error(
+            Code::Usage,
+            None,
+            "-MF, -MT, -MQ and -MP shape the dependency file, which only -MD or -MMD writes",
+        )
+        .with_hint("add -MD (every file read) or -MMD (no system headers)"));
+    }
+    if enabled && cli.emit.is_some() {
+        return Err(Diagnostic::error(
+            Code::Usage,
+            None,
+            "--emit writes no files for a dependency file (-MD, -MMD) to be about",
+        ));
+    }
+    let one_file = cli.mf.is_some() || !cli.mt.is_empty() || !cli.mq.is_empty();
+    if one_file && cli.files.len() > 1 {
+        return Err(Diagnostic::error(
+            Code::Usage,
+            None,
+            "-MF, -MT and -MQ name one input's dependency file and targets, but several inputs were given",
+        )
+        .with_hint("with -MD alone each input gets its own dependency file beside its host output"));
+    }
+    let mut targets = cli.mt.clone();
+    for q in &cli.mq {
+        targets.push(pencilc::depfile::quote_target(q)?);
+    }
+    Ok(DepOptions {
+        enabled,
+        user_only: cli.mmd && !cli.md,
+        file: cli.mf.clone(),
+        targets,
+        phony: cli.mp,
+    })
+}
+
+/// clap's own errors: `--help` and `--version` as clap prints them, a
+/// usage error as one JSON object if the command line asked for JSON.
+fn usage_error(e: clap::Error, argv: &[std::ffi::OsString]) -> ExitCode {
+    use clap::error::ErrorKind;
+    let json = argv
+        .windows(2)
+        .any(|w| w[0] == "--message-format" && w[1] == "json")
+        || argv.iter().any(|a| a == "--message-format=json");
+    if json && !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let message = e.render().to_string();
+        let first = message
+            .lines()
+            .next()
+            .unwrap_or("bad command line")
+            .trim_start_matches("error: ")
+            .to_string();
+        eprint!(
+            "{}",
+            Diagnostic::error(Code::Usage, None, first)
+                .with_hint("pencilc --help lists the options")
+                .format(MessageFormat::Json)
+        );
+        return ExitCode::from(2);
+    }
+    e.exit()
 }
 
 /// `--schedule-timeout`: positive seconds, at most a day (a larger value

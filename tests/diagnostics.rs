@@ -628,3 +628,214 @@ fn the_c_compilers_errors_outside_regions_are_a_warning() {
         err
     );
 }
+
+/// Every line of `stderr` as JSON (`--message-format json` prints
+/// nothing else there).
+fn json_lines(stderr: &str) -> Vec<serde_json::Value> {
+    stderr
+        .lines()
+        .map(|l| {
+            serde_json::from_str(l)
+                .unwrap_or_else(|e| panic!("not JSON ({}): {}\n{}", e, l, stderr))
+        })
+        .collect()
+}
+
+/// `--message-format json`: one object per diagnostic with the fields of
+/// the human form (level, code, message, file, line, column, span end,
+/// hints) and the human text itself; the span is what the caret
+/// underlines.
+#[test]
+fn json_diagnostics_carry_the_span_and_the_hint() {
+    let dir = scratch("diag-json");
+    let src = dir.join("unknown.c");
+    std::fs::write(
+        &src,
+        "void f(int n, double B[10]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++)\n    B[i] = quux;\n#pragma endscop\n}\n",
+    )
+    .unwrap();
+    let out = Command::new(pencilc())
+        .args(["--message-format", "json", "--output-dir"])
+        .arg(&dir)
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let v = json_lines(&err);
+    assert_eq!(v.len(), 1, "{}", err);
+    let d = &v[0];
+    assert_eq!(d["type"], "diagnostic");
+    assert_eq!(d["level"], "error");
+    assert_eq!(d["code"], "E0108");
+    assert_eq!(d["file"], src.display().to_string());
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(5), Some(12))
+    );
+    assert_eq!(
+        (d["end_line"].as_u64(), d["end_column"].as_u64()),
+        (Some(5), Some(16))
+    );
+    assert!(d["message"].as_str().unwrap().contains("quux"), "{}", d);
+    assert_eq!(d["hints"].as_array().map(|h| h.len()), Some(1), "{}", d);
+    let rendered = d["rendered"].as_str().unwrap();
+    assert!(
+        rendered.starts_with(&format!("{}:5:12: error: ", src.display()))
+            && rendered.contains("^^^^"),
+        "{}",
+        rendered
+    );
+    // The human form is as before.
+    let human = Command::new(pencilc())
+        .arg("--output-dir")
+        .arg(&dir)
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&human.stderr), rendered);
+}
+
+/// Batch mode with JSON: the workers' diagnostics come back as objects,
+/// each file's once, then one summary object; nothing on stderr is not
+/// JSON. Usage errors, including clap's own, are JSON too.
+#[test]
+fn json_diagnostics_in_batch_mode() {
+    let dir = scratch("diag-json-batch");
+    let good = dir.join("good.c");
+    let bad = dir.join("bad.c");
+    let warned = dir.join("warned.c");
+    std::fs::write(&good, "void f(int n, double B[10]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i] = i;\n#pragma endscop\n}\n").unwrap();
+    std::fs::write(&bad, "void f(int n, double B[10]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i] = q;\n#pragma endscop\n}\n").unwrap();
+    std::fs::write(&warned, "void f(int n, double B[100]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i * n + 1] = i;\n#pragma endscop\n}\n").unwrap();
+    let out = Command::new(pencilc())
+        .args(["--message-format=json", "-j", "3", "-v", "--output-dir"])
+        .arg(dir.join("out"))
+        .args([&good, &bad, &warned])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let v = json_lines(&err);
+    let diags: Vec<&serde_json::Value> = v.iter().filter(|d| d["type"] == "diagnostic").collect();
+    assert_eq!(diags.len(), 2, "{}", err);
+    let of = |f: &std::path::Path| {
+        diags
+            .iter()
+            .find(|d| d["file"] == f.display().to_string())
+            .unwrap_or_else(|| panic!("nothing about {}:\n{}", f.display(), err))
+    };
+    assert_eq!(
+        (&of(&bad)["level"], &of(&bad)["code"]),
+        (&"error".into(), &"E0108".into())
+    );
+    assert_eq!(
+        (&of(&warned)["level"], &of(&warned)["code"]),
+        (&"warning".into(), &"E0101".into())
+    );
+    assert!(v.iter().any(|d| d["type"] == "verbose"), "{}", err);
+    let summary = v.last().unwrap();
+    assert_eq!(summary["type"], "summary", "{}", err);
+    assert_eq!(
+        (summary["ok"].as_u64(), summary["failed"].as_u64()),
+        (Some(2), Some(1))
+    );
+
+    for args in [
+        vec!["--message-format", "json", "--no-such-flag", "x.c"],
+        vec!["--message-format", "json", "-o", "a", "x.c", "y.c"],
+    ] {
+        let out = Command::new(pencilc()).args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{:?}", args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        let v = json_lines(&err);
+        assert_eq!((v.len(), &v[0]["code"]), (1, &"E0301".into()), "{}", err);
+    }
+}
+
+/// A warning caused by a header (a linearising macro from an included
+/// file): a warning by default; -Werror makes it an error (exit 1, level
+/// `error` in JSON, a note saying why, no outputs and no dependency
+/// file); -w silences it, and wins over -Werror as in gcc; -Wno-error
+/// undoes -Werror.
+#[test]
+fn werror_and_w_on_a_warning_from_a_header() {
+    let dir = scratch("diag-werror");
+    std::fs::write(dir.join("lin.h"), "#define AT(i, n) ((i) * (n) + 1)\n").unwrap();
+    let src = dir.join("lin.c");
+    std::fs::write(
+        &src,
+        "#include \"lin.h\"\nvoid f(int n, double B[100]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++)\n    B[AT(i, n)] = i;\n#pragma endscop\n}\n",
+    )
+    .unwrap();
+    let run_with = |extra: &[&str], out: &str| {
+        let o = Command::new(pencilc())
+            .arg("-I")
+            .arg(&dir)
+            .args(["-MD", "--output-dir"])
+            .arg(dir.join(out))
+            .args(extra)
+            .arg(&src)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (status, err) = run_with(&[], "plain");
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(
+        err.contains(": warning: ") && err.contains("[E0101]"),
+        "{}",
+        err
+    );
+    assert!(dir.join("plain/lin_host.c").exists() && dir.join("plain/lin_host.d").exists());
+
+    let (status, err) = run_with(&["-Werror"], "werror");
+    assert_eq!(status, Some(1), "{}", err);
+    assert!(
+        err.contains(": error: ") && err.contains("[E0101]"),
+        "{}",
+        err
+    );
+    assert!(
+        err.contains("= note: -Werror turns this warning into an error"),
+        "{}",
+        err
+    );
+    assert!(!err.contains("panicked"), "{}", err);
+    for f in ["lin_host.c", "lin_kernel.cl", "lin_host.d"] {
+        assert!(
+            !dir.join("werror").join(f).exists(),
+            "{} written under -Werror",
+            f
+        );
+    }
+
+    let (status, err) = run_with(&["-Werror", "--message-format", "json"], "werror-json");
+    assert_eq!(status, Some(1), "{}", err);
+    let v = json_lines(&err);
+    assert_eq!(
+        (&v[0]["level"], &v[0]["code"]),
+        (&"error".into(), &"E0101".into())
+    );
+    assert_eq!(v[0]["notes"][0], "-Werror turns this warning into an error");
+
+    for (flags, out) in [
+        (vec!["-w"], "w"),
+        (vec!["-Werror", "-w"], "werror-w"),
+        (vec!["-Werror", "-Wno-error"], "no-error"),
+    ] {
+        let (status, err) = run_with(&flags, out);
+        assert_eq!(status, Some(0), "{:?}: {}", flags, err);
+        assert_eq!(
+            err.contains("[E0101]"),
+            out == "no-error",
+            "{:?}: {}",
+            flags,
+            err
+        );
+        assert!(dir.join(out).join("lin_host.c").exists(), "{:?}", flags);
+    }
+}

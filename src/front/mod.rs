@@ -9,4 +9,4 @@ pub mod preprocess;
 pub mod syntax;
 
 pub use parse::{parse_file, parse_regions, Parsed, Region, SourceFile};
-pub use preprocess::{preprocess, CppOptions, Preprocessed};
+pub use preprocess::{preprocess, CppOptions, IncludedFile, Preprocessed};

@@ -27,10 +27,25 @@ pub struct Preprocessed {
     pub physical: Vec<u32>,
     pub files: Vec<PathBuf>,
     pub main_file: PathBuf,
+    /// Every file the preprocessor entered through `#include`, once each,
+    /// in the order it first entered them, as it spelled them (relative
+    /// to the working directory where the include path was): what the
+    /// output depends on besides the main file (`-MD`). Names that only
+    /// `#line` gave are not here: nothing was read under them.
+    pub included: Vec<IncludedFile>,
     /// (row, byte column) in `text` of each byte the preprocessor printed
     /// that is not UTF-8; `text` has a space there instead. Only a region
     /// has to be UTF-8: elsewhere such bytes are copied through unread.
     pub invalid_utf8: Vec<(usize, usize)>,
+}
+
+/// A file the preprocessor read for the main file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IncludedFile {
+    pub path: PathBuf,
+    /// Found in a system directory (the line marker's flag 3): `-MMD`
+    /// leaves these out, as gcc's does.
+    pub system: bool,
 }
 
 impl Preprocessed {
@@ -196,11 +211,18 @@ fn map_lines(text: String, main: &Path, directives: &[LineDirective]) -> Preproc
     let mut seen_main = false;
     let mut in_pseudo = false;
     let mut cleaned = String::with_capacity(text.len());
+    let mut included: Vec<IncludedFile> = Vec::new();
     for line in text.lines() {
         if let Some(m) = parse_marker(line) {
             let fp = PathBuf::from(&m.name);
             if m.flags.contains(&1) {
                 depth += 1;
+                if !is_pseudo_file(&m.name) && !included.iter().any(|f| f.path == fp) {
+                    included.push(IncludedFile {
+                        path: fp.clone(),
+                        system: m.flags.contains(&3),
+                    });
+                }
             } else if m.flags.contains(&2) {
                 depth = depth.saturating_sub(1);
             } else if depth == 0 && !is_pseudo_file(&m.name) {
@@ -252,6 +274,7 @@ fn map_lines(text: String, main: &Path, directives: &[LineDirective]) -> Preproc
         physical,
         files,
         main_file,
+        included,
         invalid_utf8: Vec::new(),
     }
 }
@@ -516,6 +539,28 @@ mod tests {
         assert_eq!(p.physical_line(4), 4);
         assert_eq!(p.physical_line(6), 6);
         assert_eq!(p.loc(6, 0, 1).line, 1);
+    }
+
+    /// gcc's markers for `#include "b.h"` twice (the second skipped by
+    /// its guard), `<stdio.h>` and a `#line` rename: the files read are
+    /// those entered with flag 1, once each, system ones marked.
+    #[test]
+    fn included_files_come_from_entering_markers() {
+        let text = "# 0 \"a.c\"\n# 0 \"<built-in>\"\n# 0 \"<command-line>\"\n# 1 \"/usr/include/stdc-predef.h\" 1 3 4\n# 0 \"<command-line>\" 2\n# 1 \"a.c\"\n# 1 \"inc/b.h\" 1\nint q;\n# 2 \"a.c\" 2\n# 1 \"inc/b.h\" 1\n# 3 \"a.c\" 2\n# 1 \"/usr/include/stdio.h\" 1 3 4\n# 4 \"a.c\" 2\n# 10 \"renamed.c\"\nint r;\n".to_string();
+        let p = map_lines(text, Path::new("a.c"), &[]);
+        let got: Vec<(String, bool)> = p
+            .included
+            .iter()
+            .map(|f| (f.path.display().to_string(), f.system))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("/usr/include/stdc-predef.h".to_string(), true),
+                ("inc/b.h".to_string(), false),
+                ("/usr/include/stdio.h".to_string(), true),
+            ]
+        );
     }
 
     #[test]

@@ -6,6 +6,10 @@
 use std::fmt;
 use std::path::PathBuf;
 
+mod json;
+mod policy;
+pub use policy::{MessageFormat, WarningPolicy};
+
 /// A location in a user's source file (1-based line and column).
 #[derive(
     Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
@@ -124,6 +128,10 @@ pub struct Diagnostic {
     pub loc: Option<Loc>,
     pub message: String,
     pub hint: Option<String>,
+    /// Why the diagnostic is what it is, when that is not the input's
+    /// doing (`-Werror` made a warning an error).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl Diagnostic {
@@ -134,6 +142,7 @@ impl Diagnostic {
             loc,
             message: message.into(),
             hint: None,
+            notes: Vec::new(),
         }
     }
     pub fn warning(code: Code, loc: Option<Loc>, message: impl Into<String>) -> Self {
@@ -143,6 +152,7 @@ impl Diagnostic {
             loc,
             message: message.into(),
             hint: None,
+            notes: Vec::new(),
         }
     }
     pub fn internal(stage: &str, message: impl Into<String>) -> Self {
@@ -155,6 +165,7 @@ impl Diagnostic {
                 "this is a bug in pencilc {}; please report it with the input file",
                 env!("CARGO_PKG_VERSION")
             )),
+            notes: Vec::new(),
         }
     }
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
@@ -211,10 +222,22 @@ impl Diagnostic {
                 self.code.as_str()
             )),
         }
+        for n in &self.notes {
+            out.push_str(&format!("  = note: {}\n", n));
+        }
         if let Some(h) = &self.hint {
             out.push_str(&format!("  = help: {}\n", h));
         }
         out
+    }
+
+    /// The diagnostic in the form `--message-format` asks for, ending in
+    /// a line break: `render`'s text, or one line of JSON (`json.rs`).
+    pub fn format(&self, format: MessageFormat) -> String {
+        match format {
+            MessageFormat::Human => self.render(),
+            MessageFormat::Json => format!("{}\n", self.to_json()),
+        }
     }
 }
 
