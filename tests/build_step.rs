@@ -273,6 +273,70 @@ fn cmake_module_builds_the_example_with_ninja_and_make() {
     }
 }
 
+/// The CMake module's CUDA mode: a project with the CUDA language builds
+/// one of the example's programs from pencilc's `.cu` files with nvcc
+/// (compiled and linked; no GPU here to run it), and an edit of its
+/// header regenerates them.
+#[test]
+fn cmake_module_builds_cuda_sources_with_nvcc() {
+    let test = "build_step: cmake_module_builds_cuda_sources_with_nvcc";
+    if !have("cmake") || !have("ninja") {
+        skipped(
+            test,
+            "no cmake or ninja (scripts/setup-deps.sh installs them)",
+        );
+        return;
+    }
+    let Some(nvcc) = nvcc() else {
+        skipped(test, "nvcc could not be installed (scripts/setup-nvcc.sh)");
+        return;
+    };
+    let dir = scratch("build-step-cmake-cuda");
+    let example = dir.join("example");
+    copy_tree(&root().join("examples/build-step"), &example);
+    std::fs::write(
+        example.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.20)\n\
+         project(pencilc_cuda C CUDA)\n\
+         find_package(Pencilc REQUIRED)\n\
+         add_executable(saxpy)\n\
+         target_include_directories(saxpy PRIVATE include)\n\
+         pencilc_add_sources(saxpy CUDA src/saxpy.c)\n",
+    )
+    .unwrap();
+    let build = dir.join("build");
+    run(
+        Command::new("cmake")
+            .arg("-S")
+            .arg(&example)
+            .arg("-B")
+            .arg(&build)
+            .args(["-G", "Ninja", "-DCMAKE_CUDA_ARCHITECTURES=90"])
+            .arg(format!("-DCMAKE_CUDA_COMPILER={}", nvcc.display()))
+            .arg(format!("-DPencilc_DIR={}", root().join("cmake").display()))
+            .arg(format!("-DPENCILC_EXECUTABLE={}", pencilc().display())),
+        "cmake configure (CUDA)",
+    );
+    run(
+        Command::new("cmake").arg("--build").arg(&build),
+        "cmake --build (CUDA)",
+    );
+    assert!(build.join("saxpy").exists());
+    let host = build.join("pencilc/saxpy/saxpy_host.cu");
+    let before = mtime(&host);
+    edit_header(
+        &example.join("include/params.h"),
+        "#define N 4096",
+        "#define N 2048",
+        std::slice::from_ref(&host),
+    );
+    run(
+        Command::new("cmake").arg("--build").arg(&build),
+        "cmake --build (CUDA, after the edit)",
+    );
+    assert!(mtime(&host) > before, "saxpy_host.cu not regenerated");
+}
+
 /// File names with spaces, `$`, `#` and colons in the input, a header
 /// and the output folder: the dependency file is escaped so that GNU
 /// Make and Ninja both read the names back, and an edit of the header
