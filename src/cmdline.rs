@@ -28,6 +28,27 @@ const GCC_OPTIONS: &[(&str, bool)] = &[
     ("MQ", true),
 ];
 
+/// `text` (one of clap's messages) with the long options that stand for
+/// gcc's spelled as the user wrote them: `-MF`, not `--MF`.
+pub fn gcc_spelling(text: &str) -> String {
+    let mut out = text.to_string();
+    for (name, _) in GCC_OPTIONS {
+        let long = format!("--{}", name);
+        let mut next = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        while let Some(at) = rest.find(&long) {
+            let after = &rest[at + long.len()..];
+            let whole = !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+            next.push_str(&rest[..at]);
+            next.push_str(if whole { &long[1..] } else { &long });
+            rest = after;
+        }
+        next.push_str(rest);
+        out = next;
+    }
+    out
+}
+
 /// What one command-line word is.
 #[derive(Clone, Debug, PartialEq)]
 enum Word {
@@ -238,6 +259,14 @@ pub fn shell_word(s: &str) -> String {
 mod tests {
     use super::*;
     use clap::{Arg, ArgAction};
+
+    #[test]
+    fn clap_messages_spell_gcc_options_as_gcc_does() {
+        assert_eq!(
+            gcc_spelling("a value is required for '--MF <FILE>' (not --MMD; --MDX)"),
+            "a value is required for '-MF <FILE>' (not -MMD; --MDX)"
+        );
+    }
 
     fn cmd() -> Command {
         Command::new("pencilc")

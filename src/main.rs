@@ -578,7 +578,7 @@ fn usage_error(e: clap::Error, argv: &[std::ffi::OsString]) -> ExitCode {
         .any(|w| w[0] == "--message-format" && w[1] == "json")
         || argv.iter().any(|a| a == "--message-format=json");
     if json && !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-        let message = e.render().to_string();
+        let message = pencilc::cmdline::gcc_spelling(&e.render().to_string());
         let first = message
             .lines()
             .next()
@@ -593,7 +593,14 @@ fn usage_error(e: clap::Error, argv: &[std::ffi::OsString]) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    e.exit()
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit()
+    }
+    eprint!(
+        "{}",
+        pencilc::cmdline::gcc_spelling(&e.render().to_string())
+    );
+    ExitCode::from(2)
 }
 
 /// `--schedule-timeout`: positive seconds, at most a day (a larger value
