@@ -557,16 +557,37 @@ fn nest_that_never_runs() {
     assert!(!warnings.contains("falling back"), "{}", warnings);
 }
 
+/// A launch whose tile bound the AST stage cannot express gets the
+/// wrap-around grid, not the API's limit of 2^31 - 1 blocks (which the C
+/// target ran one after another: the program never finished). C target
+/// only: on PoCL this program now finishes but prints a different `A`
+/// (open, issue 14), which the endless grid used to hide.
+#[test]
+fn launch_without_a_tile_bound_gets_a_bounded_grid() {
+    let src = root().join("tests/programs/grid_bound.c");
+    let dir = scratch("program-grid_bound");
+    check_source_on(
+        &src,
+        &dir,
+        &["--scheduler", "pluto", "--fuse", "smart"],
+        &["c"],
+    );
+    let host = std::fs::read_to_string(dir.join("p_pencilc.c")).unwrap();
+    assert!(!host.contains("2147483647"), "{}", host);
+}
+
 /// Unsigned arithmetic in bounds, conditions and statements wraps as in C
-/// (`n - 1` with `n == 0`), through the C target. The OpenCL output of
-/// this program is not run here: a loop bounded by `(int)(n - 1) + 3`
-/// gets a grid sized for every `unsigned` value (2^31 work-items), which
-/// PoCL cannot allocate (open).
+/// (`n - 1` with `n == 0`), on the C target and on PoCL. A loop bounded by
+/// `(int)(n - 1) + 3` has a tile bound isl only gives as a constant for
+/// every `unsigned` value: its launch gets the wrap-around grid (32768
+/// blocks), not 2^26.
 #[test]
 fn unsigned_arithmetic_wraps_as_in_c() {
     let src = root().join("tests/programs/unsigned_bounds.c");
     let dir = scratch("program-unsigned_bounds");
-    check_source_on(&src, &dir, &[], &["c"]);
+    check_source_on(&src, &dir, &[], &["c", "opencl"]);
+    let kernel = std::fs::read_to_string(dir.join("p_host.c")).unwrap();
+    assert!(!kernel.contains("67108865"), "{}", kernel);
     let host = dir.join("p_pencilc.c");
     let text = std::fs::read_to_string(&host).unwrap();
     assert!(

@@ -511,14 +511,17 @@ impl Mapper<'_> {
             })
             .collect();
         // The grid's size per block dimension: the user's, else the API's
-        // limit; the wrap-around grid where tiles may not fit (below).
+        // limit but at most the wrap-around grid, so that a launch whose
+        // tile bound `ast` cannot express (it then launches the cap) never
+        // gets billions of blocks; the grid wraps where tiles may not fit
+        // (below).
         let mut grid_cap: Vec<i64> = (0..n_block)
             .map(|j| {
                 let inner = j + 1 == n_block;
                 user.grid
                     .as_ref()
                     .map(|g| g[j])
-                    .unwrap_or(self.opts.grid_limit[inner as usize])
+                    .unwrap_or(self.opts.grid_limit[inner as usize].min(self.opts.wrap_grid))
             })
             .collect();
         let depth = node.get_schedule_depth().isl(isl, STAGE)? as usize;

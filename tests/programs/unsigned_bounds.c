@@ -14,7 +14,7 @@ static void run(unsigned n, int m, size_t s) {
     A[i + 2] += 2.0;
   for (int i = 0; i < 20; i++)
     B[i] = (double)(n - i) + (double)(i - m + n);
-  for (int i = 0; i < (unsigned char)(m + 250); i++)
+  for (int i = 0; i < (unsigned char)(m + 250) && i < 10; i++)
     C[i] += 3.0;
   for (int i = 0; i < (int)(n - 1) + 3; i++)
     C[i + 10] += 4.0;
