@@ -218,41 +218,30 @@ impl StmtPrinter<'_> {
                         && st.writes.iter().any(|w| {
                             w.array == *iter && self.scop.array(iter).is_some_and(|a| a.is_scalar())
                         });
-                    if of_region {
+                    let init = self.convert(st, scope, init)?;
+                    let outer = scope.len();
+                    let (decl, var) = if of_region {
                         let var = p.print(&Expr {
                             kind: ExprKind::Ident(iter.clone()),
                             loc: init.loc.clone(),
                         });
-                        let init = self.convert(st, scope, init)?;
-                        let cond = self.convert(st, scope, cond)?;
-                        out.push_str(&format!(
-                            "{}for ({} = {}; {}; {} += {}) {{\n",
-                            ind,
-                            var,
-                            p.print(&init),
-                            p.print(&cond),
-                            var,
-                            step
-                        ));
-                        self.block(st, body, depth + 1, scope, out)?;
-                        out.push_str(&format!("{}}}\n", ind));
-                        continue;
-                    }
-                    // The model filled in the type of iterators declared
-                    // outside the loop (`scop::build::compound`).
-                    let ty = iter_type.as_deref().unwrap_or("int").to_string();
-                    let init = self.convert(st, scope, init)?;
-                    let outer = scope.len();
-                    scope.push((iter.clone(), ty));
+                        (String::new(), var)
+                    } else {
+                        // The model filled in the type of iterators declared
+                        // outside the loop (`scop::build::compound`).
+                        let ty = iter_type.as_deref().unwrap_or("int").to_string();
+                        scope.push((iter.clone(), ty.clone()));
+                        (format!("{} ", ty), iter.clone())
+                    };
                     let cond = self.convert(st, scope, cond)?;
                     out.push_str(&format!(
-                        "{}for ({} {} = {}; {}; {} += {}) {{\n",
+                        "{}for ({}{} = {}; {}; {} += {}) {{\n",
                         ind,
-                        iter_type.as_deref().unwrap_or("int"),
-                        iter,
+                        decl,
+                        var,
                         p.print(&init),
                         p.print(&cond),
-                        iter,
+                        var,
                         step
                     ));
                     self.block(st, body, depth + 1, scope, out)?;
