@@ -1,8 +1,7 @@
 /* Found by the differential test (seed 20261123, case 17, shrunk): a
  * launch whose tile bound ast cannot express launched the API's limit,
  * 2^31 - 1 blocks, which the C target runs one after another (a hang) and
- * OpenCL cannot allocate. Grids are capped at the wrap-around size. Its
- * OpenCL output is wrong (open, issue 14). */
+ * OpenCL cannot allocate. Grids are capped at the wrap-around size. */
 #include <stdio.h>
 
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
