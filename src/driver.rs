@@ -7,7 +7,7 @@ use crate::depfile;
 use crate::deps;
 use crate::diag::{Code, Diagnostic, Result, WarningPolicy};
 use crate::front::{self, CppOptions, SourceFile};
-use crate::isl::Isl;
+use crate::isl::{Isl, IslResultExt};
 use crate::ladder::{Rung, RungOptions};
 use crate::map::{self, MapOptions};
 use crate::sched;
@@ -32,6 +32,10 @@ pub enum Emit {
 #[derive(Clone, Debug)]
 pub struct Options {
     pub target: Target,
+    /// `--openmp`: the C target prints each region's CPU version (tiled,
+    /// OpenMP `parallel for` on parallel loops) instead of the mapped
+    /// program's blocks and threads as loops.
+    pub openmp: bool,
     /// The host output file (single input only).
     pub output: Option<PathBuf>,
     pub output_dir: Option<PathBuf>,
@@ -81,6 +85,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             target: Target::OpenCl,
+            openmp: false,
             output: None,
             output_dir: None,
             cpp: CppOptions::default(),
@@ -257,6 +262,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         scop: scop::Scop,
         deps: deps::DependenceGraph,
         ast: ast::GpuAst,
+        cpu: Option<ast::Ast>,
     }
     let mut compiled = Vec::new();
     for (region_no, region) in regions.iter().enumerate() {
@@ -353,6 +359,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
                 &scop,
                 &deps,
                 rung.options(opts, &map_opts),
+                cpu_version(opts),
                 loaded_tree.filter(|_| rung <= Rung::NoPromotion),
                 opts.emit,
                 kernels_so_far,
@@ -387,6 +394,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
             scop,
             deps,
             ast: gpu_ast,
+            cpu: o.cpu,
         });
     }
     report.regions = regions.len();
@@ -412,6 +420,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
             scop: &c.scop,
             deps: &c.deps,
             ast: &c.ast,
+            cpu: c.cpu.as_ref(),
         })
         .collect();
     for c in &compiled {
@@ -439,6 +448,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         &paths,
         command.trim_start(),
         &device_code,
+        opts.openmp,
     )?;
     lap(&mut report, "back");
     report.placements.extend(emitted.notes);
@@ -525,6 +535,24 @@ struct RegionOutcome {
     kernels: usize,
     /// None with `--emit`.
     ast: Option<ast::GpuAst>,
+    /// The CPU version, where asked for (`cpu_version`).
+    cpu: Option<ast::Ast>,
+}
+
+/// Whether a region gets a CPU version (`map::cpu`), beside its device
+/// version or alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CpuVersion {
+    No,
+    Also,
+    Only,
+}
+
+fn cpu_version(opts: &Options) -> CpuVersion {
+    match (opts.target, opts.openmp) {
+        (Target::C, true) => CpuVersion::Only,
+        _ => CpuVersion::No,
+    }
 }
 
 /// Schedules, checks, maps and generates the code of one region with the
@@ -536,6 +564,7 @@ fn compile_region(
     scop: &scop::Scop,
     deps: &deps::DependenceGraph,
     opts: RungOptions,
+    cpu: CpuVersion,
     loaded: Option<&String>,
     emit: Option<Emit>,
     kernels_so_far: usize,
@@ -591,6 +620,39 @@ fn compile_region(
         }
     })?;
     lap(report, "valid");
+    if cpu == CpuVersion::Only {
+        // Nothing runs on a device: no GPU mapping.
+        isl.check_deadline("map-cpu")?;
+        let cpu_schedule = schedule_for_cpu(isl, scop, deps, &schedule, &opts.sched)?;
+        let m = map::cpu::map_to_cpu(isl, scop, deps, &cpu_schedule, opts.map.tile_size)?;
+        let mut dump = String::new();
+        let (ast, cpu) = if emit == Some(Emit::Schedule) {
+            dump.push_str(&format!(
+                "# region in `{}` at lines {}-{}\n",
+                scop.function, scop.begin_line, scop.end_line
+            ));
+            dump.push_str(&format!("schedule: {}", schedule.dump()));
+            dump.push_str(&format!(
+                "cpu: {}\n",
+                sched::pretty_tree(&m.tree.to_str().isl(isl, "map-cpu")?)
+            ));
+            (None, None)
+        } else {
+            let a = ast::cpu::generate_cpu(isl, scop, m)?;
+            (Some(ast::frame(isl, scop)?), Some(a))
+        };
+        lap(report, "cpu");
+        report.warnings.extend(warnings);
+        report.schedulers.extend(scheduler.map(str::to_string));
+        report.ilp_solves += solves;
+        return Ok(RegionOutcome {
+            schedule: schedule.tree,
+            dump,
+            kernels: 0,
+            ast,
+            cpu,
+        });
+    }
     isl.check_deadline("map")?;
     let (mapped, mapped_trees) =
         map::map_to_gpu(isl, scop, deps, &schedule, &opts.map, kernels_so_far)?;
@@ -623,6 +685,16 @@ fn compile_region(
         lap(report, "ast");
         Some(a)
     };
+    let cpu = if cpu == CpuVersion::Also && ast.is_some() {
+        isl.check_deadline("map-cpu")?;
+        let cpu_schedule = schedule_for_cpu(isl, scop, deps, &schedule, &opts.sched)?;
+        let m = map::cpu::map_to_cpu(isl, scop, deps, &cpu_schedule, opts.map.tile_size)?;
+        let a = ast::cpu::generate_cpu(isl, scop, m)?;
+        lap(report, "cpu");
+        Some(a)
+    } else {
+        None
+    };
     report.warnings.extend(warnings);
     report.schedulers.extend(scheduler.map(str::to_string));
     report.ilp_solves += solves;
@@ -633,7 +705,38 @@ fn compile_region(
         dump,
         kernels: mapped.kernels.len(),
         ast,
+        cpu,
     })
+}
+
+/// The schedule of a region's CPU version: the region's own, unless it
+/// runs a band as a wavefront of tiles. isl's code generation for such a
+/// wavefront in one piece takes minutes (the device version generates
+/// each launch apart, with the tile indices as parameters); the CPU
+/// version then runs the band's time loop on the host around parallel
+/// loops, as the schedulers make it for a GPU.
+fn schedule_for_cpu(
+    isl: &Isl,
+    scop: &scop::Scop,
+    deps: &deps::DependenceGraph,
+    schedule: &sched::Schedule,
+    opts: &sched::SchedOptions,
+) -> Result<sched::Schedule> {
+    if !schedule.tree.contains(sched::pluto::WAVEFRONT_MARK) {
+        return Ok(schedule.clone());
+    }
+    let mut opts = opts.clone();
+    opts.wavefront = false;
+    let mut s = sched::schedule(isl, scop, deps, &opts)?.schedule;
+    if s.tree.contains(sched::pluto::WAVEFRONT_MARK) {
+        // A band without any parallel row (seidel-2d) stays a wavefront
+        // in pencilc's scheduler; isl's skews it into an outer sequential
+        // loop around parallel ones.
+        opts.kind = sched::SchedulerKind::Isl;
+        s = sched::schedule(isl, scop, deps, &opts)?.schedule;
+    }
+    valid::check_schedule(isl, deps, &s.tree)?;
+    Ok(s)
 }
 
 /// The trees of a `--save-schedule` file: one per region, each after a

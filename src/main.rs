@@ -66,6 +66,10 @@ struct Cli {
     /// Output language.
     #[arg(long, value_enum, default_value = "opencl")]
     target: TargetArg,
+    /// With --target c: run each region's tiled schedule with OpenMP
+    /// `parallel for` on its parallel loops (build with -fopenmp).
+    #[arg(long)]
+    openmp: bool,
     /// Host output file (one input only); kernel files are named after it.
     #[arg(short = 'o', long = "output", conflicts_with = "output_dir")]
     output: Option<PathBuf>,
@@ -329,8 +333,15 @@ fn main() -> ExitCode {
     } else {
         WarningPolicy::Report
     };
+    if cli.openmp && target != Target::C {
+        return usage(
+            Diagnostic::error(Code::Usage, None, "--openmp is an option of --target c")
+                .with_hint("use --target c --openmp, and build the output with -fopenmp"),
+        );
+    }
     let opts = Options {
         target,
+        openmp: cli.openmp,
         output: cli.output.clone(),
         output_dir: cli.output_dir.clone(),
         cpp: CppOptions {
@@ -358,7 +369,9 @@ fn main() -> ExitCode {
             },
             worker: None,
             wavefront_tile: cli.tile_size,
-            wavefront: device.wavefront,
+            // The CPU version runs no wavefront of tiles (see
+            // `driver::schedule_for_cpu`); with --openmp nothing else runs.
+            wavefront: device.wavefront && !cli.openmp,
         },
         save_schedule: cli.save_schedule.clone(),
         load_schedule: cli.load_schedule.clone(),

@@ -3,6 +3,7 @@
 //! isl AST is converted into pencilc's own `Ast`, which back ends print.
 
 mod barrier;
+pub mod cpu;
 mod expr;
 pub mod memory;
 mod wavefront;
@@ -70,6 +71,15 @@ pub enum Ast {
     },
     /// A kernel launch in host code; `body` is the code one thread runs.
     Launch(usize),
+    /// The CPU version's OpenMP `parallel for`: `body` is the `For`, a
+    /// loop the mapping checked parallel (`map::cpu`), whose iterations
+    /// combine the `reductions` variables into private copies.
+    Parallel {
+        reductions: Vec<(String, crate::front::syntax::RedOp)>,
+        body: Box<Ast>,
+    },
+    /// A statement instance whose update is `#pragma omp atomic`.
+    Atomic(Box<Ast>),
 }
 
 /// One kernel launch site with everything needed to print it.
@@ -193,6 +203,26 @@ pub fn generate(
     })
 }
 
+/// A region's code without a device version: its entry check and what it
+/// leaves in the user's iterators, around no host code (the CPU version,
+/// `cpu::generate_cpu`, is printed there instead).
+pub fn frame(isl: &Isl, scop: &Scop) -> Result<GpuAst> {
+    isl.set_id_casts(
+        scop.value_types
+            .iter()
+            .filter_map(|(n, _)| Some((isl_name(n), scop.bound_cast(n)?)))
+            .collect(),
+    );
+    Ok(GpuAst {
+        entry_check: entry_check(isl, scop)?,
+        live_out: live_out_assignments(isl, scop)?,
+        host: Ast::Block(vec![]),
+        launches: vec![],
+        block_ids: vec![],
+        thread_ids: vec![],
+    })
+}
+
 /// `Scop::checked` as a C condition on the parameters.
 fn entry_check(isl: &Isl, scop: &Scop) -> Result<Option<AExpr>> {
     let Some(checked) = &scop.checked else {
@@ -259,14 +289,19 @@ struct Occurrence {
 /// values passed to kernels) such that no `<prefix><digits>` name can clash
 /// with a name of the region.
 fn fresh_prefix(scop: &Scop, mapped: &MappedSchedule, base: &str) -> String {
+    let ids: Vec<&str> = mapped
+        .block_ids
+        .iter()
+        .chain(mapped.thread_ids.iter())
+        .map(|s| s.as_str())
+        .collect();
+    fresh_prefix_beside(scop, &ids, base)
+}
+
+/// `fresh_prefix` with `others` as the names besides the region's.
+fn fresh_prefix_beside(scop: &Scop, others: &[&str], base: &str) -> String {
     let mut names: Vec<&str> = scop.all_names();
-    names.extend(
-        mapped
-            .block_ids
-            .iter()
-            .chain(mapped.thread_ids.iter())
-            .map(|s| s.as_str()),
-    );
+    names.extend(others.iter().copied());
     let mut prefix = base.to_string();
     let clashes = |p: &str| {
         names.iter().any(|n| {
@@ -1092,9 +1127,11 @@ impl Ast {
         f(self);
         match self {
             Ast::Block(items) => items.iter_mut().for_each(|i| i.walk_mut(f)),
-            Ast::For { body, .. } | Ast::Let { body, .. } | Ast::Site { body, .. } => {
-                body.walk_mut(f)
-            }
+            Ast::For { body, .. }
+            | Ast::Let { body, .. }
+            | Ast::Site { body, .. }
+            | Ast::Parallel { body, .. }
+            | Ast::Atomic(body) => body.walk_mut(f),
             Ast::If { then_, else_, .. } => {
                 then_.walk_mut(f);
                 if let Some(e) = else_ {
@@ -1154,7 +1191,11 @@ impl Ast {
         f(self);
         match self {
             Ast::Block(items) => items.iter().for_each(|i| i.walk(f)),
-            Ast::For { body, .. } | Ast::Let { body, .. } | Ast::Site { body, .. } => body.walk(f),
+            Ast::For { body, .. }
+            | Ast::Let { body, .. }
+            | Ast::Site { body, .. }
+            | Ast::Parallel { body, .. }
+            | Ast::Atomic(body) => body.walk(f),
             Ast::If { then_, else_, .. } => {
                 then_.walk(f);
                 if let Some(e) = else_ {

@@ -5,6 +5,7 @@ use super::cexpr::{is_atomic, ExprPrinter};
 use super::stmt::StmtPrinter;
 use crate::ast::{AExpr, Ast};
 use crate::diag::{Diagnostic, Result};
+use crate::front::syntax::RedOp;
 use crate::scop::{Extent, Scop};
 
 /// How statements reach their data.
@@ -134,6 +135,18 @@ impl BodyPrinter<'_> {
             }
             Ast::Site { body, .. } => self.print(body, depth, out, launch)?,
             Ast::Launch(i) => launch(*i, depth, out)?,
+            Ast::Parallel { reductions, body } => {
+                out.push_str(&format!(
+                    "{}#pragma omp parallel for{}\n",
+                    ind,
+                    self.reduction_clauses(reductions)
+                ));
+                self.print(body, depth, out, launch)?;
+            }
+            Ast::Atomic(body) => {
+                out.push_str(&format!("{}#pragma omp atomic\n", ind));
+                self.print(body, depth, out, launch)?;
+            }
         }
         Ok(())
     }
@@ -271,6 +284,32 @@ impl BodyPrinter<'_> {
 }
 
 impl BodyPrinter<'_> {
+    /// OpenMP's `reduction` clauses for `reductions`, each array as the
+    /// section of its whole extent.
+    fn reduction_clauses(&self, reductions: &[(String, RedOp)]) -> String {
+        let mut out = String::new();
+        for (var, op) in reductions {
+            let op = match op {
+                RedOp::Add => "+",
+                RedOp::Mul => "*",
+                RedOp::Min => "min",
+                RedOp::Max => "max",
+            };
+            let section: String = self
+                .scop
+                .array(var)
+                .map(|a| {
+                    a.extents
+                        .iter()
+                        .map(|e| format!("[0:{}]", extent_c(e)))
+                        .collect()
+                })
+                .unwrap_or_default();
+            out.push_str(&format!(" reduction({}: {}{})", op, var, section));
+        }
+        out
+    }
+
     /// An extent read as the subscripts compute, where its variables have
     /// narrower or unsigned types of their own (`Scop::bound_cast`).
     fn extent_in_index_type(&self, e: &Extent) -> String {

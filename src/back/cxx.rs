@@ -269,7 +269,7 @@ pub fn host_indexes_arrays(ast: &Ast) -> bool {
         Ast::If { then_, else_, .. } => {
             host_indexes_arrays(then_) || else_.as_deref().is_some_and(host_indexes_arrays)
         }
-        Ast::User { .. } | Ast::Copy { .. } => true,
+        Ast::User { .. } | Ast::Copy { .. } | Ast::Parallel { .. } | Ast::Atomic(_) => true,
         Ast::Barrier | Ast::Launch(_) => false,
     }
 }

@@ -36,6 +36,8 @@ pub struct RegionCode<'a> {
     pub scop: &'a Scop,
     pub deps: &'a DependenceGraph,
     pub ast: &'a GpuAst,
+    /// The CPU version (`ast::cpu`), where one was made.
+    pub cpu: Option<&'a crate::ast::Ast>,
 }
 
 pub struct GeneratedFile {
@@ -121,6 +123,7 @@ pub fn emit(
     paths: &OutputPaths,
     command: &str,
     device_code: &str,
+    openmp: bool,
 ) -> Result<Emitted> {
     let tera = templates::load()?;
     // The path goes into comments (`input`) and into C strings (`input_c`).
@@ -230,6 +233,7 @@ pub fn emit(
     prelude_ctx.insert("command", &comment_text(command));
     prelude_ctx.insert("helpers", &helpers);
     prelude_ctx.insert("host_file", &comment_text(&file_name(&paths.host)));
+    prelude_ctx.insert("openmp", &openmp);
     match target {
         Target::OpenCl => {
             let kpath = paths.kernel("cl");
@@ -493,7 +497,18 @@ fn emit_region(
         }
         Ok(())
     };
-    printer.print(&r.ast.host, 1, &mut body, &mut launch_fn)?;
+    match (target, r.cpu) {
+        (Target::C, Some(cpu)) => {
+            let mut no_launch = |_: usize, _: usize, _: &mut String| -> Result<()> {
+                Err(Diagnostic::internal(
+                    "back",
+                    "a kernel launch in the CPU version",
+                ))
+            };
+            printer.print(cpu, 1, &mut body, &mut no_launch)?
+        }
+        _ => printer.print(&r.ast.host, 1, &mut body, &mut launch_fn)?,
+    }
     // The user's variables that served as loop iterators hold, after the
     // region, what the loops left there; the generated loops have their
     // own iterators.

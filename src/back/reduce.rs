@@ -22,8 +22,8 @@ use super::stmt::atomic_type;
 use super::Target;
 use crate::ast::{Ast, Launch};
 use crate::diag::{Code, Diagnostic};
-use crate::front::syntax::{Expr, ExprKind, RedOp, Stmt};
-use crate::scop::{reduction_value, Extent, Scop, StmtBody};
+use crate::front::syntax::RedOp;
+use crate::scop::{only_reduction_uses, Extent, Scop};
 use std::collections::BTreeSet;
 
 /// The largest floating-point array (in elements) that each thread keeps a
@@ -234,76 +234,6 @@ pub fn plan(scop: &Scop, launch: &Launch, kernel: usize) -> Plan {
         }
     }
     out
-}
-
-/// Whether every use of `var` in `body` is a reduction update of it with
-/// operator `op` (whose value and subscripts do not mention `var`).
-fn only_reduction_uses(body: &StmtBody, var: &str, op: RedOp) -> bool {
-    match body {
-        StmtBody::Assign { lhs, op: aop, rhs } => {
-            base(lhs) == Some(var)
-                && reduction_value(lhs, *aop, rhs, op).is_some()
-                && !subscripts_mention(lhs, var)
-        }
-        StmtBody::Compound(stmts) => stmts.iter().all(|s| stmt_ok(s, var, op)),
-        StmtBody::Call { args, .. } => !args.iter().any(|a| mentions(a, var)),
-    }
-}
-
-fn stmt_ok(s: &Stmt, var: &str, op: RedOp) -> bool {
-    let all = |b: &[Stmt]| b.iter().all(|s| stmt_ok(s, var, op));
-    match s {
-        Stmt::For {
-            iter,
-            init,
-            cond,
-            body,
-            ..
-        } => iter != var && !mentions(init, var) && !mentions(cond, var) && all(body),
-        Stmt::If {
-            cond, then_, else_, ..
-        } => !mentions(cond, var) && all(then_) && all(else_),
-        Stmt::While { cond, body, .. } => !mentions(cond, var) && all(body),
-        Stmt::Assign {
-            lhs, op: aop, rhs, ..
-        } => {
-            if base(lhs) == Some(var) {
-                reduction_value(lhs, *aop, rhs, op).is_some() && !subscripts_mention(lhs, var)
-            } else {
-                !mentions(lhs, var) && !mentions(rhs, var)
-            }
-        }
-        Stmt::Decl { var: d, init, .. } => {
-            d.name != var
-                && !d.dims.iter().flatten().any(|e| mentions(e, var))
-                && !init.as_ref().is_some_and(|e| mentions(e, var))
-        }
-        Stmt::Call { args, .. } | Stmt::Kill { targets: args, .. } => {
-            !args.iter().any(|a| mentions(a, var))
-        }
-        Stmt::Assume { .. } | Stmt::Break(_) | Stmt::Continue(_) => true,
-    }
-}
-
-fn base(e: &Expr) -> Option<&str> {
-    match &e.kind {
-        ExprKind::Ident(n) => Some(n),
-        ExprKind::Index(b, _) => base(b),
-        _ => None,
-    }
-}
-
-fn mentions(e: &Expr, var: &str) -> bool {
-    let mut ids = Vec::new();
-    e.idents(&mut ids);
-    ids.iter().any(|i| i == var)
-}
-
-fn subscripts_mention(lhs: &Expr, var: &str) -> bool {
-    match &lhs.kind {
-        ExprKind::Index(b, i) => mentions(i, var) || subscripts_mention(b, var),
-        _ => false,
-    }
 }
 
 /// The identity of `op` on `ty` (an `atomic_type` suffix) for `target`.

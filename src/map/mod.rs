@@ -12,6 +12,7 @@
 //! generator then produces host loops around the marks and the kernel code
 //! inside them in one pass.
 
+pub mod cpu;
 pub mod memory;
 mod origin;
 mod relax;

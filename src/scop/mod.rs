@@ -9,10 +9,12 @@
 
 mod bounds;
 mod build;
+mod reduction_uses;
 
 pub use build::{is_pure_function, reduction_value, PENCIL_BUILTINS, PURE_FUNCTIONS};
 
 pub use build::build_scop;
+pub use reduction_uses::only_reduction_uses;
 
 use crate::diag::{Diagnostic, Loc};
 use crate::front::affine::{isl_name, IntTy};
