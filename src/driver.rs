@@ -634,7 +634,7 @@ fn compile_region(
             dump.push_str(&format!("schedule: {}", schedule.dump()));
             dump.push_str(&format!(
                 "cpu: {}\n",
-                sched::pretty_tree(&m.tree.to_str().isl(isl, "map-cpu")?)
+                sched::pretty_tree(m.tree.to_str().isl(isl, "map-cpu")?)
             ));
             (None, None)
         } else {

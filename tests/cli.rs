@@ -147,6 +147,26 @@ fn snapshot_gemm_opencl() {
     insta::assert_snapshot!("gemm_host_region", region);
 }
 
+/// gemm's CPU version (`--target c --openmp`) at MINI: the point loops
+/// with `j` (contiguous in `C` and `B`) innermost, and, since every tile
+/// loop runs once at this size (isl drops them), `parallel for` on the
+/// next parallel member, the rows.
+#[test]
+fn snapshot_gemm_openmp() {
+    let dir = scratch("snapshot-gemm-openmp");
+    let mut cmd = relative_pencilc("gemm", "c", &dir);
+    cmd.arg("--openmp");
+    run(&mut cmd, "pencilc");
+    let file = std::fs::read_to_string(dir.join("gemm_pencilc.c")).unwrap();
+    let region: String = file
+        .lines()
+        .skip_while(|l| !l.contains("pencilc: region of kernel_gemm"))
+        .take_while(|l| !l.starts_with("else"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    insta::assert_snapshot!("gemm_openmp_region", region);
+}
+
 /// The memory hierarchy on gemm with the default sizes, as PPCG's Fig. 2:
 /// A and B tiles in shared (local) memory, C in registers (two elements
 /// per thread: 32 rows of the tile on 16 threads), and `-v` saying why.

@@ -16,6 +16,7 @@ fn headers() -> PathBuf {
 fn stdout_of(exe: &Path) -> String {
     let mut r = Command::new(exe);
     r.env("PENCILC_OPENCL_DEVICE", "cpu");
+    omp_env(&mut r);
     String::from_utf8_lossy(&run(&mut r, "running").stdout).into_owned()
 }
 
@@ -78,11 +79,16 @@ fn check_within(name: &str, tag: &str, extra: &[&str], rel: f64) -> (PathBuf, St
     for (target, file, libs) in [
         ("c", "p_pencilc.c", vec!["-lm"]),
         ("opencl", "p_host.c", vec!["-lOpenCL", "-lm"]),
+        ("openmp", "p_omp.c", vec!["-fopenmp", "-lm"]),
     ] {
         let host = dir.join(file);
         let out = run(
             Command::new(pencilc())
-                .args(["-v", "--target", target])
+                .arg("-v")
+                .args(match target {
+                    "openmp" => vec!["--target", "c", "--openmp"],
+                    t => vec!["--target", t],
+                })
                 .args(extra)
                 .arg("-o")
                 .arg(&host)
@@ -208,6 +214,17 @@ fn kernels(dir: &Path) -> String {
     k[k.find("__kernel").unwrap_or(0)..].to_string()
 }
 
+/// The OpenMP `parallel for` and `atomic` lines of the CPU version
+/// (`--target c --openmp`), trimmed.
+fn omp_lines(dir: &Path) -> Vec<String> {
+    read(dir.join("p_omp.c"))
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("#pragma omp"))
+        .map(str::to_string)
+        .collect()
+}
+
 /// Host-to-device copies of `array` in the generated host code.
 fn copies_in(dir: &Path, array: &str) -> usize {
     read(dir.join("p_host.c"))
@@ -222,6 +239,15 @@ fn copies_in(dir: &Path, array: &str) -> usize {
 fn histogram_reduction_is_an_atomic_parallel_kernel() {
     let (dir, report) = check("histogram");
     assert!(kernels(&dir).contains("pencilc_atomic_add_int(&hist["));
+    // On the CPU, `hist` (of run-time size `bins`) is updated atomically
+    // inside the parallel tile loop; its clearing is a parallel loop too.
+    let omp = read(dir.join("p_omp.c"));
+    assert!(
+        omp.contains("#pragma omp atomic\n                    hist[img[c2][c3]] += 1;"),
+        "{}",
+        omp
+    );
+    assert_eq!(omp_lines(&dir).len(), 3, "{:?}", omp_lines(&dir));
     assert!(report.contains("parallel dims [1, 2]"), "{}", report);
     assert!(
         report.contains(
@@ -367,6 +393,10 @@ fn rerun(dir: &Path) -> String {
 #[test]
 fn dot_product_is_a_work_group_tree_reduction() {
     let (dir, report) = check_within("dot", "", &[], 1e-3);
+    assert_eq!(
+        omp_lines(&dir),
+        ["#pragma omp parallel for reduction(+: d) reduction(+: sq)"]
+    );
     let k = kernels(&dir);
     assert!(!k.contains("pencilc_atomic_"), "{}", k);
     assert!(k.contains("__local float pencilc_tree_d[32]"), "{}", k);
@@ -386,6 +416,14 @@ fn dot_product_is_a_work_group_tree_reduction() {
 fn image_max_min_mean_reduce_over_a_2d_nest() {
     let (dir, report) = check_within("image_max", "", &[], 1e-3);
     assert!(!kernels(&dir).contains("pencilc_atomic_"));
+    assert!(
+        omp_lines(&dir).contains(
+            &"#pragma omp parallel for reduction(max: hi) reduction(min: lo) reduction(+: sum)"
+                .to_string()
+        ),
+        "{:?}",
+        omp_lines(&dir)
+    );
     assert!(report.contains("parallel dims [0, 2, 0]"), "{}", report);
     assert!(report.contains("kernel[1] hi: max reduction"), "{}", report);
     assert!(report.contains("kernel[1] lo: min reduction"), "{}", report);
@@ -430,6 +468,12 @@ fn reduction_initialisation_precedes_every_update() {
 #[test]
 fn small_float_array_reduction_gets_private_partial_arrays() {
     let (dir, report) = check_within("weighted_hist", "", &[], 1e-4);
+    // Each OpenMP thread gets a copy of the 64 bins (an array section).
+    assert!(
+        omp_lines(&dir).contains(&"#pragma omp parallel for reduction(+: hist[0:64])".to_string()),
+        "{:?}",
+        omp_lines(&dir)
+    );
     let k = kernels(&dir);
     assert!(!k.contains("pencilc_atomic_"), "{}", k);
     assert!(k.contains("float pencilc_red_hist[64]"), "{}", k);

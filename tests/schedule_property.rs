@@ -59,6 +59,9 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Target {
     C,
+    /// The C target's CPU version (`--openmp`), built with -fopenmp and
+    /// run on three threads.
+    OpenMp,
     /// On PoCL's CPU device, the memory hierarchy on (pencilc's default).
     OpenCl,
     /// pencilc's CUDA for the H100, built against tests/fakecuda and run on
@@ -68,7 +71,7 @@ enum Target {
 
 /// The settings a case is compiled with: a name, the target and pencilc's
 /// flags. Which settings each case gets is `runs_setting`.
-const SETTINGS: [(&str, Target, &[&str]); 6] = [
+const SETTINGS: [(&str, Target, &[&str]); 7] = [
     (
         "pluto/smart",
         Target::C,
@@ -87,6 +90,7 @@ const SETTINGS: [(&str, Target, &[&str]); 6] = [
     ("isl", Target::C, &["--scheduler", "isl"]),
     ("opencl", Target::OpenCl, &[]),
     ("cuda", Target::Cuda, &[]),
+    ("openmp", Target::OpenMp, &["--openmp"]),
 ];
 
 /// Whether `case` is compiled with `setting`. By default every case runs
@@ -102,7 +106,8 @@ fn runs_setting(setting: usize, case: usize, all: bool) -> bool {
         0 => true,
         1..=3 => case % 3 == setting - 1,
         4 => case % 4 == 0,
-        _ => case % 4 == 2,
+        5 => case % 4 == 2,
+        _ => case % 4 == 1,
     }
 }
 
@@ -1362,7 +1367,7 @@ fn tail(s: &str, n: usize) -> String {
 /// The pencilc command line of a setting (for the reports, too).
 fn pencilc_args(setting: usize, input: &Path, output: &Path) -> Vec<String> {
     let target = match SETTINGS[setting].1 {
-        Target::C => "c",
+        Target::C | Target::OpenMp => "c",
         Target::OpenCl => "opencl",
         Target::Cuda => "cuda",
     };
@@ -1379,7 +1384,7 @@ fn pencilc_args(setting: usize, input: &Path, output: &Path) -> Vec<String> {
 fn output_name(setting: usize) -> String {
     let slug = SETTINGS[setting].0.replace('/', "-");
     match SETTINGS[setting].1 {
-        Target::C => format!("{}.c", slug),
+        Target::C | Target::OpenMp => format!("{}.c", slug),
         Target::OpenCl => format!("{}_host.c", slug),
         Target::Cuda => format!("{}_host.cu", slug),
     }
@@ -1405,6 +1410,7 @@ fn build_generated(setting: usize, dir: &Path, out: &Path, exe: &Path) -> Result
     let slug = SETTINGS[setting].0.replace('/', "-");
     match SETTINGS[setting].1 {
         Target::C => cc(out, exe, dir, &format!("cc-{}", slug), &[]),
+        Target::OpenMp => cc(out, exe, dir, &format!("cc-{}", slug), &["-fopenmp"]),
         Target::OpenCl => cc(out, exe, dir, &format!("cc-{}", slug), &["-lOpenCL"]),
         Target::Cuda => pencilc::harness::emulate::build(
             Path::new("c++"),
@@ -1484,12 +1490,15 @@ fn check_setting(dir: &Path, setting: usize, expected: &Reference) -> Result<Not
     // OpenCL builds its kernels when it starts, and emulated CUDA runs
     // each thread as a fiber: both need more than the C target.
     let limit = match SETTINGS[setting].1 {
-        Target::C => PROGRAM_LIMIT.max(expected.elapsed * 100),
+        Target::C | Target::OpenMp => PROGRAM_LIMIT.max(expected.elapsed * 100),
         _ => (PROGRAM_LIMIT * 6).max(expected.elapsed * 1000),
     };
     let mut cmd = Command::new(&exe);
     if SETTINGS[setting].1 == Target::OpenCl {
         cmd.envs(opencl_env(dir));
+    }
+    if SETTINGS[setting].1 == Target::OpenMp {
+        common::omp_env(&mut cmd);
     }
     let run = run_limited(&mut cmd, dir, &format!("run-{}", slug), limit);
     if run.timed_out {
@@ -1980,6 +1989,10 @@ fn random_affine_nests_run_like_the_original() {
         let out = output_name(f.setting);
         let (build, env) = match SETTINGS[f.setting].1 {
             Target::C => (format!("cc -O1 {} -lm -o generated", out), String::new()),
+            Target::OpenMp => (
+                format!("cc -O1 -fopenmp {} -lm -o generated", out),
+                "OMP_NUM_THREADS=3 ".to_string(),
+            ),
             Target::OpenCl => (
                 format!("cc -O1 {} -lOpenCL -lm -o generated", out),
                 "PENCILC_OPENCL_DEVICE=cpu PENCILC_OPENCL_OPTIONS=-DPENCILC_NO_FP_CONTRACT "

@@ -528,6 +528,17 @@ fn emit_region(
     ctx.insert("begin_line", &scop.begin_line);
     ctx.insert("end_line", &scop.end_line);
     ctx.insert("n_kernels", &r.ast.launches.len());
+    let cpu = target == Target::C && r.cpu.is_some();
+    ctx.insert("cpu", &cpu);
+    let mut n_parallel = 0;
+    if let Some(c) = r.cpu {
+        c.walk(&mut |n| {
+            if matches!(n, crate::ast::Ast::Parallel { .. }) {
+                n_parallel += 1;
+            }
+        });
+    }
+    ctx.insert("n_parallel", &n_parallel);
     ctx.insert("body", &body);
     // Region-level locals live on the host only where host code keeps the
     // user's variables (the C target); elsewhere they are device buffers.

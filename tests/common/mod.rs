@@ -114,6 +114,10 @@ pub fn sequential_dump(dir: &Path, src: &Path, dataset: &str) -> String {
 pub enum Target {
     OpenCl,
     C,
+    /// The C target with `--openmp`, built with -fopenmp and run on three
+    /// threads (more than this machine's cores, so that iterations of a
+    /// parallel loop interleave).
+    OpenMp,
 }
 
 /// Compiles `src` with pencilc, builds the result, runs it and returns its dump.
@@ -131,13 +135,18 @@ pub fn generated_dump_with(
 ) -> String {
     let host = dir.join(match target {
         Target::OpenCl => "prog_host.c",
-        Target::C => "prog_pencilc.c",
+        Target::C | Target::OpenMp => "prog_pencilc.c",
     });
     let mut p = Command::new(pencilc());
     p.arg("--target")
         .arg(match target {
             Target::OpenCl => "opencl",
-            Target::C => "c",
+            Target::C | Target::OpenMp => "c",
+        })
+        .args(if let Target::OpenMp = target {
+            &["--openmp"][..]
+        } else {
+            &[]
         })
         .args(flags(src, dataset))
         .args(extra)
@@ -151,8 +160,14 @@ pub fn generated_dump_with(
         .args(flags(src, dataset))
         .arg(root().join("polybench/utilities/polybench.c"))
         .arg(&host);
-    if let Target::OpenCl = target {
-        cc.arg("-lOpenCL");
+    match target {
+        Target::OpenCl => {
+            cc.arg("-lOpenCL");
+        }
+        Target::OpenMp => {
+            cc.arg("-fopenmp");
+        }
+        Target::C => {}
     }
     cc.arg("-lm").arg("-o").arg(&exe);
     run(&mut cc, "building the generated program");
@@ -160,8 +175,17 @@ pub fn generated_dump_with(
     let mut r = Command::new(&exe);
     r.current_dir(std::env::temp_dir())
         .env("PENCILC_OPENCL_DEVICE", "cpu");
+    omp_env(&mut r);
     let out = run(&mut r, "running the generated program");
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The environment of OpenMP programs in tests: three threads, which
+/// sleep rather than spin at barriers (the machine's cores are shared:
+/// a spinning thread whose partner is descheduled wastes its time slice).
+pub fn omp_env(cmd: &mut Command) {
+    cmd.env("OMP_NUM_THREADS", "3")
+        .env("OMP_WAIT_POLICY", "passive");
 }
 
 /// Compares dumps array by array. `rel` is the tolerance for floating-point
