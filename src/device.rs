@@ -56,10 +56,77 @@ pub struct Device {
     pub peak_gflops_fp64: f64,
     /// Peak single-precision rate, GFLOP/s.
     pub peak_gflops_fp32: f64,
+    /// The run-time choice between a region's versions (`back::choice`):
+    /// what one launch, one byte copied and one statement instance cost on
+    /// the device, and one instance and one parallel loop on the host it
+    /// is attached to. Where a description lacks them, they follow from
+    /// its other fields (`Costs::of`); `pencilc-harness --calibrate`
+    /// measures them and writes a description with them.
+    #[serde(default)]
+    pub costs: Costs,
 }
 
 fn yes() -> bool {
     true
+}
+
+/// The cost model's constants (all optional in a description's
+/// `[costs]` table). Times are those of this machine's runs, not peaks.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Costs {
+    /// One kernel launch, from the host's call to its end (an empty
+    /// kernel), microseconds.
+    pub launch_latency_us: Option<f64>,
+    /// Copies between host and device memory, GB/s.
+    pub transfer_bandwidth_gbs: Option<f64>,
+    /// The one-time setup (context, queue, kernel build), milliseconds:
+    /// paid by the first region that runs on the device.
+    pub setup_ms: Option<f64>,
+    /// One statement instance on the device, nanoseconds (all its cores).
+    pub device_ns_per_instance: Option<f64>,
+    /// One statement instance of the original code on the host, ns.
+    pub host_ns_per_instance: Option<f64>,
+    /// Entering and leaving one OpenMP parallel loop, microseconds.
+    pub host_fork_us: Option<f64>,
+    /// How much of each extra host thread a parallel loop gets (0..1).
+    pub host_parallel_efficiency: Option<f64>,
+}
+
+/// The cost model's constants with every field filled in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CostModel {
+    pub launch_latency_us: f64,
+    pub transfer_bandwidth_gbs: f64,
+    pub setup_ms: f64,
+    pub device_ns_per_instance: f64,
+    pub host_ns_per_instance: f64,
+    pub host_fork_us: f64,
+    pub host_parallel_efficiency: f64,
+}
+
+impl Device {
+    /// The description's costs, each missing one derived from its other
+    /// fields: a launch of 10 us, copies at a tenth of the memory
+    /// bandwidth (a bus, or PoCL's copies through host memory), an
+    /// instance as two floating-point operations at a tenth of the peak
+    /// rate on the device and one nanosecond on the host.
+    pub fn cost_model(&self) -> CostModel {
+        let c = &self.costs;
+        CostModel {
+            launch_latency_us: c.launch_latency_us.unwrap_or(10.0),
+            transfer_bandwidth_gbs: c
+                .transfer_bandwidth_gbs
+                .unwrap_or(self.memory_bandwidth_gbs / 10.0),
+            setup_ms: c.setup_ms.unwrap_or(100.0),
+            device_ns_per_instance: c
+                .device_ns_per_instance
+                .unwrap_or(2.0 / (self.peak_gflops_fp64 / 10.0)),
+            host_ns_per_instance: c.host_ns_per_instance.unwrap_or(1.0),
+            host_fork_us: c.host_fork_us.unwrap_or(5.0),
+            host_parallel_efficiency: c.host_parallel_efficiency.unwrap_or(0.8),
+        }
+    }
 }
 
 const H100: &str = include_str!("../devices/nvidia-h100.toml");
@@ -143,12 +210,29 @@ impl Device {
                     .map(|(f, v)| (*f, v.to_string())),
             )
             .next();
+        let c = &d.costs;
+        let costs = [
+            ("costs.launch_latency_us", c.launch_latency_us),
+            ("costs.transfer_bandwidth_gbs", c.transfer_bandwidth_gbs),
+            ("costs.setup_ms", c.setup_ms),
+            ("costs.device_ns_per_instance", c.device_ns_per_instance),
+            ("costs.host_ns_per_instance", c.host_ns_per_instance),
+            ("costs.host_fork_us", c.host_fork_us),
+            ("costs.host_parallel_efficiency", c.host_parallel_efficiency),
+        ];
+        let bad = bad.or_else(|| {
+            costs
+                .iter()
+                .filter_map(|(f, v)| Some((*f, (*v)?)))
+                .find(|(_, v)| !(*v >= 0.0 && v.is_finite()))
+                .map(|(f, v)| (f, v.to_string()))
+        });
         if let Some((field, v)) = bad {
             return Err(Diagnostic::error(
                 Code::Usage,
                 None,
                 format!(
-                    "--device {}: `{}` must be positive, not {}",
+                    "--device {}: `{}` must be positive (costs: not negative), not {}",
                     origin, field, v
                 ),
             ));

@@ -36,6 +36,13 @@ pub struct Options {
     /// OpenMP `parallel for` on parallel loops) instead of the mapped
     /// program's blocks and threads as loops.
     pub openmp: bool,
+    /// OpenCL and CUDA programs choose, each time a region runs, between
+    /// its device version, its host version and the original code
+    /// (`back::choice`); `--no-versioning` turns it off (device always).
+    pub versioning: bool,
+    /// The cost model of that choice, and the device it describes.
+    pub costs: crate::device::CostModel,
+    pub device_name: String,
     /// The host output file (single input only).
     pub output: Option<PathBuf>,
     pub output_dir: Option<PathBuf>,
@@ -86,6 +93,9 @@ impl Default for Options {
         Options {
             target: Target::OpenCl,
             openmp: false,
+            versioning: true,
+            costs: crate::device::Device::default_for_opencl().cost_model(),
+            device_name: crate::device::Device::default_for_opencl().name,
             output: None,
             output_dir: None,
             cpp: CppOptions::default(),
@@ -449,6 +459,12 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         command.trim_start(),
         &device_code,
         opts.openmp,
+        opts.versioning
+            .then(|| back::Versioning {
+                costs: opts.costs,
+                device: opts.device_name.clone(),
+            })
+            .as_ref(),
     )?;
     lap(&mut report, "back");
     report.placements.extend(emitted.notes);
@@ -551,6 +567,8 @@ enum CpuVersion {
 fn cpu_version(opts: &Options) -> CpuVersion {
     match (opts.target, opts.openmp) {
         (Target::C, true) => CpuVersion::Only,
+        (Target::C, false) => CpuVersion::No,
+        _ if opts.versioning => CpuVersion::Also,
         _ => CpuVersion::No,
     }
 }
@@ -685,15 +703,39 @@ fn compile_region(
         lap(report, "ast");
         Some(a)
     };
-    let cpu = if cpu == CpuVersion::Also && ast.is_some() {
-        isl.check_deadline("map-cpu")?;
-        let cpu_schedule = schedule_for_cpu(isl, scop, deps, &schedule, &opts.sched)?;
-        let m = map::cpu::map_to_cpu(isl, scop, deps, &cpu_schedule, opts.map.tile_size)?;
-        let a = ast::cpu::generate_cpu(isl, scop, m)?;
-        lap(report, "cpu");
-        Some(a)
-    } else {
-        None
+    let mut ast = ast;
+    let cpu = match &mut ast {
+        Some(device) if cpu == CpuVersion::Also => {
+            let made = (|| -> Result<ast::Ast> {
+                isl.check_deadline("map-cpu")?;
+                let cpu_schedule = schedule_for_cpu(isl, scop, deps, &schedule, &opts.sched)?;
+                let m = map::cpu::map_to_cpu(isl, scop, deps, &cpu_schedule, opts.map.tile_size)?;
+                let a = ast::cpu::generate_cpu(isl, scop, m)?;
+                device.instances = ast::instance_boxes(isl, scop)?;
+                Ok(a)
+            })();
+            lap(report, "cpu");
+            match made {
+                Ok(a) => Some(a),
+                // The device version stands without it.
+                Err(e) if matches!(e.code, Code::Budget | Code::Internal) => {
+                    warnings.push(
+                        Diagnostic::warning(
+                            Code::Budget,
+                            Some(scop.loc.clone()),
+                            format!(
+                                "no host version of this region ({}); it runs its device version at every size",
+                                e.message
+                            ),
+                        )
+                        .with_hint("raise --schedule-timeout, or split the region"),
+                    );
+                    None
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        _ => None,
     };
     report.warnings.extend(warnings);
     report.schedulers.extend(scheduler.map(str::to_string));

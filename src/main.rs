@@ -70,6 +70,11 @@ struct Cli {
     /// `parallel for` on its parallel loops (build with -fopenmp).
     #[arg(long)]
     openmp: bool,
+    /// OpenCL and CUDA: always run each region's device version, instead
+    /// of choosing, each time it runs, between it, its host version
+    /// (OpenMP) and the original code.
+    #[arg(long = "no-versioning")]
+    no_versioning: bool,
     /// Host output file (one input only); kernel files are named after it.
     #[arg(short = 'o', long = "output", conflicts_with = "output_dir")]
     output: Option<PathBuf>,
@@ -342,6 +347,9 @@ fn main() -> ExitCode {
     let opts = Options {
         target,
         openmp: cli.openmp,
+        versioning: !cli.no_versioning,
+        costs: device.cost_model(),
+        device_name: device.name.clone(),
         output: cli.output.clone(),
         output_dir: cli.output_dir.clone(),
         cpp: CppOptions {

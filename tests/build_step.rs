@@ -81,7 +81,9 @@ fn edit_header(header: &Path, from: &str, to: &str, outputs: &[PathBuf]) {
 /// What a program prints, run on the OpenCL CPU device.
 fn run_output(exe: &Path) -> String {
     let out = run(
-        Command::new(exe).env("PENCILC_OPENCL_DEVICE", "cpu"),
+        Command::new(exe)
+            .env("PENCILC_OPENCL_DEVICE", "cpu")
+            .env("PENCILC_RUN", "device"),
         &format!("running {}", exe.display()),
     );
     String::from_utf8_lossy(&out.stdout).into_owned()

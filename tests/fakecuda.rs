@@ -12,7 +12,10 @@ use std::path::Path;
 use std::process::Command;
 
 fn dump_of(exe: &Path) -> String {
-    let out = run(&mut Command::new(exe), "running the emulated CUDA program");
+    let out = run(
+        Command::new(exe).env("PENCILC_RUN", "device"),
+        "running the emulated CUDA program",
+    );
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 

@@ -14,8 +14,14 @@ fn headers() -> PathBuf {
 }
 
 fn stdout_of(exe: &Path) -> String {
+    stdout_of_version(exe, "device")
+}
+
+/// What `exe` prints running `version` of its regions (`PENCILC_RUN`).
+fn stdout_of_version(exe: &Path, version: &str) -> String {
     let mut r = Command::new(exe);
-    r.env("PENCILC_OPENCL_DEVICE", "cpu");
+    r.env("PENCILC_OPENCL_DEVICE", "cpu")
+        .env("PENCILC_RUN", version);
     omp_env(&mut r);
     String::from_utf8_lossy(&run(&mut r, "running").stdout).into_owned()
 }
@@ -78,7 +84,7 @@ fn check_within(name: &str, tag: &str, extra: &[&str], rel: f64) -> (PathBuf, St
     let mut report = String::new();
     for (target, file, libs) in [
         ("c", "p_pencilc.c", vec!["-lm"]),
-        ("opencl", "p_host.c", vec!["-lOpenCL", "-lm"]),
+        ("opencl", "p_host.c", vec!["-fopenmp", "-lOpenCL", "-lm"]),
         ("openmp", "p_omp.c", vec!["-fopenmp", "-lm"]),
     ] {
         let host = dir.join(file);
@@ -111,15 +117,24 @@ fn check_within(name: &str, tag: &str, extra: &[&str], rel: f64) -> (PathBuf, St
                 .arg(&exe),
             "cc (generated)",
         );
-        let got = stdout_of(&exe);
-        assert!(
-            close(&got, &expected, rel),
-            "{} on target {}: got\n{}expected\n{}",
-            name,
-            target,
-            got,
-            expected
-        );
+        // OpenCL programs: every version of each region.
+        let versions: &[&str] = if target == "opencl" {
+            &["device", "host", "seq"]
+        } else {
+            &["device"]
+        };
+        for v in versions {
+            let got = stdout_of_version(&exe, v);
+            assert!(
+                close(&got, &expected, rel),
+                "{} on target {} (PENCILC_RUN={}): got\n{}expected\n{}",
+                name,
+                target,
+                v,
+                got,
+                expected
+            );
+        }
     }
     let Some(got) = cuda_output(&src, &dir, extra) else {
         return (dir, report);

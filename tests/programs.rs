@@ -117,7 +117,10 @@ fn check_cuda_emulated(name: &str) {
         &[],
         &exe,
     );
-    let got = run(&mut Command::new(&exe), "emulated CUDA program");
+    let got = run(
+        Command::new(&exe).env("PENCILC_RUN", "device"),
+        "emulated CUDA program",
+    );
     let want = run(&mut Command::new(dir.join("seq")), "sequential program");
     assert_eq!(
         String::from_utf8_lossy(&got.stdout),
@@ -408,7 +411,8 @@ fn overlapping_array_parameters_run_the_original_code() {
         "cc (generated)",
     );
     let mut r = Command::new(&exe);
-    r.env("PENCILC_OPENCL_DEVICE", "cpu");
+    r.env("PENCILC_OPENCL_DEVICE", "cpu")
+        .env("PENCILC_RUN", "device");
     let out = run(&mut r, "running");
     let log = String::from_utf8_lossy(&out.stderr);
     assert!(log.contains("pencilc-region: runs 1 "), "{}", log);

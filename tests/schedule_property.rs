@@ -1394,8 +1394,9 @@ fn output_name(setting: usize) -> String {
 /// without floating-point contraction (so they compute what the original
 /// computes, operation for operation), and PoCL's kernel cache in the
 /// case's directory (10,000 programs would fill the user's cache).
-fn opencl_env(dir: &Path) -> [(&'static str, String); 3] {
+fn opencl_env(dir: &Path) -> [(&'static str, String); 4] {
     [
+        ("PENCILC_RUN", "device".into()),
         ("PENCILC_OPENCL_DEVICE", "cpu".into()),
         ("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT".into()),
         (
@@ -1499,6 +1500,9 @@ fn check_setting(dir: &Path, setting: usize, expected: &Reference) -> Result<Not
     }
     if SETTINGS[setting].1 == Target::OpenMp {
         common::omp_env(&mut cmd);
+    }
+    if SETTINGS[setting].1 == Target::Cuda {
+        cmd.env("PENCILC_RUN", "device");
     }
     let run = run_limited(&mut cmd, dir, &format!("run-{}", slug), limit);
     if run.timed_out {
@@ -1995,7 +1999,7 @@ fn random_affine_nests_run_like_the_original() {
             ),
             Target::OpenCl => (
                 format!("cc -O1 {} -lOpenCL -lm -o generated", out),
-                "PENCILC_OPENCL_DEVICE=cpu PENCILC_OPENCL_OPTIONS=-DPENCILC_NO_FP_CONTRACT "
+                "PENCILC_RUN=device PENCILC_OPENCL_DEVICE=cpu PENCILC_OPENCL_OPTIONS=-DPENCILC_NO_FP_CONTRACT "
                     .to_string(),
             ),
             // The emulated build rewrites the launches (harness::emulate):

@@ -110,6 +110,84 @@ pub struct GpuAst {
     /// iterators the region leaves in the user's variables
     /// (`Scop::live_out_iters`).
     pub live_out: Vec<LiveOutAssign>,
+    /// Per statement, the box around its instances (`instance_boxes`):
+    /// what the run-time choice between versions counts. Empty unless
+    /// asked for.
+    pub instances: Vec<InstanceBox>,
+}
+
+/// The smallest box around one statement's instances, as expressions of
+/// the parameters: the run-time choice between versions estimates the
+/// region's work as the sum of their volumes (exact for rectangular
+/// loops, at most d! times too much for a simplex).
+#[derive(Clone, Debug)]
+pub struct InstanceBox {
+    /// Where the statement runs at all (`None`: wherever the region does).
+    pub guard: Option<AExpr>,
+    /// The box's extent along each of its loops.
+    pub extents: Vec<AExpr>,
+}
+
+/// The instance boxes of every statement of the region, under its context.
+/// A loop whose extent isl cannot bound counts as one iteration.
+pub fn instance_boxes(isl: &Isl, scop: &Scop) -> Result<Vec<InstanceBox>> {
+    let context = isl.set(&scop.context).isl(isl, STAGE)?;
+    let mut out = Vec::new();
+    for st in &scop.stmts {
+        isl.check_deadline(STAGE)?;
+        let domain = isl
+            .set(&st.domain)
+            .isl(isl, STAGE)?
+            .intersect_params(context.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        let runs = domain
+            .copy()
+            .isl(isl, STAGE)?
+            .params()
+            .isl(isl, STAGE)?
+            .coalesce()
+            .isl(isl, STAGE)?;
+        if runs.is_empty().isl(isl, STAGE)? {
+            continue;
+        }
+        let guard = convert_expr(
+            isl,
+            &expr_from_params(
+                isl,
+                context.copy().isl(isl, STAGE)?,
+                runs.copy().isl(isl, STAGE)?,
+            )?,
+        )?
+        .simplify();
+        let mut extents = Vec::new();
+        for k in 0..domain.dim(DimType::Set).isl(isl, STAGE)? {
+            let (Some(lo), Some(hi)) = (
+                bounded(isl, domain.copy().isl(isl, STAGE)?.dim_min(k))?,
+                bounded(isl, domain.copy().isl(isl, STAGE)?.dim_max(k))?,
+            ) else {
+                continue;
+            };
+            let one = isl_rs::Val::int_from_si(&isl.ctx, 1).isl(isl, STAGE)?;
+            let extent = hi
+                .sub(lo)
+                .isl(isl, STAGE)?
+                .add_constant_val(one)
+                .isl(isl, STAGE)?
+                .coalesce()
+                .isl(isl, STAGE)?;
+            let e = crate::isl::ast_build::expr_from_params_pw_aff(
+                isl,
+                runs.copy().isl(isl, STAGE)?,
+                extent,
+            )?;
+            extents.push(convert_expr(isl, &e)?.simplify());
+        }
+        out.push(InstanceBox {
+            guard: (guard != AExpr::Int(1)).then_some(guard),
+            extents,
+        });
+    }
+    Ok(out)
 }
 
 #[derive(Clone, Debug)]
@@ -196,6 +274,7 @@ pub fn generate(
     Ok(GpuAst {
         entry_check: entry_check(isl, scop)?,
         live_out: live_out_assignments(isl, scop)?,
+        instances: vec![],
         host,
         launches,
         block_ids: mapped.block_ids.clone(),
@@ -216,6 +295,7 @@ pub fn frame(isl: &Isl, scop: &Scop) -> Result<GpuAst> {
     Ok(GpuAst {
         entry_check: entry_check(isl, scop)?,
         live_out: live_out_assignments(isl, scop)?,
+        instances: vec![],
         host: Ast::Block(vec![]),
         launches: vec![],
         block_ids: vec![],

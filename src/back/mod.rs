@@ -5,6 +5,7 @@
 pub mod body;
 mod builtins;
 pub mod cexpr;
+pub mod choice;
 pub mod convert;
 pub mod cxx;
 pub mod kernel;
@@ -105,6 +106,13 @@ struct KernelText {
     helper: bool,
 }
 
+/// The run-time choice between versions in OpenCL and CUDA output
+/// (`choice`): the cost model and the description it comes from.
+pub struct Versioning {
+    pub costs: crate::device::CostModel,
+    pub device: String,
+}
+
 /// What the back end produced: files, `-v` lines and warnings.
 pub struct Emitted {
     pub files: Vec<GeneratedFile>,
@@ -124,6 +132,7 @@ pub fn emit(
     command: &str,
     device_code: &str,
     openmp: bool,
+    versioning: Option<&Versioning>,
 ) -> Result<Emitted> {
     let tera = templates::load()?;
     // The path goes into comments (`input`) and into C strings (`input_c`).
@@ -170,7 +179,34 @@ pub fn emit(
             (Some(b), false) => Some(format!("{} && {}", in_long.join(" && "), b)),
         };
         let overlap = no_overlap_check(r.scop);
-        let host = if bounds.is_some() || overlap.is_some() {
+        let three_way = match (target, r.cpu) {
+            (Target::C, _) | (_, None) => None,
+            (_, Some(cpu))
+                if versioning.is_some() && !cuda_pointer_signature(source, r, target) =>
+            {
+                Some(cpu)
+            }
+            _ => None,
+        };
+        let host = if let Some(cpu) = three_way {
+            let region = format!(
+                "{} ({}:{}-{})",
+                r.scop.function, input, r.scop.begin_line, r.scop.end_line
+            );
+            let cpu_text = choice::cpu_region(&tera, r, cpu, &input)?;
+            let choose = choice::choose_call(r, cpu, &region)?;
+            let keywords = mangled_keywords(source, r.scop, &format!("{}\n{}", cpu_text, choose))?;
+            three_versions(
+                source,
+                r,
+                &host,
+                &unmangle(&cpu_text, &keywords),
+                &unmangle(&choose, &keywords),
+                &region,
+                bounds,
+                overlap,
+            )
+        } else if bounds.is_some() || overlap.is_some() {
             versioned(source, r, target, &host, bounds, overlap)
         } else {
             host
@@ -234,6 +270,13 @@ pub fn emit(
     prelude_ctx.insert("helpers", &helpers);
     prelude_ctx.insert("host_file", &comment_text(&file_name(&paths.host)));
     prelude_ctx.insert("openmp", &openmp);
+    let choice = match versioning {
+        Some(v) if target != Target::C && regions.iter().any(|r| r.cpu.is_some()) => {
+            choice::prelude(&tera, &v.costs, &v.device)?
+        }
+        _ => String::new(),
+    };
+    prelude_ctx.insert("choice", &choice);
     match target {
         Target::OpenCl => {
             let kpath = paths.kernel("cl");
@@ -512,14 +555,7 @@ fn emit_region(
     // The user's variables that served as loop iterators hold, after the
     // region, what the loops left there; the generated loops have their
     // own iterators.
-    for lo in &r.ast.live_out {
-        let assign = format!("{} = {};", lo.var, lo.value.to_c());
-        body.push_str(&indent(1));
-        match &lo.guard {
-            Some(g) => body.push_str(&format!("if ({}) {}\n", g.to_c(), assign)),
-            None => body.push_str(&format!("{}\n", assign)),
-        }
-    }
+    body.push_str(&choice::live_out_text(r));
     let body = body.trim_end().to_string();
 
     let mut ctx = Context::new();
@@ -1077,6 +1113,98 @@ fn versioned(
         code.trim_end(),
         fallback
     )
+}
+
+/// The region's three versions (`choice`): where the entry check holds,
+/// `pencilc_choose` picks the device version, the host version or the
+/// original code; elsewhere the original code runs (and, with
+/// PENCILC_VERBOSE, says why).
+#[allow(clippy::too_many_arguments)]
+fn three_versions(
+    source: &SourceFile,
+    r: &RegionCode,
+    device: &str,
+    host: &str,
+    choose: &str,
+    region: &str,
+    bounds: Option<String>,
+    overlap: Option<String>,
+) -> String {
+    let scop = r.scop;
+    let lines: Vec<&str> = source.text.lines().collect();
+    let range = scop.begin_line as usize - 1..(scop.end_line as usize).min(lines.len());
+    let (cond, why) = match (&bounds, &overlap) {
+        (Some(b), Some(o)) => (
+            Some(format!("({}) && ({})", b, o)),
+            "what the array extents imply and that array parameters do not overlap",
+        ),
+        (Some(b), None) => (Some(b.clone()), "what the array extents imply"),
+        (None, Some(o)) => (Some(o.clone()), "that array parameters do not overlap"),
+        (None, None) => (None, ""),
+    };
+    let indented = |text: &str, depth: usize| -> String {
+        text.lines()
+            .map(|l| {
+                if l.is_empty() {
+                    String::new()
+                } else {
+                    format!("{}{}", indent(depth), l)
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let mut out = String::new();
+    out.push_str(&format!(
+        "/* pencilc: three versions of this region, the device's, the host's (OpenMP) and the original code; pencilc_choose picks one each time it runs{} */\n{{\n",
+        if cond.is_some() {
+            format!(", where the arguments keep {}", why)
+        } else {
+            String::new()
+        }
+    ));
+    out.push_str("    int pencilc_version = PENCILC_SEQ;\n");
+    match &cond {
+        Some(c) => {
+            out.push_str(&format!("    if ({}) {{\n", c));
+            out.push_str(&indented(choose, 2));
+            out.push_str(&format!(
+                "\n    }} else {{\n        pencilc_original(\"{}\", \"{}\");\n    }}\n",
+                c_string(region),
+                c_string(why)
+            ));
+        }
+        None => {
+            out.push_str("    {\n");
+            out.push_str(&indented(choose, 2));
+            out.push_str("\n    }\n");
+        }
+    }
+    out.push_str("    if (pencilc_version == PENCILC_DEVICE)\n");
+    out.push_str(&indented(device.trim_end(), 1));
+    out.push_str("\n    else if (pencilc_version == PENCILC_HOST)\n");
+    out.push_str(&indented(host.trim_end(), 1));
+    out.push_str(&format!(
+        "\n    else {{\n#line {} \"{}\"\n{}\n    }}\n}}",
+        scop.begin_line,
+        c_path(&source.path),
+        lines[range].join("\n")
+    ));
+    out
+}
+
+/// Whether the CUDA host file gives this region's function pointer
+/// parameters (`cxx`): then only its device version can run.
+fn cuda_pointer_signature(source: &SourceFile, r: &RegionCode, target: Target) -> bool {
+    if target != Target::Cuda {
+        return false;
+    }
+    let first = source
+        .text
+        .lines()
+        .nth(r.scop.begin_line as usize - 1)
+        .unwrap_or("");
+    !cxx::is_pragma_scop(first) && !cxx::host_indexes_arrays(&r.ast.host)
 }
 
 /// The condition that no two arrays of `Scop::may_alias` share a byte:

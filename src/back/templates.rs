@@ -62,6 +62,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/cuda/kernel.hu.tera"),
     ),
     (
+        "choice.h.tera",
+        include_str!("../../templates/choice.h.tera"),
+    ),
+    (
         "c/prelude.c.tera",
         include_str!("../../templates/c/prelude.c.tera"),
     ),

@@ -91,6 +91,25 @@ struct Args {
     /// Seconds any one program may run.
     #[arg(long, default_value_t = 600)]
     timeout: u64,
+    /// Which version of each region the programs run: chosen (each
+    /// program's own run-time choice, reported in the `ran` column),
+    /// device, host or seq (forced with PENCILC_RUN), or all (each in
+    /// turn, each compared; the times shown are the device version's).
+    #[arg(long, default_value = "chosen")]
+    versions: String,
+    /// Measure the cost model of the run-time choice between versions on
+    /// this machine (every kernel at --calibrate-datasets, each version
+    /// forced) and write a device description with it to FILE; compile
+    /// with `pencilc --device FILE` to use it.
+    #[arg(long, value_name = "FILE")]
+    calibrate: Option<PathBuf>,
+    /// The datasets --calibrate runs.
+    #[arg(long, value_delimiter = ',', default_value = "MINI,SMALL,MEDIUM")]
+    calibrate_datasets: Vec<String>,
+    /// The description --calibrate adds its costs to (default: the
+    /// built-in generic-opencl-cpu).
+    #[arg(long, value_name = "FILE")]
+    calibrate_base: Option<PathBuf>,
     /// Extra pencilc arguments, e.g. --pencilc-args "--scheduler isl".
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pencilc_args: String,
@@ -120,6 +139,18 @@ fn main() -> ExitCode {
             eprintln!(
                 "pencilc-harness: --mode {}: expected default, scalar-lb or c99-proto",
                 a.mode
+            );
+            return ExitCode::from(2);
+        }
+    };
+    opts.versions = match a.versions.as_str() {
+        "chosen" => harness::Versions::Chosen,
+        "all" => harness::Versions::All,
+        v if harness::VERSIONS.contains(&v) => harness::Versions::Forced(v.to_string()),
+        v => {
+            eprintln!(
+                "pencilc-harness: --versions {}: expected chosen, device, host, seq or all",
+                v
             );
             return ExitCode::from(2);
         }
@@ -181,6 +212,14 @@ fn main() -> ExitCode {
             CudaRun::Off => "off (no nvcc or no GPU)",
         }
     );
+    if let Some(out) = &a.calibrate {
+        return calibrate(
+            &opts,
+            out,
+            &a.calibrate_datasets,
+            a.calibrate_base.as_deref(),
+        );
+    }
     let progress = |r: &harness::KernelResult| {
         eprintln!(
             "pencilc-harness: {:<15} {}",
@@ -217,4 +256,63 @@ fn main() -> ExitCode {
     } else {
         ExitCode::from(1)
     }
+}
+
+/// `--calibrate`: measures, fits and writes the description.
+fn calibrate(
+    opts: &HarnessOptions,
+    out: &std::path::Path,
+    datasets: &[String],
+    base: Option<&std::path::Path>,
+) -> ExitCode {
+    use pencilc::harness::calibrate;
+    let base = match base {
+        Some(p) => match std::fs::read_to_string(p) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("pencilc-harness: cannot read {}: {}", p.display(), e);
+                return ExitCode::from(2);
+            }
+        },
+        None => include_str!("../../devices/generic-opencl-cpu.toml").to_string(),
+    };
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "?".into());
+    let ds: Vec<String> = datasets.iter().map(|d| d.to_uppercase()).collect();
+    let ds_ref: Vec<&str> = ds.iter().map(String::as_str).collect();
+    let samples = match calibrate::measure(opts, &ds_ref, &|line| {
+        eprintln!("pencilc-harness: {}", line)
+    }) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("pencilc-harness: {}", e);
+            return ExitCode::from(2);
+        }
+    };
+    let costs = match calibrate::fit_costs(&samples) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("pencilc-harness: {}", e);
+            return ExitCode::from(2);
+        }
+    };
+    let kernels: std::collections::BTreeSet<&str> =
+        samples.iter().map(|s| s.kernel.as_str()).collect();
+    let how = format!(
+        "{} kernels at {}, {} runs fitted, the fastest of {} per version; load average {} when it started",
+        kernels.len(),
+        ds.join(", "),
+        samples.len(),
+        opts.runs,
+        load
+    );
+    let text = calibrate::device_file(&base, &costs, &how);
+    if let Err(e) = std::fs::write(out, &text) {
+        eprintln!("pencilc-harness: cannot write {}: {}", out.display(), e);
+        return ExitCode::from(2);
+    }
+    print!("{}", text);
+    ExitCode::SUCCESS
 }

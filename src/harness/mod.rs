@@ -6,6 +6,7 @@
 //! Building happens in parallel (`jobs`); the programs run one at a time, so
 //! that the timings do not disturb each other.
 
+pub mod calibrate;
 pub mod compare;
 pub mod emulate;
 pub mod report;
@@ -83,7 +84,26 @@ pub struct HarnessOptions {
     pub pencilc_args: Vec<String>,
     /// How PolyBench's macros are configured, for pencilc and both builds.
     pub mode: Mode,
+    /// Which version of each region the generated programs run
+    /// (`back::choice`).
+    pub versions: Versions,
 }
+
+/// Which of a region's versions the harness runs (`PENCILC_RUN`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Versions {
+    /// The program's own choice, read from what it says
+    /// (`PENCILC_VERBOSE`) and reported per kernel.
+    Chosen,
+    /// `device`, `host` or `seq`, forced.
+    Forced(String),
+    /// The device version (the timed one), then the host version and the
+    /// original code, each compared with the sequential program.
+    All,
+}
+
+/// The versions `PENCILC_RUN` can force, in the order `Versions::All` runs them.
+pub const VERSIONS: [&str; 3] = ["device", "host", "seq"];
 
 /// PolyBench/C 4.2.1's build modes, as its users compile it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -146,6 +166,7 @@ impl HarnessOptions {
             run_timeout: Duration::from_secs(600),
             pencilc_args: Vec::new(),
             mode: Mode::Default,
+            versions: Versions::Chosen,
         }
     }
 }
@@ -219,8 +240,23 @@ pub struct KernelResult {
     /// `sequential_ms / cuda_ms`.
     pub cuda_speedup: Option<f64>,
     pub cuda_correct: Option<bool>,
+    /// The version the OpenCL program ran (`device`, `host`, `seq`; one
+    /// per region execution, joined with `+` where they differ), as it
+    /// said with `PENCILC_VERBOSE`.
+    pub chosen: Option<String>,
+    /// With `Versions::All`: each version's time and whether its arrays
+    /// match the sequential program's.
+    pub versions: Vec<VersionRun>,
     /// The step that failed and its message, if one did.
     pub error: Option<String>,
+}
+
+/// One forced version's run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct VersionRun {
+    pub version: String,
+    pub ms: f64,
+    pub correct: bool,
 }
 
 impl KernelResult {
@@ -400,6 +436,7 @@ fn build_programs(opts: &HarnessOptions, k: &Kernel, b: &mut Built) -> Result<()
                 .args(&opts.cflags)
                 .args(&fl)
                 .arg("-DPENCILC_TIME_SETUP")
+                .arg("-fopenmp")
                 .arg(&polybench_c)
                 .arg(&host)
                 .args(["-lOpenCL", "-lm", "-o"])
@@ -606,6 +643,26 @@ fn setup_seconds(stderr: &str) -> f64 {
         .sum()
 }
 
+/// The versions a generated program ran, from its `PENCILC_VERBOSE`
+/// lines (`pencilc: REGION: VERSION (why...)`), in order, repeats left
+/// out; `None` where it said nothing (no region ran, or no versions).
+fn chosen_version(stderr: &str) -> Option<String> {
+    let mut seen: Vec<&str> = Vec::new();
+    for line in stderr.lines() {
+        let Some(rest) = line.strip_prefix("pencilc: ") else {
+            continue;
+        };
+        let Some((_, after)) = rest.split_once("): ") else {
+            continue;
+        };
+        let v = after.split(' ').next().unwrap_or("");
+        if VERSIONS.contains(&v) && !seen.contains(&v) {
+            seen.push(v);
+        }
+    }
+    (!seen.is_empty()).then(|| seen.join("+"))
+}
+
 fn median(mut v: Vec<f64>) -> Option<f64> {
     if v.is_empty() {
         return None;
@@ -669,18 +726,29 @@ fn run_programs(
         } else {
             "-DPENCILC_NO_FP_CONTRACT"
         };
-        let envs = [
+        let forced = match &opts.versions {
+            Versions::Chosen => None,
+            Versions::Forced(v) => Some(v.as_str()),
+            Versions::All => Some("device"),
+        };
+        let mut envs = vec![
             ("PENCILC_OPENCL_DEVICE", opts.opencl_device.as_str()),
             ("PENCILC_OPENCL_OPTIONS", cl_options),
+            ("PENCILC_VERBOSE", "1"),
         ];
-        // A cold first run: PoCL builds every kernel afresh.
-        let mut cold = envs.to_vec();
+        envs.extend(forced.map(|v| ("PENCILC_RUN", v)));
+        // A cold first run: PoCL builds every kernel afresh (on the device
+        // version, whatever the program would choose).
+        let mut cold = envs.clone();
+        cold.retain(|(k, _)| *k != "PENCILC_RUN");
+        cold.push(("PENCILC_RUN", "device"));
         cold.push(("POCL_KERNEL_CACHE", "0"));
         let t = Instant::now();
         run_program(ocl, dir, &cold, opts.run_timeout, "opencl-first")?;
         r.opencl_first_run_ms = Some(t.elapsed().as_secs_f64() * 1e3);
         let (ocl_dump, ocl_ms, runs) =
             timed_runs(opts, opts.runs, ocl, dir, &envs, "opencl", region_seconds)?;
+        r.chosen = chosen_version(&runs[0].stderr);
         r.opencl_setup_ms = median(
             runs.iter()
                 .map(|run| setup_seconds(&run.stderr) * 1e3)
@@ -691,13 +759,61 @@ fn run_programs(
         let c = compare_dumps(&seq_dump, &ocl_dump, opts.tolerance);
         r.correct = c.ok();
         r.comparison = Some(c);
+        if opts.versions == Versions::All {
+            for v in VERSIONS {
+                let ms = if v == "device" {
+                    ocl_ms
+                } else {
+                    let mut envs = envs.clone();
+                    envs.retain(|(k, _)| *k != "PENCILC_RUN");
+                    envs.push(("PENCILC_RUN", v));
+                    let (dump, ms, _) = timed_runs(
+                        opts,
+                        opts.runs,
+                        ocl,
+                        dir,
+                        &envs,
+                        &format!("opencl-{}", v),
+                        region_seconds,
+                    )?;
+                    let c = compare_dumps(&seq_dump, &dump, opts.tolerance);
+                    if !c.ok() {
+                        r.correct = false;
+                        r.comparison = Some(c.clone());
+                    }
+                    r.versions.push(VersionRun {
+                        version: v.to_string(),
+                        ms,
+                        correct: c.ok(),
+                    });
+                    continue;
+                };
+                r.versions.push(VersionRun {
+                    version: v.to_string(),
+                    ms,
+                    correct: r.comparison.as_ref().is_some_and(|c| c.ok()),
+                });
+            }
+        }
     }
 
     if let Some(exe) = cuda {
         let gpu = matches!(opts.cuda, CudaRun::Gpu { .. });
         // An emulated run's time means nothing: run it once, for its results.
         let runs = if gpu { opts.runs } else { 1 };
-        let (dump, ms, _) = timed_runs(opts, runs, exe, dir, &[], "cuda", region_seconds)?;
+        // The device version unless another is forced (an emulated run
+        // stands for the device).
+        let version = match &opts.versions {
+            Versions::Forced(v) => v.as_str(),
+            Versions::Chosen if gpu => "",
+            _ => "device",
+        };
+        let envs: Vec<(&str, &str)> = if version.is_empty() {
+            vec![]
+        } else {
+            vec![("PENCILC_RUN", version)]
+        };
+        let (dump, ms, _) = timed_runs(opts, runs, exe, dir, &envs, "cuda", region_seconds)?;
         r.cuda_ms = gpu.then_some(ms);
         r.cuda_speedup = r.cuda_ms.filter(|&m| m > 0.0).map(|m| seq_ms / m);
         let c = compare_dumps(&seq_dump, &dump, opts.tolerance);
@@ -731,6 +847,13 @@ mod tests {
             Some("isl's scheduler did not finish; this region keeps its original order [E0201]")
         );
         assert!(!r.sequential_only());
+    }
+
+    #[test]
+    fn reads_the_chosen_versions() {
+        let err = "pencilc: OpenCL setup 0.1 s\npencilc: kernel_x (x.c:3-9): host (least estimated time): estimated seq 1 s\nbegin dump: A\npencilc: kernel_x (x.c:3-9): device (PENCILC_RUN=device): ...\npencilc: kernel_x (x.c:3-9): host (least estimated time): ...\n";
+        assert_eq!(chosen_version(err).as_deref(), Some("host+device"));
+        assert_eq!(chosen_version("begin dump: A\n"), None);
     }
 
     #[test]

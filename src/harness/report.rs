@@ -54,6 +54,15 @@ pub fn note(r: &KernelResult) -> String {
     if r.cuda_correct == Some(false) {
         notes.push("CUDA result differs".into());
     }
+    let wrong: Vec<&str> = r
+        .versions
+        .iter()
+        .filter(|v| !v.correct)
+        .map(|v| v.version.as_str())
+        .collect();
+    if !wrong.is_empty() {
+        notes.push(format!("wrong results: {}", wrong.join(", ")));
+    }
     notes.join("; ")
 }
 
@@ -116,6 +125,7 @@ pub fn table(results: &[KernelResult], opts: &HarnessOptions) -> String {
         "speedup",
         "correct"
     );
+    let _ = write!(s, " {:>11}", "ran");
     if cuda {
         let _ = write!(s, " {:>9} {:>8} {:>5}", "CUDA ms", "CUDA x", "CUDA");
     }
@@ -137,6 +147,7 @@ pub fn table(results: &[KernelResult], opts: &HarnessOptions) -> String {
             r.speedup.map(speedup_text).unwrap_or_else(|| "-".into()),
             yes_no(r),
         );
+        let _ = write!(s, " {:>11}", r.chosen.as_deref().unwrap_or("-"));
         if cuda {
             let _ = write!(
                 s,

@@ -174,7 +174,8 @@ pub fn generated_dump_with(
     // Run from another directory: the program must not need its kernel file.
     let mut r = Command::new(&exe);
     r.current_dir(std::env::temp_dir())
-        .env("PENCILC_OPENCL_DEVICE", "cpu");
+        .env("PENCILC_OPENCL_DEVICE", "cpu")
+        .env("PENCILC_RUN", "device");
     omp_env(&mut r);
     let out = run(&mut r, "running the generated program");
     String::from_utf8_lossy(&out.stderr).into_owned()
@@ -304,6 +305,8 @@ fn run_harness(
     opts.kernels = kernels.iter().map(|s| s.to_string()).collect();
     opts.pencilc_args = args.iter().map(|s| s.to_string()).collect();
     opts.opencl = programs != Programs::EmulatedCuda;
+    // Every version of every region, each compared.
+    opts.versions = harness::Versions::All;
     if emulate_cuda {
         opts.cuda = CudaRun::Emulated {
             cxx: "c++".into(),
@@ -378,10 +381,14 @@ pub fn program_matches_sequential(name: &str, tag: &str, extra: &[&str]) -> Stri
 /// compared digit for digit, so the kernels are built without contraction
 /// of `a * b + c` into fused multiply-adds, which OpenCL C allows by default
 /// and PoCL does (the sequential build on x86-64 has no FMA instructions).
-fn program_output(exe: &Path) -> String {
+/// `version` is the region version it runs (`PENCILC_RUN`: OpenCL and
+/// CUDA programs choose one each time a region runs).
+fn program_output(exe: &Path, version: &str) -> String {
     let mut r = Command::new(exe);
     r.env("PENCILC_OPENCL_DEVICE", "cpu")
-        .env("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT");
+        .env("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT")
+        .env("PENCILC_RUN", version);
+    omp_env(&mut r);
     String::from_utf8_lossy(&run(&mut r, "running").stdout).into_owned()
 }
 
@@ -408,11 +415,11 @@ pub fn check_source_on(src: &Path, dir: &Path, extra: &[&str], targets: &[&str])
             .arg(&seq),
         "cc",
     );
-    let expected = program_output(&seq);
+    let expected = program_output(&seq, "seq");
     let mut warnings = String::new();
     for (target, file, libs) in [
         ("c", "p_pencilc.c", vec!["-lm"]),
-        ("opencl", "p_host.c", vec!["-lOpenCL", "-lm"]),
+        ("opencl", "p_host.c", vec!["-fopenmp", "-lOpenCL", "-lm"]),
     ]
     .into_iter()
     .filter(|(t, _, _)| targets.contains(t))
@@ -443,13 +450,23 @@ pub fn check_source_on(src: &Path, dir: &Path, extra: &[&str], targets: &[&str])
                 .arg(&exe),
             "cc (generated)",
         );
-        assert_eq!(
-            program_output(&exe),
-            expected,
-            "{} on target {}",
-            name,
-            target
-        );
+        // Every version of each region: the device's, the host's and the
+        // original code (the C target has one).
+        let versions: &[&str] = if target == "opencl" {
+            &["device", "host", "seq"]
+        } else {
+            &["device"]
+        };
+        for v in versions {
+            assert_eq!(
+                program_output(&exe, v),
+                expected,
+                "{} on target {} (PENCILC_RUN={})",
+                name,
+                target,
+                v
+            );
+        }
     }
     warnings
 }

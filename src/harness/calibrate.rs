@@ -1,0 +1,366 @@
+//! `pencilc-harness --calibrate`: the constants of the run-time choice
+//! between a region's versions (`device::Costs`), measured on this machine
+//! rather than guessed. Every kernel of the suite runs at a few datasets,
+//! each version forced in turn (`PENCILC_RUN`), and says what it counted
+//! (`PENCILC_VERBOSE`: instances, bytes, launches, parallel loops,
+//! threads); the constants are those whose estimates are closest to the
+//! measured times, in ratio (least squares of the logarithms: a choice
+//! goes wrong by a factor, whatever the size), one set for the whole
+//! suite, never one per kernel.
+
+use super::{build, polybench_seconds, run_program, setup_seconds, HarnessOptions, Kernel};
+use crate::device::Costs;
+use rayon::prelude::*;
+
+/// What one run of one forced version said and took.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sample {
+    pub kernel: String,
+    pub dataset: String,
+    pub version: String,
+    pub instances: f64,
+    pub bytes: f64,
+    pub launches: f64,
+    pub forks: f64,
+    pub threads: f64,
+    /// PolyBench's time of the region, the device's one-time setup left out.
+    pub seconds: f64,
+    /// The device's one-time setup, where it ran.
+    pub setup_seconds: f64,
+}
+
+/// The counts of a `PENCILC_VERBOSE` line, summed over the regions that
+/// ran: (instances, bytes, launches, parallel loops, threads).
+pub fn counts(stderr: &str) -> Option<(f64, f64, f64, f64, f64)> {
+    let num = |text: &str, before: &str| -> Option<f64> {
+        let end = text.find(before)?;
+        text[..end].rsplit([' ', '(']).next()?.parse().ok()
+    };
+    let mut total: Option<(f64, f64, f64, f64, f64)> = None;
+    for line in stderr.lines() {
+        if !line.starts_with("pencilc: ") || !line.contains(" instances") {
+            continue;
+        }
+        let c = (
+            num(line, " instances")?,
+            num(line, " bytes")?,
+            num(line, " launches")?,
+            num(line, " parallel loops")?,
+            num(line, " threads")?,
+        );
+        total = Some(match total {
+            None => c,
+            Some(t) => (t.0 + c.0, t.1 + c.1, t.2 + c.2, t.3 + c.3, c.4),
+        });
+    }
+    total
+}
+
+/// Runs every kernel of `opts` at each of `datasets`, each version forced.
+pub fn measure(
+    opts: &HarnessOptions,
+    datasets: &[&str],
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Vec<Sample>, String> {
+    let all = super::polybench_kernels(&opts.polybench)?;
+    let chosen: Vec<Kernel> = all
+        .into_iter()
+        .filter(|k| opts.kernels.is_empty() || opts.kernels.contains(&k.name))
+        .collect();
+    let mut samples = Vec::new();
+    for ds in datasets {
+        let mut o = opts.clone();
+        o.dataset = ds.to_string();
+        o.work_dir = std::path::absolute(opts.work_dir.join(format!("calibrate-{}", ds)))
+            .map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(&o.work_dir).map_err(|e| e.to_string())?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(o.jobs.max(1))
+            .build()
+            .map_err(|e| e.to_string())?;
+        let built: Vec<super::Built> =
+            pool.install(|| chosen.par_iter().map(|k| build(&o, k)).collect());
+        for b in built {
+            if let Some(e) = &b.result.error {
+                progress(&format!("{} at {}: skipped ({})", b.result.name, ds, e));
+                continue;
+            }
+            let (Some(seq), Some(ocl)) = (&b.sequential, &b.opencl) else {
+                continue;
+            };
+            // The original program once, so that the first forced run does
+            // not pay for cold caches alone.
+            run_program(seq, &b.dir, &[], o.run_timeout, "warm")?;
+            for v in super::VERSIONS {
+                let envs = [
+                    ("PENCILC_OPENCL_DEVICE", o.opencl_device.as_str()),
+                    ("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT"),
+                    ("PENCILC_VERBOSE", "1"),
+                    ("PENCILC_RUN", v),
+                ];
+                let mut best: Option<Sample> = None;
+                for _ in 0..o.runs.max(1) {
+                    let run = run_program(
+                        ocl,
+                        &b.dir,
+                        &envs,
+                        o.run_timeout,
+                        &format!("calibrate-{}", v),
+                    )?;
+                    let Some((instances, bytes, launches, forks, threads)) = counts(&run.stderr)
+                    else {
+                        continue;
+                    };
+                    let setup = setup_seconds(&run.stderr);
+                    let Some(t) = polybench_seconds(&run.stdout) else {
+                        continue;
+                    };
+                    let s = Sample {
+                        kernel: b.result.name.clone(),
+                        dataset: ds.to_string(),
+                        version: v.to_string(),
+                        instances,
+                        bytes,
+                        launches,
+                        forks,
+                        threads,
+                        seconds: (t - setup).max(1e-7),
+                        setup_seconds: setup,
+                    };
+                    // The fastest run: the least disturbed by the machine's
+                    // other work.
+                    if best.as_ref().is_none_or(|b| s.seconds < b.seconds) {
+                        best = Some(s);
+                    }
+                }
+                if let Some(s) = best {
+                    progress(&format!(
+                        "{} at {}: {} {:.3} ms",
+                        s.kernel,
+                        ds,
+                        v,
+                        s.seconds * 1e3
+                    ));
+                    samples.push(s);
+                }
+            }
+        }
+    }
+    Ok(samples)
+}
+
+/// Squared error of log(estimate / measured) over `samples` for `model`.
+fn log_error(samples: &[&Sample], model: &dyn Fn(&Sample) -> f64) -> f64 {
+    samples
+        .iter()
+        .map(|s| {
+            let e = model(s).max(1e-9);
+            (e / s.seconds).ln().powi(2)
+        })
+        .sum()
+}
+
+/// The parameters in `ranges` (each a log-spaced range, lower and upper
+/// bound) that minimise `err`: a log grid, then finer grids around the
+/// best point. Deterministic.
+fn fit(ranges: &[(f64, f64)], err: &dyn Fn(&[f64]) -> f64) -> Vec<f64> {
+    const STEPS: usize = 24;
+    let mut lo: Vec<f64> = ranges.iter().map(|r| r.0.ln()).collect();
+    let mut hi: Vec<f64> = ranges.iter().map(|r| r.1.ln()).collect();
+    let mut best: Vec<f64> = lo.iter().zip(&hi).map(|(a, b)| (a + b) / 2.0).collect();
+    for _round in 0..6 {
+        let n = ranges.len();
+        let total = STEPS.pow(n as u32);
+        let mut best_err = f64::INFINITY;
+        for idx in 0..total {
+            let mut k = idx;
+            let point: Vec<f64> = (0..n)
+                .map(|d| {
+                    let i = k % STEPS;
+                    k /= STEPS;
+                    lo[d] + (hi[d] - lo[d]) * i as f64 / (STEPS - 1) as f64
+                })
+                .collect();
+            let values: Vec<f64> = point.iter().map(|p| p.exp()).collect();
+            let e = err(&values);
+            if e < best_err {
+                best_err = e;
+                best = point;
+            }
+        }
+        for d in 0..ranges.len() {
+            let width = (hi[d] - lo[d]) / 4.0;
+            lo[d] = best[d] - width;
+            hi[d] = best[d] + width;
+        }
+    }
+    best.iter().map(|p| p.exp()).collect()
+}
+
+/// The cost model's constants that fit `samples` best.
+pub fn fit_costs(samples: &[Sample]) -> Result<Costs, String> {
+    let of = |v: &str| -> Vec<&Sample> {
+        samples
+            .iter()
+            .filter(|s| s.version == v && s.instances > 0.0)
+            .collect()
+    };
+    let (seq, host, device) = (of("seq"), of("host"), of("device"));
+    if seq.is_empty() || device.is_empty() {
+        return Err("no run reported its counts (PENCILC_VERBOSE)".into());
+    }
+    // The original code: time proportional to instances.
+    let host_ns = fit(&[(1e-3, 1e3)], &|p| {
+        log_error(&seq, &|s| s.instances * p[0] * 1e-9)
+    })[0];
+    // The host version: parallel loops entered, and the original's time
+    // shared among the threads.
+    let parallel: Vec<&Sample> = host.iter().copied().filter(|s| s.forks > 0.0).collect();
+    let (fork_us, efficiency) = if parallel.is_empty() {
+        (5.0, 0.8)
+    } else {
+        let p = fit(&[(1e-2, 1e4), (1e-2, 1.0)], &|p| {
+            log_error(&parallel, &|s| {
+                s.forks * p[0] * 1e-6
+                    + s.instances * host_ns * 1e-9 / (1.0 + (s.threads - 1.0) * p[1])
+            })
+        });
+        (p[0], p[1].min(1.0))
+    };
+    // The device version: launches, copies, instances.
+    let d = fit(&[(1e-1, 1e5), (1e-3, 1e3), (1e-4, 1e3)], &|p| {
+        log_error(&device, &|s| {
+            s.launches * p[0] * 1e-6 + s.bytes / (p[1] * 1e9) + s.instances * p[2] * 1e-9
+        })
+    });
+    let mut setups: Vec<f64> = samples
+        .iter()
+        .filter(|s| s.setup_seconds > 0.0)
+        .map(|s| s.setup_seconds * 1e3)
+        .collect();
+    setups.sort_by(|a, b| a.total_cmp(b));
+    let setup_ms = setups.get(setups.len() / 2).copied().unwrap_or(100.0);
+    let round = |v: f64| {
+        // Four significant digits: the fit is not more precise, and the
+        // file reads better.
+        if v == 0.0 {
+            return 0.0;
+        }
+        let mag = 10f64.powf(v.abs().log10().floor() - 3.0);
+        (v / mag).round() * mag
+    };
+    Ok(Costs {
+        launch_latency_us: Some(round(d[0])),
+        transfer_bandwidth_gbs: Some(round(d[1])),
+        setup_ms: Some(round(setup_ms)),
+        device_ns_per_instance: Some(round(d[2])),
+        host_ns_per_instance: Some(round(host_ns)),
+        host_fork_us: Some(round(fork_us)),
+        host_parallel_efficiency: Some(round(efficiency)),
+    })
+}
+
+/// A device description: `base` (a description's TOML text, without a
+/// `[costs]` table) with `costs` appended, and how they were measured.
+pub fn device_file(base: &str, costs: &Costs, how: &str) -> String {
+    // The description up to an earlier `[costs]` table and its comment.
+    let mut kept: Vec<&str> = base
+        .lines()
+        .take_while(|l| !l.trim_start().starts_with("[costs]"))
+        .collect();
+    if kept.len() < base.lines().count() {
+        while kept
+            .last()
+            .is_some_and(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+        {
+            kept.pop();
+        }
+    }
+    let mut out = kept.join("\n");
+    out.push('\n');
+    out.push_str(&format!(
+        "\n# The run-time choice between a region's versions, measured by\n# `pencilc-harness --calibrate` ({}).\n[costs]\n",
+        how
+    ));
+    let f = |v: Option<f64>| v.map(|x| format!("{}", x)).unwrap_or_default();
+    out.push_str(&format!(
+        "launch_latency_us = {}\ntransfer_bandwidth_gbs = {}\nsetup_ms = {}\ndevice_ns_per_instance = {}\nhost_ns_per_instance = {}\nhost_fork_us = {}\nhost_parallel_efficiency = {}\n",
+        f(costs.launch_latency_us),
+        f(costs.transfer_bandwidth_gbs),
+        f(costs.setup_ms),
+        f(costs.device_ns_per_instance),
+        f(costs.host_ns_per_instance),
+        f(costs.host_fork_us),
+        f(costs.host_parallel_efficiency),
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_counts_of_a_choice() {
+        let err = "pencilc: OpenCL setup 0.2 s\npencilc: kernel_gemm (g.c:63-71): device (PENCILC_RUN=device): estimated seq 1.5e-05 s, host 1.36e-05 s (2 threads, 1 parallel loops), device 0.1 s (3 launches, 1.88e+04 bytes, setup); 1.55e+04 instances\n";
+        assert_eq!(counts(err), Some((1.55e4, 1.88e4, 3.0, 1.0, 2.0)));
+        assert_eq!(counts("begin dump: C\n"), None);
+    }
+
+    fn sample(version: &str, instances: f64, launches: f64, seconds: f64) -> Sample {
+        Sample {
+            version: version.into(),
+            instances,
+            launches,
+            bytes: instances * 8.0,
+            forks: 1.0,
+            threads: 2.0,
+            seconds,
+            ..Sample::default()
+        }
+    }
+
+    #[test]
+    fn the_fit_recovers_the_constants_of_its_samples() {
+        // Made from: host 2 ns per instance, forks 10 us, efficiency 0.5;
+        // device: launches 50 us, 4 GB/s, 0.5 ns per instance.
+        let mut samples = Vec::new();
+        for (i, n) in [1e3, 1e5, 1e7, 1e9].into_iter().enumerate() {
+            let l = (i + 1) as f64;
+            samples.push(sample("seq", n, l, n * 2e-9));
+            samples.push(sample("host", n, l, 10e-6 + n * 2e-9 / 1.5));
+            samples.push(sample(
+                "device",
+                n,
+                l,
+                l * 50e-6 + n * 8.0 / 4e9 + n * 0.5e-9,
+            ));
+        }
+        let c = fit_costs(&samples).unwrap();
+        let close = |a: Option<f64>, b: f64| (a.unwrap() / b - 1.0).abs() < 0.1;
+        assert!(close(c.host_ns_per_instance, 2.0), "{:?}", c);
+        assert!(close(c.host_parallel_efficiency, 0.5), "{:?}", c);
+        assert!(close(c.launch_latency_us, 50.0), "{:?}", c);
+        assert!(close(c.device_ns_per_instance, 0.5), "{:?}", c);
+    }
+
+    #[test]
+    fn a_written_description_reads_back() {
+        let base = include_str!("../../devices/generic-opencl-cpu.toml");
+        let costs = Costs {
+            launch_latency_us: Some(40.0),
+            transfer_bandwidth_gbs: Some(3.5),
+            setup_ms: Some(250.0),
+            device_ns_per_instance: Some(0.8),
+            host_ns_per_instance: Some(1.2),
+            host_fork_us: Some(6.0),
+            host_parallel_efficiency: Some(0.7),
+        };
+        let text = device_file(base, &costs, "test");
+        let d = crate::device::Device::parse(&text, "calibrated").unwrap();
+        assert_eq!(d.costs, costs);
+        // Calibrating again replaces the table.
+        let again = device_file(&text, &costs, "test");
+        assert_eq!(again.matches("[costs]").count(), 1);
+    }
+}
