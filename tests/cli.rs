@@ -132,12 +132,14 @@ fn relative_pencilc(kernel: &str, target: &str, out: &std::path::Path) -> Comman
 fn snapshot_gemm_opencl() {
     let dir = scratch("snapshot-gemm");
     let mut cmd = relative_pencilc("gemm", "opencl", &dir);
+    cmd.arg("--no-versioning");
     run(&mut cmd, "pencilc");
     let kernel = std::fs::read_to_string(dir.join("gemm_kernel.cl")).unwrap();
     insta::assert_snapshot!("gemm_kernel_cl", kernel);
     let host = std::fs::read_to_string(dir.join("gemm_host.c")).unwrap();
-    // The region: the check of what the extents imply, the generated code,
-    // then the user's own code as the fallback.
+    // The region without versions (--no-versioning): the check of what the
+    // extents imply, the generated code, then the user's own code as the
+    // fallback.
     let region: String = host
         .lines()
         .skip_while(|l| !l.contains("pencilc: the generated code assumes"))
@@ -145,6 +147,24 @@ fn snapshot_gemm_opencl() {
         .collect::<Vec<_>>()
         .join("\n");
     insta::assert_snapshot!("gemm_host_region", region);
+    assert!(!host.contains("pencilc_choose"));
+    // By default, three versions: the counts and the choice, the device
+    // version (the same code as above), the host version, the original.
+    let dir = scratch("snapshot-gemm-versions");
+    let mut cmd = relative_pencilc("gemm", "opencl", &dir);
+    run(&mut cmd, "pencilc");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("gemm_kernel.cl")).unwrap(),
+        kernel
+    );
+    let host = std::fs::read_to_string(dir.join("gemm_host.c")).unwrap();
+    let region: String = host
+        .lines()
+        .skip_while(|l| !l.contains("pencilc: three versions of this region"))
+        .take_while(|l| !l.contains("#pragma endscop"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    insta::assert_snapshot!("gemm_host_versions", region);
 }
 
 /// gemm's CPU version (`--target c --openmp`) at MINI: the point loops

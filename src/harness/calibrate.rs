@@ -161,40 +161,87 @@ fn log_error(samples: &[&Sample], model: &dyn Fn(&Sample) -> f64) -> f64 {
 }
 
 /// The parameters in `ranges` (each a log-spaced range, lower and upper
-/// bound) that minimise `err`: a log grid, then finer grids around the
-/// best point. Deterministic.
+/// bound) that minimise `err`: the best point of a log grid, then the
+/// Nelder-Mead simplex from there (in the logarithms, bounded by the
+/// ranges). Deterministic.
 fn fit(ranges: &[(f64, f64)], err: &dyn Fn(&[f64]) -> f64) -> Vec<f64> {
-    const STEPS: usize = 24;
-    let mut lo: Vec<f64> = ranges.iter().map(|r| r.0.ln()).collect();
-    let mut hi: Vec<f64> = ranges.iter().map(|r| r.1.ln()).collect();
-    let mut best: Vec<f64> = lo.iter().zip(&hi).map(|(a, b)| (a + b) / 2.0).collect();
-    for _round in 0..6 {
-        let n = ranges.len();
-        let total = STEPS.pow(n as u32);
-        let mut best_err = f64::INFINITY;
-        for idx in 0..total {
-            let mut k = idx;
-            let point: Vec<f64> = (0..n)
-                .map(|d| {
-                    let i = k % STEPS;
-                    k /= STEPS;
-                    lo[d] + (hi[d] - lo[d]) * i as f64 / (STEPS - 1) as f64
-                })
-                .collect();
-            let values: Vec<f64> = point.iter().map(|p| p.exp()).collect();
-            let e = err(&values);
-            if e < best_err {
-                best_err = e;
-                best = point;
-            }
+    const STEPS: usize = 16;
+    let n = ranges.len();
+    let lo: Vec<f64> = ranges.iter().map(|r| r.0.ln()).collect();
+    let hi: Vec<f64> = ranges.iter().map(|r| r.1.ln()).collect();
+    let clamp = |p: &mut Vec<f64>| {
+        for d in 0..n {
+            p[d] = p[d].clamp(lo[d], hi[d]);
         }
-        for d in 0..ranges.len() {
-            let width = (hi[d] - lo[d]) / 4.0;
-            lo[d] = best[d] - width;
-            hi[d] = best[d] + width;
+    };
+    let cost = |p: &[f64]| err(&p.iter().map(|x| x.exp()).collect::<Vec<_>>());
+    let mut best = lo.clone();
+    let mut best_err = f64::INFINITY;
+    for idx in 0..STEPS.pow(n as u32) {
+        let mut k = idx;
+        let point: Vec<f64> = (0..n)
+            .map(|d| {
+                let i = k % STEPS;
+                k /= STEPS;
+                lo[d] + (hi[d] - lo[d]) * i as f64 / (STEPS - 1) as f64
+            })
+            .collect();
+        let e = cost(&point);
+        if e < best_err {
+            best_err = e;
+            best = point;
         }
     }
-    best.iter().map(|p| p.exp()).collect()
+    // Nelder-Mead: a simplex of n + 1 points around the grid's best.
+    let mut simplex: Vec<(Vec<f64>, f64)> = vec![(best.clone(), best_err)];
+    for d in 0..n {
+        let mut p = best.clone();
+        p[d] += (hi[d] - lo[d]) / STEPS as f64;
+        clamp(&mut p);
+        let e = cost(&p);
+        simplex.push((p, e));
+    }
+    for _ in 0..2000 {
+        simplex.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let worst = simplex[n].clone();
+        let centroid: Vec<f64> = (0..n)
+            .map(|d| simplex[..n].iter().map(|(p, _)| p[d]).sum::<f64>() / n as f64)
+            .collect();
+        let towards = |t: f64| -> (Vec<f64>, f64) {
+            let mut p: Vec<f64> = (0..n)
+                .map(|d| centroid[d] + t * (worst.0[d] - centroid[d]))
+                .collect();
+            clamp(&mut p);
+            let e = cost(&p);
+            (p, e)
+        };
+        let reflected = towards(-1.0);
+        if reflected.1 < simplex[0].1 {
+            let expanded = towards(-2.0);
+            simplex[n] = if expanded.1 < reflected.1 {
+                expanded
+            } else {
+                reflected
+            };
+        } else if reflected.1 < simplex[n - 1].1 {
+            simplex[n] = reflected;
+        } else {
+            let contracted = towards(0.5);
+            if contracted.1 < worst.1 {
+                simplex[n] = contracted;
+            } else {
+                let first = simplex[0].0.clone();
+                for point in simplex.iter_mut().skip(1) {
+                    let mut p: Vec<f64> = (0..n).map(|d| (first[d] + point.0[d]) / 2.0).collect();
+                    clamp(&mut p);
+                    let e = cost(&p);
+                    *point = (p, e);
+                }
+            }
+        }
+    }
+    simplex.sort_by(|a, b| a.1.total_cmp(&b.1));
+    simplex[0].0.iter().map(|p| p.exp()).collect()
 }
 
 /// The cost model's constants that fit `samples` best.
@@ -243,11 +290,7 @@ pub fn fit_costs(samples: &[Sample]) -> Result<Costs, String> {
     let round = |v: f64| {
         // Four significant digits: the fit is not more precise, and the
         // file reads better.
-        if v == 0.0 {
-            return 0.0;
-        }
-        let mag = 10f64.powf(v.abs().log10().floor() - 3.0);
-        (v / mag).round() * mag
+        format!("{:.3e}", v).parse::<f64>().unwrap_or(v)
     };
     Ok(Costs {
         launch_latency_us: Some(round(d[0])),
@@ -307,12 +350,12 @@ mod tests {
         assert_eq!(counts("begin dump: C\n"), None);
     }
 
-    fn sample(version: &str, instances: f64, launches: f64, seconds: f64) -> Sample {
+    fn sample(version: &str, instances: f64, launches: f64, bytes: f64, seconds: f64) -> Sample {
         Sample {
             version: version.into(),
             instances,
             launches,
-            bytes: instances * 8.0,
+            bytes,
             forks: 1.0,
             threads: 2.0,
             seconds,
@@ -325,16 +368,14 @@ mod tests {
         // Made from: host 2 ns per instance, forks 10 us, efficiency 0.5;
         // device: launches 50 us, 4 GB/s, 0.5 ns per instance.
         let mut samples = Vec::new();
-        for (i, n) in [1e3, 1e5, 1e7, 1e9].into_iter().enumerate() {
-            let l = (i + 1) as f64;
-            samples.push(sample("seq", n, l, n * 2e-9));
-            samples.push(sample("host", n, l, 10e-6 + n * 2e-9 / 1.5));
-            samples.push(sample(
-                "device",
-                n,
-                l,
-                l * 50e-6 + n * 8.0 / 4e9 + n * 0.5e-9,
-            ));
+        let bytes = [1e8, 1e3, 1e6, 1e4, 1e7];
+        let launches = [3.0, 100.0, 1.0, 10.0, 1000.0];
+        for (i, n) in [1e3, 1e5, 1e7, 1e9, 1e6].into_iter().enumerate() {
+            let (l, b) = (launches[i], bytes[i]);
+            samples.push(sample("seq", n, l, b, n * 2e-9));
+            samples.push(sample("host", n, l, b, 10e-6 + n * 2e-9 / 1.5));
+            let device = l * 50e-6 + b / 4e9 + n * 0.5e-9;
+            samples.push(sample("device", n, l, b, device));
         }
         let c = fit_costs(&samples).unwrap();
         let close = |a: Option<f64>, b: f64| (a.unwrap() / b - 1.0).abs() < 0.1;
@@ -342,6 +383,7 @@ mod tests {
         assert!(close(c.host_parallel_efficiency, 0.5), "{:?}", c);
         assert!(close(c.launch_latency_us, 50.0), "{:?}", c);
         assert!(close(c.device_ns_per_instance, 0.5), "{:?}", c);
+        assert!(close(c.transfer_bandwidth_gbs, 4.0), "{:?}", c);
     }
 
     #[test]
