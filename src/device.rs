@@ -87,6 +87,9 @@ pub struct Costs {
     pub device_ns_per_instance: Option<f64>,
     /// One statement instance of the original code on the host, ns.
     pub host_ns_per_instance: Option<f64>,
+    /// One statement instance of the host version (tiled, its loops
+    /// reordered) on one thread, ns.
+    pub host_version_ns_per_instance: Option<f64>,
     /// Entering and leaving one OpenMP parallel loop, microseconds.
     pub host_fork_us: Option<f64>,
     /// How much of each extra host thread a parallel loop gets (0..1).
@@ -101,6 +104,7 @@ pub struct CostModel {
     pub setup_ms: f64,
     pub device_ns_per_instance: f64,
     pub host_ns_per_instance: f64,
+    pub host_version_ns_per_instance: f64,
     pub host_fork_us: f64,
     pub host_parallel_efficiency: f64,
 }
@@ -110,7 +114,8 @@ impl Device {
     /// fields: a launch of 10 us, copies at a tenth of the memory
     /// bandwidth (a bus, or PoCL's copies through host memory), an
     /// instance as two floating-point operations at a tenth of the peak
-    /// rate on the device and one nanosecond on the host.
+    /// rate on the device and one nanosecond on the host (in the host
+    /// version too, unless it has its own).
     pub fn cost_model(&self) -> CostModel {
         let c = &self.costs;
         CostModel {
@@ -123,6 +128,10 @@ impl Device {
                 .device_ns_per_instance
                 .unwrap_or(2.0 / (self.peak_gflops_fp64 / 10.0)),
             host_ns_per_instance: c.host_ns_per_instance.unwrap_or(1.0),
+            host_version_ns_per_instance: c
+                .host_version_ns_per_instance
+                .or(c.host_ns_per_instance)
+                .unwrap_or(1.0),
             host_fork_us: c.host_fork_us.unwrap_or(5.0),
             host_parallel_efficiency: c.host_parallel_efficiency.unwrap_or(0.8),
         }
@@ -217,6 +226,10 @@ impl Device {
             ("costs.setup_ms", c.setup_ms),
             ("costs.device_ns_per_instance", c.device_ns_per_instance),
             ("costs.host_ns_per_instance", c.host_ns_per_instance),
+            (
+                "costs.host_version_ns_per_instance",
+                c.host_version_ns_per_instance,
+            ),
             ("costs.host_fork_us", c.host_fork_us),
             ("costs.host_parallel_efficiency", c.host_parallel_efficiency),
         ];

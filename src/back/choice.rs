@@ -32,6 +32,10 @@ pub fn prelude(tera: &tera::Tera, costs: &CostModel, device: &str) -> Result<Str
     m.insert("setup_ms", c(costs.setup_ms));
     m.insert("device_ns_per_instance", c(costs.device_ns_per_instance));
     m.insert("host_ns_per_instance", c(costs.host_ns_per_instance));
+    m.insert(
+        "host_version_ns_per_instance",
+        c(costs.host_version_ns_per_instance),
+    );
     m.insert("host_fork_us", c(costs.host_fork_us));
     m.insert(
         "host_parallel_efficiency",

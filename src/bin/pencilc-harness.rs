@@ -104,8 +104,16 @@ struct Args {
     #[arg(long, value_name = "FILE")]
     calibrate: Option<PathBuf>,
     /// The datasets --calibrate runs.
-    #[arg(long, value_delimiter = ',', default_value = "MINI,SMALL,MEDIUM")]
+    #[arg(long, value_delimiter = ',', default_value = "MINI,SMALL,MEDIUM,LARGE")]
     calibrate_datasets: Vec<String>,
+    /// Run only this version in --calibrate (device, host, host1: the host
+    /// version on one thread, seq), to add runs to an earlier calibration.
+    #[arg(long, hide = true)]
+    calibrate_only: Option<String>,
+    /// Fit --calibrate's costs to the runs of an earlier calibration (the
+    /// `.samples.tsv` written beside its description) instead of running.
+    #[arg(long, value_name = "TSV", value_delimiter = ',')]
+    calibrate_from: Vec<PathBuf>,
     /// The description --calibrate adds its costs to (default: the
     /// built-in generic-opencl-cpu).
     #[arg(long, value_name = "FILE")]
@@ -218,6 +226,8 @@ fn main() -> ExitCode {
             out,
             &a.calibrate_datasets,
             a.calibrate_base.as_deref(),
+            &a.calibrate_from,
+            a.calibrate_only.as_deref(),
         );
     }
     let progress = |r: &harness::KernelResult| {
@@ -264,6 +274,8 @@ fn calibrate(
     out: &std::path::Path,
     datasets: &[String],
     base: Option<&std::path::Path>,
+    from: &[PathBuf],
+    only: Option<&str>,
 ) -> ExitCode {
     use pencilc::harness::calibrate;
     let base = match base {
@@ -282,16 +294,55 @@ fn calibrate(
         .unwrap_or_else(|| "?".into());
     let ds: Vec<String> = datasets.iter().map(|d| d.to_uppercase()).collect();
     let ds_ref: Vec<&str> = ds.iter().map(String::as_str).collect();
-    let samples = match calibrate::measure(opts, &ds_ref, &|line| {
-        eprintln!("pencilc-harness: {}", line)
-    }) {
+    let measured = match from {
+        [_, ..] => from.iter().try_fold(Vec::new(), |mut all, p| {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| format!("cannot read {}: {}", p.display(), e))?;
+            all.extend(calibrate::read_samples(&text)?);
+            Ok(all)
+        }),
+        [] => {
+            let only: Vec<(&str, Option<&str>)> = match only {
+                None => calibrate::RUNS.to_vec(),
+                Some(v) => calibrate::RUNS
+                    .iter()
+                    .copied()
+                    .filter(|(name, t)| match (v, t) {
+                        ("host1", Some("1")) => true,
+                        (v, None) => *name == v,
+                        _ => false,
+                    })
+                    .collect(),
+            };
+            calibrate::measure(opts, &ds_ref, &only, &|line| {
+                eprintln!("pencilc-harness: {}", line)
+            })
+        }
+    };
+    let samples = match measured {
         Ok(s) => s,
         Err(e) => {
             eprintln!("pencilc-harness: {}", e);
             return ExitCode::from(2);
         }
     };
-    let costs = match calibrate::fit_costs(&samples) {
+    if from.is_empty() {
+        let tsv = out.with_extension("samples.tsv");
+        if let Err(e) = std::fs::write(&tsv, calibrate::samples_tsv(&samples)) {
+            eprintln!("pencilc-harness: cannot write {}: {}", tsv.display(), e);
+            return ExitCode::from(2);
+        }
+    }
+    let datasets_seen: std::collections::BTreeSet<&str> =
+        samples.iter().map(|s| s.dataset.as_str()).collect();
+    let device = match pencilc::device::Device::parse(&base, "the --calibrate base") {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("pencilc-harness: {}", e.message);
+            return ExitCode::from(2);
+        }
+    };
+    let costs = match calibrate::fit_costs(&samples, &device) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("pencilc-harness: {}", e);
@@ -303,7 +354,7 @@ fn calibrate(
     let how = format!(
         "{} kernels at {}, {} runs fitted, the fastest of {} per version; load average {} when it started",
         kernels.len(),
-        ds.join(", "),
+        datasets_seen.into_iter().collect::<Vec<_>>().join(", "),
         samples.len(),
         opts.runs,
         load

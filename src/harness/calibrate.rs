@@ -56,10 +56,21 @@ pub fn counts(stderr: &str) -> Option<(f64, f64, f64, f64, f64)> {
     total
 }
 
-/// Runs every kernel of `opts` at each of `datasets`, each version forced.
+/// The runs of each kernel: each version forced, the host version also on
+/// one thread (which tells its time per instance from its threads' share).
+pub const RUNS: [(&str, Option<&str>); 4] = [
+    ("device", None),
+    ("host", None),
+    ("host", Some("1")),
+    ("seq", None),
+];
+
+/// Runs every kernel of `opts` at each of `datasets`, with each of
+/// `versions` (version, `OMP_NUM_THREADS`).
 pub fn measure(
     opts: &HarnessOptions,
     datasets: &[&str],
+    versions: &[(&str, Option<&str>)],
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Vec<Sample>, String> {
     let all = super::polybench_kernels(&opts.polybench)?;
@@ -91,13 +102,14 @@ pub fn measure(
             // The original program once, so that the first forced run does
             // not pay for cold caches alone.
             run_program(seq, &b.dir, &[], o.run_timeout, "warm")?;
-            for v in super::VERSIONS {
-                let envs = [
+            for &(v, threads) in versions {
+                let mut envs = vec![
                     ("PENCILC_OPENCL_DEVICE", o.opencl_device.as_str()),
                     ("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT"),
                     ("PENCILC_VERBOSE", "1"),
                     ("PENCILC_RUN", v),
                 ];
+                envs.extend(threads.map(|t| ("OMP_NUM_THREADS", t)));
                 let mut best: Option<Sample> = None;
                 for _ in 0..o.runs.max(1) {
                     let run = run_program(
@@ -135,10 +147,11 @@ pub fn measure(
                 }
                 if let Some(s) = best {
                     progress(&format!(
-                        "{} at {}: {} {:.3} ms",
+                        "{} at {}: {} on {} threads {:.3} ms",
                         s.kernel,
                         ds,
                         v,
+                        s.threads,
                         s.seconds * 1e3
                     ));
                     samples.push(s);
@@ -147,6 +160,59 @@ pub fn measure(
         }
     }
     Ok(samples)
+}
+
+/// Samples as tab-separated lines (with a header), to keep beside the
+/// description and to fit again (`read_samples`).
+pub fn samples_tsv(samples: &[Sample]) -> String {
+    let mut out = String::from(
+        "kernel\tdataset\tversion\tinstances\tbytes\tlaunches\tforks\tthreads\tseconds\tsetup_seconds\n",
+    );
+    for s in samples {
+        out.push_str(&format!(
+            "{}\t{}\t{}\t{:e}\t{:e}\t{}\t{}\t{}\t{:e}\t{:e}\n",
+            s.kernel,
+            s.dataset,
+            s.version,
+            s.instances,
+            s.bytes,
+            s.launches,
+            s.forks,
+            s.threads,
+            s.seconds,
+            s.setup_seconds
+        ));
+    }
+    out
+}
+
+/// The samples of `samples_tsv`'s text.
+pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let num = |k: usize| -> Result<f64, String> {
+            f.get(k)
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| format!("line {}: field {} is not a number", i + 1, k + 1))
+        };
+        if f.len() != 10 {
+            return Err(format!("line {}: {} fields, expected 10", i + 1, f.len()));
+        }
+        out.push(Sample {
+            kernel: f[0].into(),
+            dataset: f[1].into(),
+            version: f[2].into(),
+            instances: num(3)?,
+            bytes: num(4)?,
+            launches: num(5)?,
+            forks: num(6)?,
+            threads: num(7)?,
+            seconds: num(8)?,
+            setup_seconds: num(9)?,
+        });
+    }
+    Ok(out)
 }
 
 /// Squared error of log(estimate / measured) over `samples` for `model`.
@@ -192,60 +258,78 @@ fn fit(ranges: &[(f64, f64)], err: &dyn Fn(&[f64]) -> f64) -> Vec<f64> {
             best = point;
         }
     }
-    // Nelder-Mead: a simplex of n + 1 points around the grid's best.
-    let mut simplex: Vec<(Vec<f64>, f64)> = vec![(best.clone(), best_err)];
-    for d in 0..n {
-        let mut p = best.clone();
-        p[d] += (hi[d] - lo[d]) / STEPS as f64;
-        clamp(&mut p);
-        let e = cost(&p);
-        simplex.push((p, e));
-    }
-    for _ in 0..2000 {
-        simplex.sort_by(|a, b| a.1.total_cmp(&b.1));
-        let worst = simplex[n].clone();
-        let centroid: Vec<f64> = (0..n)
-            .map(|d| simplex[..n].iter().map(|(p, _)| p[d]).sum::<f64>() / n as f64)
-            .collect();
-        let towards = |t: f64| -> (Vec<f64>, f64) {
-            let mut p: Vec<f64> = (0..n)
-                .map(|d| centroid[d] + t * (worst.0[d] - centroid[d]))
-                .collect();
+    // Nelder-Mead from the grid's best point, restarted from its result
+    // (a simplex that collapses against a bound stops early).
+    for restart in 0..4 {
+        let step = 1.0 / (STEPS as f64 * (1 + restart) as f64);
+        let mut simplex: Vec<(Vec<f64>, f64)> = vec![(best.clone(), best_err)];
+        for d in 0..n {
+            let mut p = best.clone();
+            p[d] += (hi[d] - lo[d])
+                * step
+                * if p[d] + (hi[d] - lo[d]) * step > hi[d] {
+                    -1.0
+                } else {
+                    1.0
+                };
             clamp(&mut p);
             let e = cost(&p);
-            (p, e)
-        };
-        let reflected = towards(-1.0);
-        if reflected.1 < simplex[0].1 {
-            let expanded = towards(-2.0);
-            simplex[n] = if expanded.1 < reflected.1 {
-                expanded
-            } else {
-                reflected
+            simplex.push((p, e));
+        }
+        for _ in 0..2000 {
+            simplex.sort_by(|a, b| a.1.total_cmp(&b.1));
+            let worst = simplex[n].clone();
+            let centroid: Vec<f64> = (0..n)
+                .map(|d| simplex[..n].iter().map(|(p, _)| p[d]).sum::<f64>() / n as f64)
+                .collect();
+            let towards = |t: f64| -> (Vec<f64>, f64) {
+                let mut p: Vec<f64> = (0..n)
+                    .map(|d| centroid[d] + t * (worst.0[d] - centroid[d]))
+                    .collect();
+                clamp(&mut p);
+                let e = cost(&p);
+                (p, e)
             };
-        } else if reflected.1 < simplex[n - 1].1 {
-            simplex[n] = reflected;
-        } else {
-            let contracted = towards(0.5);
-            if contracted.1 < worst.1 {
-                simplex[n] = contracted;
+            let reflected = towards(-1.0);
+            if reflected.1 < simplex[0].1 {
+                let expanded = towards(-2.0);
+                simplex[n] = if expanded.1 < reflected.1 {
+                    expanded
+                } else {
+                    reflected
+                };
+            } else if reflected.1 < simplex[n - 1].1 {
+                simplex[n] = reflected;
             } else {
-                let first = simplex[0].0.clone();
-                for point in simplex.iter_mut().skip(1) {
-                    let mut p: Vec<f64> = (0..n).map(|d| (first[d] + point.0[d]) / 2.0).collect();
-                    clamp(&mut p);
-                    let e = cost(&p);
-                    *point = (p, e);
+                let contracted = towards(0.5);
+                if contracted.1 < worst.1 {
+                    simplex[n] = contracted;
+                } else {
+                    let first = simplex[0].0.clone();
+                    for point in simplex.iter_mut().skip(1) {
+                        let mut p: Vec<f64> =
+                            (0..n).map(|d| (first[d] + point.0[d]) / 2.0).collect();
+                        clamp(&mut p);
+                        let e = cost(&p);
+                        *point = (p, e);
+                    }
                 }
             }
         }
+        simplex.sort_by(|a, b| a.1.total_cmp(&b.1));
+        best = simplex[0].0.clone();
+        best_err = simplex[0].1;
     }
-    simplex.sort_by(|a, b| a.1.total_cmp(&b.1));
-    simplex[0].0.iter().map(|p| p.exp()).collect()
+    best.iter().map(|p| p.exp()).collect()
 }
 
-/// The cost model's constants that fit `samples` best.
-pub fn fit_costs(samples: &[Sample]) -> Result<Costs, String> {
+/// The cost model's constants that fit `samples` best, within what the
+/// description `description` makes physical: copies no faster than twice its
+/// memory bandwidth nor slower than a hundredth of it, an instance no
+/// faster than two operations at its peak rate. (At small sizes the
+/// device's time is mostly launches and copies, which grow together with
+/// the instances; unbounded, the fit traded one for the other.)
+pub fn fit_costs(samples: &[Sample], description: &crate::device::Device) -> Result<Costs, String> {
     let of = |v: &str| -> Vec<&Sample> {
         samples
             .iter()
@@ -260,26 +344,35 @@ pub fn fit_costs(samples: &[Sample]) -> Result<Costs, String> {
     let host_ns = fit(&[(1e-3, 1e3)], &|p| {
         log_error(&seq, &|s| s.instances * p[0] * 1e-9)
     })[0];
-    // The host version: parallel loops entered, and the original's time
-    // shared among the threads.
-    let parallel: Vec<&Sample> = host.iter().copied().filter(|s| s.forks > 0.0).collect();
-    let (fork_us, efficiency) = if parallel.is_empty() {
-        (5.0, 0.8)
+    // The host version: parallel loops entered, and its own time per
+    // instance (tiles, reordered loops) shared among the threads; runs on
+    // one thread and on all tell the two apart.
+    let (fork_us, version_ns, efficiency) = if host.is_empty() {
+        (5.0, host_ns, 0.8)
     } else {
-        let p = fit(&[(1e-2, 1e4), (1e-2, 1.0)], &|p| {
-            log_error(&parallel, &|s| {
-                s.forks * p[0] * 1e-6
-                    + s.instances * host_ns * 1e-9 / (1.0 + (s.threads - 1.0) * p[1])
+        let p = fit(&[(1e-2, 1e5), (1e-3, 1e3), (1e-2, 1.0)], &|p| {
+            log_error(&host, &|s| {
+                let share = if s.forks > 0.0 {
+                    1.0 + (s.threads - 1.0) * p[2]
+                } else {
+                    1.0
+                };
+                s.forks * p[0] * 1e-6 + s.instances * p[1] * 1e-9 / share
             })
         });
-        (p[0], p[1].min(1.0))
+        (p[0], p[1], p[2].min(1.0))
     };
     // The device version: launches, copies, instances.
-    let d = fit(&[(1e-1, 1e5), (1e-3, 1e3), (1e-4, 1e3)], &|p| {
-        log_error(&device, &|s| {
-            s.launches * p[0] * 1e-6 + s.bytes / (p[1] * 1e9) + s.instances * p[2] * 1e-9
-        })
-    });
+    let bw = description.memory_bandwidth_gbs;
+    let fastest_ns = 2.0 / description.peak_gflops_fp64;
+    let d = fit(
+        &[(1e-1, 1e5), (bw / 100.0, bw * 2.0), (fastest_ns, 1e3)],
+        &|p| {
+            log_error(&device, &|s| {
+                s.launches * p[0] * 1e-6 + s.bytes / (p[1] * 1e9) + s.instances * p[2] * 1e-9
+            })
+        },
+    );
     let mut setups: Vec<f64> = samples
         .iter()
         .filter(|s| s.setup_seconds > 0.0)
@@ -298,6 +391,7 @@ pub fn fit_costs(samples: &[Sample]) -> Result<Costs, String> {
         setup_ms: Some(round(setup_ms)),
         device_ns_per_instance: Some(round(d[2])),
         host_ns_per_instance: Some(round(host_ns)),
+        host_version_ns_per_instance: Some(round(version_ns)),
         host_fork_us: Some(round(fork_us)),
         host_parallel_efficiency: Some(round(efficiency)),
     })
@@ -327,12 +421,13 @@ pub fn device_file(base: &str, costs: &Costs, how: &str) -> String {
     ));
     let f = |v: Option<f64>| v.map(|x| format!("{}", x)).unwrap_or_default();
     out.push_str(&format!(
-        "launch_latency_us = {}\ntransfer_bandwidth_gbs = {}\nsetup_ms = {}\ndevice_ns_per_instance = {}\nhost_ns_per_instance = {}\nhost_fork_us = {}\nhost_parallel_efficiency = {}\n",
+        "launch_latency_us = {}\ntransfer_bandwidth_gbs = {}\nsetup_ms = {}\ndevice_ns_per_instance = {}\nhost_ns_per_instance = {}\nhost_version_ns_per_instance = {}\nhost_fork_us = {}\nhost_parallel_efficiency = {}\n",
         f(costs.launch_latency_us),
         f(costs.transfer_bandwidth_gbs),
         f(costs.setup_ms),
         f(costs.device_ns_per_instance),
         f(costs.host_ns_per_instance),
+        f(costs.host_version_ns_per_instance),
         f(costs.host_fork_us),
         f(costs.host_parallel_efficiency),
     ));
@@ -365,7 +460,8 @@ mod tests {
 
     #[test]
     fn the_fit_recovers_the_constants_of_its_samples() {
-        // Made from: host 2 ns per instance, forks 10 us, efficiency 0.5;
+        // Made from: original 2 ns per instance, host version 1 ns per
+        // instance on one thread, forks 10 us, efficiency 0.5;
         // device: launches 50 us, 4 GB/s, 0.5 ns per instance.
         let mut samples = Vec::new();
         let bytes = [1e8, 1e3, 1e6, 1e4, 1e7];
@@ -373,17 +469,40 @@ mod tests {
         for (i, n) in [1e3, 1e5, 1e7, 1e9, 1e6].into_iter().enumerate() {
             let (l, b) = (launches[i], bytes[i]);
             samples.push(sample("seq", n, l, b, n * 2e-9));
-            samples.push(sample("host", n, l, b, 10e-6 + n * 2e-9 / 1.5));
+            samples.push(sample("host", n, l, b, 10e-6 + n * 1e-9 / 1.5));
+            let mut one = sample("host", n, l, b, 10e-6 + n * 1e-9);
+            one.threads = 1.0;
+            samples.push(one);
             let device = l * 50e-6 + b / 4e9 + n * 0.5e-9;
             samples.push(sample("device", n, l, b, device));
         }
-        let c = fit_costs(&samples).unwrap();
+        let d = crate::device::Device::default_for_opencl();
+        let c = fit_costs(&samples, &d).unwrap();
         let close = |a: Option<f64>, b: f64| (a.unwrap() / b - 1.0).abs() < 0.1;
         assert!(close(c.host_ns_per_instance, 2.0), "{:?}", c);
+        assert!(close(c.host_version_ns_per_instance, 1.0), "{:?}", c);
+        assert!(close(c.host_fork_us, 10.0), "{:?}", c);
         assert!(close(c.host_parallel_efficiency, 0.5), "{:?}", c);
         assert!(close(c.launch_latency_us, 50.0), "{:?}", c);
         assert!(close(c.device_ns_per_instance, 0.5), "{:?}", c);
         assert!(close(c.transfer_bandwidth_gbs, 4.0), "{:?}", c);
+    }
+
+    #[test]
+    fn samples_read_back() {
+        let s = vec![Sample {
+            kernel: "gemm".into(),
+            dataset: "MINI".into(),
+            version: "host".into(),
+            instances: 15500.0,
+            bytes: 18800.0,
+            launches: 1.0,
+            forks: 1.0,
+            threads: 2.0,
+            seconds: 1.25e-5,
+            setup_seconds: 0.0,
+        }];
+        assert_eq!(read_samples(&samples_tsv(&s)).unwrap(), s);
     }
 
     #[test]
@@ -395,6 +514,7 @@ mod tests {
             setup_ms: Some(250.0),
             device_ns_per_instance: Some(0.8),
             host_ns_per_instance: Some(1.2),
+            host_version_ns_per_instance: Some(0.9),
             host_fork_us: Some(6.0),
             host_parallel_efficiency: Some(0.7),
         };
