@@ -294,6 +294,7 @@ fn calibrate(
         .unwrap_or_else(|| "?".into());
     let ds: Vec<String> = datasets.iter().map(|d| d.to_uppercase()).collect();
     let ds_ref: Vec<&str> = ds.iter().map(String::as_str).collect();
+    let tsv = out.with_extension("samples.tsv");
     let measured = match from {
         [_, ..] => from.iter().try_fold(Vec::new(), |mut all, p| {
             let text = std::fs::read_to_string(p)
@@ -314,7 +315,9 @@ fn calibrate(
                     })
                     .collect(),
             };
-            calibrate::measure(opts, &ds_ref, &only, &|line| {
+            // The runs go to FILE.samples.tsv as they come.
+            let _ = std::fs::remove_file(&tsv);
+            calibrate::measure(opts, &ds_ref, &only, Some(&tsv), &|line| {
                 eprintln!("pencilc-harness: {}", line)
             })
         }
@@ -326,13 +329,6 @@ fn calibrate(
             return ExitCode::from(2);
         }
     };
-    if from.is_empty() {
-        let tsv = out.with_extension("samples.tsv");
-        if let Err(e) = std::fs::write(&tsv, calibrate::samples_tsv(&samples)) {
-            eprintln!("pencilc-harness: cannot write {}: {}", tsv.display(), e);
-            return ExitCode::from(2);
-        }
-    }
     let datasets_seen: std::collections::BTreeSet<&str> =
         samples.iter().map(|s| s.dataset.as_str()).collect();
     let device = match pencilc::device::Device::parse(&base, "the --calibrate base") {

@@ -71,6 +71,7 @@ pub fn measure(
     opts: &HarnessOptions,
     datasets: &[&str],
     versions: &[(&str, Option<&str>)],
+    record: Option<&std::path::Path>,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Vec<Sample>, String> {
     let all = super::polybench_kernels(&opts.polybench)?;
@@ -101,7 +102,10 @@ pub fn measure(
             };
             // The original program once, so that the first forced run does
             // not pay for cold caches alone.
-            run_program(seq, &b.dir, &[], o.run_timeout, "warm")?;
+            if let Err(e) = run_program(seq, &b.dir, &[], o.run_timeout, "warm") {
+                progress(&format!("{} at {}: skipped ({})", b.result.name, ds, e));
+                continue;
+            }
             for &(v, threads) in versions {
                 let mut envs = vec![
                     ("PENCILC_OPENCL_DEVICE", o.opencl_device.as_str()),
@@ -112,13 +116,21 @@ pub fn measure(
                 envs.extend(threads.map(|t| ("OMP_NUM_THREADS", t)));
                 let mut best: Option<Sample> = None;
                 for _ in 0..o.runs.max(1) {
-                    let run = run_program(
+                    // A version that fails or outlasts --timeout gives no
+                    // sample (its estimate is then free to be anything).
+                    let run = match run_program(
                         ocl,
                         &b.dir,
                         &envs,
                         o.run_timeout,
                         &format!("calibrate-{}", v),
-                    )?;
+                    ) {
+                        Ok(r) => r,
+                        Err(e) => {
+                            progress(&format!("{} at {}: {}: {}", b.result.name, ds, v, e));
+                            break;
+                        }
+                    };
                     let Some((instances, bytes, launches, forks, threads)) = counts(&run.stderr)
                     else {
                         continue;
@@ -154,12 +166,33 @@ pub fn measure(
                         s.threads,
                         s.seconds * 1e3
                     ));
+                    if let Some(path) = record {
+                        append_sample(path, &s)?;
+                    }
                     samples.push(s);
                 }
             }
         }
     }
     Ok(samples)
+}
+
+/// Appends `s` to the samples file at `path` (the header first if it is
+/// new), so that an interrupted calibration keeps what it measured.
+fn append_sample(path: &std::path::Path, s: &Sample) -> Result<(), String> {
+    use std::io::Write;
+    let text = samples_tsv(std::slice::from_ref(s));
+    let text = if path.exists() {
+        text.split_once('\n').map(|x| x.1).unwrap_or("").to_string()
+    } else {
+        text
+    };
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| format!("cannot write {}: {}", path.display(), e))
 }
 
 /// Samples as tab-separated lines (with a header), to keep beside the
