@@ -347,14 +347,28 @@ fn calibrate(
     };
     let kernels: std::collections::BTreeSet<&str> =
         samples.iter().map(|s| s.kernel.as_str()).collect();
-    let how = format!(
-        "{} kernels at {}, {} runs fitted, the fastest of {} per version; load average {} when it started",
-        kernels.len(),
-        datasets_seen.into_iter().collect::<Vec<_>>().join(", "),
-        samples.len(),
-        opts.runs,
-        load
-    );
+    let datasets_seen = datasets_seen.into_iter().collect::<Vec<_>>().join(", ");
+    let how = if from.is_empty() {
+        format!(
+            "{} kernels at {}, {} runs fitted, the fastest of {} per version; load average {} when it started",
+            kernels.len(),
+            datasets_seen,
+            samples.len(),
+            opts.runs,
+            load
+        )
+    } else {
+        format!(
+            "{} kernels at {}, {} runs fitted, from {}",
+            kernels.len(),
+            datasets_seen,
+            samples.len(),
+            from.iter()
+                .map(|p| p.file_name().unwrap_or_default().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
     let text = calibrate::device_file(&base, &costs, &how);
     if let Err(e) = std::fs::write(out, &text) {
         eprintln!("pencilc-harness: cannot write {}: {}", out.display(), e);
