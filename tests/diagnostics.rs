@@ -244,6 +244,25 @@ fn array_parameter_without_pencil_array() {
     );
 }
 
+/// An enumerator whose value pencilc cannot compute (here `sizeof`), or
+/// whose name two enums of the file give different values, is an error
+/// where a region uses it, not a guess.
+#[test]
+fn enumerators_without_a_usable_value() {
+    assert_whole(
+        "enum-sizeof",
+        "enum { S = sizeof(double) };\nvoid f(int n, double B[n]) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n    B[i] = S;\n#pragma endscop\n}\n",
+        "E0108",
+        "5:12",
+    );
+    assert_whole(
+        "enum-twice",
+        "void g(void) { enum { K = 1 }; }\nvoid f(int n, double B[n]) {\n  enum { K = 2 };\n#pragma scop\n  for (int i = 0; i < n; i++)\n    B[i] = K;\n#pragma endscop\n}\n",
+        "E0108",
+        "6:12",
+    );
+}
+
 /// Runs pencilc on a whole file `text`; returns (exit code, stderr, the
 /// file's path as pencilc prints it).
 fn compile_file(name: &str, text: &str) -> (Option<i32>, String, String) {

@@ -37,6 +37,15 @@ fn math_arguments_are_converted_as_in_c() {
     assert!(!k.contains("long long"), "{}", k);
 }
 
+/// Enumeration constants (issue 15: real PENCIL image code scales
+/// colours by them): values given, implicit and computed from others, a
+/// negative one, one as an array extent and loop bound, a function's own
+/// enum, and a local variable hiding an enumerator.
+#[test]
+fn enumeration_constants_are_their_values() {
+    check("enums");
+}
+
 #[test]
 fn generated_names_do_not_shadow_user_variables() {
     check("names");

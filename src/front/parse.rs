@@ -12,6 +12,7 @@ use tree_sitter::{Node, Parser};
 
 mod atomic;
 mod casts;
+mod enums;
 
 /// How deep the syntax tree of the code pencilc translates may nest
 /// (tree-sitter nodes: a level of parentheses is two, a loop with braces
@@ -165,8 +166,11 @@ pub fn parse_file(pp: &Preprocessed) -> Result<Parsed> {
         loop_depth: Cell::new(0),
         typedefs: RefCell::new(BTreeMap::new()),
         call_statement: Cell::new(false),
+        enums: RefCell::new(BTreeMap::new()),
     };
     let root = tree.root_node();
+    let enumerators = cx.collect_enumerators(root);
+    *cx.enums.borrow_mut() = enumerators;
     let mut typedefs = BTreeMap::new();
     let mut globals = BTreeMap::new();
     let mut functions: Vec<Node> = Vec::new();
@@ -266,6 +270,8 @@ struct Cx<'a> {
     /// Set while the call of a call statement is converted: its arguments
     /// may be addresses of elements (`f(&A[i])`).
     call_statement: Cell<bool>,
+    /// The file's enumeration constants (`enums.rs`).
+    enums: RefCell<BTreeMap<String, enums::Enumerator>>,
 }
 
 /// Leaves a loop (`Cx::enter_loop`) when dropped.
@@ -428,6 +434,46 @@ impl<'a> Cx<'a> {
     fn is_declared(&self, name: &str) -> bool {
         let scopes = self.scopes.borrow();
         scopes.is_empty() || scopes.iter().any(|s| s.contains(name))
+    }
+
+    /// An enumeration constant where no variable of the region's scopes
+    /// hides it: the literal it stands for.
+    fn enumerator(&self, n: Node, name: &str) -> Option<Result<Expr>> {
+        if self.scopes.borrow().iter().any(|s| s.contains(name)) {
+            return None;
+        }
+        let loc = self.loc(n);
+        let lit = |v: i64| Expr {
+            kind: ExprKind::Int(v, v.to_string()),
+            loc: loc.clone(),
+        };
+        match self.enums.borrow().get(name)? {
+            enums::Enumerator::Value(v) if *v >= 0 => Some(Ok(lit(*v))),
+            // A negative literal is a negated positive one in C; `int`'s
+            // least value has no positive counterpart in `int`.
+            enums::Enumerator::Value(v) => {
+                let e = |kind| Expr {
+                    kind,
+                    loc: loc.clone(),
+                };
+                Some(Ok(if *v == i64::from(i32::MIN) {
+                    e(ExprKind::Binary(
+                        BinOp::Sub,
+                        Box::new(e(ExprKind::Unary(UnOp::Neg, Box::new(lit(i64::from(i32::MAX)))))),
+                        Box::new(lit(1)),
+                    ))
+                } else {
+                    e(ExprKind::Unary(UnOp::Neg, Box::new(lit(-v))))
+                }))
+            }
+            enums::Enumerator::Unknown(why, hint) => Some(Err(self
+                .err(
+                    Code::UnknownIdentifier,
+                    n,
+                    format!("the enumerator `{}` has no value pencilc can use: {}", name, why),
+                )
+                .with_hint(*hint))),
+        }
     }
 
     fn undeclared(&self, n: Node, name: &str) -> Diagnostic {
@@ -1676,6 +1722,9 @@ impl<'a> Cx<'a> {
             }
             "identifier" => {
                 let name = self.text(n);
+                if let Some(e) = self.enumerator(n, name) {
+                    return e;
+                }
                 if !self.is_declared(name) {
                     return Err(self.undeclared(n, name));
                 }
