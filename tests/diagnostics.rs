@@ -263,6 +263,33 @@ fn enumerators_without_a_usable_value() {
     );
 }
 
+/// Member accesses pencilc cannot model are errors at the access that
+/// say why: members of two types, `->`, a member that is itself a
+/// struct, an array of structs used without its subscripts, a struct
+/// declared outside the region that is not an array.
+#[test]
+fn struct_members_outside_the_model() {
+    let head = "struct mixed { float v; int tag; };\nstruct cf { float re, im; };\nstruct nest { struct cf c; float w; };\n";
+    for (name, decl, stmt, at) in [
+        ("struct-mixed", "struct mixed A[n]", "A[i].v = 0;", "7:5"),
+        ("struct-arrow", "struct cf A[n]", "A->re = 0;", "7:5"),
+        ("struct-partial", "struct nest A[n]", "A[i].c = A[i].c;", "7:5"),
+        ("struct-unsubscripted", "struct cf A[n]", "A.re = 0;", "7:5"),
+    ] {
+        let text = format!(
+            "{}void f(int n, {}) {{\n#pragma scop\n  for (int i = 0; i < n; i++)\n    {}\n#pragma endscop\n}}\n",
+            head, decl, stmt
+        );
+        assert_whole(name, &text, if name == "struct-arrow" { "E0104" } else { "E0111" }, at);
+    }
+    assert_whole(
+        "struct-scalar",
+        "struct cf { float re, im; };\nvoid f(int n, float B[n], struct cf z) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n    B[i] = z.re;\n#pragma endscop\n}\n",
+        "E0111",
+        "2:37",
+    );
+}
+
 /// Runs pencilc on a whole file `text`; returns (exit code, stderr, the
 /// file's path as pencilc prints it).
 fn compile_file(name: &str, text: &str) -> (Option<i32>, String, String) {

@@ -44,6 +44,19 @@ fn math_arguments_are_converted_as_in_c() {
 #[test]
 fn enumeration_constants_are_their_values() {
     check("enums");
+    check_cuda_emulated("enums");
+}
+
+/// Arrays of structs whose members are of one type (issue 15: complex
+/// numbers of DSL-generated BLAS), nested and typedef'd structs, a struct
+/// array declared in a region: on C (members printed back), PoCL and
+/// emulated CUDA (the members' places in plain buffers).
+#[test]
+fn arrays_of_structs_of_one_member_type() {
+    check("structs");
+    check_cuda_emulated("structs");
+    let host = std::fs::read_to_string(root().join("target/e2e/program-structs/p_pencilc.c")).unwrap();
+    assert!(host.contains("].pos.x"), "{}", host);
 }
 
 #[test]

@@ -241,6 +241,9 @@ impl BodyPrinter<'_> {
                 subs.iter().map(|s| format!("[{}]", s)).collect::<String>()
             );
         };
+        if self.style == DataStyle::Host && !a.members.is_empty() {
+            return host_member(name, &a.members, &a.elem_type, subs);
+        }
         if self.style == DataStyle::Host || subs.len() <= 1 {
             return format!(
                 "{}{}",
@@ -288,6 +291,23 @@ impl BodyPrinter<'_> {
             Some(t) if casts.len() == 1 => format!("(({}){})", t, text),
             Some(_) => format!("((long){})", text),
         }
+    }
+}
+
+/// An element's member in host code, which keeps the user's array of
+/// structs: the last subscript is the member's place (`A[i][j].Im`; a
+/// place that is not a literal, which the front end never makes, reads the
+/// element as an array of the members' type).
+fn host_member(name: &str, members: &[String], elem: &str, subs: &[String]) -> String {
+    let Some((last, outer)) = subs.split_last() else {
+        return name.to_string();
+    };
+    let element: String = std::iter::once(name.to_string())
+        .chain(outer.iter().map(|s| format!("[{}]", s)))
+        .collect();
+    match last.trim().parse::<usize>().ok().and_then(|k| members.get(k)) {
+        Some(m) => format!("{}.{}", element, m),
+        None => format!("(({} *)&{})[{}]", elem, element, last),
     }
 }
 

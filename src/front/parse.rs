@@ -13,6 +13,7 @@ use tree_sitter::{Node, Parser};
 mod atomic;
 mod casts;
 mod enums;
+mod structs;
 
 /// How deep the syntax tree of the code pencilc translates may nest
 /// (tree-sitter nodes: a level of parentheses is two, a loop with braces
@@ -167,10 +168,26 @@ pub fn parse_file(pp: &Preprocessed) -> Result<Parsed> {
         typedefs: RefCell::new(BTreeMap::new()),
         call_statement: Cell::new(false),
         enums: RefCell::new(BTreeMap::new()),
+        structs: RefCell::new(BTreeMap::new()),
+        struct_vars: RefCell::new(BTreeMap::new()),
     };
     let root = tree.root_node();
     let enumerators = cx.collect_enumerators(root);
     *cx.enums.borrow_mut() = enumerators;
+    // Struct members may have typedef'd types, and globals struct types:
+    // typedefs first, then the structs, then the declarations.
+    {
+        let mut typedefs = BTreeMap::new();
+        let mut cursor = root.walk();
+        for child in root.children(&mut cursor) {
+            if child.kind() == "type_definition" {
+                cx.collect_typedef(child, &mut typedefs);
+            }
+        }
+        *cx.typedefs.borrow_mut() = typedefs;
+        let structs = cx.collect_structs(root);
+        *cx.structs.borrow_mut() = structs;
+    }
     let mut typedefs = BTreeMap::new();
     let mut globals = BTreeMap::new();
     let mut functions: Vec<Node> = Vec::new();
@@ -232,12 +249,14 @@ pub fn parse_file(pp: &Preprocessed) -> Result<Parsed> {
             );
         }
     }
+    let global_struct_vars = cx.struct_vars.borrow().clone();
     let mut regions = Vec::new();
     for f in &functions {
         let name = cx.function_name(*f);
         if summary_of.contains_key(&name) || summary_of.values().any(|s| *s == name) {
             continue;
         }
+        *cx.struct_vars.borrow_mut() = global_struct_vars.clone();
         let before = regions.len();
         cx.regions_in_function(*f, &typedefs, &globals, &mut regions)?;
         if regions.len() == before {
@@ -272,6 +291,13 @@ struct Cx<'a> {
     call_statement: Cell<bool>,
     /// The file's enumeration constants (`enums.rs`).
     enums: RefCell<BTreeMap<String, enums::Enumerator>>,
+    /// The layouts of the file's struct types (`structs.rs`), by
+    /// `struct TAG` or by the untagged specifier's text.
+    structs: RefCell<BTreeMap<String, std::result::Result<structs::Layout, String>>>,
+    /// The variables of struct type declared so far in the function being
+    /// converted (globals, parameters, then locals, a later declaration
+    /// of a name replacing an earlier one).
+    struct_vars: RefCell<BTreeMap<String, structs::StructVar>>,
 }
 
 /// Leaves a loop (`Cx::enter_loop`) when dropped.
@@ -746,7 +772,7 @@ impl<'a> Cx<'a> {
             dims.insert(0, None);
             pointer = false;
         }
-        Ok(Some(VarDecl {
+        let mut v = VarDecl {
             name: self.text(cur).to_string(),
             base_type: base.to_string(),
             dims,
@@ -755,8 +781,11 @@ impl<'a> Cx<'a> {
             restrict,
             read_only: false,
             storage: Storage::Local,
+            members: Vec::new(),
             loc: self.loc(cur),
-        }))
+        };
+        self.struct_element(&mut v);
+        Ok(Some(v))
     }
 
     fn function_name(&self, f: Node) -> String {
@@ -1343,10 +1372,7 @@ impl<'a> Cx<'a> {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
-        if matches!(
-            ty.kind(),
-            "struct_specifier" | "union_specifier" | "enum_specifier"
-        ) {
+        if matches!(ty.kind(), "union_specifier" | "enum_specifier") {
             return Err(self
                 .err(
                     Code::UnsupportedType,
@@ -1375,6 +1401,19 @@ impl<'a> Cx<'a> {
                         "pointer variables cannot be declared in a region",
                     )
                     .with_hint("declare a C99 array with its extents instead"));
+            }
+            if ty.kind() == "struct_specifier" && var.members.is_empty() {
+                let why = match self.struct_vars.borrow().get(&var.name) {
+                    Some(structs::StructVar::Unusable(why)) => format!(": {}", why),
+                    _ => String::new(),
+                };
+                return Err(self
+                    .err(
+                        Code::UnsupportedType,
+                        ty,
+                        format!("`{}` variables cannot be declared in a region{}", base, why),
+                    )
+                    .with_hint("declare scalars of arithmetic types, C99 arrays of them, or structs whose members are all of one arithmetic type"));
             }
             let init = match d.child_by_field_name("value") {
                 Some(v) if d.kind() == "init_declarator" => {
@@ -1892,13 +1931,7 @@ impl<'a> Cx<'a> {
                     "pointer dereference and address-of are not allowed in a region",
                 )
                 .with_hint("index arrays with subscripts, e.g. `A[i]` instead of `*(A + i)`")),
-            "field_expression" => Err(self
-                .err(
-                    Code::UnsupportedType,
-                    n,
-                    "struct member access is not supported",
-                )
-                .with_hint("copy the member into a scalar variable before `#pragma scop`")),
+            "field_expression" => self.member_access(n),
             "assignment_expression" | "update_expression" => Err(self
                 .err(
                     Code::UnsupportedStatement,

@@ -467,6 +467,10 @@ pub struct VarDecl {
     /// (`const float x[n]`, `const double *p`): C forbids writing them.
     pub read_only: bool,
     pub storage: Storage,
+    /// A variable of a struct type whose members are all of `base_type`:
+    /// its members in memory order (nested ones as paths, `pos.x`); the
+    /// last of `dims` is theirs (`parse::structs`). Empty otherwise.
+    pub members: Vec<String>,
     pub loc: Loc,
 }
 

@@ -1099,6 +1099,17 @@ impl<'r> Builder<'r> {
         })?;
         let subs = subscripts(e);
         let whole = whole_ok && subs.is_empty() && decl.rank() > 0;
+        if subs.len() + 1 == decl.rank() && !decl.members.is_empty() {
+            return Err(Diagnostic::error(
+                Code::UnsupportedType,
+                Some(e.loc.clone()),
+                format!("a whole struct of `{}` is used; the model holds its members", name),
+            )
+            .with_hint(format!(
+                "assign or pass the members one by one ({})",
+                decl.members.join(", ")
+            )));
+        }
         if subs.len() != decl.rank() && !whole {
             let msg = if subs.is_empty() {
                 format!("array `{}` is used without subscripts", name)
@@ -1492,15 +1503,28 @@ impl<'r> Builder<'r> {
                 .collect();
             let killed_before = kill_at.iter().any(|k| positions.iter().all(|p| p > k));
             let killed_after = kill_at.iter().any(|k| positions.iter().all(|p| p < k));
+            let local = self.locals.contains_key(name);
+            if !local && !d.members.is_empty() && d.rank() == 1 {
+                return Err(Diagnostic::error(
+                    Code::UnsupportedType,
+                    Some(d.loc.clone()),
+                    format!("`{}` is a struct declared outside the region, not an array of structs", name),
+                )
+                .with_hint(format!(
+                    "copy its members into scalars before `#pragma scop` (e.g. `{} {}_{} = {}.{};`)",
+                    d.base_type, name, d.members[0].replace('.', "_"), name, d.members[0]
+                )));
+            }
             arrays.push(Array {
                 name: name.clone(),
                 elem_type: d.base_type.clone(),
                 extents,
                 read: *read,
                 written: *written,
-                local: self.locals.contains_key(name),
+                local,
                 killed_before,
                 killed_after,
+                members: if local { Vec::new() } else { d.members.clone() },
                 loc: d.loc.clone(),
             });
         }

@@ -129,6 +129,12 @@ pub struct Array {
     /// `__pencil_kill` of the whole array after every access: its values
     /// are dead after the region, so it is not copied back.
     pub killed_after: bool,
+    /// An array of structs declared outside the region (`VarDecl::members`):
+    /// the struct's members, which the last subscript selects. Host code,
+    /// which uses the user's declaration, prints that subscript as the
+    /// member; kernels see an array of the members' type. Empty otherwise
+    /// (region-local structs are declared by pencilc as such arrays).
+    pub members: Vec<String>,
     pub loc: Loc,
 }
 

@@ -3,7 +3,8 @@
  * an array extent and a loop bound, implicit values (one more than the
  * previous), values computed from other enumerators, a negative one, an
  * enum declared inside the function, and a local variable that hides an
- * enumerator of the same name. */
+ * enumerator of the same name. Constant extents: the CUDA host file is
+ * C++, which has no variable-length array parameters. */
 #include <stdio.h>
 #include <stdint.h>
 
@@ -14,8 +15,8 @@ enum { BIAS = -3 };
 #define ROWS 37
 #define COLS 45
 
-static void to_gray(int rows, int cols, const uint8_t src[rows][cols][CHANNELS], uint8_t dst[rows][cols],
-                    int out[rows][CHANNELS])
+static void to_gray(int rows, int cols, const uint8_t src[ROWS][COLS][CHANNELS], uint8_t dst[ROWS][COLS],
+                    int out[ROWS][CHANNELS])
 {
   enum { LOCAL_STEP = 2 };
 #pragma scop
