@@ -393,7 +393,11 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
     // The C compiler's verdict comes after pencilc's own, more specific
     // diagnostics, and before anything is written.
     if let Some(check) = cc_check {
-        let ranges: Vec<(u32, u32)> = regions.iter().map(|r| (r.begin_line, r.end_line)).collect();
+        let ranges: Vec<(u32, u32)> = regions
+            .iter()
+            .filter(|r| r.inclusion.is_none())
+            .map(|r| (r.begin_line, r.end_line))
+            .collect();
         let outside = check.finish(&ranges)?;
         if !syntax_warned {
             report.warnings.extend(outside);
@@ -432,8 +436,19 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         },
         crate::cmdline::shell_word(&path.to_string_lossy())
     );
+    // Headers with regions are pasted into the output (`back::emit`).
+    let mut header_texts = std::collections::BTreeMap::new();
+    for c in &compiled {
+        if let Some(inc) = &c.scop.inclusion {
+            if !header_texts.contains_key(&inc.header) {
+                let bytes = crate::files::read_limited(&inc.header, "header")?;
+                header_texts.insert(inc.header.clone(), SourceFile::from_bytes(&inc.header, &bytes)?);
+            }
+        }
+    }
     let emitted = back::emit(
         &source,
+        &header_texts,
         &codes,
         opts.target,
         &paths,

@@ -290,6 +290,18 @@ fn struct_members_outside_the_model() {
     );
 }
 
+/// A reduction clause that names a part of an array (`hist[g]`, as
+/// PENCIL's HOG writes it) frees the order of that part's updates only.
+#[test]
+fn update_outside_the_reduction_section() {
+    assert_whole(
+        "reduction-section",
+        "void f(int n, float h[8][8], const int v[64]) {\n#pragma scop\n#pragma pencil independent\n  for (int g = 0; g < 7; g++) {\n#pragma pencil independent reduction(+: h[g])\n    for (int i = 0; i < 8; i++)\n      h[g + 1][v[8 * g + i]] += 1.0f;\n  }\n#pragma endscop\n}\n",
+        "E0106",
+        "7:7",
+    );
+}
+
 /// Runs pencilc on a whole file `text`; returns (exit code, stderr, the
 /// file's path as pencilc prints it).
 fn compile_file(name: &str, text: &str) -> (Option<i32>, String, String) {

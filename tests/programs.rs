@@ -59,6 +59,31 @@ fn arrays_of_structs_of_one_member_type() {
     assert!(host.contains("].pos.x"), "{}", host);
 }
 
+/// Regions in a header the input includes, twice under other macros
+/// (as PENCIL's HOG benchmark includes its implementation): each
+/// inclusion's region is compiled and the header pasted there; a
+/// `reduction(+: hist[g])` of one row of an array.
+#[test]
+fn regions_in_included_headers() {
+    check("included_regions");
+    let host = std::fs::read_to_string(root().join("target/e2e/program-included_regions/p_host.c")).unwrap();
+    assert_eq!(host.matches("included_regions.h, included here").count(), 2, "{}", host);
+    assert!(!host.contains("#include \"included_regions.h\""), "{}", host);
+}
+
+/// A `#pragma once` header with a region, included twice: pasted once,
+/// the second `#include` dropped (it would define the function twice); a
+/// region two inclusions deep stays as it is, with a warning.
+#[test]
+fn regions_in_pragma_once_and_nested_headers() {
+    let warnings = program_matches_sequential("included_once", "", &[]);
+    assert!(
+        warnings.contains("included_deep.h:7:1: warning: this region is in a header that the input includes through another header"),
+        "{}",
+        warnings
+    );
+}
+
 #[test]
 fn generated_names_do_not_shadow_user_variables() {
     check("names");

@@ -17,10 +17,12 @@ use crate::ast::{AExpr, GpuAst, Launch};
 use crate::deps::DependenceGraph;
 use crate::diag::{Diagnostic, Result};
 use crate::front::syntax::Expr;
+use crate::front::parse::Inclusion;
 use crate::front::SourceFile;
 use crate::scop::Scop;
 use body::{extent_c, indent, BodyPrinter, DataStyle};
 use kernel::{kernel_args, KernelArg};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use tera::Context;
 
@@ -114,8 +116,11 @@ pub struct Emitted {
 const OPENCL_BUILTINS: &str = include_str!("../../pencil-headers/pencil_opencl.h");
 const CUDA_BUILTINS: &str = include_str!("../../pencil-headers/pencil_cuda.h");
 
+/// `headers`: the text of every header that holds a region
+/// (`Scop::inclusion`), by the name the preprocessor gave it.
 pub fn emit(
     source: &SourceFile,
+    headers: &BTreeMap<PathBuf, SourceFile>,
     regions: &[RegionCode],
     target: Target,
     paths: &OutputPaths,
@@ -128,9 +133,24 @@ pub fn emit(
     let input_c = c_string(&source.path.display().to_string());
     let mut kernels: Vec<KernelText> = Vec::new();
     let mut replacements: Vec<(u32, u32, String)> = Vec::new();
+    // Regions of headers, by inclusion: each is pasted where it was
+    // included, with its own regions' code.
+    let mut pasted: BTreeMap<Inclusion, Vec<(u32, u32, String)>> = BTreeMap::new();
     let mut notes = Vec::new();
     let mut warnings = Vec::new();
     for r in regions {
+        let (source, input) = match &r.scop.inclusion {
+            None => (source, input.clone()),
+            Some(inc) => {
+                let h = headers.get(&inc.header).ok_or_else(|| {
+                    Diagnostic::internal(
+                        "back",
+                        format!("the text of {} was not read", inc.header.display()),
+                    )
+                })?;
+                (h, comment_text(&inc.header.display().to_string()))
+            }
+        };
         let host = emit_region(
             &tera,
             r,
@@ -172,8 +192,38 @@ pub fn emit(
         } else {
             host
         };
-        replacements.push((r.scop.begin_line, r.scop.end_line, host));
+        let code = (r.scop.begin_line, r.scop.end_line, host);
+        match &r.scop.inclusion {
+            None => replacements.push(code),
+            Some(inc) => pasted.entry(inc.clone()).or_default().push(code),
+        }
     }
+    for (inc, codes) in &pasted {
+        let header = &headers[&inc.header];
+        replacements.push((
+            inc.include_line,
+            inc.include_line,
+            paste_header(header, codes),
+        ));
+        if has_pragma_once(&header.text) {
+            // The preprocessor skips later inclusions of a `#pragma once`
+            // header; the pasted text is no inclusion, so they are
+            // dropped here instead.
+            for line in later_includes_of(source, &inc.header, inc.include_line) {
+                if !replacements.iter().any(|r| r.0 <= line && line <= r.1) {
+                    replacements.push((
+                        line,
+                        line,
+                        format!(
+                            "/* pencilc: {} was pasted above, and has `#pragma once` */",
+                            comment_text(&inc.header.display().to_string())
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    replacements.sort_by_key(|r| r.0);
     let helpers = templates::render(&tera, "common_macros.h.tera", &Context::new())?;
     let version = env!("CARGO_PKG_VERSION");
     let file_name = |p: &Path| {
@@ -303,6 +353,7 @@ fn cxx_source(source: &SourceFile, regions: &[RegionCode]) -> SourceFile {
     let lines: Vec<&str> = source.text.lines().collect();
     let whole: Vec<(String, u32)> = regions
         .iter()
+        .filter(|r| r.scop.inclusion.is_none())
         .filter(|r| {
             // A `#pragma scop` region's first line is the pragma; a whole
             // function's is the first line of its body.
@@ -1219,10 +1270,96 @@ pub fn comment_text(s: &str) -> String {
 /// The user's file with the prelude on top and each region replaced; line
 /// directives keep the compiler's messages pointing at the user's lines.
 fn splice(source: &SourceFile, prelude: &str, replacements: &[(u32, u32, String)]) -> String {
-    let file = c_path(&source.path);
     let mut out = String::new();
     out.push_str(prelude.trim_end());
-    out.push_str(&format!("\n#line 1 \"{}\"\n", file));
+    out.push('\n');
+    out.push_str(&spliced_lines(source, replacements));
+    out
+}
+
+/// A header the main file includes, pasted in place of its `#include`
+/// with the regions of this inclusion compiled: the preprocessor sees the
+/// same text under the same macros, so the code around the regions means
+/// what it meant. A `#pragma once` would be taken as the main file's.
+fn paste_header(header: &SourceFile, codes: &[(u32, u32, String)]) -> String {
+    let name = comment_text(&header.path.display().to_string());
+    let text: String = header
+        .text
+        .split_inclusive('\n')
+        .map(|l| {
+            if is_pragma_once(l) {
+                "/* #pragma once: pencilc pasted the header here */\n"
+            } else {
+                l
+            }
+        })
+        .collect();
+    let pasted = SourceFile {
+        path: header.path.clone(),
+        text,
+    };
+    format!(
+        "/* pencilc: {}, included here, with its regions compiled for this inclusion */\n{}",
+        name,
+        spliced_lines(&pasted, codes).trim_end()
+    )
+}
+
+fn is_pragma_once(line: &str) -> bool {
+    let t = line.trim_start();
+    let words: Vec<&str> = t.trim_start_matches('#').split_whitespace().collect();
+    t.starts_with('#') && words == ["pragma", "once"]
+}
+
+fn has_pragma_once(text: &str) -> bool {
+    text.lines().any(is_pragma_once)
+}
+
+/// The lines after `after` of the main file that `#include` `header`
+/// again: the name resolved against the main file's folder, or else the
+/// same file name (where an include path found it).
+fn later_includes_of(source: &SourceFile, header: &Path, after: u32) -> Vec<u32> {
+    let same_file = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    };
+    let dir = source.path.parent().unwrap_or(Path::new(""));
+    let mut out = Vec::new();
+    for (k, line) in source.text.lines().enumerate().skip(after as usize) {
+        let t = line.trim_start();
+        let Some(rest) = t.strip_prefix('#') else {
+            continue;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix("include") else {
+            continue;
+        };
+        let rest = rest.trim();
+        let name = match (rest.chars().next(), rest.get(1..)) {
+            (Some('"'), Some(r)) => r.split('"').next(),
+            (Some('<'), Some(r)) => r.split('>').next(),
+            _ => None,
+        };
+        let Some(name) = name else {
+            continue;
+        };
+        let candidate = dir.join(name);
+        let same = if candidate.exists() {
+            same_file(&candidate, header)
+        } else {
+            Path::new(name).file_name() == header.file_name()
+        };
+        if same {
+            out.push(k as u32 + 1);
+        }
+    }
+    out
+}
+
+/// The file's lines, each region's lines replaced by its code, with
+/// `#line` directives that keep the rest at its own lines.
+fn spliced_lines(source: &SourceFile, replacements: &[(u32, u32, String)]) -> String {
+    let file = c_path(&source.path);
+    let mut out = format!("#line 1 \"{}\"\n", file);
     let lines: Vec<&str> = source.text.split_inclusive('\n').collect();
     let mut line = 1u32;
     let mut i = 0usize;

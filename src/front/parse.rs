@@ -116,14 +116,27 @@ impl SourceFile {
     }
 }
 
+/// A header the main file includes, as the preprocessor spelled it, and
+/// the main file's line of the `#include` (one inclusion of it).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Inclusion {
+    pub header: PathBuf,
+    pub include_line: u32,
+}
+
 /// One `#pragma scop` ... `#pragma endscop` region.
 #[derive(Clone, Debug)]
 pub struct Region {
     /// The enclosing function.
     pub function: String,
-    /// 1-based lines of the two pragmas in the user's file.
+    /// 1-based lines of the two pragmas in the user's file, or in the
+    /// header of `inclusion`.
     pub begin_line: u32,
     pub end_line: u32,
+    /// Set for a region of a header that the main file includes: the
+    /// output pastes the header there with the region compiled (the same
+    /// header included twice under other macros has a region each time).
+    pub inclusion: Option<Inclusion>,
     pub body: Vec<Stmt>,
     /// Every variable visible in the region (parameters, locals, globals).
     pub symbols: BTreeMap<String, VarDecl>,
@@ -566,6 +579,16 @@ impl<'a> Cx<'a> {
         })
     }
 
+    /// The inclusion a row of a directly included header belongs to.
+    fn inclusion(&self, row: usize) -> Option<Inclusion> {
+        let include_line = self.pp.include_site(row)?;
+        let file = self.pp.origin.get(row)?.0 as usize;
+        Some(Inclusion {
+            header: self.pp.files.get(file)?.clone(),
+            include_line,
+        })
+    }
+
     /// Code that pencilc translates must parse as C, nest within
     /// `MAX_NESTING` and, where it becomes a region, be UTF-8.
     fn check_translated(&self, n: Node, what: &str) -> Result<()> {
@@ -620,7 +643,7 @@ impl<'a> Cx<'a> {
     /// parse: an error if it hides a region (the region would be lost),
     /// else a warning, since pencilc copies it unchanged.
     fn check_top_level(&self, n: Node) -> Result<()> {
-        if !n.has_error() || !self.pp.is_main_file(n.start_position().row) {
+        if !n.has_error() || !self.pp.is_user_code(n.start_position().row) {
             return Ok(());
         }
         let s = scan(n);
@@ -953,6 +976,7 @@ impl<'a> Cx<'a> {
             function,
             begin_line: self.pp.physical_line(open_row + 1),
             end_line: self.pp.physical_line(close_row.saturating_sub(1)),
+            inclusion: None,
             body: out,
             symbols,
             loc: self.loc(f),
@@ -978,7 +1002,7 @@ impl<'a> Cx<'a> {
         // The region's declarations come from the rest of the function,
         // and an error there may move what tree-sitter takes for the
         // region, so all of the function must be valid C.
-        if has_scop_pragma(self.text(f)) && self.pp.is_main_file(f.start_position().row) {
+        if has_scop_pragma(self.text(f)) && self.pp.is_user_code(f.start_position().row) {
             if let Some(d) = self.scan_error(&scan(f), "function that holds the region") {
                 return Err(d);
             }
@@ -1021,10 +1045,20 @@ impl<'a> Cx<'a> {
                         )
                         .with_hint("close the region with `#pragma endscop` in the same block"));
                 };
-                if !self.pp.is_main_file(ch.start_position().row) {
+                let row = ch.start_position().row;
+                if !self.pp.is_user_code(row) {
+                    self.warnings.borrow_mut().push(
+                        Diagnostic::warning(
+                            Code::UnbalancedRegion,
+                            Some(self.loc(ch)),
+                            "this region is in a header that the input includes through another header, and stays as it is",
+                        )
+                        .with_hint("pencilc compiles the regions of the input and of the headers it includes itself: include this header from the input file"),
+                    );
                     i = end + 1;
                     continue;
                 }
+                let inclusion = self.inclusion(row);
                 let mut body = Vec::new();
                 let mut ignored = Vec::new();
                 for s in &children[i + 1..end] {
@@ -1041,10 +1075,15 @@ impl<'a> Cx<'a> {
                     let _scope = self.enter_scope(symbols.keys().cloned());
                     self.stmt_list(&children[i + 1..end], &mut body, &mut ignored)?;
                 }
+                let line_of = |r: usize| match inclusion {
+                    Some(_) => self.pp.origin.get(r).map(|o| o.1).unwrap_or(0),
+                    None => self.pp.physical_line(r),
+                };
                 regions.push(Region {
                     function: function.to_string(),
-                    begin_line: self.pp.physical_line(ch.start_position().row),
-                    end_line: self.pp.physical_line(children[end].start_position().row),
+                    begin_line: line_of(ch.start_position().row),
+                    end_line: line_of(children[end].start_position().row),
+                    inclusion,
                     body,
                     symbols: symbols.clone(),
                     loc: self.loc(ch),
@@ -1261,6 +1300,7 @@ impl<'a> Cx<'a> {
         };
         let mut independent = false;
         let mut reductions: Vec<(RedOp, Vec<String>)> = Vec::new();
+        let mut sections: Vec<(String, Vec<String>)> = Vec::new();
         let mut cur = rest;
         loop {
             cur = cur.trim_start_matches(|c: char| c == ',' || c.is_whitespace());
@@ -1300,15 +1340,22 @@ impl<'a> Cx<'a> {
                             return Err(bad(&format!("unsupported reduction operator `{}`", other)))
                         }
                     };
-                    let vars: Vec<String> = vars.split(',').map(|v| v.trim().to_string()).collect();
-                    if vars.iter().all(|v| v.is_empty()) {
+                    let items: Vec<&str> = vars.split(',').map(|v| v.trim()).collect();
+                    if items.iter().all(|v| v.is_empty()) {
                         return Err(bad("a `reduction` clause needs at least one variable"));
                     }
-                    if let Some(v) = vars.iter().find(|v| !is_c_identifier(v)) {
-                        return Err(bad(&format!(
-                            "`{}` in a `reduction` clause is not a variable name",
-                            v
-                        )));
+                    let mut vars = Vec::new();
+                    for item in items {
+                        let Some((name, subs)) = reduction_item(item) else {
+                            return Err(bad(&format!(
+                                "`{}` in a `reduction` clause is not a variable name or a part of an array (`A[i]`, subscripts that are names or integers)",
+                                item
+                            )));
+                        };
+                        if !subs.is_empty() {
+                            sections.push((name.clone(), subs));
+                        }
+                        vars.push(name);
                     }
                     for v in &vars {
                         if let Some((other, _)) =
@@ -1358,6 +1405,7 @@ impl<'a> Cx<'a> {
         }
         Ok(Some(Independent {
             reductions,
+            sections,
             loc: Some(self.loc(n)),
         }))
     }
@@ -1986,6 +2034,31 @@ fn at_in_source(loc: &Loc, needle: &str) -> Loc {
         },
         None => loc.clone(),
     }
+}
+
+/// A reduction clause's item: a variable, or a part of an array given by
+/// leading subscripts that are names or integer literals (`hist[i]`, as
+/// PENCIL image code writes it).
+fn reduction_item(item: &str) -> Option<(String, Vec<String>)> {
+    let (name, mut rest) = match item.find('[') {
+        Some(p) => (item[..p].trim(), item[p..].trim()),
+        None => (item, ""),
+    };
+    if !is_c_identifier(name) {
+        return None;
+    }
+    let mut subs = Vec::new();
+    while !rest.is_empty() {
+        let inner = rest.strip_prefix('[')?;
+        let close = inner.find(']')?;
+        let sub = inner[..close].trim();
+        if !(is_c_identifier(sub) || parse_int_literal(sub).is_some()) {
+            return None;
+        }
+        subs.push(sub.to_string());
+        rest = inner[close + 1..].trim_start();
+    }
+    Some((name.to_string(), subs))
 }
 
 fn is_c_identifier(s: &str) -> bool {

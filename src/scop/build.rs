@@ -840,6 +840,49 @@ impl<'r> Builder<'r> {
             .find_map(|&l| self.loops[l].clauses.reduction_of(var))
     }
 
+    /// An update of a variable whose reduction clause names a part of it
+    /// (`reduction(+: hist[i])`) must update that part: the clause frees
+    /// the order of the part's updates only.
+    fn check_reduction_section(&self, var: &str, lhs: &Expr) -> Result<()> {
+        let Some(section) = self
+            .indep_stack
+            .iter()
+            .rev()
+            .map(|&l| &self.loops[l].clauses)
+            .find(|c| c.reduction_of(var).is_some())
+            .and_then(|c| c.section_of(var))
+        else {
+            return Ok(());
+        };
+        let subs = subscripts(lhs);
+        let same = |want: &str, got: &Expr| match &got.kind {
+            ExprKind::Ident(n) => n == want,
+            ExprKind::Int(v, text) => text == want || want.parse::<i64>().ok() == Some(*v),
+            _ => false,
+        };
+        let inside = subs.len() >= section.len()
+            && section.iter().zip(&subs).all(|(w, g)| same(w, g));
+        if inside {
+            return Ok(());
+        }
+        Err(Diagnostic::error(
+            Code::UnsupportedStatement,
+            Some(lhs.loc.clone()),
+            format!(
+                "this update of `{}` is outside the part `{}[{}]` that the reduction clause names",
+                var,
+                var,
+                section.join("][")
+            ),
+        )
+        .with_hint(format!(
+            "update only `{}[{}]...` in the loop, or name the whole array in the clause (`reduction(+: {})`)",
+            var,
+            section.join("]["),
+            var
+        )))
+    }
+
     fn push_statement(
         &mut self,
         reads: Vec<Access>,
@@ -904,6 +947,9 @@ impl<'r> Builder<'r> {
         } else {
             self.reduction_op(&lname)
         };
+        if !atomic && red_op.is_some() {
+            self.check_reduction_section(&lname, lhs)?;
+        }
         if atomic {
             self.atomics.insert(self.stmts.len());
         }
@@ -1573,6 +1619,7 @@ impl<'r> Builder<'r> {
             function: self.region.function.clone(),
             begin_line: self.region.begin_line,
             end_line: self.region.end_line,
+            inclusion: self.region.inclusion.clone(),
             loc: self.region.loc.clone(),
             context,
             params,

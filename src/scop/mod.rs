@@ -24,8 +24,11 @@ pub struct StmtId(pub usize);
 #[derive(Clone, Debug)]
 pub struct Scop {
     pub function: String,
+    /// The region's lines in the main file, or in the header of
+    /// `inclusion` (`front::parse::Region`).
     pub begin_line: u32,
     pub end_line: u32,
+    pub inclusion: Option<crate::front::parse::Inclusion>,
     pub loc: Loc,
     /// isl names of the parameters, sorted.
     pub params: Vec<String>,
