@@ -118,6 +118,8 @@ fn every_corpus_program_builds_as_opencl_c_and_cuda() {
         let out = Command::new(nvcc)
             .args(["-arch=sm_90", "-c", "-I"])
             .arg(root().join("pencil-headers"))
+            .arg("-I")
+            .arg(src.parent().unwrap())
             .arg(here.join("p_host.cu"))
             .arg(here.join("p_kernel.cu"))
             .current_dir(&here)
