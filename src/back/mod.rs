@@ -495,7 +495,7 @@ fn emit_region(
         privatized: &[],
         target,
     };
-    let mut body = String::new();
+    let mut body = struct_layout_checks(scop);
     let mut launch_fn = |i: usize, depth: usize, out: &mut String| -> Result<()> {
         let l = &r.ast.launches[i];
         let text = match target {
@@ -1102,6 +1102,35 @@ fn versioned(
         code.trim_end(),
         fallback
     )
+}
+
+/// The model lays an array of structs out as its members side by side
+/// (`Array::members`); an alignment attribute would put padding between
+/// elements. A compile-time check, valid C and C++: the array's size is
+/// negative where the layout differs.
+fn struct_layout_checks(scop: &Scop) -> String {
+    let mut out = String::new();
+    for a in scop.arrays.iter().filter(|a| !a.members.is_empty()) {
+        let element: String = std::iter::once(a.name.clone())
+            .chain((1..a.extents.len()).map(|_| "[0]".to_string()))
+            .collect();
+        out.push_str(&format!(
+            "{}/* pencilc: the structs of `{}` must be laid out member after member */\n",
+            indent(1),
+            a.name
+        ));
+        out.push_str(&format!(
+            "{}typedef char pencilc_layout_{}[sizeof({}) == {} * sizeof({}) ? 1 : -1];\n{}(void)sizeof(pencilc_layout_{});\n",
+            indent(1),
+            a.name,
+            element,
+            a.members.len(),
+            a.elem_type,
+            indent(1),
+            a.name
+        ));
+    }
+    out
 }
 
 /// The condition that no two arrays of `Scop::may_alias` share a byte:

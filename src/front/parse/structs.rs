@@ -37,7 +37,7 @@ pub(super) enum StructVar {
 /// The key a struct type is known by: `struct TAG`, or the whole
 /// specifier text (whitespace normalised) for an untagged struct.
 fn struct_key(type_text: &str) -> Option<String> {
-    let t = normalise(type_text);
+    let t = normalise(&without_attributes(type_text));
     let words: Vec<&str> = t.split(' ').filter(|w| !is_qualifier(w)).collect();
     let unqualified = words.join(" ");
     let rest = unqualified.strip_prefix("struct")?;
@@ -54,6 +54,39 @@ fn struct_key(type_text: &str) -> Option<String> {
     } else {
         format!("struct {}", tag)
     })
+}
+
+/// The text without its `__attribute__((...))` groups.
+fn without_attributes(t: &str) -> String {
+    let mut out = String::new();
+    let mut rest = t;
+    while let Some(p) = rest.find("__attribute__") {
+        out.push_str(&rest[..p]);
+        let after = &rest[p + "__attribute__".len()..];
+        let Some(open) = after.find('(') else {
+            rest = after;
+            continue;
+        };
+        let mut depth = 0usize;
+        let mut end = after.len();
+        for (k, c) in after.char_indices().skip(open) {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = k + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push(' ');
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn normalise(t: &str) -> String {
@@ -81,7 +114,12 @@ impl Cx<'_> {
             let Some(body) = n.child_by_field_name("body") else {
                 continue;
             };
-            let layout = self.struct_body(body, &out);
+            let head = &self.text(n)[..body.start_byte() - n.start_byte()];
+            let layout = if head.contains("aligned") || self.text(body).contains("_Alignas") {
+                Err("it is declared with an alignment, which may put padding between its elements".into())
+            } else {
+                self.struct_body(body, &out)
+            };
             if let Some(key) = struct_key(self.text(n)) {
                 out.insert(key, layout.clone());
             }
@@ -300,5 +338,9 @@ mod tests {
         assert_eq!(struct_key("struct Q{float x;}"), Some("struct Q".into()));
         assert_eq!(struct_key("structure"), None);
         assert_eq!(struct_key("float"), None);
+        assert_eq!(
+            struct_key("struct __attribute__((aligned(16))) v3 { float x; }"),
+            Some("struct v3".into())
+        );
     }
 }
