@@ -334,7 +334,10 @@ fn seeds() -> Vec<Seed> {
         files.sort();
         for path in files {
             let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            seeds.push(seed(&name, path, Vec::new()));
+            // Mutants live elsewhere: the program's own headers are found
+            // through its folder.
+            let flags = vec!["-I".into(), path.parent().unwrap().display().to_string()];
+            seeds.push(seed(&name, path, flags));
         }
     }
     seeds
