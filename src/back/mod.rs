@@ -1111,9 +1111,14 @@ fn versioned(
 fn struct_layout_checks(scop: &Scop) -> String {
     let mut out = String::new();
     for a in scop.arrays.iter().filter(|a| !a.members.is_empty()) {
-        let element: String = std::iter::once(a.name.clone())
-            .chain((1..a.extents.len()).map(|_| "[0]".to_string()))
-            .collect();
+        // The type where it has a name: the CUDA host file makes the
+        // array parameters of whole PENCIL functions `void *`.
+        let element: String = match &a.struct_type {
+            Some(t) => t.clone(),
+            None => std::iter::once(a.name.clone())
+                .chain((1..a.extents.len()).map(|_| "[0]".to_string()))
+                .collect(),
+        };
         out.push_str(&format!(
             "{}/* pencilc: the structs of `{}` must be laid out member after member */\n",
             indent(1),

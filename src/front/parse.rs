@@ -805,6 +805,7 @@ impl<'a> Cx<'a> {
             read_only: false,
             storage: Storage::Local,
             members: Vec::new(),
+            struct_type: None,
             loc: self.loc(cur),
         };
         self.struct_element(&mut v);

@@ -484,6 +484,9 @@ pub struct VarDecl {
     /// its members in memory order (nested ones as paths, `pos.x`); the
     /// last of `dims` is theirs (`parse::structs`). Empty otherwise.
     pub members: Vec<String>,
+    /// The struct type of such a variable by a name C code can use
+    /// (`struct TAG` or a typedef name), if it has one.
+    pub struct_type: Option<String>,
     pub loc: Loc,
 }
 

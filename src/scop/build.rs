@@ -1571,6 +1571,7 @@ impl<'r> Builder<'r> {
                 killed_before,
                 killed_after,
                 members: if local { Vec::new() } else { d.members.clone() },
+                struct_type: d.struct_type.clone(),
                 loc: d.loc.clone(),
             });
         }

@@ -138,6 +138,8 @@ pub struct Array {
     /// member; kernels see an array of the members' type. Empty otherwise
     /// (region-local structs are declared by pencilc as such arrays).
     pub members: Vec<String>,
+    /// Their struct type by a name host code can use (`VarDecl::struct_type`).
+    pub struct_type: Option<String>,
     pub loc: Loc,
 }
 

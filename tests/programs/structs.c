@@ -8,6 +8,7 @@
  * index the members' places. Constant extents: the CUDA host file is C++,
  * which has no variable-length array parameters. */
 #include <stdio.h>
+#include <pencil.h>
 
 struct ComplexFloat {
   float Re;
@@ -36,6 +37,16 @@ static void cgemm_like(int n, int m, float alpha_re, float alpha_im,
     Y[i].Im = alpha_re * acc_im + alpha_im * acc_re;
   }
 #pragma endscop
+}
+
+/* A whole PENCIL function over an array of structs (its CUDA host file
+ * makes the parameter a pointer). */
+static void conj_scale(int n, struct ComplexFloat Z[pencil_array n], float s)
+{
+  for (int i = 0; i < n; i++) {
+    Z[i].Re = Z[i].Re * s;
+    Z[i].Im = -Z[i].Im * s;
+  }
 }
 
 static void zscale_swap(int n, zcomplex Z[N][2])
@@ -90,6 +101,7 @@ int main(void)
     p[i].w = (i % 4) * 0.5;
   }
   cgemm_like(N, M, 0.5f, -1.5f, A, X, Y);
+  conj_scale(N - 3, Y, 2.0f);
   zscale_swap(N, Z);
   particles(N, p, out);
   for (int i = 0; i < N; i++)

@@ -214,6 +214,13 @@ impl Cx<'_> {
         match layout {
             Ok(layout) => {
                 let rank = v.rank();
+                let written = normalise(&v.base_type);
+                v.struct_type = if written.contains('{') {
+                    // Untagged and defined in the declaration itself.
+                    (!key.contains('{')).then(|| key.clone())
+                } else {
+                    Some(written)
+                };
                 v.base_type = layout.scalar.clone();
                 v.dims.push(Some(Expr {
                     kind: ExprKind::Int(layout.members.len() as i64, layout.members.len().to_string()),
