@@ -308,10 +308,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         };
         lap(&mut report, "deps");
         if opts.emit == Some(Emit::Deps) {
-            report.dump.push_str(&format!(
-                "# region in `{}` at lines {}-{}\n",
-                scop.function, scop.begin_line, scop.end_line
-            ));
+            report.dump.push_str(&scop.heading());
             report.dump.push_str(&deps.dump());
             continue;
         }
@@ -375,10 +372,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
             continue;
         };
         kernels_so_far += o.kernels;
-        saved.push_str(&format!(
-            "# region in `{}` at lines {}-{}\n{}\n",
-            scop.function, scop.begin_line, scop.end_line, o.schedule
-        ));
+        saved.push_str(&format!("{}{}\n", scop.heading(), o.schedule));
         report.dump.push_str(&o.dump);
         let Some(gpu_ast) = o.ast else {
             continue;
@@ -442,7 +436,10 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         if let Some(inc) = &c.scop.inclusion {
             if !header_texts.contains_key(&inc.header) {
                 let bytes = crate::files::read_limited(&inc.header, "header")?;
-                header_texts.insert(inc.header.clone(), SourceFile::from_bytes(&inc.header, &bytes)?);
+                header_texts.insert(
+                    inc.header.clone(),
+                    SourceFile::from_bytes(&inc.header, &bytes)?,
+                );
             }
         }
     }
@@ -625,10 +622,7 @@ fn compile_region(
     }
     let mut dump = String::new();
     let ast = if emit == Some(Emit::Schedule) {
-        dump.push_str(&format!(
-            "# region in `{}` at lines {}-{}\n",
-            scop.function, scop.begin_line, scop.end_line
-        ));
+        dump.push_str(&scop.heading());
         dump.push_str(&format!("schedule: {}", schedule.dump()));
         dump.push_str(&format!("mapped: {}", mapped.dump()));
         None

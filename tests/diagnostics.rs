@@ -274,7 +274,12 @@ fn struct_members_outside_the_model() {
     for (name, decl, stmt, at) in [
         ("struct-mixed", "struct mixed A[n]", "A[i].v = 0;", "8:5"),
         ("struct-arrow", "struct cf A[n]", "A->re = 0;", "8:5"),
-        ("struct-partial", "struct nest A[n]", "A[i].c = A[i].c;", "8:5"),
+        (
+            "struct-partial",
+            "struct nest A[n]",
+            "A[i].c = A[i].c;",
+            "8:5",
+        ),
         ("struct-unsubscripted", "struct cf A[n]", "A.re = 0;", "8:5"),
         ("struct-aligned", "struct al A[n]", "A[i].x = 0;", "8:5"),
     ] {
@@ -282,7 +287,16 @@ fn struct_members_outside_the_model() {
             "{}void f(int n, {}) {{\n#pragma scop\n  for (int i = 0; i < n; i++)\n    {}\n#pragma endscop\n}}\n",
             head, decl, stmt
         );
-        assert_whole(name, &text, if name == "struct-arrow" { "E0104" } else { "E0111" }, at);
+        assert_whole(
+            name,
+            &text,
+            if name == "struct-arrow" {
+                "E0104"
+            } else {
+                "E0111"
+            },
+            at,
+        );
     }
     assert_whole(
         "struct-scalar",

@@ -55,7 +55,8 @@ fn enumeration_constants_are_their_values() {
 fn arrays_of_structs_of_one_member_type() {
     check("structs");
     check_cuda_emulated("structs");
-    let host = std::fs::read_to_string(root().join("target/e2e/program-structs/p_pencilc.c")).unwrap();
+    let host =
+        std::fs::read_to_string(root().join("target/e2e/program-structs/p_pencilc.c")).unwrap();
     assert!(host.contains("].pos.x"), "{}", host);
 }
 
@@ -66,9 +67,39 @@ fn arrays_of_structs_of_one_member_type() {
 #[test]
 fn regions_in_included_headers() {
     check("included_regions");
-    let host = std::fs::read_to_string(root().join("target/e2e/program-included_regions/p_host.c")).unwrap();
-    assert_eq!(host.matches("included_regions.h, included here").count(), 2, "{}", host);
-    assert!(!host.contains("#include \"included_regions.h\""), "{}", host);
+    let host = std::fs::read_to_string(root().join("target/e2e/program-included_regions/p_host.c"))
+        .unwrap();
+    assert_eq!(
+        host.matches("included_regions.h, included here").count(),
+        2,
+        "{}",
+        host
+    );
+    assert!(
+        !host.contains("#include \"included_regions.h\""),
+        "{}",
+        host
+    );
+    // Dumps say which file the lines are in: tools that mark the input's
+    // region lines (tests/fuzz.rs) must not take the header's for its own.
+    let dump = Command::new(pencilc())
+        .args(["--emit", "scop", "-I"])
+        .arg(root().join("tests/programs"))
+        .arg(root().join("tests/programs/included_regions.c"))
+        .output()
+        .unwrap();
+    let dump = String::from_utf8_lossy(&dump.stdout);
+    assert_eq!(dump.matches("at lines 13-32 of ").count(), 2, "{}", dump);
+    assert!(
+        dump.contains("included_regions.h (included at line 13)"),
+        "{}",
+        dump
+    );
+    assert!(
+        dump.contains("included_regions.h (included at line 16)"),
+        "{}",
+        dump
+    );
 }
 
 /// A `#pragma once` header with a region, included twice: pasted once,

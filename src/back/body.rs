@@ -305,7 +305,12 @@ fn host_member(name: &str, members: &[String], elem: &str, subs: &[String]) -> S
     let element: String = std::iter::once(name.to_string())
         .chain(outer.iter().map(|s| format!("[{}]", s)))
         .collect();
-    match last.trim().parse::<usize>().ok().and_then(|k| members.get(k)) {
+    match last
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .and_then(|k| members.get(k))
+    {
         Some(m) => format!("{}.{}", element, m),
         None => format!("(({} *)&{})[{}]", elem, element, last),
     }

@@ -498,7 +498,10 @@ impl<'a> Cx<'a> {
                 Some(Ok(if *v == i64::from(i32::MIN) {
                     e(ExprKind::Binary(
                         BinOp::Sub,
-                        Box::new(e(ExprKind::Unary(UnOp::Neg, Box::new(lit(i64::from(i32::MAX)))))),
+                        Box::new(e(ExprKind::Unary(
+                            UnOp::Neg,
+                            Box::new(lit(i64::from(i32::MAX))),
+                        ))),
                         Box::new(lit(1)),
                     ))
                 } else {
@@ -509,7 +512,10 @@ impl<'a> Cx<'a> {
                 .err(
                     Code::UnknownIdentifier,
                     n,
-                    format!("the enumerator `{}` has no value pencilc can use: {}", name, why),
+                    format!(
+                        "the enumerator `{}` has no value pencilc can use: {}",
+                        name, why
+                    ),
                 )
                 .with_hint(*hint))),
         }

@@ -860,8 +860,8 @@ impl<'r> Builder<'r> {
             ExprKind::Int(v, text) => text == want || want.parse::<i64>().ok() == Some(*v),
             _ => false,
         };
-        let inside = subs.len() >= section.len()
-            && section.iter().zip(&subs).all(|(w, g)| same(w, g));
+        let inside =
+            subs.len() >= section.len() && section.iter().zip(&subs).all(|(w, g)| same(w, g));
         if inside {
             return Ok(());
         }
@@ -1149,7 +1149,10 @@ impl<'r> Builder<'r> {
             return Err(Diagnostic::error(
                 Code::UnsupportedType,
                 Some(e.loc.clone()),
-                format!("a whole struct of `{}` is used; the model holds its members", name),
+                format!(
+                    "a whole struct of `{}` is used; the model holds its members",
+                    name
+                ),
             )
             .with_hint(format!(
                 "assign or pass the members one by one ({})",

@@ -349,13 +349,31 @@ impl Scop {
         names
     }
 
+    /// The comment line that starts this region's part of a dump or a
+    /// saved schedule: the function and the lines of its pragmas, and
+    /// the header that holds them when they are not in the user's file
+    /// (readers that know only the user's file must not take a header's
+    /// lines for its own).
+    pub fn heading(&self) -> String {
+        let mut s = format!(
+            "# region in `{}` at lines {}-{}",
+            self.function, self.begin_line, self.end_line
+        );
+        if let Some(inc) = &self.inclusion {
+            s.push_str(&format!(
+                " of {} (included at line {})",
+                inc.header.display(),
+                inc.include_line
+            ));
+        }
+        s.push('\n');
+        s
+    }
+
     /// The text dump for `--emit scop`.
     pub fn dump(&self) -> String {
         let mut s = String::new();
-        s.push_str(&format!(
-            "# region in `{}` at lines {}-{}\n",
-            self.function, self.begin_line, self.end_line
-        ));
+        s.push_str(&self.heading());
         s.push_str(&format!("context: \"{}\"\n", self.context));
         s.push_str("arrays:\n");
         for a in &self.arrays {

@@ -49,10 +49,7 @@ impl Cx<'_> {
                 continue;
             };
             let value = match e.child_by_field_name("value") {
-                Some(v) => self
-                    .expr(v)
-                    .ok()
-                    .and_then(|x| enum_value(&x, out)),
+                Some(v) => self.expr(v).ok().and_then(|x| enum_value(&x, out)),
                 None => next,
             };
             // C gives enumerators the type `int`.

@@ -100,7 +100,10 @@ fn is_qualifier(w: &str) -> bool {
 impl Cx<'_> {
     /// The layout of every struct the file defines, in definition order
     /// (a nested struct is defined before its use, as C requires).
-    pub(super) fn collect_structs(&self, root: Node) -> BTreeMap<String, std::result::Result<Layout, String>> {
+    pub(super) fn collect_structs(
+        &self,
+        root: Node,
+    ) -> BTreeMap<String, std::result::Result<Layout, String>> {
         let mut out = BTreeMap::new();
         // Iterative, children in order: the tree may be deep.
         let mut stack = vec![root];
@@ -116,7 +119,10 @@ impl Cx<'_> {
             };
             let head = &self.text(n)[..body.start_byte() - n.start_byte()];
             let layout = if head.contains("aligned") || self.text(body).contains("_Alignas") {
-                Err("it is declared with an alignment, which may put padding between its elements".into())
+                Err(
+                    "it is declared with an alignment, which may put padding between its elements"
+                        .into(),
+                )
             } else {
                 self.struct_body(body, &out)
             };
@@ -146,8 +152,13 @@ impl Cx<'_> {
             let mut dc = f.walk();
             let decls: Vec<Node> = f.children_by_field_name("declarator", &mut dc).collect();
             let mut bc = f.walk();
-            if f.named_children(&mut bc).any(|k| k.kind() == "bitfield_clause") {
-                return Err(format!("its member `{}` is a bit-field", self.text(f).trim()));
+            if f.named_children(&mut bc)
+                .any(|k| k.kind() == "bitfield_clause")
+            {
+                return Err(format!(
+                    "its member `{}` is a bit-field",
+                    self.text(f).trim()
+                ));
             }
             for d in decls {
                 if d.kind() != "field_identifier" {
@@ -160,8 +171,15 @@ impl Cx<'_> {
                 if let Some(key) = struct_key(&ty_text) {
                     let inner = match known.get(&key) {
                         Some(Ok(l)) => l.clone(),
-                        Some(Err(why)) => return Err(format!("its member `{}` is a struct: {}", name, why)),
-                        None => return Err(format!("its member `{}` is a struct pencilc has not seen defined", name)),
+                        Some(Err(why)) => {
+                            return Err(format!("its member `{}` is a struct: {}", name, why))
+                        }
+                        None => {
+                            return Err(format!(
+                                "its member `{}` is a struct pencilc has not seen defined",
+                                name
+                            ))
+                        }
                     };
                     for m in inner.members {
                         members.push((format!("{}.{}", name, m), inner.scalar.clone()));
@@ -223,7 +241,10 @@ impl Cx<'_> {
                 };
                 v.base_type = layout.scalar.clone();
                 v.dims.push(Some(Expr {
-                    kind: ExprKind::Int(layout.members.len() as i64, layout.members.len().to_string()),
+                    kind: ExprKind::Int(
+                        layout.members.len() as i64,
+                        layout.members.len().to_string(),
+                    ),
                     loc: v.loc.clone(),
                 }));
                 v.members = layout.members.clone();
@@ -232,7 +253,10 @@ impl Cx<'_> {
             Err(why) => {
                 vars.insert(
                     v.name.clone(),
-                    StructVar::Unusable(format!("its type `{}` is a struct pencilc cannot lay out: {}", key, why)),
+                    StructVar::Unusable(format!(
+                        "its type `{}` is a struct pencilc cannot lay out: {}",
+                        key, why
+                    )),
                 );
             }
         }
@@ -246,10 +270,17 @@ impl Cx<'_> {
         let mut path = Vec::new();
         let mut cur = n;
         while cur.kind() == "field_expression" {
-            let op = cur.child_by_field_name("operator").map(|o| self.text(o)).unwrap_or("");
+            let op = cur
+                .child_by_field_name("operator")
+                .map(|o| self.text(o))
+                .unwrap_or("");
             if op != "." {
                 return Err(self
-                    .err(Code::PointerArithmetic, cur, "`->` dereferences a pointer, which PENCIL does not allow in a region")
+                    .err(
+                        Code::PointerArithmetic,
+                        cur,
+                        "`->` dereferences a pointer, which PENCIL does not allow in a region",
+                    )
                     .with_hint("declare the structs as an array and write `A[i].member`"));
             }
             let Some(field) = cur.child_by_field_name("field") else {
@@ -275,8 +306,14 @@ impl Cx<'_> {
         }
         let ExprKind::Ident(name) = &b.kind else {
             return Err(self
-                .err(Code::UnsupportedType, n, "a member of something that is not a variable")
-                .with_hint("access members of struct variables or of array elements, `A[i].member`"));
+                .err(
+                    Code::UnsupportedType,
+                    n,
+                    "a member of something that is not a variable",
+                )
+                .with_hint(
+                    "access members of struct variables or of array elements, `A[i].member`",
+                ));
         };
         let var = self.struct_vars.borrow().get(name).cloned();
         let (layout, rank) = match var {
@@ -297,14 +334,25 @@ impl Cx<'_> {
                 .err(
                     Code::UnsupportedType,
                     n,
-                    format!("`{}` has {} dimension(s) but this member access gives {} subscript(s)", name, rank, subs),
+                    format!(
+                        "`{}` has {} dimension(s) but this member access gives {} subscript(s)",
+                        name, rank, subs
+                    ),
                 )
-                .with_hint("subscript every dimension of the array before the member, `A[i][j].member`"));
+                .with_hint(
+                    "subscript every dimension of the array before the member, `A[i][j].member`",
+                ));
         }
         let Some(k) = layout.members.iter().position(|m| *m == member) else {
-            let inner = layout.members.iter().any(|m| m.starts_with(&format!("{}.", member)));
+            let inner = layout
+                .members
+                .iter()
+                .any(|m| m.starts_with(&format!("{}.", member)));
             let msg = if inner {
-                format!("`{}` is a struct member of `{}`; only members of type `{}` can be accessed", member, name, layout.scalar)
+                format!(
+                    "`{}` is a struct member of `{}`; only members of type `{}` can be accessed",
+                    member, name, layout.scalar
+                )
             } else {
                 format!("`{}` has no member `{}`", name, member)
             };
@@ -335,7 +383,10 @@ mod tests {
 
     #[test]
     fn struct_keys() {
-        assert_eq!(struct_key("struct  ComplexFloat"), Some("struct ComplexFloat".into()));
+        assert_eq!(
+            struct_key("struct  ComplexFloat"),
+            Some("struct ComplexFloat".into())
+        );
         assert_eq!(struct_key("const struct P"), Some("struct P".into()));
         assert_eq!(struct_key("struct P { float x; }"), Some("struct P".into()));
         assert_eq!(
