@@ -152,3 +152,53 @@ fn overlapping_pointers_run_the_original_code() {
     assert_eq!(runs, 2);
     cuda_emulated(&src, "pointer-alias");
 }
+
+/// Pointer-to-array casts (item 2): inside the region (a 3-d stencil whose
+/// buffer is also read with a linearised subscript of the cast's shape),
+/// just before it (constant rows), and a pointer to rows as a parameter:
+/// each is an array of the cast's shape, with kernels as parallel as the
+/// loops (3-d, 2-d, 2-d), and the sequential results.
+#[test]
+fn pointer_to_array_casts_are_arrays_of_their_shape() {
+    let src = program("casts");
+    check_source(&src, &scratch("dsl-casts"), &[]);
+    let log = verbose(&src, "casts");
+    for line in [
+        "array u_vec: a pointer-to-array cast makes it u_vec[*][ny][nz], in range",
+        "array in: a pointer to rows of in[*][64], checked at run time (n <= 64;",
+        "array mat: a pointer to rows of mat[*][cols], in range",
+        "3 region(s), 3 kernel(s), parallel dims [3, 2, 2]",
+    ] {
+        assert!(log.contains(line), "no `{}`:\n{}", line, log);
+    }
+    assert!(!log.contains("warning"), "{}", log);
+}
+
+/// Delinearisation (item 3) against hostile calls: rows that overlap
+/// (`m > mm`), rows of zero elements (`mm == 0`), no columns (`m == 0`),
+/// constant rows too short for the columns used (`nj > 64`), reversed
+/// rows and offsets in three parametric dimensions, a subscript that
+/// crosses into the next row (no shape holds: the region keeps its code),
+/// and pointers without `restrict` called overlapping and in place. Every
+/// call gives the sequential result, on PoCL, the C target and fakecuda;
+/// the generated code runs in exactly the 5 calls where it may.
+#[test]
+fn delinearised_shapes_hold_or_the_original_code_runs() {
+    let src = program("delinearise");
+    check_source(&src, &scratch("dsl-delinearise"), &[]);
+    let log = verbose(&src, "delinearise");
+    for line in [
+        "array A: delinearised as A[*][mm] (`A[i * mm + j]` is `A[i][j]`), checked at run time (mm >= m;",
+        "`__pencil_assume(mm >= m);` would prove it",
+        "array B: delinearised as B[*][64] (`B[i * 64 + j]` is `B[i][j]`), checked at run time (nj <= 64;",
+        "array out: delinearised as out[*][p][q] (`out[((n - 1 - i) * p + j - 1) * q + k + 1]` is `out[-i + n - 1][j - 1][k + 1]`), in range",
+        "array src: delinearised as src[*][m]",
+        "parallel dims [1, 2, 3, 2]",
+        "cannot be delinearised as A[*][m] (`A[i][j]`): its subscript in dimension 1 must stay in `0 <= . < m`",
+    ] {
+        assert!(log.contains(line), "no `{}`:\n{}", line, log);
+    }
+    let (runs, _, _) = region_counts(&src, "delinearise");
+    assert_eq!(runs, 5);
+    cuda_emulated(&src, "delinearise");
+}

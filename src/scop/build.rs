@@ -1722,8 +1722,16 @@ impl<'r> Builder<'r> {
         }
         // Delinearised shapes: proved, checked on entry, or given up.
         let validity = super::reshape::validity::check(&self.isl, &scop, self.plans)?;
-        if !validity.never.is_empty() {
-            return Ok(Built::Flat(validity.never));
+        let (flat, kept): (Vec<_>, Vec<_>) = validity.never.into_iter().partition(|n| n.2);
+        if !flat.is_empty() {
+            return Ok(Built::Flat(flat.into_iter().map(|(a, d, _)| (a, d)).collect()));
+        }
+        // A declared shape that the code leaves everywhere (undefined in
+        // C): the region keeps the user's code.
+        if !kept.is_empty() {
+            scop.warnings.extend(kept.into_iter().map(|(_, d, _)| d));
+            scop.host_only = true;
+            return Ok(Built::Scop(Box::new(scop)));
         }
         scop.notes.extend(validity.notes);
         if let Some(facts) = validity.facts {

@@ -39,6 +39,9 @@ pub struct Plan {
     pub pointer: bool,
     /// The user's variable is flat and the model is not (`Layout::host_flat`).
     pub host_flat: bool,
+    /// The shape was recovered from linearised subscripts (rather than
+    /// declared by a cast or a pointer to rows): it may be given up.
+    pub delinearised: bool,
     /// Inner extents, in isl notation, of a shape that subscripts were
     /// delinearised into: each inner subscript must be inside its extent.
     pub checked: Vec<String>,
@@ -151,10 +154,13 @@ pub fn prepare(region: &Region, keep_flat: &BTreeSet<String>) -> Result<Prepared
             d.pointer = false;
             d.restrict |= alias.restrict;
             d.read_only |= alias.read_only;
+            let checked = isl_extents(&alias.dims, &kind).unwrap_or_default();
+            extent_params.extend(extent_names(&alias.dims, &kind));
             let mut plan = Plan {
                 pointer: decl.pointer || decl.storage == crate::front::syntax::Storage::Param,
                 host_flat: true,
-                checked: Vec::new(),
+                delinearised: false,
+                checked,
                 shape_text: shape_text(name, &alias.dims),
                 example: None,
             };
@@ -213,6 +219,7 @@ pub fn prepare(region: &Region, keep_flat: &BTreeSet<String>) -> Result<Prepared
                             pointer: decl.pointer
                                 || decl.storage == crate::front::syntax::Storage::Param,
                             host_flat: true,
+                            delinearised: true,
                             checked: isl_sizes(&shape).expect("checked by choose_shape"),
                             shape_text: shape_text(name, &dims),
                             example: Some((
@@ -241,13 +248,22 @@ pub fn prepare(region: &Region, keep_flat: &BTreeSet<String>) -> Result<Prepared
                 d.dims = vec![None];
             }
             d.pointer = false;
+            // A pointer to rows (`float (*p)[m]`) is indexed within its
+            // rows; `validity` checks that as it checks delinearised ones.
+            let inner: Vec<Expr> = d.dims.iter().skip(1).flatten().cloned().collect();
+            extent_params.extend(extent_names(&inner, &kind));
             plans.insert(
                 name.clone(),
                 Plan {
                     pointer: true,
                     host_flat: false,
-                    checked: Vec::new(),
-                    shape_text: String::new(),
+                    delinearised: false,
+                    checked: isl_extents(&inner, &kind).unwrap_or_default(),
+                    shape_text: if inner.is_empty() {
+                        String::new()
+                    } else {
+                        shape_text(name, &inner)
+                    },
                     example: None,
                 },
             );
@@ -325,6 +341,25 @@ fn isl_sizes(shape: &Shape) -> Option<Vec<String>> {
         .iter()
         .map(|s| s.to_poly().to_isl(&|n| isl_name(n)))
         .collect()
+}
+
+/// Extents in isl notation (`nz`, `nz + 2`, `64`), `None` where one is
+/// not affine in the parameters.
+fn isl_extents(dims: &[Expr], kind: &dyn Fn(&str, &[String]) -> NameKind) -> Option<Vec<String>> {
+    dims.iter()
+        .map(|e| expand(e, &|n| kind(n, &[])).ok()?.to_isl(&|n| isl_name(n)))
+        .collect()
+}
+
+/// The parameters extents mention.
+fn extent_names(dims: &[Expr], kind: &dyn Fn(&str, &[String]) -> NameKind) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in dims {
+        let mut ids = Vec::new();
+        e.idents(&mut ids);
+        out.extend(ids.into_iter().filter(|n| kind(n, &[]) == NameKind::Parameter));
+    }
+    out
 }
 
 /// An extent of a cast as a stride: a product of parameters and a constant.

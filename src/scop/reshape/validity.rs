@@ -20,8 +20,9 @@ pub struct Validity {
     /// What the generated code must check on entry, if anything.
     pub facts: Option<Set>,
     /// Arrays whose shape never holds where the region runs, with the
-    /// access that shows it.
-    pub never: Vec<(String, Diagnostic)>,
+    /// access that shows it, and whether the shape may be given up (it
+    /// was delinearised) or the region must keep the user's code.
+    pub never: Vec<(String, Diagnostic, bool)>,
     /// `-v` lines.
     pub notes: Vec<String>,
 }
@@ -37,14 +38,10 @@ pub fn check(isl: &Isl, scop: &Scop, plans: &BTreeMap<String, Plan>) -> Result<V
         let Some(array) = scop.array(name) else {
             continue;
         };
-        if !plan.host_flat {
-            continue;
-        }
         if plan.checked.is_empty() {
-            out.notes.push(format!(
-                "array {}: the pointer-to-array cast makes it {}",
-                name, plan.shape_text
-            ));
+            if !plan.shape_text.is_empty() {
+                out.notes.push(format!("array {}: {}", name, what(plan)));
+            }
             continue;
         }
         let rank = array.extents.len();
@@ -151,8 +148,10 @@ pub fn check(isl: &Isl, scop: &Scop, plans: &BTreeMap<String, Plan>) -> Result<V
             .isl(isl, STAGE)?;
         if bad_here.is_empty().isl(isl, STAGE)? {
             out.notes.push(format!(
-                "array {}: delinearised as {}{}, in range by the loop bounds and assumptions",
-                name, plan.shape_text, example
+                "array {}: {}{}, in range by the loop bounds and assumptions",
+                name,
+                what(plan),
+                example
             ));
             continue;
         }
@@ -176,8 +175,7 @@ pub fn check(isl: &Isl, scop: &Scop, plans: &BTreeMap<String, Plan>) -> Result<V
                 .map(|(f, t, _)| (format!("`{}`", f), format!(" (`{}`)", t)))
                 .unwrap_or_else(|| (format!("`{}`", name), String::new()));
             let extent = plan.checked.get(dim - 1).cloned().unwrap_or_default();
-            out.never.push((
-                name.clone(),
+            let d = if plan.delinearised {
                 Diagnostic::warning(
                     crate::diag::Code::NonAffineSubscript,
                     Some(at),
@@ -189,8 +187,19 @@ pub fn check(isl: &Isl, scop: &Scop, plans: &BTreeMap<String, Plan>) -> Result<V
                 .with_hint(format!(
                     "no assumption can make it hold; declare a multi-dimensional array (`{}`) and write its subscripts one per dimension",
                     plan.shape_text.replace("[*]", "[n]")
-                )),
-            ));
+                ))
+            } else {
+                Diagnostic::warning(
+                    crate::diag::Code::UnknownArraySize,
+                    Some(at),
+                    format!(
+                        "`{}` is {}, and here its subscript in dimension {} leaves `0 <= . < {}` wherever this code runs (C leaves that undefined): the region keeps its own code, run sequentially on the host",
+                        name, plan.shape_text, dim, extent
+                    ),
+                )
+                .with_hint("index each dimension within its extent")
+            };
+            out.never.push((name.clone(), d, plan.delinearised));
             continue;
         }
         let shown = fact
@@ -200,8 +209,12 @@ pub fn check(isl: &Isl, scop: &Scop, plans: &BTreeMap<String, Plan>) -> Result<V
             .isl(isl, STAGE)?;
         let cond = constraints_text(shown.to_str().isl(isl, STAGE)?);
         out.notes.push(format!(
-            "array {}: delinearised as {}{}, checked at run time ({}; otherwise the original code runs): `__pencil_assume({});` would prove it",
-            name, plan.shape_text, example, cond, cond
+            "array {}: {}{}, checked at run time ({}; otherwise the original code runs): `__pencil_assume({});` would prove it",
+            name,
+            what(plan),
+            example,
+            cond,
+            cond
         ));
         out.facts = Some(match out.facts.take() {
             None => fact,
@@ -209,6 +222,17 @@ pub fn check(isl: &Isl, scop: &Scop, plans: &BTreeMap<String, Plan>) -> Result<V
         });
     }
     Ok(out)
+}
+
+/// What the plan made of the array, for `-v`.
+fn what(plan: &Plan) -> String {
+    if plan.delinearised {
+        format!("delinearised as {}", plan.shape_text)
+    } else if plan.host_flat {
+        format!("a pointer-to-array cast makes it {}", plan.shape_text)
+    } else {
+        format!("a pointer to rows of {}", plan.shape_text)
+    }
 }
 
 /// The first inner dimension (1, 2, ...) that some access of `name` by
