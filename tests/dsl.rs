@@ -202,3 +202,126 @@ fn delinearised_shapes_hold_or_the_original_code_runs() {
     assert_eq!(runs, 5);
     cuda_emulated(&src, "delinearise");
 }
+
+/// The generated corpus (item 4) is what scripts/flatten-polybench.py
+/// makes of the 2-d sources: regenerating changes nothing.
+#[test]
+fn flat_polybench_is_generated_from_the_2d_sources() {
+    let script = root().join("scripts/flatten-polybench.py");
+    let out = match Command::new("python3").arg(&script).arg("--check").output() {
+        Ok(o) => o,
+        Err(e) => {
+            skipped("flatten-polybench --check", &format!("no python3: {}", e));
+            return;
+        }
+    };
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let list = std::fs::read_to_string(root().join("polybench/flat/kernels.txt")).unwrap();
+    let n = list.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).count();
+    assert!(n >= 20, "{} generated kernels", n);
+}
+
+/// What `-v` says of the kernels, normalised for comparison: the kernel
+/// count and parallel dimensions, and each array's placement per kernel
+/// (shared and register tiles with their sizes; global without the
+/// reason, which names the tile that did not fit). `X_vec`, the buffer a
+/// cast reshapes, is `X`.
+fn placements(src: &Path, dataset: &str, extra: &[&str]) -> Vec<String> {
+    let dir = scratch("dsl-flat-v");
+    let utilities = root().join("polybench/utilities");
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--target", "opencl", "-I"])
+            .arg(&utilities)
+            .arg("-I")
+            .arg(src.parent().unwrap())
+            .arg(format!("-D{}_DATASET", dataset))
+            .args(["-DPOLYBENCH_DUMP_ARRAYS", "-DPOLYBENCH_TIME"])
+            .args(extra)
+            .arg("-o")
+            .arg(dir.join("p_host.c"))
+            .arg(src),
+        "pencilc -v",
+    );
+    let log = String::from_utf8_lossy(&out.stderr).into_owned();
+    let mut lines: Vec<String> = log
+        .lines()
+        .filter_map(|l| {
+            let l = l.splitn(3, ": ").nth(2)?;
+            if l.starts_with("kernel[") {
+                let (head, what) = l.split_once(": ")?;
+                let head = head.trim_end_matches("_vec");
+                Some(if what.starts_with("global") {
+                    format!("{}: global", head)
+                } else {
+                    format!("{}: {}", head, what)
+                })
+            } else if l.contains("parallel dims") {
+                Some(l[..=l.find(']')?].to_string())
+            } else {
+                None
+            }
+        })
+        .collect();
+    lines.sort();
+    lines.dedup();
+    lines
+}
+
+/// The generated corpus against the 2-d form (item 4): 14 PolyBench
+/// kernels, linearised over `restrict` pointers and cast from flat
+/// pointers in the region, give the sequential results on PoCL at MINI,
+/// and the same kernels, parallel dimensions and shared/register
+/// placements as the 2-d sources built with run-time extents
+/// (`POLYBENCH_USE_C99_PROTO`: what a pointer tells, no constant bound
+/// on the rows), at MINI and LARGE.
+#[test]
+fn flat_polybench_matches_the_2d_form() {
+    use pencilc::harness::{self, report, HarnessOptions};
+    let flat = root().join("polybench/flat");
+    let kernels = harness::polybench_kernels(&flat).unwrap();
+    let originals = harness::polybench_kernels(&root().join("polybench")).unwrap();
+    let mut differ = Vec::new();
+    for dataset in ["MINI", "LARGE"] {
+        for k in &kernels {
+            let base = k.name.rsplit_once('-').unwrap().0;
+            let orig = originals.iter().find(|o| o.name == base).unwrap();
+            let want = placements(&orig.source, dataset, &["-DPOLYBENCH_USE_C99_PROTO"]);
+            let got = placements(&k.source, dataset, &[]);
+            assert!(
+                want.len() >= 2 && want.iter().any(|l| l.contains("parallel dims")),
+                "{:?}",
+                want
+            );
+            if want != got {
+                differ.push(format!(
+                    "{} at {}:\n  2-d:  {:?}\n  flat: {:?}",
+                    k.name, dataset, want, got
+                ));
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+
+    let mut opts = HarnessOptions::new(flat, pencilc(), root().join("target/e2e/dsl-flat"));
+    opts.dataset = "MINI".into();
+    opts.runs = 1;
+    let results = harness::run_suite(&opts, &|r| {
+        eprintln!("{}: {}", r.name, if r.correct { "correct" } else { "NOT CORRECT" })
+    })
+    .unwrap();
+    let table = report::table(&results, &opts);
+    println!("{}", table);
+    assert_eq!(results.len(), kernels.len());
+    let bad: Vec<String> = results
+        .iter()
+        .filter(|r| !r.correct || r.error.is_some() || !r.warnings.is_empty())
+        .map(|r| format!("{}: {} {:?}", r.name, report::note(r), r.warnings))
+        .collect();
+    assert!(bad.is_empty(), "{}\n{}", bad.join("\n"), table);
+}

@@ -49,6 +49,8 @@ pub struct Plan {
     pub shape_text: String,
     /// One delinearised subscript: (its text, the rewritten access).
     pub example: Option<(String, String, Loc)>,
+    /// Every delinearised access: where, its text, the rewritten access.
+    pub rewrites: Vec<(Loc, String, String)>,
 }
 
 /// The region rewritten, and what was done to which array.
@@ -163,6 +165,7 @@ pub fn prepare(region: &Region, keep_flat: &BTreeSet<String>) -> Result<Prepared
                 checked,
                 shape_text: shape_text(name, &alias.dims),
                 example: None,
+                rewrites: Vec::new(),
             };
             // Direct accesses of the buffer must fit the cast's shape.
             let flat: Vec<&Use> = list.iter().filter(|u| u.subs.len() == 1).collect();
@@ -204,15 +207,23 @@ pub fn prepare(region: &Region, keep_flat: &BTreeSet<String>) -> Result<Prepared
                         .collect();
                     d.pointer = false;
                     let dims: Vec<Expr> = sizes.iter().map(|s| s.to_expr(&decl.loc)).collect();
-                    let u = &list[0];
-                    let p = rename(
-                        &expand(&u.subs[0], &|n| kind(n, &u.iters)).expect("expanded before"),
-                        &canon,
-                    );
-                    let comps = shape
-                        .decompose(&p, &|n| u.iters.iter().any(|i| i == n))
-                        .expect("decomposed before");
-                    let rewritten: String = comps.iter().map(|c| format!("[{}]", c)).collect();
+                    let mut rewrites = Vec::new();
+                    for u in list {
+                        let p = rename(
+                            &expand(&u.subs[0], &|n| kind(n, &u.iters)).expect("expanded before"),
+                            &canon,
+                        );
+                        let comps = shape
+                            .decompose(&p, &|n| u.iters.iter().any(|i| i == n))
+                            .expect("decomposed before");
+                        let rewritten: String = comps.iter().map(|c| format!("[{}]", c)).collect();
+                        rewrites.push((
+                            u.loc.clone(),
+                            format!("{}[{}]", name, plain(&u.subs[0])),
+                            format!("{}{}", name, rewritten),
+                        ));
+                    }
+                    let (_, from, to) = rewrites[0].clone();
                     plans.insert(
                         name.clone(),
                         Plan {
@@ -222,11 +233,8 @@ pub fn prepare(region: &Region, keep_flat: &BTreeSet<String>) -> Result<Prepared
                             delinearised: true,
                             checked: isl_sizes(&shape).expect("checked by choose_shape"),
                             shape_text: shape_text(name, &dims),
-                            example: Some((
-                                format!("{}[{}]", name, plain(&u.subs[0])),
-                                format!("{}{}", name, rewritten),
-                                u.loc.clone(),
-                            )),
+                            example: Some((from, to, list[0].loc.clone())),
+                            rewrites,
                         },
                     );
                     extent_params.extend(sizes.iter().flat_map(|s| s.params.clone()));
@@ -265,6 +273,7 @@ pub fn prepare(region: &Region, keep_flat: &BTreeSet<String>) -> Result<Prepared
                         shape_text(name, &inner)
                     },
                     example: None,
+                    rewrites: Vec::new(),
                 },
             );
         }

@@ -302,7 +302,8 @@ fn remove_all(m: &Monomial, sub: &Monomial) -> Monomial {
 /// and the remainder (the others). A constant term is split by a
 /// constant divisor: towards zero where the remainder varies
 /// (`j - 1` stays `j - 1` in its row), in range where it is a constant
-/// (`1025` is row 1, element 1 of rows of 1024).
+/// (`1025` is row 1, element 1 of rows of 1024). A negative constant
+/// remainder of a parametric divisor is the previous row's end.
 pub fn divide(p: &Poly, s: &Stride) -> Option<(Poly, Poly)> {
     let mut q = Poly::default();
     let mut r = Poly::default();
@@ -325,6 +326,11 @@ pub fn divide(p: &Poly, s: &Stride) -> Option<(Poly, Poly)> {
         };
         q = q.add(&Poly::constant(qc))?;
         r = r.add(&Poly::constant(rc))?;
+    } else if c < 0 && r.is_zero() {
+        // `(m - 1) * m + m - 1`, i.e. `m * m - 1`: the last element of
+        // row `m - 1`, not element -1 of row `m`.
+        q = q.add(&Poly::constant(-1))?;
+        r = s.to_poly().add(&Poly::constant(c))?;
     } else {
         r = r.add(&Poly::constant(c))?;
     }
@@ -410,5 +416,11 @@ mod tests {
             .unwrap();
         let (q, r) = divide(&p, &m).unwrap();
         assert_eq!((q.to_string(), r.to_string()), ("i - 1".into(), "j".into()));
+        // m * m - 1: the last element of row m - 1.
+        let p = Poly::monomial(1, &["m".into(), "m".into()])
+            .add(&Poly::constant(-1))
+            .unwrap();
+        let (q, r) = divide(&p, &m).unwrap();
+        assert_eq!((q.to_string(), r.to_string()), ("m - 1".into(), "m - 1".into()));
     }
 }

@@ -169,10 +169,14 @@ pub fn check(isl: &Isl, scop: &Scop, plans: &BTreeMap<String, Plan>) -> Result<V
             let (at, dim) = first_bad
                 .map(|(l, d)| (l.clone(), d))
                 .unwrap_or_else(|| (array.loc.clone(), 1));
+            // The access of the statement that leaves the shape.
             let (from, to) = plan
-                .example
-                .clone()
-                .map(|(f, t, _)| (format!("`{}`", f), format!(" (`{}`)", t)))
+                .rewrites
+                .iter()
+                .find(|(l, _, _)| l.line == at.line)
+                .map(|(_, f, t)| (f.clone(), t.clone()))
+                .or_else(|| plan.example.clone().map(|(f, t, _)| (f, t)))
+                .map(|(f, t)| (format!("`{}`", f), format!(" (`{}`)", t)))
                 .unwrap_or_else(|| (format!("`{}`", name), String::new()));
             let extent = plan.checked.get(dim - 1).cloned().unwrap_or_default();
             let d = if plan.delinearised {
