@@ -287,17 +287,15 @@ fn flat_polybench_matches_the_2d_form() {
     let kernels = harness::polybench_kernels(&flat).unwrap();
     let originals = harness::polybench_kernels(&root().join("polybench")).unwrap();
     let mut differ = Vec::new();
+    let mut placed = 0;
     for dataset in ["MINI", "LARGE"] {
         for k in &kernels {
             let base = k.name.rsplit_once('-').unwrap().0;
             let orig = originals.iter().find(|o| o.name == base).unwrap();
             let want = placements(&orig.source, dataset, &["-DPOLYBENCH_USE_C99_PROTO"]);
             let got = placements(&k.source, dataset, &[]);
-            assert!(
-                want.len() >= 2 && want.iter().any(|l| l.contains("parallel dims")),
-                "{:?}",
-                want
-            );
+            assert!(want.iter().any(|l| l.contains("parallel dims")), "{:?}", want);
+            placed += want.len() - 1;
             if want != got {
                 differ.push(format!(
                     "{} at {}:\n  2-d:  {:?}\n  flat: {:?}",
@@ -307,6 +305,7 @@ fn flat_polybench_matches_the_2d_form() {
         }
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
+    assert!(placed > 100, "{} placements compared", placed);
 
     let mut opts = HarnessOptions::new(flat, pencilc(), root().join("target/e2e/dsl-flat"));
     opts.dataset = "MINI".into();

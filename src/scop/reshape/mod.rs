@@ -95,14 +95,15 @@ pub fn prepare(region: &Region, keep_flat: &BTreeSet<String>) -> Result<Prepared
 
     // Every access, by array.
     let mut uses: BTreeMap<String, Vec<Use>> = BTreeMap::new();
-    let mut whole: BTreeSet<String> = BTreeSet::new();
     {
         let mut visit = |e: &Expr, iters: &[String]| -> Result<Option<Expr>> {
             if let Some((name, subs)) = walk::chain(e) {
-                if subs.is_empty() {
-                    whole.insert(name.to_string());
-                } else {
-                    uses.entry(name.to_string()).or_default().push(Use {
+                // A name alone is a whole array in a kill (any shape's
+                // elements) or in a call (`called`, below); a pointer
+                // used so still needs its plan.
+                let list = uses.entry(name.to_string()).or_default();
+                if !subs.is_empty() {
+                    list.push(Use {
                         subs: subs.into_iter().cloned().collect(),
                         iters: iters.to_vec(),
                         loc: e.loc.clone(),
@@ -192,8 +193,8 @@ pub fn prepare(region: &Region, keep_flat: &BTreeSet<String>) -> Result<Prepared
             continue;
         }
         let candidate = decl.rank() == 1
+            && !list.is_empty()
             && !keep_flat.contains(name)
-            && !whole.contains(name)
             && !called.contains(name)
             && list.iter().all(|u| u.subs.len() == 1);
         let mut reshaped = false;
@@ -409,7 +410,11 @@ fn choose_shape<'u>(
                 u,
                 shape::Misfit {
                     term: plain(&u.subs[0]),
-                    fact: format!("arithmetic that does not wrap around (it is computed in `{}`)", t.c_name()),
+                    fact: format!(
+                        "arithmetic that does not wrap around, but it is computed in `{}`, modulo 2^{} (declare the sizes `int`, `long` or `size_t`)",
+                        t.c_name(),
+                        t.bits
+                    ),
                     assume: None,
                 },
             ));
