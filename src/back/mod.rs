@@ -1075,10 +1075,12 @@ fn versioned(
 /// The condition that no two arrays of `Scop::may_alias` share a byte:
 /// `kern(n, X + 1, X)` passes overlapping arrays, which C allows, and the
 /// generated code (separate device buffers, reordered instances) would
-/// compute something else. The whole declared extents are compared, not
-/// the elements accessed, because the copies to and from the device move
-/// whole extents. Addresses are compared as integers: comparing pointers
-/// into different objects is undefined in C.
+/// compute something else. The whole declared extents of arrays are
+/// compared, not the elements accessed, because their copies move whole
+/// extents; a pointer's copies move the range the region touches, and
+/// that range is compared (`footprint::byte_range`). Addresses are
+/// compared as integers: comparing pointers into different objects is
+/// undefined in C.
 fn no_overlap_check(scop: &Scop, ast: &crate::ast::GpuAst) -> Option<String> {
     let mut conds = Vec::new();
     for (a, b) in &scop.may_alias {
