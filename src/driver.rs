@@ -262,6 +262,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
     for (region_no, region) in regions.iter().enumerate() {
         let scop = scop::build_scop(region)?;
         report.warnings.extend(scop.warnings.iter().cloned());
+        report.placements.extend(scop.notes.iter().cloned());
         lap(&mut report, "scop");
         if opts.emit == Some(Emit::Scop) {
             report.dump.push_str(&scop.dump());
@@ -282,7 +283,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
             .copied()
             .unwrap_or(opts.first_rung)
             .max(opts.first_rung);
-        if first == Rung::Host && opts.emit.is_none() {
+        if (first == Rung::Host || scop.host_only) && opts.emit.is_none() {
             // Nothing to analyse: the region stays the user's code.
             continue;
         }

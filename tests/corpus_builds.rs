@@ -50,6 +50,7 @@ const NOT_CXX: &[(&str, &str)] = &[
     ("bounds", "VLA parameters"),
     ("value_types_vla", "VLA parameters"),
     ("isl_keywords", "`and`/`or` as variable names"),
+    ("casts", "pointers to variable-length arrays"),
 ];
 
 /// pencilc for `target`, writing `host`; its stderr.

@@ -4,10 +4,12 @@
 
 mod barrier;
 mod expr;
+mod footprint;
 pub mod memory;
 mod wavefront;
 
 pub use expr::{AExpr, AOp, ExprStyle};
+pub use footprint::Footprint;
 pub use memory::{LocalArray, Promoted};
 
 use crate::diag::{Diagnostic, Result};
@@ -100,6 +102,9 @@ pub struct GpuAst {
     /// iterators the region leaves in the user's variables
     /// (`Scop::live_out_iters`).
     pub live_out: Vec<LiveOutAssign>,
+    /// The elements the region touches of each array whose extent is
+    /// what it accesses (`scop::Layout`).
+    pub footprints: Vec<Footprint>,
 }
 
 #[derive(Clone, Debug)]
@@ -186,6 +191,7 @@ pub fn generate(
     Ok(GpuAst {
         entry_check: entry_check(isl, scop)?,
         live_out: live_out_assignments(isl, scop)?,
+        footprints: footprint::footprints(isl, scop)?,
         host,
         launches,
         block_ids: mapped.block_ids.clone(),

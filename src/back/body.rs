@@ -244,7 +244,11 @@ impl BodyPrinter<'_> {
         if self.style == DataStyle::Host && !a.members.is_empty() {
             return host_member(name, &a.members, &a.elem_type, subs);
         }
-        if self.style == DataStyle::Host || subs.len() <= 1 {
+        let host = self.style == DataStyle::Host;
+        // The user's flat pointer (`p[i * m + j]` delinearised) is indexed
+        // on the host as the user's code indexed it.
+        let flat_on_host = host && a.layout.as_ref().is_some_and(|l| l.host_flat);
+        if (host && !flat_on_host) || (subs.len() <= 1 && !a.has_offset()) {
             return format!(
                 "{}{}",
                 name,
@@ -269,7 +273,10 @@ impl BodyPrinter<'_> {
                 par(s)
             );
         }
-        format!("{}[{}]", name, lin)
+        if host {
+            return format!("{}[{}]", name, lin);
+        }
+        format!("{}[{}]", name, super::footprint::device_index(a, lin))
     }
 }
 
@@ -316,9 +323,13 @@ fn host_member(name: &str, members: &[String], elem: &str, subs: &[String]) -> S
     }
 }
 
+/// An extent as C text. A pointer's outermost extent is no expression
+/// (its buffer's size comes from `footprint`), and linearisation never
+/// reads it.
 pub fn extent_c(e: &Extent) -> String {
     match e {
         Extent::Const(c) => c.to_string(),
         Extent::Expr { c_text, .. } => format!("({})", c_text),
+        Extent::Accessed => "0".to_string(),
     }
 }

@@ -6,6 +6,7 @@ pub mod body;
 mod builtins;
 pub mod cexpr;
 pub mod convert;
+mod footprint;
 pub mod cxx;
 pub mod kernel;
 mod private;
@@ -186,7 +187,7 @@ pub fn emit(
             (None, false) => Some(in_long.join(" && ")),
             (Some(b), false) => Some(format!("{} && {}", in_long.join(" && "), b)),
         };
-        let overlap = no_overlap_check(r.scop);
+        let overlap = no_overlap_check(r.scop, r.ast).map(|o| unmangle(&o, &keywords));
         let host = if bounds.is_some() || overlap.is_some() {
             versioned(source, r, target, &host, bounds, overlap)
         } else {
@@ -420,6 +421,9 @@ fn emit_region(
     let mut slices_per_launch = Vec::new();
     for l in &r.ast.launches {
         let mut args = kernel_args(scop, l, &r.ast.block_ids, &r.ast.thread_ids);
+        if target != Target::C {
+            footprint::add_offset_args(scop, &mut args);
+        }
         let plan = if target == Target::C {
             reduce::Plan::default()
         } else {
@@ -583,13 +587,22 @@ fn emit_region(
             } else {
                 format!("(size_t) {}", size)
             };
+            let mut host = if a.is_scalar() {
+                format!("&{}", a.name)
+            } else {
+                a.name.clone()
+            };
+            // A pointer's buffer holds what the region touches of it.
+            let size = match footprint::buffer(a) {
+                Some((bytes, at)) => {
+                    host = at;
+                    bytes
+                }
+                None => size,
+            };
             serde_json_like::Buffer {
                 dev: format!("dev_{}", a.name),
-                host: if a.is_scalar() {
-                    format!("&{}", a.name)
-                } else {
-                    a.name.clone()
-                },
+                host,
                 size,
                 // The kernels' type (CUDA's host declares the device pointer).
                 elem_type: opencl_type(&a.elem_type),
@@ -599,6 +612,12 @@ fn emit_region(
         })
         .collect();
     ctx.insert("buffers", &buffers);
+    let prologue = if target == Target::C {
+        Vec::new()
+    } else {
+        footprint::host_decls(scop, r.ast)
+    };
+    ctx.insert("prologue", &prologue);
     let name = match target {
         Target::OpenCl => "opencl/region.c.tera",
         Target::Cuda => "cuda/region.cu.tera",
@@ -1141,27 +1160,23 @@ fn struct_layout_checks(scop: &Scop) -> String {
 /// The condition that no two arrays of `Scop::may_alias` share a byte:
 /// `kern(n, X + 1, X)` passes overlapping arrays, which C allows, and the
 /// generated code (separate device buffers, reordered instances) would
-/// compute something else. The whole declared extents are compared, not
-/// the elements accessed, because the copies to and from the device move
-/// whole extents. Addresses are compared as integers: comparing pointers
-/// into different objects is undefined in C.
-fn no_overlap_check(scop: &Scop) -> Option<String> {
-    let bytes = |name: &str| -> Option<String> {
-        let a = scop.array(name)?;
-        let mut size = format!("sizeof({})", a.elem_type);
-        for e in &a.extents {
-            size = format!("{} * {}", size, extent_c(e));
-        }
-        Some(format!("(size_t) {}", size))
-    };
+/// compute something else. The whole declared extents of arrays are
+/// compared, not the elements accessed, because their copies move whole
+/// extents; a pointer's copies move the range the region touches, and
+/// that range is compared (`footprint::byte_range`). Addresses are
+/// compared as integers: comparing pointers into different objects is
+/// undefined in C.
+fn no_overlap_check(scop: &Scop, ast: &crate::ast::GpuAst) -> Option<String> {
     let mut conds = Vec::new();
     for (a, b) in &scop.may_alias {
-        let (Some(sa), Some(sb)) = (bytes(a), bytes(b)) else {
+        // Pointers: the bytes the region touches (`footprint`).
+        let (Some((a, sa)), Some((b, sb))) = (
+            footprint::byte_range(scop, ast, a),
+            footprint::byte_range(scop, ast, b),
+        ) else {
             continue;
         };
-        conds.push(format!(
-            "((size_t) {a} + {sa} <= (size_t) {b} || (size_t) {b} + {sb} <= (size_t) {a})",
-        ));
+        conds.push(format!("({a} + {sa} <= {b} || {b} + {sb} <= {a})"));
     }
     if conds.is_empty() {
         None

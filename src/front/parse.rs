@@ -1471,6 +1471,12 @@ impl<'a> Cx<'a> {
                     .with_hint("declare scalars of arithmetic types, C99 arrays of them, or structs whose members are all of one arithmetic type"));
             }
             let init = match d.child_by_field_name("value") {
+                // `T (*a)[n][m] = (T (*)[n][m]) buf;`: a pointer to rows of
+                // a flat buffer, which `scop::reshape` makes an array of
+                // that shape. The cast itself changes no value.
+                Some(v) if d.kind() == "init_declarator" && matches!(var.dims.first(), Some(None)) => {
+                    Some(self.reshaping_cast(v)?)
+                }
                 Some(v) if d.kind() == "init_declarator" => {
                     if v.kind() == "initializer_list" {
                         return Err(self
@@ -1494,6 +1500,34 @@ impl<'a> Cx<'a> {
             });
         }
         Ok(())
+    }
+
+    /// The buffer a pointer-to-array declaration of the region points to:
+    /// `(T (*)[n]) buf` or `buf`.
+    fn reshaping_cast(&self, v: Node) -> Result<Expr> {
+        let mut v = v;
+        while v.kind() == "parenthesized_expression" && v.named_child_count() == 1 {
+            v = v.named_child(0).ok_or_else(|| self.syntax(v))?;
+        }
+        if v.kind() == "cast_expression" {
+            let t = v.child_by_field_name("type").ok_or_else(|| self.syntax(v))?;
+            if !self.text(t).contains('*') {
+                return Err(self
+                    .err(Code::PointerArithmetic, t, "a pointer to rows must be initialised with a pointer")
+                    .with_hint("write `T (*a)[n] = (T (*)[n]) buf;` with `buf` a pointer or array of `T`"));
+            }
+            return self.reshaping_cast(v.child_by_field_name("value").ok_or_else(|| self.syntax(v))?);
+        }
+        if v.kind() != "identifier" {
+            return Err(self
+                .err(
+                    Code::PointerArithmetic,
+                    v,
+                    "a pointer to rows in a region must point to the start of a buffer the region names",
+                )
+                .with_hint("write `T (*a)[n] = (T (*)[n]) buf;` with `buf` a pointer parameter or array, without arithmetic"));
+        }
+        self.expr(v)
     }
 
     fn syntax(&self, n: Node) -> Diagnostic {

@@ -9,6 +9,7 @@
 
 mod bounds;
 mod build;
+mod reshape;
 
 pub use build::{is_pure_function, reduction_value, PENCIL_BUILTINS, PURE_FUNCTIONS};
 
@@ -65,6 +66,14 @@ pub struct Scop {
     pub local_decls: Vec<String>,
     /// Warnings found while building (linearised subscripts, ...).
     pub warnings: Vec<Diagnostic>,
+    /// The region cannot run anywhere but on the host, in the user's own
+    /// code: a pointer whose reached elements are unknown has no device
+    /// buffer (`reshape::footprint`; the warning says which).
+    pub host_only: bool,
+    /// What `-v` says about the model: arrays recovered from pointers and
+    /// linearised subscripts, and how their shapes were proved or are
+    /// checked at run time (`reshape`).
+    pub notes: Vec<String>,
     /// Variables of the enclosing function that affine loops use as
     /// iterators, in the order of their loops: after the region each must
     /// hold the value C leaves in it.
@@ -140,13 +149,54 @@ pub struct Array {
     pub members: Vec<String>,
     /// Their struct type by a name host code can use (`VarDecl::struct_type`).
     pub struct_type: Option<String>,
+    /// Where the model's elements are in the user's memory, where that is
+    /// not what the declaration says (pointers, delinearised subscripts).
+    pub layout: Option<Layout>,
     pub loc: Loc,
+}
+
+/// An array whose model is not its C declaration: a pointer (`float *p`,
+/// `float (*p)[m]`), whose outermost extent is what the region accesses
+/// (`Extent::Accessed`), or a flat buffer whose linearised subscripts
+/// were delinearised (`p[i * m + j]` is `p[i][j]` of extents `[*, m]`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    /// The user's variable is flat (`float *p`, `float A[n * m]`, or the
+    /// buffer that a pointer-to-array cast in the region reshapes) while
+    /// the model has several dimensions: host code linearises subscripts
+    /// with the model's extents, row-major, as the user's code did.
+    pub host_flat: bool,
+    /// The device buffer holds the elements from the lexicographically
+    /// first to the last that the region accesses, and its first element
+    /// may not be the pointer's: device subscripts subtract the offset
+    /// (`footprint_offset`), which the host computes.
+    pub offset: bool,
+    /// The elements the region accesses (isl set text, over the
+    /// parameters), from which the host computes the buffer's range.
+    pub accessed: String,
 }
 
 impl Array {
     pub fn is_scalar(&self) -> bool {
         self.extents.is_empty()
     }
+
+    /// The device buffer starts at an offset from the user's pointer.
+    pub fn has_offset(&self) -> bool {
+        self.layout.as_ref().is_some_and(|l| l.offset)
+    }
+}
+
+/// The kernel argument and host variable holding the offset of `array`'s
+/// device buffer from the user's pointer, in elements (`Layout::offset`).
+pub fn footprint_offset(array: &str) -> String {
+    format!("pencilc_lo_{}", array)
+}
+
+/// The host variable holding the number of elements of `array`'s device
+/// buffer (`Layout`).
+pub fn footprint_len(array: &str) -> String {
+    format!("pencilc_len_{}", array)
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -158,6 +208,9 @@ pub enum Extent {
         c_text: String,
         names: Vec<String>,
     },
+    /// The outermost extent of a pointer: what the region accesses
+    /// (`Array::layout`), known at run time only.
+    Accessed,
 }
 
 #[derive(Clone, Debug)]
@@ -383,6 +436,7 @@ impl Scop {
                 .map(|e| match e {
                     Extent::Const(c) => c.to_string(),
                     Extent::Expr { c_text, .. } => c_text.clone(),
+                    Extent::Accessed => "*".to_string(),
                 })
                 .collect();
             s.push_str(&format!(
