@@ -278,6 +278,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
     for (region_no, region) in regions.iter().enumerate() {
         let scop = scop::build_scop(region)?;
         report.warnings.extend(scop.warnings.iter().cloned());
+        report.placements.extend(scop.notes.iter().cloned());
         lap(&mut report, "scop");
         if opts.emit == Some(Emit::Scop) {
             report.dump.push_str(&scop.dump());
@@ -298,7 +299,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
             .copied()
             .unwrap_or(opts.first_rung)
             .max(opts.first_rung);
-        if first == Rung::Host && opts.emit.is_none() {
+        if (first == Rung::Host || scop.host_only) && opts.emit.is_none() {
             // Nothing to analyse: the region stays the user's code.
             continue;
         }
@@ -324,10 +325,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         };
         lap(&mut report, "deps");
         if opts.emit == Some(Emit::Deps) {
-            report.dump.push_str(&format!(
-                "# region in `{}` at lines {}-{}\n",
-                scop.function, scop.begin_line, scop.end_line
-            ));
+            report.dump.push_str(&scop.heading());
             report.dump.push_str(&deps.dump());
             continue;
         }
@@ -392,10 +390,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
             continue;
         };
         kernels_so_far += o.kernels;
-        saved.push_str(&format!(
-            "# region in `{}` at lines {}-{}\n{}\n",
-            scop.function, scop.begin_line, scop.end_line, o.schedule
-        ));
+        saved.push_str(&format!("{}{}\n", scop.heading(), o.schedule));
         report.dump.push_str(&o.dump);
         let Some(gpu_ast) = o.ast else {
             continue;
@@ -411,7 +406,11 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
     // The C compiler's verdict comes after pencilc's own, more specific
     // diagnostics, and before anything is written.
     if let Some(check) = cc_check {
-        let ranges: Vec<(u32, u32)> = regions.iter().map(|r| (r.begin_line, r.end_line)).collect();
+        let ranges: Vec<(u32, u32)> = regions
+            .iter()
+            .filter(|r| r.inclusion.is_none())
+            .map(|r| (r.begin_line, r.end_line))
+            .collect();
         let outside = check.finish(&ranges)?;
         if !syntax_warned {
             report.warnings.extend(outside);
@@ -451,8 +450,22 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         },
         crate::cmdline::shell_word(&path.to_string_lossy())
     );
+    // Headers with regions are pasted into the output (`back::emit`).
+    let mut header_texts = std::collections::BTreeMap::new();
+    for c in &compiled {
+        if let Some(inc) = &c.scop.inclusion {
+            if !header_texts.contains_key(&inc.header) {
+                let bytes = crate::files::read_limited(&inc.header, "header")?;
+                header_texts.insert(
+                    inc.header.clone(),
+                    SourceFile::from_bytes(&inc.header, &bytes)?,
+                );
+            }
+        }
+    }
     let emitted = back::emit(
         &source,
+        &header_texts,
         &codes,
         opts.target,
         &paths,
@@ -690,10 +703,7 @@ fn compile_region(
     }
     let mut dump = String::new();
     let ast = if emit == Some(Emit::Schedule) {
-        dump.push_str(&format!(
-            "# region in `{}` at lines {}-{}\n",
-            scop.function, scop.begin_line, scop.end_line
-        ));
+        dump.push_str(&scop.heading());
         dump.push_str(&format!("schedule: {}", schedule.dump()));
         dump.push_str(&format!("mapped: {}", mapped.dump()));
         None

@@ -83,20 +83,73 @@ fn non_static_affine_code_is_accepted() {
     }
 }
 
+/// A pointer indexed by data (issue 16): no device buffer can hold what
+/// it reaches, so the region keeps the user's code, with a warning (E0113)
+/// at the access, not an error.
+#[test]
+fn pointer_with_unknown_reach_keeps_the_region_on_the_host() {
+    let (status, err, path) = compile("pointer-reach", "  for (i = 0; i < n; i++)\n    p[idx[i]] = s;");
+    assert_eq!(status, 0, "{}", err);
+    assert!(err.contains(&format!("{}:7:5: warning:", path)), "{}", err);
+    assert!(err.contains("[E0113]") && err.contains("= help: "), "{}", err);
+    assert!(err.contains("`p` is a pointer"), "{}", err);
+    let host = std::fs::read_to_string(
+        std::path::Path::new(&path).with_file_name("pointer-reach_host.c"),
+    )
+    .unwrap();
+    assert!(!host.contains("pencilc_kernel(\"kernel0\")"), "{}", host);
+    assert!(host.contains("p[idx[i]] = s;"), "{}", host);
+}
+
+/// A linearised subscript that cannot be delinearised (issue 16, item 5):
+/// the warning names the term, the fact that is missing and the
+/// assumption that supplies it; with that assumption the two accesses
+/// share one shape, proved in range, and nothing is said.
 #[test]
 fn linearised_subscript_warns() {
-    let (status, err, path) = compile(
-        "linear",
-        "  for (i = 0; i < n; i++)\n    for (j = 0; j < m; j++)\n      B[i * m + j] = 0;",
-    );
+    let body = "  for (i = 0; i < n; i++)\n    for (j = 0; j < m; j++)\n      B[i * m + j] = 0;\n  for (i = 0; i < n; i++)\n    for (j = 0; j < m; j++)\n      B[i * n + j] += 1;";
+    let (status, err, path) = compile("linear", body);
     assert_eq!(status, 0, "{}", err);
-    assert!(err.contains(&format!("{}:8:9: warning:", path)), "{}", err);
+    assert!(err.contains(&format!("{}:11:9: warning:", path)), "{}", err);
     assert!(
         err.contains("[E0101]") && err.contains("= help: "),
         "{}",
         err
     );
     assert!(err.contains("^^^^^^^^^"), "{}", err);
+    for what in [
+        "the term `i * n`",
+        "`n` equals `m`",
+        "__pencil_assume(n == m);",
+    ] {
+        assert!(err.contains(what), "{}:\n{}", what, err);
+    }
+    let assumed = format!("  __pencil_assume(n == m);\n{}", body);
+    let dir = scratch("diag-linear-assumed");
+    let src = dir.join("linear.c");
+    std::fs::write(
+        &src,
+        format!(
+            "void f(int n, int m, double *B) {{\n  int i, j;\n#pragma scop\n{}\n#pragma endscop\n}}\n",
+            assumed
+        ),
+    )
+    .unwrap();
+    let out = Command::new(pencilc())
+        .args(["-v", "--output-dir"])
+        .arg(&dir)
+        .arg(&src)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{}", err);
+    assert!(!err.contains("warning"), "{}", err);
+    assert!(
+        err.contains("array B: delinearised as B[*][m]")
+            && err.contains("in range by the loop bounds and assumptions"),
+        "{}",
+        err
+    );
 }
 
 #[test]
@@ -241,6 +294,80 @@ fn array_parameter_without_pencil_array() {
         "#include <pencil.h>\nvoid f(int n, float A[pencil_array n], float B[n]) {\n  for (int i = 0; i < n; i++)\n    A[i] = B[i];\n}\n",
         "E0115",
         "2:46",
+    );
+}
+
+/// An enumerator whose value pencilc cannot compute (here `sizeof`), or
+/// whose name two enums of the file give different values, is an error
+/// where a region uses it, not a guess.
+#[test]
+fn enumerators_without_a_usable_value() {
+    assert_whole(
+        "enum-sizeof",
+        "enum { S = sizeof(double) };\nvoid f(int n, double B[n]) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n    B[i] = S;\n#pragma endscop\n}\n",
+        "E0108",
+        "5:12",
+    );
+    assert_whole(
+        "enum-twice",
+        "void g(void) { enum { K = 1 }; }\nvoid f(int n, double B[n]) {\n  enum { K = 2 };\n#pragma scop\n  for (int i = 0; i < n; i++)\n    B[i] = K;\n#pragma endscop\n}\n",
+        "E0108",
+        "6:12",
+    );
+}
+
+/// Member accesses pencilc cannot model are errors at the access that
+/// say why: members of two types, `->`, a member that is itself a
+/// struct, an array of structs used without its subscripts, an aligned
+/// struct (padding between elements), a struct declared outside the
+/// region that is not an array.
+#[test]
+fn struct_members_outside_the_model() {
+    let head = "struct mixed { float v; int tag; };\nstruct cf { float re, im; };\nstruct nest { struct cf c; float w; };\nstruct __attribute__((aligned(16))) al { float x, y, z; };\n";
+    for (name, decl, stmt, at) in [
+        ("struct-mixed", "struct mixed A[n]", "A[i].v = 0;", "8:5"),
+        ("struct-arrow", "struct cf A[n]", "A->re = 0;", "8:5"),
+        (
+            "struct-partial",
+            "struct nest A[n]",
+            "A[i].c = A[i].c;",
+            "8:5",
+        ),
+        ("struct-unsubscripted", "struct cf A[n]", "A.re = 0;", "8:5"),
+        ("struct-aligned", "struct al A[n]", "A[i].x = 0;", "8:5"),
+    ] {
+        let text = format!(
+            "{}void f(int n, {}) {{\n#pragma scop\n  for (int i = 0; i < n; i++)\n    {}\n#pragma endscop\n}}\n",
+            head, decl, stmt
+        );
+        assert_whole(
+            name,
+            &text,
+            if name == "struct-arrow" {
+                "E0104"
+            } else {
+                "E0111"
+            },
+            at,
+        );
+    }
+    assert_whole(
+        "struct-scalar",
+        "struct cf { float re, im; };\nvoid f(int n, float B[n], struct cf z) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n    B[i] = z.re;\n#pragma endscop\n}\n",
+        "E0111",
+        "2:37",
+    );
+}
+
+/// A reduction clause that names a part of an array (`hist[g]`, as
+/// PENCIL's HOG writes it) frees the order of that part's updates only.
+#[test]
+fn update_outside_the_reduction_section() {
+    assert_whole(
+        "reduction-section",
+        "void f(int n, float h[8][8], const int v[64]) {\n#pragma scop\n#pragma pencil independent\n  for (int g = 0; g < 7; g++) {\n#pragma pencil independent reduction(+: h[g])\n    for (int i = 0; i < 8; i++)\n      h[g + 1][v[8 * g + i]] += 1.0f;\n  }\n#pragma endscop\n}\n",
+        "E0106",
+        "7:7",
     );
 }
 
@@ -707,7 +834,7 @@ fn json_diagnostics_in_batch_mode() {
     let warned = dir.join("warned.c");
     std::fs::write(&good, "void f(int n, double B[10]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i] = i;\n#pragma endscop\n}\n").unwrap();
     std::fs::write(&bad, "void f(int n, double B[10]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i] = q;\n#pragma endscop\n}\n").unwrap();
-    std::fs::write(&warned, "void f(int n, double B[100]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i * n + 1] = i;\n#pragma endscop\n}\n").unwrap();
+    std::fs::write(&warned, "void f(int n, double B[100]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i * i + n] = i;\n#pragma endscop\n}\n").unwrap();
     let out = Command::new(pencilc())
         .args(["--message-format=json", "-j", "3", "-v", "--output-dir"])
         .arg(dir.join("out"))
@@ -761,7 +888,7 @@ fn json_diagnostics_in_batch_mode() {
 #[test]
 fn werror_and_w_on_a_warning_from_a_header() {
     let dir = scratch("diag-werror");
-    std::fs::write(dir.join("lin.h"), "#define AT(i, n) ((i) * (n) + 1)\n").unwrap();
+    std::fs::write(dir.join("lin.h"), "#define AT(i, n) ((i) * (i) + (n))\n").unwrap();
     let src = dir.join("lin.c");
     std::fs::write(
         &src,

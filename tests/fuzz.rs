@@ -334,7 +334,10 @@ fn seeds() -> Vec<Seed> {
         files.sort();
         for path in files {
             let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            seeds.push(seed(&name, path, Vec::new()));
+            // Mutants live elsewhere: the program's own headers are found
+            // through its folder.
+            let flags = vec!["-I".into(), path.parent().unwrap().display().to_string()];
+            seeds.push(seed(&name, path, flags));
         }
     }
     seeds
@@ -367,6 +370,9 @@ fn region_lines(path: &Path, flags: &[String], dir: &Path) -> Vec<(usize, usize)
         .lines()
         .filter_map(|l| l.strip_prefix("# region in "))
         .filter_map(|l| l.rsplit_once(" at lines "))
+        // A region in an included header has its lines in the header
+        // (" of H (included at line L)"); the mutants change only `path`.
+        .filter(|(_, r)| !r.contains(" of "))
         .filter_map(|(_, r)| {
             let (a, b) = r.split_once('-')?;
             Some((a.trim().parse().ok()?, b.trim().parse().ok()?))

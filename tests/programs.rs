@@ -37,6 +37,84 @@ fn math_arguments_are_converted_as_in_c() {
     assert!(!k.contains("long long"), "{}", k);
 }
 
+/// Enumeration constants (issue 15: real PENCIL image code scales
+/// colours by them): values given, implicit and computed from others, a
+/// negative one, one as an array extent and loop bound, a function's own
+/// enum, and a local variable hiding an enumerator.
+#[test]
+fn enumeration_constants_are_their_values() {
+    check("enums");
+    check_cuda_emulated("enums");
+}
+
+/// Arrays of structs whose members are of one type (issue 15: complex
+/// numbers of DSL-generated BLAS), nested and typedef'd structs, a struct
+/// array declared in a region: on C (members printed back), PoCL and
+/// emulated CUDA (the members' places in plain buffers).
+#[test]
+fn arrays_of_structs_of_one_member_type() {
+    check("structs");
+    check_cuda_emulated("structs");
+    let host =
+        std::fs::read_to_string(root().join("target/e2e/program-structs/p_pencilc.c")).unwrap();
+    assert!(host.contains("].pos.x"), "{}", host);
+}
+
+/// Regions in a header the input includes, twice under other macros
+/// (as PENCIL's HOG benchmark includes its implementation): each
+/// inclusion's region is compiled and the header pasted there; a
+/// `reduction(+: hist[g])` of one row of an array.
+#[test]
+fn regions_in_included_headers() {
+    check("included_regions");
+    let host = std::fs::read_to_string(root().join("target/e2e/program-included_regions/p_host.c"))
+        .unwrap();
+    assert_eq!(
+        host.matches("included_regions.h, included here").count(),
+        2,
+        "{}",
+        host
+    );
+    assert!(
+        !host.contains("#include \"included_regions.h\""),
+        "{}",
+        host
+    );
+    // Dumps say which file the lines are in: tools that mark the input's
+    // region lines (tests/fuzz.rs) must not take the header's for its own.
+    let dump = Command::new(pencilc())
+        .args(["--emit", "scop", "-I"])
+        .arg(root().join("tests/programs"))
+        .arg(root().join("tests/programs/included_regions.c"))
+        .output()
+        .unwrap();
+    let dump = String::from_utf8_lossy(&dump.stdout);
+    assert_eq!(dump.matches("at lines 13-32 of ").count(), 2, "{}", dump);
+    assert!(
+        dump.contains("included_regions.h (included at line 13)"),
+        "{}",
+        dump
+    );
+    assert!(
+        dump.contains("included_regions.h (included at line 16)"),
+        "{}",
+        dump
+    );
+}
+
+/// A `#pragma once` header with a region, included twice: pasted once,
+/// the second `#include` dropped (it would define the function twice); a
+/// region two inclusions deep stays as it is, with a warning.
+#[test]
+fn regions_in_pragma_once_and_nested_headers() {
+    let warnings = program_matches_sequential("included_once", "", &[]);
+    assert!(
+        warnings.contains("included_deep.h:7:1: warning: this region is in a header that the input includes through another header"),
+        "{}",
+        warnings
+    );
+}
+
 #[test]
 fn generated_names_do_not_shadow_user_variables() {
     check("names");

@@ -5,10 +5,12 @@
 mod barrier;
 pub mod cpu;
 mod expr;
+mod footprint;
 pub mod memory;
 mod wavefront;
 
 pub use expr::{AExpr, AOp, ExprStyle};
+pub use footprint::Footprint;
 pub use memory::{LocalArray, Promoted};
 
 use crate::diag::{Diagnostic, Result};
@@ -114,6 +116,9 @@ pub struct GpuAst {
     /// what the run-time choice between versions counts. Empty unless
     /// asked for.
     pub instances: Vec<InstanceBox>,
+    /// The elements the region touches of each array whose extent is
+    /// what it accesses (`scop::Layout`).
+    pub footprints: Vec<Footprint>,
 }
 
 /// The smallest box around one statement's instances, as expressions of
@@ -275,6 +280,7 @@ pub fn generate(
         entry_check: entry_check(isl, scop)?,
         live_out: live_out_assignments(isl, scop)?,
         instances: vec![],
+        footprints: footprint::footprints(isl, scop)?,
         host,
         launches,
         block_ids: mapped.block_ids.clone(),
@@ -296,6 +302,7 @@ pub fn frame(isl: &Isl, scop: &Scop) -> Result<GpuAst> {
         entry_check: entry_check(isl, scop)?,
         live_out: live_out_assignments(isl, scop)?,
         instances: vec![],
+        footprints: vec![],
         host: Ast::Block(vec![]),
         launches: vec![],
         block_ids: vec![],
@@ -841,9 +848,15 @@ fn launch_guard(isl: &Isl, build: &BuildAt, bounds: &[Option<TileBound>]) -> Res
     })
 }
 
+/// More blocks than PPCG's wrap-around grid: a constant grid beyond it
+/// is replaced by the parametric count where there is one.
+const HUGE_CONSTANT_GRID: i64 = 32768;
+
 /// Blocks needed per grid dimension at this launch: the tile bound plus
 /// one (capped at the wrap-around size), or the cap itself when tile
-/// indices may be negative (skewed bands).
+/// indices may be negative (skewed bands). Where the AST cannot express
+/// the launch's own bound, the largest tile index of any launch
+/// (`KernelPlan::tile_max`, parameters only) plus one.
 fn grid_sizes(
     isl: &Isl,
     plan: &KernelPlan,
@@ -854,8 +867,25 @@ fn grid_sizes(
     let mut out = Vec::new();
     for (j, bound) in bounds.iter().enumerate() {
         let cap = plan.grid_cap[j];
+        // Every launch's tiles, as a function of the parameters.
+        let whole = match (plan.tile_max.get(j), empty) {
+            (Some(Some(max)), false) => {
+                let pa = PwAff::read_from_str(&isl.ctx, max).isl(isl, STAGE)?;
+                // Parameters only: valid wherever some launch has tiles
+                // (elsewhere every block finds nothing to run).
+                let domain = pa.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
+                let e = crate::isl::ast_build::expr_from_params_pw_aff(isl, domain, pa)?;
+                let count =
+                    AExpr::op(AOp::Add, vec![convert_expr(isl, &e)?, AExpr::Int(1)]).simplify();
+                Some(match count {
+                    AExpr::Int(c) => AExpr::Int(c.clamp(1, cap)),
+                    c => AExpr::op(AOp::Max, vec![c, AExpr::Int(1)]),
+                })
+            }
+            _ => None,
+        };
         let Some(bound) = bound else {
-            out.push(AExpr::Int(if empty { 1 } else { cap }));
+            out.push(whole.unwrap_or(AExpr::Int(if empty { 1 } else { cap })));
             continue;
         };
         let e = build
@@ -864,6 +894,11 @@ fn grid_sizes(
         let e = convert_expr(isl, &e)?;
         let count = AExpr::op(AOp::Add, vec![e, AExpr::Int(1)]).simplify();
         out.push(match count {
+            // A constant bound of more blocks than a wrapped grid has is
+            // isl's bound over every value of a parameter that wraps
+            // (`(int)(n - 1) + 3` with `n` unsigned): the parametric one
+            // counts this launch's.
+            AExpr::Int(c) if c > HUGE_CONSTANT_GRID && whole.is_some() => whole.clone().unwrap(),
             AExpr::Int(c) => AExpr::Int(c.clamp(1, cap)),
             // The mapper proved every tile index below the cap.
             c if !plan.wraps[j] => c,

@@ -254,7 +254,14 @@ impl BodyPrinter<'_> {
                 subs.iter().map(|s| format!("[{}]", s)).collect::<String>()
             );
         };
-        if self.style == DataStyle::Host || subs.len() <= 1 {
+        if self.style == DataStyle::Host && !a.members.is_empty() {
+            return host_member(name, &a.members, &a.elem_type, subs);
+        }
+        let host = self.style == DataStyle::Host;
+        // The user's flat pointer (`p[i * m + j]` delinearised) is indexed
+        // on the host as the user's code indexed it.
+        let flat_on_host = host && a.layout.as_ref().is_some_and(|l| l.host_flat);
+        if (host && !flat_on_host) || (subs.len() <= 1 && !a.has_offset()) {
             return format!(
                 "{}{}",
                 name,
@@ -279,7 +286,10 @@ impl BodyPrinter<'_> {
                 par(s)
             );
         }
-        format!("{}[{}]", name, lin)
+        if host {
+            return format!("{}[{}]", name, lin);
+        }
+        format!("{}[{}]", name, super::footprint::device_index(a, lin))
     }
 }
 
@@ -330,9 +340,35 @@ impl BodyPrinter<'_> {
     }
 }
 
+/// An element's member in host code, which keeps the user's array of
+/// structs: the last subscript is the member's place (`A[i][j].Im`; a
+/// place that is not a literal, which the front end never makes, reads the
+/// element as an array of the members' type).
+fn host_member(name: &str, members: &[String], elem: &str, subs: &[String]) -> String {
+    let Some((last, outer)) = subs.split_last() else {
+        return name.to_string();
+    };
+    let element: String = std::iter::once(name.to_string())
+        .chain(outer.iter().map(|s| format!("[{}]", s)))
+        .collect();
+    match last
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .and_then(|k| members.get(k))
+    {
+        Some(m) => format!("{}.{}", element, m),
+        None => format!("(({} *)&{})[{}]", elem, element, last),
+    }
+}
+
+/// An extent as C text. A pointer's outermost extent is no expression
+/// (its buffer's size comes from `footprint`), and linearisation never
+/// reads it.
 pub fn extent_c(e: &Extent) -> String {
     match e {
         Extent::Const(c) => c.to_string(),
         Extent::Expr { c_text, .. } => format!("({})", c_text),
+        Extent::Accessed => "0".to_string(),
     }
 }

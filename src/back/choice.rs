@@ -232,8 +232,16 @@ fn bytes(r: &RegionCode) -> String {
             continue;
         }
         let mut size = format!("(double) sizeof({})", a.elem_type);
-        for e in &a.extents {
-            size = format!("{} * (double) {}", size, extent_c(e));
+        if a.layout.is_some() {
+            // A pointer's buffer holds what the region touches
+            // (`footprint`), not a declared extent.
+            if let Some((_, len)) = super::footprint::range(a, r.ast) {
+                size = format!("{} * (double) ({})", size, len);
+            }
+        } else {
+            for e in &a.extents {
+                size = format!("{} * (double) {}", size, extent_c(e));
+            }
         }
         terms.push(if times == 2 {
             format!("2.0 * {}", size)

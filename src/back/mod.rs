@@ -7,6 +7,7 @@ mod builtins;
 pub mod cexpr;
 pub mod choice;
 pub mod convert;
+mod footprint;
 pub mod cxx;
 pub mod kernel;
 mod private;
@@ -17,11 +18,13 @@ mod templates;
 use crate::ast::{AExpr, GpuAst, Launch};
 use crate::deps::DependenceGraph;
 use crate::diag::{Diagnostic, Result};
+use crate::front::parse::Inclusion;
 use crate::front::syntax::Expr;
 use crate::front::SourceFile;
 use crate::scop::Scop;
 use body::{extent_c, indent, BodyPrinter, DataStyle};
 use kernel::{kernel_args, KernelArg};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use tera::Context;
 
@@ -124,8 +127,11 @@ pub struct Emitted {
 const OPENCL_BUILTINS: &str = include_str!("../../pencil-headers/pencil_opencl.h");
 const CUDA_BUILTINS: &str = include_str!("../../pencil-headers/pencil_cuda.h");
 
+/// `headers`: the text of every header that holds a region
+/// (`Scop::inclusion`), by the name the preprocessor gave it.
 pub fn emit(
     source: &SourceFile,
+    headers: &BTreeMap<PathBuf, SourceFile>,
     regions: &[RegionCode],
     target: Target,
     paths: &OutputPaths,
@@ -140,9 +146,24 @@ pub fn emit(
     let input_c = c_string(&source.path.display().to_string());
     let mut kernels: Vec<KernelText> = Vec::new();
     let mut replacements: Vec<(u32, u32, String)> = Vec::new();
+    // Regions of headers, by inclusion: each is pasted where it was
+    // included, with its own regions' code.
+    let mut pasted: BTreeMap<Inclusion, Vec<(u32, u32, String)>> = BTreeMap::new();
     let mut notes = Vec::new();
     let mut warnings = Vec::new();
     for r in regions {
+        let (source, input) = match &r.scop.inclusion {
+            None => (source, input.clone()),
+            Some(inc) => {
+                let h = headers.get(&inc.header).ok_or_else(|| {
+                    Diagnostic::internal(
+                        "back",
+                        format!("the text of {} was not read", inc.header.display()),
+                    )
+                })?;
+                (h, comment_text(&inc.header.display().to_string()))
+            }
+        };
         let host = emit_region(
             &tera,
             r,
@@ -178,7 +199,7 @@ pub fn emit(
             (None, false) => Some(in_long.join(" && ")),
             (Some(b), false) => Some(format!("{} && {}", in_long.join(" && "), b)),
         };
-        let overlap = no_overlap_check(r.scop);
+        let overlap = no_overlap_check(r.scop, r.ast).map(|o| unmangle(&o, &keywords));
         let three_way = match (target, r.cpu) {
             (Target::C, _) | (_, None) => None,
             (_, Some(cpu))
@@ -211,8 +232,38 @@ pub fn emit(
         } else {
             host
         };
-        replacements.push((r.scop.begin_line, r.scop.end_line, host));
+        let code = (r.scop.begin_line, r.scop.end_line, host);
+        match &r.scop.inclusion {
+            None => replacements.push(code),
+            Some(inc) => pasted.entry(inc.clone()).or_default().push(code),
+        }
     }
+    for (inc, codes) in &pasted {
+        let header = &headers[&inc.header];
+        replacements.push((
+            inc.include_line,
+            inc.include_line,
+            paste_header(header, codes),
+        ));
+        if has_pragma_once(&header.text) {
+            // The preprocessor skips later inclusions of a `#pragma once`
+            // header; the pasted text is no inclusion, so they are
+            // dropped here instead.
+            for line in later_includes_of(source, &inc.header, inc.include_line) {
+                if !replacements.iter().any(|r| r.0 <= line && line <= r.1) {
+                    replacements.push((
+                        line,
+                        line,
+                        format!(
+                            "/* pencilc: {} was pasted above, and has `#pragma once` */",
+                            comment_text(&inc.header.display().to_string())
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    replacements.sort_by_key(|r| r.0);
     let helpers = templates::render(&tera, "common_macros.h.tera", &Context::new())?;
     let version = env!("CARGO_PKG_VERSION");
     let file_name = |p: &Path| {
@@ -350,6 +401,7 @@ fn cxx_source(source: &SourceFile, regions: &[RegionCode]) -> SourceFile {
     let lines: Vec<&str> = source.text.lines().collect();
     let whole: Vec<(String, u32)> = regions
         .iter()
+        .filter(|r| r.scop.inclusion.is_none())
         .filter(|r| {
             // A `#pragma scop` region's first line is the pragma; a whole
             // function's is the first line of its body.
@@ -416,6 +468,9 @@ fn emit_region(
     let mut slices_per_launch = Vec::new();
     for l in &r.ast.launches {
         let mut args = kernel_args(scop, l, &r.ast.block_ids, &r.ast.thread_ids);
+        if target != Target::C {
+            footprint::add_offset_args(scop, &mut args);
+        }
         let plan = if target == Target::C {
             reduce::Plan::default()
         } else {
@@ -491,7 +546,7 @@ fn emit_region(
         privatized: &[],
         target,
     };
-    let mut body = String::new();
+    let mut body = struct_layout_checks(scop);
     let mut launch_fn = |i: usize, depth: usize, out: &mut String| -> Result<()> {
         let l = &r.ast.launches[i];
         let text = match target {
@@ -594,13 +649,22 @@ fn emit_region(
             } else {
                 format!("(size_t) {}", size)
             };
+            let mut host = if a.is_scalar() {
+                format!("&{}", a.name)
+            } else {
+                a.name.clone()
+            };
+            // A pointer's buffer holds what the region touches of it.
+            let size = match footprint::buffer(a) {
+                Some((bytes, at)) => {
+                    host = at;
+                    bytes
+                }
+                None => size,
+            };
             serde_json_like::Buffer {
                 dev: format!("dev_{}", a.name),
-                host: if a.is_scalar() {
-                    format!("&{}", a.name)
-                } else {
-                    a.name.clone()
-                },
+                host,
                 size,
                 // The kernels' type (CUDA's host declares the device pointer).
                 elem_type: opencl_type(&a.elem_type),
@@ -610,6 +674,12 @@ fn emit_region(
         })
         .collect();
     ctx.insert("buffers", &buffers);
+    let prologue = if target == Target::C {
+        Vec::new()
+    } else {
+        footprint::host_decls(scop, r.ast)
+    };
+    ctx.insert("prologue", &prologue);
     let name = match target {
         Target::OpenCl => "opencl/region.c.tera",
         Target::Cuda => "cuda/region.cu.tera",
@@ -1207,30 +1277,60 @@ fn cuda_pointer_signature(source: &SourceFile, r: &RegionCode, target: Target) -
     !cxx::is_pragma_scop(first) && !cxx::host_indexes_arrays(&r.ast.host)
 }
 
+/// The model lays an array of structs out as its members side by side
+/// (`Array::members`); an alignment attribute would put padding between
+/// elements. A compile-time check, valid C and C++: the array's size is
+/// negative where the layout differs.
+fn struct_layout_checks(scop: &Scop) -> String {
+    let mut out = String::new();
+    for a in scop.arrays.iter().filter(|a| !a.members.is_empty()) {
+        // The type where it has a name: the CUDA host file makes the
+        // array parameters of whole PENCIL functions `void *`.
+        let element: String = match &a.struct_type {
+            Some(t) => t.clone(),
+            None => std::iter::once(a.name.clone())
+                .chain((1..a.extents.len()).map(|_| "[0]".to_string()))
+                .collect(),
+        };
+        out.push_str(&format!(
+            "{}/* pencilc: the structs of `{}` must be laid out member after member */\n",
+            indent(1),
+            a.name
+        ));
+        out.push_str(&format!(
+            "{}typedef char pencilc_layout_{}[sizeof({}) == {} * sizeof({}) ? 1 : -1];\n{}(void)sizeof(pencilc_layout_{});\n",
+            indent(1),
+            a.name,
+            element,
+            a.members.len(),
+            a.elem_type,
+            indent(1),
+            a.name
+        ));
+    }
+    out
+}
+
 /// The condition that no two arrays of `Scop::may_alias` share a byte:
 /// `kern(n, X + 1, X)` passes overlapping arrays, which C allows, and the
 /// generated code (separate device buffers, reordered instances) would
-/// compute something else. The whole declared extents are compared, not
-/// the elements accessed, because the copies to and from the device move
-/// whole extents. Addresses are compared as integers: comparing pointers
-/// into different objects is undefined in C.
-fn no_overlap_check(scop: &Scop) -> Option<String> {
-    let bytes = |name: &str| -> Option<String> {
-        let a = scop.array(name)?;
-        let mut size = format!("sizeof({})", a.elem_type);
-        for e in &a.extents {
-            size = format!("{} * {}", size, extent_c(e));
-        }
-        Some(format!("(size_t) {}", size))
-    };
+/// compute something else. The whole declared extents of arrays are
+/// compared, not the elements accessed, because their copies move whole
+/// extents; a pointer's copies move the range the region touches, and
+/// that range is compared (`footprint::byte_range`). Addresses are
+/// compared as integers: comparing pointers into different objects is
+/// undefined in C.
+fn no_overlap_check(scop: &Scop, ast: &crate::ast::GpuAst) -> Option<String> {
     let mut conds = Vec::new();
     for (a, b) in &scop.may_alias {
-        let (Some(sa), Some(sb)) = (bytes(a), bytes(b)) else {
+        // Pointers: the bytes the region touches (`footprint`).
+        let (Some((a, sa)), Some((b, sb))) = (
+            footprint::byte_range(scop, ast, a),
+            footprint::byte_range(scop, ast, b),
+        ) else {
             continue;
         };
-        conds.push(format!(
-            "((size_t) {a} + {sa} <= (size_t) {b} || (size_t) {b} + {sb} <= (size_t) {a})",
-        ));
+        conds.push(format!("({a} + {sa} <= {b} || {b} + {sb} <= {a})"));
     }
     if conds.is_empty() {
         None
@@ -1373,10 +1473,96 @@ pub fn comment_text(s: &str) -> String {
 /// The user's file with the prelude on top and each region replaced; line
 /// directives keep the compiler's messages pointing at the user's lines.
 fn splice(source: &SourceFile, prelude: &str, replacements: &[(u32, u32, String)]) -> String {
-    let file = c_path(&source.path);
     let mut out = String::new();
     out.push_str(prelude.trim_end());
-    out.push_str(&format!("\n#line 1 \"{}\"\n", file));
+    out.push('\n');
+    out.push_str(&spliced_lines(source, replacements));
+    out
+}
+
+/// A header the main file includes, pasted in place of its `#include`
+/// with the regions of this inclusion compiled: the preprocessor sees the
+/// same text under the same macros, so the code around the regions means
+/// what it meant. A `#pragma once` would be taken as the main file's.
+fn paste_header(header: &SourceFile, codes: &[(u32, u32, String)]) -> String {
+    let name = comment_text(&header.path.display().to_string());
+    let text: String = header
+        .text
+        .split_inclusive('\n')
+        .map(|l| {
+            if is_pragma_once(l) {
+                "/* #pragma once: pencilc pasted the header here */\n"
+            } else {
+                l
+            }
+        })
+        .collect();
+    let pasted = SourceFile {
+        path: header.path.clone(),
+        text,
+    };
+    format!(
+        "/* pencilc: {}, included here, with its regions compiled for this inclusion */\n{}",
+        name,
+        spliced_lines(&pasted, codes).trim_end()
+    )
+}
+
+fn is_pragma_once(line: &str) -> bool {
+    let t = line.trim_start();
+    let words: Vec<&str> = t.trim_start_matches('#').split_whitespace().collect();
+    t.starts_with('#') && words == ["pragma", "once"]
+}
+
+fn has_pragma_once(text: &str) -> bool {
+    text.lines().any(is_pragma_once)
+}
+
+/// The lines after `after` of the main file that `#include` `header`
+/// again: the name resolved against the main file's folder, or else the
+/// same file name (where an include path found it).
+fn later_includes_of(source: &SourceFile, header: &Path, after: u32) -> Vec<u32> {
+    let same_file = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    };
+    let dir = source.path.parent().unwrap_or(Path::new(""));
+    let mut out = Vec::new();
+    for (k, line) in source.text.lines().enumerate().skip(after as usize) {
+        let t = line.trim_start();
+        let Some(rest) = t.strip_prefix('#') else {
+            continue;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix("include") else {
+            continue;
+        };
+        let rest = rest.trim();
+        let name = match (rest.chars().next(), rest.get(1..)) {
+            (Some('"'), Some(r)) => r.split('"').next(),
+            (Some('<'), Some(r)) => r.split('>').next(),
+            _ => None,
+        };
+        let Some(name) = name else {
+            continue;
+        };
+        let candidate = dir.join(name);
+        let same = if candidate.exists() {
+            same_file(&candidate, header)
+        } else {
+            Path::new(name).file_name() == header.file_name()
+        };
+        if same {
+            out.push(k as u32 + 1);
+        }
+    }
+    out
+}
+
+/// The file's lines, each region's lines replaced by its code, with
+/// `#line` directives that keep the rest at its own lines.
+fn spliced_lines(source: &SourceFile, replacements: &[(u32, u32, String)]) -> String {
+    let file = c_path(&source.path);
+    let mut out = format!("#line 1 \"{}\"\n", file);
     let lines: Vec<&str> = source.text.split_inclusive('\n').collect();
     let mut line = 1u32;
     let mut i = 0usize;

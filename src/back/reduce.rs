@@ -154,7 +154,7 @@ pub fn plan(scop: &Scop, launch: &Launch, kernel: usize) -> Plan {
         for e in &array.extents {
             match e {
                 Extent::Const(c) => extents.push(*c),
-                Extent::Expr { .. } => {
+                Extent::Expr { .. } | Extent::Accessed => {
                     if why_not.is_none() {
                         why_not = Some("its size is not a constant".to_string());
                     }

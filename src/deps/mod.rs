@@ -361,7 +361,7 @@ fn fully_written(isl: &Isl, scop: &Scop, writes: &UnionMap, array: &str) -> Resu
             crate::scop::Extent::Const(c) => cons.push(format!("0 <= {} < {}", d, c)),
             // Symbolic extents: the region's own parameters may not bound
             // them, so treat the array as not provably covered.
-            crate::scop::Extent::Expr { .. } => return Ok(false),
+            crate::scop::Extent::Expr { .. } | crate::scop::Extent::Accessed => return Ok(false),
         }
         dims.push(d);
     }

@@ -12,6 +12,8 @@ use tree_sitter::{Node, Parser};
 
 mod atomic;
 mod casts;
+mod enums;
+mod structs;
 
 /// How deep the syntax tree of the code pencilc translates may nest
 /// (tree-sitter nodes: a level of parentheses is two, a loop with braces
@@ -114,14 +116,27 @@ impl SourceFile {
     }
 }
 
+/// A header the main file includes, as the preprocessor spelled it, and
+/// the main file's line of the `#include` (one inclusion of it).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Inclusion {
+    pub header: PathBuf,
+    pub include_line: u32,
+}
+
 /// One `#pragma scop` ... `#pragma endscop` region.
 #[derive(Clone, Debug)]
 pub struct Region {
     /// The enclosing function.
     pub function: String,
-    /// 1-based lines of the two pragmas in the user's file.
+    /// 1-based lines of the two pragmas in the user's file, or in the
+    /// header of `inclusion`.
     pub begin_line: u32,
     pub end_line: u32,
+    /// Set for a region of a header that the main file includes: the
+    /// output pastes the header there with the region compiled (the same
+    /// header included twice under other macros has a region each time).
+    pub inclusion: Option<Inclusion>,
     pub body: Vec<Stmt>,
     /// Every variable visible in the region (parameters, locals, globals).
     pub symbols: BTreeMap<String, VarDecl>,
@@ -165,8 +180,27 @@ pub fn parse_file(pp: &Preprocessed) -> Result<Parsed> {
         loop_depth: Cell::new(0),
         typedefs: RefCell::new(BTreeMap::new()),
         call_statement: Cell::new(false),
+        enums: RefCell::new(BTreeMap::new()),
+        structs: RefCell::new(BTreeMap::new()),
+        struct_vars: RefCell::new(BTreeMap::new()),
     };
     let root = tree.root_node();
+    let enumerators = cx.collect_enumerators(root);
+    *cx.enums.borrow_mut() = enumerators;
+    // Struct members may have typedef'd types, and globals struct types:
+    // typedefs first, then the structs, then the declarations.
+    {
+        let mut typedefs = BTreeMap::new();
+        let mut cursor = root.walk();
+        for child in root.children(&mut cursor) {
+            if child.kind() == "type_definition" {
+                cx.collect_typedef(child, &mut typedefs);
+            }
+        }
+        *cx.typedefs.borrow_mut() = typedefs;
+        let structs = cx.collect_structs(root);
+        *cx.structs.borrow_mut() = structs;
+    }
     let mut typedefs = BTreeMap::new();
     let mut globals = BTreeMap::new();
     let mut functions: Vec<Node> = Vec::new();
@@ -228,12 +262,14 @@ pub fn parse_file(pp: &Preprocessed) -> Result<Parsed> {
             );
         }
     }
+    let global_struct_vars = cx.struct_vars.borrow().clone();
     let mut regions = Vec::new();
     for f in &functions {
         let name = cx.function_name(*f);
         if summary_of.contains_key(&name) || summary_of.values().any(|s| *s == name) {
             continue;
         }
+        *cx.struct_vars.borrow_mut() = global_struct_vars.clone();
         let before = regions.len();
         cx.regions_in_function(*f, &typedefs, &globals, &mut regions)?;
         if regions.len() == before {
@@ -266,6 +302,15 @@ struct Cx<'a> {
     /// Set while the call of a call statement is converted: its arguments
     /// may be addresses of elements (`f(&A[i])`).
     call_statement: Cell<bool>,
+    /// The file's enumeration constants (`enums.rs`).
+    enums: RefCell<BTreeMap<String, enums::Enumerator>>,
+    /// The layouts of the file's struct types (`structs.rs`), by
+    /// `struct TAG` or by the untagged specifier's text.
+    structs: RefCell<BTreeMap<String, std::result::Result<structs::Layout, String>>>,
+    /// The variables of struct type declared so far in the function being
+    /// converted (globals, parameters, then locals, a later declaration
+    /// of a name replacing an earlier one).
+    struct_vars: RefCell<BTreeMap<String, structs::StructVar>>,
 }
 
 /// Leaves a loop (`Cx::enter_loop`) when dropped.
@@ -430,6 +475,52 @@ impl<'a> Cx<'a> {
         scopes.is_empty() || scopes.iter().any(|s| s.contains(name))
     }
 
+    /// An enumeration constant where no variable of the region's scopes
+    /// hides it: the literal it stands for.
+    fn enumerator(&self, n: Node, name: &str) -> Option<Result<Expr>> {
+        if self.scopes.borrow().iter().any(|s| s.contains(name)) {
+            return None;
+        }
+        let loc = self.loc(n);
+        let lit = |v: i64| Expr {
+            kind: ExprKind::Int(v, v.to_string()),
+            loc: loc.clone(),
+        };
+        match self.enums.borrow().get(name)? {
+            enums::Enumerator::Value(v) if *v >= 0 => Some(Ok(lit(*v))),
+            // A negative literal is a negated positive one in C; `int`'s
+            // least value has no positive counterpart in `int`.
+            enums::Enumerator::Value(v) => {
+                let e = |kind| Expr {
+                    kind,
+                    loc: loc.clone(),
+                };
+                Some(Ok(if *v == i64::from(i32::MIN) {
+                    e(ExprKind::Binary(
+                        BinOp::Sub,
+                        Box::new(e(ExprKind::Unary(
+                            UnOp::Neg,
+                            Box::new(lit(i64::from(i32::MAX))),
+                        ))),
+                        Box::new(lit(1)),
+                    ))
+                } else {
+                    e(ExprKind::Unary(UnOp::Neg, Box::new(lit(-v))))
+                }))
+            }
+            enums::Enumerator::Unknown(why, hint) => Some(Err(self
+                .err(
+                    Code::UnknownIdentifier,
+                    n,
+                    format!(
+                        "the enumerator `{}` has no value pencilc can use: {}",
+                        name, why
+                    ),
+                )
+                .with_hint(*hint))),
+        }
+    }
+
     fn undeclared(&self, n: Node, name: &str) -> Diagnostic {
         self.err(
             Code::UnknownIdentifier,
@@ -494,6 +585,16 @@ impl<'a> Cx<'a> {
         })
     }
 
+    /// The inclusion a row of a directly included header belongs to.
+    fn inclusion(&self, row: usize) -> Option<Inclusion> {
+        let include_line = self.pp.include_site(row)?;
+        let file = self.pp.origin.get(row)?.0 as usize;
+        Some(Inclusion {
+            header: self.pp.files.get(file)?.clone(),
+            include_line,
+        })
+    }
+
     /// Code that pencilc translates must parse as C, nest within
     /// `MAX_NESTING` and, where it becomes a region, be UTF-8.
     fn check_translated(&self, n: Node, what: &str) -> Result<()> {
@@ -548,7 +649,7 @@ impl<'a> Cx<'a> {
     /// parse: an error if it hides a region (the region would be lost),
     /// else a warning, since pencilc copies it unchanged.
     fn check_top_level(&self, n: Node) -> Result<()> {
-        if !n.has_error() || !self.pp.is_main_file(n.start_position().row) {
+        if !n.has_error() || !self.pp.is_user_code(n.start_position().row) {
             return Ok(());
         }
         let s = scan(n);
@@ -700,7 +801,7 @@ impl<'a> Cx<'a> {
             dims.insert(0, None);
             pointer = false;
         }
-        Ok(Some(VarDecl {
+        let mut v = VarDecl {
             name: self.text(cur).to_string(),
             base_type: base.to_string(),
             dims,
@@ -709,8 +810,12 @@ impl<'a> Cx<'a> {
             restrict,
             read_only: false,
             storage: Storage::Local,
+            members: Vec::new(),
+            struct_type: None,
             loc: self.loc(cur),
-        }))
+        };
+        self.struct_element(&mut v);
+        Ok(Some(v))
     }
 
     fn function_name(&self, f: Node) -> String {
@@ -878,6 +983,7 @@ impl<'a> Cx<'a> {
             function,
             begin_line: self.pp.physical_line(open_row + 1),
             end_line: self.pp.physical_line(close_row.saturating_sub(1)),
+            inclusion: None,
             body: out,
             symbols,
             loc: self.loc(f),
@@ -903,7 +1009,7 @@ impl<'a> Cx<'a> {
         // The region's declarations come from the rest of the function,
         // and an error there may move what tree-sitter takes for the
         // region, so all of the function must be valid C.
-        if has_scop_pragma(self.text(f)) && self.pp.is_main_file(f.start_position().row) {
+        if has_scop_pragma(self.text(f)) && self.pp.is_user_code(f.start_position().row) {
             if let Some(d) = self.scan_error(&scan(f), "function that holds the region") {
                 return Err(d);
             }
@@ -946,10 +1052,20 @@ impl<'a> Cx<'a> {
                         )
                         .with_hint("close the region with `#pragma endscop` in the same block"));
                 };
-                if !self.pp.is_main_file(ch.start_position().row) {
+                let row = ch.start_position().row;
+                if !self.pp.is_user_code(row) {
+                    self.warnings.borrow_mut().push(
+                        Diagnostic::warning(
+                            Code::UnbalancedRegion,
+                            Some(self.loc(ch)),
+                            "this region is in a header that the input includes through another header, and stays as it is",
+                        )
+                        .with_hint("pencilc compiles the regions of the input and of the headers it includes itself: include this header from the input file"),
+                    );
                     i = end + 1;
                     continue;
                 }
+                let inclusion = self.inclusion(row);
                 let mut body = Vec::new();
                 let mut ignored = Vec::new();
                 for s in &children[i + 1..end] {
@@ -966,10 +1082,15 @@ impl<'a> Cx<'a> {
                     let _scope = self.enter_scope(symbols.keys().cloned());
                     self.stmt_list(&children[i + 1..end], &mut body, &mut ignored)?;
                 }
+                let line_of = |r: usize| match inclusion {
+                    Some(_) => self.pp.origin.get(r).map(|o| o.1).unwrap_or(0),
+                    None => self.pp.physical_line(r),
+                };
                 regions.push(Region {
                     function: function.to_string(),
-                    begin_line: self.pp.physical_line(ch.start_position().row),
-                    end_line: self.pp.physical_line(children[end].start_position().row),
+                    begin_line: line_of(ch.start_position().row),
+                    end_line: line_of(children[end].start_position().row),
+                    inclusion,
                     body,
                     symbols: symbols.clone(),
                     loc: self.loc(ch),
@@ -1186,6 +1307,7 @@ impl<'a> Cx<'a> {
         };
         let mut independent = false;
         let mut reductions: Vec<(RedOp, Vec<String>)> = Vec::new();
+        let mut sections: Vec<(String, Vec<String>)> = Vec::new();
         let mut cur = rest;
         loop {
             cur = cur.trim_start_matches(|c: char| c == ',' || c.is_whitespace());
@@ -1225,15 +1347,22 @@ impl<'a> Cx<'a> {
                             return Err(bad(&format!("unsupported reduction operator `{}`", other)))
                         }
                     };
-                    let vars: Vec<String> = vars.split(',').map(|v| v.trim().to_string()).collect();
-                    if vars.iter().all(|v| v.is_empty()) {
+                    let items: Vec<&str> = vars.split(',').map(|v| v.trim()).collect();
+                    if items.iter().all(|v| v.is_empty()) {
                         return Err(bad("a `reduction` clause needs at least one variable"));
                     }
-                    if let Some(v) = vars.iter().find(|v| !is_c_identifier(v)) {
-                        return Err(bad(&format!(
-                            "`{}` in a `reduction` clause is not a variable name",
-                            v
-                        )));
+                    let mut vars = Vec::new();
+                    for item in items {
+                        let Some((name, subs)) = reduction_item(item) else {
+                            return Err(bad(&format!(
+                                "`{}` in a `reduction` clause is not a variable name or a part of an array (`A[i]`, subscripts that are names or integers)",
+                                item
+                            )));
+                        };
+                        if !subs.is_empty() {
+                            sections.push((name.clone(), subs));
+                        }
+                        vars.push(name);
                     }
                     for v in &vars {
                         if let Some((other, _)) =
@@ -1283,6 +1412,7 @@ impl<'a> Cx<'a> {
         }
         Ok(Some(Independent {
             reductions,
+            sections,
             loc: Some(self.loc(n)),
         }))
     }
@@ -1297,10 +1427,7 @@ impl<'a> Cx<'a> {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
-        if matches!(
-            ty.kind(),
-            "struct_specifier" | "union_specifier" | "enum_specifier"
-        ) {
+        if matches!(ty.kind(), "union_specifier" | "enum_specifier") {
             return Err(self
                 .err(
                     Code::UnsupportedType,
@@ -1330,7 +1457,26 @@ impl<'a> Cx<'a> {
                     )
                     .with_hint("declare a C99 array with its extents instead"));
             }
+            if ty.kind() == "struct_specifier" && var.members.is_empty() {
+                let why = match self.struct_vars.borrow().get(&var.name) {
+                    Some(structs::StructVar::Unusable(why)) => format!(": {}", why),
+                    _ => String::new(),
+                };
+                return Err(self
+                    .err(
+                        Code::UnsupportedType,
+                        ty,
+                        format!("`{}` variables cannot be declared in a region{}", base, why),
+                    )
+                    .with_hint("declare scalars of arithmetic types, C99 arrays of them, or structs whose members are all of one arithmetic type"));
+            }
             let init = match d.child_by_field_name("value") {
+                // `T (*a)[n][m] = (T (*)[n][m]) buf;`: a pointer to rows of
+                // a flat buffer, which `scop::reshape` makes an array of
+                // that shape. The cast itself changes no value.
+                Some(v) if d.kind() == "init_declarator" && matches!(var.dims.first(), Some(None)) => {
+                    Some(self.reshaping_cast(v)?)
+                }
                 Some(v) if d.kind() == "init_declarator" => {
                     if v.kind() == "initializer_list" {
                         return Err(self
@@ -1354,6 +1500,34 @@ impl<'a> Cx<'a> {
             });
         }
         Ok(())
+    }
+
+    /// The buffer a pointer-to-array declaration of the region points to:
+    /// `(T (*)[n]) buf` or `buf`.
+    fn reshaping_cast(&self, v: Node) -> Result<Expr> {
+        let mut v = v;
+        while v.kind() == "parenthesized_expression" && v.named_child_count() == 1 {
+            v = v.named_child(0).ok_or_else(|| self.syntax(v))?;
+        }
+        if v.kind() == "cast_expression" {
+            let t = v.child_by_field_name("type").ok_or_else(|| self.syntax(v))?;
+            if !self.text(t).contains('*') {
+                return Err(self
+                    .err(Code::PointerArithmetic, t, "a pointer to rows must be initialised with a pointer")
+                    .with_hint("write `T (*a)[n] = (T (*)[n]) buf;` with `buf` a pointer or array of `T`"));
+            }
+            return self.reshaping_cast(v.child_by_field_name("value").ok_or_else(|| self.syntax(v))?);
+        }
+        if v.kind() != "identifier" {
+            return Err(self
+                .err(
+                    Code::PointerArithmetic,
+                    v,
+                    "a pointer to rows in a region must point to the start of a buffer the region names",
+                )
+                .with_hint("write `T (*a)[n] = (T (*)[n]) buf;` with `buf` a pointer parameter or array, without arithmetic"));
+        }
+        self.expr(v)
     }
 
     fn syntax(&self, n: Node) -> Diagnostic {
@@ -1676,6 +1850,9 @@ impl<'a> Cx<'a> {
             }
             "identifier" => {
                 let name = self.text(n);
+                if let Some(e) = self.enumerator(n, name) {
+                    return e;
+                }
                 if !self.is_declared(name) {
                     return Err(self.undeclared(n, name));
                 }
@@ -1843,13 +2020,7 @@ impl<'a> Cx<'a> {
                     "pointer dereference and address-of are not allowed in a region",
                 )
                 .with_hint("index arrays with subscripts, e.g. `A[i]` instead of `*(A + i)`")),
-            "field_expression" => Err(self
-                .err(
-                    Code::UnsupportedType,
-                    n,
-                    "struct member access is not supported",
-                )
-                .with_hint("copy the member into a scalar variable before `#pragma scop`")),
+            "field_expression" => self.member_access(n),
             "assignment_expression" | "update_expression" => Err(self
                 .err(
                     Code::UnsupportedStatement,
@@ -1904,6 +2075,31 @@ fn at_in_source(loc: &Loc, needle: &str) -> Loc {
         },
         None => loc.clone(),
     }
+}
+
+/// A reduction clause's item: a variable, or a part of an array given by
+/// leading subscripts that are names or integer literals (`hist[i]`, as
+/// PENCIL image code writes it).
+fn reduction_item(item: &str) -> Option<(String, Vec<String>)> {
+    let (name, mut rest) = match item.find('[') {
+        Some(p) => (item[..p].trim(), item[p..].trim()),
+        None => (item, ""),
+    };
+    if !is_c_identifier(name) {
+        return None;
+    }
+    let mut subs = Vec::new();
+    while !rest.is_empty() {
+        let inner = rest.strip_prefix('[')?;
+        let close = inner.find(']')?;
+        let sub = inner[..close].trim();
+        if !(is_c_identifier(sub) || parse_int_literal(sub).is_some()) {
+            return None;
+        }
+        subs.push(sub.to_string());
+        rest = inner[close + 1..].trim_start();
+    }
+    Some((name.to_string(), subs))
 }
 
 fn is_c_identifier(s: &str) -> bool {

@@ -25,6 +25,11 @@ pub struct Preprocessed {
     /// 1-based physical line there (0 for lines of other files): the line
     /// the generated code replaces, whatever `#line` made it look like.
     pub physical: Vec<u32>,
+    /// For each line of `text` that comes from a header the main file
+    /// includes directly (not a system header), the main file's physical
+    /// line of that `#include`; 0 elsewhere. Regions in such a header are
+    /// compiled per inclusion and pasted there (`back::splice`).
+    pub include_site: Vec<u32>,
     pub files: Vec<PathBuf>,
     pub main_file: PathBuf,
     /// Every file the preprocessor entered through `#include`, once each,
@@ -66,6 +71,18 @@ impl Preprocessed {
     /// file, also where a `#line` directive renamed it.
     pub fn is_main_file(&self, row: usize) -> bool {
         self.physical.get(row).is_some_and(|&l| l > 0)
+    }
+
+    /// The main file's line of the `#include` that brought in a row of a
+    /// header it includes directly (`include_site`), if the row is one.
+    pub fn include_site(&self, row: usize) -> Option<u32> {
+        self.include_site.get(row).copied().filter(|&l| l > 0)
+    }
+
+    /// Whether a row is the user's code that pencilc may compile: the main
+    /// file's, or a directly included user header's.
+    pub fn is_user_code(&self, row: usize) -> bool {
+        self.is_main_file(row) || self.include_site(row).is_some()
     }
 
     /// The physical line in the main file of a row (0 if not from it).
@@ -212,10 +229,18 @@ fn map_lines(text: String, main: &Path, directives: &[LineDirective]) -> Preproc
     let mut in_pseudo = false;
     let mut cleaned = String::with_capacity(text.len());
     let mut included: Vec<IncludedFile> = Vec::new();
+    // Each row's include depth, and where the current inclusion from the
+    // main file began (its first row; whether a system header).
+    let mut row_depth: Vec<usize> = Vec::new();
+    let mut include_site: Vec<u32> = Vec::new();
+    let mut entered: Option<(usize, bool)> = None;
     for line in text.lines() {
         if let Some(m) = parse_marker(line) {
             let fp = PathBuf::from(&m.name);
             if m.flags.contains(&1) {
+                if depth == 0 && seen_main {
+                    entered = Some((origin.len(), m.flags.contains(&3)));
+                }
                 depth += 1;
                 if !is_pseudo_file(&m.name) && !included.iter().any(|f| f.path == fp) {
                     included.push(IncludedFile {
@@ -225,6 +250,21 @@ fn map_lines(text: String, main: &Path, directives: &[LineDirective]) -> Preproc
                 }
             } else if m.flags.contains(&2) {
                 depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    // Back in the main file: the marker numbers the line
+                    // after the `#include`.
+                    let site = m.line as i64 + offset - 1;
+                    if let Some((first, false)) = entered.take() {
+                        if site > 0 {
+                            for r in first..origin.len() {
+                                if row_depth[r] == 1 {
+                                    include_site[r] = site as u32;
+                                }
+                            }
+                        }
+                    }
+                    entered = None;
+                }
             } else if depth == 0 && !is_pseudo_file(&m.name) {
                 if seen_main {
                     let here = cur_line as i64 - 1 + offset;
@@ -252,6 +292,8 @@ fn map_lines(text: String, main: &Path, directives: &[LineDirective]) -> Preproc
             cur_file = idx as u32;
             origin.push((cur_file, 0));
             physical.push(0);
+            row_depth.push(depth);
+            include_site.push(0);
             cur_line = m.line;
             // Blank out the markers so that the C parser does not see them.
             cleaned.push('\n');
@@ -261,6 +303,8 @@ fn map_lines(text: String, main: &Path, directives: &[LineDirective]) -> Preproc
         let phys = cur_line as i64 + offset;
         let in_main = depth == 0 && seen_main && !in_pseudo;
         physical.push(if in_main && phys > 0 { phys as u32 } else { 0 });
+        row_depth.push(depth);
+        include_site.push(0);
         cur_line += 1;
         cleaned.push_str(&replace_digraphs(line));
         cleaned.push('\n');
@@ -272,6 +316,7 @@ fn map_lines(text: String, main: &Path, directives: &[LineDirective]) -> Preproc
         text: cleaned,
         origin,
         physical,
+        include_site,
         files,
         main_file,
         included,
@@ -561,6 +606,12 @@ mod tests {
                 ("/usr/include/stdio.h".to_string(), true),
             ]
         );
+        // `int q;` came from the `#include` on line 1; nothing of a
+        // system header or of the main file has an include site.
+        assert_eq!(p.include_site(7), Some(1));
+        assert!(p.is_user_code(7));
+        assert_eq!(p.include_site(3), None);
+        assert_eq!(p.include_site(14), None);
     }
 
     #[test]

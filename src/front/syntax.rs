@@ -180,10 +180,23 @@ impl RedOp {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Independent {
     pub reductions: Vec<(RedOp, Vec<String>)>,
+    /// Reductions of a part of an array (`reduction(+: hist[i])`): the
+    /// array and the leading subscripts that every update of it in the
+    /// loop has, each an identifier or an integer literal as written.
+    pub sections: Vec<(String, Vec<String>)>,
     pub loc: Option<Loc>,
 }
 
 impl Independent {
+    /// The leading subscripts a reduction clause gives `var`, if it names
+    /// a part of it.
+    pub fn section_of(&self, var: &str) -> Option<&[String]> {
+        self.sections
+            .iter()
+            .find(|(v, _)| v == var)
+            .map(|(_, s)| s.as_slice())
+    }
+
     pub fn reduction_of(&self, var: &str) -> Option<RedOp> {
         self.reductions
             .iter()
@@ -467,6 +480,13 @@ pub struct VarDecl {
     /// (`const float x[n]`, `const double *p`): C forbids writing them.
     pub read_only: bool,
     pub storage: Storage,
+    /// A variable of a struct type whose members are all of `base_type`:
+    /// its members in memory order (nested ones as paths, `pos.x`); the
+    /// last of `dims` is theirs (`parse::structs`). Empty otherwise.
+    pub members: Vec<String>,
+    /// The struct type of such a variable by a name C code can use
+    /// (`struct TAG` or a typedef name), if it has one.
+    pub struct_type: Option<String>,
     pub loc: Loc,
 }
 

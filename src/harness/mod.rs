@@ -332,7 +332,7 @@ struct Built {
 fn flags(opts: &HarnessOptions, k: &Kernel) -> Vec<String> {
     let mut fl: Vec<String> = vec![
         "-I".into(),
-        opts.polybench.join("utilities").display().to_string(),
+        utilities(&opts.polybench).display().to_string(),
         "-I".into(),
         k.source
             .parent()
@@ -356,6 +356,16 @@ fn flags(opts: &HarnessOptions, k: &Kernel) -> Vec<String> {
         }
     }
     fl
+}
+
+/// PolyBench's `utilities/`: beside `kernels.txt`, or one folder up (a
+/// generated suite such as `polybench/flat` shares the original's).
+fn utilities(polybench: &Path) -> PathBuf {
+    let here = polybench.join("utilities");
+    match polybench.parent() {
+        Some(up) if !here.exists() && up.join("utilities").exists() => up.join("utilities"),
+        _ => here,
+    }
 }
 
 /// Runs a command to completion; Err carries the tail of its stderr.
@@ -409,7 +419,7 @@ fn build(opts: &HarnessOptions, k: &Kernel) -> Built {
 
 fn build_programs(opts: &HarnessOptions, k: &Kernel, b: &mut Built) -> Result<(), String> {
     let fl = flags(opts, k);
-    let polybench_c = opts.polybench.join("utilities/polybench.c");
+    let polybench_c = utilities(&opts.polybench).join("polybench.c");
     let host = b.dir.join(format!("{}_host.c", k.name));
     if opts.opencl {
         run_pencilc(opts, k, &fl, "opencl", &host, Some(&mut *b))?;

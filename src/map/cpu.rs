@@ -490,7 +490,7 @@ impl CpuMapper<'_> {
                     .iter()
                     .try_fold(elem_bytes(&array.elem_type), |b, e| match e {
                         Extent::Const(c) => b.checked_mul(*c),
-                        Extent::Expr { .. } => None,
+                        Extent::Expr { .. } | Extent::Accessed => None,
                     });
             if bytes.is_some_and(|b| b <= MAX_CLAUSE_ARRAY_BYTES) {
                 out.reductions.push((var, op));

@@ -119,6 +119,10 @@ pub struct KernelPlan {
     /// Per block dimension: statement instance → tile index, as isl text,
     /// from which the launch computes how many blocks it needs.
     pub tile_index: Vec<String>,
+    /// Per block dimension that does not wrap: the largest tile index of
+    /// any launch, a function of the parameters (isl text); the grid of a
+    /// launch whose own bound the AST cannot express.
+    pub tile_max: Vec<Option<String>>,
     /// Members of the kernel band and how many of them are parallel.
     pub band_members: usize,
     pub parallel_members: usize,
@@ -426,6 +430,7 @@ impl Mapper<'_> {
             grid_cap: vec![],
             wavefront: false,
             wraps: vec![],
+            tile_max: vec![],
             tile_index: vec![],
             band_members: 0,
             parallel_members: 0,
@@ -512,17 +517,14 @@ impl Mapper<'_> {
             })
             .collect();
         // The grid's size per block dimension: the user's, else the API's
-        // limit but at most the wrap-around grid, so that a launch whose
-        // tile bound `ast` cannot express (it then launches the cap) never
-        // gets billions of blocks; the grid wraps where tiles may not fit
-        // (below).
+        // limit; the grid wraps where tiles may not fit (below).
         let mut grid_cap: Vec<i64> = (0..n_block)
             .map(|j| {
                 let inner = j + 1 == n_block;
                 user.grid
                     .as_ref()
                     .map(|g| g[j])
-                    .unwrap_or(self.opts.grid_limit[inner as usize].min(self.opts.wrap_grid))
+                    .unwrap_or(self.opts.grid_limit[inner as usize])
             })
             .collect();
         let depth = node.get_schedule_depth().isl(isl, STAGE)? as usize;
@@ -538,6 +540,7 @@ impl Mapper<'_> {
 
         // Tile indices per block dimension, for the launch's grid size.
         let mut tile_index = Vec::new();
+        let mut tile_max = Vec::new();
         let mut wraps = Vec::new();
         for j in 0..n_block {
             let upa = partial.get_union_pw_aff(j as i32).isl(isl, STAGE)?;
@@ -548,11 +551,12 @@ impl Mapper<'_> {
                 .floor()
                 .isl(isl, STAGE)?;
             let m = UnionMap::from_union_pw_aff(idx).isl(isl, STAGE)?;
-            let wrap = self.tiles_may_wrap(&m, &node, grid_cap[j])?;
+            let (wrap, max) = self.tiles_may_wrap(&m, &node, grid_cap[j])?;
             if wrap && user.grid.is_none() {
                 grid_cap[j] = self.opts.wrap_grid.min(grid_cap[j]);
             }
             wraps.push(wrap);
+            tile_max.push(max);
             tile_index.push(m.to_str().isl(isl, STAGE)?.to_string());
         }
 
@@ -745,6 +749,7 @@ impl Mapper<'_> {
             wavefront: self.unit_tiles,
             wraps,
             tile_index,
+            tile_max,
             band_members: n,
             parallel_members: leading,
             number,
@@ -758,7 +763,25 @@ impl Mapper<'_> {
     /// band's instances may be negative or reach `cap`, for some values of
     /// the parameters their C types allow. Answered on the instances with
     /// local variables eliminated (a superset), so `false` is certain.
-    fn tiles_may_wrap(&self, index: &UnionMap, node: &ScheduleNode, cap: i64) -> Result<bool> {
+    /// Whether a kernel's tiles along one block dimension must wrap
+    /// around a grid smaller than their number, and otherwise their
+    /// largest index over the launch as a function of the parameters
+    /// alone (isl text), for launches whose exact bound the AST cannot
+    /// express. They wrap where an index may be negative or reach the
+    /// API's limit `cap`, and where the largest index is no function of
+    /// the parameters but one constant beyond the wrap-around grid: then
+    /// most blocks of a launch of that size would be empty (a loop
+    /// bounded by `(int)(n - 1) + 3` with `n` unsigned has 2^26 tiles for
+    /// some `n`, and PoCL cannot allocate such a launch). A parametric
+    /// largest index (a time-skewed stencil's tiles grow with `tsteps`)
+    /// wraps nowhere: a kernel with wrap-around tiles costs isl's AST
+    /// generation more than a hundred times as much on the stencils.
+    fn tiles_may_wrap(
+        &self,
+        index: &UnionMap,
+        node: &ScheduleNode,
+        cap: i64,
+    ) -> Result<(bool, Option<String>)> {
         let isl = self.isl;
         let context = isl
             .set(&self.scop.context)
@@ -779,7 +802,25 @@ impl Mapper<'_> {
         let within = isl
             .union_set(&format!("{{ [t] : 0 <= t < {} }}", cap))
             .isl(isl, STAGE)?;
-        Ok(!tiles.is_subset(&within).isl(isl, STAGE)?)
+        if !tiles.is_subset(&within).isl(isl, STAGE)? {
+            return Ok((true, None));
+        }
+        if tiles.is_empty().isl(isl, STAGE)? {
+            return Ok((false, None));
+        }
+        let max = Set::from_union_set(tiles)
+            .isl(isl, STAGE)?
+            .dim_max(0)
+            .isl(isl, STAGE)?;
+        if max.is_cst().isl(isl, STAGE)? {
+            let constant = max.copy().isl(isl, STAGE)?.max_val().isl(isl, STAGE)?;
+            if constant.is_int().isl(isl, STAGE)?
+                && constant.get_num_si().isl(isl, STAGE)? >= self.opts.wrap_grid
+            {
+                return Ok((true, None));
+            }
+        }
+        Ok((false, Some(max.to_str().isl(isl, STAGE)?.to_string())))
     }
 
     fn named_id(&self, name: &str) -> Result<Id> {

@@ -61,6 +61,10 @@ struct PendingKill {
 
 struct Builder<'r> {
     region: &'r Region,
+    /// What `reshape` made of the region's pointers and flat arrays.
+    plans: &'r BTreeMap<String, super::reshape::Plan>,
+    /// Arrays whose subscripts `reshape` reported on already.
+    reshape_reported: BTreeSet<String>,
     written: BTreeSet<String>,
     /// C names of the enclosing iterators.
     iters: Vec<String>,
@@ -114,7 +118,37 @@ struct Builder<'r> {
 }
 
 pub fn build_scop(region: &Region) -> Result<Scop> {
-    build_with(region, BTreeSet::new())
+    // Pointers and linearised subscripts first become arrays of their
+    // shapes (`reshape`); a shape that holds nowhere the region runs is
+    // given up, and the region built again with that array flat.
+    let mut keep_flat = BTreeSet::new();
+    let mut given_up = Vec::new();
+    loop {
+        let mut prepared = super::reshape::prepare(region, &keep_flat)?;
+        prepared.reported.extend(keep_flat.iter().cloned());
+        match build_with(&prepared, BTreeSet::new())? {
+            Built::Scop(mut scop) => {
+                let mut warnings = prepared.warnings;
+                warnings.append(&mut given_up);
+                warnings.append(&mut scop.warnings);
+                scop.warnings = warnings;
+                return Ok(*scop);
+            }
+            Built::Flat(arrays) => {
+                for (name, why) in arrays {
+                    if keep_flat.insert(name) {
+                        given_up.push(why);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A scop, or the arrays whose delinearised shape never holds.
+enum Built {
+    Scop(Box<Scop>),
+    Flat(Vec<(String, Diagnostic)>),
 }
 
 /// The scop with every loop over the variables `dynamic` kept as one
@@ -122,12 +156,15 @@ pub fn build_scop(region: &Region) -> Result<Scop> {
 /// affine loop leaves a final value in must have all its loops kept: the
 /// affine loops' final values are assigned after the region, which would
 /// undo a later kept loop's value (or be undone by its copy back).
-fn build_with(region: &Region, dynamic: BTreeSet<String>) -> Result<Scop> {
+fn build_with(prepared: &super::reshape::Prepared, dynamic: BTreeSet<String>) -> Result<Built> {
+    let region = &prepared.region;
     check_const_writes(&region.body, &region.symbols)?;
     let mut written = BTreeSet::new();
     collect_written(&region.body, &region.symbols, &mut written);
     let mut b = Builder {
         region,
+        plans: &prepared.plans,
+        reshape_reported: prepared.reported.clone(),
         written,
         iters: vec![],
         iter_types: vec![],
@@ -160,6 +197,10 @@ fn build_with(region: &Region, dynamic: BTreeSet<String>) -> Result<Scop> {
         isl: crate::isl::Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS),
     };
     loops::check_iterator_uses(&region.body)?;
+    // The extents of delinearised arrays are parameters of the model even
+    // where no rewritten subscript mentions them.
+    b.params
+        .extend(prepared.extent_params.iter().map(|p| isl_name(p)));
     b.block(&region.body)?;
     let mixed: BTreeSet<String> = b
         .live_outs
@@ -168,7 +209,7 @@ fn build_with(region: &Region, dynamic: BTreeSet<String>) -> Result<Scop> {
         .filter(|v| b.run_by_compound.contains(v) && !dynamic.contains(v))
         .collect();
     if !mixed.is_empty() {
-        return build_with(region, dynamic.union(&mixed).cloned().collect());
+        return build_with(prepared, dynamic.union(&mixed).cloned().collect());
     }
     b.finish()
 }
@@ -180,11 +221,18 @@ fn assume_in_bounds(mut scop: Scop) -> Result<Scop> {
     let Some(implied) = super::bounds::implied_by_accesses(&isl, &scop)? else {
         return Ok(scop);
     };
+    assume_checked(&isl, &mut scop, implied)?;
+    Ok(scop)
+}
+
+/// `facts` join the scop's context, its domains and what the generated
+/// code checks on entry (`Scop::checked`).
+fn assume_checked(isl: &crate::isl::Isl, scop: &mut Scop, facts: isl_rs::Set) -> Result<()> {
     let err = |e| isl.err("scop", e);
     let with = |text: &str| -> Result<String> {
         let set = isl.set(text).map_err(err)?;
         let both = set
-            .intersect_params(implied.copy().map_err(err)?)
+            .intersect_params(facts.copy().map_err(err)?)
             .map_err(err)?
             .coalesce()
             .map_err(err)?;
@@ -194,33 +242,58 @@ fn assume_in_bounds(mut scop: Scop) -> Result<Scop> {
     for st in scop.stmts.iter_mut() {
         st.domain = with(&st.domain)?;
     }
-    scop.checked = Some(implied.to_str().map_err(err)?.to_string());
-    Ok(scop)
+    scop.checked = Some(match &scop.checked {
+        None => facts.to_str().map_err(err)?.to_string(),
+        Some(c) => with(c)?,
+    });
+    Ok(())
 }
 
 /// The pairs of arrays that C lets share memory although the model
-/// assumes they do not (`Scop::may_alias`). Pointers other than array
-/// parameters never reach here: their size is unknown, so they are rejected.
-fn may_alias(arrays: &[Array], symbols: &BTreeMap<String, VarDecl>) -> Vec<(String, String)> {
-    let storage = |a: &Array| -> Option<Storage> {
+/// assumes they do not (`Scop::may_alias`): a pointer (an array
+/// parameter, or a pointer variable) without `restrict` may point into any
+/// array it could name (a global, or for a local pointer, the function's
+/// own arrays too) or into what another pointer points to. `plans` says
+/// which arrays the user declared as pointers (`reshape`).
+fn may_alias(
+    arrays: &[Array],
+    symbols: &BTreeMap<String, VarDecl>,
+    plans: &BTreeMap<String, super::reshape::Plan>,
+) -> Vec<(String, String)> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Kind {
+        Pointer(Storage),
+        Object(Storage),
+    }
+    let kind = |a: &Array| -> Option<Kind> {
         if a.local || a.is_scalar() {
             return None;
         }
         let d = symbols.get(&a.name)?;
-        match d.storage {
-            Storage::Param if !d.restrict && !d.pencil_array => Some(Storage::Param),
-            Storage::Global => Some(Storage::Global),
-            _ => None,
+        if d.restrict || d.pencil_array {
+            return None;
         }
+        let pointer = d.storage == Storage::Param || plans.get(&a.name).is_some_and(|p| p.pointer);
+        Some(if pointer {
+            Kind::Pointer(d.storage)
+        } else {
+            Kind::Object(d.storage)
+        })
     };
     let mut pairs = Vec::new();
     for (i, a) in arrays.iter().enumerate() {
         for b in &arrays[i + 1..] {
-            let (Some(sa), Some(sb)) = (storage(a), storage(b)) else {
+            let (Some(ka), Some(kb)) = (kind(a), kind(b)) else {
                 continue;
             };
-            let one_param = sa == Storage::Param || sb == Storage::Param;
-            if one_param && (a.written || b.written) {
+            let may = match (ka, kb) {
+                (Kind::Pointer(_), Kind::Pointer(_)) => true,
+                (Kind::Pointer(p), Kind::Object(o)) | (Kind::Object(o), Kind::Pointer(p)) => {
+                    o == Storage::Global || p != Storage::Param
+                }
+                (Kind::Object(_), Kind::Object(_)) => false,
+            };
+            if may && (a.written || b.written) {
                 pairs.push((a.name.clone(), b.name.clone()));
             }
         }
@@ -230,7 +303,7 @@ fn may_alias(arrays: &[Array], symbols: &BTreeMap<String, VarDecl>) -> Vec<(Stri
 
 /// Iterators are the enclosing loops' variables; parameters are integer
 /// scalars the region never writes; everything else is data.
-fn classify_name(
+pub(super) fn classify_name(
     iters: &[String],
     written: &BTreeSet<String>,
     symbols: &BTreeMap<String, VarDecl>,
@@ -283,7 +356,7 @@ fn check_const_writes(body: &[Stmt], symbols: &BTreeMap<String, VarDecl>) -> Res
     Ok(())
 }
 
-fn collect_written(body: &[Stmt], symbols: &BTreeMap<String, VarDecl>, out: &mut BTreeSet<String>) {
+pub(super) fn collect_written(body: &[Stmt], symbols: &BTreeMap<String, VarDecl>, out: &mut BTreeSet<String>) {
     for s in body {
         match s {
             Stmt::For { body, .. } | Stmt::While { body, .. } => {
@@ -840,6 +913,49 @@ impl<'r> Builder<'r> {
             .find_map(|&l| self.loops[l].clauses.reduction_of(var))
     }
 
+    /// An update of a variable whose reduction clause names a part of it
+    /// (`reduction(+: hist[i])`) must update that part: the clause frees
+    /// the order of the part's updates only.
+    fn check_reduction_section(&self, var: &str, lhs: &Expr) -> Result<()> {
+        let Some(section) = self
+            .indep_stack
+            .iter()
+            .rev()
+            .map(|&l| &self.loops[l].clauses)
+            .find(|c| c.reduction_of(var).is_some())
+            .and_then(|c| c.section_of(var))
+        else {
+            return Ok(());
+        };
+        let subs = subscripts(lhs);
+        let same = |want: &str, got: &Expr| match &got.kind {
+            ExprKind::Ident(n) => n == want,
+            ExprKind::Int(v, text) => text == want || want.parse::<i64>().ok() == Some(*v),
+            _ => false,
+        };
+        let inside =
+            subs.len() >= section.len() && section.iter().zip(&subs).all(|(w, g)| same(w, g));
+        if inside {
+            return Ok(());
+        }
+        Err(Diagnostic::error(
+            Code::UnsupportedStatement,
+            Some(lhs.loc.clone()),
+            format!(
+                "this update of `{}` is outside the part `{}[{}]` that the reduction clause names",
+                var,
+                var,
+                section.join("][")
+            ),
+        )
+        .with_hint(format!(
+            "update only `{}[{}]...` in the loop, or name the whole array in the clause (`reduction(+: {})`)",
+            var,
+            section.join("]["),
+            var
+        )))
+    }
+
     fn push_statement(
         &mut self,
         reads: Vec<Access>,
@@ -904,6 +1020,9 @@ impl<'r> Builder<'r> {
         } else {
             self.reduction_op(&lname)
         };
+        if !atomic && red_op.is_some() {
+            self.check_reduction_section(&lname, lhs)?;
+        }
         if atomic {
             self.atomics.insert(self.stmts.len());
         }
@@ -1099,6 +1218,20 @@ impl<'r> Builder<'r> {
         })?;
         let subs = subscripts(e);
         let whole = whole_ok && subs.is_empty() && decl.rank() > 0;
+        if subs.len() + 1 == decl.rank() && !decl.members.is_empty() {
+            return Err(Diagnostic::error(
+                Code::UnsupportedType,
+                Some(e.loc.clone()),
+                format!(
+                    "a whole struct of `{}` is used; the model holds its members",
+                    name
+                ),
+            )
+            .with_hint(format!(
+                "assign or pass the members one by one ({})",
+                decl.members.join(", ")
+            )));
+        }
         if subs.len() != decl.rank() && !whole {
             let msg = if subs.is_empty() {
                 format!("array `{}` is used without subscripts", name)
@@ -1211,6 +1344,9 @@ impl<'r> Builder<'r> {
                 _ => false,
             }
         }
+        if self.reshape_reported.contains(&decl.name) {
+            return;
+        }
         if decl.rank() == 1 && !contains_access(s) && has_product_of_names(s) {
             self.warnings.push(
                 Diagnostic::warning(
@@ -1302,7 +1438,7 @@ impl<'r> Builder<'r> {
         }
     }
 
-    fn finish(mut self) -> Result<Scop> {
+    fn finish(mut self) -> Result<Built> {
         let params: Vec<String> = self.params.iter().cloned().collect();
         let prefix = format!("[{}] -> ", params.join(", "));
         let assumed: Vec<String> = self
@@ -1452,6 +1588,11 @@ impl<'r> Builder<'r> {
                             });
                         }
                     },
+                    // A pointer's outermost extent is what the region
+                    // accesses (`reshape`).
+                    None if k == 0 && self.plans.contains_key(name) => {
+                        extents.push(Extent::Accessed)
+                    }
                     None => {
                         return Err(Diagnostic::error(
                             Code::UnknownArraySize,
@@ -1461,16 +1602,6 @@ impl<'r> Builder<'r> {
                         .with_hint("declare array parameters with all their extents, e.g. `double A[pencil_array n][m]` (C99 VLA) or `double A[N][M]`"));
                     }
                 }
-            }
-            if d.pointer {
-                return Err(Diagnostic::error(
-                    Code::UnknownArraySize,
-                    Some(d.loc.clone()),
-                    format!("`{}` is a pointer, so its size is unknown", name),
-                )
-                .with_hint(
-                    "declare it as an array with its extents, e.g. `double A[pencil_array n]`",
-                ));
             }
             // Top-level positions of the statements touching the array.
             let positions: Vec<usize> = self
@@ -1492,19 +1623,34 @@ impl<'r> Builder<'r> {
                 .collect();
             let killed_before = kill_at.iter().any(|k| positions.iter().all(|p| p > k));
             let killed_after = kill_at.iter().any(|k| positions.iter().all(|p| p < k));
+            let local = self.locals.contains_key(name);
+            if !local && !d.members.is_empty() && d.rank() == 1 {
+                return Err(Diagnostic::error(
+                    Code::UnsupportedType,
+                    Some(d.loc.clone()),
+                    format!("`{}` is a struct declared outside the region, not an array of structs", name),
+                )
+                .with_hint(format!(
+                    "copy its members into scalars before `#pragma scop` (e.g. `{} {}_{} = {}.{};`)",
+                    d.base_type, name, d.members[0].replace('.', "_"), name, d.members[0]
+                )));
+            }
             arrays.push(Array {
                 name: name.clone(),
                 elem_type: d.base_type.clone(),
                 extents,
                 read: *read,
                 written: *written,
-                local: self.locals.contains_key(name),
+                local,
                 killed_before,
                 killed_after,
+                members: if local { Vec::new() } else { d.members.clone() },
+                struct_type: d.struct_type.clone(),
+                layout: None,
                 loc: d.loc.clone(),
             });
         }
-        let may_alias = may_alias(&arrays, &self.region.symbols);
+        let may_alias = may_alias(&arrays, &self.region.symbols, self.plans);
         let independent = self.independent_pairs(&params);
         let ranges: Vec<String> = params
             .iter()
@@ -1549,6 +1695,7 @@ impl<'r> Builder<'r> {
             function: self.region.function.clone(),
             begin_line: self.region.begin_line,
             end_line: self.region.end_line,
+            inclusion: self.region.inclusion.clone(),
             loc: self.region.loc.clone(),
             context,
             params,
@@ -1559,6 +1706,8 @@ impl<'r> Builder<'r> {
             independent,
             local_decls: self.local_decls,
             warnings,
+            notes: Vec::new(),
+            host_only: false,
             checked: None,
             param_ranges,
             live_out_iters: vec![],
@@ -1646,7 +1795,25 @@ impl<'r> Builder<'r> {
                 .map_err(|e| self.isl.err("scop", e))?
                 .to_string();
         }
-        Ok(scop)
+        // Delinearised shapes: proved, checked on entry, or given up.
+        let validity = super::reshape::validity::check(&self.isl, &scop, self.plans)?;
+        let (flat, kept): (Vec<_>, Vec<_>) = validity.never.into_iter().partition(|n| n.2);
+        if !flat.is_empty() {
+            return Ok(Built::Flat(flat.into_iter().map(|(a, d, _)| (a, d)).collect()));
+        }
+        // A declared shape that the code leaves everywhere (undefined in
+        // C): the region keeps the user's code.
+        if !kept.is_empty() {
+            scop.warnings.extend(kept.into_iter().map(|(_, d, _)| d));
+            scop.host_only = true;
+            return Ok(Built::Scop(Box::new(scop)));
+        }
+        scop.notes.extend(validity.notes);
+        if let Some(facts) = validity.facts {
+            assume_checked(&self.isl, &mut scop, facts)?;
+        }
+        super::reshape::footprint::measure(&self.isl, &mut scop, self.plans)?;
+        Ok(Built::Scop(Box::new(scop)))
     }
 
     /// Contradictory assumptions leave no parameter values at all.

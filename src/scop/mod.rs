@@ -10,6 +10,7 @@
 mod bounds;
 mod build;
 mod reduction_uses;
+mod reshape;
 
 pub use build::{is_pure_function, reduction_value, PENCIL_BUILTINS, PURE_FUNCTIONS};
 
@@ -26,8 +27,11 @@ pub struct StmtId(pub usize);
 #[derive(Clone, Debug)]
 pub struct Scop {
     pub function: String,
+    /// The region's lines in the main file, or in the header of
+    /// `inclusion` (`front::parse::Region`).
     pub begin_line: u32,
     pub end_line: u32,
+    pub inclusion: Option<crate::front::parse::Inclusion>,
     pub loc: Loc,
     /// isl names of the parameters, sorted.
     pub params: Vec<String>,
@@ -64,6 +68,14 @@ pub struct Scop {
     pub local_decls: Vec<String>,
     /// Warnings found while building (linearised subscripts, ...).
     pub warnings: Vec<Diagnostic>,
+    /// The region cannot run anywhere but on the host, in the user's own
+    /// code: a pointer whose reached elements are unknown has no device
+    /// buffer (`reshape::footprint`; the warning says which).
+    pub host_only: bool,
+    /// What `-v` says about the model: arrays recovered from pointers and
+    /// linearised subscripts, and how their shapes were proved or are
+    /// checked at run time (`reshape`).
+    pub notes: Vec<String>,
     /// Variables of the enclosing function that affine loops use as
     /// iterators, in the order of their loops: after the region each must
     /// hold the value C leaves in it.
@@ -131,13 +143,62 @@ pub struct Array {
     /// `__pencil_kill` of the whole array after every access: its values
     /// are dead after the region, so it is not copied back.
     pub killed_after: bool,
+    /// An array of structs declared outside the region (`VarDecl::members`):
+    /// the struct's members, which the last subscript selects. Host code,
+    /// which uses the user's declaration, prints that subscript as the
+    /// member; kernels see an array of the members' type. Empty otherwise
+    /// (region-local structs are declared by pencilc as such arrays).
+    pub members: Vec<String>,
+    /// Their struct type by a name host code can use (`VarDecl::struct_type`).
+    pub struct_type: Option<String>,
+    /// Where the model's elements are in the user's memory, where that is
+    /// not what the declaration says (pointers, delinearised subscripts).
+    pub layout: Option<Layout>,
     pub loc: Loc,
+}
+
+/// An array whose model is not its C declaration: a pointer (`float *p`,
+/// `float (*p)[m]`), whose outermost extent is what the region accesses
+/// (`Extent::Accessed`), or a flat buffer whose linearised subscripts
+/// were delinearised (`p[i * m + j]` is `p[i][j]` of extents `[*, m]`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    /// The user's variable is flat (`float *p`, `float A[n * m]`, or the
+    /// buffer that a pointer-to-array cast in the region reshapes) while
+    /// the model has several dimensions: host code linearises subscripts
+    /// with the model's extents, row-major, as the user's code did.
+    pub host_flat: bool,
+    /// The device buffer holds the elements from the lexicographically
+    /// first to the last that the region accesses, and its first element
+    /// may not be the pointer's: device subscripts subtract the offset
+    /// (`footprint_offset`), which the host computes.
+    pub offset: bool,
+    /// The elements the region accesses (isl set text, over the
+    /// parameters), from which the host computes the buffer's range.
+    pub accessed: String,
 }
 
 impl Array {
     pub fn is_scalar(&self) -> bool {
         self.extents.is_empty()
     }
+
+    /// The device buffer starts at an offset from the user's pointer.
+    pub fn has_offset(&self) -> bool {
+        self.layout.as_ref().is_some_and(|l| l.offset)
+    }
+}
+
+/// The kernel argument and host variable holding the offset of `array`'s
+/// device buffer from the user's pointer, in elements (`Layout::offset`).
+pub fn footprint_offset(array: &str) -> String {
+    format!("pencilc_lo_{}", array)
+}
+
+/// The host variable holding the number of elements of `array`'s device
+/// buffer (`Layout`).
+pub fn footprint_len(array: &str) -> String {
+    format!("pencilc_len_{}", array)
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -149,6 +210,9 @@ pub enum Extent {
         c_text: String,
         names: Vec<String>,
     },
+    /// The outermost extent of a pointer: what the region accesses
+    /// (`Array::layout`), known at run time only.
+    Accessed,
 }
 
 #[derive(Clone, Debug)]
@@ -340,13 +404,31 @@ impl Scop {
         names
     }
 
+    /// The comment line that starts this region's part of a dump or a
+    /// saved schedule: the function and the lines of its pragmas, and
+    /// the header that holds them when they are not in the user's file
+    /// (readers that know only the user's file must not take a header's
+    /// lines for its own).
+    pub fn heading(&self) -> String {
+        let mut s = format!(
+            "# region in `{}` at lines {}-{}",
+            self.function, self.begin_line, self.end_line
+        );
+        if let Some(inc) = &self.inclusion {
+            s.push_str(&format!(
+                " of {} (included at line {})",
+                inc.header.display(),
+                inc.include_line
+            ));
+        }
+        s.push('\n');
+        s
+    }
+
     /// The text dump for `--emit scop`.
     pub fn dump(&self) -> String {
         let mut s = String::new();
-        s.push_str(&format!(
-            "# region in `{}` at lines {}-{}\n",
-            self.function, self.begin_line, self.end_line
-        ));
+        s.push_str(&self.heading());
         s.push_str(&format!("context: \"{}\"\n", self.context));
         s.push_str("arrays:\n");
         for a in &self.arrays {
@@ -356,6 +438,7 @@ impl Scop {
                 .map(|e| match e {
                     Extent::Const(c) => c.to_string(),
                     Extent::Expr { c_text, .. } => c_text.clone(),
+                    Extent::Accessed => "*".to_string(),
                 })
                 .collect();
             s.push_str(&format!(

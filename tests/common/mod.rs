@@ -439,11 +439,15 @@ pub fn check_source_on(src: &Path, dir: &Path, extra: &[&str], targets: &[&str])
             check_opencl_strictly(&dir.join("p_kernel.cl"));
         }
         let exe = dir.join(format!("par-{}", target));
+        // The output lives elsewhere: the program's own headers are found
+        // through the source's folder, as a user's build would say.
         run(
             Command::new("cc")
                 .arg("-O2")
                 .arg("-I")
                 .arg(root().join("pencil-headers"))
+                .arg("-I")
+                .arg(src.parent().unwrap())
                 .arg(&host)
                 .args(&libs)
                 .arg("-o")

@@ -1,0 +1,76 @@
+//! The range of a pointer's elements that a region touches, as host
+//! expressions of the parameters: the first and last element accessed
+//! (lexicographically, hence in memory order) of each array whose extent
+//! is what the region accesses (`scop::Layout`).
+
+use super::{convert_expr, AExpr, STAGE};
+use crate::diag::Result;
+use crate::isl::ast_build::{expr_from_params, expr_from_params_pw_aff};
+use crate::isl::{Isl, IslResultExt};
+use crate::scop::Scop;
+
+#[derive(Clone, Debug)]
+pub struct Footprint {
+    pub array: String,
+    /// Where the region accesses the array at all (`None`: wherever the
+    /// region runs); elsewhere its buffer is empty.
+    pub guard: Option<AExpr>,
+    /// The subscripts of the first and the last element accessed.
+    pub first: Vec<AExpr>,
+    pub last: Vec<AExpr>,
+}
+
+pub fn footprints(isl: &Isl, scop: &Scop) -> Result<Vec<Footprint>> {
+    let mut out = Vec::new();
+    for a in &scop.arrays {
+        let Some(layout) = &a.layout else { continue };
+        let context = isl.set(&scop.context).isl(isl, STAGE)?;
+        let accessed = isl.set(&layout.accessed).isl(isl, STAGE)?;
+        let runs = accessed
+            .copy()
+            .isl(isl, STAGE)?
+            .params()
+            .isl(isl, STAGE)?
+            .intersect(context.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .coalesce()
+            .isl(isl, STAGE)?;
+        if runs.is_empty().isl(isl, STAGE)? {
+            out.push(Footprint {
+                array: a.name.clone(),
+                guard: Some(AExpr::Int(0)),
+                first: vec![AExpr::Int(0); a.extents.len()],
+                last: vec![AExpr::Int(0); a.extents.len()],
+            });
+            continue;
+        }
+        let guard = convert_expr(
+            isl,
+            &expr_from_params(isl, context, runs.copy().isl(isl, STAGE)?)?,
+        )?
+        .simplify();
+        let mut ends = Vec::new();
+        for lex in [
+            accessed.copy().isl(isl, STAGE)?.lexmin().isl(isl, STAGE)?,
+            accessed.copy().isl(isl, STAGE)?.lexmax().isl(isl, STAGE)?,
+        ] {
+            let mut subs = Vec::new();
+            for k in 0..a.extents.len() {
+                // One element per parameter value: its maximum is it.
+                let pa = lex.copy().isl(isl, STAGE)?.dim_max(k as i32).isl(isl, STAGE)?;
+                let e = expr_from_params_pw_aff(isl, runs.copy().isl(isl, STAGE)?, pa)?;
+                subs.push(convert_expr(isl, &e)?.simplify());
+            }
+            ends.push(subs);
+        }
+        let last = ends.pop().expect("two ends");
+        let first = ends.pop().expect("two ends");
+        out.push(Footprint {
+            array: a.name.clone(),
+            guard: (guard != AExpr::Int(1)).then_some(guard),
+            first,
+            last,
+        });
+    }
+    Ok(out)
+}

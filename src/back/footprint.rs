@@ -1,0 +1,126 @@
+//! Device buffers of pointers and delinearised arrays (`scop::Layout`):
+//! only the elements the region touches, from the first to the last in
+//! memory (`ast::Footprint`), are allocated and copied, so that no copy
+//! reads or writes a byte the user's code would not. Device subscripts
+//! subtract the first element's offset from the user's pointer.
+
+use super::body::extent_c;
+use super::kernel::KernelArg;
+use crate::ast::{AExpr, GpuAst};
+use crate::scop::{footprint_len, footprint_offset, Array, Extent, Scop};
+
+/// Row-major linear index, in `long`, of the subscripts `subs` of `a`.
+fn linear(a: &Array, subs: &[String]) -> String {
+    let mut lin = format!("(long) ({})", subs[0]);
+    for (k, s) in subs.iter().enumerate().skip(1) {
+        let ext = match &a.extents[k] {
+            Extent::Accessed => "0".to_string(),
+            e => extent_c(e),
+        };
+        lin = format!("({}) * (long) {} + ({})", lin, ext, s);
+    }
+    lin
+}
+
+/// The offset of the first element accessed and the number of elements
+/// up to the last, as C expressions of the parameters.
+pub(super) fn range(a: &Array, ast: &GpuAst) -> Option<(String, String)> {
+    let f = ast.footprints.iter().find(|f| f.array == a.name)?;
+    let text = |v: &[AExpr]| -> Vec<String> { v.iter().map(|e| e.to_c()).collect() };
+    let first = linear(a, &text(&f.first));
+    let last = linear(a, &text(&f.last));
+    Some(match &f.guard {
+        None => (first.clone(), format!("{} - ({}) + 1", last, first)),
+        Some(AExpr::Int(0)) => ("0L".to_string(), "0L".to_string()),
+        Some(g) => {
+            let g = g.to_c();
+            (
+                format!("({}) ? {} : 0L", g, first),
+                format!("({}) ? {} - ({}) + 1 : 0L", g, last, first),
+            )
+        }
+    })
+}
+
+/// The host variables a region's buffers use (`pencilc_lo_A`,
+/// `pencilc_len_A`), declared before the buffers.
+pub fn host_decls(scop: &Scop, ast: &GpuAst) -> Vec<String> {
+    let mut out = Vec::new();
+    for a in &scop.arrays {
+        if let Some((first, len)) = range(a, ast) {
+            out.push(format!(
+                "const long {} = {};",
+                footprint_offset(&a.name),
+                first
+            ));
+            out.push(format!("const long {} = {};", footprint_len(&a.name), len));
+        }
+    }
+    out
+}
+
+/// The size in bytes of `a`'s device buffer and the host address its
+/// copies start at, where its buffer holds its footprint.
+pub fn buffer(a: &Array) -> Option<(String, String)> {
+    a.layout.as_ref()?;
+    Some((
+        format!("(size_t) {} * sizeof({})", footprint_len(&a.name), a.elem_type),
+        format!(
+            "(({} *) {} + {})",
+            a.elem_type,
+            a.name,
+            footprint_offset(&a.name)
+        ),
+    ))
+}
+
+/// The first byte of `a` that the region may touch, as an integer, and
+/// the number of bytes from there, for the overlap check, which comes
+/// before the region's own declarations.
+pub fn byte_range(scop: &Scop, ast: &GpuAst, name: &str) -> Option<(String, String)> {
+    let a = scop.array(name)?;
+    if a.layout.is_none() {
+        let mut size = format!("sizeof({})", a.elem_type);
+        for e in &a.extents {
+            size = format!("{} * {}", size, extent_c(e));
+        }
+        return Some((format!("(size_t) {}", name), format!("(size_t) {}", size)));
+    }
+    let (first, len) = range(a, ast)?;
+    Some((
+        format!(
+            "((size_t) {} + (size_t) ({}) * sizeof({}))",
+            name, first, a.elem_type
+        ),
+        format!("(size_t) ({}) * sizeof({})", len, a.elem_type),
+    ))
+}
+
+/// A kernel's subscript of `a` on its device buffer: the linear index
+/// minus the buffer's offset.
+pub fn device_index(a: &Array, lin: String) -> String {
+    if a.has_offset() {
+        format!("{} - {}", lin, footprint_offset(&a.name))
+    } else {
+        lin
+    }
+}
+
+/// The offsets of the buffers of `args` that start after their pointer
+/// (`Layout::offset`) join the kernel's arguments.
+pub fn add_offset_args(scop: &Scop, args: &mut Vec<KernelArg>) {
+    let offsets: Vec<String> = args
+        .iter()
+        .filter_map(|a| match a {
+            KernelArg::Buffer { name, .. } => scop.array(name).filter(|a| a.has_offset()),
+            _ => None,
+        })
+        .map(|a| footprint_offset(&a.name))
+        .collect();
+    for name in offsets {
+        args.push(KernelArg::Value {
+            name,
+            elem_type: "long".into(),
+        });
+    }
+}

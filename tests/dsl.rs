@@ -1,0 +1,326 @@
+//! C as DSL compilers write it (issue 16): pointer parameters, pointer-to-
+//! array casts and linearised subscripts. Each program runs sequentially
+//! and through pencilc (OpenCL on PoCL, and the C target), and their
+//! printed results must agree; hostile inputs (aliasing pointers,
+//! subscripts that leave their rows, zero and negative sizes) must give
+//! the sequential results too.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn program(name: &str) -> PathBuf {
+    root().join("tests/programs").join(format!("{}.c", name))
+}
+
+/// The CUDA output of `src`, run on tests/fakecuda, prints what the
+/// sequential program prints.
+fn cuda_emulated(src: &Path, tag: &str) {
+    let dir = scratch(&format!("dsl-{}-cuda", tag));
+    let host = dir.join("p_host.cu");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "cuda", "-o"])
+            .arg(&host)
+            .arg(src),
+        "pencilc --target cuda",
+    );
+    let headers = root().join("pencil-headers").display().to_string();
+    let exe = dir.join("par-cuda-emulated");
+    build_emulated_cuda(
+        &host,
+        &dir.join("p_kernel.cu"),
+        &["-I".to_string(), headers.clone()],
+        &[],
+        &exe,
+    );
+    let seq = dir.join("seq");
+    run(
+        Command::new("cc")
+            .args(["-O2", "-I", &headers])
+            .arg(src)
+            .args(["-lm", "-o"])
+            .arg(&seq),
+        "cc",
+    );
+    let got = run(&mut Command::new(&exe), "emulated CUDA program");
+    let want = run(&mut Command::new(&seq), "sequential program");
+    assert_eq!(
+        String::from_utf8_lossy(&got.stdout),
+        String::from_utf8_lossy(&want.stdout),
+        "{} on emulated CUDA",
+        src.display()
+    );
+}
+
+/// `pencilc -v` for OpenCL on `src`; what it printed.
+fn verbose(src: &Path, tag: &str) -> String {
+    let dir = scratch(&format!("dsl-{}-v", tag));
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--target", "opencl", "-o"])
+            .arg(dir.join("p_host.c"))
+            .arg(src),
+        "pencilc -v",
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// What `-DPENCILC_TIME_REGION` reports for the OpenCL build of `src`:
+/// (regions run in generated code, bytes to the device, bytes back).
+fn region_counts(src: &Path, tag: &str) -> (u64, u64, u64) {
+    let dir = scratch(&format!("dsl-{}-counts", tag));
+    let host = dir.join("p_host.c");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "opencl", "-o"])
+            .arg(&host)
+            .arg(src),
+        "pencilc",
+    );
+    let exe = dir.join("par");
+    run(
+        Command::new("cc")
+            .args(["-O2", "-DPENCILC_TIME_REGION"])
+            .arg(&host)
+            .args(["-lOpenCL", "-lm", "-o"])
+            .arg(&exe),
+        "cc (generated)",
+    );
+    let mut r = Command::new(&exe);
+    r.env("PENCILC_OPENCL_DEVICE", "cpu");
+    let out = run(&mut r, "running");
+    let log = String::from_utf8_lossy(&out.stderr);
+    let field = |key: &str| -> u64 {
+        let line = log
+            .lines()
+            .find(|l| l.starts_with("pencilc-region:"))
+            .unwrap_or_else(|| panic!("no region report:\n{}", log));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words
+            .iter()
+            .position(|w| *w == key)
+            .unwrap_or_else(|| panic!("no `{}` in {}", key, line));
+        words[at + 1].parse().unwrap()
+    };
+    (
+        field("runs"),
+        field("bytes_to_device"),
+        field("bytes_from_device"),
+    )
+}
+
+/// Pointer parameters are arrays (item 1): gemm over `restrict` pointers
+/// with linearised subscripts gets gemm's 2-d kernel with A and B in
+/// local memory, a pointer read before where it points and one written
+/// after an offset, a pointer local to the function. The buffers hold
+/// exactly the elements each region touches: the bytes copied are those
+/// of the touched ranges (gemm: A 37x29, B 29x45, C 37x45 floats;
+/// `shift`: x[-1..39] and y[3..41]; `total`: 15 doubles, and the scalar
+/// `s`), no more. The CUDA output (`restrict` is C++'s `__restrict__`)
+/// gives the same results on fakecuda.
+#[test]
+fn pointer_parameters_are_arrays() {
+    let src = program("pointers");
+    check_source(&src, &scratch("dsl-pointers"), &[]);
+    let log = verbose(&src, "pointers");
+    for line in [
+        "array A: delinearised as A[*][k] (`A[i * k + l]` is `A[i][l]`), in range",
+        "array C: delinearised as C[*][m]",
+        "kernel[0] A: shared, tile 32x32",
+        "kernel[0] B: shared, tile 32x32",
+        "3 region(s), 4 kernel(s), parallel dims [2, 1, 1, 0]",
+    ] {
+        assert!(log.contains(line), "no `{}`:\n{}", line, log);
+    }
+    assert!(!log.contains("warning"), "{}", log);
+    let to = 4 * (37 * 29 + 29 * 45 + 37 * 45) + 8 * (41 + 39) + 8 * 15 + 8;
+    let from = 4 * 37 * 45 + 8 * 39 + 8 * 15 + 8;
+    assert_eq!(region_counts(&src, "pointers"), (3, to, from));
+    cuda_emulated(&src, "pointers");
+}
+
+/// Pointers without `restrict` (item 1): the generated code runs where
+/// the ranges the region touches do not overlap (two calls of four), and
+/// the user's code elsewhere; both give the sequential results.
+#[test]
+fn overlapping_pointers_run_the_original_code() {
+    let src = program("pointer_alias");
+    check_source(&src, &scratch("dsl-pointer-alias"), &[]);
+    let (runs, _, _) = region_counts(&src, "pointer-alias");
+    assert_eq!(runs, 2);
+    cuda_emulated(&src, "pointer-alias");
+}
+
+/// Pointer-to-array casts (item 2): inside the region (a 3-d stencil whose
+/// buffer is also read with a linearised subscript of the cast's shape),
+/// just before it (constant rows), and a pointer to rows as a parameter:
+/// each is an array of the cast's shape, with kernels as parallel as the
+/// loops (3-d, 2-d, 2-d), and the sequential results.
+#[test]
+fn pointer_to_array_casts_are_arrays_of_their_shape() {
+    let src = program("casts");
+    check_source(&src, &scratch("dsl-casts"), &[]);
+    let log = verbose(&src, "casts");
+    for line in [
+        "array u_vec: a pointer-to-array cast makes it u_vec[*][ny][nz], in range",
+        "array in: a pointer to rows of in[*][64], checked at run time (n <= 64;",
+        "array mat: a pointer to rows of mat[*][cols], in range",
+        "3 region(s), 3 kernel(s), parallel dims [3, 2, 2]",
+    ] {
+        assert!(log.contains(line), "no `{}`:\n{}", line, log);
+    }
+    assert!(!log.contains("warning"), "{}", log);
+}
+
+/// Delinearisation (item 3) against hostile calls: rows that overlap
+/// (`m > mm`), rows of zero elements (`mm == 0`), no columns (`m == 0`),
+/// constant rows too short for the columns used (`nj > 64`), reversed
+/// rows and offsets in three parametric dimensions, a subscript that
+/// crosses into the next row (no shape holds: the region keeps its code),
+/// and pointers without `restrict` called overlapping and in place. Every
+/// call gives the sequential result, on PoCL, the C target and fakecuda;
+/// the generated code runs in exactly the 5 calls where it may.
+#[test]
+fn delinearised_shapes_hold_or_the_original_code_runs() {
+    let src = program("delinearise");
+    check_source(&src, &scratch("dsl-delinearise"), &[]);
+    let log = verbose(&src, "delinearise");
+    for line in [
+        "array A: delinearised as A[*][mm] (`A[i * mm + j]` is `A[i][j]`), checked at run time (mm >= m;",
+        "`__pencil_assume(mm >= m);` would prove it",
+        "array B: delinearised as B[*][64] (`B[i * 64 + j]` is `B[i][j]`), checked at run time (nj <= 64;",
+        "array out: delinearised as out[*][p][q] (`out[((n - 1 - i) * p + j - 1) * q + k + 1]` is `out[-i + n - 1][j - 1][k + 1]`), in range",
+        "array src: delinearised as src[*][m]",
+        "parallel dims [1, 2, 3, 2]",
+        "cannot be delinearised as A[*][m] (`A[i][j]`): its subscript in dimension 1 must stay in `0 <= . < m`",
+    ] {
+        assert!(log.contains(line), "no `{}`:\n{}", line, log);
+    }
+    let (runs, _, _) = region_counts(&src, "delinearise");
+    assert_eq!(runs, 5);
+    cuda_emulated(&src, "delinearise");
+}
+
+/// The generated corpus (item 4) is what scripts/flatten-polybench.py
+/// makes of the 2-d sources: regenerating changes nothing.
+#[test]
+fn flat_polybench_is_generated_from_the_2d_sources() {
+    let script = root().join("scripts/flatten-polybench.py");
+    let out = match Command::new("python3").arg(&script).arg("--check").output() {
+        Ok(o) => o,
+        Err(e) => {
+            skipped("flatten-polybench --check", &format!("no python3: {}", e));
+            return;
+        }
+    };
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let list = std::fs::read_to_string(root().join("polybench/flat/kernels.txt")).unwrap();
+    let n = list.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).count();
+    assert!(n >= 20, "{} generated kernels", n);
+}
+
+/// What `-v` says of the kernels, normalised for comparison: the kernel
+/// count and parallel dimensions, and each array's placement per kernel
+/// (shared and register tiles with their sizes; global without the
+/// reason, which names the tile that did not fit). `X_vec`, the buffer a
+/// cast reshapes, is `X`.
+fn placements(src: &Path, dataset: &str, extra: &[&str]) -> Vec<String> {
+    let dir = scratch("dsl-flat-v");
+    let utilities = root().join("polybench/utilities");
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--target", "opencl", "-I"])
+            .arg(&utilities)
+            .arg("-I")
+            .arg(src.parent().unwrap())
+            .arg(format!("-D{}_DATASET", dataset))
+            .args(["-DPOLYBENCH_DUMP_ARRAYS", "-DPOLYBENCH_TIME"])
+            .args(extra)
+            .arg("-o")
+            .arg(dir.join("p_host.c"))
+            .arg(src),
+        "pencilc -v",
+    );
+    let log = String::from_utf8_lossy(&out.stderr).into_owned();
+    let mut lines: Vec<String> = log
+        .lines()
+        .filter_map(|l| {
+            let l = l.splitn(3, ": ").nth(2)?;
+            if l.starts_with("kernel[") {
+                let (head, what) = l.split_once(": ")?;
+                let head = head.trim_end_matches("_vec");
+                Some(if what.starts_with("global") {
+                    format!("{}: global", head)
+                } else {
+                    format!("{}: {}", head, what)
+                })
+            } else if l.contains("parallel dims") {
+                Some(l[..=l.find(']')?].to_string())
+            } else {
+                None
+            }
+        })
+        .collect();
+    lines.sort();
+    lines.dedup();
+    lines
+}
+
+/// The generated corpus against the 2-d form (item 4): 14 PolyBench
+/// kernels, linearised over `restrict` pointers and cast from flat
+/// pointers in the region, give the sequential results on PoCL at MINI,
+/// and the same kernels, parallel dimensions and shared/register
+/// placements as the 2-d sources built with run-time extents
+/// (`POLYBENCH_USE_C99_PROTO`: what a pointer tells, no constant bound
+/// on the rows), at MINI and LARGE.
+#[test]
+fn flat_polybench_matches_the_2d_form() {
+    use pencilc::harness::{self, report, HarnessOptions};
+    let flat = root().join("polybench/flat");
+    let kernels = harness::polybench_kernels(&flat).unwrap();
+    let originals = harness::polybench_kernels(&root().join("polybench")).unwrap();
+    let mut differ = Vec::new();
+    let mut placed = 0;
+    for dataset in ["MINI", "LARGE"] {
+        for k in &kernels {
+            let base = k.name.rsplit_once('-').unwrap().0;
+            let orig = originals.iter().find(|o| o.name == base).unwrap();
+            let want = placements(&orig.source, dataset, &["-DPOLYBENCH_USE_C99_PROTO"]);
+            let got = placements(&k.source, dataset, &[]);
+            assert!(want.iter().any(|l| l.contains("parallel dims")), "{:?}", want);
+            placed += want.len() - 1;
+            if want != got {
+                differ.push(format!(
+                    "{} at {}:\n  2-d:  {:?}\n  flat: {:?}",
+                    k.name, dataset, want, got
+                ));
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    assert!(placed > 100, "{} placements compared", placed);
+
+    let mut opts = HarnessOptions::new(flat, pencilc(), root().join("target/e2e/dsl-flat"));
+    opts.dataset = "MINI".into();
+    opts.runs = 1;
+    let results = harness::run_suite(&opts, &|r| {
+        eprintln!("{}: {}", r.name, if r.correct { "correct" } else { "NOT CORRECT" })
+    })
+    .unwrap();
+    let table = report::table(&results, &opts);
+    println!("{}", table);
+    assert_eq!(results.len(), kernels.len());
+    let bad: Vec<String> = results
+        .iter()
+        .filter(|r| !r.correct || r.error.is_some() || !r.warnings.is_empty())
+        .map(|r| format!("{}: {} {:?}", r.name, report::note(r), r.warnings))
+        .collect();
+    assert!(bad.is_empty(), "{}\n{}", bad.join("\n"), table);
+}
