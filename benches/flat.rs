@@ -26,6 +26,9 @@ fn time_once(dir: &Path) -> Option<f64> {
         .current_dir(dir)
         .env("PENCILC_OPENCL_DEVICE", "cpu")
         .env("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT")
+        // The device versions are what is compared, whatever the
+        // run-time choice between versions would pick.
+        .env("PENCILC_RUN", "device")
         .stdout(Stdio::piped())
         .stderr(std::fs::File::create(&err_path).ok()?)
         .output()
@@ -68,6 +71,7 @@ fn suite(polybench: &Path, mode: Mode, kernels: &[String], work: &str) -> Vec<Ke
     opts.dataset = std::env::var("PENCILC_BENCH_DATASET").unwrap_or_else(|_| "LARGE".into());
     opts.runs = 1;
     opts.mode = mode;
+    opts.versions = harness::Versions::Forced("device".into());
     opts.kernels = kernels.to_vec();
     harness::run_suite(&opts, &|r| {
         eprintln!(

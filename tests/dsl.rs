@@ -44,7 +44,10 @@ fn cuda_emulated(src: &Path, tag: &str) {
             .arg(&seq),
         "cc",
     );
-    let got = run(&mut Command::new(&exe), "emulated CUDA program");
+    let got = run(
+        Command::new(&exe).env("PENCILC_RUN", "device"),
+        "emulated CUDA program",
+    );
     let want = run(&mut Command::new(&seq), "sequential program");
     assert_eq!(
         String::from_utf8_lossy(&got.stdout),
@@ -89,7 +92,8 @@ fn region_counts(src: &Path, tag: &str) -> (u64, u64, u64) {
         "cc (generated)",
     );
     let mut r = Command::new(&exe);
-    r.env("PENCILC_OPENCL_DEVICE", "cpu");
+    // The device version's copies are what is counted.
+    r.env("PENCILC_OPENCL_DEVICE", "cpu").env("PENCILC_RUN", "device");
     let out = run(&mut r, "running");
     let log = String::from_utf8_lossy(&out.stderr);
     let field = |key: &str| -> u64 {
@@ -310,6 +314,8 @@ fn flat_polybench_matches_the_2d_form() {
     let mut opts = HarnessOptions::new(flat, pencilc(), root().join("target/e2e/dsl-flat"));
     opts.dataset = "MINI".into();
     opts.runs = 1;
+    // Every version of every region, each compared.
+    opts.versions = harness::Versions::All;
     let results = harness::run_suite(&opts, &|r| {
         eprintln!("{}: {}", r.name, if r.correct { "correct" } else { "NOT CORRECT" })
     })
