@@ -684,9 +684,92 @@ fn compile_region(
             cpu,
         });
     }
+    // The host version needs nothing of the device mapping: it is made
+    // on another thread, in a context of its own (isl contexts are not
+    // shared between threads), while this one maps the device version.
+    let want_cpu = cpu == CpuVersion::Also && emit != Some(Emit::Schedule);
+    let (device, made) = std::thread::scope(|s| {
+        let cpu_thread = want_cpu.then(|| {
+            let (deadline, max_operations) = (isl.deadline(), isl.max_operations());
+            let (schedule, sched_opts, tile_size) = (&schedule, &opts.sched, opts.map.tile_size);
+            s.spawn(move || {
+                let isl = Isl::new(max_operations);
+                isl.set_deadline(deadline);
+                host_version(&isl, scop, deps, schedule, sched_opts, tile_size)
+            })
+        });
+        let device = device_version(isl, scop, deps, &schedule, &opts, emit, kernels_so_far, report, lap);
+        let made = cpu_thread.map(|t| {
+            t.join().unwrap_or_else(|_| {
+                Err(Diagnostic::internal(
+                    "map-cpu",
+                    "the host version's thread panicked".to_string(),
+                ))
+            })
+        });
+        (device, made)
+    });
+    let (mapped_kernels, sizes, placements, dump, mut ast) = device?;
+    if want_cpu {
+        lap(report, "cpu");
+    }
+    let cpu = match (&mut ast, made) {
+        (Some(device), Some(made)) => match made {
+            Ok((a, instances)) => {
+                device.instances = instances;
+                Some(a)
+            }
+            // The device version stands without it.
+            Err(e) if matches!(e.code, Code::Budget | Code::Internal) => {
+                warnings.push(
+                    Diagnostic::warning(
+                        Code::Budget,
+                        Some(scop.loc.clone()),
+                        format!(
+                            "no host version of this region ({}); it runs its device version at every size",
+                            e.message
+                        ),
+                    )
+                    .with_hint("raise --schedule-timeout, or split the region"),
+                );
+                None
+            }
+            Err(e) => return Err(e),
+        },
+        _ => None,
+    };
+    report.warnings.extend(warnings);
+    report.schedulers.extend(scheduler.map(str::to_string));
+    report.ilp_solves += solves;
+    report.sizes.extend(sizes);
+    report.placements.extend(placements);
+    Ok(RegionOutcome {
+        schedule: schedule.tree,
+        dump,
+        kernels: mapped_kernels,
+        ast,
+        cpu,
+    })
+}
+
+/// The device version of a region: its GPU mapping and AST (none with
+/// `--emit schedule`, which dumps the mapping instead), with the kernel
+/// count, sizes, placements and dump that the report gets.
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn device_version(
+    isl: &Isl,
+    scop: &scop::Scop,
+    deps: &deps::DependenceGraph,
+    schedule: &sched::Schedule,
+    opts: &RungOptions,
+    emit: Option<Emit>,
+    kernels_so_far: usize,
+    report: &mut FileReport,
+    lap: &mut dyn FnMut(&mut FileReport, &'static str),
+) -> Result<(usize, Vec<String>, Vec<String>, String, Option<ast::GpuAst>)> {
     isl.check_deadline("map")?;
     let (mapped, mapped_trees) =
-        map::map_to_gpu(isl, scop, deps, &schedule, &opts.map, kernels_so_far)?;
+        map::map_to_gpu(isl, scop, deps, schedule, &opts.map, kernels_so_far)?;
     lap(report, "map");
     let mut sizes = Vec::new();
     let mut placements = Vec::new();
@@ -713,52 +796,24 @@ fn compile_region(
         lap(report, "ast");
         Some(a)
     };
-    let mut ast = ast;
-    let cpu = match &mut ast {
-        Some(device) if cpu == CpuVersion::Also => {
-            let made = (|| -> Result<ast::Ast> {
-                isl.check_deadline("map-cpu")?;
-                let cpu_schedule = schedule_for_cpu(isl, scop, deps, &schedule, &opts.sched)?;
-                let m = map::cpu::map_to_cpu(isl, scop, deps, &cpu_schedule, opts.map.tile_size)?;
-                let a = ast::cpu::generate_cpu(isl, scop, m)?;
-                device.instances = ast::instance_boxes(isl, scop)?;
-                Ok(a)
-            })();
-            lap(report, "cpu");
-            match made {
-                Ok(a) => Some(a),
-                // The device version stands without it.
-                Err(e) if matches!(e.code, Code::Budget | Code::Internal) => {
-                    warnings.push(
-                        Diagnostic::warning(
-                            Code::Budget,
-                            Some(scop.loc.clone()),
-                            format!(
-                                "no host version of this region ({}); it runs its device version at every size",
-                                e.message
-                            ),
-                        )
-                        .with_hint("raise --schedule-timeout, or split the region"),
-                    );
-                    None
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        _ => None,
-    };
-    report.warnings.extend(warnings);
-    report.schedulers.extend(scheduler.map(str::to_string));
-    report.ilp_solves += solves;
-    report.sizes.extend(sizes);
-    report.placements.extend(placements);
-    Ok(RegionOutcome {
-        schedule: schedule.tree,
-        dump,
-        kernels: mapped.kernels.len(),
-        ast,
-        cpu,
-    })
+    Ok((mapped.kernels.len(), sizes, placements, dump, ast))
+}
+
+/// The host version of a region (`map::cpu`, `ast::cpu`) and the boxes
+/// around its statements' instances that the run-time choice counts.
+fn host_version(
+    isl: &Isl,
+    scop: &scop::Scop,
+    deps: &deps::DependenceGraph,
+    schedule: &sched::Schedule,
+    sched_opts: &sched::SchedOptions,
+    tile_size: i64,
+) -> Result<(ast::Ast, Vec<ast::InstanceBox>)> {
+    isl.check_deadline("map-cpu")?;
+    let cpu_schedule = schedule_for_cpu(isl, scop, deps, schedule, sched_opts)?;
+    let m = map::cpu::map_to_cpu(isl, scop, deps, &cpu_schedule, tile_size)?;
+    let a = ast::cpu::generate_cpu(isl, scop, m)?;
+    Ok((a, ast::instance_boxes(isl, scop)?))
 }
 
 /// The schedule of a region's CPU version: the region's own, unless it

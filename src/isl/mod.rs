@@ -125,6 +125,16 @@ impl Isl {
         self.deadline.set(deadline);
     }
 
+    /// The time by which the current work must end, if any.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline.get()
+    }
+
+    /// The operation budget of each piece of isl work (0: none).
+    pub fn max_operations(&self) -> u64 {
+        self.max_operations
+    }
+
     /// Time left before the deadline (`None`: no deadline).
     pub fn time_left(&self) -> Option<Duration> {
         self.deadline
