@@ -110,10 +110,31 @@ pub fn measure(
                 let mut envs = vec![
                     ("PENCILC_OPENCL_DEVICE", o.opencl_device.as_str()),
                     ("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT"),
-                    ("PENCILC_VERBOSE", "1"),
                     ("PENCILC_RUN", v),
                 ];
                 envs.extend(threads.map(|t| ("OMP_NUM_THREADS", t)));
+                // The counts come from a run that prints them
+                // (PENCILC_VERBOSE); the timed runs are quiet, since the
+                // message is printed inside the timed call.
+                let mut verbose = envs.clone();
+                verbose.push(("PENCILC_VERBOSE", "1"));
+                let said = match run_program(
+                    ocl,
+                    &b.dir,
+                    &verbose,
+                    o.run_timeout,
+                    &format!("calibrate-{}-counts", v),
+                ) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        progress(&format!("{} at {}: {}: {}", b.result.name, ds, v, e));
+                        continue;
+                    }
+                };
+                let Some((instances, bytes, launches, forks, threads)) = counts(&said.stderr)
+                else {
+                    continue;
+                };
                 let mut best: Option<Sample> = None;
                 for _ in 0..o.runs.max(1) {
                     // A version that fails or outlasts --timeout gives no
@@ -130,10 +151,6 @@ pub fn measure(
                             progress(&format!("{} at {}: {}: {}", b.result.name, ds, v, e));
                             break;
                         }
-                    };
-                    let Some((instances, bytes, launches, forks, threads)) = counts(&run.stderr)
-                    else {
-                        continue;
                     };
                     let setup = setup_seconds(&run.stderr);
                     let Some(t) = polybench_seconds(&run.stdout) else {
