@@ -84,7 +84,8 @@ fn suite(polybench: &Path, mode: Mode, kernels: &[String], work: &str) -> Vec<Ke
 }
 
 fn correct(rs: &[KernelResult], n: &str) -> bool {
-    rs.iter().any(|r| r.name == n && r.correct && r.error.is_none())
+    rs.iter()
+        .any(|r| r.name == n && r.correct && r.error.is_none())
 }
 
 fn main() {
@@ -93,7 +94,11 @@ fn main() {
     let all = harness::polybench_kernels(&flat).expect("polybench/flat/kernels.txt");
     let mut names: Vec<String> = Vec::new();
     for k in &all {
-        let base = k.name.rsplit_once('-').map(|(b, _)| b.to_string()).unwrap_or_default();
+        let base = k
+            .name
+            .rsplit_once('-')
+            .map(|(b, _)| b.to_string())
+            .unwrap_or_default();
         if !names.contains(&base) {
             names.push(base);
         }

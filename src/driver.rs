@@ -698,7 +698,17 @@ fn compile_region(
                 host_version(&isl, scop, deps, schedule, sched_opts, tile_size)
             })
         });
-        let device = device_version(isl, scop, deps, &schedule, &opts, emit, kernels_so_far, report, lap);
+        let device = device_version(
+            isl,
+            scop,
+            deps,
+            &schedule,
+            &opts,
+            emit,
+            kernels_so_far,
+            report,
+            lap,
+        );
         let made = cpu_thread.map(|t| {
             t.join().unwrap_or_else(|_| {
                 Err(Diagnostic::internal(

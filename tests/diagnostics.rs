@@ -88,15 +88,21 @@ fn non_static_affine_code_is_accepted() {
 /// at the access, not an error.
 #[test]
 fn pointer_with_unknown_reach_keeps_the_region_on_the_host() {
-    let (status, err, path) = compile("pointer-reach", "  for (i = 0; i < n; i++)\n    p[idx[i]] = s;");
+    let (status, err, path) = compile(
+        "pointer-reach",
+        "  for (i = 0; i < n; i++)\n    p[idx[i]] = s;",
+    );
     assert_eq!(status, 0, "{}", err);
     assert!(err.contains(&format!("{}:7:5: warning:", path)), "{}", err);
-    assert!(err.contains("[E0113]") && err.contains("= help: "), "{}", err);
+    assert!(
+        err.contains("[E0113]") && err.contains("= help: "),
+        "{}",
+        err
+    );
     assert!(err.contains("`p` is a pointer"), "{}", err);
-    let host = std::fs::read_to_string(
-        std::path::Path::new(&path).with_file_name("pointer-reach_host.c"),
-    )
-    .unwrap();
+    let host =
+        std::fs::read_to_string(std::path::Path::new(&path).with_file_name("pointer-reach_host.c"))
+            .unwrap();
     assert!(!host.contains("pencilc_kernel(\"kernel0\")"), "{}", host);
     assert!(host.contains("p[idx[i]] = s;"), "{}", host);
 }

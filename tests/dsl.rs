@@ -93,7 +93,8 @@ fn region_counts(src: &Path, tag: &str) -> (u64, u64, u64) {
     );
     let mut r = Command::new(&exe);
     // The device version's copies are what is counted.
-    r.env("PENCILC_OPENCL_DEVICE", "cpu").env("PENCILC_RUN", "device");
+    r.env("PENCILC_OPENCL_DEVICE", "cpu")
+        .env("PENCILC_RUN", "device");
     let out = run(&mut r, "running");
     let log = String::from_utf8_lossy(&out.stderr);
     let field = |key: &str| -> u64 {
@@ -226,7 +227,10 @@ fn flat_polybench_is_generated_from_the_2d_sources() {
         String::from_utf8_lossy(&out.stderr)
     );
     let list = std::fs::read_to_string(root().join("polybench/flat/kernels.txt")).unwrap();
-    let n = list.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).count();
+    let n = list
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .count();
     assert!(n >= 20, "{} generated kernels", n);
 }
 
@@ -298,7 +302,11 @@ fn flat_polybench_matches_the_2d_form() {
             let orig = originals.iter().find(|o| o.name == base).unwrap();
             let want = placements(&orig.source, dataset, &["-DPOLYBENCH_USE_C99_PROTO"]);
             let got = placements(&k.source, dataset, &[]);
-            assert!(want.iter().any(|l| l.contains("parallel dims")), "{:?}", want);
+            assert!(
+                want.iter().any(|l| l.contains("parallel dims")),
+                "{:?}",
+                want
+            );
             placed += want.len() - 1;
             if want != got {
                 differ.push(format!(
@@ -317,7 +325,11 @@ fn flat_polybench_matches_the_2d_form() {
     // Every version of every region, each compared.
     opts.versions = harness::Versions::All;
     let results = harness::run_suite(&opts, &|r| {
-        eprintln!("{}: {}", r.name, if r.correct { "correct" } else { "NOT CORRECT" })
+        eprintln!(
+            "{}: {}",
+            r.name,
+            if r.correct { "correct" } else { "NOT CORRECT" }
+        )
     })
     .unwrap();
     let table = report::table(&results, &opts);

@@ -57,7 +57,11 @@ pub fn footprints(isl: &Isl, scop: &Scop) -> Result<Vec<Footprint>> {
             let mut subs = Vec::new();
             for k in 0..a.extents.len() {
                 // One element per parameter value: its maximum is it.
-                let pa = lex.copy().isl(isl, STAGE)?.dim_max(k as i32).isl(isl, STAGE)?;
+                let pa = lex
+                    .copy()
+                    .isl(isl, STAGE)?
+                    .dim_max(k as i32)
+                    .isl(isl, STAGE)?;
                 let e = expr_from_params_pw_aff(isl, runs.copy().isl(isl, STAGE)?, pa)?;
                 subs.push(convert_expr(isl, &e)?.simplify());
             }

@@ -64,7 +64,11 @@ pub fn host_decls(scop: &Scop, ast: &GpuAst) -> Vec<String> {
 pub fn buffer(a: &Array) -> Option<(String, String)> {
     a.layout.as_ref()?;
     Some((
-        format!("(size_t) {} * sizeof({})", footprint_len(&a.name), a.elem_type),
+        format!(
+            "(size_t) {} * sizeof({})",
+            footprint_len(&a.name),
+            a.elem_type
+        ),
         format!(
             "(({} *) {} + {})",
             a.elem_type,

@@ -364,7 +364,11 @@ fn calibrate(
             datasets_seen,
             samples.len(),
             from.iter()
-                .map(|p| p.file_name().unwrap_or_default().to_string_lossy().into_owned())
+                .map(|p| p
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned())
                 .collect::<Vec<_>>()
                 .join(", ")
         )

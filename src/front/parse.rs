@@ -1474,7 +1474,9 @@ impl<'a> Cx<'a> {
                 // `T (*a)[n][m] = (T (*)[n][m]) buf;`: a pointer to rows of
                 // a flat buffer, which `scop::reshape` makes an array of
                 // that shape. The cast itself changes no value.
-                Some(v) if d.kind() == "init_declarator" && matches!(var.dims.first(), Some(None)) => {
+                Some(v)
+                    if d.kind() == "init_declarator" && matches!(var.dims.first(), Some(None)) =>
+                {
                     Some(self.reshaping_cast(v)?)
                 }
                 Some(v) if d.kind() == "init_declarator" => {
@@ -1510,13 +1512,24 @@ impl<'a> Cx<'a> {
             v = v.named_child(0).ok_or_else(|| self.syntax(v))?;
         }
         if v.kind() == "cast_expression" {
-            let t = v.child_by_field_name("type").ok_or_else(|| self.syntax(v))?;
+            let t = v
+                .child_by_field_name("type")
+                .ok_or_else(|| self.syntax(v))?;
             if !self.text(t).contains('*') {
                 return Err(self
-                    .err(Code::PointerArithmetic, t, "a pointer to rows must be initialised with a pointer")
-                    .with_hint("write `T (*a)[n] = (T (*)[n]) buf;` with `buf` a pointer or array of `T`"));
+                    .err(
+                        Code::PointerArithmetic,
+                        t,
+                        "a pointer to rows must be initialised with a pointer",
+                    )
+                    .with_hint(
+                        "write `T (*a)[n] = (T (*)[n]) buf;` with `buf` a pointer or array of `T`",
+                    ));
             }
-            return self.reshaping_cast(v.child_by_field_name("value").ok_or_else(|| self.syntax(v))?);
+            return self.reshaping_cast(
+                v.child_by_field_name("value")
+                    .ok_or_else(|| self.syntax(v))?,
+            );
         }
         if v.kind() != "identifier" {
             return Err(self

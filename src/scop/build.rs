@@ -356,7 +356,11 @@ fn check_const_writes(body: &[Stmt], symbols: &BTreeMap<String, VarDecl>) -> Res
     Ok(())
 }
 
-pub(super) fn collect_written(body: &[Stmt], symbols: &BTreeMap<String, VarDecl>, out: &mut BTreeSet<String>) {
+pub(super) fn collect_written(
+    body: &[Stmt],
+    symbols: &BTreeMap<String, VarDecl>,
+    out: &mut BTreeSet<String>,
+) {
     for s in body {
         match s {
             Stmt::For { body, .. } | Stmt::While { body, .. } => {
@@ -1799,7 +1803,9 @@ impl<'r> Builder<'r> {
         let validity = super::reshape::validity::check(&self.isl, &scop, self.plans)?;
         let (flat, kept): (Vec<_>, Vec<_>) = validity.never.into_iter().partition(|n| n.2);
         if !flat.is_empty() {
-            return Ok(Built::Flat(flat.into_iter().map(|(a, d, _)| (a, d)).collect()));
+            return Ok(Built::Flat(
+                flat.into_iter().map(|(a, d, _)| (a, d)).collect(),
+            ));
         }
         // A declared shape that the code leaves everywhere (undefined in
         // C): the region keeps the user's code.

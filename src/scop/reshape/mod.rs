@@ -174,7 +174,12 @@ pub fn prepare(region: &Region, keep_flat: &BTreeSet<String>) -> Result<Prepared
                 let sizes: Option<Vec<Stride>> =
                     alias.dims.iter().map(|e| stride_of(e, &kind)).collect();
                 let Some(shape) = sizes.as_deref().and_then(Shape::from_sizes) else {
-                    return Err(alias_misfit(name, alias, flat[0], "the cast's extents are not products of parameters and constants"));
+                    return Err(alias_misfit(
+                        name,
+                        alias,
+                        flat[0],
+                        "the cast's extents are not products of parameters and constants",
+                    ));
                 };
                 for u in &flat {
                     let p = expand(&u.subs[0], &|n| kind(n, &u.iters))
@@ -339,7 +344,9 @@ fn shape_text(name: &str, dims: &[Expr]) -> String {
     format!(
         "{}[*]{}",
         name,
-        dims.iter().map(|d| format!("[{}]", plain(d))).collect::<String>()
+        dims.iter()
+            .map(|d| format!("[{}]", plain(d)))
+            .collect::<String>()
     )
 }
 
@@ -367,7 +374,10 @@ fn extent_names(dims: &[Expr], kind: &dyn Fn(&str, &[String]) -> NameKind) -> Ve
     for e in dims {
         let mut ids = Vec::new();
         e.idents(&mut ids);
-        out.extend(ids.into_iter().filter(|n| kind(n, &[]) == NameKind::Parameter));
+        out.extend(
+            ids.into_iter()
+                .filter(|n| kind(n, &[]) == NameKind::Parameter),
+        );
     }
     out
 }
@@ -400,7 +410,10 @@ fn choose_shape<'u>(
                 u,
                 shape::Misfit {
                     term: w.term,
-                    fact: format!("a polynomial of the loop iterators and parameters ({})", w.reason),
+                    fact: format!(
+                        "a polynomial of the loop iterators and parameters ({})",
+                        w.reason
+                    ),
                     assume: None,
                 },
             )
@@ -432,7 +445,11 @@ fn choose_shape<'u>(
     match shape::choose(&polys, &is_iter) {
         Ok(Some(s)) => {
             if isl_sizes(&s).is_none() {
-                let big = s.sizes().into_iter().find(|x| x.params.len() > 1).expect("some size");
+                let big = s
+                    .sizes()
+                    .into_iter()
+                    .find(|x| x.params.len() > 1)
+                    .expect("some size");
                 return Err((
                     &list[0],
                     shape::Misfit {
@@ -529,9 +546,8 @@ fn equalities(
             pairs(cond, &mut found);
         }
     }
-    let is_param = |n: &str| {
-        super::build::classify_name(&[], written, symbols, n) == NameKind::Parameter
-    };
+    let is_param =
+        |n: &str| super::build::classify_name(&[], written, symbols, n) == NameKind::Parameter;
     let mut rep: BTreeMap<String, String> = BTreeMap::new();
     let find = |rep: &BTreeMap<String, String>, n: &str| -> String {
         let mut cur = n.to_string();
@@ -642,7 +658,11 @@ fn misfit_warning(name: &str, u: &Use, m: &shape::Misfit, pointer: bool) -> Diag
     let then = if pointer {
         format!("`{}` keeps one dimension", name)
     } else {
-        format!("`{}` is then a may-access to all of `{}`", plain(&u.subs[0]), name)
+        format!(
+            "`{}` is then a may-access to all of `{}`",
+            plain(&u.subs[0]),
+            name
+        )
     };
     let d = Diagnostic::warning(
         Code::NonAffineSubscript,
@@ -705,7 +725,8 @@ fn resolve_aliases(
             } if matches!(var.dims.first(), Some(None)) => {
                 let alias = alias_of(var, init, loc, symbols)?;
                 if let Some(other) = out.get(&alias.base) {
-                    if shape_text(&alias.base, &other.dims) != shape_text(&alias.base, &alias.dims) {
+                    if shape_text(&alias.base, &other.dims) != shape_text(&alias.base, &alias.dims)
+                    {
                         return Err(Diagnostic::error(
                             Code::PointerArithmetic,
                             Some(loc.clone()),
@@ -738,7 +759,11 @@ fn resolve_aliases(
     Ok(result)
 }
 
-fn nested(s: &Stmt, symbols: &BTreeMap<String, VarDecl>, out: &mut BTreeMap<String, Alias>) -> Result<Stmt> {
+fn nested(
+    s: &Stmt,
+    symbols: &BTreeMap<String, VarDecl>,
+    out: &mut BTreeMap<String, Alias>,
+) -> Result<Stmt> {
     Ok(match s {
         Stmt::For {
             iter,
@@ -795,7 +820,12 @@ fn rename_base(e: &Expr, from: &str, to: &str) -> Option<Expr> {
 }
 
 /// The buffer a pointer-to-array declaration of the region reshapes.
-fn alias_of(var: &VarDecl, init: &Expr, loc: &Loc, symbols: &BTreeMap<String, VarDecl>) -> Result<Alias> {
+fn alias_of(
+    var: &VarDecl,
+    init: &Expr,
+    loc: &Loc,
+    symbols: &BTreeMap<String, VarDecl>,
+) -> Result<Alias> {
     let hint = format!(
         "initialise it with a cast of a pointer or one-dimensional array of `{}`: `{} (*{})[...] = ({} (*)[...]) buf;`",
         var.base_type, var.base_type, var.name, var.base_type
@@ -804,7 +834,10 @@ fn alias_of(var: &VarDecl, init: &Expr, loc: &Loc, symbols: &BTreeMap<String, Va
         return Err(Diagnostic::error(
             Code::PointerArithmetic,
             Some(init.loc.clone()),
-            format!("`{}` must point to the start of a buffer the region can name", var.name),
+            format!(
+                "`{}` must point to the start of a buffer the region can name",
+                var.name
+            ),
         )
         .with_hint(hint));
     };

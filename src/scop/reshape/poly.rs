@@ -172,7 +172,11 @@ impl Poly {
 
 impl fmt::Display for Poly {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", crate::back::cexpr::plain(&self.to_expr(&Loc::unknown())))
+        write!(
+            f,
+            "{}",
+            crate::back::cexpr::plain(&self.to_expr(&Loc::unknown()))
+        )
     }
 }
 
@@ -421,6 +425,9 @@ mod tests {
             .add(&Poly::constant(-1))
             .unwrap();
         let (q, r) = divide(&p, &m).unwrap();
-        assert_eq!((q.to_string(), r.to_string()), ("m - 1".into(), "m - 1".into()));
+        assert_eq!(
+            (q.to_string(), r.to_string()),
+            ("m - 1".into(), "m - 1".into())
+        );
     }
 }

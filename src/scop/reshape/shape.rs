@@ -165,9 +165,9 @@ pub fn choose(subs: &[Poly], is_iter: &dyn Fn(&str) -> bool) -> Result<Option<Sh
         // of rows of `n`); a constant is one only where some subscript
         // has an iterator below it (`2 * i` alone is a stride).
         let rows = !s.params.is_empty()
-            || subs.iter().any(|p| {
-                divide(p, &s).is_some_and(|(_, r)| r.names().iter().any(|n| is_iter(n)))
-            });
+            || subs
+                .iter()
+                .any(|p| divide(p, &s).is_some_and(|(_, r)| r.names().iter().any(|n| is_iter(n))));
         if rows {
             strides.push(s);
         }
@@ -208,7 +208,10 @@ mod tests {
     #[test]
     fn parametric_rows() {
         // (i * n + j) * k + l  ->  [i][j][l] of [*][n][k]
-        let p = sum(&[prod(&[sum(&[prod(&[v("i"), v("n")]), v("j")]), v("k")]), v("l")]);
+        let p = sum(&[
+            prod(&[sum(&[prod(&[v("i"), v("n")]), v("j")]), v("k")]),
+            v("l"),
+        ]);
         let s = choose(&[p.clone()], &iter).unwrap().unwrap();
         assert_eq!(text(&s.sizes()), ["n", "k"]);
         assert_eq!(text(&s.decompose(&p, &iter).unwrap()), ["i", "j", "l"]);
@@ -228,7 +231,10 @@ mod tests {
     #[test]
     fn interleaved_channels_and_strided_columns() {
         // (i * m + j) * 3 + c  ->  [*][m][3]
-        let p = sum(&[prod(&[sum(&[prod(&[v("i"), v("m")]), v("j")]), k(3)]), v("c")]);
+        let p = sum(&[
+            prod(&[sum(&[prod(&[v("i"), v("m")]), v("j")]), k(3)]),
+            v("c"),
+        ]);
         let s = choose(&[p.clone()], &iter).unwrap().unwrap();
         assert_eq!(text(&s.sizes()), ["m", "3"]);
         assert_eq!(text(&s.decompose(&p, &iter).unwrap()), ["i", "j", "c"]);

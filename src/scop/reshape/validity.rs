@@ -263,7 +263,12 @@ fn failing_dim(
             .isl(isl, STAGE)?
             .intersect_params(isl.set(&scop.context).isl(isl, STAGE)?)
             .isl(isl, STAGE)?;
-        for a in st.reads.iter().chain(st.writes.iter()).filter(|a| a.array == name) {
+        for a in st
+            .reads
+            .iter()
+            .chain(st.writes.iter())
+            .filter(|a| a.array == name)
+        {
             let hit = isl
                 .map(&a.relation)
                 .isl(isl, STAGE)?
