@@ -658,10 +658,7 @@ fn compile_region(
         let m = map::cpu::map_to_cpu(isl, scop, deps, &cpu_schedule, opts.map.tile_size)?;
         let mut dump = String::new();
         let (ast, cpu) = if emit == Some(Emit::Schedule) {
-            dump.push_str(&format!(
-                "# region in `{}` at lines {}-{}\n",
-                scop.function, scop.begin_line, scop.end_line
-            ));
+            dump.push_str(&scop.heading());
             dump.push_str(&format!("schedule: {}", schedule.dump()));
             dump.push_str(&format!(
                 "cpu: {}\n",
