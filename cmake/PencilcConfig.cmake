@@ -11,8 +11,10 @@
 # (-MD, CMake's DEPFILE), so that editing a header the source includes
 # reruns pencilc on that source only, and adds the generated host file
 # to the target: <stem>_host.c (OPENCL, kernels embedded; link OpenCL),
-# <stem>_host.cu and <stem>_kernel.cu (CUDA; enable the CUDA language),
-# <stem>_pencilc.c (C: the mapped program as sequential C).
+# <stem>_host.c and <stem>_kernel.cu (CUDA; enable the C and CUDA
+# languages: the host file is C, built by the C compiler with the CUDA
+# toolkit's headers, and the CUDA runtime is linked as for any CUDA
+# target), <stem>_pencilc.c (C: the mapped program as sequential C).
 #
 # pencilc sees the target's own include directories and compile
 # definitions, then INCLUDE_DIRECTORIES and COMPILE_DEFINITIONS. The
@@ -53,6 +55,9 @@ function(pencilc_add_sources target)
   if(NOT TARGET ${target})
     message(FATAL_ERROR "pencilc_add_sources: no target ${target}")
   endif()
+  if(mode STREQUAL "CUDA" AND NOT CMAKE_CUDA_COMPILER)
+    message(FATAL_ERROR "pencilc_add_sources(${target} CUDA): enable the CUDA language (project(... C CUDA) or enable_language(CUDA))")
+  endif()
   if(NOT PA_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "pencilc_add_sources(${target}): no sources")
   endif()
@@ -86,8 +91,11 @@ function(pencilc_add_sources target)
       set(outputs "${out}/${stem}_host.c" "${out}/${stem}_kernel.cl")
       set(compiled "${out}/${stem}_host.c")
     elseif(mode STREQUAL "CUDA")
-      set(outputs "${out}/${stem}_host.cu" "${out}/${stem}_kernel.cu" "${out}/${stem}_kernel.hu")
-      set(compiled "${out}/${stem}_host.cu" "${out}/${stem}_kernel.cu")
+      set(outputs "${out}/${stem}_host.c" "${out}/${stem}_kernel.cu" "${out}/${stem}_kernel.h")
+      set(compiled "${out}/${stem}_host.c" "${out}/${stem}_kernel.cu")
+      # The host file calls the CUDA runtime's C API (cuda_runtime_api.h).
+      set_property(SOURCE "${out}/${stem}_host.c" APPEND PROPERTY
+        INCLUDE_DIRECTORIES ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})
     else()
       set(outputs "${out}/${stem}_pencilc.c")
       set(compiled "${out}/${stem}_pencilc.c")

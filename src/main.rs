@@ -350,6 +350,11 @@ fn main() -> ExitCode {
                 .with_hint("use --target c --openmp, and build the output with -fopenmp"),
         );
     }
+    if let Some(o) = &cli.output {
+        if let Err(e) = pencilc::back::check_host_name(target, o) {
+            return usage(e);
+        }
+    }
     let opts = Options {
         target,
         openmp: cli.openmp,

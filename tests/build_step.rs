@@ -324,7 +324,7 @@ fn cmake_module_builds_cuda_sources_with_nvcc() {
         "cmake --build (CUDA)",
     );
     assert!(build.join("saxpy").exists());
-    let host = build.join("pencilc/saxpy/saxpy_host.cu");
+    let host = build.join("pencilc/saxpy/saxpy_host.c");
     let before = mtime(&host);
     edit_header(
         &example.join("include/params.h"),
@@ -336,7 +336,7 @@ fn cmake_module_builds_cuda_sources_with_nvcc() {
         Command::new("cmake").arg("--build").arg(&build),
         "cmake --build (CUDA, after the edit)",
     );
-    assert!(mtime(&host) > before, "saxpy_host.cu not regenerated");
+    assert!(mtime(&host) > before, "saxpy_host.c not regenerated");
 }
 
 /// File names with spaces, `$`, `#` and colons in the input, a header

@@ -88,7 +88,7 @@ fn output_names_follow_ppcg() {
         ("opencl", vec!["gemm_host.c", "gemm_kernel.cl"]),
         (
             "cuda",
-            vec!["gemm_host.cu", "gemm_kernel.cu", "gemm_kernel.hu"],
+            vec!["gemm_host.c", "gemm_kernel.cu", "gemm_kernel.h"],
         ),
         ("c", vec!["gemm_pencilc.c"]),
     ] {

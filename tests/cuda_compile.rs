@@ -18,7 +18,7 @@ fn check(name: &str) {
     };
     let src = kernel_path(name);
     let dir = scratch(&format!("cuda-{}", name));
-    let host = dir.join("prog_host.cu");
+    let host = dir.join("prog_host.c");
     let mut p = Command::new(pencilc());
     p.arg("--target")
         .arg("cuda")
@@ -27,7 +27,7 @@ fn check(name: &str) {
         .arg(&host)
         .arg(&src);
     run(&mut p, "pencilc --target cuda");
-    for f in ["prog_host.cu", "prog_kernel.cu", "prog_kernel.hu"] {
+    for f in ["prog_host.c", "prog_kernel.cu", "prog_kernel.h"] {
         assert!(dir.join(f).exists(), "{} not written", f);
     }
     let mut cc = Command::new(&nvcc);

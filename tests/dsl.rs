@@ -15,10 +15,10 @@ fn program(name: &str) -> PathBuf {
 }
 
 /// The CUDA output of `src`, run on tests/fakecuda, prints what the
-/// sequential program prints.
+/// sequential program prints, in every version of its regions.
 fn cuda_emulated(src: &Path, tag: &str) {
     let dir = scratch(&format!("dsl-{}-cuda", tag));
-    let host = dir.join("p_host.cu");
+    let host = dir.join("p_host.c");
     run(
         Command::new(pencilc())
             .args(["--target", "cuda", "-o"])
@@ -44,17 +44,20 @@ fn cuda_emulated(src: &Path, tag: &str) {
             .arg(&seq),
         "cc",
     );
-    let got = run(
-        Command::new(&exe).env("PENCILC_RUN", "device"),
-        "emulated CUDA program",
-    );
     let want = run(&mut Command::new(&seq), "sequential program");
-    assert_eq!(
-        String::from_utf8_lossy(&got.stdout),
-        String::from_utf8_lossy(&want.stdout),
-        "{} on emulated CUDA",
-        src.display()
-    );
+    for version in ["device", "host", "seq"] {
+        let got = run(
+            Command::new(&exe).env("PENCILC_RUN", version),
+            "emulated CUDA program",
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&got.stdout),
+            String::from_utf8_lossy(&want.stdout),
+            "{} on emulated CUDA (PENCILC_RUN={})",
+            src.display(),
+            version
+        );
+    }
 }
 
 /// `pencilc -v` for OpenCL on `src`; what it printed.
@@ -177,6 +180,9 @@ fn pointer_to_array_casts_are_arrays_of_their_shape() {
         assert!(log.contains(line), "no `{}`:\n{}", line, log);
     }
     assert!(!log.contains("warning"), "{}", log);
+    // Pointers to variable-length arrays are C: the CUDA host file (C)
+    // keeps them.
+    cuda_emulated(&src, "casts");
 }
 
 /// Delinearisation (item 3) against hostile calls: rows that overlap

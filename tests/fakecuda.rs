@@ -24,7 +24,7 @@ fn emulated_cuda_runs_gemm_and_catches_a_missing_barrier_and_a_swapped_grid() {
     let src = kernel_path("gemm");
     let dir = scratch("fakecuda-gemm");
     let expected = sequential_dump(&dir, &src, "SMALL");
-    let host = dir.join("prog_host.cu");
+    let host = dir.join("prog_host.c");
     run(
         Command::new(pencilc())
             .args(["--target", "cuda", "--device", "nvidia-h100"])
@@ -85,26 +85,21 @@ fn emulated_cuda_runs_gemm_and_catches_a_missing_barrier_and_a_swapped_grid() {
         assert!(!c.ok(), "without barrier {} the results should differ", b);
     }
 
-    // The grid's x and y swapped.
+    // The grid's x and y swapped in the host file's call of the launcher
+    // (`kernel0_launch(x, y, args...)`).
     let h = std::fs::read_to_string(&host).unwrap();
     let line = h
         .lines()
-        .find(|l| l.trim_start().starts_with("dim3 grid("))
-        .expect("a 2D grid");
-    let dims: Vec<&str> = line[line.find('(').unwrap() + 1..line.rfind(')').unwrap()]
-        .split(", ")
-        .collect();
-    assert_eq!(dims.len(), 2, "{}", line);
-    assert_ne!(
-        dims[0], dims[1],
-        "SMALL gemm has a non-square grid: {}",
-        line
-    );
-    let swapped = h.replace(
-        line,
-        &line.replace(&dims.join(", "), &format!("{}, {}", dims[1], dims[0])),
-    );
-    let bad_host = dir.join("swapped_host.cu");
+        .find(|l| l.contains("kernel0_launch("))
+        .expect("a launch of kernel0");
+    let call = &line[line.find("kernel0_launch(").unwrap() + "kernel0_launch(".len()..];
+    let args = top_level_args(call);
+    let (x, y) = (args[0].trim(), args[1].trim());
+    assert_ne!(x, y, "SMALL gemm has a non-square grid: {}", line);
+    let swapped_line = line.replacen(&format!("({}, {},", x, y), &format!("({}, {},", y, x), 1);
+    assert_ne!(swapped_line, line);
+    let swapped = h.replace(line, &swapped_line);
+    let bad_host = dir.join("swapped_host.c");
     std::fs::write(&bad_host, swapped).unwrap();
     let c = pencilc::harness::compare::compare_dumps(
         &expected,
@@ -112,6 +107,29 @@ fn emulated_cuda_runs_gemm_and_catches_a_missing_barrier_and_a_swapped_grid() {
         1e-9,
     );
     assert!(!c.ok(), "with the grid swapped the results should differ");
+}
+
+/// The arguments of a call whose text follows its opening parenthesis,
+/// split at the commas outside nested parentheses.
+fn top_level_args(call: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in call.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => {
+                out.push(&call[start..i]);
+                return out;
+            }
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&call[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 #[test]

@@ -136,30 +136,31 @@ fn check_within(name: &str, tag: &str, extra: &[&str], rel: f64) -> (PathBuf, St
             );
         }
     }
-    let Some(got) = cuda_output(&src, &dir, extra) else {
-        return (dir, report);
-    };
-    assert!(
-        close(&got, &expected, rel),
-        "{} on target cuda (emulated on the CPU): got\n{}expected\n{}",
-        name,
-        got,
-        expected
-    );
+    let cuda = cuda_output(&src, &dir, extra);
+    // Every version of each region, as for OpenCL: the CUDA host file is
+    // the user's C, so its whole PENCIL functions keep the original code
+    // and the host version too.
+    for v in ["device", "host", "seq"] {
+        let got = stdout_of_version(&cuda, v);
+        assert!(
+            close(&got, &expected, rel),
+            "{} on target cuda (emulated on the CPU, PENCILC_RUN={}): got\n{}expected\n{}",
+            name,
+            v,
+            got,
+            expected
+        );
+    }
     (dir, report)
 }
 
-/// Programs whose host code is C99 that no C++ compiler but nvcc's
-/// accepts: array parameters sized by earlier parameters (`float
-/// in[pencil_array n][n][32]`). g++ cannot build their emulated CUDA.
-const NOT_CXX: &[&str] = &["abf"];
-
-/// What the CUDA output prints, run on the CPU against tests/fakecuda
-/// (PENCIL's builtins, the atomic reduction helpers and the combine
-/// kernels included); None for the programs of `NOT_CXX`. It must also
-/// build with nvcc, where nvcc can be installed; no GPU here, so that
-/// build is not run.
-fn cuda_output(src: &Path, dir: &Path, extra: &[&str]) -> Option<String> {
+/// Builds the CUDA output (`cuda_host.c`, `cuda_kernel.cu`, `cuda_kernel.h`
+/// beside the OpenCL program's files) against tests/fakecuda (PENCIL's
+/// builtins, the atomic reduction helpers and the combine kernels
+/// included) and returns the emulated program, to run on the CPU. It
+/// must also build with nvcc, where nvcc can be installed; no GPU here,
+/// so that build is not run.
+fn cuda_output(src: &Path, dir: &Path, extra: &[&str]) -> PathBuf {
     // The OpenCL device code of a summary function has a CUDA twin.
     let extra: Vec<String> = extra
         .iter()
@@ -175,7 +176,7 @@ fn cuda_output(src: &Path, dir: &Path, extra: &[&str]) -> Option<String> {
             }
         })
         .collect();
-    let host = dir.join("p_host.cu");
+    let host = dir.join("cuda_host.c");
     run(
         Command::new(pencilc())
             .args(["--target", "cuda", "-I"])
@@ -188,18 +189,14 @@ fn cuda_output(src: &Path, dir: &Path, extra: &[&str]) -> Option<String> {
     );
     let mut flags = vec!["-I".to_string(), headers().display().to_string()];
     flags.extend(extra.iter().filter(|a| a.starts_with("-D")).cloned());
-    let emulate = !NOT_CXX.iter().any(|n| src.file_stem() == Some(n.as_ref()));
-    let got = emulate.then(|| {
-        let emulated = dir.join("par-cuda-emulated");
-        build_emulated_cuda(&host, &dir.join("p_kernel.cu"), &flags, &[], &emulated);
-        stdout_of(&emulated)
-    });
+    let emulated = dir.join("par-cuda-emulated");
+    build_emulated_cuda(&host, &dir.join("cuda_kernel.cu"), &flags, &[], &emulated);
     let Some(nvcc) = nvcc() else {
         skipped(
             &format!("pencil: nvcc build of {}", src.display()),
             "nvcc could not be installed (scripts/setup-nvcc.sh)",
         );
-        return got;
+        return emulated;
     };
     // The same -I and -D as the emulated build.
     run(
@@ -207,12 +204,12 @@ fn cuda_output(src: &Path, dir: &Path, extra: &[&str]) -> Option<String> {
             .arg("-arch=sm_90")
             .args(&flags)
             .arg(&host)
-            .arg(dir.join("p_kernel.cu"))
+            .arg(dir.join("cuda_kernel.cu"))
             .arg("-o")
             .arg(dir.join("par-cuda")),
         "nvcc",
     );
-    got
+    emulated
 }
 
 fn check(name: &str) -> (PathBuf, String) {

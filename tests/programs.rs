@@ -120,9 +120,12 @@ fn generated_names_do_not_shadow_user_variables() {
     check("names");
 }
 
+/// Also as CUDA: its variable-length array parameters around a region
+/// are C, which the CUDA host file (C) keeps.
 #[test]
 fn bounds_divisions_and_conditions() {
     check("bounds");
+    check_cuda_emulated("bounds");
 }
 
 #[test]
@@ -173,12 +176,14 @@ fn verbose_log(name: &str) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// The CUDA output of tests/programs/`name`.c, run on tests/fakecuda,
-/// prints what the sequential program prints (`check` built that first).
+/// The CUDA output of tests/programs/`name`.c (`cuda_host.c`, C, beside
+/// the OpenCL program's `p_host.c`), run on tests/fakecuda, prints what
+/// the sequential program prints (`check` built that first), in every
+/// version of its regions.
 fn check_cuda_emulated(name: &str) {
     let src = root().join("tests/programs").join(format!("{}.c", name));
     let dir = root().join("target/e2e").join(format!("program-{}", name));
-    let host = dir.join("p_host.cu");
+    let host = dir.join("cuda_host.c");
     run(
         Command::new(pencilc())
             .args(["--target", "cuda", "-o"])
@@ -190,22 +195,25 @@ fn check_cuda_emulated(name: &str) {
     let exe = dir.join("par-cuda-emulated");
     build_emulated_cuda(
         &host,
-        &dir.join("p_kernel.cu"),
+        &dir.join("cuda_kernel.cu"),
         &["-I".to_string(), headers],
         &[],
         &exe,
     );
-    let got = run(
-        Command::new(&exe).env("PENCILC_RUN", "device"),
-        "emulated CUDA program",
-    );
     let want = run(&mut Command::new(dir.join("seq")), "sequential program");
-    assert_eq!(
-        String::from_utf8_lossy(&got.stdout),
-        String::from_utf8_lossy(&want.stdout),
-        "{} on emulated CUDA",
-        name
-    );
+    for version in ["device", "host", "seq"] {
+        let got = run(
+            Command::new(&exe).env("PENCILC_RUN", version),
+            "emulated CUDA program",
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&got.stdout),
+            String::from_utf8_lossy(&want.stdout),
+            "{} on emulated CUDA (PENCILC_RUN={})",
+            name,
+            version
+        );
+    }
 }
 
 /// Image processing with <stdint.h> pixels and every small integer type
@@ -246,6 +254,7 @@ fn integer_values_keep_their_c_types_in_kernels() {
         assert!(k.contains(text), "{}\n{}", text, k);
     }
     check("value_types_vla");
+    check_cuda_emulated("value_types_vla");
     let k = std::fs::read_to_string(root().join("target/e2e/program-value_types_vla/p_kernel.cl"))
         .unwrap();
     assert!(k.contains("* ((long)(n)) +"), "{}", k);
@@ -435,7 +444,7 @@ fn gemm_kernel_has_no_grid_or_stride_guards() {
                 .args(flags(&src, "LARGE"))
                 .args(mode)
                 .arg("-o")
-                .arg(dir.join("p_host.cu"))
+                .arg(dir.join("p_host.c"))
                 .arg(&src),
             "pencilc",
         );
@@ -611,9 +620,12 @@ fn deeply_nested_parentheses() {
     }
 }
 
+/// Also as CUDA: `and` and `or`, C names that C++ reserves, stay the
+/// user's names in the CUDA host file (C).
 #[test]
 fn isl_keywords_as_c_names() {
     check("isl_keywords");
+    check_cuda_emulated("isl_keywords");
 }
 
 #[test]

@@ -1380,13 +1380,12 @@ fn pencilc_args(setting: usize, input: &Path, output: &Path) -> Vec<String> {
 }
 
 /// The file pencilc writes for a setting (the host file for OpenCL and
-/// CUDA; the CUDA kernels go beside it as `<slug>_kernel.cu`).
+/// CUDA, both C; the CUDA kernels go beside it as `<slug>_kernel.cu`).
 fn output_name(setting: usize) -> String {
     let slug = SETTINGS[setting].0.replace('/', "-");
     match SETTINGS[setting].1 {
         Target::C | Target::OpenMp => format!("{}.c", slug),
-        Target::OpenCl => format!("{}_host.c", slug),
-        Target::Cuda => format!("{}_host.cu", slug),
+        Target::OpenCl | Target::Cuda => format!("{}_host.c", slug),
     }
 }
 
@@ -1414,7 +1413,10 @@ fn build_generated(setting: usize, dir: &Path, out: &Path, exe: &Path) -> Result
         Target::OpenMp => cc(out, exe, dir, &format!("cc-{}", slug), &["-fopenmp"]),
         Target::OpenCl => cc(out, exe, dir, &format!("cc-{}", slug), &["-lOpenCL"]),
         Target::Cuda => pencilc::harness::emulate::build(
-            Path::new("c++"),
+            &pencilc::harness::emulate::Compilers {
+                cc: Path::new("cc"),
+                cxx: Path::new("c++"),
+            },
             &common::fakecuda(),
             out,
             &dir.join(format!("{}_kernel.cu", slug)),

@@ -7,7 +7,6 @@ mod builtins;
 pub mod cexpr;
 pub mod choice;
 pub mod convert;
-pub mod cxx;
 mod footprint;
 pub mod kernel;
 mod private;
@@ -52,7 +51,7 @@ pub struct GeneratedFile {
 /// Where the output files go.
 #[derive(Clone, Debug)]
 pub struct OutputPaths {
-    /// The host file (OpenCL: `foo_host.c`, CUDA: `foo_host.cu`, C: `foo_pencilc.c`).
+    /// The host file (OpenCL and CUDA: `foo_host.c`, C: `foo_pencilc.c`).
     pub host: PathBuf,
 }
 
@@ -64,8 +63,7 @@ impl OutputPaths {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "out".into());
         let host = match target {
-            Target::OpenCl => format!("{}_host.c", stem),
-            Target::Cuda => format!("{}_host.cu", stem),
+            Target::OpenCl | Target::Cuda => format!("{}_host.c", stem),
             Target::C => format!("{}_pencilc.c", stem),
         };
         OutputPaths {
@@ -80,7 +78,7 @@ impl OutputPaths {
             Target::OpenCl => out.push((self.kernel("cl"), "kernel file".into())),
             Target::Cuda => {
                 out.push((self.kernel("cu"), "kernel file".into()));
-                out.push((self.kernel("hu"), "kernel header".into()));
+                out.push((self.kernel("h"), "kernel header".into()));
             }
             Target::C => {}
         }
@@ -99,14 +97,83 @@ impl OutputPaths {
     }
 }
 
+/// Refuses a CUDA host file name that nvcc and build systems compile as
+/// C++ or CUDA C++ (`-o foo_host.cu`): the host code is the user's C,
+/// whose meaning C++ changes (variable-length arrays, `restrict`, C++'s
+/// keywords as names, `sizeof 'a'`), so it is written as C, to a `.c` file.
+pub fn check_host_name(target: Target, host: &Path) -> Result<()> {
+    const CXX: [&str; 8] = ["cu", "cpp", "cc", "cxx", "c++", "cp", "C", "CPP"];
+    let ext = host.extension().map(|e| e.to_string_lossy().into_owned());
+    match ext {
+        Some(e) if target == Target::Cuda && CXX.contains(&e.as_str()) => {
+            let fixed = host.with_extension("c");
+            Err(Diagnostic::error(
+                crate::diag::Code::Usage,
+                None,
+                format!(
+                    "-o {}: the CUDA host file is C (the input's language), and nvcc compiles a `.{}` file as C++",
+                    host.display(),
+                    e
+                ),
+            )
+            .with_hint(format!(
+                "name it {} (the kernels go to {})",
+                fixed.display(),
+                OutputPaths { host: fixed.clone() }.kernel("cu").display()
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
 struct KernelText {
     name: String,
     params: Vec<String>,
     ids: Vec<String>,
     body: String,
+    /// CUDA's launcher (`<name>_launch`, a C function the host file
+    /// calls): its parameters (the grid's `unsigned` dimensions, x first,
+    /// then the kernel's parameters without `__restrict__`, so that the
+    /// declaration is C and C++ alike), the grid and block it launches
+    /// and the names it passes on.
+    launch: Launcher,
     /// A reduction's combining kernel (`kernelN_combine`), not a launch
     /// site of the mapped schedule.
     helper: bool,
+}
+
+#[derive(Default)]
+struct Launcher {
+    params: Vec<String>,
+    grid: Vec<String>,
+    block: Vec<i64>,
+    args: Vec<String>,
+}
+
+impl Launcher {
+    /// A launcher of a grid of `grid_dims` dimensions of blocks of
+    /// `block` threads (x first), passing on `params` (type and name as
+    /// the kernel declares them).
+    fn new(grid_dims: usize, block: Vec<i64>, params: &[(String, String)]) -> Launcher {
+        let xyz = ["x", "y", "z"];
+        let grid: Vec<String> = (0..grid_dims)
+            .map(|d| format!("pencilc_grid_{}", xyz[d]))
+            .collect();
+        let mut decls: Vec<String> = grid.iter().map(|g| format!("unsigned {}", g)).collect();
+        decls.extend(params.iter().map(|(ty, name)| {
+            if ty.ends_with('*') {
+                format!("{}{}", ty, name)
+            } else {
+                format!("{} {}", ty, name)
+            }
+        }));
+        Launcher {
+            params: decls,
+            grid,
+            block,
+            args: params.iter().map(|(_, name)| name.clone()).collect(),
+        }
+    }
 }
 
 /// The run-time choice between versions in OpenCL and CUDA output
@@ -202,11 +269,7 @@ pub fn emit(
         let overlap = no_overlap_check(r.scop, r.ast).map(|o| unmangle(&o, &keywords));
         let three_way = match (target, r.cpu) {
             (Target::C, _) | (_, None) => None,
-            (_, Some(cpu))
-                if versioning.is_some() && !cuda_pointer_signature(source, r, target) =>
-            {
-                Some(cpu)
-            }
+            (_, Some(cpu)) if versioning.is_some() => Some(cpu),
             _ => None,
         };
         let host = if let Some(cpu) = three_way {
@@ -228,7 +291,7 @@ pub fn emit(
                 overlap,
             )
         } else if bounds.is_some() || overlap.is_some() {
-            versioned(source, r, target, &host, bounds, overlap)
+            versioned(source, r, &host, bounds, overlap)
         } else {
             host
         };
@@ -300,6 +363,7 @@ pub fn emit(
         c.insert("input", &input);
         c.insert("helpers", &device_helpers);
         c.insert("header_file", &c_string(header));
+        c.insert("header_comment", &comment_text(header));
         let ks: Vec<serde_json_like::K> = kernels
             .iter()
             .map(|k| serde_json_like::K {
@@ -307,6 +371,10 @@ pub fn emit(
                 params: k.params.clone(),
                 ids: k.ids.clone(),
                 body: k.body.clone(),
+                launch_params: k.launch.params.clone(),
+                grid: k.launch.grid.clone(),
+                block: k.launch.block.clone(),
+                args: k.launch.args.clone(),
             })
             .collect();
         c.insert("kernels", &ks);
@@ -350,17 +418,17 @@ pub fn emit(
         }
         Target::Cuda => {
             let kpath = paths.kernel("cu");
-            let hpath = paths.kernel("hu");
+            let hpath = paths.kernel("h");
             let header = file_name(&hpath);
             prelude_ctx.insert("kernel_file", &comment_text(&file_name(&kpath)));
             prelude_ctx.insert("header_file", &c_string(&header));
-            let prelude = templates::render(&tera, "cuda/host_prelude.cu.tera", &prelude_ctx)?;
+            let prelude = templates::render(&tera, "cuda/host_prelude.c.tera", &prelude_ctx)?;
             files.push(GeneratedFile {
                 path: paths.host.clone(),
-                contents: splice(&cxx_source(source, regions), &prelude, &replacements),
+                contents: splice(source, &prelude, &replacements),
             });
             files.push(GeneratedFile {
-                path: kpath,
+                path: kpath.clone(),
                 contents: templates::render(&tera, "cuda/kernel.cu.tera", &kernel_ctx(&header))?,
             });
             let mut hc = kernel_ctx(&header);
@@ -375,9 +443,10 @@ pub fn emit(
                 })
                 .collect();
             hc.insert("guard", &format!("PENCILC_{}", guard));
+            hc.insert("kernel_comment", &comment_text(&file_name(&kpath)));
             files.push(GeneratedFile {
                 path: hpath,
-                contents: templates::render(&tera, "cuda/kernel.hu.tera", &hc)?,
+                contents: templates::render(&tera, "cuda/kernel.h.tera", &hc)?,
             });
         }
         Target::C => {
@@ -395,27 +464,6 @@ pub fn emit(
     })
 }
 
-/// The user's file with its C99 array parameters made C++ (see `cxx`):
-/// nvcc compiles the CUDA host file as C++.
-fn cxx_source(source: &SourceFile, regions: &[RegionCode]) -> SourceFile {
-    let lines: Vec<&str> = source.text.lines().collect();
-    let whole: Vec<(String, u32)> = regions
-        .iter()
-        .filter(|r| r.scop.inclusion.is_none())
-        .filter(|r| {
-            // A `#pragma scop` region's first line is the pragma; a whole
-            // function's is the first line of its body.
-            let first = lines.get(r.scop.begin_line as usize - 1).unwrap_or(&"");
-            !cxx::is_pragma_scop(first) && !cxx::host_indexes_arrays(&r.ast.host)
-        })
-        .map(|r| (r.scop.function.clone(), r.scop.begin_line))
-        .collect();
-    SourceFile {
-        path: source.path.clone(),
-        text: cxx::cxx_signatures(&source.text, &whole),
-    }
-}
-
 /// Serializable views for the templates.
 mod serde_json_like {
     #[derive(serde::Serialize)]
@@ -424,6 +472,10 @@ mod serde_json_like {
         pub params: Vec<String>,
         pub ids: Vec<String>,
         pub body: String,
+        pub launch_params: Vec<String>,
+        pub grid: Vec<String>,
+        pub block: Vec<i64>,
+        pub args: Vec<String>,
     }
     #[derive(serde::Serialize)]
     pub struct Buffer {
@@ -682,7 +734,7 @@ fn emit_region(
     ctx.insert("prologue", &prologue);
     let name = match target {
         Target::OpenCl => "opencl/region.c.tera",
-        Target::Cuda => "cuda/region.cu.tera",
+        Target::Cuda => "cuda/region.c.tera",
         Target::C => "c/region.c.tera",
     };
     templates::render(tera, name, &ctx)
@@ -716,6 +768,22 @@ fn kernel_text(
             (KernelArg::Int { name }, _) => format!("{} {}", scop.index_type, name),
         })
         .collect();
+    let launch = if target == Target::Cuda {
+        let typed: Vec<(String, String)> = args
+            .iter()
+            .map(|a| match a {
+                KernelArg::Buffer { name, elem_type } => {
+                    (format!("{} *", opencl_type(elem_type)), name.clone())
+                }
+                KernelArg::Value { name, elem_type } => (opencl_type(elem_type), name.clone()),
+                KernelArg::Int { name } => (scop.index_type.clone(), name.clone()),
+            })
+            .collect();
+        let dims = launch_dims(l);
+        Launcher::new(dims.len(), dims.iter().map(|(_, t)| *t).collect(), &typed)
+    } else {
+        Launcher::default()
+    };
     let n_block = l.plan.n_block;
     let n_thread = l.plan.block_sizes.len();
     let xyz = ["x", "y", "z"];
@@ -802,6 +870,7 @@ fn kernel_text(
         params,
         ids,
         body,
+        launch,
         helper: false,
     })
 }
@@ -815,7 +884,10 @@ fn opencl_type(t: &str) -> String {
 
 fn combine_kernel_text(privs: &[reduce::Privatized], target: Target, number: usize) -> KernelText {
     let mut params = Vec::new();
+    let mut typed = Vec::new();
     for p in privs {
+        typed.push((format!("{} *", p.elem_type), p.var.clone()));
+        typed.push((format!("{} *", p.elem_type), p.partial_name()));
         match target {
             Target::OpenCl => {
                 params.push(format!("__global {} *restrict {}", p.elem_type, p.var));
@@ -836,11 +908,14 @@ fn combine_kernel_text(privs: &[reduce::Privatized], target: Target, number: usi
         }
     }
     params.push("int pencilc_groups".to_string());
+    typed.push(("int".to_string(), "pencilc_groups".to_string()));
     KernelText {
         name: format!("kernel{}_combine", number),
         params,
         ids: vec![],
         body: reduce::combine_kernel_body(privs, target),
+        // One block of one thread per element (`reduction_launch`).
+        launch: Launcher::new(1, vec![1], &typed),
         helper: true,
     }
 }
@@ -893,7 +968,7 @@ fn reduction_launch(
     ctx.insert("launch", launch.trim_end());
     let name = match target {
         Target::OpenCl => "opencl/reduce_launch.c.tera",
-        _ => "cuda/reduce_launch.cu.tera",
+        _ => "cuda/reduce_launch.c.tera",
     };
     templates::render(tera, name, &ctx)
 }
@@ -981,7 +1056,7 @@ fn slice_launch(
     ctx.insert("launch", launch.trim_end());
     let name = match target {
         Target::OpenCl => "opencl/slice_launch.c.tera",
-        _ => "cuda/slice_launch.cu.tera",
+        _ => "cuda/slice_launch.c.tera",
     };
     templates::render(tera, name, &ctx)
 }
@@ -1053,17 +1128,18 @@ fn launch_opencl(
     templates::render(tera, "opencl/launch.c.tera", &ctx)
 }
 
+/// A call of the kernel's launcher (`Launcher`): the grid's dimensions
+/// (x first; the block's are the launcher's own), then the arguments.
 fn launch_cuda(tera: &tera::Tera, l: &Launch, kernel: &str, args: &[KernelArg]) -> Result<String> {
-    let dims = launch_dims(l);
-    let grid: Vec<String> = dims.iter().map(|(b, _)| b.to_c()).collect();
-    let block: Vec<String> = dims.iter().map(|(_, t)| t.to_string()).collect();
-    let a: Vec<String> = args.iter().map(|a| host_value(l, a)).collect();
+    let a: Vec<String> = launch_dims(l)
+        .iter()
+        .map(|(b, _)| b.to_c())
+        .chain(args.iter().map(|a| host_value(l, a)))
+        .collect();
     let mut ctx = Context::new();
-    ctx.insert("grid", &grid);
-    ctx.insert("block", &block);
     ctx.insert("args", &a);
     ctx.insert("kernel", kernel);
-    templates::render(tera, "cuda/launch.cu.tera", &ctx)
+    templates::render(tera, "cuda/launch.c.tera", &ctx)
 }
 
 /// The C target runs every block and thread of a launch as loops.
@@ -1133,13 +1209,10 @@ fn launch_c(
 /// The region's code behind its entry check (`GpuAst::entry_check`): the
 /// generated code where the check holds, else the user's own lines (with
 /// their line numbers), which compute the same as the sequential program
-/// by definition. The CUDA host file of a whole PENCIL function has its
-/// array parameters rewritten to pointers (see `cxx`), so there the
-/// user's code cannot be kept: a failed check stops the program instead.
+/// by definition.
 fn versioned(
     source: &SourceFile,
     r: &RegionCode,
-    target: Target,
     code: &str,
     bounds: Option<String>,
     overlap: Option<String>,
@@ -1147,9 +1220,6 @@ fn versioned(
     let scop = r.scop;
     let lines: Vec<&str> = source.text.lines().collect();
     let range = scop.begin_line as usize - 1..(scop.end_line as usize).min(lines.len());
-    let pragma_region = lines
-        .get(range.start)
-        .is_some_and(|l| cxx::is_pragma_scop(l));
     let (cond, why) = match (&bounds, &overlap) {
         (Some(b), Some(o)) => (
             format!("({}) && ({})", b, o),
@@ -1159,29 +1229,14 @@ fn versioned(
         (None, Some(o)) => (o.clone(), "that array parameters do not overlap"),
         (None, None) => ("1".to_string(), ""),
     };
-    let fallback = if target == Target::Cuda && !pragma_region {
-        let msg = format!(
-            "pencilc: the arguments of `{}` break {} ({}), which its generated code needs\n",
-            scop.function, why, cond
-        );
-        format!(
-            "{{\n    fprintf(stderr, \"%s\", \"{}\");\n    abort();\n}}",
-            c_string(&msg)
-        )
-    } else {
-        format!(
-            "{{\n#line {} \"{}\"\n{}\n}}",
-            scop.begin_line,
-            c_path(&source.path),
-            lines[range].join("\n")
-        )
-    };
     format!(
-        "/* pencilc: the generated code assumes {}; otherwise the original code runs */\nif ({}) {}\nelse {}",
+        "/* pencilc: the generated code assumes {}; otherwise the original code runs */\nif ({}) {}\nelse {{\n#line {} \"{}\"\n{}\n}}",
         why,
         cond,
         code.trim_end(),
-        fallback
+        scop.begin_line,
+        c_path(&source.path),
+        lines[range].join("\n")
     )
 }
 
@@ -1263,29 +1318,14 @@ fn three_versions(
     out
 }
 
-/// Whether the CUDA host file gives this region's function pointer
-/// parameters (`cxx`): then only its device version can run.
-fn cuda_pointer_signature(source: &SourceFile, r: &RegionCode, target: Target) -> bool {
-    if target != Target::Cuda {
-        return false;
-    }
-    let first = source
-        .text
-        .lines()
-        .nth(r.scop.begin_line as usize - 1)
-        .unwrap_or("");
-    !cxx::is_pragma_scop(first) && !cxx::host_indexes_arrays(&r.ast.host)
-}
-
 /// The model lays an array of structs out as its members side by side
 /// (`Array::members`); an alignment attribute would put padding between
-/// elements. A compile-time check, valid C and C++: the array's size is
+/// elements. A compile-time check: the array's size is
 /// negative where the layout differs.
 fn struct_layout_checks(scop: &Scop) -> String {
     let mut out = String::new();
     for a in scop.arrays.iter().filter(|a| !a.members.is_empty()) {
-        // The type where it has a name: the CUDA host file makes the
-        // array parameters of whole PENCIL functions `void *`.
+        // The struct's type where it has a name, else an element.
         let element: String = match &a.struct_type {
             Some(t) => t.clone(),
             None => std::iter::once(a.name.clone())
@@ -1648,5 +1688,34 @@ mod tests {
             host: PathBuf::from("x.c"),
         };
         assert_eq!(p.kernel("cl"), PathBuf::from("x_kernel.cl"));
+    }
+
+    #[test]
+    fn cuda_output_names_are_c_host_cuda_kernels_and_a_c_header() {
+        let p = OutputPaths::default_for(Path::new("src/gemm.c"), Path::new("out"), Target::Cuda);
+        let names: Vec<PathBuf> = p.all(Target::Cuda).into_iter().map(|(f, _)| f).collect();
+        assert_eq!(
+            names,
+            ["out/gemm_host.c", "out/gemm_kernel.cu", "out/gemm_kernel.h"].map(PathBuf::from)
+        );
+    }
+
+    #[test]
+    fn a_cuda_host_file_named_as_cxx_is_refused_with_the_c_name() {
+        for bad in ["x_host.cu", "x.cpp", "x.cc", "x.C"] {
+            let e = check_host_name(Target::Cuda, Path::new(bad)).unwrap_err();
+            assert!(e.message.contains("is C"), "{}", e.message);
+        }
+        let e = check_host_name(Target::Cuda, Path::new("b/x_host.cu")).unwrap_err();
+        let hint = e.hint.clone().unwrap_or_default();
+        assert!(
+            hint.contains("b/x_host.c (the kernels go to b/x_kernel.cu)"),
+            "{}",
+            hint
+        );
+        assert!(check_host_name(Target::Cuda, Path::new("x_host.c")).is_ok());
+        assert!(check_host_name(Target::Cuda, Path::new("x")).is_ok());
+        // Only CUDA's host file is the user's C by this rule.
+        assert!(check_host_name(Target::OpenCl, Path::new("x.cpp")).is_ok());
     }
 }

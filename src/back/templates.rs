@@ -30,36 +30,36 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/opencl/slice_launch.c.tera"),
     ),
     (
-        "cuda/slice_launch.cu.tera",
-        include_str!("../../templates/cuda/slice_launch.cu.tera"),
+        "cuda/slice_launch.c.tera",
+        include_str!("../../templates/cuda/slice_launch.c.tera"),
     ),
     (
         "opencl/kernel.cl.tera",
         include_str!("../../templates/opencl/kernel.cl.tera"),
     ),
     (
-        "cuda/host_prelude.cu.tera",
-        include_str!("../../templates/cuda/host_prelude.cu.tera"),
+        "cuda/host_prelude.c.tera",
+        include_str!("../../templates/cuda/host_prelude.c.tera"),
     ),
     (
-        "cuda/region.cu.tera",
-        include_str!("../../templates/cuda/region.cu.tera"),
+        "cuda/region.c.tera",
+        include_str!("../../templates/cuda/region.c.tera"),
     ),
     (
-        "cuda/launch.cu.tera",
-        include_str!("../../templates/cuda/launch.cu.tera"),
+        "cuda/launch.c.tera",
+        include_str!("../../templates/cuda/launch.c.tera"),
     ),
     (
-        "cuda/reduce_launch.cu.tera",
-        include_str!("../../templates/cuda/reduce_launch.cu.tera"),
+        "cuda/reduce_launch.c.tera",
+        include_str!("../../templates/cuda/reduce_launch.c.tera"),
     ),
     (
         "cuda/kernel.cu.tera",
         include_str!("../../templates/cuda/kernel.cu.tera"),
     ),
     (
-        "cuda/kernel.hu.tera",
-        include_str!("../../templates/cuda/kernel.hu.tera"),
+        "cuda/kernel.h.tera",
+        include_str!("../../templates/cuda/kernel.h.tera"),
     ),
     (
         "choice.h.tera",

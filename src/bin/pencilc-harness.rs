@@ -46,8 +46,9 @@ struct Args {
     #[arg(long, default_value = "cpu")]
     device: String,
     /// Run the CUDA versions: auto (on when nvcc and nvidia-smi work), on,
-    /// off, or emulate (build them with the C++ compiler against
-    /// tests/fakecuda and run them on the CPU: results only, no timings).
+    /// off, or emulate (build them against tests/fakecuda, the host file
+    /// with cc and the kernels with --cxx, and run them on the CPU:
+    /// results only, no timings).
     #[arg(long, default_value = "auto")]
     cuda: String,
     /// The CUDA runtime emulation for --cuda emulate (default: the source
@@ -58,7 +59,8 @@ struct Args {
     /// OpenCL runtime); the CUDA results then decide correctness.
     #[arg(long)]
     no_opencl: bool,
-    /// The C++ compiler for --cuda emulate.
+    /// The C++ compiler for --cuda emulate (the kernel file and the
+    /// emulation; the host file is C, built with cc).
     #[arg(long, default_value = "c++")]
     cxx: PathBuf,
     /// The CUDA compiler.

@@ -1,56 +1,80 @@
-//! Running generated CUDA without a GPU: the host and kernel files are
-//! built as C++ against `tests/fakecuda/cuda_runtime.h`, an emulation of
-//! the CUDA runtime in which the threads of a block are fibers that switch
-//! at `__syncthreads()` (see that file). C++ has no `<<<...>>>`, so each
-//! launch is rewritten into a call of `fakecuda_launch` first. What this checks is
-//! the CUDA backend's semantics (launch geometry, the order of grid and
-//! block dimensions, copies in and out, shared memory, barriers, atomics);
-//! its timings mean nothing.
+//! Running generated CUDA without a GPU: pencilc's host file (C) is built
+//! with the C compiler and its kernel file with the C++ compiler, both
+//! against `tests/fakecuda`, an emulation of the CUDA runtime (its C API
+//! in `cuda_runtime_api.h` and `fakecuda_runtime.cpp`; the device side in
+//! `cuda_runtime.h`, where the threads of a block are fibers that switch
+//! at `__syncthreads()`). C++ has no `<<<...>>>`, so each launch in the
+//! kernel file's launchers is rewritten into a call of `fakecuda_launch`
+//! first. What this checks is the CUDA backend's semantics (launch
+//! geometry, the order of grid and block dimensions, copies in and out,
+//! shared memory, barriers, atomics) and that the host file is C; its
+//! timings mean nothing.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Builds pencilc's CUDA output (`host_cu` with its launches rewritten
-/// beside it, `kernel_cu`) into the CPU program `exe` with the C++
-/// compiler `cxx` against the emulation in `runtime`; `flags` (-I, -D) go
-/// to the compiler and `objects` are linked in.
+/// The compilers of an emulated build: `cc` for the host file (C), `cxx`
+/// for the kernel file and the emulation (C++).
+pub struct Compilers<'a> {
+    pub cc: &'a Path,
+    pub cxx: &'a Path,
+}
+
+/// Builds pencilc's CUDA output (`host_c`, and `kernel_cu` with its
+/// launches rewritten beside it) into the CPU program `exe` against the
+/// emulation in `runtime`; `flags` (-I, -D) go to both compilers and
+/// `objects` are linked in.
 pub fn build(
-    cxx: &Path,
+    compilers: &Compilers,
     runtime: &Path,
-    host_cu: &Path,
+    host_c: &Path,
     kernel_cu: &Path,
     flags: &[String],
     objects: &[PathBuf],
     exe: &Path,
 ) -> Result<(), String> {
-    let text = std::fs::read_to_string(host_cu)
-        .map_err(|e| format!("cannot read {}: {}", host_cu.display(), e))?;
-    let emulated = host_cu.with_extension("emulated.cu");
+    let text = std::fs::read_to_string(kernel_cu)
+        .map_err(|e| format!("cannot read {}: {}", kernel_cu.display(), e))?;
+    let emulated = kernel_cu.with_extension("emulated.cu");
     std::fs::write(&emulated, rewrite_launches(&text))
         .map_err(|e| format!("cannot write {}: {}", emulated.display(), e))?;
+    let host_o = host_c.with_extension("emulated.o");
     super::check(
-        Command::new(cxx)
+        Command::new(compilers.cc)
+            .args(["-O1", "-I"])
+            .arg(runtime)
+            .args(flags)
+            .args(["-x", "c", "-c"])
+            .arg(host_c)
+            .arg("-o")
+            .arg(&host_o),
+        "building the emulated CUDA program's host file (C)",
+    )?;
+    super::check(
+        Command::new(compilers.cxx)
             .args(["-std=c++17", "-O1", "-I"])
             .arg(runtime)
             .args(flags)
             .args(["-x", "c++"])
             .arg(&emulated)
-            .arg(kernel_cu)
+            .arg(runtime.join("fakecuda_runtime.cpp"))
             .args(["-x", "none"])
+            .arg(&host_o)
             .args(objects)
             .args(["-lm", "-o"])
             .arg(exe),
-        "building the emulated CUDA program",
+        "building the emulated CUDA program's kernels (C++) and linking",
     )
     .map(|_| ())
 }
 
 /// Rewrites every `kernel<<<grid, block>>>(args);` statement (pencilc puts
-/// each on its own line) into `fakecuda_launch(grid, block, [=] {
-/// kernel(args); });`. Other lines are kept as they are.
-pub fn rewrite_launches(host: &str) -> String {
-    let mut out = String::with_capacity(host.len() + 256);
-    for line in host.split_inclusive('\n') {
+/// each on its own line, in the launchers of the kernel file) into
+/// `fakecuda_launch(grid, block, [=] { kernel(args); });`. Other lines
+/// are kept as they are.
+pub fn rewrite_launches(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 256);
+    for line in text.split_inclusive('\n') {
         out.push_str(&rewrite_line(line).unwrap_or_else(|| line.to_string()));
     }
     out
@@ -87,10 +111,10 @@ mod tests {
 
     #[test]
     fn launches_become_calls_and_nothing_else_changes() {
-        let host = "    dim3 grid(3, 2);\n        kernel0<<<grid, block>>>(dev_A, dev_B, alpha);\n    k_combine<<<(n > 1 ? n : 1), 1>>>(dev_x, (int) g);\nint a = b >> 2;\n";
+        let kernels = "    dim3 pencilc_grid(pencilc_grid_x, pencilc_grid_y);\n    kernel0<<<pencilc_grid, pencilc_block>>>(A, B, alpha);\n    k_combine<<<(n > 1 ? n : 1), 1>>>(dev_x, (int) g);\nint a = b >> 2;\n";
         assert_eq!(
-            rewrite_launches(host),
-            "    dim3 grid(3, 2);\n        fakecuda_launch(grid, block, [=] { kernel0(dev_A, dev_B, alpha); });\n    fakecuda_launch((n > 1 ? n : 1), 1, [=] { k_combine(dev_x, (int) g); });\nint a = b >> 2;\n"
+            rewrite_launches(kernels),
+            "    dim3 pencilc_grid(pencilc_grid_x, pencilc_grid_y);\n    fakecuda_launch(pencilc_grid, pencilc_block, [=] { kernel0(A, B, alpha); });\n    fakecuda_launch((n > 1 ? n : 1), 1, [=] { k_combine(dev_x, (int) g); });\nint a = b >> 2;\n"
         );
     }
 }

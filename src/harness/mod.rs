@@ -179,9 +179,10 @@ pub enum CudaRun {
     /// Built with this nvcc (and these flags, e.g. `-arch=native`) and run
     /// on the GPU: results and timings.
     Gpu { nvcc: PathBuf, flags: Vec<String> },
-    /// Built with the C++ compiler `cxx` against the CUDA runtime emulation
-    /// in `runtime` (tests/fakecuda) and run on the CPU: results only, the
-    /// timings are not reported (see `emulate`).
+    /// Built against the CUDA runtime emulation in `runtime`
+    /// (tests/fakecuda), the host file with the C compiler (`cc`), the
+    /// kernels with the C++ compiler `cxx`, and run on the CPU: results
+    /// only, the timings are not reported (see `emulate`).
     Emulated { cxx: PathBuf, runtime: PathBuf },
 }
 
@@ -457,12 +458,14 @@ fn build_programs(opts: &HarnessOptions, k: &Kernel, b: &mut Built) -> Result<()
     }
 
     if opts.cuda != CudaRun::Off {
-        let host_cu = b.dir.join(format!("{}_host.cu", k.name));
+        // `_cuda_host.c` beside the OpenCL program's `_host.c`; the
+        // kernels go to `_cuda_kernel.cu`.
+        let host_c = b.dir.join(format!("{}_cuda_host.c", k.name));
         // The report (kernels, parallel dims, compile time) comes from the
         // OpenCL run when there is one.
         let report = (!opts.opencl).then_some(&mut *b);
-        run_pencilc(opts, k, &fl, "cuda", &host_cu, report)?;
-        let kernel_cu = b.dir.join(format!("{}_kernel.cu", k.name));
+        run_pencilc(opts, k, &fl, "cuda", &host_c, report)?;
+        let kernel_cu = b.dir.join(format!("{}_cuda_kernel.cu", k.name));
         let exe = b.dir.join("cuda");
         match &opts.cuda {
             CudaRun::Gpu { nvcc, flags } => {
@@ -477,7 +480,7 @@ fn build_programs(opts: &HarnessOptions, k: &Kernel, b: &mut Built) -> Result<()
                 check(
                     nvcc.args(&fl)
                         .arg("-DPENCILC_TIME_SETUP")
-                        .arg(&host_cu)
+                        .arg(&host_c)
                         .arg(&kernel_cu)
                         .arg(&polybench_c)
                         .arg("-o")
@@ -497,7 +500,11 @@ fn build_programs(opts: &HarnessOptions, k: &Kernel, b: &mut Built) -> Result<()
                         .arg(&pb_o),
                     "building polybench.c",
                 )?;
-                emulate::build(cxx, runtime, &host_cu, &kernel_cu, &fl, &[pb_o], &exe)?;
+                let compilers = emulate::Compilers {
+                    cc: Path::new(&opts.cc),
+                    cxx,
+                };
+                emulate::build(&compilers, runtime, &host_c, &kernel_cu, &fl, &[pb_o], &exe)?;
             }
             CudaRun::Off => unreachable!(),
         }

@@ -339,25 +339,30 @@ fn run_harness(
     results
 }
 
-/// The CUDA runtime emulation (tests/fakecuda/cuda_runtime.h).
+/// The CUDA runtime emulation (tests/fakecuda).
 pub fn fakecuda() -> PathBuf {
     root().join("tests/fakecuda")
 }
 
 /// Builds pencilc's CUDA output as a CPU program against tests/fakecuda
-/// (`pencilc::harness::emulate::build` with `c++`); `flags` go to the C++
-/// compiler (-I, -D), `objects` are linked in.
+/// (`pencilc::harness::emulate::build`: the host file, C, with `cc`, the
+/// kernel file with `c++`); `flags` go to both compilers (-I, -D),
+/// `objects` are linked in.
 pub fn build_emulated_cuda(
-    host_cu: &Path,
+    host_c: &Path,
     kernel_cu: &Path,
     flags: &[String],
     objects: &[PathBuf],
     exe: &Path,
 ) {
+    let compilers = pencilc::harness::emulate::Compilers {
+        cc: Path::new("cc"),
+        cxx: Path::new("c++"),
+    };
     if let Err(e) = pencilc::harness::emulate::build(
-        Path::new("c++"),
+        &compilers,
         &fakecuda(),
-        host_cu,
+        host_c,
         kernel_cu,
         flags,
         objects,

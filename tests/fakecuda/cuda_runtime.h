@@ -1,29 +1,30 @@
 /*
  * fakecuda: the part of the CUDA runtime that pencilc's output uses, for
- * running generated CUDA programs on a machine without a GPU. The
- * harness (`--cuda emulate`) compiles the host and kernel files as C++
- * with this directory first on the include path, after rewriting each
- * `k<<<grid, block>>>(args);` into `fakecuda_launch(grid, block, [=] {
- * k(args); });` (src/harness/emulate.rs).
+ * running generated CUDA programs on a machine without a GPU. pencilc's
+ * host file is C and calls the runtime's C API (cuda_runtime_api.h, whose
+ * functions fakecuda_runtime.cpp defines); its kernel file is CUDA C++,
+ * built as C++ with this directory first on the include path, after each
+ * `k<<<grid, block>>>(args);` of its launchers is rewritten into
+ * `fakecuda_launch(grid, block, [=] { k(args); });`
+ * (src/harness/emulate.rs).
  *
  * What it promises is CUDA's semantics, and one legal schedule of them:
  * thread blocks run one after another; the threads of a block are fibers
  * that run one at a time, each until it reaches `__syncthreads()` (see
  * fakecuda_launch); `__shared__` variables are function statics, which is
- * one copy per block because blocks never overlap. Device memory is poisoned (all
- * bytes 0xff: NaN for floating point, -1 for integers) so that a missing
- * copy-in shows in the results, and every cudaMemcpy checks that its
- * device side was allocated by cudaMalloc, with room for the copy. It
- * says nothing about speed: timings of an emulated run mean nothing.
+ * one copy per block because blocks never overlap. Device memory is
+ * poisoned and copies are checked (fakecuda_runtime.cpp). It says nothing
+ * about speed: timings of an emulated run mean nothing.
  */
 #ifndef FAKECUDA_CUDA_RUNTIME_H
 #define FAKECUDA_CUDA_RUNTIME_H
+
+#include "cuda_runtime_api.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <ucontext.h>
 #include <vector>
 
@@ -42,92 +43,6 @@ inline dim3 threadIdx(0, 0, 0);
 inline dim3 blockIdx(0, 0, 0);
 inline dim3 blockDim;
 inline dim3 gridDim;
-
-typedef int cudaError_t;
-enum { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2, cudaErrorLaunchFailure = 4 };
-enum cudaMemcpyKind {
-    cudaMemcpyHostToHost = 0,
-    cudaMemcpyHostToDevice = 1,
-    cudaMemcpyDeviceToHost = 2,
-    cudaMemcpyDeviceToDevice = 3,
-};
-
-inline cudaError_t fakecuda_last_error = cudaSuccess;
-
-inline const char *cudaGetErrorString(cudaError_t e)
-{
-    switch (e) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument (fakecuda)";
-    case cudaErrorMemoryAllocation: return "out of memory (fakecuda)";
-    case cudaErrorLaunchFailure: return "launch failure (fakecuda)";
-    default: return "unknown error (fakecuda)";
-    }
-}
-
-inline cudaError_t cudaGetLastError()
-{
-    cudaError_t e = fakecuda_last_error;
-    fakecuda_last_error = cudaSuccess;
-    return e;
-}
-
-inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
-
-/* Device allocations: start address -> size. */
-inline std::map<const char *, size_t> &fakecuda_allocations()
-{
-    static std::map<const char *, size_t> m;
-    return m;
-}
-
-/* Whether [p, p + n) lies inside one device allocation. */
-inline bool fakecuda_is_device(const void *p, size_t n)
-{
-    auto &m = fakecuda_allocations();
-    const char *c = static_cast<const char *>(p);
-    auto it = m.upper_bound(c);
-    if (it == m.begin())
-        return false;
-    --it;
-    return c >= it->first && c + n <= it->first + it->second;
-}
-
-inline cudaError_t cudaMalloc(void **p, size_t n)
-{
-    char *m = static_cast<char *>(std::malloc(n ? n : 1));
-    if (!m)
-        return cudaErrorMemoryAllocation;
-    std::memset(m, 0xff, n);
-    fakecuda_allocations()[m] = n;
-    *p = m;
-    return cudaSuccess;
-}
-
-inline cudaError_t cudaFree(void *p)
-{
-    if (!p)
-        return cudaSuccess;
-    auto &m = fakecuda_allocations();
-    auto it = m.find(static_cast<const char *>(p));
-    if (it == m.end())
-        return cudaErrorInvalidValue;
-    m.erase(it);
-    std::free(p);
-    return cudaSuccess;
-}
-
-inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind kind)
-{
-    bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
-    bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-    if (fakecuda_is_device(dst, n) != dst_dev || fakecuda_is_device(src, n) != src_dev) {
-        std::fprintf(stderr, "fakecuda: cudaMemcpy of %zu bytes: pointers do not match kind %d\n", n, (int)kind);
-        return cudaErrorInvalidValue;
-    }
-    std::memmove(dst, src, n);
-    return cudaSuccess;
-}
 
 /* Launches. Blocks run one after another; the threads of a block are
  * fibers (ucontext) on the calling thread, each run until it reaches
@@ -169,7 +84,7 @@ template <class F> void fakecuda_launch(dim3 grid, dim3 block, F body)
     if (threads == 0 || threads > 1024 || block.z > 64 || blocks == 0 || grid.y > 65535 || grid.z > 65535) {
         std::fprintf(stderr, "fakecuda: invalid launch: grid (%u, %u, %u), block (%u, %u, %u)\n",
                      grid.x, grid.y, grid.z, block.x, block.y, block.z);
-        fakecuda_last_error = cudaErrorInvalidValue;
+        fakecuda_set_error(cudaErrorInvalidValue);
         return;
     }
     gridDim = grid;

@@ -1,0 +1,97 @@
+/*
+ * fakecuda: the runtime functions of cuda_runtime_api.h, compiled once
+ * (with the C++ compiler) and linked with the host file (C) and the kernel
+ * file (C++). Device memory is poisoned (all bytes 0xff: NaN for floating
+ * point, -1 for integers) so that a missing copy-in shows in the results,
+ * and every cudaMemcpy checks that its device side was allocated by
+ * cudaMalloc, with room for the copy.
+ */
+#include "cuda_runtime_api.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+static cudaError_t fakecuda_last_error = cudaSuccess;
+
+/* Device allocations: start address -> size. */
+static std::map<const char *, size_t> &fakecuda_allocations()
+{
+    static std::map<const char *, size_t> m;
+    return m;
+}
+
+/* Whether [p, p + n) lies inside one device allocation. */
+static bool fakecuda_is_device(const void *p, size_t n)
+{
+    auto &m = fakecuda_allocations();
+    const char *c = static_cast<const char *>(p);
+    auto it = m.upper_bound(c);
+    if (it == m.begin())
+        return false;
+    --it;
+    return c >= it->first && c + n <= it->first + it->second;
+}
+
+extern "C" {
+
+void fakecuda_set_error(cudaError_t e) { fakecuda_last_error = e; }
+
+const char *cudaGetErrorString(cudaError_t e)
+{
+    switch (e) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument (fakecuda)";
+    case cudaErrorMemoryAllocation: return "out of memory (fakecuda)";
+    case cudaErrorLaunchFailure: return "launch failure (fakecuda)";
+    default: return "unknown error (fakecuda)";
+    }
+}
+
+cudaError_t cudaGetLastError(void)
+{
+    cudaError_t e = fakecuda_last_error;
+    fakecuda_last_error = cudaSuccess;
+    return e;
+}
+
+cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+
+cudaError_t cudaMalloc(void **p, size_t n)
+{
+    char *m = static_cast<char *>(std::malloc(n ? n : 1));
+    if (!m)
+        return cudaErrorMemoryAllocation;
+    std::memset(m, 0xff, n);
+    fakecuda_allocations()[m] = n;
+    *p = m;
+    return cudaSuccess;
+}
+
+cudaError_t cudaFree(void *p)
+{
+    if (!p)
+        return cudaSuccess;
+    auto &m = fakecuda_allocations();
+    auto it = m.find(static_cast<const char *>(p));
+    if (it == m.end())
+        return cudaErrorInvalidValue;
+    m.erase(it);
+    std::free(p);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
+{
+    bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    if (fakecuda_is_device(dst, n) != dst_dev || fakecuda_is_device(src, n) != src_dev) {
+        std::fprintf(stderr, "fakecuda: cudaMemcpy of %zu bytes: pointers do not match kind %d\n", n, (int)kind);
+        return cudaErrorInvalidValue;
+    }
+    std::memmove(dst, src, n);
+    return cudaSuccess;
+}
+
+}
