@@ -81,6 +81,31 @@ fn emit_dumps_are_deterministic_isl_notation() {
     );
 }
 
+/// The CUDA host file is C: `-o x_host.cu` (the name of the host file
+/// before it was C, which nvcc compiles as C++) is a usage error that
+/// names the file to write instead, and writes nothing.
+#[test]
+fn a_cuda_host_file_named_cu_is_refused() {
+    let src = kernel_path("gemm");
+    let dir = scratch("names-cuda-cu");
+    let out = Command::new(pencilc())
+        .args(["--target", "cuda", "-o"])
+        .arg(dir.join("x_host.cu"))
+        .args(flags(&src, "MINI"))
+        .arg(&src)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{}", err);
+    assert!(
+        err.contains("E0301") && err.contains("the CUDA host file is C"),
+        "{}",
+        err
+    );
+    assert!(err.contains("x_host.c (the kernels go to"), "{}", err);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+}
+
 #[test]
 fn output_names_follow_ppcg() {
     let src = kernel_path("gemm");
@@ -275,13 +300,37 @@ fn dump_sizes_round_trips() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("nvidia-h100"));
 }
 
+/// CUDA output for review: the kernels with their launchers, the C
+/// header that declares the launchers, and the host file's region, C
+/// that calls them (the time loop around two launches).
 #[test]
 fn snapshot_jacobi_2d_cuda() {
     let dir = scratch("snapshot-jacobi");
     let mut cmd = relative_pencilc("jacobi-2d", "cuda", &dir);
+    cmd.arg("--no-versioning");
     run(&mut cmd, "pencilc");
     let kernel = std::fs::read_to_string(dir.join("jacobi-2d_kernel.cu")).unwrap();
     insta::assert_snapshot!("jacobi_2d_kernel_cu", kernel);
+    let header = std::fs::read_to_string(dir.join("jacobi-2d_kernel.h")).unwrap();
+    insta::assert_snapshot!("jacobi_2d_kernel_h", header);
+    let host = std::fs::read_to_string(dir.join("jacobi-2d_host.c")).unwrap();
+    assert!(
+        host.contains("#include <cuda_runtime_api.h>\n#include \"jacobi-2d_kernel.h\"\n"),
+        "{}",
+        host
+    );
+    assert!(
+        !host.contains("<<<") && !host.contains("__restrict__"),
+        "{}",
+        host
+    );
+    let region: String = host
+        .lines()
+        .skip_while(|l| !l.contains("pencilc: the generated code assumes"))
+        .take_while(|l| !l.contains("#pragma endscop"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    insta::assert_snapshot!("jacobi_2d_cuda_host_region", region);
 }
 
 /// Batch mode: one bad file among good ones fails alone; the summary table
