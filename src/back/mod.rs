@@ -7,6 +7,7 @@ mod builtins;
 pub mod cexpr;
 pub mod choice;
 pub mod convert;
+mod cuda_names;
 mod footprint;
 pub mod kernel;
 mod private;
@@ -357,6 +358,20 @@ pub fn emit(
         ),
         Target::C => helpers.clone(),
     };
+    if target == Target::Cuda {
+        // The kernel file is C++ (`cuda_names`).
+        for k in &mut kernels {
+            let rename = |v: &mut Vec<String>| {
+                v.iter_mut()
+                    .for_each(|t| *t = cuda_names::rename_cxx_keywords(t))
+            };
+            rename(&mut k.params);
+            rename(&mut k.ids);
+            rename(&mut k.launch.params);
+            rename(&mut k.launch.args);
+            k.body = cuda_names::rename_cxx_keywords(&k.body);
+        }
+    }
     let kernel_ctx = |header: &str| {
         let mut c = Context::new();
         c.insert("version", version);
