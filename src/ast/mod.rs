@@ -127,6 +127,7 @@ pub struct GpuAst {
 /// loops, at most d! times too much for a simplex).
 #[derive(Clone, Debug)]
 pub struct InstanceBox {
+    pub stmt: StmtId,
     /// Where the statement runs at all (`None`: wherever the region does).
     pub guard: Option<AExpr>,
     /// The box's extent along each of its loops.
@@ -188,6 +189,7 @@ pub fn instance_boxes(isl: &Isl, scop: &Scop) -> Result<Vec<InstanceBox>> {
             extents.push(convert_expr(isl, &e)?.simplify());
         }
         out.push(InstanceBox {
+            stmt: st.id,
             guard: (guard != AExpr::Int(1)).then_some(guard),
             extents,
         });
