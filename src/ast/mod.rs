@@ -474,6 +474,13 @@ fn launch_at(
         .isl(isl, STAGE)?
         .intersect(block_bounds)
         .isl(isl, STAGE)?;
+    let launch_facts = context
+        .copy()
+        .isl(isl, STAGE)?
+        .intersect(instances.copy().isl(isl, STAGE)?.params().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .coalesce()
+        .isl(isl, STAGE)?;
     let tree = match wavefront::kernel_tree(isl, device, plan, &instances)? {
         Some(tree) => tree,
         None => kernel_subtree(isl, device, device_subtree, instances)?,
@@ -488,6 +495,7 @@ fn launch_at(
         copy_iter_prefix: copy_prefix,
         thread_ids,
         blocks: &plan.block_sizes,
+        launch_facts: &launch_facts,
     };
     let mut hook = |mark: &str, build: &BuildAt| -> Option<String> {
         let level = if mark.starts_with(crate::map::MEM_INNER_MARK) {
@@ -497,7 +505,7 @@ fn launch_at(
         } else {
             return None;
         };
-        match memory::site_at(isl, scop, plan, level, build, &names) {
+        match memory::site_at(isl, plan, level, build, &names) {
             Ok(site) => {
                 sites.push(Some(site));
                 Some(format!("mem_{}", sites.len() - 1))
