@@ -85,6 +85,9 @@ pub struct Costs {
     pub setup_ms: Option<f64>,
     /// One statement instance on the device, nanoseconds (all its cores).
     pub device_ns_per_instance: Option<f64>,
+    /// One statement instance of a kernel that runs on one work-item (no
+    /// parallel loop: a recurrence left on the device to save copies), ns.
+    pub device_serial_ns_per_instance: Option<f64>,
     /// One statement instance of the original code on the host, ns.
     pub host_ns_per_instance: Option<f64>,
     /// One statement instance of the host version (tiled, its loops
@@ -103,6 +106,7 @@ pub struct CostModel {
     pub transfer_bandwidth_gbs: f64,
     pub setup_ms: f64,
     pub device_ns_per_instance: f64,
+    pub device_serial_ns_per_instance: f64,
     pub host_ns_per_instance: f64,
     pub host_version_ns_per_instance: f64,
     pub host_fork_us: f64,
@@ -114,8 +118,10 @@ impl Device {
     /// fields: a launch of 10 us, copies at a tenth of the memory
     /// bandwidth (a bus, or PoCL's copies through host memory), an
     /// instance as two floating-point operations at a tenth of the peak
-    /// rate on the device and one nanosecond on the host (in the host
-    /// version too, unless it has its own).
+    /// rate on the device, ten nanoseconds on one work-item of it (a
+    /// thread of a GPU or a CPU's vector lane, with no neighbours to hide
+    /// its latencies) and one nanosecond on the host (in the host version
+    /// too, unless it has its own).
     pub fn cost_model(&self) -> CostModel {
         let c = &self.costs;
         CostModel {
@@ -127,6 +133,7 @@ impl Device {
             device_ns_per_instance: c
                 .device_ns_per_instance
                 .unwrap_or(2.0 / (self.peak_gflops_fp64 / 10.0)),
+            device_serial_ns_per_instance: c.device_serial_ns_per_instance.unwrap_or(10.0),
             host_ns_per_instance: c.host_ns_per_instance.unwrap_or(1.0),
             host_version_ns_per_instance: c
                 .host_version_ns_per_instance
@@ -225,6 +232,10 @@ impl Device {
             ("costs.transfer_bandwidth_gbs", c.transfer_bandwidth_gbs),
             ("costs.setup_ms", c.setup_ms),
             ("costs.device_ns_per_instance", c.device_ns_per_instance),
+            (
+                "costs.device_serial_ns_per_instance",
+                c.device_serial_ns_per_instance,
+            ),
             ("costs.host_ns_per_instance", c.host_ns_per_instance),
             (
                 "costs.host_version_ns_per_instance",

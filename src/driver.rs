@@ -653,9 +653,7 @@ fn compile_region(
     lap(report, "valid");
     if cpu == CpuVersion::Only {
         // Nothing runs on a device: no GPU mapping.
-        isl.check_deadline("map-cpu")?;
-        let cpu_schedule = schedule_for_cpu(isl, scop, deps, &schedule, &opts.sched)?;
-        let m = map::cpu::map_to_cpu(isl, scop, deps, &cpu_schedule, opts.map.tile_size)?;
+        let m = host_mapping(isl, scop, deps, &schedule, &opts.sched, opts.map.tile_size)?;
         let mut dump = String::new();
         let (ast, cpu) = if emit == Some(Emit::Schedule) {
             dump.push_str(&scop.heading());
@@ -716,7 +714,13 @@ fn compile_region(
         });
         (device, made)
     });
-    let (mapped_kernels, sizes, placements, dump, mut ast) = device?;
+    let DeviceVersion {
+        kernels: mapped_kernels,
+        sizes,
+        placements,
+        dump,
+        mut ast,
+    } = device?;
     if want_cpu {
         lap(report, "cpu");
     }
@@ -759,10 +763,18 @@ fn compile_region(
     })
 }
 
-/// The device version of a region: its GPU mapping and AST (none with
-/// `--emit schedule`, which dumps the mapping instead), with the kernel
-/// count, sizes, placements and dump that the report gets.
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+/// The device version of a region: its AST (none with `--emit schedule`,
+/// which dumps the mapping instead), and what the report gets of it.
+struct DeviceVersion {
+    kernels: usize,
+    /// `--dump-sizes` entries and memory placements, per kernel.
+    sizes: Vec<String>,
+    placements: Vec<String>,
+    dump: String,
+    ast: Option<ast::GpuAst>,
+}
+
+#[allow(clippy::too_many_arguments)]
 fn device_version(
     isl: &Isl,
     scop: &scop::Scop,
@@ -773,7 +785,7 @@ fn device_version(
     kernels_so_far: usize,
     report: &mut FileReport,
     lap: &mut dyn FnMut(&mut FileReport, &'static str),
-) -> Result<(usize, Vec<String>, Vec<String>, String, Option<ast::GpuAst>)> {
+) -> Result<DeviceVersion> {
     isl.check_deadline("map")?;
     let (mapped, mapped_trees) =
         map::map_to_gpu(isl, scop, deps, schedule, &opts.map, kernels_so_far)?;
@@ -803,7 +815,13 @@ fn device_version(
         lap(report, "ast");
         Some(a)
     };
-    Ok((mapped.kernels.len(), sizes, placements, dump, ast))
+    Ok(DeviceVersion {
+        kernels: mapped.kernels.len(),
+        sizes,
+        placements,
+        dump,
+        ast,
+    })
 }
 
 /// The host version of a region (`map::cpu`, `ast::cpu`) and the boxes
@@ -816,11 +834,23 @@ fn host_version(
     sched_opts: &sched::SchedOptions,
     tile_size: i64,
 ) -> Result<(ast::Ast, Vec<ast::InstanceBox>)> {
-    isl.check_deadline("map-cpu")?;
-    let cpu_schedule = schedule_for_cpu(isl, scop, deps, schedule, sched_opts)?;
-    let m = map::cpu::map_to_cpu(isl, scop, deps, &cpu_schedule, tile_size)?;
+    let m = host_mapping(isl, scop, deps, schedule, sched_opts, tile_size)?;
     let a = ast::cpu::generate_cpu(isl, scop, m)?;
     Ok((a, ast::instance_boxes(isl, scop)?))
+}
+
+/// The CPU mapping of a region (tiles, parallel loops) from its schedule.
+fn host_mapping(
+    isl: &Isl,
+    scop: &scop::Scop,
+    deps: &deps::DependenceGraph,
+    schedule: &sched::Schedule,
+    sched_opts: &sched::SchedOptions,
+    tile_size: i64,
+) -> Result<map::cpu::CpuMapping> {
+    isl.check_deadline("map-cpu")?;
+    let cpu_schedule = schedule_for_cpu(isl, scop, deps, schedule, sched_opts)?;
+    map::cpu::map_to_cpu(isl, scop, deps, &cpu_schedule, tile_size)
 }
 
 /// The schedule of a region's CPU version: the region's own, unless it

@@ -641,6 +641,23 @@ fn launch_at_a_host_loop_of_one_value() {
     check("degenerate_launch");
 }
 
+/// A scalar, and an element held in a register tile, that the region
+/// writes only at some sizes keep their values at the others (the device
+/// version copied the scalar in too late and wrote the tile back where its
+/// loop had not run).
+#[test]
+fn values_written_only_at_some_sizes() {
+    check("written_if_reached");
+    let k =
+        std::fs::read_to_string(root().join("target/e2e/program-written_if_reached/p_kernel.cl"))
+            .unwrap();
+    assert!(
+        k.contains("private_A"),
+        "no register tile left to test:\n{}",
+        k
+    );
+}
+
 /// A kernel without instances gets no memory plan, not an internal error
 /// that would send the region down the fallback ladder.
 #[test]

@@ -8,11 +8,10 @@
 
 use super::{convert_expr, AExpr, Ast};
 use crate::diag::Result;
-use crate::isl::ast_build::{node_from_schedule, BuildAt};
+use crate::isl::ast_build::{expr_from_params, node_from_schedule, BuildAt};
 use crate::isl::{Isl, IslResultExt};
 use crate::map::memory::{footprint, tile, Group, Placement};
 use crate::map::KernelPlan;
-use crate::scop::Scop;
 use isl_rs::{
     ASTLoopType, DimType, Id, LocalSpace, Map, MultiUnionPwAff, PwAff, Schedule, Set, UnionMap,
     UnionSet,
@@ -72,13 +71,16 @@ pub struct Names<'a> {
     pub thread_ids: &'a [String],
     /// Threads per block dimension, outermost first.
     pub blocks: &'a [i64],
+    /// What holds on the parameters wherever the launch runs: the kernel's
+    /// context (the region's, and the block ids' bounds) and the launch's
+    /// having instances (the host launches it only then).
+    pub launch_facts: &'a Set,
 }
 
 /// Builds the copies of the groups of `plan` at `level` for the mark
 /// occurrence described by `build`.
 pub fn site_at(
     isl: &Isl,
-    scop: &Scop,
     plan: &KernelPlan,
     level: crate::map::memory::Level,
     build: &BuildAt,
@@ -114,18 +116,31 @@ pub fn site_at(
     // know what the loops and guards around the mark enforce. They are
     // generated for outer values where instances run below the mark
     // (`reached`, as parameters `pencilc_o<j>`), which drops the guards
-    // that the enclosing code implies; the copies then run under the
-    // condition that the enclosing code does not already imply (usually
-    // none), so the assumption always holds where they run.
+    // that the enclosing code implies; the copies then run under that
+    // condition, so the assumption always holds where they run. The
+    // condition is not simplified by the build at the mark: isl takes its
+    // pending constraints as holding there, while it generates them only
+    // below the mark (a register tile written in a loop that runs no
+    // iteration at some sizes was written back with a value never
+    // computed); only the region's context and the thread ids' bounds,
+    // which hold everywhere in the kernel, simplify it.
     let mut reached = outer_as_params(isl, &space_set)?;
     for (eq, q) in stride_parameters(isl, &space_set, &outer_values)? {
         reached = reached.intersect_params(eq).isl(isl, STAGE)?;
         outer_values.push(q);
     }
-    let guard = build
-        .expr_from_set(space_set)
-        .ok_or_else(|| isl.last_error(STAGE))?;
-    let guard = match convert_expr(isl, &guard)? {
+    let facts = kernel_facts(isl, names)?
+        .intersect_params(Set::universe(reached.get_space().isl(isl, STAGE)?).isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    let guard = expr_from_params(
+        isl,
+        facts,
+        reached.copy().isl(isl, STAGE)?.coalesce().isl(isl, STAGE)?,
+    )?;
+    let guard = match convert_expr(isl, &guard)?
+        .substitute(&outer_values)
+        .simplify()
+    {
         AExpr::Int(1) => None,
         e => Some(e),
     };
@@ -189,7 +204,6 @@ pub fn site_at(
         if g.read && !f_read.is_empty().isl(isl, STAGE)? {
             let code = copy_code(
                 isl,
-                scop,
                 g,
                 &f_read,
                 &promoted,
@@ -203,7 +217,6 @@ pub fn site_at(
         if g.written && !f_write.is_empty().isl(isl, STAGE)? {
             let code = copy_code(
                 isl,
-                scop,
                 g,
                 &f_write,
                 &promoted,
@@ -230,7 +243,6 @@ fn fits(have: &[i64], declared: &[i64]) -> bool {
 #[allow(clippy::too_many_arguments)]
 fn copy_code(
     isl: &Isl,
-    scop: &Scop,
     g: &Group,
     f: &UnionMap,
     p: &Promoted,
@@ -309,29 +321,9 @@ fn copy_code(
         }
     }
     let sched = node.get_schedule().isl(isl, STAGE)?;
-    // Thread ids are bounded by the block: isl then drops guards such as
-    // `floord(t0, 16)` that only matter for ids the launch never has.
-    let mut context = isl
-        .set(&scop.context)
-        .isl(isl, STAGE)?
+    let context = kernel_facts(isl, names)?
         .intersect_params(reached.copy().isl(isl, STAGE)?)
         .isl(isl, STAGE)?;
-    let n_thread = names.blocks.len();
-    if n_thread > 0 {
-        let bounds: Vec<String> = (0..n_thread)
-            .map(|j| format!("0 <= {} < {}", names.thread_ids[j], names.blocks[j]))
-            .collect();
-        let b = Set::read_from_str(
-            &isl.ctx,
-            &format!(
-                "[{}] -> {{ : {} }}",
-                names.thread_ids[..n_thread].join(", "),
-                bounds.join(" and ")
-            ),
-        )
-        .isl(isl, STAGE)?;
-        context = context.intersect_params(b).isl(isl, STAGE)?;
-    }
     let mut no_hook = |_: &str, _: &BuildAt| -> Option<String> { None };
     let ast = node_from_schedule(isl, sched, context, names.copy_iter_prefix, &mut no_hook)?;
     let mut on_user = |_name: &str, args: Vec<AExpr>| -> Result<Ast> {
@@ -363,6 +355,30 @@ fn copy_code(
     let mut code = super::convert_node(isl, &ast, &mut on_user, &mut on_mark)?;
     code.substitute(outer_values);
     Ok(code)
+}
+
+/// What holds everywhere in a launch of a kernel: `Names::launch_facts`,
+/// and the thread ids within the block (isl then drops guards such as
+/// `floord(t0, 16)` that only matter for ids the launch never has).
+fn kernel_facts(isl: &Isl, names: &Names) -> Result<Set> {
+    let mut facts = names.launch_facts.copy().isl(isl, STAGE)?;
+    let n_thread = names.blocks.len();
+    if n_thread > 0 {
+        let bounds: Vec<String> = (0..n_thread)
+            .map(|j| format!("0 <= {} < {}", names.thread_ids[j], names.blocks[j]))
+            .collect();
+        let b = Set::read_from_str(
+            &isl.ctx,
+            &format!(
+                "[{}] -> {{ : {} }}",
+                names.thread_ids[..n_thread].join(", "),
+                bounds.join(" and ")
+            ),
+        )
+        .isl(isl, STAGE)?;
+        facts = facts.intersect_params(b).isl(isl, STAGE)?;
+    }
+    Ok(facts)
 }
 
 /// The outer schedule values of `set` as parameters `pencilc_o<j>` (the

@@ -127,6 +127,7 @@ pub struct GpuAst {
 /// loops, at most d! times too much for a simplex).
 #[derive(Clone, Debug)]
 pub struct InstanceBox {
+    pub stmt: StmtId,
     /// Where the statement runs at all (`None`: wherever the region does).
     pub guard: Option<AExpr>,
     /// The box's extent along each of its loops.
@@ -188,6 +189,7 @@ pub fn instance_boxes(isl: &Isl, scop: &Scop) -> Result<Vec<InstanceBox>> {
             extents.push(convert_expr(isl, &e)?.simplify());
         }
         out.push(InstanceBox {
+            stmt: st.id,
             guard: (guard != AExpr::Int(1)).then_some(guard),
             extents,
         });
@@ -472,6 +474,13 @@ fn launch_at(
         .isl(isl, STAGE)?
         .intersect(block_bounds)
         .isl(isl, STAGE)?;
+    let launch_facts = context
+        .copy()
+        .isl(isl, STAGE)?
+        .intersect(instances.copy().isl(isl, STAGE)?.params().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .coalesce()
+        .isl(isl, STAGE)?;
     let tree = match wavefront::kernel_tree(isl, device, plan, &instances)? {
         Some(tree) => tree,
         None => kernel_subtree(isl, device, device_subtree, instances)?,
@@ -486,6 +495,7 @@ fn launch_at(
         copy_iter_prefix: copy_prefix,
         thread_ids,
         blocks: &plan.block_sizes,
+        launch_facts: &launch_facts,
     };
     let mut hook = |mark: &str, build: &BuildAt| -> Option<String> {
         let level = if mark.starts_with(crate::map::MEM_INNER_MARK) {
@@ -495,7 +505,7 @@ fn launch_at(
         } else {
             return None;
         };
-        match memory::site_at(isl, scop, plan, level, build, &names) {
+        match memory::site_at(isl, plan, level, build, &names) {
             Ok(site) => {
                 sites.push(Some(site));
                 Some(format!("mem_{}", sites.len() - 1))

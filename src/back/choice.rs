@@ -7,7 +7,9 @@
 //! device description's cost model (`device::CostModel`) and counts the
 //! region computes at its actual parameter values:
 //!
-//! - instances: the volume of each statement's instance box (`ast::instance_boxes`);
+//! - instances: the volume of each statement's instance box (`ast::instance_boxes`),
+//!   and apart, those of statements that run on one work-item of the device
+//!   (kernels without a parallel loop, which it runs at a thread's pace);
 //! - bytes: what the device version copies in and out (whole arrays);
 //! - launches and parallel loops: the device version's host code and the
 //!   host version run as skeletons, loops and conditions only, counting
@@ -16,9 +18,11 @@
 
 use super::body::{extent_c, indent, BodyPrinter, DataStyle};
 use super::{templates, RegionCode, Target};
-use crate::ast::{AExpr, Ast};
+use crate::ast::{AExpr, Ast, Launch};
 use crate::device::CostModel;
 use crate::diag::{Diagnostic, Result};
+use crate::scop::StmtId;
+use std::collections::BTreeSet;
 use tera::Context;
 
 /// The prelude's chooser (`choice.h.tera`) for the cost model `costs` of
@@ -31,6 +35,10 @@ pub fn prelude(tera: &tera::Tera, costs: &CostModel, device: &str) -> Result<Str
     m.insert("transfer_bandwidth_gbs", c(costs.transfer_bandwidth_gbs));
     m.insert("setup_ms", c(costs.setup_ms));
     m.insert("device_ns_per_instance", c(costs.device_ns_per_instance));
+    m.insert(
+        "device_serial_ns_per_instance",
+        c(costs.device_serial_ns_per_instance),
+    );
     m.insert("host_ns_per_instance", c(costs.host_ns_per_instance));
     m.insert(
         "host_version_ns_per_instance",
@@ -116,6 +124,7 @@ pub fn choose_call(r: &RegionCode, cpu: &Ast, region: &str) -> Result<String> {
         privatized: &[],
         target: Target::C,
     };
+    let serial = serial_statements(&r.ast.launches);
     let mut out = String::new();
     out.push_str("double pencilc_launches = 0, pencilc_forks = 0;\n");
     // The device version's host code, each launch counted.
@@ -139,9 +148,10 @@ pub fn choose_call(r: &RegionCode, cpu: &Ast, region: &str) -> Result<String> {
         out.push_str("}\n");
     }
     out.push_str(&format!(
-        "pencilc_version = pencilc_choose(\"{}\", {}, {}, pencilc_launches, pencilc_forks);\n",
+        "pencilc_version = pencilc_choose(\"{}\", {}, {}, {}, pencilc_launches, pencilc_forks);\n",
         super::c_string(region),
-        instances(r),
+        instances(r, |_| true),
+        instances(r, |s| serial.contains(&s)),
         bytes(r),
     ));
     Ok(out)
@@ -196,13 +206,35 @@ fn skeleton(ast: &Ast, counted: &dyn Fn(&Ast) -> bool) -> Option<Ast> {
     }
 }
 
-/// The region's statement instances as a C `double` expression.
-fn instances(r: &RegionCode) -> String {
+/// The statements the device version runs only in kernels without a
+/// parallel loop: one work-item runs all their instances.
+fn serial_statements(launches: &[Launch]) -> BTreeSet<StmtId> {
+    let mut serial = BTreeSet::new();
+    let mut parallel = BTreeSet::new();
+    for l in launches {
+        let one_item = l.plan.n_block == 0 && l.plan.block_sizes.iter().product::<i64>() <= 1;
+        l.body.walk(&mut |n| {
+            if let Ast::User { stmt, .. } = n {
+                if one_item {
+                    serial.insert(*stmt);
+                } else {
+                    parallel.insert(*stmt);
+                }
+            }
+        });
+    }
+    serial.difference(&parallel).copied().collect()
+}
+
+/// The instances of the region's statements that `counted` selects, as a
+/// C `double` expression.
+fn instances(r: &RegionCode, counted: impl Fn(StmtId) -> bool) -> String {
     let d = |e: &AExpr| format!("(double) ({})", e.to_c());
     let terms: Vec<String> = r
         .ast
         .instances
         .iter()
+        .filter(|b| counted(b.stmt))
         .map(|b| {
             let volume = if b.extents.is_empty() {
                 "1.0".to_string()

@@ -292,11 +292,9 @@ pub fn analyze(isl: &Isl, scop: &Scop) -> Result<DependenceGraph> {
             // The whole array is copied back, so elements the region does
             // not overwrite for sure (may-writes do not count) must hold
             // their old values on the device, unless a kill says they are
-            // dead.
-            if !a.is_scalar()
-                && !a.killed_before
-                && !fully_written(isl, scop, &model.exact_must_writes, &a.name)?
-            {
+            // dead. A scalar too: written in a loop that runs no
+            // iteration at some sizes, it keeps the value it had.
+            if !a.killed_before && !fully_written(isl, scop, &model.exact_must_writes, &a.name)? {
                 copy_in.insert(a.name.clone());
             }
         }
@@ -365,13 +363,17 @@ fn fully_written(isl: &Isl, scop: &Scop, writes: &UnionMap, array: &str) -> Resu
         }
         dims.push(d);
     }
-    let whole = format!(
-        "{} -> {{ {}[{}] : {} }}",
-        scop.param_prefix(),
-        array,
-        dims.join(", "),
-        cons.join(" and ")
-    );
+    let whole = if cons.is_empty() {
+        format!("{} -> {{ {}[] }}", scop.param_prefix(), array)
+    } else {
+        format!(
+            "{} -> {{ {}[{}] : {} }}",
+            scop.param_prefix(),
+            array,
+            dims.join(", "),
+            cons.join(" and ")
+        )
+    };
     let whole = isl.union_set(&whole).isl(isl, STAGE)?;
     let written = writes.copy().isl(isl, STAGE)?.range().isl(isl, STAGE)?;
     let ctx = isl.set(&scop.context).isl(isl, STAGE)?;

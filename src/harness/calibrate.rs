@@ -19,6 +19,8 @@ pub struct Sample {
     pub dataset: String,
     pub version: String,
     pub instances: f64,
+    /// Of the instances, those the device runs on one work-item.
+    pub serial: f64,
     pub bytes: f64,
     pub launches: f64,
     pub forks: f64,
@@ -29,28 +31,47 @@ pub struct Sample {
     pub setup_seconds: f64,
 }
 
-/// The counts of a `PENCILC_VERBOSE` line, summed over the regions that
-/// ran: (instances, bytes, launches, parallel loops, threads).
-pub fn counts(stderr: &str) -> Option<(f64, f64, f64, f64, f64)> {
+/// What the `PENCILC_VERBOSE` lines of a run counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Counts {
+    pub instances: f64,
+    pub serial: f64,
+    pub bytes: f64,
+    pub launches: f64,
+    pub forks: f64,
+    pub threads: f64,
+}
+
+/// The counts of `PENCILC_VERBOSE` lines, summed over the regions that ran.
+pub fn counts(stderr: &str) -> Option<Counts> {
     let num = |text: &str, before: &str| -> Option<f64> {
         let end = text.find(before)?;
         text[..end].rsplit([' ', '(']).next()?.parse().ok()
     };
-    let mut total: Option<(f64, f64, f64, f64, f64)> = None;
+    let mut total: Option<Counts> = None;
     for line in stderr.lines() {
         if !line.starts_with("pencilc: ") || !line.contains(" instances") {
             continue;
         }
-        let c = (
-            num(line, " instances")?,
-            num(line, " bytes")?,
-            num(line, " launches")?,
-            num(line, " parallel loops")?,
-            num(line, " threads")?,
-        );
+        let c = Counts {
+            instances: num(line, " instances")?,
+            // Programs made before the device's serial rate say nothing.
+            serial: num(line, " on one work-item").unwrap_or(0.0),
+            bytes: num(line, " bytes")?,
+            launches: num(line, " launches")?,
+            forks: num(line, " parallel loops")?,
+            threads: num(line, " threads")?,
+        };
         total = Some(match total {
             None => c,
-            Some(t) => (t.0 + c.0, t.1 + c.1, t.2 + c.2, t.3 + c.3, c.4),
+            Some(t) => Counts {
+                instances: t.instances + c.instances,
+                serial: t.serial + c.serial,
+                bytes: t.bytes + c.bytes,
+                launches: t.launches + c.launches,
+                forks: t.forks + c.forks,
+                threads: c.threads,
+            },
         });
     }
     total
@@ -131,8 +152,7 @@ pub fn measure(
                         continue;
                     }
                 };
-                let Some((instances, bytes, launches, forks, threads)) = counts(&said.stderr)
-                else {
+                let Some(c) = counts(&said.stderr) else {
                     continue;
                 };
                 let mut best: Option<Sample> = None;
@@ -160,11 +180,12 @@ pub fn measure(
                         kernel: b.result.name.clone(),
                         dataset: ds.to_string(),
                         version: v.to_string(),
-                        instances,
-                        bytes,
-                        launches,
-                        forks,
-                        threads,
+                        instances: c.instances,
+                        serial: c.serial,
+                        bytes: c.bytes,
+                        launches: c.launches,
+                        forks: c.forks,
+                        threads: c.threads,
                         seconds: (t - setup).max(1e-7),
                         setup_seconds: setup,
                     };
@@ -216,15 +237,16 @@ fn append_sample(path: &std::path::Path, s: &Sample) -> Result<(), String> {
 /// description and to fit again (`read_samples`).
 pub fn samples_tsv(samples: &[Sample]) -> String {
     let mut out = String::from(
-        "kernel\tdataset\tversion\tinstances\tbytes\tlaunches\tforks\tthreads\tseconds\tsetup_seconds\n",
+        "kernel\tdataset\tversion\tinstances\tserial\tbytes\tlaunches\tforks\tthreads\tseconds\tsetup_seconds\n",
     );
     for s in samples {
         out.push_str(&format!(
-            "{}\t{}\t{}\t{:e}\t{:e}\t{}\t{}\t{}\t{:e}\t{:e}\n",
+            "{}\t{}\t{}\t{:e}\t{:e}\t{:e}\t{}\t{}\t{}\t{:e}\t{:e}\n",
             s.kernel,
             s.dataset,
             s.version,
             s.instances,
+            s.serial,
             s.bytes,
             s.launches,
             s.forks,
@@ -236,30 +258,50 @@ pub fn samples_tsv(samples: &[Sample]) -> String {
     out
 }
 
-/// The samples of `samples_tsv`'s text.
+/// The samples of `samples_tsv`'s text, its columns found by the header
+/// (files written before the `serial` column count none serial).
 pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name);
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate().skip(1) {
+    for (i, line) in lines.enumerate() {
+        let line_no = i + 2;
         let f: Vec<&str> = line.split('\t').collect();
-        let num = |k: usize| -> Result<f64, String> {
-            f.get(k)
-                .and_then(|v| v.parse().ok())
-                .ok_or_else(|| format!("line {}: field {} is not a number", i + 1, k + 1))
-        };
-        if f.len() != 10 {
-            return Err(format!("line {}: {} fields, expected 10", i + 1, f.len()));
+        if f.len() != header.len() {
+            return Err(format!(
+                "line {}: {} fields, expected {} (the header's)",
+                line_no,
+                f.len(),
+                header.len()
+            ));
         }
+        let text = |name: &str| -> Result<&str, String> {
+            column(name)
+                .map(|k| f[k])
+                .ok_or_else(|| format!("no column `{}` in the header", name))
+        };
+        let num = |name: &str| -> Result<f64, String> {
+            text(name)?
+                .parse()
+                .map_err(|_| format!("line {}: `{}` is not a number", line_no, name))
+        };
         out.push(Sample {
-            kernel: f[0].into(),
-            dataset: f[1].into(),
-            version: f[2].into(),
-            instances: num(3)?,
-            bytes: num(4)?,
-            launches: num(5)?,
-            forks: num(6)?,
-            threads: num(7)?,
-            seconds: num(8)?,
-            setup_seconds: num(9)?,
+            kernel: text("kernel")?.into(),
+            dataset: text("dataset")?.into(),
+            version: text("version")?.into(),
+            instances: num("instances")?,
+            serial: if column("serial").is_some() {
+                num("serial")?
+            } else {
+                0.0
+            },
+            bytes: num("bytes")?,
+            launches: num("launches")?,
+            forks: num("forks")?,
+            threads: num("threads")?,
+            seconds: num("seconds")?,
+            setup_seconds: num("setup_seconds")?,
         });
     }
     Ok(out)
@@ -412,14 +454,29 @@ pub fn fit_costs(samples: &[Sample], description: &crate::device::Device) -> Res
         });
         (p[0], p[1], p[2].min(1.0))
     };
-    // The device version: launches, copies, instances.
+    // The device version: launches, copies, instances, and apart those on
+    // one work-item (where no run had any, the description's own rate).
     let bw = description.memory_bandwidth_gbs;
     let fastest_ns = 2.0 / description.peak_gflops_fp64;
+    let any_serial = device.iter().any(|s| s.serial > 0.0);
+    let serial_default = description.cost_model().device_serial_ns_per_instance;
     let d = fit(
-        &[(1e-1, 1e5), (bw / 100.0, bw * 2.0), (fastest_ns, 1e3)],
+        &[
+            (1e-1, 1e5),
+            (bw / 100.0, bw * 2.0),
+            (fastest_ns, 1e3),
+            if any_serial {
+                (1e-2, 1e3)
+            } else {
+                (serial_default, serial_default)
+            },
+        ],
         &|p| {
             log_error(&device, &|s| {
-                s.launches * p[0] * 1e-6 + s.bytes / (p[1] * 1e9) + s.instances * p[2] * 1e-9
+                s.launches * p[0] * 1e-6
+                    + s.bytes / (p[1] * 1e9)
+                    + (s.instances - s.serial) * p[2] * 1e-9
+                    + s.serial * p[3] * 1e-9
             })
         },
     );
@@ -440,6 +497,7 @@ pub fn fit_costs(samples: &[Sample], description: &crate::device::Device) -> Res
         transfer_bandwidth_gbs: Some(round(d[1])),
         setup_ms: Some(round(setup_ms)),
         device_ns_per_instance: Some(round(d[2])),
+        device_serial_ns_per_instance: Some(round(d[3])),
         host_ns_per_instance: Some(round(host_ns)),
         host_version_ns_per_instance: Some(round(version_ns)),
         host_fork_us: Some(round(fork_us)),
@@ -471,11 +529,12 @@ pub fn device_file(base: &str, costs: &Costs, how: &str) -> String {
     ));
     let f = |v: Option<f64>| v.map(|x| format!("{}", x)).unwrap_or_default();
     out.push_str(&format!(
-        "launch_latency_us = {}\ntransfer_bandwidth_gbs = {}\nsetup_ms = {}\ndevice_ns_per_instance = {}\nhost_ns_per_instance = {}\nhost_version_ns_per_instance = {}\nhost_fork_us = {}\nhost_parallel_efficiency = {}\n",
+        "launch_latency_us = {}\ntransfer_bandwidth_gbs = {}\nsetup_ms = {}\ndevice_ns_per_instance = {}\ndevice_serial_ns_per_instance = {}\nhost_ns_per_instance = {}\nhost_version_ns_per_instance = {}\nhost_fork_us = {}\nhost_parallel_efficiency = {}\n",
         f(costs.launch_latency_us),
         f(costs.transfer_bandwidth_gbs),
         f(costs.setup_ms),
         f(costs.device_ns_per_instance),
+        f(costs.device_serial_ns_per_instance),
         f(costs.host_ns_per_instance),
         f(costs.host_version_ns_per_instance),
         f(costs.host_fork_us),
@@ -491,7 +550,21 @@ mod tests {
     #[test]
     fn reads_the_counts_of_a_choice() {
         let err = "pencilc: OpenCL setup 0.2 s\npencilc: kernel_gemm (g.c:63-71): device (PENCILC_RUN=device): estimated seq 1.5e-05 s, host 1.36e-05 s (2 threads, 1 parallel loops), device 0.1 s (3 launches, 1.88e+04 bytes, setup); 1.55e+04 instances\n";
-        assert_eq!(counts(err), Some((1.55e4, 1.88e4, 3.0, 1.0, 2.0)));
+        let c = counts(err).unwrap();
+        assert_eq!(
+            (
+                c.instances,
+                c.serial,
+                c.bytes,
+                c.launches,
+                c.forks,
+                c.threads
+            ),
+            (1.55e4, 0.0, 1.88e4, 3.0, 1.0, 2.0)
+        );
+        let err = "pencilc: kernel_ludcmp (l.c:60-90): device (PENCILC_RUN=device): estimated seq 0.02 s, host 0.03 s (2 threads, 40 parallel loops), device 0.1 s (1 launches, 1.3e+06 bytes); 2.1e+07 instances, 2.1e+07 on one work-item\n";
+        let c = counts(&format!("{}{}", err, err)).unwrap();
+        assert_eq!((c.instances, c.serial, c.launches), (4.2e7, 4.2e7, 2.0));
         assert_eq!(counts("begin dump: C\n"), None);
     }
 
@@ -525,6 +598,10 @@ mod tests {
             samples.push(one);
             let device = l * 50e-6 + b / 4e9 + n * 0.5e-9;
             samples.push(sample("device", n, l, b, device));
+            // A third of the instances on one work-item, at 3 ns.
+            let mut serial = sample("device", n, l, b, device + n / 3.0 * 2.5e-9);
+            serial.serial = n / 3.0;
+            samples.push(serial);
         }
         let d = crate::device::Device::default_for_opencl();
         let c = fit_costs(&samples, &d).unwrap();
@@ -535,6 +612,7 @@ mod tests {
         assert!(close(c.host_parallel_efficiency, 0.5), "{:?}", c);
         assert!(close(c.launch_latency_us, 50.0), "{:?}", c);
         assert!(close(c.device_ns_per_instance, 0.5), "{:?}", c);
+        assert!(close(c.device_serial_ns_per_instance, 3.0), "{:?}", c);
         assert!(close(c.transfer_bandwidth_gbs, 4.0), "{:?}", c);
     }
 
@@ -545,6 +623,7 @@ mod tests {
             dataset: "MINI".into(),
             version: "host".into(),
             instances: 15500.0,
+            serial: 500.0,
             bytes: 18800.0,
             launches: 1.0,
             forks: 1.0,
@@ -553,6 +632,12 @@ mod tests {
             setup_seconds: 0.0,
         }];
         assert_eq!(read_samples(&samples_tsv(&s)).unwrap(), s);
+        // Files from before the serial column still read, with none serial.
+        let old = "kernel\tdataset\tversion\tinstances\tbytes\tlaunches\tforks\tthreads\tseconds\tsetup_seconds\ngemm\tMINI\thost\t1.55e4\t1.88e4\t1\t1\t2\t1.25e-5\t0e0\n";
+        let read = read_samples(old).unwrap();
+        assert_eq!(read.len(), 1);
+        assert_eq!((read[0].serial, read[0].bytes), (0.0, 18800.0));
+        assert!(read_samples("kernel\tdataset\nx\n").is_err());
     }
 
     #[test]
@@ -563,6 +648,7 @@ mod tests {
             transfer_bandwidth_gbs: Some(3.5),
             setup_ms: Some(250.0),
             device_ns_per_instance: Some(0.8),
+            device_serial_ns_per_instance: Some(4.0),
             host_ns_per_instance: Some(1.2),
             host_version_ns_per_instance: Some(0.9),
             host_fork_us: Some(6.0),
