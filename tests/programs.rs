@@ -412,7 +412,7 @@ fn strided_shared_tiles_hold_only_the_elements_used() {
     // elements 2 or 3 apart, dealing out elements left the threads with
     // t1 % 2 != 0 idle (`if (t1 % 2 == 0)`) and needed floord to find y's.
     assert!(
-        k.contains("shared_y[(3 * t1 + 96 * b1 + 1 - shared_y_o0) / 3] = y[3 * t1 + 96 * b1 + 1];"),
+        k.contains("shared_y[(96 * b1 + 3 * t1 + 1 - shared_y_o0) / 3] = y[96 * b1 + 3 * t1 + 1];"),
         "{}",
         k
     );
@@ -434,8 +434,8 @@ fn strided_shared_tiles_hold_only_the_elements_used() {
 fn gemm_kernel_has_no_grid_or_stride_guards() {
     let src = kernel_path("gemm");
     for (mode, last_tile) in [
-        (None, "nj >= t1 + 32 * b1 + 1"),
-        (Some("-DPOLYBENCH_USE_SCALAR_LB"), "t1 + 32 * b1 <= 1099"),
+        (None, "nj >= 32 * b1 + t1 + 1"),
+        (Some("-DPOLYBENCH_USE_SCALAR_LB"), "32 * b1 + t1 <= 1099"),
     ] {
         let dir = scratch("program-gemm-guards");
         run(

@@ -116,34 +116,39 @@ pub fn site_at(
     // know what the loops and guards around the mark enforce. They are
     // generated for outer values where instances run below the mark
     // (`reached`, as parameters `pencilc_o<j>`), which drops the guards
-    // that the enclosing code implies; the copies then run under that
-    // condition, so the assumption always holds where they run. The
-    // condition is not simplified by the build at the mark: isl takes its
-    // pending constraints as holding there, while it generates them only
-    // below the mark (a register tile written in a loop that runs no
-    // iteration at some sizes was written back with a value never
-    // computed); only the region's context and the thread ids' bounds,
-    // which hold everywhere in the kernel, simplify it.
+    // that the enclosing code implies; the copies then run under the
+    // condition that the enclosing code does not already imply (usually
+    // none), so the assumption always holds where they run. isl's build
+    // at the mark says what that is, but it also counts as holding the
+    // constraints it has yet to generate, below the mark (a register tile
+    // whose loop ran no iteration at some sizes was written back with a
+    // value never computed): the part of the condition on the parameters
+    // alone is therefore checked again, simplified only by what holds in
+    // the whole launch.
+    let on_params = space_set
+        .copy()
+        .isl(isl, STAGE)?
+        .params()
+        .isl(isl, STAGE)?
+        .coalesce()
+        .isl(isl, STAGE)?;
+    let facts = kernel_facts(isl, names)?
+        .intersect_params(Set::universe(on_params.get_space().isl(isl, STAGE)?).isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    let on_params = convert_expr(isl, &expr_from_params(isl, facts, on_params)?)?.simplify();
+    let in_build = build
+        .expr_from_set(space_set.copy().isl(isl, STAGE)?)
+        .ok_or_else(|| isl.last_error(STAGE))?;
+    let guard = match (on_params, convert_expr(isl, &in_build)?) {
+        (AExpr::Int(1), AExpr::Int(1)) => None,
+        (AExpr::Int(1), e) | (e, AExpr::Int(1)) => Some(e),
+        (a, b) => Some(AExpr::op(super::AOp::And, vec![a, b])),
+    };
     let mut reached = outer_as_params(isl, &space_set)?;
     for (eq, q) in stride_parameters(isl, &space_set, &outer_values)? {
         reached = reached.intersect_params(eq).isl(isl, STAGE)?;
         outer_values.push(q);
     }
-    let facts = kernel_facts(isl, names)?
-        .intersect_params(Set::universe(reached.get_space().isl(isl, STAGE)?).isl(isl, STAGE)?)
-        .isl(isl, STAGE)?;
-    let guard = expr_from_params(
-        isl,
-        facts,
-        reached.copy().isl(isl, STAGE)?.coalesce().isl(isl, STAGE)?,
-    )?;
-    let guard = match convert_expr(isl, &guard)?
-        .substitute(&outer_values)
-        .simplify()
-    {
-        AExpr::Int(1) => None,
-        e => Some(e),
-    };
     site.copy_guard = guard;
     let threads = isl.union_set(&plan.memory.thread_filter).isl(isl, STAGE)?;
     for g in plan.memory.promoted().filter(|g| g.level == level) {

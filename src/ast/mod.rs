@@ -474,13 +474,31 @@ fn launch_at(
         .isl(isl, STAGE)?
         .intersect(block_bounds)
         .isl(isl, STAGE)?;
-    let launch_facts = context
+    let mut launch_facts = context
         .copy()
         .isl(isl, STAGE)?
         .intersect(instances.copy().isl(isl, STAGE)?.params().isl(isl, STAGE)?)
-        .isl(isl, STAGE)?
-        .coalesce()
         .isl(isl, STAGE)?;
+    // Block ids within the grid (`0 <= b < grid_cap`).
+    let in_grid: Vec<(&String, &i64)> = mapped.block_ids.iter().zip(&plan.grid_cap).collect();
+    if !in_grid.is_empty() {
+        let ids: Vec<&str> = in_grid.iter().map(|(b, _)| b.as_str()).collect();
+        let bounds: Vec<String> = in_grid
+            .iter()
+            .map(|(b, cap)| format!("0 <= {} < {}", b, cap))
+            .collect();
+        launch_facts = launch_facts
+            .intersect_params(
+                isl.set(&format!(
+                    "[{}] -> {{ : {} }}",
+                    ids.join(", "),
+                    bounds.join(" and ")
+                ))
+                .isl(isl, STAGE)?,
+            )
+            .isl(isl, STAGE)?;
+    }
+    let launch_facts = launch_facts.coalesce().isl(isl, STAGE)?;
     let tree = match wavefront::kernel_tree(isl, device, plan, &instances)? {
         Some(tree) => tree,
         None => kernel_subtree(isl, device, device_subtree, instances)?,
