@@ -455,28 +455,37 @@ pub fn fit_costs(samples: &[Sample], description: &crate::device::Device) -> Res
         (p[0], p[1], p[2].min(1.0))
     };
     // The device version: launches, copies, instances, and apart those on
-    // one work-item (where no run had any, the description's own rate).
+    // one work-item (where no run had any, the description's own rate),
+    // fitted as a multiple of the original code's rate on the host: one
+    // work-item is no faster than a host core running the user's loop
+    // (a CPU's work-item is such a core; a GPU's thread is slower), and the
+    // suite's few serial instances alone cannot tell (unbounded, the fit
+    // put them at 0.09 ns, faster than the device's parallel rate).
     let bw = description.memory_bandwidth_gbs;
     let fastest_ns = 2.0 / description.peak_gflops_fp64;
     let any_serial = device.iter().any(|s| s.serial > 0.0);
     let serial_default = description.cost_model().device_serial_ns_per_instance;
+    // p[3] is the ratio to the host's rate.
+    let serial_ns = |_parallel: f64, ratio: f64| {
+        if any_serial {
+            host_ns * ratio
+        } else {
+            serial_default
+        }
+    };
     let d = fit(
         &[
             (1e-1, 1e5),
             (bw / 100.0, bw * 2.0),
             (fastest_ns, 1e3),
-            if any_serial {
-                (1e-2, 1e3)
-            } else {
-                (serial_default, serial_default)
-            },
+            (1.0, if any_serial { 1e5 } else { 1.0 }),
         ],
         &|p| {
             log_error(&device, &|s| {
                 s.launches * p[0] * 1e-6
                     + s.bytes / (p[1] * 1e9)
                     + (s.instances - s.serial) * p[2] * 1e-9
-                    + s.serial * p[3] * 1e-9
+                    + s.serial * serial_ns(p[2], p[3]) * 1e-9
             })
         },
     );
@@ -497,7 +506,7 @@ pub fn fit_costs(samples: &[Sample], description: &crate::device::Device) -> Res
         transfer_bandwidth_gbs: Some(round(d[1])),
         setup_ms: Some(round(setup_ms)),
         device_ns_per_instance: Some(round(d[2])),
-        device_serial_ns_per_instance: Some(round(d[3])),
+        device_serial_ns_per_instance: Some(round(serial_ns(d[2], d[3]))),
         host_ns_per_instance: Some(round(host_ns)),
         host_version_ns_per_instance: Some(round(version_ns)),
         host_fork_us: Some(round(fork_us)),
