@@ -1211,7 +1211,17 @@ fn expand_sites(ast: Ast, sites: &mut [Option<memory::Site>]) -> Ast {
                     _ => copies,
                 }
             };
-            let mut items = guarded(site.copy_in);
+            // A shared tile's copy-in reads global memory that the block's
+            // other threads may have written just before, in statements of
+            // the same kernel ahead of the site (differential case 362 of
+            // family 1002: one thread wrote `B[2h][23 - h]`, the others
+            // copied `B[h][...]` in before it had): the block waits first.
+            let has_in = !site.copy_in.is_empty();
+            let mut items = Vec::new();
+            if site.shared && has_in {
+                items.push(Ast::Barrier);
+            }
+            items.extend(guarded(site.copy_in));
             if site.shared {
                 items.push(Ast::Barrier);
             }
