@@ -466,7 +466,7 @@ pub fn fit_costs(samples: &[Sample], description: &crate::device::Device) -> Res
     let any_serial = device.iter().any(|s| s.serial > 0.0);
     let serial_default = description.cost_model().device_serial_ns_per_instance;
     // p[3] is the ratio to the host's rate.
-    let serial_ns = |_parallel: f64, ratio: f64| {
+    let serial_ns = |ratio: f64| {
         if any_serial {
             host_ns * ratio
         } else {
@@ -485,7 +485,7 @@ pub fn fit_costs(samples: &[Sample], description: &crate::device::Device) -> Res
                 s.launches * p[0] * 1e-6
                     + s.bytes / (p[1] * 1e9)
                     + (s.instances - s.serial) * p[2] * 1e-9
-                    + s.serial * serial_ns(p[2], p[3]) * 1e-9
+                    + s.serial * serial_ns(p[3]) * 1e-9
             })
         },
     );
@@ -506,7 +506,7 @@ pub fn fit_costs(samples: &[Sample], description: &crate::device::Device) -> Res
         transfer_bandwidth_gbs: Some(round(d[1])),
         setup_ms: Some(round(setup_ms)),
         device_ns_per_instance: Some(round(d[2])),
-        device_serial_ns_per_instance: Some(round(serial_ns(d[2], d[3]))),
+        device_serial_ns_per_instance: Some(round(serial_ns(d[3]))),
         host_ns_per_instance: Some(round(host_ns)),
         host_version_ns_per_instance: Some(round(version_ns)),
         host_fork_us: Some(round(fork_us)),
