@@ -7,6 +7,7 @@ pub mod cpu;
 mod expr;
 mod footprint;
 pub mod memory;
+mod redundant_barriers;
 mod wavefront;
 
 pub use expr::{AExpr, AOp, ExprStyle};
@@ -540,6 +541,12 @@ fn launch_at(
     }
     let body = convert_device(isl, scop, &node)?;
     let body = expand_sites(body, &mut sites);
+    let shared = memory::locals_of(plan)
+        .into_iter()
+        .filter(|l| l.shared)
+        .map(|l| l.name)
+        .collect();
+    let body = redundant_barriers::drop_redundant_barriers(body, &shared);
     let body = barrier::hoist_barriers(body, thread_ids)?;
     Ok(Occurrence {
         kernel: plan.id,
