@@ -1306,6 +1306,9 @@ enum Failure {
     /// original needs.
     Hang(String),
     Mismatch(String),
+    /// A wrong output that the host C compiler's optimiser causes: right
+    /// with the suspect pass off and under UBSan (`host_compiler_triage`).
+    HostCompiler(String),
 }
 
 impl Failure {
@@ -1316,6 +1319,7 @@ impl Failure {
             Failure::Run(_) => "the generated program failed",
             Failure::Hang(_) => "the generated program does not finish",
             Failure::Mismatch(_) => "wrong output",
+            Failure::HostCompiler(_) => "wrong output from the host C compiler's optimiser",
         }
     }
 
@@ -1325,7 +1329,8 @@ impl Failure {
             | Failure::Build(s)
             | Failure::Run(s)
             | Failure::Hang(s)
-            | Failure::Mismatch(s) => s,
+            | Failure::Mismatch(s)
+            | Failure::HostCompiler(s) => s,
         }
     }
 }
@@ -1524,9 +1529,72 @@ fn check_setting(dir: &Path, setting: usize, expected: &Reference) -> Result<Not
         return Err(Failure::Run(tail(&run.stderr, 3000)));
     }
     if let Some(why) = first_difference(&expected.output, &run.stdout) {
+        if let Some(triage) = host_compiler_triage(setting, dir, &out, expected) {
+            return Err(Failure::HostCompiler(format!("{}; {}", why, triage)));
+        }
         return Err(Failure::Mismatch(why));
     }
     Ok(notes)
+}
+
+/// Why a wrong output of a setting built by the C compiler alone is the
+/// compiler's (`tests/compiler_bugs/gcc12_ivopts.c`): the same generated
+/// code is right with gcc's induction-variable optimisation off, and
+/// right under UBSan with no report (so no signed overflow or bad shift
+/// in pencilc's code for the optimiser to exploit). `None` when either
+/// build is wrong too: then the wrong output is pencilc's.
+fn host_compiler_triage(
+    setting: usize,
+    dir: &Path,
+    out: &Path,
+    expected: &Reference,
+) -> Option<String> {
+    let slug = SETTINGS[setting].0.replace('/', "-");
+    let right_with = |flags: &[&str], tag: &str| -> bool {
+        let exe = dir.join(format!("{}-{}", slug, tag));
+        let built = match SETTINGS[setting].1 {
+            Target::C => cc(out, &exe, dir, &format!("cc-{}-{}", slug, tag), flags),
+            Target::Cuda => {
+                let flags: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
+                pencilc::harness::emulate::build(
+                    &pencilc::harness::emulate::Compilers {
+                        cc: Path::new("cc"),
+                        cxx: Path::new("c++"),
+                    },
+                    &common::fakecuda(),
+                    out,
+                    &dir.join(format!("{}_kernel.cu", slug)),
+                    &flags,
+                    &[],
+                    &exe,
+                )
+                .map_err(|e| tail(&e, 3000))
+            }
+            // OpenMP and OpenCL run code that other compilers build too
+            // (libgomp's threads, PoCL's kernels): no triage.
+            Target::OpenMp | Target::OpenCl => return false,
+        };
+        if built.is_err() {
+            return false;
+        }
+        let mut cmd = Command::new(&exe);
+        if SETTINGS[setting].1 == Target::Cuda {
+            cmd.env("PENCILC_RUN", "device");
+        }
+        let limit = (PROGRAM_LIMIT * 6).max(expected.elapsed * 1000);
+        let run = run_limited(&mut cmd, dir, &format!("run-{}-{}", slug, tag), limit);
+        run.ok && first_difference(&expected.output, &run.stdout).is_none()
+    };
+    (right_with(&["-fno-ivopts"], "no-ivopts")
+        && right_with(
+            &["-fsanitize=undefined", "-fno-sanitize-recover=undefined"],
+            "ubsan",
+        ))
+    .then(|| {
+        "right with -fno-ivopts and under UBSan with no report: the C compiler's \
+         optimiser (see tests/compiler_bugs/gcc12_ivopts.c)"
+            .to_string()
+    })
 }
 
 /// Where two dumps first differ (array, element, both values), or `None`.
@@ -1778,7 +1846,12 @@ fn shrink(
 /// A wrong output is one only when its text says exactly which wrong output
 /// (a miscompile reported to the lead, not hidden). Remove an entry when its
 /// bug is fixed.
-const KNOWN_ISSUES: [(&str, &str); 1] = [
+const KNOWN_ISSUES: [(&str, &str); 2] = [
+    // gcc 12.2's ivopts: wrong code for correct generated loops.
+    (
+        "the C compiler's optimiser (see tests/compiler_bugs/gcc12_ivopts.c)",
+        "tests/compiler_bugs/gcc12_ivopts.c",
+    ),
     // The C target runs a wrapped grid of 32768 blocks one after another:
     // right but slow (performance, not correctness).
     (
