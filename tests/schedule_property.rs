@@ -1307,7 +1307,7 @@ enum Failure {
     Hang(String),
     Mismatch(String),
     /// A wrong output that the host C compiler's optimiser causes: right
-    /// with the suspect pass off and under UBSan (`host_compiler_triage`).
+    /// with the suspect pass off and under the sanitizers (`host_compiler_triage`).
     HostCompiler(String),
 }
 
@@ -1540,8 +1540,8 @@ fn check_setting(dir: &Path, setting: usize, expected: &Reference) -> Result<Not
 /// Why a wrong output of a setting built by the C compiler alone is the
 /// compiler's (`tests/compiler_bugs/gcc12_ivopts.c`): the same generated
 /// code is right with gcc's induction-variable optimisation off, and
-/// right under UBSan with no report (so no signed overflow or bad shift
-/// in pencilc's code for the optimiser to exploit). `None` when either
+/// right under UBSan (and ASan) with no report (so no signed overflow or
+/// out-of-bounds index in pencilc's code for the optimiser to exploit). `None` when either
 /// build is wrong too: then the wrong output is pencilc's.
 fn host_compiler_triage(
     setting: usize,
@@ -1585,13 +1585,17 @@ fn host_compiler_triage(
         let run = run_limited(&mut cmd, dir, &format!("run-{}-{}", slug, tag), limit);
         run.ok && first_difference(&expected.output, &run.stdout).is_none()
     };
-    (right_with(&["-fno-ivopts"], "no-ivopts")
-        && right_with(
-            &["-fsanitize=undefined", "-fno-sanitize-recover=undefined"],
-            "ubsan",
-        ))
-    .then(|| {
-        "right with -fno-ivopts and under UBSan with no report: the C compiler's \
+    // ASan checks the indices too, but not under the emulator's fibers
+    // (it does not follow their stack switches).
+    let sanitizers: &[&str] = match SETTINGS[setting].1 {
+        Target::Cuda => &["-fsanitize=undefined", "-fno-sanitize-recover=undefined"],
+        _ => &[
+            "-fsanitize=undefined,address",
+            "-fno-sanitize-recover=undefined",
+        ],
+    };
+    (right_with(&["-fno-ivopts"], "no-ivopts") && right_with(sanitizers, "sanitized")).then(|| {
+        "right with -fno-ivopts and under the sanitizers with no report: the C compiler's \
          optimiser (see tests/compiler_bugs/gcc12_ivopts.c)"
             .to_string()
     })
