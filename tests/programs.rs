@@ -710,3 +710,28 @@ fn unsigned_arithmetic_wraps_as_in_c() {
         text
     );
 }
+
+/// A parallel member that can be negative is shifted to start at block 0
+/// (`map::origin`); when its minimum per prefix is piecewise, the minimum
+/// over all prefixes (a function of the parameters, or a constant) serves.
+/// Before, such launches got the wrap-around grid of 32768 blocks, almost
+/// all idle, and emulated CUDA ran out of time (differential family 1002,
+/// cases 702 and 950, shrunk by hand).
+#[test]
+fn negative_parallel_members_with_piecewise_minimum_launch_few_blocks() {
+    for name in ["grid_piecewise_prefix", "grid_piecewise_params"] {
+        check(name);
+        check_cuda_emulated(name);
+        let host = root()
+            .join("target/e2e")
+            .join(format!("program-{}", name))
+            .join("cuda_host.c");
+        let host = std::fs::read_to_string(host).unwrap();
+        assert!(
+            host.contains("_launch(") && !host.contains("_launch(32768"),
+            "{}: a launch of the wrap-around grid:\n{}",
+            name,
+            host
+        );
+    }
+}

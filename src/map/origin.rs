@@ -11,7 +11,7 @@
 
 use crate::diag::Result;
 use crate::isl::{Isl, IslResultExt};
-use isl_rs::{Map, ScheduleNode, UnionMap, UnionPwAff};
+use isl_rs::{DimType, Map, ScheduleNode, Set, UnionMap, UnionPwAff};
 
 const STAGE: &str = "map";
 
@@ -95,16 +95,57 @@ fn lowest_per_prefix(
     // with parametric sizes can take isl minutes: the relation's rational
     // hull (local variables eliminated, one convex piece) gives one at
     // once. An unbounded hull keeps the wrap-around grid.
-    let hull = Map::from_basic_map(
-        Map::from_union_map(rel)
-            .isl(isl, STAGE)?
-            .remove_divs()
-            .isl(isl, STAGE)?
-            .simple_hull()
+    let rel = Map::from_union_map(rel)
+        .isl(isl, STAGE)?
+        .remove_divs()
+        .isl(isl, STAGE)?;
+    let prefix_space = rel.get_space().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
+    let range = rel.copy().isl(isl, STAGE)?.range().isl(isl, STAGE)?;
+    let hull = Map::from_basic_map(rel.simple_hull().isl(isl, STAGE)?).isl(isl, STAGE)?;
+    let Some(lb) = usable_minimum(isl, hull.dim_min(0))? else {
+        return Ok(None);
+    };
+    if lb.n_piece().isl(isl, STAGE)? == 1 {
+        return Ok(Some(lb));
+    }
+    // A piecewise lower bound would put its pieces into every filter and
+    // loop bound of the kernel (isl's AST generation then takes minutes):
+    // the minimum over every prefix, a function of the parameters alone
+    // (in differential case 702 of family 1002, `-i` under `2i + l = c`
+    // had `max(-3, 1 - c/2)` per prefix and `-3` overall), does instead.
+    // If that is piecewise too (`max(-35, 1 - n)` in case 950), the
+    // minimum over the parameters as well, a constant, if there is one.
+    let overall = Set::from_basic_set(range.simple_hull().isl(isl, STAGE)?).isl(isl, STAGE)?;
+    let n_params = overall.dim(DimType::Param).isl(isl, STAGE)? as u32;
+    let candidates = [
+        overall.copy().isl(isl, STAGE)?,
+        overall
+            .project_out(DimType::Param, 0, n_params)
             .isl(isl, STAGE)?,
-    )
-    .isl(isl, STAGE)?;
-    let lb = match hull.dim_min(0) {
+    ];
+    for set in candidates {
+        let Some(lb) = usable_minimum(isl, set.dim_min(0))? else {
+            continue;
+        };
+        if lb.n_piece().isl(isl, STAGE)? == 1 {
+            let lb = lb
+                .align_params(prefix_space.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?
+                .insert_domain(prefix_space)
+                .isl(isl, STAGE)?;
+            return Ok(Some(lb));
+        }
+    }
+    Ok(None)
+}
+
+/// A minimum that `dim_min` found and that can be negative somewhere;
+/// `None` for one isl could not compute (unbounded) or that never is.
+fn usable_minimum(
+    isl: &Isl,
+    min: std::result::Result<isl_rs::PwAff, isl_rs::LibISLError>,
+) -> Result<Option<isl_rs::PwAff>> {
+    let lb = match min {
         Ok(lb) => lb,
         Err(e) => {
             let d = isl.err(STAGE, e);
@@ -117,12 +158,6 @@ fn lowest_per_prefix(
     let dom = lb.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
     let nonneg = lb.copy().isl(isl, STAGE)?.nonneg_set().isl(isl, STAGE)?;
     if dom.is_subset(&nonneg).isl(isl, STAGE)? {
-        return Ok(None);
-    }
-    // A piecewise lower bound would put its pieces into every filter and
-    // loop bound of the kernel (isl's AST generation then takes minutes);
-    // such a member keeps the wrap-around grid instead.
-    if lb.n_piece().isl(isl, STAGE)? > 1 {
         return Ok(None);
     }
     Ok(Some(lb))
