@@ -18,13 +18,8 @@ pub struct Sample {
     pub kernel: String,
     pub dataset: String,
     pub version: String,
-    pub instances: f64,
-    /// Of the instances, those the device runs on one work-item.
-    pub serial: f64,
-    pub bytes: f64,
-    pub launches: f64,
-    pub forks: f64,
-    pub threads: f64,
+    /// What the run's `PENCILC_VERBOSE` lines counted.
+    pub counts: Counts,
     /// PolyBench's time of the region, the device's one-time setup left out.
     pub seconds: f64,
     /// The device's one-time setup, where it ran.
@@ -180,12 +175,7 @@ pub fn measure(
                         kernel: b.result.name.clone(),
                         dataset: ds.to_string(),
                         version: v.to_string(),
-                        instances: c.instances,
-                        serial: c.serial,
-                        bytes: c.bytes,
-                        launches: c.launches,
-                        forks: c.forks,
-                        threads: c.threads,
+                        counts: c,
                         seconds: (t - setup).max(1e-7),
                         setup_seconds: setup,
                     };
@@ -201,7 +191,7 @@ pub fn measure(
                         s.kernel,
                         ds,
                         v,
-                        s.threads,
+                        s.counts.threads,
                         s.seconds * 1e3
                     ));
                     if let Some(path) = record {
@@ -245,12 +235,12 @@ pub fn samples_tsv(samples: &[Sample]) -> String {
             s.kernel,
             s.dataset,
             s.version,
-            s.instances,
-            s.serial,
-            s.bytes,
-            s.launches,
-            s.forks,
-            s.threads,
+            s.counts.instances,
+            s.counts.serial,
+            s.counts.bytes,
+            s.counts.launches,
+            s.counts.forks,
+            s.counts.threads,
             s.seconds,
             s.setup_seconds
         ));
@@ -290,16 +280,18 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
             kernel: text("kernel")?.into(),
             dataset: text("dataset")?.into(),
             version: text("version")?.into(),
-            instances: num("instances")?,
-            serial: if column("serial").is_some() {
-                num("serial")?
-            } else {
-                0.0
+            counts: Counts {
+                instances: num("instances")?,
+                serial: if column("serial").is_some() {
+                    num("serial")?
+                } else {
+                    0.0
+                },
+                bytes: num("bytes")?,
+                launches: num("launches")?,
+                forks: num("forks")?,
+                threads: num("threads")?,
             },
-            bytes: num("bytes")?,
-            launches: num("launches")?,
-            forks: num("forks")?,
-            threads: num("threads")?,
             seconds: num("seconds")?,
             setup_seconds: num("setup_seconds")?,
         });
@@ -425,7 +417,7 @@ pub fn fit_costs(samples: &[Sample], description: &crate::device::Device) -> Res
     let of = |v: &str| -> Vec<&Sample> {
         samples
             .iter()
-            .filter(|s| s.version == v && s.instances > 0.0)
+            .filter(|s| s.version == v && s.counts.instances > 0.0)
             .collect()
     };
     let (seq, host, device) = (of("seq"), of("host"), of("device"));
@@ -434,7 +426,7 @@ pub fn fit_costs(samples: &[Sample], description: &crate::device::Device) -> Res
     }
     // The original code: time proportional to instances.
     let host_ns = fit(&[(1e-3, 1e3)], &|p| {
-        log_error(&seq, &|s| s.instances * p[0] * 1e-9)
+        log_error(&seq, &|s| s.counts.instances * p[0] * 1e-9)
     })[0];
     // The host version: parallel loops entered, and its own time per
     // instance (tiles, reordered loops) shared among the threads; runs on
@@ -444,12 +436,12 @@ pub fn fit_costs(samples: &[Sample], description: &crate::device::Device) -> Res
     } else {
         let p = fit(&[(1e-2, 1e5), (1e-3, 1e3), (1e-2, 1.0)], &|p| {
             log_error(&host, &|s| {
-                let share = if s.forks > 0.0 {
-                    1.0 + (s.threads - 1.0) * p[2]
+                let share = if s.counts.forks > 0.0 {
+                    1.0 + (s.counts.threads - 1.0) * p[2]
                 } else {
                     1.0
                 };
-                s.forks * p[0] * 1e-6 + s.instances * p[1] * 1e-9 / share
+                s.counts.forks * p[0] * 1e-6 + s.counts.instances * p[1] * 1e-9 / share
             })
         });
         (p[0], p[1], p[2].min(1.0))
@@ -463,7 +455,7 @@ pub fn fit_costs(samples: &[Sample], description: &crate::device::Device) -> Res
     // put them at 0.09 ns, faster than the device's parallel rate).
     let bw = description.memory_bandwidth_gbs;
     let fastest_ns = 2.0 / description.peak_gflops_fp64;
-    let any_serial = device.iter().any(|s| s.serial > 0.0);
+    let any_serial = device.iter().any(|s| s.counts.serial > 0.0);
     let serial_default = description.cost_model().device_serial_ns_per_instance;
     // p[3] is the ratio to the host's rate.
     let serial_ns = |ratio: f64| {
@@ -482,10 +474,10 @@ pub fn fit_costs(samples: &[Sample], description: &crate::device::Device) -> Res
         ],
         &|p| {
             log_error(&device, &|s| {
-                s.launches * p[0] * 1e-6
-                    + s.bytes / (p[1] * 1e9)
-                    + (s.instances - s.serial) * p[2] * 1e-9
-                    + s.serial * serial_ns(p[3]) * 1e-9
+                s.counts.launches * p[0] * 1e-6
+                    + s.counts.bytes / (p[1] * 1e9)
+                    + (s.counts.instances - s.counts.serial) * p[2] * 1e-9
+                    + s.counts.serial * serial_ns(p[3]) * 1e-9
             })
         },
     );
@@ -580,11 +572,14 @@ mod tests {
     fn sample(version: &str, instances: f64, launches: f64, bytes: f64, seconds: f64) -> Sample {
         Sample {
             version: version.into(),
-            instances,
-            launches,
-            bytes,
-            forks: 1.0,
-            threads: 2.0,
+            counts: Counts {
+                instances,
+                launches,
+                bytes,
+                forks: 1.0,
+                threads: 2.0,
+                serial: 0.0,
+            },
             seconds,
             ..Sample::default()
         }
