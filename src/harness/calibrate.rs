@@ -598,13 +598,13 @@ mod tests {
             samples.push(sample("seq", n, l, b, n * 2e-9));
             samples.push(sample("host", n, l, b, 10e-6 + n * 1e-9 / 1.5));
             let mut one = sample("host", n, l, b, 10e-6 + n * 1e-9);
-            one.threads = 1.0;
+            one.counts.threads = 1.0;
             samples.push(one);
             let device = l * 50e-6 + b / 4e9 + n * 0.5e-9;
             samples.push(sample("device", n, l, b, device));
             // A third of the instances on one work-item, at 3 ns.
             let mut serial = sample("device", n, l, b, device + n / 3.0 * 2.5e-9);
-            serial.serial = n / 3.0;
+            serial.counts.serial = n / 3.0;
             samples.push(serial);
         }
         let d = crate::device::Device::default_for_opencl();
@@ -626,12 +626,14 @@ mod tests {
             kernel: "gemm".into(),
             dataset: "MINI".into(),
             version: "host".into(),
-            instances: 15500.0,
-            serial: 500.0,
-            bytes: 18800.0,
-            launches: 1.0,
-            forks: 1.0,
-            threads: 2.0,
+            counts: Counts {
+                instances: 15500.0,
+                serial: 500.0,
+                bytes: 18800.0,
+                launches: 1.0,
+                forks: 1.0,
+                threads: 2.0,
+            },
             seconds: 1.25e-5,
             setup_seconds: 0.0,
         }];
@@ -640,7 +642,10 @@ mod tests {
         let old = "kernel\tdataset\tversion\tinstances\tbytes\tlaunches\tforks\tthreads\tseconds\tsetup_seconds\ngemm\tMINI\thost\t1.55e4\t1.88e4\t1\t1\t2\t1.25e-5\t0e0\n";
         let read = read_samples(old).unwrap();
         assert_eq!(read.len(), 1);
-        assert_eq!((read[0].serial, read[0].bytes), (0.0, 18800.0));
+        assert_eq!(
+            (read[0].counts.serial, read[0].counts.bytes),
+            (0.0, 18800.0)
+        );
         assert!(read_samples("kernel\tdataset\nx\n").is_err());
     }
 
