@@ -366,24 +366,8 @@ fn copy_code(
 /// and the thread ids within the block (isl then drops guards such as
 /// `floord(t0, 16)` that only matter for ids the launch never has).
 fn kernel_facts(isl: &Isl, names: &Names) -> Result<Set> {
-    let mut facts = names.launch_facts.copy().isl(isl, STAGE)?;
-    let n_thread = names.blocks.len();
-    if n_thread > 0 {
-        let bounds: Vec<String> = (0..n_thread)
-            .map(|j| format!("0 <= {} < {}", names.thread_ids[j], names.blocks[j]))
-            .collect();
-        let b = Set::read_from_str(
-            &isl.ctx,
-            &format!(
-                "[{}] -> {{ : {} }}",
-                names.thread_ids[..n_thread].join(", "),
-                bounds.join(" and ")
-            ),
-        )
-        .isl(isl, STAGE)?;
-        facts = facts.intersect_params(b).isl(isl, STAGE)?;
-    }
-    Ok(facts)
+    let facts = names.launch_facts.copy().isl(isl, STAGE)?;
+    super::within_extents(isl, facts, names.thread_ids, names.blocks)
 }
 
 /// The outer schedule values of `set` as parameters `pencilc_o<j>` (the

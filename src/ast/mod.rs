@@ -475,30 +475,13 @@ fn launch_at(
         .isl(isl, STAGE)?
         .intersect(block_bounds)
         .isl(isl, STAGE)?;
-    let mut launch_facts = context
+    let launch_facts = context
         .copy()
         .isl(isl, STAGE)?
         .intersect(instances.copy().isl(isl, STAGE)?.params().isl(isl, STAGE)?)
         .isl(isl, STAGE)?;
     // Block ids within the grid (`0 <= b < grid_cap`).
-    let in_grid: Vec<(&String, &i64)> = mapped.block_ids.iter().zip(&plan.grid_cap).collect();
-    if !in_grid.is_empty() {
-        let ids: Vec<&str> = in_grid.iter().map(|(b, _)| b.as_str()).collect();
-        let bounds: Vec<String> = in_grid
-            .iter()
-            .map(|(b, cap)| format!("0 <= {} < {}", b, cap))
-            .collect();
-        launch_facts = launch_facts
-            .intersect_params(
-                isl.set(&format!(
-                    "[{}] -> {{ : {} }}",
-                    ids.join(", "),
-                    bounds.join(" and ")
-                ))
-                .isl(isl, STAGE)?,
-            )
-            .isl(isl, STAGE)?;
-    }
+    let launch_facts = within_extents(isl, launch_facts, &mapped.block_ids, &plan.grid_cap)?;
     let launch_facts = launch_facts.coalesce().isl(isl, STAGE)?;
     let tree = match wavefront::kernel_tree(isl, device, plan, &instances)? {
         Some(tree) => tree,
@@ -555,6 +538,26 @@ fn launch_at(
         host_values,
         body: Some(body),
     })
+}
+
+/// `facts` with each of `ids` (parameters) in `0..extent`, pairing `ids`
+/// and `extents` in order (the shorter one decides how many).
+fn within_extents(isl: &Isl, facts: Set, ids: &[String], extents: &[i64]) -> Result<Set> {
+    let n = ids.len().min(extents.len());
+    if n == 0 {
+        return Ok(facts);
+    }
+    let bounds: Vec<String> = (0..n)
+        .map(|j| format!("0 <= {} < {}", ids[j], extents[j]))
+        .collect();
+    let b = isl
+        .set(&format!(
+            "[{}] -> {{ : {} }}",
+            ids[..n].join(", "),
+            bounds.join(" and ")
+        ))
+        .isl(isl, STAGE)?;
+    facts.intersect_params(b).isl(isl, STAGE)
 }
 
 /// The kernel's subtree of the device tree on the launch's instances.
