@@ -45,19 +45,7 @@ fn cuda_emulated(src: &Path, tag: &str) {
         "cc",
     );
     let want = run(&mut Command::new(&seq), "sequential program");
-    for version in ["device", "host", "seq"] {
-        let got = run(
-            Command::new(&exe).env("PENCILC_RUN", version),
-            "emulated CUDA program",
-        );
-        assert_eq!(
-            String::from_utf8_lossy(&got.stdout),
-            String::from_utf8_lossy(&want.stdout),
-            "{} on emulated CUDA (PENCILC_RUN={})",
-            src.display(),
-            version
-        );
-    }
+    assert_every_version_prints(&exe, &want.stdout, &src.display().to_string());
 }
 
 /// `pencilc -v` for OpenCL on `src`; what it printed.

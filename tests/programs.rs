@@ -201,19 +201,7 @@ fn check_cuda_emulated(name: &str) {
         &exe,
     );
     let want = run(&mut Command::new(dir.join("seq")), "sequential program");
-    for version in ["device", "host", "seq"] {
-        let got = run(
-            Command::new(&exe).env("PENCILC_RUN", version),
-            "emulated CUDA program",
-        );
-        assert_eq!(
-            String::from_utf8_lossy(&got.stdout),
-            String::from_utf8_lossy(&want.stdout),
-            "{} on emulated CUDA (PENCILC_RUN={})",
-            name,
-            version
-        );
-    }
+    assert_every_version_prints(&exe, &want.stdout, name);
 }
 
 /// Image processing with <stdint.h> pixels and every small integer type

@@ -372,6 +372,25 @@ pub fn build_emulated_cuda(
     }
 }
 
+/// Runs the emulated CUDA program `exe` with each version of its regions
+/// (`PENCILC_RUN`: device, host, seq) and asserts that each prints `want`;
+/// `what` names the program in the failure.
+pub fn assert_every_version_prints(exe: &Path, want: &[u8], what: &str) {
+    for version in ["device", "host", "seq"] {
+        let got = run(
+            Command::new(exe).env("PENCILC_RUN", version),
+            "emulated CUDA program",
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&got.stdout),
+            String::from_utf8_lossy(want),
+            "{} on emulated CUDA (PENCILC_RUN={})",
+            what,
+            version
+        );
+    }
+}
+
 /// Builds tests/programs/`name`.c sequentially and through pencilc (with
 /// `extra` arguments) for the C and OpenCL targets, runs each, and asserts
 /// that they print the same. Returns pencilc's stderr of the OpenCL
