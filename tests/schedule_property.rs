@@ -1410,13 +1410,24 @@ fn opencl_env(dir: &Path) -> [(&'static str, String); 4] {
     ]
 }
 
-/// Builds the generated program of a setting into `exe`.
-fn build_generated(setting: usize, dir: &Path, out: &Path, exe: &Path) -> Result<(), String> {
+/// Builds the generated program of a setting into `exe`, with `extra`
+/// flags for the C compiler (and the C++ one of emulated CUDA); `tag`
+/// names the build's logs.
+fn build_generated(
+    setting: usize,
+    dir: &Path,
+    out: &Path,
+    exe: &Path,
+    extra: &[&str],
+    tag: &str,
+) -> Result<(), String> {
     let slug = SETTINGS[setting].0.replace('/', "-");
+    let log = format!("cc-{}{}", slug, tag);
+    let with = |libs: &[&'static str]| -> Vec<&str> { extra.iter().chain(libs).copied().collect() };
     match SETTINGS[setting].1 {
-        Target::C => cc(out, exe, dir, &format!("cc-{}", slug), &[]),
-        Target::OpenMp => cc(out, exe, dir, &format!("cc-{}", slug), &["-fopenmp"]),
-        Target::OpenCl => cc(out, exe, dir, &format!("cc-{}", slug), &["-lOpenCL"]),
+        Target::C => cc(out, exe, dir, &log, extra),
+        Target::OpenMp => cc(out, exe, dir, &log, &with(&["-fopenmp"])),
+        Target::OpenCl => cc(out, exe, dir, &log, &with(&["-lOpenCL"])),
         Target::Cuda => pencilc::harness::emulate::build(
             &pencilc::harness::emulate::Compilers {
                 cc: Path::new("cc"),
@@ -1425,7 +1436,7 @@ fn build_generated(setting: usize, dir: &Path, out: &Path, exe: &Path) -> Result
             &common::fakecuda(),
             out,
             &dir.join(format!("{}_kernel.cu", slug)),
-            &[],
+            &extra.iter().map(|f| f.to_string()).collect::<Vec<_>>(),
             &[],
             exe,
         )
@@ -1494,7 +1505,7 @@ fn check_setting(dir: &Path, setting: usize, expected: &Reference) -> Result<Not
         warnings,
     };
     let exe = dir.join(&slug);
-    build_generated(setting, dir, &out, &exe).map_err(Failure::Build)?;
+    build_generated(setting, dir, &out, &exe, &[], "").map_err(Failure::Build)?;
     // OpenCL builds its kernels when it starts, and emulated CUDA runs
     // each thread as a fiber: both need more than the C target.
     let limit = match SETTINGS[setting].1 {
@@ -1551,29 +1562,13 @@ fn host_compiler_triage(
 ) -> Option<String> {
     let slug = SETTINGS[setting].0.replace('/', "-");
     let right_with = |flags: &[&str], tag: &str| -> bool {
+        // OpenMP and OpenCL run code that other compilers build too
+        // (libgomp's threads, PoCL's kernels): no triage.
+        if matches!(SETTINGS[setting].1, Target::OpenMp | Target::OpenCl) {
+            return false;
+        }
         let exe = dir.join(format!("{}-{}", slug, tag));
-        let built = match SETTINGS[setting].1 {
-            Target::C => cc(out, &exe, dir, &format!("cc-{}-{}", slug, tag), flags),
-            Target::Cuda => {
-                let flags: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
-                pencilc::harness::emulate::build(
-                    &pencilc::harness::emulate::Compilers {
-                        cc: Path::new("cc"),
-                        cxx: Path::new("c++"),
-                    },
-                    &common::fakecuda(),
-                    out,
-                    &dir.join(format!("{}_kernel.cu", slug)),
-                    &flags,
-                    &[],
-                    &exe,
-                )
-                .map_err(|e| tail(&e, 3000))
-            }
-            // OpenMP and OpenCL run code that other compilers build too
-            // (libgomp's threads, PoCL's kernels): no triage.
-            Target::OpenMp | Target::OpenCl => return false,
-        };
+        let built = build_generated(setting, dir, out, &exe, flags, &format!("-{}", tag));
         if built.is_err() {
             return false;
         }

@@ -236,6 +236,17 @@ mod tests {
         }
     }
 
+    /// for k { barrier; copy-in; barrier; compute; barrier }
+    fn tile_loop() -> Ast {
+        for_(vec![
+            Ast::Barrier,
+            tile_in(),
+            Ast::Barrier,
+            stmt(),
+            Ast::Barrier,
+        ])
+    }
+
     fn pruned(items: Vec<Ast>) -> usize {
         let shared = ["shared_A".to_string()].into_iter().collect();
         count_barriers(&drop_redundant_barriers(Ast::Block(items), &shared))
@@ -245,26 +256,14 @@ mod tests {
     fn a_tile_loop_keeps_the_barriers_around_its_uses() {
         // for k { barrier; copy-in; barrier; compute; barrier }: the
         // leading barrier follows the start or the trailing one.
-        let k = for_(vec![
-            Ast::Barrier,
-            tile_in(),
-            Ast::Barrier,
-            stmt(),
-            Ast::Barrier,
-        ]);
+        let k = tile_loop();
         assert_eq!(pruned(vec![k]), 2);
     }
 
     #[test]
     fn a_private_copy_of_another_array_needs_no_barrier() {
         // gemm: C's registers read from global memory, then A's tiles.
-        let k = for_(vec![
-            Ast::Barrier,
-            tile_in(),
-            Ast::Barrier,
-            stmt(),
-            Ast::Barrier,
-        ]);
+        let k = tile_loop();
         assert_eq!(pruned(vec![copy(true, "private_C", "C"), k]), 2);
     }
 
@@ -273,13 +272,7 @@ mod tests {
         // Another thread's statement may write what the tile reads; that
         // barrier then also keeps the next iteration's copy-in from
         // overwriting a tile still read, so the trailing one goes.
-        let k = for_(vec![
-            Ast::Barrier,
-            tile_in(),
-            Ast::Barrier,
-            stmt(),
-            Ast::Barrier,
-        ]);
+        let k = tile_loop();
         let shared = ["shared_A".to_string()].into_iter().collect();
         for before in [stmt(), copy(false, "private_A", "A")] {
             let out = drop_redundant_barriers(Ast::Block(vec![before, k.clone()]), &shared);
