@@ -1550,35 +1550,36 @@ fn check_setting(dir: &Path, setting: usize, expected: &Reference) -> Result<Not
 
 /// Why a wrong output of a setting built by the C compiler alone is the
 /// compiler's (`tests/compiler_bugs/gcc12_ivopts.c`): the same generated
-/// code is right with gcc's induction-variable optimisation off, and
-/// right under UBSan (and ASan) with no report (so no signed overflow or
-/// out-of-bounds index in pencilc's code for the optimiser to exploit). `None` when either
-/// build is wrong too: then the wrong output is pencilc's.
+/// code is right with gcc's induction-variable optimisation off, right
+/// under UBSan (and ASan) with no report (so no signed overflow or
+/// out-of-bounds index in pencilc's code for the optimiser to exploit),
+/// and still wrong with every `restrict` removed (so no false promise of
+/// pencilc's either). `None` otherwise: then the wrong output is pencilc's.
 fn host_compiler_triage(
     setting: usize,
     dir: &Path,
     out: &Path,
     expected: &Reference,
 ) -> Option<String> {
+    // OpenMP and OpenCL run code that other compilers build too
+    // (libgomp's threads, PoCL's kernels): no triage.
+    if matches!(SETTINGS[setting].1, Target::OpenMp | Target::OpenCl) {
+        return None;
+    }
     let slug = SETTINGS[setting].0.replace('/', "-");
-    let right_with = |flags: &[&str], tag: &str| -> bool {
-        // OpenMP and OpenCL run code that other compilers build too
-        // (libgomp's threads, PoCL's kernels): no triage.
-        if matches!(SETTINGS[setting].1, Target::OpenMp | Target::OpenCl) {
-            return false;
-        }
+    // Whether the build with `flags` prints the expected output; `None`
+    // when it does not build or run.
+    let right_with = |flags: &[&str], tag: &str| -> Option<bool> {
         let exe = dir.join(format!("{}-{}", slug, tag));
-        let built = build_generated(setting, dir, out, &exe, flags, &format!("-{}", tag));
-        if built.is_err() {
-            return false;
-        }
+        build_generated(setting, dir, out, &exe, flags, &format!("-{}", tag)).ok()?;
         let mut cmd = Command::new(&exe);
         if SETTINGS[setting].1 == Target::Cuda {
             cmd.env("PENCILC_RUN", "device");
         }
         let limit = (PROGRAM_LIMIT * 6).max(expected.elapsed * 1000);
         let run = run_limited(&mut cmd, dir, &format!("run-{}-{}", slug, tag), limit);
-        run.ok && first_difference(&expected.output, &run.stdout).is_none()
+        run.ok
+            .then(|| first_difference(&expected.output, &run.stdout).is_none())
     };
     // ASan checks the indices too, but not under the emulator's fibers
     // (it does not follow their stack switches).
@@ -1589,9 +1590,13 @@ fn host_compiler_triage(
             "-fno-sanitize-recover=undefined",
         ],
     };
-    (right_with(&["-fno-ivopts"], "no-ivopts") && right_with(sanitizers, "sanitized")).then(|| {
-        "right with -fno-ivopts and under the sanitizers with no report: the C compiler's \
-         optimiser (see tests/compiler_bugs/gcc12_ivopts.c)"
+    let no_restrict = ["-Drestrict=", "-D__restrict__=", "-D__restrict="];
+    (right_with(&["-fno-ivopts"], "no-ivopts") == Some(true)
+        && right_with(sanitizers, "sanitized") == Some(true)
+        && right_with(&no_restrict, "no-restrict") == Some(false))
+    .then(|| {
+        "right with -fno-ivopts and under the sanitizers with no report, still wrong with \
+         `restrict` removed: the C compiler's optimiser (see tests/compiler_bugs/gcc12_ivopts.c)"
             .to_string()
     })
 }
