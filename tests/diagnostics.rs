@@ -136,7 +136,7 @@ fn linearised_subscript_warns() {
     std::fs::write(
         &src,
         format!(
-            "void f(int n, int m, double *B) {{\n  int i, j;\n#pragma scop\n{}\n#pragma endscop\n}}\n",
+            "#include <pencil.h>\nvoid f(int n, int m, double *B) {{\n  int i, j;\n#pragma scop\n{}\n#pragma endscop\n}}\n",
             assumed
         ),
     )
@@ -744,6 +744,44 @@ fn the_c_compilers_errors_in_a_region_are_errors() {
         "{}",
         err
     );
+}
+
+/// C99 has no implicit declarations: a region that calls an undeclared
+/// function, a PENCIL builtin without pencil.h included or a typo, is
+/// rejected at the call (gcc 12 only warns, and `-w` would hide it), with
+/// what to include.
+#[test]
+fn calls_to_undeclared_functions_in_a_region_are_errors() {
+    let (status, err, path) = compile_file(
+        "undeclared-builtin",
+        "void f(int n, double B[100]) {\n  int i;\n#pragma scop\n  __pencil_assume(n < 100);\n  for (i = 0; i < n; i++) B[i] = 0;\n#pragma endscop\n}\n",
+    );
+    assert_eq!(status, Some(1), "{}", err);
+    assert!(
+        err.starts_with(&format!("{}:4:", path))
+            && err.contains("implicit declaration of function")
+            && err.contains("#include <pencil.h>"),
+        "{}",
+        err
+    );
+    let (status, err, path) = compile_file(
+        "undeclared-call",
+        "void f(int n, double B[100]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) { B[i] = 0; c0(&B[i]); }\n#pragma endscop\n}\n",
+    );
+    assert_eq!(status, Some(1), "{}", err);
+    assert!(
+        err.starts_with(&format!("{}:4:", path))
+            && err.contains("c0")
+            && err.contains("declare the function before the region"),
+        "{}",
+        err
+    );
+    // With the declaration, the same region translates.
+    let (status, err, _) = compile_file(
+        "declared-builtin",
+        "#include <pencil.h>\nvoid f(int n, double B[100]) {\n  int i;\n#pragma scop\n  __pencil_assume(n < 100);\n  for (i = 0; i < n; i++) B[i] = 0;\n#pragma endscop\n}\n",
+    );
+    assert_eq!(status, Some(0), "{}", err);
 }
 
 /// Outside the regions, the compiler's errors are one warning; the file

@@ -608,6 +608,57 @@ fn deeply_nested_parentheses() {
     }
 }
 
+/// 300 nested `if`s around a loop nest and a 30-long `else if` chain
+/// (the fuzzer's mutants of durbin and deriche ran past a minute): an
+/// `if` branch of one statement takes the `if`'s place in the schedule,
+/// so neither adds a dimension per `if`; both compile fast to parallel
+/// kernels and the results are right.
+#[test]
+fn deeply_nested_ifs_add_no_schedule_dimensions() {
+    let n = 300;
+    let dir = scratch("program-nested-ifs");
+    let src = dir.join("ifs.c");
+    let nested = format!(
+        "{}for (i = 0; i < n; i++)\n    for (j = 0; j < n; j++)\n      A[i][j] = A[i][j] * 0.5 + i - j;",
+        "if (n > 1) ".repeat(n)
+    );
+    let chain: String = (0..30)
+        .map(|k| format!("if (i == {}) B[i] = {}.0; else ", k, k))
+        .collect();
+    std::fs::write(
+        &src,
+        format!(
+            "#include <stdio.h>\nstatic void f(int n, double A[40][40], double B[400]) {{\n  int i, j;\n#pragma scop\n  {}\n  for (i = 0; i < 10 * n; i++)\n    {}B[i] = -1.0;\n#pragma endscop\n}}\nint main(void) {{\n  static double A[40][40], B[400];\n  for (int i = 0; i < 40; i++) for (int j = 0; j < 40; j++) A[i][j] = (i * 7 + j) % 11;\n  f(37, A, B);\n  double s = 0;\n  for (int i = 0; i < 40; i++) for (int j = 0; j < 40; j++) s += A[i][j] * (j + 1);\n  for (int i = 0; i < 400; i++) s += B[i] * (i % 7);\n  printf(\"%.8g\\n\", s);\n  return 0;\n}}\n",
+            nested, chain
+        ),
+    )
+    .unwrap();
+    let dump = Command::new(pencilc())
+        .args(["--emit", "scop"])
+        .arg(&src)
+        .output()
+        .unwrap();
+    let dump = String::from_utf8_lossy(&dump.stdout);
+    let deepest = dump
+        .lines()
+        .filter(|l| l.trim_start().starts_with("schedule:"))
+        .filter_map(|l| l.rsplit("-> [").next()?.split(']').next())
+        .map(|dims| dims.matches(',').count() + 1)
+        .max()
+        .unwrap_or(0);
+    assert!(
+        (1..=5).contains(&deepest),
+        "schedule dimensions: {}\n{}",
+        deepest,
+        dump
+    );
+    let start = std::time::Instant::now();
+    let warnings = check_source(&src, &dir, &["-v"]);
+    assert!(start.elapsed().as_secs() < 120, "{:?}", start.elapsed());
+    assert!(!warnings.contains("E0201"), "{}", warnings);
+    assert!(warnings.contains("parallel dims [2, 1]"), "{}", warnings);
+}
+
 /// Also as CUDA: `and` and `or`, C names that C++ reserves, stay the
 /// user's names in the CUDA host file (C).
 #[test]

@@ -31,13 +31,15 @@ pub fn start(path: &Path, opts: &CppOptions, pencil_headers: Option<&Path>) -> O
     let (program, rest) = words.split_first()?;
     let mut cmd = Command::new(program);
     cmd.args(rest)
-        // Warnings are the user's build's business; implicit declarations
-        // (PolyBench calls `__pencil_assume` without pencil.h) are errors
-        // only in newer compilers' defaults.
+        // Warnings are the user's build's business (only error lines are
+        // read), but C99 has no implicit declarations: a call to an
+        // undeclared function (`__pencil_assume` without pencil.h, a typo)
+        // is an error, as in gcc 14's and clang 16's defaults. Not `-w`: it
+        // silences these errors too.
         .args([
             "-fsyntax-only",
-            "-w",
-            "-Wno-error=implicit-function-declaration",
+            "-Werror=implicit-function-declaration",
+            "-Werror=implicit-int",
         ])
         .args(["-fdiagnostics-color=never", "-fno-diagnostics-show-caret"])
         // pencil.h's prototypes name `int32_t` without <stdint.h>, which
@@ -84,7 +86,7 @@ impl CcCheck {
                 }),
                 format!("the C compiler rejects this: {}", e.message),
             )
-            .with_hint("pencilc translates only valid C; fix the code (the C compiler's own build would fail too)"));
+            .with_hint(hint_for(&e.message)));
         }
         let first = errors.first();
         Ok(Some(
@@ -106,6 +108,19 @@ impl CcCheck {
             )
             .with_hint("the program will not build until that is fixed"),
         ))
+    }
+}
+
+/// What the user can do about a compiler error in a region.
+fn hint_for(message: &str) -> &'static str {
+    if message.contains("implicit declaration of function") {
+        if message.contains("__pencil_") {
+            "the PENCIL builtins are declared in pencil.h: add `#include <pencil.h>` (pencilc finds its own copy)"
+        } else {
+            "C99 has no implicit declarations: declare the function before the region (or include its header)"
+        }
+    } else {
+        "pencilc translates only valid C; fix the code (the C compiler's own build would fail too)"
     }
 }
 

@@ -630,80 +630,99 @@ impl<'r> Builder<'r> {
         }
         for (pos, s) in body.iter().enumerate() {
             self.sched.push(SchedDim::Pos(pos));
-            match s {
-                Stmt::For {
-                    iter,
-                    iter_type,
-                    init,
-                    cond,
-                    step,
-                    body,
-                    independent,
-                    loc,
-                } => {
-                    self.check_canonical(iter, iter_type.is_some(), init, cond, body, loc)?;
-                    if self.is_dynamic_loop(iter, init, cond, body) {
-                        self.compound(std::slice::from_ref(s), loc)?;
-                    } else {
-                        let ty = self.iterator_type(iter, iter_type.as_deref());
-                        self.for_loop(
-                            iter,
-                            &ty,
-                            iter_type.is_none(),
-                            init,
-                            cond,
-                            *step,
-                            body,
-                            independent.as_ref(),
-                            loc,
-                        )?;
-                    }
+            self.statement_at(s)?;
+            self.sched.pop();
+        }
+        Ok(())
+    }
+
+    /// An `if` branch: a single statement takes the `if`'s own place in
+    /// the schedule (its instances and the other branch's are disjoint), so
+    /// that `if (a) if (b) ... S` or an `else if` chain adds no schedule
+    /// dimension per `if`; a block is a sequence of its own.
+    fn branch(&mut self, body: &[Stmt]) -> Result<()> {
+        match body {
+            [s] if !matches!(s, Stmt::Decl { .. }) => self.statement_at(s),
+            _ => self.block(body),
+        }
+    }
+
+    /// One statement at the current schedule position.
+    fn statement_at(&mut self, s: &Stmt) -> Result<()> {
+        match s {
+            Stmt::For {
+                iter,
+                iter_type,
+                init,
+                cond,
+                step,
+                body,
+                independent,
+                loc,
+            } => {
+                self.check_canonical(iter, iter_type.is_some(), init, cond, body, loc)?;
+                if self.is_dynamic_loop(iter, init, cond, body) {
+                    self.compound(std::slice::from_ref(s), loc)?;
+                } else {
+                    let ty = self.iterator_type(iter, iter_type.as_deref());
+                    self.for_loop(
+                        iter,
+                        &ty,
+                        iter_type.is_none(),
+                        init,
+                        cond,
+                        *step,
+                        body,
+                        independent.as_ref(),
+                        loc,
+                    )?;
                 }
-                Stmt::If {
-                    cond,
-                    then_,
-                    else_,
-                    loc,
-                } => {
-                    self.check_declared(cond)?;
-                    match self.try_convert(|cv| cv.cond(cond)) {
-                        Ok(c) => {
-                            self.constraints.push(format!("({})", c));
-                            self.block(then_)?;
+            }
+            Stmt::If {
+                cond,
+                then_,
+                else_,
+                loc,
+            } => {
+                self.check_declared(cond)?;
+                match self.try_convert(|cv| cv.cond(cond)) {
+                    Ok(c) => {
+                        self.constraints.push(format!("({})", c));
+                        self.branch(then_)?;
+                        self.constraints.pop();
+                        if !else_.is_empty() {
+                            self.constraints.push(format!("not ({})", c));
+                            self.branch(else_)?;
                             self.constraints.pop();
-                            if !else_.is_empty() {
-                                self.constraints.push(format!("not ({})", c));
-                                self.block(else_)?;
-                                self.constraints.pop();
-                            }
                         }
-                        // A data-dependent condition: the `if` and its
-                        // branches become one statement (paper, Fig. 5).
-                        Err(_) => self.compound(std::slice::from_ref(s), loc)?,
                     }
+                    // A data-dependent condition: the `if` and its
+                    // branches become one statement (paper, Fig. 5).
+                    Err(_) => self.compound(std::slice::from_ref(s), loc)?,
                 }
-                Stmt::While { loc, .. } => self.compound(std::slice::from_ref(s), loc)?,
-                Stmt::Break(loc) | Stmt::Continue(loc) => return Err(Diagnostic::error(
+            }
+            Stmt::While { loc, .. } => self.compound(std::slice::from_ref(s), loc)?,
+            Stmt::Break(loc) | Stmt::Continue(loc) => {
+                return Err(Diagnostic::error(
                     Code::UnsupportedControl,
                     Some(loc.clone()),
                     "`break` or `continue` outside a loop of the region",
                 )
                 .with_hint(
                     "a region is single-entry single-exit; jumps must stay inside one of its loops",
-                )),
-                Stmt::Decl { var, init, loc } => self.region_local(var, init.as_ref(), loc)?,
-                Stmt::Assume { cond, loc } => self.assume(cond, loc)?,
-                Stmt::Kill { targets, loc } => self.kill(targets, loc)?,
-                Stmt::Call { loc, .. } => self.compound(std::slice::from_ref(s), loc)?,
-                Stmt::Assign {
-                    lhs,
-                    op,
-                    rhs,
-                    loc,
-                    atomic,
-                } => self.statement(lhs, *op, rhs, loc, *atomic)?,
+                ))
             }
-            self.sched.pop();
+            Stmt::Decl { var, init, loc } => self.region_local(var, init.as_ref(), loc)?,
+            Stmt::Assume { cond, loc } => self.assume(cond, loc)?,
+            Stmt::Kill { targets, loc } => self.kill(targets, loc)?,
+            Stmt::Call { loc, .. } => self.compound(std::slice::from_ref(s), loc)?,
+            Stmt::Assign {
+                lhs,
+                op,
+                rhs,
+                loc,
+                atomic,
+            } => self.statement(lhs, *op, rhs, loc, *atomic)?,
         }
         Ok(())
     }
