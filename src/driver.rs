@@ -5,7 +5,7 @@ use crate::ast;
 use crate::back::{self, OutputPaths, RegionCode, Target};
 use crate::depfile;
 use crate::deps;
-use crate::diag::{Code, Diagnostic, Result, WarningPolicy};
+use crate::diag::{Code, Diagnostic, Loc, Result, WarningPolicy};
 use crate::front::{self, CppOptions, SourceFile};
 use crate::isl::{Isl, IslResultExt};
 use crate::ladder::{Rung, RungOptions};
@@ -276,16 +276,8 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
     }
     let mut compiled = Vec::new();
     for (region_no, region) in regions.iter().enumerate() {
-        let scop = scop::build_scop(region)?;
-        report.warnings.extend(scop.warnings.iter().cloned());
-        report.placements.extend(scop.notes.iter().cloned());
-        lap(&mut report, "scop");
-        if opts.emit == Some(Emit::Scop) {
-            report.dump.push_str(&scop.dump());
-            continue;
-        }
-        // The region's time starts here: dependence analysis and every
-        // rung of the ladder share it.
+        // The region's time starts here: building its model, dependence
+        // analysis and every rung of the ladder share it.
         let region_deadline = Instant::now()
             + opts
                 .region_budgets
@@ -299,11 +291,28 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
             .copied()
             .unwrap_or(opts.first_rung)
             .max(opts.first_rung);
+        if opts.start_rungs.get(&region_no) == Some(&Rung::Host) && opts.emit.is_none() {
+            // The watchdog stopped this region before (its model or its
+            // dependences did not end in time): it stays the user's code,
+            // and nothing of it is analysed again.
+            continue;
+        }
+        progress(opts, &region.loc, region_no, "scop", region_deadline);
+        debug_fault(opts, "scop");
+        let scop = scop::build_scop(region)?;
+        progress(opts, &region.loc, region_no, "done", Instant::now());
+        report.warnings.extend(scop.warnings.iter().cloned());
+        report.placements.extend(scop.notes.iter().cloned());
+        lap(&mut report, "scop");
+        if opts.emit == Some(Emit::Scop) {
+            report.dump.push_str(&scop.dump());
+            continue;
+        }
         if (first == Rung::Host || scop.host_only) && opts.emit.is_none() {
             // Nothing to analyse: the region stays the user's code.
             continue;
         }
-        progress(opts, &scop, region_no, "deps", region_deadline);
+        progress(opts, &scop.loc, region_no, "deps", region_deadline);
         debug_fault(opts, "deps");
         isl.set_deadline(Some(region_deadline));
         let analyzed = deps::analyze(&isl, &scop);
@@ -318,7 +327,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
                     &at_region(e, &scop),
                     &scop,
                 ));
-                progress(opts, &scop, region_no, "done", Instant::now());
+                progress(opts, &scop.loc, region_no, "done", Instant::now());
                 continue;
             }
             Err(e) => return Err(at_region(e, &scop)),
@@ -359,7 +368,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
                 break;
             }
             let deadline = rung.deadline(region_deadline);
-            progress(opts, &scop, region_no, rung.name(), deadline);
+            progress(opts, &scop.loc, region_no, rung.name(), deadline);
             debug_fault(opts, rung.name());
             isl.set_deadline(Some(deadline));
             let tried = compile_region(
@@ -384,7 +393,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
                 Err(e) => return Err(at_region(e, &scop)),
             }
         }
-        progress(opts, &scop, region_no, "done", Instant::now());
+        progress(opts, &scop.loc, region_no, "done", Instant::now());
         let Some(o) = outcome else {
             // The region keeps the user's code, on the host.
             continue;
@@ -526,7 +535,7 @@ fn files_read(
 
 /// Tells a watching process (`watchdog`) what the region starts and by
 /// when it must be done.
-fn progress(opts: &Options, scop: &scop::Scop, region: usize, what: &str, deadline: Instant) {
+fn progress(opts: &Options, at: &Loc, region: usize, what: &str, deadline: Instant) {
     if opts.progress {
         eprintln!(
             "{} {} {} {} {} {}",
@@ -536,8 +545,8 @@ fn progress(opts: &Options, scop: &scop::Scop, region: usize, what: &str, deadli
             deadline
                 .saturating_duration_since(Instant::now())
                 .as_millis(),
-            scop.loc.line,
-            scop.loc.col
+            at.line,
+            at.col
         );
     }
 }

@@ -105,7 +105,7 @@ pub fn compile_file(
             return Err(notes);
         };
         let next = match at.stage {
-            Stage::Deps => Rung::Host,
+            Stage::Scop | Stage::Deps => Rung::Host,
             Stage::Rung(r) => match Rung::from(r, opts).into_iter().find(|&n| n > r) {
                 Some(n) => n,
                 None => Rung::Host,
@@ -159,6 +159,7 @@ pub fn compile_file(
 /// Where in the ladder a child was.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Stage {
+    Scop,
     Deps,
     Rung(Rung),
 }
@@ -166,6 +167,7 @@ enum Stage {
 impl Stage {
     fn describe(self) -> String {
         match self {
+            Stage::Scop => "building its polyhedral model".into(),
             Stage::Deps => "dependence analysis".into(),
             Stage::Rung(r) => r.description().into(),
         }
@@ -341,6 +343,7 @@ fn parse_progress(line: &str) -> Option<(Option<Position>, Duration)> {
     let allowed = Duration::from_millis(ms);
     let stage = match stage {
         "done" => return Some((None, allowed)),
+        "scop" => Stage::Scop,
         "deps" => Stage::Deps,
         r => Stage::Rung(Rung::parse(r)?),
     };

@@ -42,6 +42,19 @@ fn a_stalled_dependence_analysis_keeps_the_region_on_the_host() {
     assert!(results.iter().all(|r| r.kernels == 0));
 }
 
+/// Building the model is part of the region's time too (1,000 nested
+/// `if`s took a minute there): a stall in it leaves the region on the
+/// host, and the file is still translated and right.
+#[test]
+fn a_stalled_model_keeps_the_region_on_the_host() {
+    let results = faulty("stall:scop", &["gemm", "atax"], &[]);
+    assert!(results.iter().all(|r| r.kernels == 0));
+    assert!(results.iter().all(|r| r
+        .warnings
+        .iter()
+        .any(|w| w.contains("building its polyhedral model"))));
+}
+
 #[test]
 fn a_crash_falls_back_too() {
     faulty("crash:full", &["gemm", "lu"], &[]);
