@@ -659,6 +659,31 @@ fn deeply_nested_ifs_add_no_schedule_dimensions() {
     assert!(warnings.contains("parallel dims [2, 1]"), "{}", warnings);
 }
 
+/// 4,000 nested `if`s around a loop with data-dependent bounds (a fuzzer
+/// mutant of spmv): the front end once copied each level's statements
+/// (quadratic: 1.9 GB, past any time limit) and the output indented each
+/// level (128 MB of host code); now both are linear and the program is
+/// right.
+#[test]
+fn thousands_of_nested_ifs_around_a_dynamic_loop() {
+    let dir = scratch("program-nested-ifs-dynamic");
+    let src = dir.join("ifs.c");
+    std::fs::write(
+        &src,
+        format!(
+            "#include <stdio.h>\nstatic void f(int n, const int ptr[101], const double v[400], double y[100]) {{\n#pragma scop\n  for (int i = 0; i < n; i++) {{\n    y[i] = 0;\n    {}for (int k = ptr[i]; k < ptr[i + 1]; k++)\n      y[i] += v[k] * (k % 3);\n  }}\n#pragma endscop\n}}\nint main(void) {{\n  static int ptr[101];\n  static double v[400], y[100];\n  for (int i = 0; i <= 100; i++) ptr[i] = 3 * i + (i * i) % 4;\n  for (int k = 0; k < 400; k++) v[k] = (k * 7) % 13;\n  f(100, ptr, v, y);\n  double s = 0;\n  for (int i = 0; i < 100; i++) s += y[i] * (i + 1);\n  printf(\"%.8g\\n\", s);\n  return 0;\n}}\n",
+            "if (1) ".repeat(4000)
+        ),
+    )
+    .unwrap();
+    let warnings = check_source(&src, &dir, &["-v"]);
+    assert!(warnings.contains("1 kernel(s)"), "{}", warnings);
+    for out in ["p_host.c", "p_pencilc.c"] {
+        let size = std::fs::metadata(dir.join(out)).unwrap().len();
+        assert!(size < 8 << 20, "{}: {} bytes", out, size);
+    }
+}
+
 /// Also as CUDA: `and` and `or`, C names that C++ reserves, stay the
 /// user's names in the CUDA host file (C).
 #[test]

@@ -31,8 +31,12 @@ pub struct BodyPrinter<'a> {
     pub target: super::Target,
 }
 
+/// Indentation stops growing past this depth: 4,000 nested `if`s would
+/// otherwise make the output quadratic in size (128 MB for a 60 kB input).
+const MAX_INDENT: usize = 24;
+
 pub fn indent(n: usize) -> String {
-    "    ".repeat(n)
+    "    ".repeat(n.min(MAX_INDENT))
 }
 
 impl BodyPrinter<'_> {

@@ -197,7 +197,7 @@ impl StmtPrinter<'_> {
         scope: &mut Vec<(String, String)>,
         out: &mut String,
     ) -> Result<()> {
-        let ind = "    ".repeat(depth);
+        let ind = super::body::indent(depth);
         let p = self.exprs;
         for s in body {
             match s {

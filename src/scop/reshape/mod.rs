@@ -713,11 +713,16 @@ fn resolve_aliases(
     out: &mut BTreeMap<String, Alias>,
 ) -> Result<Vec<Stmt>> {
     let mut result = Vec::new();
-    let mut rest: Vec<Stmt> = body.to_vec();
+    // The statements still to go, once a cast renamed them; borrowed
+    // until then (cloning each level's body made nesting quadratic).
+    let mut renamed: Option<Vec<Stmt>> = None;
     let mut k = 0;
-    while k < rest.len() {
-        let s = rest[k].clone();
-        match &s {
+    loop {
+        let rest: &[Stmt] = renamed.as_deref().unwrap_or(body);
+        let Some(s) = rest.get(k) else {
+            break;
+        };
+        match s {
             Stmt::Decl {
                 var,
                 init: Some(init),
@@ -745,14 +750,16 @@ fn resolve_aliases(
                     Ok(rename_base(e, &from, &to))
                 };
                 let tail = walk::stmts(&rest[k + 1..], &mut Vec::new(), &mut rename)?;
-                rest.truncate(k + 1);
-                rest.extend(tail);
                 out.insert(alias.base.clone(), alias);
+                // The declaration itself goes: the buffer is the array.
+                renamed = Some(tail);
+                k = 0;
+                continue;
             }
             Stmt::For { .. } | Stmt::If { .. } | Stmt::While { .. } => {
-                result.push(nested(&s, symbols, out)?);
+                result.push(nested(s, symbols, out)?);
             }
-            _ => result.push(s),
+            _ => result.push(s.clone()),
         }
         k += 1;
     }
