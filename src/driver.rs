@@ -224,7 +224,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
     let pp = front::preprocess(path, &opts.cpp, headers.as_deref())?;
     report.inputs = files_read(path, &pp, headers.as_deref(), opts);
     lap(&mut report, "preprocess");
-    let parsed = front::parse_file(&pp)?;
+    let parsed = front::parse_file(&pp, opts.region_timeout)?;
     let syntax_warned = parsed.warnings.iter().any(|w| w.code == Code::Syntax);
     report.warnings.extend(parsed.warnings);
     let regions = parsed.regions;
@@ -420,9 +420,17 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
             .filter(|r| r.inclusion.is_none())
             .map(|r| (r.begin_line, r.end_line))
             .collect();
-        let outside = check.finish(&ranges)?;
-        if !syntax_warned {
-            report.warnings.extend(outside);
+        let limit = opts.region_timeout.max(Duration::from_secs(5));
+        match check.finish(&ranges, limit)? {
+            front::cc_check::Verdict::Checked(outside) => {
+                if !syntax_warned {
+                    report.warnings.extend(outside);
+                }
+            }
+            front::cc_check::Verdict::Unchecked(why) => {
+                report.warnings.push(why);
+                compiled.clear();
+            }
         }
     }
     let mut outputs: Outputs = Vec::new();

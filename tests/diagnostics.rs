@@ -784,6 +784,81 @@ fn calls_to_undeclared_functions_in_a_region_are_errors() {
     assert_eq!(status, Some(0), "{}", err);
 }
 
+/// tree-sitter's error recovery is slow on deeply nested broken code
+/// (40,000 nested `if`s with one `if ()1`: 86 s): the parse has the
+/// region's time and then stops with an error.
+#[test]
+fn slow_error_recovery_in_the_parser_is_bounded() {
+    let dir = scratch("diag-slow-parse");
+    let src = dir.join("ifs.c");
+    let mut ifs = vec!["if (1) "; 40000];
+    ifs[10000] = "if ()1 ";
+    std::fs::write(
+        &src,
+        format!(
+            "static void f(int n, double A[100]) {{\n#pragma scop\n  for (int i = 0; i < n; i++)\n    {}A[i] = A[i] * 2;\n#pragma endscop\n}}\n",
+            ifs.concat()
+        ),
+    )
+    .unwrap();
+    let t = std::time::Instant::now();
+    let out = Command::new(pencilc())
+        .args(["--schedule-timeout", "2", "--output-dir"])
+        .arg(&dir)
+        .arg(&src)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", err);
+    assert!(
+        err.contains("the C parser did not finish within 2.0 s") && err.contains("[E0002]"),
+        "{}",
+        err
+    );
+    assert!(t.elapsed().as_secs() < 30, "{:?}", t.elapsed());
+}
+
+/// gcc 12 takes 10 s of CPU on 60,000 nested braces: the C
+/// compiler's check of the input has the region's time (at least 5 s),
+/// and when it runs out nothing confirms the regions are valid C, so
+/// they stay the user's code, with a warning.
+#[test]
+fn a_c_check_that_does_not_finish_keeps_the_regions() {
+    let dir = scratch("diag-slow-cc");
+    let src = dir.join("braces.c");
+    let n = 100000;
+    std::fs::write(
+        &src,
+        format!(
+            "static void f(int n, double A[100]) {{\n#pragma scop\n  for (int i = 0; i < n; i++)\n    A[i] = A[i] * 2 + 1;\n#pragma endscop\n}}\nvoid g(double A[100]) {{\n  {}A[0] = 1;{}\n  f(100, A);\n}}\n",
+            "{ ".repeat(n),
+            " }".repeat(n)
+        ),
+    )
+    .unwrap();
+    let t = std::time::Instant::now();
+    let out = Command::new(pencilc())
+        .args(["-v", "--schedule-timeout", "2", "--output-dir"])
+        .arg(&dir)
+        .arg(&src)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{}", err);
+    assert!(
+        err.contains("the C compiler's check of the input did not finish within 5.0 s")
+            && err.contains("0 kernel(s)"),
+        "{}",
+        err
+    );
+    let host = std::fs::read_to_string(dir.join("braces_host.c")).unwrap();
+    assert!(
+        host.contains("A[i] = A[i] * 2 + 1;"),
+        "the region is not the user's code"
+    );
+    assert!(t.elapsed().as_secs() < 30, "{:?}", t.elapsed());
+}
+
 /// Outside the regions, the compiler's errors are one warning; the file
 /// is still translated (that code is copied unchanged).
 #[test]

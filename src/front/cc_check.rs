@@ -8,13 +8,26 @@
 
 use super::CppOptions;
 use crate::diag::{Code, Diagnostic, Loc, Result};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// A running check.
 pub struct CcCheck {
     child: Child,
     path: PathBuf,
+    started: Instant,
+}
+
+/// What the check said about code outside the regions.
+pub enum Verdict {
+    /// The compiler accepts the regions; its errors elsewhere, if any, as
+    /// one warning.
+    Checked(Option<Diagnostic>),
+    /// The compiler did not finish in its time (60,000 nested braces take
+    /// gcc half a minute): nothing says the regions are valid C.
+    Unchecked(Diagnostic),
 }
 
 /// Starts the check with the preprocessor's compiler and flags, if the
@@ -55,21 +68,55 @@ pub fn start(path: &Path, opts: &CppOptions, pencil_headers: Option<&Path>) -> O
     Some(CcCheck {
         child,
         path: path.to_path_buf(),
+        started: Instant::now(),
     })
 }
 
 impl CcCheck {
     /// Waits for the compiler. `regions`: the user's-file line ranges that
     /// pencilc translates. Returns the warning for errors outside them.
-    pub fn finish(self, regions: &[(u32, u32)]) -> Result<Option<Diagnostic>> {
-        let out = match self.child.wait_with_output() {
-            Ok(o) => o,
-            Err(_) => return Ok(None),
+    /// `limit`: how long the compiler may take from its start.
+    pub fn finish(mut self, regions: &[(u32, u32)], limit: Duration) -> Result<Verdict> {
+        // stderr is read beside the wait, so that a full pipe cannot stall
+        // the compiler.
+        let mut stderr = self.child.stderr.take();
+        let reader = std::thread::spawn(move || {
+            let mut text = Vec::new();
+            if let Some(e) = stderr.as_mut() {
+                let _ = e.read_to_end(&mut text);
+            }
+            text
+        });
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) if self.started.elapsed() < limit => {
+                    std::thread::sleep(Duration::from_millis(5))
+                }
+                Ok(None) => {
+                    let _ = self.child.kill();
+                    let _ = self.child.wait();
+                    return Ok(Verdict::Unchecked(
+                        Diagnostic::warning(
+                            Code::Syntax,
+                            None,
+                            format!(
+                                "{}: the C compiler's check of the input did not finish within {:.1} s, so nothing confirms the regions are valid C; pencilc keeps them as they are (the user's code, on the host)",
+                                self.path.display(),
+                                limit.as_secs_f64()
+                            ),
+                        )
+                        .with_hint("raise --schedule-timeout, or simplify the file (the C compiler is slow on it)"),
+                    ));
+                }
+                Err(_) => return Ok(Verdict::Checked(None)),
+            }
         };
-        if out.status.success() {
-            return Ok(None);
+        let stderr = reader.join().unwrap_or_default();
+        if status.success() {
+            return Ok(Verdict::Checked(None));
         }
-        let text = String::from_utf8_lossy(&out.stderr);
+        let text = String::from_utf8_lossy(&stderr);
         let errors = parse_errors(&text);
         let here = |file: &str| Path::new(file) == self.path;
         if let Some(e) = errors
@@ -89,7 +136,7 @@ impl CcCheck {
             .with_hint(hint_for(&e.message)));
         }
         let first = errors.first();
-        Ok(Some(
+        Ok(Verdict::Checked(Some(
             Diagnostic::warning(
                 Code::Syntax,
                 first.filter(|e| here(&e.file)).map(|e| Loc {
@@ -107,7 +154,7 @@ impl CcCheck {
                 },
             )
             .with_hint("the program will not build until that is fixed"),
-        ))
+        )))
     }
 }
 

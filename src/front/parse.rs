@@ -8,6 +8,7 @@ use crate::diag::{Code, Diagnostic, Loc, Result};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 use tree_sitter::{Node, Parser};
 
 mod atomic;
@@ -161,17 +162,39 @@ pub struct Summary {
 }
 
 pub fn parse_regions(pp: &Preprocessed) -> Result<Vec<Region>> {
-    parse_file(pp).map(|p| p.regions)
+    parse_file(pp, Duration::from_secs(60)).map(|p| p.regions)
 }
 
-pub fn parse_file(pp: &Preprocessed) -> Result<Parsed> {
+/// The file's regions. tree-sitter's error recovery can be quadratic or
+/// worse on deeply nested broken code (60,000 nested `if`s with a stray
+/// token: minutes), so the parse stops after `limit` with an error.
+pub fn parse_file(pp: &Preprocessed, limit: Duration) -> Result<Parsed> {
     let mut parser = Parser::new();
     parser
         .set_language(&tree_sitter_c::LANGUAGE.into())
         .map_err(|e| Diagnostic::internal("front", format!("tree-sitter: {}", e)))?;
+    let deadline = Instant::now() + limit;
+    // Returning true stops the parse.
+    let mut out_of_time = |_: &tree_sitter::ParseState| Instant::now() > deadline;
+    let text = pp.text.as_bytes();
     let tree = parser
-        .parse(&pp.text, None)
-        .ok_or_else(|| Diagnostic::internal("front", "tree-sitter returned no tree"))?;
+        .parse_with_options(
+            &mut |at: usize, _| text.get(at..).unwrap_or(&[]),
+            None,
+            Some(tree_sitter::ParseOptions::new().progress_callback(&mut out_of_time)),
+        )
+        .ok_or_else(|| {
+            Diagnostic::error(
+                Code::Syntax,
+                None,
+                format!(
+                    "{}: the C parser did not finish within {:.1} s: its recovery from syntax errors in deeply nested code is slow",
+                    pp.main_file.display(),
+                    limit.as_secs_f64()
+                ),
+            )
+            .with_hint("fix the syntax errors the C compiler reports (`cc -fsyntax-only`), or raise --schedule-timeout")
+        })?;
     let cx = Cx {
         pp,
         src: pp.text.as_bytes(),
