@@ -227,7 +227,10 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
     let parsed = front::parse_file(&pp, opts.region_timeout)?;
     let syntax_warned = parsed.warnings.iter().any(|w| w.code == Code::Syntax);
     report.warnings.extend(parsed.warnings);
-    let regions = parsed.regions;
+    let mut regions = parsed.regions;
+    for r in regions.iter_mut().filter(|r| r.inclusion.is_none()) {
+        r.end_line = source.directive_end(r.end_line);
+    }
     lap(&mut report, "parse");
     if regions.is_empty() {
         report.warnings.push(

@@ -684,6 +684,32 @@ fn thousands_of_nested_ifs_around_a_dynamic_loop() {
     }
 }
 
+/// `#pragma\` and `endscop` on the next line are one directive (the
+/// fuzzer's mutant of cholesky): the region ends after the continuation,
+/// which was once copied into the output as a stray `endscop`.
+#[test]
+fn pragmas_continued_on_the_next_line() {
+    let dir = scratch("program-continued-pragmas");
+    let src = dir.join("cont.c");
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\nstatic void f(int n, double A[100]) {\n#pragma \\\n  scop\n  for (int i = 1; i < n; i++)\n    A[i] = A[i - 1] * 0.5 + i;\n#pragma\\\n endscop\n}\nint main(void) {\n  static double A[100];\n  A[0] = 1;\n  f(100, A);\n  double s = 0;\n  for (int i = 0; i < 100; i++) s += A[i] * (i % 5);\n  printf(\"%.8g\\n\", s);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    check_source(&src, &dir, &[]);
+    let host = std::fs::read_to_string(dir.join("p_host.c")).unwrap();
+    // The region is lines 3-8; the code after it resumes at line 9.
+    assert!(host.contains("cont.c:3-8)"), "{}", host);
+    let lines: Vec<&str> = host.lines().collect();
+    assert!(
+        !lines
+            .windows(2)
+            .any(|w| w[0].starts_with("#line ") && w[1] == " endscop"),
+        "{}",
+        host
+    );
+}
+
 /// Also as CUDA: `and` and `or`, C names that C++ reserves, stay the
 /// user's names in the CUDA host file (C).
 #[test]

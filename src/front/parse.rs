@@ -54,6 +54,26 @@ pub struct SourceFile {
 const BYTE_ESCAPE: u32 = 0x10FF00;
 
 impl SourceFile {
+    /// The last line of the directive that starts on `line` (1-based): a
+    /// line ending in a backslash continues on the next (`#pragma\` then
+    /// `endscop`), and the region ends with the directive, not before its
+    /// continuation.
+    pub fn directive_end(&self, line: u32) -> u32 {
+        if line == 0 {
+            return 0;
+        }
+        let mut end = line;
+        while self
+            .text
+            .lines()
+            .nth(end as usize - 1)
+            .is_some_and(|l| l.ends_with('\\'))
+        {
+            end += 1;
+        }
+        end
+    }
+
     pub fn from_bytes(path: &std::path::Path, bytes: &[u8]) -> Result<SourceFile> {
         let mut text = String::with_capacity(bytes.len());
         for chunk in bytes.utf8_chunks() {
