@@ -1204,12 +1204,17 @@ fn judge_run(ran: &Ran) -> Result<(Outcome, usize), Failure> {
 /// Whether pencilc's exit-0 translation of an input cc rejects is a bug:
 /// an error on a line of a region pencilc translated, or generated output
 /// that compiles (pencilc dropped or rewrote the invalid code).
+/// `copied`: every line cc rejects is outside the regions and in the
+/// output unchanged (pencilc copied it through; the output may compile
+/// all the same, when the headers its host code includes declare what the
+/// input forgot, such as `printf` without <stdio.h>).
 fn invalid_accepted(
     error_lines: &[usize],
     regions: &[(usize, usize)],
     output_compiles: bool,
+    copied: bool,
 ) -> bool {
-    output_compiles
+    (output_compiles && !copied)
         || error_lines
             .iter()
             .any(|&l| regions.iter().any(|&(a, b)| a <= l && l <= b))
@@ -1260,7 +1265,17 @@ fn check_case(cfg: &Config, seed: &Seed, input: &[u8], dir: &Path) -> Result<Che
     match cc_errors_in(&seed.flags, &src, dir, "cc-input", &regions) {
         Some((lines, msg)) => {
             let output_compiles = cc_errors(&seed.flags, &host, dir, "cc-output").is_none();
-            if invalid_accepted(&lines, &regions, output_compiles) {
+            let input_text = String::from_utf8_lossy(input);
+            let input_lines: Vec<&str> = input_text.lines().collect();
+            let output =
+                String::from_utf8_lossy(&std::fs::read(&host).unwrap_or_default()).into_owned();
+            let output_lines: std::collections::BTreeSet<&str> = output.lines().collect();
+            let copied = lines.iter().all(|&l| {
+                input_lines
+                    .get(l.wrapping_sub(1))
+                    .is_some_and(|t| output_lines.contains(t))
+            });
+            if invalid_accepted(&lines, &regions, output_compiles, copied) {
                 return Err(Failure::new(
                     Class::InvalidAccepted,
                     &msg,
@@ -1759,7 +1774,10 @@ fn oracle_finds_invalid_c() {
     let good = dir.join("good.c");
     std::fs::write(&good, "int f(int x) { return x + 1; }\n").unwrap();
     assert!(cc_errors(&[], &good, &dir, "cc").is_none());
-    assert!(invalid_accepted(&[4], &[(2, 5)], false));
-    assert!(!invalid_accepted(&[9], &[(2, 5)], false));
-    assert!(invalid_accepted(&[9], &[(2, 5)], true));
+    assert!(invalid_accepted(&[4], &[(2, 5)], false, false));
+    assert!(invalid_accepted(&[4], &[(2, 5)], true, true));
+    assert!(!invalid_accepted(&[9], &[(2, 5)], false, false));
+    assert!(invalid_accepted(&[9], &[(2, 5)], true, false));
+    // Copied through unchanged; the output's own headers declare it.
+    assert!(!invalid_accepted(&[9], &[(2, 5)], true, true));
 }
