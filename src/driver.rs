@@ -224,7 +224,9 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
     let pp = front::preprocess(path, &opts.cpp, headers.as_deref())?;
     report.inputs = files_read(path, &pp, headers.as_deref(), opts);
     lap(&mut report, "preprocess");
-    let parsed = front::parse_file(&pp, opts.region_timeout)?;
+    // A normal file parses in milliseconds; the floor keeps a tiny
+    // --schedule-timeout (which only asks for fallbacks) from failing it.
+    let parsed = front::parse_file(&pp, opts.region_timeout.max(Duration::from_secs(5)))?;
     let syntax_warned = parsed.warnings.iter().any(|w| w.code == Code::Syntax);
     report.warnings.extend(parsed.warnings);
     let mut regions = parsed.regions;

@@ -786,7 +786,7 @@ fn calls_to_undeclared_functions_in_a_region_are_errors() {
 
 /// tree-sitter's error recovery is slow on deeply nested broken code
 /// (40,000 nested `if`s with one `if ()1`: 86 s): the parse has the
-/// region's time and then stops with an error.
+/// region's time (at least 5 s) and then stops with an error.
 #[test]
 fn slow_error_recovery_in_the_parser_is_bounded() {
     let dir = scratch("diag-slow-parse");
@@ -811,7 +811,7 @@ fn slow_error_recovery_in_the_parser_is_bounded() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{}", err);
     assert!(
-        err.contains("the C parser did not finish within 2.0 s") && err.contains("[E0002]"),
+        err.contains("the C parser did not finish within 5.0 s") && err.contains("[E0002]"),
         "{}",
         err
     );
