@@ -224,9 +224,11 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
     let pp = front::preprocess(path, &opts.cpp, headers.as_deref())?;
     report.inputs = files_read(path, &pp, headers.as_deref(), opts);
     lap(&mut report, "preprocess");
-    // A normal file parses in milliseconds; the floor keeps a tiny
-    // --schedule-timeout (which only asks for fallbacks) from failing it.
-    let parsed = front::parse_file(&pp, opts.region_timeout.max(Duration::from_secs(5)))?;
+    // What is done once per file (the parse, the C compiler's check) has
+    // the region's time, at least 5 s: a normal file parses and checks in
+    // milliseconds, and a tiny --schedule-timeout asks only for fallbacks.
+    let file_limit = opts.region_timeout.max(Duration::from_secs(5));
+    let parsed = front::parse_file(&pp, file_limit)?;
     let syntax_warned = parsed.warnings.iter().any(|w| w.code == Code::Syntax);
     report.warnings.extend(parsed.warnings);
     let mut regions = parsed.regions;
@@ -425,8 +427,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
             .filter(|r| r.inclusion.is_none())
             .map(|r| (r.begin_line, r.end_line))
             .collect();
-        let limit = opts.region_timeout.max(Duration::from_secs(5));
-        match check.finish(&ranges, limit)? {
+        match check.finish(&ranges, file_limit)? {
             front::cc_check::Verdict::Checked(outside) => {
                 if !syntax_warned {
                     report.warnings.extend(outside);
