@@ -348,17 +348,28 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         let region_index = compiled_count;
         compiled_count += 1;
         let loaded_tree = match &loaded {
-            Some(trees) => Some(trees.get(region_index).ok_or_else(|| {
-                Diagnostic::error(
-                    Code::Usage,
-                    Some(scop.loc.clone()),
-                    format!(
-                        "--load-schedule: the file has {} schedule(s), this is region {}",
-                        trees.len(),
-                        region_index + 1
-                    ),
-                )
-            })?),
+            Some(saved) => match saved_for(saved, &scop, region_index) {
+                Some(SavedSchedule { tree: Some(t), .. }) => Some(t),
+                Some(SavedSchedule { tree: None, .. }) => {
+                    report.warnings.push(Diagnostic::warning(
+                        Code::Usage,
+                        Some(scop.loc.clone()),
+                        "--load-schedule: the file has no schedule for this region (it was kept on the host when the file was saved); pencilc schedules it",
+                    ));
+                    None
+                }
+                None => {
+                    return Err(Diagnostic::error(
+                        Code::Usage,
+                        Some(scop.loc.clone()),
+                        format!(
+                            "--load-schedule: the file has {} schedule(s) and none for this region, region {}",
+                            saved.len(),
+                            region_index + 1
+                        ),
+                    ))
+                }
+            },
             None => None,
         };
         // The ladder: each rung a simpler choice than the last, tried when
@@ -402,7 +413,13 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         }
         progress(opts, &scop.loc, region_no, "done", Instant::now());
         let Some(o) = outcome else {
-            // The region keeps the user's code, on the host.
+            // The region keeps the user's code, on the host. Its heading
+            // stays in the saved file, so that a later --load-schedule
+            // finds every other region's schedule in its place.
+            saved.push_str(&format!(
+                "{}# kept on the host: no schedule\n",
+                scop.heading()
+            ));
             continue;
         };
         kernels_so_far += o.kernels;
@@ -908,25 +925,66 @@ fn schedule_for_cpu(
 
 /// The trees of a `--save-schedule` file: one per region, each after a
 /// `# region` comment line (a file with one bare tree also works).
-fn read_schedules(p: &Path) -> Result<Vec<String>> {
+fn read_schedules(p: &Path) -> Result<Vec<SavedSchedule>> {
     let text = crate::files::read_text(p, "--load-schedule file")?;
-    let mut trees = Vec::new();
-    let mut cur = String::new();
+    Ok(parse_schedules(&text))
+}
+
+/// One region's part of a `--save-schedule` file.
+#[derive(Debug, PartialEq)]
+struct SavedSchedule {
+    /// The region's `Scop::heading` line, without its newline; none in a
+    /// file written by hand.
+    heading: Option<String>,
+    /// None for a region that was kept on the host when the file was saved.
+    tree: Option<String>,
+}
+
+/// Splits a schedule file into its regions: a heading line starts one; in
+/// a file without headings, any comment line ends a schedule tree.
+fn parse_schedules(text: &str) -> Vec<SavedSchedule> {
+    let mut out = Vec::new();
+    let mut heading: Option<String> = None;
+    let mut tree = String::new();
+    let mut flush = |heading: &mut Option<String>, tree: &mut String| {
+        if heading.is_some() || !tree.trim().is_empty() {
+            out.push(SavedSchedule {
+                heading: heading.take(),
+                tree: (!tree.trim().is_empty()).then(|| std::mem::take(tree)),
+            });
+        }
+        tree.clear();
+    };
     for line in text.lines() {
-        if line.starts_with('#') {
-            if !cur.trim().is_empty() {
-                trees.push(std::mem::take(&mut cur));
+        if line.starts_with(scop::Scop::HEADING_PREFIX) {
+            flush(&mut heading, &mut tree);
+            heading = Some(line.trim_end().to_string());
+        } else if line.starts_with('#') {
+            if !tree.trim().is_empty() {
+                flush(&mut heading, &mut tree);
             }
-            cur.clear();
         } else {
-            cur.push_str(line);
-            cur.push('\n');
+            tree.push_str(line);
+            tree.push('\n');
         }
     }
-    if !cur.trim().is_empty() {
-        trees.push(cur);
-    }
-    Ok(trees)
+    flush(&mut heading, &mut tree);
+    out
+}
+
+/// The saved schedule of a region: the one under its heading, else the
+/// one in its place (files written by hand have no headings).
+fn saved_for<'a>(
+    saved: &'a [SavedSchedule],
+    scop: &scop::Scop,
+    index: usize,
+) -> Option<&'a SavedSchedule> {
+    let heading = scop.heading();
+    let heading = heading.trim_end();
+    saved
+        .iter()
+        .find(|s| s.heading.as_deref() == Some(heading))
+        .or_else(|| saved.get(index))
 }
 
 /// What the generated kernels get from the user: the OpenCL files' text
@@ -1017,5 +1075,32 @@ pub fn output_paths(input: &Path, opts: &Options) -> OutputPaths {
             let dir = opts.output_dir.clone().unwrap_or_default();
             OutputPaths::default_for(input, &dir, opts.target)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedule_files_split_at_headings_and_keep_host_regions() {
+        let text = "# region in `f` at lines 3-9\n{ a }\n# region in `g` at lines 12-20\n# kept on the host: no schedule\n# region in `h` at lines 22-30\n{ b }\n{ c }\n";
+        let s = parse_schedules(text);
+        assert_eq!(s.len(), 3);
+        assert_eq!(
+            s[0].heading.as_deref(),
+            Some("# region in `f` at lines 3-9")
+        );
+        assert_eq!(s[0].tree.as_deref(), Some("{ a }\n"));
+        assert_eq!(s[1].tree, None);
+        assert_eq!(s[2].tree.as_deref(), Some("{ b }\n{ c }\n"));
+    }
+
+    #[test]
+    fn hand_written_schedule_files_split_at_comments() {
+        let s = parse_schedules("# first\n{ a }\n# second\n{ b }\n");
+        assert_eq!(s.len(), 2);
+        assert!(s.iter().all(|x| x.heading.is_none()));
+        assert_eq!(s[1].tree.as_deref(), Some("{ b }\n"));
     }
 }

@@ -290,3 +290,38 @@ fn every_scheduler_and_fusion_is_correct() {
         }
     }
 }
+
+/// A region kept on the host when its schedule was saved (here: out of a
+/// small isl budget) leaves its heading in the file, so that loading the
+/// file gives every later region its own schedule, not its neighbour's.
+#[test]
+fn a_saved_file_with_a_host_region_loads_into_every_region() {
+    let dir = scratch("sched-host-region");
+    let src = root().join("tests/programs/saved_host_region.c");
+    let saved = dir.join("s.sched");
+    let out = run(
+        Command::new(pencilc())
+            .args(["--target", "opencl", "--isl-max-operations", "100000"])
+            .arg("--save-schedule")
+            .arg(&saved)
+            .arg("-o")
+            .arg(dir.join("budget.c"))
+            .arg(&src),
+        "pencilc (small budget)",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(
+        text.contains("# region in `heavy` at lines 10-23\n# kept on the host"),
+        "the budget no longer keeps `heavy` on the host; pick a smaller one\n{}\n{}",
+        text,
+        err
+    );
+    assert!(text.contains("# region in `light`"), "{}", text);
+    let warnings = check_source(&src, &dir, &["--load-schedule", saved.to_str().unwrap()]);
+    assert!(
+        warnings.contains("no schedule for this region"),
+        "{}",
+        warnings
+    );
+}

@@ -404,6 +404,9 @@ impl Scop {
         names
     }
 
+    /// How every `heading` starts.
+    pub const HEADING_PREFIX: &'static str = "# region in ";
+
     /// The comment line that starts this region's part of a dump or a
     /// saved schedule: the function and the lines of its pragmas, and
     /// the header that holds them when they are not in the user's file
@@ -411,8 +414,11 @@ impl Scop {
     /// lines for its own).
     pub fn heading(&self) -> String {
         let mut s = format!(
-            "# region in `{}` at lines {}-{}",
-            self.function, self.begin_line, self.end_line
+            "{}`{}` at lines {}-{}",
+            Self::HEADING_PREFIX,
+            self.function,
+            self.begin_line,
+            self.end_line
         );
         if let Some(inc) = &self.inclusion {
             s.push_str(&format!(
