@@ -1085,3 +1085,31 @@ fn werror_and_w_on_a_warning_from_a_header() {
         assert!(dir.join(out).join("lin_host.c").exists(), "{:?}", flags);
     }
 }
+
+/// An access that leaves its array wherever its statement runs (PPCG's
+/// own `tests/invalid.c` writes `A[i-1]` from `i = 0`) is C's undefined
+/// behaviour: a warning that names the element, not silence. Where only
+/// some parameter values go outside, the accesses imply facts instead,
+/// and there is nothing to warn about.
+#[test]
+fn accesses_outside_their_array_everywhere_are_warned() {
+    let (status, err, path) = compile(
+        "outside-always",
+        "  for (i = 0; i < N; i++)\n    B[i] = A[i][i + 1];",
+    );
+    assert_eq!(status, 0, "{}", err);
+    let first = err.lines().next().unwrap_or("");
+    assert!(
+        first.starts_with(&format!("{}:7:", path))
+            && first.contains(": warning: this statement reads `A` outside its declared extents [64][64] (at A[63, 64])")
+            && first.ends_with("[E0118]"),
+        "{}",
+        err
+    );
+    let (status, err, _) = compile(
+        "outside-sometimes",
+        "  for (i = 0; i < n; i++)\n    B[i] = A[i][i + 1];",
+    );
+    assert_eq!(status, 0, "{}", err);
+    assert!(!err.contains("E0118"), "{}", err);
+}

@@ -78,6 +78,9 @@ pub enum Code {
     /// A loop iterator whose values may leave the range of its C type
     /// (wrap-around, or a loop that does not end).
     IteratorRange,
+    /// An access outside its array's declared extents wherever its
+    /// statement runs (a warning: C's undefined behaviour).
+    OutOfBounds,
     /// isl ran out of its operation budget.
     Budget,
     /// A command-line or I/O problem.
@@ -108,6 +111,7 @@ impl Code {
             Code::MissingPencilArray => "E0115",
             Code::Recursion => "E0116",
             Code::IteratorRange => "E0117",
+            Code::OutOfBounds => "E0118",
             Code::Budget => "E0201",
             Code::Usage => "E0301",
             Code::Internal => "E0900",

@@ -19,20 +19,33 @@
 //! compound statements or summary calls, whose relations over-approximate
 //! what they touch), must-accesses (not reads under `?:`, `&&`, `||`, nor
 //! non-affine subscripts), and constant extents.
+//!
+//! An access that leaves its array wherever its statement runs implies no
+//! fact at all (nothing to assume): it is the program's own undefined
+//! behaviour, and the user gets a warning that names it (`outside`).
 
 use super::{Extent, Scop, StmtBody};
-use crate::diag::Result;
+use crate::diag::{Code, Diagnostic, Result};
 use crate::isl::{Isl, IslResultExt};
 use isl_rs::Set;
 
 const STAGE: &str = "scop";
 
-/// The parameter values (an isl set over the region's parameters) at
-/// which every sure access of every statement stays inside its array,
-/// conjunctive, simplified by where each statement runs; `None` if the
-/// accesses imply nothing.
-pub fn implied_by_accesses(isl: &Isl, scop: &Scop) -> Result<Option<Set>> {
+/// What the accesses of a region imply.
+pub struct Implied {
+    /// The parameter values (an isl set over the region's parameters) at
+    /// which every sure access of every statement stays inside its array,
+    /// conjunctive, simplified by where each statement runs; `None` if
+    /// the accesses imply nothing.
+    pub facts: Option<Set>,
+    /// A warning for each access that leaves its array at every parameter
+    /// value where its statement runs.
+    pub outside: Vec<Diagnostic>,
+}
+
+pub fn implied_by_accesses(isl: &Isl, scop: &Scop) -> Result<Implied> {
     let mut implied: Option<Set> = None;
+    let mut outside_warnings = Vec::new();
     for st in &scop.stmts {
         if !matches!(st.body, StmtBody::Assign { .. }) {
             continue;
@@ -54,6 +67,7 @@ pub fn implied_by_accesses(isl: &Isl, scop: &Scop) -> Result<Option<Set>> {
                 .isl(isl, STAGE)?
                 .intersect_domain(domain.copy().isl(isl, STAGE)?)
                 .isl(isl, STAGE)?;
+            let mut access_bad: Option<(Set, isl_rs::Map)> = None;
             for (d, extent) in array.extents.iter().enumerate() {
                 let Extent::Const(c) = extent else { continue };
                 let outside = Set::read_from_str(
@@ -75,17 +89,34 @@ pub fn implied_by_accesses(isl: &Isl, scop: &Scop) -> Result<Option<Set>> {
                     .isl(isl, STAGE)?
                     .set_tuple_name(&a.array)
                     .isl(isl, STAGE)?;
-                let params = rel
+                let leaving = rel
                     .copy()
                     .isl(isl, STAGE)?
                     .intersect_range(outside)
-                    .isl(isl, STAGE)?
-                    .params()
                     .isl(isl, STAGE)?;
+                let params = leaving.copy().isl(isl, STAGE)?.params().isl(isl, STAGE)?;
                 bad = Some(match bad {
-                    None => params,
-                    Some(b) => b.union(params).isl(isl, STAGE)?,
+                    None => params.copy().isl(isl, STAGE)?,
+                    Some(b) => b.union(params.copy().isl(isl, STAGE)?).isl(isl, STAGE)?,
                 });
+                access_bad = Some(match access_bad {
+                    None => (params, leaving),
+                    Some((p, l)) => (
+                        p.union(params).isl(isl, STAGE)?,
+                        l.union(leaving).isl(isl, STAGE)?,
+                    ),
+                });
+            }
+            if let Some((params, leaving)) = access_bad {
+                if !runs.is_empty().isl(isl, STAGE)?
+                    && runs
+                        .copy()
+                        .isl(isl, STAGE)?
+                        .is_subset(&params)
+                        .isl(isl, STAGE)?
+                {
+                    outside_warnings.push(outside(isl, st, a, array, leaving)?);
+                }
             }
         }
         let Some(bad) = bad else { continue };
@@ -111,14 +142,66 @@ pub fn implied_by_accesses(isl: &Isl, scop: &Scop) -> Result<Option<Set>> {
             Some(s) => s.intersect(good).isl(isl, STAGE)?,
         });
     }
-    match implied {
+    let facts = match implied {
         Some(s) => {
             let s = s.coalesce().isl(isl, STAGE)?;
-            if s.plain_is_universe().isl(isl, STAGE)? {
-                return Ok(None);
-            }
-            Ok(Some(s))
+            (!s.plain_is_universe().isl(isl, STAGE)?).then_some(s)
         }
-        None => Ok(None),
-    }
+        None => None,
+    };
+    Ok(Implied {
+        facts,
+        outside: outside_warnings,
+    })
+}
+
+/// The warning for access `a` of `st`, which leaves `array` (at the
+/// elements `leaving` maps to) wherever `st` runs.
+fn outside(
+    isl: &Isl,
+    st: &super::Statement,
+    a: &super::Access,
+    array: &super::Array,
+    leaving: isl_rs::Map,
+) -> Result<Diagnostic> {
+    let extents: Vec<String> = array
+        .extents
+        .iter()
+        .map(|e| match e {
+            Extent::Const(c) => format!("[{}]", c),
+            _ => "[]".to_string(),
+        })
+        .collect();
+    // The first element it reaches, where that does not depend on the
+    // parameters: `B[100]`.
+    let first = leaving
+        .range()
+        .isl(isl, STAGE)?
+        .lexmin()
+        .isl(isl, STAGE)?
+        .to_str()
+        .isl(isl, STAGE)?
+        .to_string();
+    let element = first
+        .split_once('{')
+        .and_then(|(_, rest)| rest.split_once('}'))
+        .map(|(inside, _)| inside.trim().to_string())
+        .filter(|e| !e.is_empty() && !e.contains(':') && !e.contains(';'));
+    let kind = if st.writes.iter().any(|w| std::ptr::eq(w, a)) {
+        "writes"
+    } else {
+        "reads"
+    };
+    Ok(Diagnostic::warning(
+        Code::OutOfBounds,
+        Some(st.loc.clone()),
+        format!(
+            "this statement {} `{}` outside its declared extents {}{} wherever it runs: undefined behaviour in C, and in the generated code",
+            kind,
+            a.array,
+            extents.join(""),
+            element.map(|e| format!(" (at {})", e)).unwrap_or_default()
+        ),
+    )
+    .with_hint("check the subscripts and the loop bounds against the array's declaration"))
 }

@@ -218,10 +218,11 @@ fn build_with(prepared: &super::reshape::Prepared, dynamic: BTreeSet<String>) ->
 /// and domains, as checked facts.
 fn assume_in_bounds(mut scop: Scop) -> Result<Scop> {
     let isl = crate::isl::Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
-    let Some(implied) = super::bounds::implied_by_accesses(&isl, &scop)? else {
-        return Ok(scop);
-    };
-    assume_checked(&isl, &mut scop, implied)?;
+    let implied = super::bounds::implied_by_accesses(&isl, &scop)?;
+    scop.warnings.extend(implied.outside);
+    if let Some(facts) = implied.facts {
+        assume_checked(&isl, &mut scop, facts)?;
+    }
     Ok(scop)
 }
 
