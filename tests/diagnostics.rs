@@ -1113,3 +1113,65 @@ fn accesses_outside_their_array_everywhere_are_warned() {
     assert_eq!(status, 0, "{}", err);
     assert!(!err.contains("E0118"), "{}", err);
 }
+
+/// A function of the file is inlined only where the names its body reads
+/// mean the same in the region: a local hiding the global it reads keeps
+/// the call, an error, not a silently different value.
+#[test]
+fn inlined_functions_do_not_capture_the_region_s_locals() {
+    let dir = scratch("diag-inline-capture");
+    let src = dir.join("hide.c");
+    std::fs::write(
+        &src,
+        "static double scale = 0.5;\nstatic inline double scaled(double x) { return scale * x; }\nvoid f(int n, double A[100], double B[100])\n{\n  double scale = 3.0;\n#pragma scop\n  for (int i = 0; i < n; i++)\n    B[i] = scaled(A[i]) + scale;\n#pragma endscop\n}\n",
+    )
+    .unwrap();
+    let out = Command::new(pencilc())
+        .arg("--output-dir")
+        .arg(&dir)
+        .arg(&src)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", err);
+    assert!(
+        err.contains("hide.c:8:12: error: call to `scaled`") && err.contains("[E0109]"),
+        "{}",
+        err
+    );
+}
+
+/// Inlining is bounded: a recursive function and one whose inlined form
+/// grows exponentially (each level uses its argument twice) stay calls,
+/// reported at the user's call, at once.
+#[test]
+fn recursive_and_exploding_inline_functions_are_errors_not_hangs() {
+    let dir = scratch("diag-inline-bomb");
+    let src = dir.join("bomb.c");
+    let mut text = String::from("static inline double g0(double x) { return x + x * x; }\n");
+    for k in 1..=12 {
+        text.push_str(&format!(
+            "static inline double g{k}(double x) {{ return g{j}(g{j}(x)); }}\n",
+            k = k,
+            j = k - 1
+        ));
+    }
+    text.push_str("static inline int fib(int x) { return x < 2 ? x : fib(x - 1) + fib(x - 2); }\n");
+    text.push_str("void f(int n, double A[100], double B[100], int C[100])\n{\n#pragma scop\n  for (int i = 0; i < n; i++) {\n    B[i] = g12(A[i]);\n    C[i] = fib(i);\n  }\n#pragma endscop\n}\n");
+    std::fs::write(&src, text).unwrap();
+    let began = std::time::Instant::now();
+    let out = Command::new(pencilc())
+        .arg("--output-dir")
+        .arg(&dir)
+        .arg(&src)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", err);
+    assert!(
+        err.contains("bomb.c:19:12: error: call to `g12`"),
+        "{}",
+        err
+    );
+    assert!(began.elapsed().as_secs() < 20, "{:?}", began.elapsed());
+}

@@ -825,3 +825,18 @@ fn negative_parallel_members_with_piecewise_minimum_launch_few_blocks() {
         );
     }
 }
+
+/// Small functions of the file called in a region (PPCG's tests call4
+/// and call5 do this) are inlined: C's conversions of arguments and
+/// results hold (a double argument of an `int` parameter truncated), the
+/// reads of an array argument's elements are accesses (shared-memory
+/// tiles included), nested calls and locals work, on C, PoCL and
+/// emulated CUDA.
+#[test]
+fn small_functions_of_the_file_are_inlined() {
+    check("inline_functions");
+    check_cuda_emulated("inline_functions");
+    let k = std::fs::read_to_string(root().join("target/e2e/program-inline_functions/p_kernel.cl"))
+        .unwrap();
+    assert!(!k.contains("sq(") && !k.contains("at("), "{}", k);
+}

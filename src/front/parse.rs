@@ -14,6 +14,7 @@ use tree_sitter::{Node, Parser};
 mod atomic;
 mod casts;
 mod enums;
+mod inline;
 mod structs;
 
 /// How deep the syntax tree of the code pencilc translates may nest
@@ -321,8 +322,21 @@ pub fn parse_file(pp: &Preprocessed, limit: Duration) -> Result<Parsed> {
             }
         }
     }
+    // Small functions of the file, inlined where regions call them.
+    let inlinable: BTreeMap<String, inline::InlineFn> = functions
+        .iter()
+        .filter_map(|f| {
+            let name = cx.function_name(*f);
+            if summaries.contains_key(&name) || summary_of.values().any(|s| *s == name) {
+                return None;
+            }
+            cx.inline_candidate(*f, &typedefs, &globals)
+                .map(|i| (name, i))
+        })
+        .collect();
     for r in &mut regions {
         r.summaries = summaries.clone();
+        inline::inline_calls(&mut r.body, &inlinable, &r.symbols)?;
     }
     Ok(Parsed {
         regions,

@@ -29,6 +29,28 @@ pub enum ExprKind {
 }
 
 impl Expr {
+    /// The expression's operands, in order.
+    pub fn children(&self) -> Vec<&Expr> {
+        match &self.kind {
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => vec![&**a, &**b],
+            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => vec![&**a],
+            ExprKind::Cond(a, b, c) => vec![&**a, &**b, &**c],
+            ExprKind::Call(_, args) => args.iter().collect(),
+            ExprKind::Int(..) | ExprKind::Float(_) | ExprKind::Ident(_) => Vec::new(),
+        }
+    }
+
+    /// `children`, to change.
+    pub fn children_mut(&mut self) -> Vec<&mut Expr> {
+        match &mut self.kind {
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => vec![&mut **a, &mut **b],
+            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => vec![&mut **a],
+            ExprKind::Cond(a, b, c) => vec![&mut **a, &mut **b, &mut **c],
+            ExprKind::Call(_, args) => args.iter_mut().collect(),
+            ExprKind::Int(..) | ExprKind::Float(_) | ExprKind::Ident(_) => Vec::new(),
+        }
+    }
+
     /// Every identifier in the expression (array names included), in order.
     pub fn idents(&self, out: &mut Vec<String>) {
         match &self.kind {
@@ -332,6 +354,52 @@ impl Stmt {
                 args.iter().for_each(|a| a.idents(out))
             }
             Stmt::Break(_) | Stmt::Continue(_) => {}
+        }
+    }
+
+    /// Calls `f` on every expression of the statement and of the
+    /// statements inside it (array extents of declarations included).
+    pub fn exprs_mut<E>(
+        &mut self,
+        f: &mut dyn FnMut(&mut Expr) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        let all = |b: &mut [Stmt], f: &mut dyn FnMut(&mut Expr) -> std::result::Result<(), E>| {
+            b.iter_mut().try_for_each(|s| s.exprs_mut(f))
+        };
+        match self {
+            Stmt::For {
+                init, cond, body, ..
+            } => {
+                f(init)?;
+                f(cond)?;
+                all(body, f)
+            }
+            Stmt::If {
+                cond, then_, else_, ..
+            } => {
+                f(cond)?;
+                all(then_, f)?;
+                all(else_, f)
+            }
+            Stmt::Assign { lhs, rhs, .. } => {
+                f(lhs)?;
+                f(rhs)
+            }
+            Stmt::While { cond, body, .. } => {
+                f(cond)?;
+                all(body, f)
+            }
+            Stmt::Decl { var, init, .. } => {
+                for d in var.dims.iter_mut().flatten() {
+                    f(d)?;
+                }
+                init.iter_mut().try_for_each(f)
+            }
+            Stmt::Assume { cond, .. } => f(cond),
+            Stmt::Kill { targets: args, .. } | Stmt::Call { args, .. } => {
+                args.iter_mut().try_for_each(f)
+            }
+            Stmt::Break(_) | Stmt::Continue(_) => Ok(()),
         }
     }
 
