@@ -379,6 +379,12 @@ fn describe_status(status: &std::process::ExitStatus) -> String {
 /// Makes the child die with this process (Linux: `PR_SET_PDEATHSIG`), so
 /// that a killed pencilc leaves no worker running.
 pub fn die_with_parent(cmd: &mut Command) {
+    signal_at_parent_death(cmd, libc::SIGKILL);
+}
+
+/// Sends the child `signal` when this process dies (Linux), for a child
+/// that must clean up after itself (`front::cc_check`'s supervisor).
+pub fn signal_at_parent_death(cmd: &mut Command, signal: i32) {
     #[cfg(target_os = "linux")]
     {
         use std::os::unix::process::CommandExt;
@@ -387,7 +393,7 @@ pub fn die_with_parent(cmd: &mut Command) {
         unsafe {
             let parent = libc::getpid();
             cmd.pre_exec(move || {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, signal as libc::c_ulong) != 0 {
                     return Err(std::io::Error::last_os_error());
                 }
                 // The parent may have died before prctl took effect.
@@ -399,7 +405,7 @@ pub fn die_with_parent(cmd: &mut Command) {
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = cmd;
+    let _ = (cmd, signal);
 }
 
 #[cfg(test)]

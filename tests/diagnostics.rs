@@ -857,6 +857,71 @@ fn a_c_check_that_does_not_finish_keeps_the_regions() {
         "the region is not the user's code"
     );
     assert!(t.elapsed().as_secs() < 30, "{:?}", t.elapsed());
+    // The compiler's own front end (`cc1`, the driver's child) ended too.
+    assert_eq!(processes_reading(&src), Vec::<String>::new());
+}
+
+/// The command lines of the processes whose arguments name `file`.
+fn processes_reading(file: &std::path::Path) -> Vec<String> {
+    let name = file.display().to_string();
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmd) = std::fs::read(e.path().join("cmdline")) else {
+            continue;
+        };
+        let args: Vec<String> = cmd
+            .split(|b| *b == 0)
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect();
+        if args.iter().any(|a| *a == name) {
+            found.push(args.join(" "));
+        }
+    }
+    found
+}
+
+/// A pencilc killed (`kill -9`) while the C compiler checks its input
+/// leaves nothing running: neither its worker nor the compiler's driver
+/// nor the driver's own front end (`cc1`), which on this input runs for
+/// half a minute.
+#[test]
+fn a_killed_pencilc_leaves_no_compiler_running() {
+    let dir = scratch("diag-killed-cc");
+    let src = dir.join("braces.c");
+    let n = 60000;
+    std::fs::write(
+        &src,
+        format!(
+            "void g(double A[100]) {{
+  {}A[0] = 1;{}
+}}
+",
+            "{ ".repeat(n),
+            " }".repeat(n)
+        ),
+    )
+    .unwrap();
+    let mut child = Command::new(pencilc())
+        .arg("--output-dir")
+        .arg(&dir)
+        .arg(&src)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let began = std::time::Instant::now();
+    while !processes_reading(&src).iter().any(|p| p.contains("cc1")) {
+        assert!(began.elapsed().as_secs() < 20, "cc1 never started");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mut left = processes_reading(&src);
+    let killed = std::time::Instant::now();
+    while !left.is_empty() && killed.elapsed().as_secs() < 5 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        left = processes_reading(&src);
+    }
+    assert_eq!(left, Vec::<String>::new());
 }
 
 /// Outside the regions, the compiler's errors are one warning; the file

@@ -18,6 +18,10 @@ pub struct CcCheck {
     child: Child,
     path: PathBuf,
     started: Instant,
+    /// The child leads a process group (`supervised`).
+    group: bool,
+    /// The child has been waited for.
+    done: bool,
 }
 
 /// What the check said about code outside the regions.
@@ -42,7 +46,48 @@ pub fn start(path: &Path, opts: &CppOptions, pencil_headers: Option<&Path>) -> O
     }
     words.pop();
     let (program, rest) = words.split_first()?;
-    let mut cmd = Command::new(program);
+    supervised(program, rest, path, opts, pencil_headers).or_else(|| {
+        spawn(
+            Command::new(program),
+            rest,
+            path,
+            opts,
+            pencil_headers,
+            false,
+        )
+    })
+}
+
+/// The check under a shell that leads a process group of its own and
+/// kills that group when pencilc dies: the compiler driver runs its
+/// front end (`cc1`) as a child of its own, which neither the driver's
+/// death nor a signal to it ends, and which on hostile input runs for
+/// half a minute.
+fn supervised(
+    program: &str,
+    rest: &[&str],
+    path: &Path,
+    opts: &CppOptions,
+    pencil_headers: Option<&Path>,
+) -> Option<CcCheck> {
+    let mut sh = Command::new("sh");
+    sh.args([
+        "-c",
+        "trap 'kill -KILL 0' TERM; \"$@\" & wait $!",
+        "sh",
+        program,
+    ]);
+    spawn(sh, rest, path, opts, pencil_headers, true)
+}
+
+fn spawn(
+    mut cmd: Command,
+    rest: &[&str],
+    path: &Path,
+    opts: &CppOptions,
+    pencil_headers: Option<&Path>,
+    group: bool,
+) -> Option<CcCheck> {
     cmd.args(rest)
         // Warnings are the user's build's business (only error lines are
         // read), but C99 has no implicit declarations: a call to an
@@ -63,13 +108,46 @@ pub fn start(path: &Path, opts: &CppOptions, pencil_headers: Option<&Path>) -> O
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
-    crate::watchdog::die_with_parent(&mut cmd);
+    if group {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+        crate::watchdog::signal_at_parent_death(&mut cmd, libc::SIGTERM);
+    } else {
+        crate::watchdog::die_with_parent(&mut cmd);
+    }
     let child = cmd.spawn().ok()?;
     Some(CcCheck {
         child,
         path: path.to_path_buf(),
         started: Instant::now(),
+        group,
+        done: false,
     })
+}
+
+impl CcCheck {
+    /// Ends the compiler, its own children too where it leads a group.
+    fn kill(&mut self) {
+        if self.group {
+            // SAFETY: a plain system call on the group this check leads.
+            unsafe {
+                libc::kill(-(self.child.id() as i32), libc::SIGKILL);
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.done = true;
+    }
+}
+
+/// A check that is never finished (the compilation stopped early) ends
+/// with it.
+impl Drop for CcCheck {
+    fn drop(&mut self) {
+        if !self.done {
+            self.kill();
+        }
+    }
 }
 
 impl CcCheck {
@@ -89,13 +167,15 @@ impl CcCheck {
         });
         let status = loop {
             match self.child.try_wait() {
-                Ok(Some(status)) => break status,
+                Ok(Some(status)) => {
+                    self.done = true;
+                    break status;
+                }
                 Ok(None) if self.started.elapsed() < limit => {
                     std::thread::sleep(Duration::from_millis(5))
                 }
                 Ok(None) => {
-                    let _ = self.child.kill();
-                    let _ = self.child.wait();
+                    self.kill();
                     return Ok(Verdict::Unchecked(
                         Diagnostic::warning(
                             Code::Syntax,
