@@ -1204,6 +1204,25 @@ fn inlined_functions_do_not_capture_the_region_s_locals() {
         "{}",
         err
     );
+    // The same with the hiding local declared inside the region.
+    std::fs::write(
+        &src,
+        "static double scale = 0.5;\nstatic inline double scaled(double x) { return scale * x; }\nvoid f(int n, double A[100], double B[100])\n{\n#pragma scop\n  for (int i = 0; i < n; i++) {\n    double scale = 3.0;\n    B[i] = scaled(A[i]) + scale;\n  }\n#pragma endscop\n}\n",
+    )
+    .unwrap();
+    let out = Command::new(pencilc())
+        .arg("--output-dir")
+        .arg(&dir)
+        .arg(&src)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", err);
+    assert!(
+        err.contains("hide.c:8:12: error: call to `scaled`") && err.contains("[E0109]"),
+        "{}",
+        err
+    );
 }
 
 /// Inlining is bounded: a recursive function and one whose inlined form

@@ -146,10 +146,16 @@ pub fn inline_calls(
     if fns.is_empty() {
         return Ok(());
     }
+    // Names declared in the region (locals, loop iterators) hide globals
+    // as the function's locals do.
+    let mut declared = Vec::new();
+    for s in body.iter() {
+        s.declared(&mut declared);
+    }
     let mut budget = REGION_NODES;
     for s in body {
         s.exprs_mut(&mut |e| {
-            inline_in(e, fns, symbols, 0, &mut budget);
+            inline_in(e, fns, symbols, &declared, 0, &mut budget);
             Ok(())
         })?;
     }
@@ -160,12 +166,13 @@ fn inline_in(
     e: &mut Expr,
     fns: &BTreeMap<String, InlineFn>,
     symbols: &BTreeMap<String, VarDecl>,
+    declared: &[String],
     depth: usize,
     budget: &mut usize,
 ) {
     e.children_mut()
         .into_iter()
-        .for_each(|c| inline_in(c, fns, symbols, depth, budget));
+        .for_each(|c| inline_in(c, fns, symbols, declared, depth, budget));
     let ExprKind::Call(name, args) = &e.kind else {
         return;
     };
@@ -176,10 +183,9 @@ fn inline_in(
         return;
     }
     // The body's globals must be the region's: not hidden by its locals.
-    if f.free
-        .iter()
-        .any(|n| symbols.get(n).is_some_and(|d| d.storage != Storage::Global))
-    {
+    if f.free.iter().any(|n| {
+        declared.contains(n) || symbols.get(n).is_some_and(|d| d.storage != Storage::Global)
+    }) {
         return;
     }
     let mut bound: Vec<(String, Expr)> = Vec::new();
@@ -206,7 +212,7 @@ fn inline_in(
     if built > MAX_NODES {
         return;
     }
-    inline_in(&mut inlined, fns, symbols, depth + 1, budget);
+    inline_in(&mut inlined, fns, symbols, declared, depth + 1, budget);
     // Calls of the body's that stayed (too deep, too large) would be
     // reported inside the function; the user's call is the one to name.
     if size(&inlined) > MAX_NODES || calls_any(&inlined, fns) {
