@@ -1180,8 +1180,9 @@ fn accesses_outside_their_array_everywhere_are_warned() {
 }
 
 /// A function of the file is inlined only where the names its body reads
-/// mean the same in the region: a local hiding the global it reads keeps
-/// the call, an error, not a silently different value.
+/// mean the same in the region: a local hiding the global it reads, or a
+/// global declared after the region, keeps the call, an error, not a
+/// silently different value or host code that does not compile.
 #[test]
 fn inlined_functions_do_not_capture_the_region_s_locals() {
     let dir = scratch("diag-inline-capture");
@@ -1201,6 +1202,25 @@ fn inlined_functions_do_not_capture_the_region_s_locals() {
     assert_eq!(out.status.code(), Some(1), "{}", err);
     assert!(
         err.contains("hide.c:8:12: error: call to `scaled`") && err.contains("[E0109]"),
+        "{}",
+        err
+    );
+    // A global declared after the region is not one the region sees.
+    std::fs::write(
+        &src,
+        "static inline double scaled(double x);\nvoid f(int n, double A[100], double B[100])\n{\n#pragma scop\n  for (int i = 0; i < n; i++)\n    B[i] = scaled(A[i]);\n#pragma endscop\n}\nstatic double scale = 0.5;\nstatic inline double scaled(double x) { return scale * x; }\n",
+    )
+    .unwrap();
+    let out = Command::new(pencilc())
+        .arg("--output-dir")
+        .arg(&dir)
+        .arg(&src)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", err);
+    assert!(
+        err.contains("hide.c:6:12: error: call to `scaled`"),
         "{}",
         err
     );

@@ -336,7 +336,7 @@ pub fn parse_file(pp: &Preprocessed, limit: Duration) -> Result<Parsed> {
         .collect();
     for r in &mut regions {
         r.summaries = summaries.clone();
-        inline::inline_calls(&mut r.body, &inlinable, &r.symbols)?;
+        inline::inline_calls(&mut r.body, &inlinable, &r.symbols, &r.loc)?;
     }
     Ok(Parsed {
         regions,

@@ -1452,7 +1452,7 @@ impl<'r> Builder<'r> {
                 }
                 if !is_pure_function(f) {
                     return Err(Diagnostic::error(Code::ImpureCall, Some(e.loc.clone()), format!("call to `{}`, which is not known to be pure", f))
-                        .with_hint("in an expression, only math builtins (sqrt, exp, fminf, mixf, clamp, ...) and functions of this file whose body is local declarations and one `return` (inlined; not where a local of the region's function hides a global they read) may be called; call other functions as statements, with a summary function (`__attribute__((pencil_access(summary)))`)"));
+                        .with_hint("in an expression, only math builtins (sqrt, exp, fminf, mixf, clamp, ...) and functions of this file whose body is local declarations and one `return` (inlined, where the globals they read are declared before the region and no local hides them) may be called; call other functions as statements, with a summary function (`__attribute__((pencil_access(summary)))`)"));
                 }
                 for a in args {
                     self.reads_in(a, tuple, out, false)?;

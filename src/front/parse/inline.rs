@@ -20,7 +20,7 @@
 //! call pencilc does not know).
 
 use super::Cx;
-use crate::diag::Result;
+use crate::diag::{Loc, Result};
 use crate::front::syntax::{integer_range, Expr, ExprKind, Stmt, Storage, VarDecl};
 use std::collections::BTreeMap;
 use tree_sitter::Node;
@@ -136,12 +136,13 @@ fn free_names(e: &Expr, known: &[&str], out: &mut Vec<String>) {
     }
 }
 
-/// Replaces the calls to `fns` in `body` (a region whose names are
-/// `symbols`).
+/// Replaces the calls to `fns` in `body` (a region at `at` whose names
+/// are `symbols`).
 pub fn inline_calls(
     body: &mut [Stmt],
     fns: &BTreeMap<String, InlineFn>,
     symbols: &BTreeMap<String, VarDecl>,
+    at: &Loc,
 ) -> Result<()> {
     if fns.is_empty() {
         return Ok(());
@@ -155,7 +156,7 @@ pub fn inline_calls(
     let mut budget = REGION_NODES;
     for s in body {
         s.exprs_mut(&mut |e| {
-            inline_in(e, fns, symbols, &declared, 0, &mut budget);
+            inline_in(e, fns, symbols, at, &declared, 0, &mut budget);
             Ok(())
         })?;
     }
@@ -166,13 +167,14 @@ fn inline_in(
     e: &mut Expr,
     fns: &BTreeMap<String, InlineFn>,
     symbols: &BTreeMap<String, VarDecl>,
+    at: &Loc,
     declared: &[String],
     depth: usize,
     budget: &mut usize,
 ) {
     e.children_mut()
         .into_iter()
-        .for_each(|c| inline_in(c, fns, symbols, declared, depth, budget));
+        .for_each(|c| inline_in(c, fns, symbols, at, declared, depth, budget));
     let ExprKind::Call(name, args) = &e.kind else {
         return;
     };
@@ -183,9 +185,14 @@ fn inline_in(
         return;
     }
     // The body's globals must be the region's: not hidden by its locals.
-    if f.free.iter().any(|n| {
-        declared.contains(n) || symbols.get(n).is_some_and(|d| d.storage != Storage::Global)
-    }) {
+    // (A global the file declares after the region is not one it sees.)
+    let seen = |d: &VarDecl| {
+        d.storage == Storage::Global && (d.loc.file != at.file || d.loc.line < at.line)
+    };
+    if f.free
+        .iter()
+        .any(|n| declared.contains(n) || !symbols.get(n).is_some_and(seen))
+    {
         return;
     }
     let mut bound: Vec<(String, Expr)> = Vec::new();
@@ -212,7 +219,7 @@ fn inline_in(
     if built > MAX_NODES {
         return;
     }
-    inline_in(&mut inlined, fns, symbols, declared, depth + 1, budget);
+    inline_in(&mut inlined, fns, symbols, at, declared, depth + 1, budget);
     // Calls of the body's that stayed (too deep, too large) would be
     // reported inside the function; the user's call is the one to name.
     if size(&inlined) > MAX_NODES || calls_any(&inlined, fns) {
