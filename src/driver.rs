@@ -439,10 +439,18 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
     // The C compiler's verdict comes after pencilc's own, more specific
     // diagnostics, and before anything is written.
     if let Some(check) = cc_check {
+        // Functions inlined into a region are translated with it.
         let ranges: Vec<(u32, u32)> = regions
             .iter()
             .filter(|r| r.inclusion.is_none())
-            .map(|r| (r.begin_line, r.end_line))
+            .flat_map(|r| {
+                let inlined = r
+                    .inlined
+                    .iter()
+                    .filter(|(at, _)| at.file == r.loc.file)
+                    .map(|(at, end)| (at.line, *end));
+                std::iter::once((r.begin_line, r.end_line)).chain(inlined)
+            })
             .collect();
         match check.finish(&ranges, file_limit)? {
             front::cc_check::Verdict::Checked(outside) => {

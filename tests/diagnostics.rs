@@ -1279,3 +1279,23 @@ fn recursive_and_exploding_inline_functions_are_errors_not_hangs() {
     );
     assert!(began.elapsed().as_secs() < 20, "{:?}", began.elapsed());
 }
+
+/// The body of a function inlined into a region is translated with it,
+/// so the C compiler's errors there are errors (E0002), as in the region:
+/// `x % 2.5` must not become a kernel.
+#[test]
+fn an_inlined_function_is_checked_as_c() {
+    let (status, err, path) = compile_file(
+        "inline-invalid",
+        "static inline double h(int x) { return x % 2.5; }\nvoid f(int n, double B[100]) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n    B[i] = h(i);\n#pragma endscop\n}\n",
+    );
+    assert_eq!(status, Some(1), "{}", err);
+    assert!(
+        err.starts_with(&format!(
+            "{}:1:42: error: the C compiler rejects this",
+            path
+        )),
+        "{}",
+        err
+    );
+}

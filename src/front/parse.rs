@@ -171,6 +171,9 @@ pub struct Region {
     /// A whole PENCIL function (parameters declared `pencil_array`) rather
     /// than a `#pragma scop` block: the lines are those of its body.
     pub whole_function: bool,
+    /// The functions of the file inlined into the region (`parse::inline`):
+    /// each one's first line (with its file) and last line.
+    pub inlined: Vec<(Loc, u32)>,
 }
 
 /// A summary function: its parameters in order and its body, whose
@@ -336,7 +339,7 @@ pub fn parse_file(pp: &Preprocessed, limit: Duration) -> Result<Parsed> {
         .collect();
     for r in &mut regions {
         r.summaries = summaries.clone();
-        inline::inline_calls(&mut r.body, &inlinable, &r.symbols, &r.loc)?;
+        r.inlined = inline::inline_calls(&mut r.body, &inlinable, &r.symbols, &r.loc)?;
     }
     Ok(Parsed {
         regions,
@@ -1047,6 +1050,7 @@ impl<'a> Cx<'a> {
             ignored_pragmas: ignored,
             summaries: BTreeMap::new(),
             whole_function: true,
+            inlined: Vec::new(),
         }))
     }
 
@@ -1154,6 +1158,7 @@ impl<'a> Cx<'a> {
                     ignored_pragmas: ignored,
                     summaries: BTreeMap::new(),
                     whole_function: false,
+                    inlined: Vec::new(),
                 });
                 i = end + 1;
                 continue;

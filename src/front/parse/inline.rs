@@ -22,7 +22,7 @@
 use super::Cx;
 use crate::diag::{Loc, Result};
 use crate::front::syntax::{integer_range, Expr, ExprKind, Stmt, Storage, VarDecl};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::Node;
 
 /// Calls nest at most this deep through inlined bodies (a function of
@@ -47,6 +47,9 @@ pub struct InlineFn {
     ret: Expr,
     /// Names the body reads that are neither parameters nor locals.
     free: Vec<String>,
+    /// Where the function is: its lines join the region's for the C
+    /// compiler's check (`Region::inlined`), since its code is translated.
+    lines: (Loc, u32),
 }
 
 /// A scalar type whose conversion a cast expresses exactly in C, OpenCL C
@@ -64,6 +67,11 @@ impl<'a> Cx<'a> {
         typedefs: &BTreeMap<String, String>,
         globals: &BTreeMap<String, VarDecl>,
     ) -> Option<InlineFn> {
+        // Broken C is never translated: tree-sitter's recovery is not code.
+        let s = super::scan(f);
+        if s.bad.is_some() || s.too_deep.is_some() {
+            return None;
+        }
         let declarator = f.child_by_field_name("declarator")?;
         if declarator.kind() != "function_declarator" {
             return None;
@@ -116,12 +124,15 @@ impl<'a> Cx<'a> {
             known.push(name);
         }
         free_names(&ret, &known, &mut free);
+        let at = self.loc(f);
+        let end = self.pp.loc(f.end_position().row, 0, 1).line;
         Some(InlineFn {
             params,
             ret_type,
             locals,
             ret,
             free,
+            lines: (at, end),
         })
     }
 }
@@ -137,15 +148,16 @@ fn free_names(e: &Expr, known: &[&str], out: &mut Vec<String>) {
 }
 
 /// Replaces the calls to `fns` in `body` (a region at `at` whose names
-/// are `symbols`).
+/// are `symbols`). Returns the places of the functions inlined: each
+/// one's first line (its file and column too) and last line.
 pub fn inline_calls(
     body: &mut [Stmt],
     fns: &BTreeMap<String, InlineFn>,
     symbols: &BTreeMap<String, VarDecl>,
     at: &Loc,
-) -> Result<()> {
+) -> Result<Vec<(Loc, u32)>> {
     if fns.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     // Names declared in the region (locals, loop iterators) hide globals
     // as the function's locals do.
@@ -154,13 +166,14 @@ pub fn inline_calls(
         s.declared(&mut declared);
     }
     let mut budget = REGION_NODES;
+    let mut used = BTreeSet::new();
     for s in body {
         s.exprs_mut(&mut |e| {
-            inline_in(e, fns, symbols, at, &declared, 0, &mut budget);
+            inline_in(e, fns, symbols, at, &declared, 0, &mut budget, &mut used);
             Ok(())
         })?;
     }
-    Ok(())
+    Ok(used.iter().map(|n| fns[n].lines.clone()).collect())
 }
 
 fn inline_in(
@@ -171,10 +184,11 @@ fn inline_in(
     declared: &[String],
     depth: usize,
     budget: &mut usize,
+    used: &mut BTreeSet<String>,
 ) {
     e.children_mut()
         .into_iter()
-        .for_each(|c| inline_in(c, fns, symbols, at, declared, depth, budget));
+        .for_each(|c| inline_in(c, fns, symbols, at, declared, depth, budget, used));
     let ExprKind::Call(name, args) = &e.kind else {
         return;
     };
@@ -219,12 +233,24 @@ fn inline_in(
     if built > MAX_NODES {
         return;
     }
-    inline_in(&mut inlined, fns, symbols, at, declared, depth + 1, budget);
+    let mut inner = BTreeSet::new();
+    inline_in(
+        &mut inlined,
+        fns,
+        symbols,
+        at,
+        declared,
+        depth + 1,
+        budget,
+        &mut inner,
+    );
     // Calls of the body's that stayed (too deep, too large) would be
     // reported inside the function; the user's call is the one to name.
     if size(&inlined) > MAX_NODES || calls_any(&inlined, fns) {
         return;
     }
+    used.insert(name.clone());
+    used.extend(inner);
     *e = inlined;
 }
 
