@@ -238,7 +238,9 @@ fn placements(src: &Path, dataset: &str, extra: &[&str]) -> Vec<String> {
     let utilities = root().join("polybench/utilities");
     let out = run(
         Command::new(pencilc())
-            .args(["-v", "--target", "opencl", "-I"])
+            // What is compared is what pencilc chooses, not how the
+            // machine's load cut its time short (a fallback rung).
+            .args(["-v", "--target", "opencl", "--schedule-timeout", "600", "-I"])
             .arg(&utilities)
             .arg("-I")
             .arg(src.parent().unwrap())
