@@ -1185,64 +1185,50 @@ fn accesses_outside_their_array_everywhere_are_warned() {
 /// silently different value or host code that does not compile.
 #[test]
 fn inlined_functions_do_not_capture_the_region_s_locals() {
-    let dir = scratch("diag-inline-capture");
-    let src = dir.join("hide.c");
-    std::fs::write(
-        &src,
-        "static double scale = 0.5;\nstatic inline double scaled(double x) { return scale * x; }\nvoid f(int n, double A[100], double B[100])\n{\n  double scale = 3.0;\n#pragma scop\n  for (int i = 0; i < n; i++)\n    B[i] = scaled(A[i]) + scale;\n#pragma endscop\n}\n",
-    )
-    .unwrap();
-    let out = Command::new(pencilc())
-        .arg("--output-dir")
-        .arg(&dir)
-        .arg(&src)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{}", err);
-    assert!(
-        err.contains("hide.c:8:12: error: call to `scaled`") && err.contains("[E0109]"),
-        "{}",
-        err
-    );
-    // A global declared after the region is not one the region sees.
-    std::fs::write(
-        &src,
-        "static inline double scaled(double x);\nvoid f(int n, double A[100], double B[100])\n{\n#pragma scop\n  for (int i = 0; i < n; i++)\n    B[i] = scaled(A[i]);\n#pragma endscop\n}\nstatic double scale = 0.5;\nstatic inline double scaled(double x) { return scale * x; }\n",
-    )
-    .unwrap();
-    let out = Command::new(pencilc())
-        .arg("--output-dir")
-        .arg(&dir)
-        .arg(&src)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{}", err);
-    assert!(
-        err.contains("hide.c:6:12: error: call to `scaled`"),
-        "{}",
-        err
-    );
-    // The same with the hiding local declared inside the region.
-    std::fs::write(
-        &src,
-        "static double scale = 0.5;\nstatic inline double scaled(double x) { return scale * x; }\nvoid f(int n, double A[100], double B[100])\n{\n#pragma scop\n  for (int i = 0; i < n; i++) {\n    double scale = 3.0;\n    B[i] = scaled(A[i]) + scale;\n  }\n#pragma endscop\n}\n",
-    )
-    .unwrap();
-    let out = Command::new(pencilc())
-        .arg("--output-dir")
-        .arg(&dir)
-        .arg(&src)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{}", err);
-    assert!(
-        err.contains("hide.c:8:12: error: call to `scaled`") && err.contains("[E0109]"),
-        "{}",
-        err
-    );
+    let global =
+        "static double scale = 0.5;\nstatic inline double scaled(double x) { return scale * x; }\n";
+    let later = "static inline double scaled(double x);\n";
+    let cases = [
+        // A local of the region's function.
+        (
+            "local",
+            global,
+            "  double scale = 3.0;\n#pragma scop\n  for (int i = 0; i < n; i++)\n    B[i] = scaled(A[i]) + scale;\n#pragma endscop\n",
+            "",
+            8,
+        ),
+        // A local declared inside the region.
+        (
+            "region-local",
+            global,
+            "#pragma scop\n  for (int i = 0; i < n; i++) {\n    double scale = 3.0;\n    B[i] = scaled(A[i]) + scale;\n  }\n#pragma endscop\n",
+            "",
+            8,
+        ),
+        // A global declared after the region.
+        (
+            "later-global",
+            later,
+            "#pragma scop\n  for (int i = 0; i < n; i++)\n    B[i] = scaled(A[i]);\n#pragma endscop\n",
+            global,
+            6,
+        ),
+    ];
+    for (name, before, body, after, line) in cases {
+        let text = format!(
+            "{}void f(int n, double A[100], double B[100])\n{{\n{}}}\n{}",
+            before, body, after
+        );
+        let (status, err, path) = compile_file(&format!("inline-capture-{}", name), &text);
+        assert_eq!(status, Some(1), "{}: {}", name, err);
+        assert!(
+            err.starts_with(&format!("{}:{}:12: error: call to `scaled`", path, line))
+                && err.contains("[E0109]"),
+            "{}: {}",
+            name,
+            err
+        );
+    }
 }
 
 /// Inlining is bounded: a recursive function and one whose inlined form

@@ -240,7 +240,14 @@ fn placements(src: &Path, dataset: &str, extra: &[&str]) -> Vec<String> {
         Command::new(pencilc())
             // What is compared is what pencilc chooses, not how the
             // machine's load cut its time short (a fallback rung).
-            .args(["-v", "--target", "opencl", "--schedule-timeout", "600", "-I"])
+            .args([
+                "-v",
+                "--target",
+                "opencl",
+                "--schedule-timeout",
+                "600",
+                "-I",
+            ])
             .arg(&utilities)
             .arg("-I")
             .arg(src.parent().unwrap())
