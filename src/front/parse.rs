@@ -339,7 +339,7 @@ pub fn parse_file(pp: &Preprocessed, limit: Duration) -> Result<Parsed> {
         .collect();
     for r in &mut regions {
         r.summaries = summaries.clone();
-        r.inlined = inline::inline_calls(&mut r.body, &inlinable, &r.symbols, &r.loc)?;
+        r.inlined = inline::inline_calls(&mut r.body, &inlinable, &r.symbols, &r.loc);
     }
     Ok(Parsed {
         regions,

@@ -359,47 +359,42 @@ impl Stmt {
 
     /// Calls `f` on every expression of the statement and of the
     /// statements inside it (array extents of declarations included).
-    pub fn exprs_mut<E>(
-        &mut self,
-        f: &mut dyn FnMut(&mut Expr) -> std::result::Result<(), E>,
-    ) -> std::result::Result<(), E> {
-        let all = |b: &mut [Stmt], f: &mut dyn FnMut(&mut Expr) -> std::result::Result<(), E>| {
-            b.iter_mut().try_for_each(|s| s.exprs_mut(f))
+    pub fn exprs_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        let all = |b: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)| {
+            b.iter_mut().for_each(|s| s.exprs_mut(f))
         };
         match self {
             Stmt::For {
                 init, cond, body, ..
             } => {
-                f(init)?;
-                f(cond)?;
+                f(init);
+                f(cond);
                 all(body, f)
             }
             Stmt::If {
                 cond, then_, else_, ..
             } => {
-                f(cond)?;
-                all(then_, f)?;
+                f(cond);
+                all(then_, f);
                 all(else_, f)
             }
             Stmt::Assign { lhs, rhs, .. } => {
-                f(lhs)?;
+                f(lhs);
                 f(rhs)
             }
             Stmt::While { cond, body, .. } => {
-                f(cond)?;
+                f(cond);
                 all(body, f)
             }
             Stmt::Decl { var, init, .. } => {
-                for d in var.dims.iter_mut().flatten() {
-                    f(d)?;
-                }
-                init.iter_mut().try_for_each(f)
+                var.dims.iter_mut().flatten().for_each(&mut *f);
+                init.iter_mut().for_each(f)
             }
             Stmt::Assume { cond, .. } => f(cond),
             Stmt::Kill { targets: args, .. } | Stmt::Call { args, .. } => {
-                args.iter_mut().try_for_each(f)
+                args.iter_mut().for_each(f)
             }
-            Stmt::Break(_) | Stmt::Continue(_) => Ok(()),
+            Stmt::Break(_) | Stmt::Continue(_) => {}
         }
     }
 

@@ -20,8 +20,8 @@
 //! call pencilc does not know).
 
 use super::Cx;
-use crate::diag::{Loc, Result};
-use crate::front::syntax::{integer_range, Expr, ExprKind, Stmt, Storage, VarDecl};
+use crate::diag::Loc;
+use crate::front::syntax::{integer_range, subst_expr, Expr, ExprKind, Stmt, Storage, VarDecl};
 use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::Node;
 
@@ -155,9 +155,9 @@ pub fn inline_calls(
     fns: &BTreeMap<String, InlineFn>,
     symbols: &BTreeMap<String, VarDecl>,
     at: &Loc,
-) -> Result<Vec<(Loc, u32)>> {
+) -> Vec<(Loc, u32)> {
     if fns.is_empty() {
-        return Ok(Vec::new());
+        return Vec::new();
     }
     // Names declared in the region (locals, loop iterators) hide globals
     // as the function's locals do.
@@ -168,12 +168,9 @@ pub fn inline_calls(
     let mut budget = REGION_NODES;
     let mut used = BTreeSet::new();
     for s in body {
-        s.exprs_mut(&mut |e| {
-            inline_in(e, fns, symbols, at, &declared, 0, &mut budget, &mut used);
-            Ok(())
-        })?;
+        s.exprs_mut(&mut |e| inline_in(e, fns, symbols, at, &declared, 0, &mut budget, &mut used));
     }
-    Ok(used.iter().map(|n| fns[n].lines.clone()).collect())
+    used.iter().map(|n| fns[n].lines.clone()).collect()
 }
 
 fn inline_in(
@@ -286,17 +283,13 @@ fn cast(ty: &str, e: Expr) -> Expr {
 /// `e` with each name of `bound` replaced by its value; names bound later
 /// hide earlier ones, as C's scopes do.
 fn substitute(e: &Expr, bound: &[(String, Expr)]) -> Expr {
-    if let ExprKind::Ident(n) = &e.kind {
-        if let Some((_, v)) = bound.iter().rev().find(|(b, _)| b == n) {
-            return v.clone();
-        }
-        return e.clone();
-    }
-    let mut out = e.clone();
-    for c in out.children_mut() {
-        *c = substitute(c, bound);
-    }
-    out
+    subst_expr(e, &|n: &str| {
+        bound
+            .iter()
+            .rev()
+            .find(|(b, _)| b == n)
+            .map(|(_, v)| v.clone())
+    })
 }
 
 #[cfg(test)]
