@@ -1177,6 +1177,23 @@ fn accesses_outside_their_array_everywhere_are_warned() {
     );
     assert_eq!(status, 0, "{}", err);
     assert!(!err.contains("E0118"), "{}", err);
+    // A loop that never ends leaves the array at elements without a first
+    // one: the warning without its `(at ...)`, not an internal error (the
+    // fuzzer's `j += -1` under `j <= n - 2`).
+    let (status, err, _) = compile(
+        "outside-endless",
+        "  for (i = 1; i <= n - 2; i++)\n    for (j = 1; j <= n - 2; j += -1)\n      A[i][j] = A[i - 1][j];",
+    );
+    assert_eq!(status, 0, "{}", err);
+    let first = err.lines().next().unwrap_or("");
+    assert!(
+        first.contains(": warning: this statement reads `A` outside its declared extents [64][64] wherever it runs")
+            && err.contains(": warning: this statement writes `A` outside its declared extents [64][64] wherever it runs")
+            && first.ends_with("[E0118]")
+            && !err.contains("E0900"),
+        "{}",
+        err
+    );
 }
 
 /// A function of the file is inlined only where the names its body reads

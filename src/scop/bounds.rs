@@ -173,15 +173,20 @@ fn outside(
         })
         .collect();
     // The first element it reaches, where that does not depend on the
-    // parameters: `B[100]`.
-    let first = leaving
-        .range()
-        .isl(isl, STAGE)?
-        .lexmin()
-        .isl(isl, STAGE)?
-        .to_str()
-        .isl(isl, STAGE)?
-        .to_string();
+    // parameters: `B[100]`. A loop that never ends (`j += -1` under
+    // `j <= n`) reaches elements without a first one, and isl's lexmin
+    // is an error there.
+    let reached = leaving.range().isl(isl, STAGE)?;
+    let first = if reached.is_bounded().isl(isl, STAGE)? {
+        reached
+            .lexmin()
+            .isl(isl, STAGE)?
+            .to_str()
+            .isl(isl, STAGE)?
+            .to_string()
+    } else {
+        String::new()
+    };
     let element = first
         .split_once('{')
         .and_then(|(_, rest)| rest.split_once('}'))
