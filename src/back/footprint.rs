@@ -2,7 +2,8 @@
 //! only the elements the region touches, from the first to the last in
 //! memory (`ast::Footprint`), are allocated and copied, so that no copy
 //! reads or writes a byte the user's code would not. Device subscripts
-//! subtract the first element's offset from the user's pointer.
+//! subtract the first element's offset from the user's pointer, unless
+//! the buffer starts at the pointer (`Layout::offset`).
 
 use super::body::extent_c;
 use super::kernel::KernelArg;
@@ -59,23 +60,39 @@ pub fn host_decls(scop: &Scop, ast: &GpuAst) -> Vec<String> {
     out
 }
 
-/// The size in bytes of `a`'s device buffer and the host address its
-/// copies start at, where its buffer holds its footprint.
-pub fn buffer(a: &Array) -> Option<(String, String)> {
-    a.layout.as_ref()?;
-    Some((
-        format!(
-            "(size_t) {} * sizeof({})",
-            footprint_len(&a.name),
-            a.elem_type
-        ),
-        format!(
-            "(({} *) {} + {})",
-            a.elem_type,
-            a.name,
-            footprint_offset(&a.name)
-        ),
-    ))
+/// Where a pointer's footprint lives on the device (`Layout`): C
+/// expressions on the host.
+pub struct DeviceBuffer {
+    /// Bytes allocated.
+    pub alloc: String,
+    /// Bytes each copy moves.
+    pub copied: String,
+    /// The host address copies start at.
+    pub host: String,
+    /// The byte of the device buffer copies start at.
+    pub first: String,
+}
+
+/// `a`'s device buffer, where it holds `a`'s footprint.
+pub fn buffer(a: &Array) -> Option<DeviceBuffer> {
+    let layout = a.layout.as_ref()?;
+    let lo = footprint_offset(&a.name);
+    let len = footprint_len(&a.name);
+    let elements = if layout.offset {
+        len.clone()
+    } else {
+        format!("({} + {})", lo, len)
+    };
+    Some(DeviceBuffer {
+        alloc: format!("(size_t) {} * sizeof({})", elements, a.elem_type),
+        copied: format!("(size_t) {} * sizeof({})", len, a.elem_type),
+        host: format!("(({} *) {} + {})", a.elem_type, a.name, lo),
+        first: if layout.offset {
+            "0".to_string()
+        } else {
+            format!("(size_t) {} * sizeof({})", lo, a.elem_type)
+        },
+    })
 }
 
 /// The first byte of `a` that the region may touch, as an integer, and

@@ -496,7 +496,12 @@ mod serde_json_like {
     pub struct Buffer {
         pub dev: String,
         pub host: String,
+        /// Bytes allocated on the device.
+        pub alloc: String,
+        /// Bytes each copy moves, from the byte `first` of the device
+        /// buffer.
         pub size: String,
+        pub first: String,
         pub elem_type: String,
         pub copy_in: bool,
         pub copy_out: bool,
@@ -716,23 +721,22 @@ fn emit_region(
             } else {
                 format!("(size_t) {}", size)
             };
-            let mut host = if a.is_scalar() {
+            let host = if a.is_scalar() {
                 format!("&{}", a.name)
             } else {
                 a.name.clone()
             };
             // A pointer's buffer holds what the region touches of it.
-            let size = match footprint::buffer(a) {
-                Some((bytes, at)) => {
-                    host = at;
-                    bytes
-                }
-                None => size,
+            let (alloc, size, host, first) = match footprint::buffer(a) {
+                Some(b) => (b.alloc, b.copied, b.host, b.first),
+                None => (size.clone(), size, host, "0".to_string()),
             };
             serde_json_like::Buffer {
                 dev: format!("dev_{}", a.name),
                 host,
+                alloc,
                 size,
+                first,
                 // The kernels' type (CUDA's host declares the device pointer).
                 elem_type: opencl_type(&a.elem_type),
                 copy_in: r.deps.copy_in.contains(&a.name),

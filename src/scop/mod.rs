@@ -168,10 +168,12 @@ pub struct Layout {
     /// the model has several dimensions: host code linearises subscripts
     /// with the model's extents, row-major, as the user's code did.
     pub host_flat: bool,
-    /// The device buffer holds the elements from the lexicographically
-    /// first to the last that the region accesses, and its first element
-    /// may not be the pointer's: device subscripts subtract the offset
-    /// (`footprint_offset`), which the host computes.
+    /// Copies move the elements from the lexicographically first to the
+    /// last that the region accesses (from `footprint_offset`, which the
+    /// host computes). With `offset`, the device buffer holds just those
+    /// and device subscripts subtract the offset; without, it starts at
+    /// the pointer, the few elements before the first accessed allocated
+    /// but never copied, and device subscripts are the host's.
     pub offset: bool,
     /// The elements the region accesses (isl set text, over the
     /// parameters), from which the host computes the buffer's range.

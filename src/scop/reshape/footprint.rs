@@ -70,18 +70,24 @@ pub fn measure(
             return Ok(());
         }
         let accessed = accessed.coalesce().isl(isl, STAGE)?;
-        // The buffer starts at the pointer where the first element
-        // accessed is always the zero vector (or nothing is accessed).
-        let zero = isl
+        // The buffer starts at the pointer, with the elements before the
+        // first accessed allocated but never copied, where those are few:
+        // the first element is always within the first rows (a stencil's
+        // `A[i - 1][j]` from `i = 1`). Kernels then index as the 2-d form
+        // does, not subtracting an offset in every subscript.
+        let mut near = vec![format!("0 <= o0 <= {}", padded_rows(rank))];
+        near.extend((1..rank).map(|d| format!("o{} >= 0", d)));
+        let near = isl
             .set(&format!(
-                "{} -> {{ {}[{}] }}",
+                "{} -> {{ {}[{}] : {} }}",
                 scop.param_prefix(),
                 name,
-                vec!["0"; rank].join(", ")
+                dims.join(", "),
+                near.join(" and ")
             ))
             .isl(isl, STAGE)?;
         let first = accessed.copy().isl(isl, STAGE)?.lexmin().isl(isl, STAGE)?;
-        let offset = !first.is_subset(&zero).isl(isl, STAGE)?;
+        let offset = !first.is_subset(&near).isl(isl, STAGE)?;
         let text = accessed.to_str().isl(isl, STAGE)?.to_string();
         scop.arrays[k].layout = Some(Layout {
             host_flat: plans.get(&name).is_some_and(|p| p.host_flat),
@@ -90,6 +96,16 @@ pub fn measure(
         });
     }
     Ok(())
+}
+
+/// How many leading rows (elements, for a 1-d pointer) a device buffer
+/// may hold unused so that its kernels need not subtract an offset.
+fn padded_rows(rank: usize) -> i64 {
+    if rank == 1 {
+        64
+    } else {
+        2
+    }
 }
 
 /// Every dimension of `set` bounded below and above by the parameters.
