@@ -69,8 +69,8 @@ pub struct DeviceBuffer {
     pub copied: String,
     /// The host address copies start at.
     pub host: String,
-    /// The byte of the device buffer copies start at.
-    pub first: String,
+    /// The byte of the device buffer copies start at, where not 0.
+    pub first: Option<String>,
 }
 
 /// `a`'s device buffer, where it holds `a`'s footprint.
@@ -87,11 +87,7 @@ pub fn buffer(a: &Array) -> Option<DeviceBuffer> {
         alloc: format!("(size_t) {} * sizeof({})", elements, a.elem_type),
         copied: format!("(size_t) {} * sizeof({})", len, a.elem_type),
         host: format!("(({} *) {} + {})", a.elem_type, a.name, lo),
-        first: if layout.offset {
-            "0".to_string()
-        } else {
-            format!("(size_t) {} * sizeof({})", lo, a.elem_type)
-        },
+        first: (!layout.offset).then(|| format!("(size_t) {} * sizeof({})", lo, a.elem_type)),
     })
 }
 

@@ -499,9 +499,9 @@ mod serde_json_like {
         /// Bytes allocated on the device.
         pub alloc: String,
         /// Bytes each copy moves, from the byte `first` of the device
-        /// buffer.
+        /// buffer (0 where none).
         pub size: String,
-        pub first: String,
+        pub first: Option<String>,
         pub elem_type: String,
         pub copy_in: bool,
         pub copy_out: bool,
@@ -729,7 +729,7 @@ fn emit_region(
             // A pointer's buffer holds what the region touches of it.
             let (alloc, size, host, first) = match footprint::buffer(a) {
                 Some(b) => (b.alloc, b.copied, b.host, b.first),
-                None => (size.clone(), size, host, "0".to_string()),
+                None => (size.clone(), size, host, None),
             };
             serde_json_like::Buffer {
                 dev: format!("dev_{}", a.name),
