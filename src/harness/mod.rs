@@ -697,17 +697,54 @@ fn timed_runs(
     dir: &Path,
     envs: &[(&str, &str)],
     what: &str,
-    time: impl Fn(&Run) -> Option<f64>,
+    time: fn(&Run) -> Option<f64>,
 ) -> Result<(String, f64, Vec<Run>), String> {
-    let mut times = Vec::new();
-    let mut runs = Vec::new();
+    let timed = Timed {
+        exe,
+        dir,
+        envs,
+        what,
+        time,
+    };
+    let mut all = interleaved_runs(opts, count, &[timed])?;
+    Ok(all.remove(0))
+}
+
+/// A program to time: what `interleaved_runs` needs of it.
+struct Timed<'a> {
+    exe: &'a Path,
+    dir: &'a Path,
+    envs: &'a [(&'a str, &'a str)],
+    what: &'a str,
+    time: fn(&Run) -> Option<f64>,
+}
+
+/// Runs each program `count` times, one run of each in turn, so that
+/// whatever else the machine does in the meantime (another tenant, the
+/// clock) falls on all of them alike rather than on one block of runs;
+/// returns for each its first run's dump, the median of `time(run)` in
+/// milliseconds, and its runs.
+fn interleaved_runs(
+    opts: &HarnessOptions,
+    count: usize,
+    programs: &[Timed],
+) -> Result<Vec<(String, f64, Vec<Run>)>, String> {
+    let mut times: Vec<Vec<f64>> = programs.iter().map(|_| Vec::new()).collect();
+    let mut runs: Vec<Vec<Run>> = programs.iter().map(|_| Vec::new()).collect();
     for _ in 0..count.max(1) {
-        let r = run_program(exe, dir, envs, opts.run_timeout, what)?;
-        times.push(time(&r).ok_or_else(|| format!("{}: no PolyBench time on stdout", what))? * 1e3);
-        runs.push(r);
+        for (k, p) in programs.iter().enumerate() {
+            let r = run_program(p.exe, p.dir, p.envs, opts.run_timeout, p.what)?;
+            let t =
+                (p.time)(&r).ok_or_else(|| format!("{}: no PolyBench time on stdout", p.what))?;
+            times[k].push(t * 1e3);
+            runs[k].push(r);
+        }
     }
-    let dump = runs[0].stderr.clone();
-    Ok((dump, median(times).unwrap_or(0.0), runs))
+    Ok(runs
+        .into_iter()
+        .zip(times)
+        .map(|(runs, times)| (runs[0].stderr.clone(), median(times).unwrap_or(0.0), runs))
+        .collect())
 }
 
 fn run(opts: &HarnessOptions, b: Built) -> KernelResult {
@@ -732,120 +769,151 @@ fn run_programs(
     let Some(seq) = sequential else {
         return Err("not built".into());
     };
-    let (seq_dump, seq_ms, _) = timed_runs(opts, opts.runs, seq, dir, &[], "sequential", |run| {
-        polybench_seconds(&run.stdout)
-    })?;
+    let sequential_run = Timed {
+        exe: seq,
+        dir,
+        envs: &[],
+        what: "sequential",
+        time: |run| polybench_seconds(&run.stdout),
+    };
+    let Some(ocl) = opencl else {
+        let (seq_dump, seq_ms, _) = interleaved_runs(opts, opts.runs, &[sequential_run])?.remove(0);
+        r.sequential_ms = Some(seq_ms);
+        return run_cuda(opts, dir, cuda, &seq_dump, seq_ms, false, r);
+    };
+    let cl_options = if opts.fp_contract {
+        ""
+    } else {
+        "-DPENCILC_NO_FP_CONTRACT"
+    };
+    let forced = match &opts.versions {
+        Versions::Chosen => None,
+        Versions::Forced(v) => Some(v.as_str()),
+        Versions::All => Some("device"),
+    };
+    let mut envs = vec![
+        ("PENCILC_OPENCL_DEVICE", opts.opencl_device.as_str()),
+        ("PENCILC_OPENCL_OPTIONS", cl_options),
+    ];
+    envs.extend(forced.map(|v| ("PENCILC_RUN", v)));
+    // A cold first run: PoCL builds every kernel afresh (on the device
+    // version, whatever the program would choose).
+    let mut cold = envs.clone();
+    cold.retain(|(k, _)| *k != "PENCILC_RUN");
+    cold.push(("PENCILC_RUN", "device"));
+    cold.push(("POCL_KERNEL_CACHE", "0"));
+    let t = Instant::now();
+    run_program(ocl, dir, &cold, opts.run_timeout, "opencl-first")?;
+    r.opencl_first_run_ms = Some(t.elapsed().as_secs_f64() * 1e3);
+    let opencl_run = Timed {
+        exe: ocl,
+        dir,
+        envs: &envs,
+        what: "opencl",
+        time: region_seconds,
+    };
+    let mut both = interleaved_runs(opts, opts.runs, &[sequential_run, opencl_run])?;
+    let (ocl_dump, ocl_ms, runs) = both.remove(1);
+    let (seq_dump, seq_ms, _) = both.remove(0);
     r.sequential_ms = Some(seq_ms);
-
-    if let Some(ocl) = opencl {
-        let cl_options = if opts.fp_contract {
-            ""
-        } else {
-            "-DPENCILC_NO_FP_CONTRACT"
-        };
-        let forced = match &opts.versions {
-            Versions::Chosen => None,
-            Versions::Forced(v) => Some(v.as_str()),
-            Versions::All => Some("device"),
-        };
-        let mut envs = vec![
-            ("PENCILC_OPENCL_DEVICE", opts.opencl_device.as_str()),
-            ("PENCILC_OPENCL_OPTIONS", cl_options),
-        ];
-        envs.extend(forced.map(|v| ("PENCILC_RUN", v)));
-        // A cold first run: PoCL builds every kernel afresh (on the device
-        // version, whatever the program would choose).
-        let mut cold = envs.clone();
-        cold.retain(|(k, _)| *k != "PENCILC_RUN");
-        cold.push(("PENCILC_RUN", "device"));
-        cold.push(("POCL_KERNEL_CACHE", "0"));
-        let t = Instant::now();
-        run_program(ocl, dir, &cold, opts.run_timeout, "opencl-first")?;
-        r.opencl_first_run_ms = Some(t.elapsed().as_secs_f64() * 1e3);
-        let (ocl_dump, ocl_ms, runs) =
-            timed_runs(opts, opts.runs, ocl, dir, &envs, "opencl", region_seconds)?;
-        // What ran, from one more run that says it (PENCILC_VERBOSE): the
-        // message is printed inside the timed call (45 us on a 0.2 ms
-        // kernel), so the timed runs are quiet.
-        let mut verbose = envs.clone();
-        verbose.push(("PENCILC_VERBOSE", "1"));
-        let said = run_program(ocl, dir, &verbose, opts.run_timeout, "opencl-verbose")?;
-        r.chosen = chosen_version(&said.stderr);
-        r.opencl_setup_ms = median(
-            runs.iter()
-                .map(|run| setup_seconds(&run.stderr) * 1e3)
-                .collect(),
-        );
-        r.opencl_ms = Some(ocl_ms);
-        r.speedup = (ocl_ms > 0.0).then(|| seq_ms / ocl_ms);
-        let c = compare_dumps(&seq_dump, &ocl_dump, opts.tolerance);
-        r.correct = c.ok();
-        r.comparison = Some(c);
-        if opts.versions == Versions::All {
-            for v in VERSIONS {
-                let ms = if v == "device" {
-                    ocl_ms
-                } else {
-                    let mut envs = envs.clone();
-                    envs.retain(|(k, _)| *k != "PENCILC_RUN");
-                    envs.push(("PENCILC_RUN", v));
-                    let (dump, ms, _) = timed_runs(
-                        opts,
-                        opts.runs,
-                        ocl,
-                        dir,
-                        &envs,
-                        &format!("opencl-{}", v),
-                        region_seconds,
-                    )?;
-                    let c = compare_dumps(&seq_dump, &dump, opts.tolerance);
-                    if !c.ok() {
-                        r.correct = false;
-                        r.comparison = Some(c.clone());
-                    }
-                    r.versions.push(VersionRun {
-                        version: v.to_string(),
-                        ms,
-                        correct: c.ok(),
-                    });
-                    continue;
-                };
+    // What ran, from one more run that says it (PENCILC_VERBOSE): the
+    // message is printed inside the timed call (45 us on a 0.2 ms
+    // kernel), so the timed runs are quiet.
+    let mut verbose = envs.clone();
+    verbose.push(("PENCILC_VERBOSE", "1"));
+    let said = run_program(ocl, dir, &verbose, opts.run_timeout, "opencl-verbose")?;
+    r.chosen = chosen_version(&said.stderr);
+    r.opencl_setup_ms = median(
+        runs.iter()
+            .map(|run| setup_seconds(&run.stderr) * 1e3)
+            .collect(),
+    );
+    r.opencl_ms = Some(ocl_ms);
+    r.speedup = (ocl_ms > 0.0).then(|| seq_ms / ocl_ms);
+    let c = compare_dumps(&seq_dump, &ocl_dump, opts.tolerance);
+    r.correct = c.ok();
+    r.comparison = Some(c);
+    if opts.versions == Versions::All {
+        for v in VERSIONS {
+            let ms = if v == "device" {
+                ocl_ms
+            } else {
+                let mut envs = envs.clone();
+                envs.retain(|(k, _)| *k != "PENCILC_RUN");
+                envs.push(("PENCILC_RUN", v));
+                let (dump, ms, _) = timed_runs(
+                    opts,
+                    opts.runs,
+                    ocl,
+                    dir,
+                    &envs,
+                    &format!("opencl-{}", v),
+                    region_seconds,
+                )?;
+                let c = compare_dumps(&seq_dump, &dump, opts.tolerance);
+                if !c.ok() {
+                    r.correct = false;
+                    r.comparison = Some(c.clone());
+                }
                 r.versions.push(VersionRun {
                     version: v.to_string(),
                     ms,
-                    correct: r.comparison.as_ref().is_some_and(|c| c.ok()),
+                    correct: c.ok(),
                 });
-            }
+                continue;
+            };
+            r.versions.push(VersionRun {
+                version: v.to_string(),
+                ms,
+                correct: r.comparison.as_ref().is_some_and(|c| c.ok()),
+            });
         }
     }
 
-    if let Some(exe) = cuda {
-        let gpu = matches!(opts.cuda, CudaRun::Gpu { .. });
-        // An emulated run's time means nothing: run it once, for its results.
-        let runs = if gpu { opts.runs } else { 1 };
-        // The device version unless another is forced (an emulated run
-        // stands for the device).
-        let version = match &opts.versions {
-            Versions::Forced(v) => v.as_str(),
-            Versions::Chosen if gpu => "",
-            _ => "device",
-        };
-        let envs: Vec<(&str, &str)> = if version.is_empty() {
-            vec![]
-        } else {
-            vec![("PENCILC_RUN", version)]
-        };
-        let (dump, ms, _) = timed_runs(opts, runs, exe, dir, &envs, "cuda", region_seconds)?;
-        r.cuda_ms = gpu.then_some(ms);
-        r.cuda_speedup = r.cuda_ms.filter(|&m| m > 0.0).map(|m| seq_ms / m);
-        let c = compare_dumps(&seq_dump, &dump, opts.tolerance);
-        r.cuda_correct = Some(c.ok());
-        if opencl.is_none() {
-            r.correct = c.ok();
-            r.comparison = Some(c);
+    run_cuda(opts, dir, cuda, &seq_dump, seq_ms, true, r)
+}
+
+/// Runs the CUDA program (on a GPU, `runs` timed runs; emulated, one run for
+/// its results) and compares it with the sequential dump; without an
+/// OpenCL program its result decides correctness.
+fn run_cuda(
+    opts: &HarnessOptions,
+    dir: &Path,
+    cuda: &Option<PathBuf>,
+    seq_dump: &str,
+    seq_ms: f64,
+    opencl_ran: bool,
+    r: &mut KernelResult,
+) -> Result<(), String> {
+    let Some(exe) = cuda else {
+        if !opencl_ran {
+            return Err("neither OpenCL nor CUDA was built".into());
         }
-    } else if opencl.is_none() {
-        return Err("neither OpenCL nor CUDA was built".into());
+        return Ok(());
+    };
+    let gpu = matches!(opts.cuda, CudaRun::Gpu { .. });
+    // An emulated run's time means nothing: run it once, for its results.
+    let runs = if gpu { opts.runs } else { 1 };
+    // The device version unless another is forced (an emulated run
+    // stands for the device).
+    let version = match &opts.versions {
+        Versions::Forced(v) => v.as_str(),
+        Versions::Chosen if gpu => "",
+        _ => "device",
+    };
+    let envs: Vec<(&str, &str)> = if version.is_empty() {
+        vec![]
+    } else {
+        vec![("PENCILC_RUN", version)]
+    };
+    let (dump, ms, _) = timed_runs(opts, runs, exe, dir, &envs, "cuda", region_seconds)?;
+    r.cuda_ms = gpu.then_some(ms);
+    r.cuda_speedup = r.cuda_ms.filter(|&m| m > 0.0).map(|m| seq_ms / m);
+    let c = compare_dumps(seq_dump, &dump, opts.tolerance);
+    r.cuda_correct = Some(c.ok());
+    if !opencl_ran {
+        r.correct = c.ok();
+        r.comparison = Some(c);
     }
     Ok(())
 }
