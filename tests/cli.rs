@@ -173,8 +173,10 @@ fn snapshot_gemm_opencl() {
         .join("\n");
     insta::assert_snapshot!("gemm_host_region", region);
     assert!(!host.contains("pencilc_choose"));
-    // By default, three versions: the counts and the choice, the device
-    // version (the same code as above), the host version, the original.
+    // By default, three versions: in the user's function, a call of the
+    // generated versions and the original code beside it; at the end of
+    // the file, the counts and the choice, the device version (the same
+    // code as above) and the host version.
     let dir = scratch("snapshot-gemm-versions");
     let mut cmd = relative_pencilc("gemm", "opencl", &dir);
     run(&mut cmd, "pencilc");
@@ -190,6 +192,13 @@ fn snapshot_gemm_opencl() {
         .collect::<Vec<_>>()
         .join("\n");
     insta::assert_snapshot!("gemm_host_versions", region);
+    let outlined: String = host
+        .lines()
+        .skip_while(|l| !l.contains("pencilc: the generated versions of the region"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    insta::assert_snapshot!("gemm_host_versions_outlined", outlined);
+    assert!(host.contains("static PENCILC_NOINLINE int pencilc_region_0(int ni, int nj, int nk, double alpha, double beta, double C[20][25], double A[20][30], double B[30][25]);"));
 }
 
 /// gemm's CPU version (`--target c --openmp`) at MINI: the point loops

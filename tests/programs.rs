@@ -162,6 +162,45 @@ fn iterators_keep_their_integer_types() {
     check("integer_types");
 }
 
+/// A region's generated versions are a function of their own
+/// (`back::outline`), called with the user's variables: run-time extents,
+/// `const` and `restrict` as declared, a written scalar by address,
+/// iterators assigned after the call (also where their loop never runs),
+/// a region in a loop reading its iterator, a parameter hiding a global.
+/// A region that uses an array of structs keeps its versions inline.
+/// Every version of every region prints what C prints.
+#[test]
+fn generated_versions_are_functions_of_their_own() {
+    let src = root().join("tests/programs/outlined.c");
+    let dir = scratch("program-outlined");
+    check_source(&src, &dir, &[]);
+    let host = std::fs::read_to_string(dir.join("p_host.c")).unwrap();
+    for head in [
+        "static PENCILC_NOINLINE int pencilc_region_0(int n, int m, double *pencilc_p_last, double A[n][m], const double B[restrict n][m], double *restrict out)",
+        "static PENCILC_NOINLINE int pencilc_region_1(int n, int step, double x[100], double t[100])",
+        "static PENCILC_NOINLINE int pencilc_region_2(int n, double *pencilc_p_sum, double x[100])",
+        "static PENCILC_NOINLINE int pencilc_region_3(int n, double scale, double z[100])",
+    ] {
+        assert!(host.contains(&format!("{};", head)), "prototype {}", head);
+        assert!(host.contains(&format!("{}\n{{", head)), "definition {}", head);
+    }
+    assert!(!host.contains("pencilc_region_4"));
+    // The user's function keeps the call and its own code only.
+    let rows = &host
+        [host.find("static double rows(").unwrap()..host.find("static double twice(").unwrap()];
+    assert!(rows.contains("if (pencilc_region_0(n, m, &last, A, B, out)) {"));
+    assert!(!rows.contains("pencilc_choose(") && !rows.contains("clEnqueue"));
+    // The array of structs: three versions inline.
+    assert_eq!(
+        host.matches("else if (pencilc_version == PENCILC_HOST)")
+            .count(),
+        1
+    );
+    let with_struct = &host[host.find("static double with_struct(").unwrap()
+        ..host.find("static double shadow(").unwrap()];
+    assert!(with_struct.contains("pencilc_choose("));
+}
+
 /// Runs pencilc with `-v` for OpenCL and returns what it printed.
 fn verbose_log(name: &str) -> String {
     let src = root().join("tests/programs").join(format!("{}.c", name));

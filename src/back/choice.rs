@@ -55,8 +55,9 @@ pub fn prelude(tera: &tera::Tera, costs: &CostModel, device: &str) -> Result<Str
     templates::render(tera, "choice.h.tera", &ctx)
 }
 
-/// The host version of a region as a block: its region-level locals, the
-/// CPU version's loops, and the values it leaves in the user's iterators.
+/// The host version of a region as a block: its region-level locals and
+/// the CPU version's loops (the values it leaves in the user's iterators
+/// are assigned after either generated version, `live_out_text`).
 pub fn cpu_region(tera: &tera::Tera, r: &RegionCode, cpu: &Ast, input: &str) -> Result<String> {
     let scop = r.scop;
     let call_name = |f: &str| f.to_string();
@@ -76,7 +77,6 @@ pub fn cpu_region(tera: &tera::Tera, r: &RegionCode, cpu: &Ast, input: &str) -> 
         ))
     };
     printer.print(cpu, 1, &mut body, &mut no_launch)?;
-    body.push_str(&live_out_text(r));
     let mut n_parallel = 0;
     cpu.walk(&mut |n| {
         if matches!(n, Ast::Parallel { .. }) {

@@ -10,6 +10,7 @@ pub mod convert;
 mod cuda_names;
 mod footprint;
 pub mod kernel;
+mod outline;
 mod private;
 pub mod reduce;
 pub mod stmt;
@@ -219,6 +220,7 @@ pub fn emit(
     let mut pasted: BTreeMap<Inclusion, Vec<(u32, u32, String)>> = BTreeMap::new();
     let mut notes = Vec::new();
     let mut warnings = Vec::new();
+    let mut outlined: Vec<outline::Outlined> = Vec::new();
     for r in regions {
         let (source, input) = match &r.scop.inclusion {
             None => (source, input.clone()),
@@ -232,6 +234,11 @@ pub fn emit(
                 (h, comment_text(&inc.header.display().to_string()))
             }
         };
+        let three_way = match (target, r.cpu) {
+            (Target::C, _) | (_, None) => None,
+            (_, Some(cpu)) if versioning.is_some() => Some(cpu),
+            _ => None,
+        };
         let host = emit_region(
             &tera,
             r,
@@ -240,6 +247,7 @@ pub fn emit(
             &mut kernels,
             &mut notes,
             &mut warnings,
+            three_way.is_none(),
         )?;
         // isl spells C names that are isl keywords with a trailing `_`;
         // the C code must use the user's names again.
@@ -268,11 +276,6 @@ pub fn emit(
             (Some(b), false) => Some(format!("{} && {}", in_long.join(" && "), b)),
         };
         let overlap = no_overlap_check(r.scop, r.ast).map(|o| unmangle(&o, &keywords));
-        let three_way = match (target, r.cpu) {
-            (Target::C, _) | (_, None) => None,
-            (_, Some(cpu)) if versioning.is_some() => Some(cpu),
-            _ => None,
-        };
         let host = if let Some(cpu) = three_way {
             let region = format!(
                 "{} ({}:{}-{})",
@@ -281,16 +284,14 @@ pub fn emit(
             let cpu_text = choice::cpu_region(&tera, r, cpu, &input)?;
             let choose = choice::choose_call(r, cpu, &region)?;
             let keywords = mangled_keywords(source, r.scop, &format!("{}\n{}", cpu_text, choose))?;
-            three_versions(
-                source,
-                r,
-                &host,
-                &unmangle(&cpu_text, &keywords),
-                &unmangle(&choose, &keywords),
-                &region,
-                bounds,
-                overlap,
-            )
+            let versions = ThreeVersions {
+                device: &host,
+                host: &unmangle(&cpu_text, &keywords),
+                choose: &unmangle(&choose, &keywords),
+                live_out: &unmangle(&choice::live_out_text(r), &keywords),
+                region: &region,
+            };
+            three_versions(source, r, &versions, bounds, overlap, &mut outlined)
         } else if bounds.is_some() || overlap.is_some() {
             versioned(source, r, &host, bounds, overlap)
         } else {
@@ -396,6 +397,32 @@ pub fn emit(
         c
     };
     let mut files = Vec::new();
+    // Outlined regions: prototypes after the prelude, definitions after
+    // the user's code (`outline`).
+    let host_file = |prelude: &str| -> String {
+        let mut text = splice(
+            source,
+            &format!("{}\n{}", prelude.trim_end(), outline::prototypes(&outlined)),
+            &replacements,
+        );
+        if !outlined.is_empty() {
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            // Lines of the host file itself from here on.
+            let line = text.lines().count() + 2;
+            text.push_str(&format!(
+                "#line {} \"{}\"\n",
+                line,
+                c_string(&file_name(&paths.host))
+            ));
+        }
+        for o in &outlined {
+            text.push('\n');
+            text.push_str(&o.definition);
+        }
+        text
+    };
     let mut prelude_ctx = Context::new();
     prelude_ctx.insert("version", version);
     prelude_ctx.insert("input", &input);
@@ -424,7 +451,7 @@ pub fn emit(
             let prelude = templates::render(&tera, "opencl/host_prelude.c.tera", &prelude_ctx)?;
             files.push(GeneratedFile {
                 path: paths.host.clone(),
-                contents: splice(source, &prelude, &replacements),
+                contents: host_file(&prelude),
             });
             files.push(GeneratedFile {
                 path: kpath,
@@ -440,7 +467,7 @@ pub fn emit(
             let prelude = templates::render(&tera, "cuda/host_prelude.c.tera", &prelude_ctx)?;
             files.push(GeneratedFile {
                 path: paths.host.clone(),
-                contents: splice(source, &prelude, &replacements),
+                contents: host_file(&prelude),
             });
             files.push(GeneratedFile {
                 path: kpath.clone(),
@@ -514,6 +541,7 @@ mod serde_json_like {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn emit_region(
     tera: &tera::Tera,
     r: &RegionCode,
@@ -522,6 +550,7 @@ fn emit_region(
     kernels: &mut Vec<KernelText>,
     notes: &mut Vec<String>,
     warnings: &mut Vec<Diagnostic>,
+    live_out: bool,
 ) -> Result<String> {
     let scop = r.scop;
     if target != Target::C {
@@ -681,8 +710,10 @@ fn emit_region(
     }
     // The user's variables that served as loop iterators hold, after the
     // region, what the loops left there; the generated loops have their
-    // own iterators.
-    body.push_str(&choice::live_out_text(r));
+    // own iterators. (With three versions, the caller assigns them.)
+    if live_out {
+        body.push_str(&choice::live_out_text(r));
+    }
     let body = body.trim_end().to_string();
 
     let mut ctx = Context::new();
@@ -1259,20 +1290,32 @@ fn versioned(
     )
 }
 
+/// The texts of a region's three versions.
+struct ThreeVersions<'a> {
+    device: &'a str,
+    host: &'a str,
+    /// Sets `pencilc_launches` and `pencilc_forks` and calls `pencilc_choose`.
+    choose: &'a str,
+    /// What the loops leave in the user's iterators, after either
+    /// generated version.
+    live_out: &'a str,
+    /// The region as `pencilc_choose` names it.
+    region: &'a str,
+}
+
 /// The region's three versions (`choice`): where the entry check holds,
 /// `pencilc_choose` picks the device version, the host version or the
 /// original code; elsewhere the original code runs (and, with
-/// PENCILC_VERBOSE, says why).
-#[allow(clippy::too_many_arguments)]
+/// PENCILC_VERBOSE, says why). The generated versions go into a function
+/// of their own (`outline`, pushed onto `outlined`) where they can, so
+/// that the user's function keeps its size.
 fn three_versions(
     source: &SourceFile,
     r: &RegionCode,
-    device: &str,
-    host: &str,
-    choose: &str,
-    region: &str,
+    v: &ThreeVersions,
     bounds: Option<String>,
     overlap: Option<String>,
+    outlined: &mut Vec<outline::Outlined>,
 ) -> String {
     let scop = r.scop;
     let lines: Vec<&str> = source.text.lines().collect();
@@ -1298,42 +1341,71 @@ fn three_versions(
             .collect::<Vec<_>>()
             .join("\n")
     };
-    let mut out = String::new();
-    out.push_str(&format!(
-        "/* pencilc: three versions of this region, the device's, the host's (OpenMP) and the original code; pencilc_choose picks one each time it runs{} */\n{{\n",
-        if cond.is_some() {
-            format!(", where the arguments keep {}", why)
-        } else {
-            String::new()
-        }
-    ));
-    out.push_str("    int pencilc_version = PENCILC_SEQ;\n");
+    // Sets `pencilc_version`.
+    let mut select = String::from("int pencilc_version = PENCILC_SEQ;\n");
     match &cond {
         Some(c) => {
-            out.push_str(&format!("    if ({}) {{\n", c));
-            out.push_str(&indented(choose, 2));
-            out.push_str(&format!(
-                "\n    }} else {{\n        pencilc_original(\"{}\", \"{}\");\n    }}\n",
-                c_string(region),
+            select.push_str(&format!("if ({}) {{\n", c));
+            select.push_str(&indented(v.choose, 1));
+            select.push_str(&format!(
+                "\n}} else {{\n    pencilc_original(\"{}\", \"{}\");\n}}",
+                c_string(v.region),
                 c_string(why)
             ));
         }
         None => {
-            out.push_str("    {\n");
-            out.push_str(&indented(choose, 2));
-            out.push_str("\n    }\n");
+            select.push_str("{\n");
+            select.push_str(&indented(v.choose, 1));
+            select.push_str("\n}");
         }
     }
-    out.push_str("    if (pencilc_version == PENCILC_DEVICE)\n");
-    out.push_str(&indented(device.trim_end(), 1));
-    out.push_str("\n    else if (pencilc_version == PENCILC_HOST)\n");
-    out.push_str(&indented(host.trim_end(), 1));
-    out.push_str(&format!(
-        "\n    else {{\n#line {} \"{}\"\n{}\n    }}\n}}",
+    let original = format!(
+        "#line {} \"{}\"\n{}",
         scop.begin_line,
         c_path(&source.path),
         lines[range].join("\n")
+    );
+    let keeps = if cond.is_some() {
+        format!(", where the arguments keep {}", why)
+    } else {
+        String::new()
+    };
+    let number = outlined.len();
+    let comment = format!(
+        "/* pencilc: three versions of this region, the device's, the host's (OpenMP) and the original code; pencilc_choose picks one each time it runs{}; the generated ones are pencilc_region_{}, at the end of this file */",
+        keeps, number
+    );
+    let parts = outline::Versions {
+        select: &select,
+        device: v.device,
+        host: v.host,
+        live_out: v.live_out,
+        original: &original,
+        comment: &comment,
+        region: v.region,
+    };
+    if let Some(o) = outline::outline(scop, number, &parts) {
+        let call = o.call.clone();
+        outlined.push(o);
+        return call;
+    }
+    let mut out = String::new();
+    out.push_str(&format!(
+        "/* pencilc: three versions of this region, the device's, the host's (OpenMP) and the original code; pencilc_choose picks one each time it runs{} */\n{{\n",
+        keeps
     ));
+    out.push_str(&indented(&select, 1));
+    out.push_str("\n    if (pencilc_version == PENCILC_DEVICE)\n");
+    out.push_str(&indented(v.device.trim_end(), 1));
+    out.push_str("\n    else if (pencilc_version == PENCILC_HOST)\n");
+    out.push_str(&indented(v.host.trim_end(), 1));
+    out.push_str(&format!("\n    else {{\n{}\n    }}\n", original));
+    if !v.live_out.trim().is_empty() {
+        out.push_str("    if (pencilc_version != PENCILC_SEQ) {\n");
+        out.push_str(&indented(v.live_out.trim_end(), 1));
+        out.push_str("\n    }\n");
+    }
+    out.push('}');
     out
 }
 

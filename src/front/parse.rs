@@ -770,10 +770,12 @@ impl<'a> Cx<'a> {
         };
         let base = self.resolve_type(self.text(ty), typedefs);
         let read_only = self.declares_const(n, &base);
+        let volatile_or_register = self.volatile_or_register(n, &base);
         let mut c = n.walk();
         for d in n.children_by_field_name("declarator", &mut c) {
             if let Some(mut v) = self.declarator(d, &base)? {
                 v.read_only = read_only;
+                v.volatile_or_register = volatile_or_register;
                 out.insert(v.name.clone(), v);
             }
         }
@@ -790,6 +792,17 @@ impl<'a> Cx<'a> {
             .children(&mut c)
             .any(|k| k.kind() == "type_qualifier" && self.text(k) == "const");
         beside || base.split_whitespace().any(|w| w == "const")
+    }
+
+    /// Whether the declaration or parameter `n` (of resolved type `base`)
+    /// says `volatile` or `register`, anywhere in it (beside the type, in
+    /// the typedef, or on a pointer).
+    fn volatile_or_register(&self, n: Node, base: &str) -> bool {
+        let words = |t: &str| {
+            t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|w| w == "volatile" || w == "register")
+        };
+        words(self.text(n)) || words(base)
     }
 
     /// Unwraps a declarator into name, extents and pointer-ness.
@@ -869,6 +882,7 @@ impl<'a> Cx<'a> {
             pencil_array,
             restrict,
             read_only: false,
+            volatile_or_register: false,
             storage: Storage::Local,
             members: Vec::new(),
             struct_type: None,
@@ -936,6 +950,7 @@ impl<'a> Cx<'a> {
                         if let Some(mut v) = self.declarator(d, &base)? {
                             v.storage = Storage::Param;
                             v.read_only = self.declares_const(p, &base);
+                            v.volatile_or_register = self.volatile_or_register(p, &base);
                             out.push(v);
                         }
                     }

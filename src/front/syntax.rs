@@ -542,6 +542,10 @@ pub struct VarDecl {
     /// Its elements (or the scalar itself) are declared `const`
     /// (`const float x[n]`, `const double *p`): C forbids writing them.
     pub read_only: bool,
+    /// Declared `volatile` or `register`: neither a copy of it nor its
+    /// address stands for the variable, so generated code that reads or
+    /// writes it stays in the user's function (`back::outline`).
+    pub volatile_or_register: bool,
     pub storage: Storage,
     /// A variable of a struct type whose members are all of `base_type`:
     /// its members in memory order (nested ones as paths, `pos.x`); the

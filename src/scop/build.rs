@@ -132,6 +132,10 @@ pub fn build_scop(region: &Region) -> Result<Scop> {
                 warnings.append(&mut given_up);
                 warnings.append(&mut scop.warnings);
                 scop.warnings = warnings;
+                // The user's declarations, not the reshaped ones: what
+                // the function has is a pointer, whatever the model makes
+                // of it.
+                scop.frame = super::frame::frame(&region.symbols);
                 return Ok(*scop);
             }
             Built::Flat(arrays) => {
@@ -1738,6 +1742,7 @@ impl<'r> Builder<'r> {
             index_type: "int".into(),
             unsigned_params,
             value_types,
+            frame: Vec::new(),
         };
         let mut scop = assume_in_bounds(scop)?;
         let int = crate::front::syntax::integer_range("int");

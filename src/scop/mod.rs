@@ -9,6 +9,7 @@
 
 mod bounds;
 mod build;
+pub mod frame;
 mod reduction_uses;
 mod reshape;
 
@@ -100,6 +101,9 @@ pub struct Scop {
     /// (`u + n` with `int n` and `unsigned u` wraps); generated bounds and
     /// subscripts read it in the index type (`Scop::bound_cast`).
     pub value_types: Vec<(String, IntTy)>,
+    /// The enclosing function's variables the region sees (not globals),
+    /// as parameters of another function (`frame`).
+    pub frame: Vec<frame::FrameVar>,
 }
 
 /// The value an affine loop leaves in its iterator, a variable declared

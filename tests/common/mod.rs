@@ -464,10 +464,14 @@ pub fn check_source_on(src: &Path, dir: &Path, extra: &[&str], targets: &[&str])
         }
         let exe = dir.join(format!("par-{}", target));
         // The output lives elsewhere: the program's own headers are found
-        // through the source's folder, as a user's build would say.
+        // through the source's folder, as a user's build would say. A
+        // pointer of another type passed to generated code (an outlined
+        // region's array parameter of another shape) is an error, not the
+        // warning C makes it.
         run(
             Command::new("cc")
                 .arg("-O2")
+                .arg("-Werror=incompatible-pointer-types")
                 .arg("-I")
                 .arg(root().join("pencil-headers"))
                 .arg("-I")
