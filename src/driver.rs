@@ -233,6 +233,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
     report.warnings.extend(parsed.warnings);
     let mut regions = parsed.regions;
     for r in regions.iter_mut().filter(|r| r.inclusion.is_none()) {
+        r.begin_line = source.directive_start(r.begin_line);
         r.end_line = source.directive_end(r.end_line);
     }
     lap(&mut report, "parse");

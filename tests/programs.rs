@@ -732,18 +732,46 @@ fn pragmas_continued_on_the_next_line() {
     let src = dir.join("cont.c");
     std::fs::write(
         &src,
-        "#include <stdio.h>\nstatic void f(int n, double A[100]) {\n#pragma \\\n  scop\n  for (int i = 1; i < n; i++)\n    A[i] = A[i - 1] * 0.5 + i;\n#pragma\\\n endscop\n}\nint main(void) {\n  static double A[100];\n  A[0] = 1;\n  f(100, A);\n  double s = 0;\n  for (int i = 0; i < 100; i++) s += A[i] * (i % 5);\n  printf(\"%.8g\\n\", s);\n  return 0;\n}\n",
+        r#"#include <stdio.h>
+static void f(int n, double A[100]) {
+#pragma \
+  scop
+  for (int i = 1; i < n; i++)
+    A[i] = A[i - 1] * 0.5 + i;
+#pragma\
+ endscop
+}
+static void g(int n, double B[100]) {
+#\
+pragma scop
+  for (int i = 0; i < n; i++)
+    B[i] = B[i] * 0.25 + i;
+#\
+pragma endscop
+}
+int main(void) {
+  static double A[100], B[100];
+  A[0] = 1;
+  f(100, A);
+  g(90, B);
+  double s = 0;
+  for (int i = 0; i < 100; i++) s += A[i] * (i % 5) + B[i];
+  printf("%.8g\n", s);
+  return 0;
+}
+"#,
     )
     .unwrap();
     check_source(&src, &dir, &[]);
     let host = std::fs::read_to_string(dir.join("p_host.c")).unwrap();
-    // The region is lines 3-8; the code after it resumes at line 9.
+    // The regions are lines 3-8 and 11-16 (`#\` starts the directive); the
+    // code after each resumes on the next line.
     assert!(host.contains("cont.c:3-8)"), "{}", host);
+    assert!(host.contains("cont.c:11-16)"), "{}", host);
     let lines: Vec<&str> = host.lines().collect();
     assert!(
-        !lines
-            .windows(2)
-            .any(|w| w[0].starts_with("#line ") && w[1] == " endscop"),
+        !lines.windows(2).any(|w| w[0].starts_with("#line ")
+            && (w[1] == " endscop" || w[1] == "pragma endscop" || w[1] == "pragma scop")),
         "{}",
         host
     );

@@ -75,6 +75,23 @@ impl SourceFile {
         end
     }
 
+    /// The first line of the logical line that `line` (1-based) belongs
+    /// to: a line whose predecessor ends in a backslash continues it
+    /// (`#\` then `pragma scop`), and the region starts with the directive,
+    /// not after its first part.
+    pub fn directive_start(&self, line: u32) -> u32 {
+        let lines: Vec<&str> = self.text.lines().collect();
+        let mut start = line;
+        while start > 1
+            && lines
+                .get(start as usize - 2)
+                .is_some_and(|l| l.ends_with('\\'))
+        {
+            start -= 1;
+        }
+        start
+    }
+
     pub fn from_bytes(path: &std::path::Path, bytes: &[u8]) -> Result<SourceFile> {
         let mut text = String::with_capacity(bytes.len());
         for chunk in bytes.utf8_chunks() {
