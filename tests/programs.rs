@@ -188,7 +188,7 @@ fn generated_versions_are_functions_of_their_own() {
     // The user's function keeps the call and its own code only.
     let rows = &host
         [host.find("static double rows(").unwrap()..host.find("static double twice(").unwrap()];
-    assert!(rows.contains("if (pencilc_region_0(n, m, &last, A, B, out)) {"));
+    assert!(rows.contains("if (PENCILC_UNLIKELY(pencilc_region_0(n, m, &last, A, B, out))) {"));
     assert!(!rows.contains("pencilc_choose(") && !rows.contains("clEnqueue"));
     // The array of structs: three versions inline.
     assert_eq!(
