@@ -99,6 +99,12 @@ struct Args {
     /// turn, each compared; the times shown are the device version's).
     #[arg(long, default_value = "chosen")]
     versions: String,
+    /// With --versions chosen: also time each program with its device
+    /// version forced, interleaved with the other runs, and report the
+    /// geometric mean of always running the device version beside the
+    /// choice's (the JSON has each kernel's `always_device_speedup`).
+    #[arg(long)]
+    against_device: bool,
     /// Measure the cost model of the run-time choice between versions on
     /// this machine (every kernel at --calibrate-datasets, each version
     /// forced) and write a device description with it to FILE; compile
@@ -167,6 +173,7 @@ fn main() -> ExitCode {
     };
     opts.kernels = a.kernels;
     opts.runs = a.runs.max(1);
+    opts.against_device = a.against_device;
     if let Some(j) = a.jobs {
         opts.jobs = j.max(1);
     }

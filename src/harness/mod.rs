@@ -87,6 +87,11 @@ pub struct HarnessOptions {
     /// Which version of each region the generated programs run
     /// (`back::choice`).
     pub versions: Versions,
+    /// With `Versions::Chosen`: also time the device version forced
+    /// (`PENCILC_RUN=device`), interleaved with the other runs, so that the
+    /// choice is compared with always running the device version on the
+    /// same runs (`KernelResult::always_device_speedup`).
+    pub against_device: bool,
 }
 
 /// Which of a region's versions the harness runs (`PENCILC_RUN`).
@@ -167,6 +172,7 @@ impl HarnessOptions {
             pencilc_args: Vec::new(),
             mode: Mode::Default,
             versions: Versions::Chosen,
+            against_device: false,
         }
     }
 }
@@ -240,6 +246,10 @@ pub struct KernelResult {
     pub cuda_ms: Option<f64>,
     /// `sequential_ms / cuda_ms`.
     pub cuda_speedup: Option<f64>,
+    /// With `HarnessOptions::against_device`: the OpenCL program's time
+    /// with the device version forced, and the speedup that gives.
+    pub always_device_ms: Option<f64>,
+    pub always_device_speedup: Option<f64>,
     pub cuda_correct: Option<bool>,
     /// The version the OpenCL program ran (`device`, `host`, `seq`; one
     /// per region execution, joined with `+` where they differ), as it
@@ -812,9 +822,32 @@ fn run_programs(
         what: "opencl",
         time: region_seconds,
     };
-    let mut both = interleaved_runs(opts, opts.runs, &[sequential_run, opencl_run])?;
-    let (ocl_dump, ocl_ms, runs) = both.remove(1);
-    let (seq_dump, seq_ms, _) = both.remove(0);
+    let mut forced_device = envs.clone();
+    forced_device.push(("PENCILC_RUN", "device"));
+    let mut programs = vec![sequential_run, opencl_run];
+    if opts.against_device && opts.versions == Versions::Chosen {
+        programs.push(Timed {
+            exe: ocl,
+            dir,
+            envs: &forced_device,
+            what: "opencl-device",
+            time: region_seconds,
+        });
+    }
+    let mut timed = interleaved_runs(opts, opts.runs, &programs)?;
+    if timed.len() == 3 {
+        let (dump, ms, _) = timed.remove(2);
+        let c = compare_dumps(&timed[0].0, &dump, opts.tolerance);
+        r.always_device_ms = Some(ms);
+        r.always_device_speedup = (ms > 0.0).then(|| timed[0].1 / ms);
+        r.versions.push(VersionRun {
+            version: "device".to_string(),
+            ms,
+            correct: c.ok(),
+        });
+    }
+    let (ocl_dump, ocl_ms, runs) = timed.remove(1);
+    let (seq_dump, seq_ms, _) = timed.remove(0);
     r.sequential_ms = Some(seq_ms);
     // What ran, from one more run that says it (PENCILC_VERBOSE): the
     // message is printed inside the timed call (45 us on a 0.2 ms

@@ -185,6 +185,13 @@ pub fn table(results: &[KernelResult], opts: &HarnessOptions) -> String {
             .map(speedup_text)
             .unwrap_or_else(|| "-".into())
     );
+    if let Some(g) = geomean(results.iter().filter_map(|r| r.always_device_speedup)) {
+        let _ = write!(
+            s,
+            "; always the device version (same runs): {}",
+            speedup_text(g)
+        );
+    }
     if let Some(g) = geomean(results.iter().filter_map(|r| r.cuda_speedup)) {
         let _ = write!(s, "; CUDA geometric-mean speedup {}", speedup_text(g));
     }
@@ -408,6 +415,24 @@ mod tests {
         assert_eq!(speedup_text(4.0), "4.00x");
         assert_eq!(speedup_text(0.52), "0.52x");
         assert_eq!(speedup_text(0.00312), "0.0031x");
+    }
+
+    #[test]
+    fn the_choice_is_summarised_beside_always_the_device_version() {
+        let mut a = result("gemm", Some(4.0), vec![2]);
+        a.always_device_speedup = Some(1.0);
+        let mut b = result("lu", Some(1.0), vec![0]);
+        b.always_device_speedup = Some(0.25);
+        let t = table(&[a, b], &opts());
+        assert!(
+            t.contains(
+                "geometric-mean speedup 2.00x; always the device version (same runs): 0.50x"
+            ),
+            "{}",
+            t
+        );
+        let plain = table(&[result("gemm", Some(4.0), vec![2])], &opts());
+        assert!(!plain.contains("always the device"), "{}", plain);
     }
 
     #[test]
