@@ -64,6 +64,16 @@ fn every_polybench_kernel_is_correct_with_c99_array_parameters() {
     assert_eq!(results.len(), 30);
 }
 
+/// PolyBench with `-DPOLYBENCH_STACK_ARRAYS`: the arrays are `main`'s
+/// automatic variables instead of heap allocations.
+#[test]
+fn every_polybench_kernel_is_correct_with_stack_arrays() {
+    require_opencl();
+    let results =
+        harness_all_correct_with_cflags("harness-mini-stack", "MINI", &["-DPOLYBENCH_STACK_ARRAYS"]);
+    assert_eq!(results.len(), 30);
+}
+
 /// The default mode at SMALL: several tiles per dimension.
 #[test]
 fn every_polybench_kernel_is_correct_at_small() {

@@ -253,7 +253,25 @@ pub fn harness_all_correct_in(
     kernels: &[&str],
     args: &[&str],
 ) -> Vec<pencilc::harness::KernelResult> {
-    run_harness(mode, work, dataset, kernels, args, Programs::OpenCl)
+    run_harness(mode, work, dataset, kernels, args, Programs::OpenCl, &[])
+}
+
+/// `harness_all_correct` with other `-D` flags for both builds and pencilc
+/// (`--cflags`).
+pub fn harness_all_correct_with_cflags(
+    work: &str,
+    dataset: &str,
+    cflags: &[&str],
+) -> Vec<pencilc::harness::KernelResult> {
+    run_harness(
+        pencilc::harness::Mode::Default,
+        work,
+        dataset,
+        &[],
+        &[],
+        Programs::OpenCl,
+        cflags,
+    )
 }
 
 /// Which generated programs the harness runs and compares.
@@ -281,6 +299,7 @@ pub fn harness_all_correct_on(
         kernels,
         args,
         programs,
+        &[],
     )
 }
 
@@ -291,6 +310,7 @@ fn run_harness(
     kernels: &[&str],
     args: &[&str],
     programs: Programs,
+    cflags: &[&str],
 ) -> Vec<pencilc::harness::KernelResult> {
     use pencilc::harness::{self, report, CudaRun, HarnessOptions};
     let emulate_cuda = programs != Programs::OpenCl;
@@ -301,6 +321,7 @@ fn run_harness(
     );
     opts.dataset = dataset.into();
     opts.mode = mode;
+    opts.cflags.extend(cflags.iter().map(|s| s.to_string()));
     opts.runs = 1;
     opts.kernels = kernels.iter().map(|s| s.to_string()).collect();
     opts.pencilc_args = args.iter().map(|s| s.to_string()).collect();
