@@ -202,6 +202,63 @@ fn delinearised_shapes_hold_or_the_original_code_runs() {
     cuda_emulated(&src, "delinearise");
 }
 
+/// Run-time row lengths are build-time constants of the kernels
+/// (back::specialise): each region's OpenCL program is built for the row
+/// lengths it runs with, at most four builds kept, the kernels as written
+/// past that or with `PENCILC_SPECIALISE=0`; every path prints the
+/// sequential results (`check_source` runs each version; here the device
+/// version through the cached, new and generic programs).
+#[test]
+fn kernels_are_built_for_the_row_lengths_they_run_with() {
+    let src = program("row_lengths");
+    let dir = scratch("dsl-row-lengths");
+    check_source(&src, &dir, &[]);
+    let kernels = std::fs::read_to_string(dir.join("p_kernel.cl")).unwrap();
+    for line in [
+        "#define m ((int) (PENCILC_VALUE_m))",
+        "#define k ((int) (PENCILC_VALUE_k))",
+        "#undef m",
+    ] {
+        assert!(kernels.contains(line), "no `{}`:\n{}", line, kernels);
+    }
+    // Loop bounds are not specialised: a build per size would be too many.
+    assert!(!kernels.contains("PENCILC_VALUE_n"), "{}", kernels);
+    let exe = dir.join("par-opencl");
+    let run_with = |specialise: &str| {
+        let mut r = Command::new(&exe);
+        r.env("PENCILC_OPENCL_DEVICE", "cpu")
+            .env("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT")
+            .env("PENCILC_RUN", "device")
+            .env("PENCILC_VERBOSE", "1")
+            .env("PENCILC_SPECIALISE", specialise);
+        let out = run(&mut r, "running");
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (specialised, log) = run_with("1");
+    let builds: Vec<&str> = log
+        .lines()
+        .filter(|l| l.starts_with("pencilc: OpenCL kernels built for "))
+        .collect();
+    assert_eq!(
+        builds,
+        [
+            "pencilc: OpenCL kernels built for -DPENCILC_VALUE_k=7 -DPENCILC_VALUE_m=33",
+            "pencilc: OpenCL kernels built for -DPENCILC_VALUE_m=33",
+            "pencilc: OpenCL kernels built for -DPENCILC_VALUE_k=33 -DPENCILC_VALUE_m=1",
+            "pencilc: OpenCL kernels built for -DPENCILC_VALUE_m=1",
+        ],
+        "{}",
+        log
+    );
+    let (generic, log) = run_with("0");
+    assert!(!log.contains("built for"), "{}", log);
+    assert_eq!(specialised, generic);
+    assert_eq!(specialised.lines().count(), 9, "{}", specialised);
+}
+
 /// The generated corpus (item 4) is what scripts/flatten-polybench.py
 /// makes of the 2-d sources: regenerating changes nothing.
 #[test]

@@ -69,8 +69,11 @@ fn every_polybench_kernel_is_correct_with_c99_array_parameters() {
 #[test]
 fn every_polybench_kernel_is_correct_with_stack_arrays() {
     require_opencl();
-    let results =
-        harness_all_correct_with_cflags("harness-mini-stack", "MINI", &["-DPOLYBENCH_STACK_ARRAYS"]);
+    let results = harness_all_correct_with_cflags(
+        "harness-mini-stack",
+        "MINI",
+        &["-DPOLYBENCH_STACK_ARRAYS"],
+    );
     assert_eq!(results.len(), 30);
 }
 

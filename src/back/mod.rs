@@ -13,6 +13,7 @@ pub mod kernel;
 mod outline;
 mod private;
 pub mod reduce;
+mod specialise;
 pub mod stmt;
 mod templates;
 
@@ -142,6 +143,8 @@ struct KernelText {
     /// A reduction's combining kernel (`kernelN_combine`), not a launch
     /// site of the mapped schedule.
     helper: bool,
+    /// Arguments the OpenCL build may give as constants (`specialise`).
+    specialised: Vec<specialise::Specialised>,
 }
 
 #[derive(Default)]
@@ -562,6 +565,7 @@ fn emit_region(
         }
     }
     let first_kernel = kernels.iter().filter(|k| !k.helper).count();
+    let first_text = kernels.len();
     // Kernels of this region, one per launch site, each followed by its
     // reductions' combining kernel if it has one.
     let mut args_per_launch = Vec::new();
@@ -782,6 +786,12 @@ fn emit_region(
         footprint::host_decls(scop, r.ast)
     };
     ctx.insert("prologue", &prologue);
+    let values = specialise::region_values(
+        kernels[first_text..]
+            .iter()
+            .map(|k| k.specialised.as_slice()),
+    );
+    ctx.insert("specialise", &values);
     let name = match target {
         Target::OpenCl => "opencl/region.c.tera",
         Target::Cuda => "cuda/region.c.tera",
@@ -915,13 +925,19 @@ fn kernel_text(
     };
     printer.print(&l.body, 1, &mut body, &mut no_launch)?;
     body.push_str(&reduce::epilogue(privatized, l, target));
+    let specialised = if target == Target::OpenCl {
+        specialise::kernel_values(scop, l, args)
+    } else {
+        Vec::new()
+    };
     Ok(KernelText {
         name: format!("kernel{}", number),
         params,
         ids,
-        body,
+        body: specialise::wrap_body(&specialised, body),
         launch,
         helper: false,
+        specialised,
     })
 }
 
@@ -967,6 +983,7 @@ fn combine_kernel_text(privs: &[reduce::Privatized], target: Target, number: usi
         // One block of one thread per element (`reduction_launch`).
         launch: Launcher::new(1, vec![1], &typed),
         helper: true,
+        specialised: Vec::new(),
     }
 }
 
