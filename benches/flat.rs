@@ -43,11 +43,12 @@ fn time_once(dir: &Path) -> Option<f64> {
     let setup: f64 = std::io::BufReader::new(std::fs::File::open(&err_path).ok()?)
         .lines()
         .map_while(|l| l.ok())
-        .find_map(|l| {
+        // One line per program build (a build per set of row lengths).
+        .filter_map(|l| {
             l.strip_prefix("pencilc: OpenCL setup ")
-                .and_then(|v| v.trim_end_matches(" s").trim().parse().ok())
+                .and_then(|v| v.trim_end_matches(" s").trim().parse::<f64>().ok())
         })
-        .unwrap_or(0.0);
+        .sum();
     let _ = std::fs::remove_file(&err_path);
     Some((total - setup).max(0.0) * 1e3)
 }

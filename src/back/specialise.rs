@@ -10,8 +10,9 @@
 //! reads them as constants where they are given:
 //!
 //! ```c
-//! #ifdef PENCILC_VALUE_n
+//! #if defined(PENCILC_VALUE_n) && !defined(n)
 //! #define n ((int) (PENCILC_VALUE_n))
+//! #define PENCILC_SPECIALISED_n
 //! #endif
 //! ```
 //!
@@ -79,9 +80,12 @@ pub fn wrap_body(values: &[Specialised], body: String) -> String {
         return body;
     }
     let mut out = String::new();
+    // A name the OpenCL implementation defines as a macro (PoCL's `min`)
+    // is left alone: redefining it warns, and undefining it would take
+    // the implementation's macro from the kernels after this one.
     for v in values {
         out.push_str(&format!(
-            "#ifdef PENCILC_VALUE_{n}\n#define {n} (({t}) (PENCILC_VALUE_{n}))\n#endif\n",
+            "#if defined(PENCILC_VALUE_{n}) && !defined({n})\n#define {n} (({t}) (PENCILC_VALUE_{n}))\n#define PENCILC_SPECIALISED_{n}\n#endif\n",
             n = v.name,
             t = v.ty
         ));
@@ -91,7 +95,10 @@ pub fn wrap_body(values: &[Specialised], body: String) -> String {
         out.push('\n');
     }
     for v in values {
-        out.push_str(&format!("#undef {}\n", v.name));
+        out.push_str(&format!(
+            "#ifdef PENCILC_SPECIALISED_{n}\n#undef {n}\n#undef PENCILC_SPECIALISED_{n}\n#endif\n",
+            n = v.name
+        ));
     }
     out
 }
@@ -146,7 +153,7 @@ mod tests {
         let body = wrap_body(&[v("n", "int")], "    A[c0 * (n) + c1] = 0;\n".into());
         assert_eq!(
             body,
-            "#ifdef PENCILC_VALUE_n\n#define n ((int) (PENCILC_VALUE_n))\n#endif\n    A[c0 * (n) + c1] = 0;\n#undef n\n"
+            "#if defined(PENCILC_VALUE_n) && !defined(n)\n#define n ((int) (PENCILC_VALUE_n))\n#define PENCILC_SPECIALISED_n\n#endif\n    A[c0 * (n) + c1] = 0;\n#ifdef PENCILC_SPECIALISED_n\n#undef n\n#undef PENCILC_SPECIALISED_n\n#endif\n"
         );
         assert_eq!(wrap_body(&[], "x\n".into()), "x\n");
     }

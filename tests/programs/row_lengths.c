@@ -3,7 +3,8 @@
  * `restrict` pointers and a stencil over variable-length array parameters,
  * each called with more sets of row lengths than the generated program
  * keeps builds for, repeats included, and sizes that are not multiples of
- * the tile (1, 31, 33, 70). */
+ * the tile (1, 31, 33, 70). A row length named `min`, which PoCL defines as
+ * a macro, is left to the argument. */
 #include <stdio.h>
 
 #define MAX 80
@@ -28,6 +29,14 @@ static void smooth(int n, int m, double out[n][m], const double in[n][m]) {
 #pragma endscop
 }
 
+static void rows(int n, int min, float R[n][min]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < min; j++)
+      R[i][j] = R[i][j] * 0.5f + (float) (i - j);
+#pragma endscop
+}
+
 static float A[MAX * MAX], B[MAX * MAX], C[MAX * MAX];
 static double X[MAX * MAX], Y[MAX * MAX];
 
@@ -45,9 +54,10 @@ int main(void) {
     }
     product(n, m, k, C, A, B);
     smooth(n, m, (double (*)[m]) Y, (const double (*)[m]) X);
+    rows(k, n, (float (*)[n]) B);
     double sum = 0.0;
     for (int i = 0; i < MAX * MAX; i++)
-      sum += (double) C[i] * (i % 7 + 1) + Y[i] * (i % 5 + 1);
+      sum += (double) C[i] * (i % 7 + 1) + Y[i] * (i % 5 + 1) + (double) B[i] * (i % 3);
     printf("%d %d %d: %.6f\n", n, m, k, sum);
   }
   return 0;
