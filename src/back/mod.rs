@@ -242,6 +242,7 @@ pub fn emit(
             (_, Some(cpu)) if versioning.is_some() => Some(cpu),
             _ => None,
         };
+        let first_text = kernels.len();
         let host = emit_region(
             &tera,
             r,
@@ -285,7 +286,19 @@ pub fn emit(
                 r.scop.function, input, r.scop.begin_line, r.scop.end_line
             );
             let cpu_text = choice::cpu_region(&tera, r, cpu, &input)?;
-            let choose = choice::choose_call(r, cpu, &region)?;
+            let mut choose = choice::choose_call(r, cpu, &region)?;
+            if target == Target::OpenCl {
+                // The device version's cost includes building its program
+                // where none is built for these row lengths yet.
+                let values = specialise::region_values(
+                    kernels[first_text..]
+                        .iter()
+                        .map(|k| k.specialised.as_slice()),
+                );
+                if let Some(v) = values {
+                    choose = specialise::around_choice(&v, &choose);
+                }
+            }
             let keywords = mangled_keywords(source, r.scop, &format!("{}\n{}", cpu_text, choose))?;
             let versions = ThreeVersions {
                 device: &host,

@@ -137,6 +137,19 @@ pub fn region_values<'a>(kernels: impl Iterator<Item = &'a [Specialised]>) -> Op
     })
 }
 
+/// The choice of a region's version, told which program its device
+/// version would use (`pencilc_choice_values`, read by
+/// `PENCILC_DEVICE_READY`), so that a build it needs counts in its cost.
+pub fn around_choice(v: &RegionValues, choose: &str) -> String {
+    format!(
+        "char pencilc_values[{}];\nsnprintf(pencilc_values, sizeof pencilc_values, \"{}\", {});\npencilc_choice_values = pencilc_values;\n{}pencilc_choice_values = \"\";\n",
+        v.size,
+        v.format,
+        v.args.join(", "),
+        choose
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
