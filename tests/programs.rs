@@ -284,7 +284,7 @@ fn integer_values_keep_their_c_types_in_kernels() {
     check_cuda_emulated("value_types_vla");
     let k = std::fs::read_to_string(root().join("target/e2e/program-value_types_vla/p_kernel.cl"))
         .unwrap();
-    assert!(k.contains("* ((long)(n)) +"), "{}", k);
+    assert!(k.contains("* ((long)(pencilc_row_n)) +"), "{}", k);
 }
 
 /// `atomic_add(&hist[p], 1)` is an update of one element (issue 15,

@@ -29,6 +29,9 @@ pub struct BodyPrinter<'a> {
     /// (`reduce`): their accesses go to `pencilc_red_<v>`.
     pub privatized: &'a [super::reduce::Privatized],
     pub target: super::Target,
+    /// An OpenCL kernel's body: row lengths in subscripts are read through
+    /// `pencilc_row_<name>` (`specialise`).
+    pub kernel_rows: bool,
 }
 
 /// Indentation stops growing past this depth: 4,000 nested `if`s would
@@ -327,7 +330,16 @@ impl BodyPrinter<'_> {
     /// An extent read as the subscripts compute, where its variables have
     /// narrower or unsigned types of their own (`Scop::bound_cast`).
     fn extent_in_index_type(&self, e: &Extent) -> String {
-        let text = extent_c(e);
+        let text = match (e, self.target, self.style) {
+            // OpenCL kernels read row lengths through a macro the build
+            // may give a value (`specialise`).
+            (Extent::Expr { names, .. }, super::Target::OpenCl, DataStyle::Device)
+                if self.kernel_rows =>
+            {
+                super::specialise::rows_in(&extent_c(e), names)
+            }
+            _ => extent_c(e),
+        };
         let Extent::Expr { names, .. } = e else {
             return text;
         };

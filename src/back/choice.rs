@@ -68,6 +68,7 @@ pub fn cpu_region(tera: &tera::Tera, r: &RegionCode, cpu: &Ast, input: &str) -> 
         barrier: "",
         privatized: &[],
         target: Target::C,
+        kernel_rows: false,
     };
     let mut body = String::new();
     let mut no_launch = |_: usize, _: usize, _: &mut String| -> Result<()> {
@@ -123,6 +124,7 @@ pub fn choose_call(r: &RegionCode, cpu: &Ast, region: &str) -> Result<String> {
         barrier: "",
         privatized: &[],
         target: Target::C,
+        kernel_rows: false,
     };
     let serial = serial_statements(&r.ast.launches);
     let mut out = String::new();

@@ -663,6 +663,7 @@ fn emit_region(
         barrier: "",
         privatized: &[],
         target,
+        kernel_rows: false,
     };
     let mut body = struct_layout_checks(scop);
     let mut launch_fn = |i: usize, depth: usize, out: &mut String| -> Result<()> {
@@ -910,6 +911,7 @@ fn kernel_text(
         },
         privatized,
         target,
+        kernel_rows: target == Target::OpenCl,
     };
     let mut body = String::new();
     // Tiles are declared at kernel scope (OpenCL requires it of `__local`).

@@ -10,18 +10,21 @@
 //! reads them as constants where they are given:
 //!
 //! ```c
-//! #if defined(PENCILC_VALUE_n) && !defined(n)
-//! #define n ((int) (PENCILC_VALUE_n))
-//! #define PENCILC_SPECIALISED_n
+//! #ifdef PENCILC_VALUE_n
+//! #define pencilc_row_n ((int) (PENCILC_VALUE_n))
+//! #else
+//! #define pencilc_row_n n
 //! #endif
+//!     A[c0 * (pencilc_row_n) + c1] ...
 //! ```
 //!
 //! Only row lengths are specialised (not loop bounds or host loop
 //! iterators): they rarely change between runs of a region, and each new
 //! set of values costs a build (`pencilc_opencl_program` keeps a few).
-//! The defines sit inside the kernel body, after its parameters, so the
-//! parameter keeps its name and the program built without values is the
-//! kernel as written. CUDA is compiled ahead of time: no specialisation.
+//! Only subscripts read the macro: loop bounds over the same variable
+//! keep the argument, as they do with constant extents. The macros are
+//! defined inside the kernel body and undefined after it. CUDA is
+//! compiled ahead of time: no specialisation.
 
 use super::kernel::KernelArg;
 use super::opencl_type;
@@ -73,34 +76,84 @@ pub fn kernel_values(scop: &Scop, launch: &Launch, args: &[KernelArg]) -> Vec<Sp
         .collect()
 }
 
-/// The kernel body with its specialised arguments read as constants
-/// where the build defines them.
+/// An extent's C text with its variables read through their row macros.
+pub fn rows_in(text: &str, names: &[String]) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        if names.iter().any(|n| n == word.as_str()) {
+            out.push_str(&row_macro(word));
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+fn row_macro(name: &str) -> String {
+    format!("pencilc_row_{}", name)
+}
+
+/// The kernel body with the row macros its subscripts read defined first
+/// (each the build's value where given and the argument otherwise) and
+/// undefined after it. Only subscripts read them: loop bounds keep the
+/// argument, as with constant extents (constant trip counts made PoCL's
+/// gemm 25% slower).
 pub fn wrap_body(values: &[Specialised], body: String) -> String {
-    if values.is_empty() {
+    let used: BTreeSet<String> = used_rows(&body);
+    if used.is_empty() {
         return body;
     }
     let mut out = String::new();
-    // A name the OpenCL implementation defines as a macro (PoCL's `min`)
-    // is left alone: redefining it warns, and undefining it would take
-    // the implementation's macro from the kernels after this one.
-    for v in values {
-        out.push_str(&format!(
-            "#if defined(PENCILC_VALUE_{n}) && !defined({n})\n#define {n} (({t}) (PENCILC_VALUE_{n}))\n#define PENCILC_SPECIALISED_{n}\n#endif\n",
-            n = v.name,
-            t = v.ty
-        ));
+    for name in &used {
+        let m = row_macro(name);
+        match values.iter().find(|v| &v.name == name) {
+            Some(v) => out.push_str(&format!(
+                "#ifdef PENCILC_VALUE_{n}\n#define {m} (({t}) (PENCILC_VALUE_{n}))\n#else\n#define {m} {n}\n#endif\n",
+                n = name,
+                m = m,
+                t = v.ty
+            )),
+            None => out.push_str(&format!("#define {} {}\n", m, name)),
+        }
     }
     out.push_str(&body);
     if !out.ends_with('\n') {
         out.push('\n');
     }
-    for v in values {
-        out.push_str(&format!(
-            "#ifdef PENCILC_SPECIALISED_{n}\n#undef {n}\n#undef PENCILC_SPECIALISED_{n}\n#endif\n",
-            n = v.name
-        ));
+    for name in &used {
+        out.push_str(&format!("#undef {}\n", row_macro(name)));
     }
     out
+}
+
+/// The names whose row macros `body` reads.
+fn used_rows(body: &str) -> BTreeSet<String> {
+    let prefix = "pencilc_row_";
+    let mut used = BTreeSet::new();
+    let mut rest = body;
+    while let Some(at) = rest.find(prefix) {
+        let before = rest[..at].chars().next_back();
+        let tail = &rest[at + prefix.len()..];
+        let len = tail
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(tail.len());
+        if !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') && len > 0 {
+            used.insert(tail[..len].to_string());
+        }
+        rest = &tail[len..];
+    }
+    used
 }
 
 /// What a region's host code formats into the build options of its
@@ -162,13 +215,24 @@ mod tests {
     }
 
     #[test]
-    fn values_are_defined_inside_the_body_and_undefined_after_it() {
-        let body = wrap_body(&[v("n", "int")], "    A[c0 * (n) + c1] = 0;\n".into());
+    fn subscripts_read_row_macros_defined_around_the_body() {
+        let names = vec!["n".to_string(), "m".to_string()];
         assert_eq!(
-            body,
-            "#if defined(PENCILC_VALUE_n) && !defined(n)\n#define n ((int) (PENCILC_VALUE_n))\n#define PENCILC_SPECIALISED_n\n#endif\n    A[c0 * (n) + c1] = 0;\n#ifdef PENCILC_SPECIALISED_n\n#undef n\n#undef PENCILC_SPECIALISED_n\n#endif\n"
+            rows_in("(n + nm * m)", &names),
+            "(pencilc_row_n + nm * pencilc_row_m)"
         );
-        assert_eq!(wrap_body(&[], "x\n".into()), "x\n");
+        let body = format!(
+            "    if (n > 0) A[c0 * {} + c1] = B[c0 * pencilc_row_k + c1];\n",
+            rows_in("(n)", &names)
+        );
+        assert_eq!(
+            wrap_body(&[v("n", "int")], body),
+            "#define pencilc_row_k k\n".to_string()
+                + "#ifdef PENCILC_VALUE_n\n#define pencilc_row_n ((int) (PENCILC_VALUE_n))\n#else\n#define pencilc_row_n n\n#endif\n"
+                + "    if (n > 0) A[c0 * (pencilc_row_n) + c1] = B[c0 * pencilc_row_k + c1];\n"
+                + "#undef pencilc_row_k\n#undef pencilc_row_n\n"
+        );
+        assert_eq!(wrap_body(&[v("n", "int")], "x\n".into()), "x\n");
     }
 
     #[test]

@@ -3,8 +3,8 @@
  * `restrict` pointers and a stencil over variable-length array parameters,
  * each called with more sets of row lengths than the generated program
  * keeps builds for, repeats included, and sizes that are not multiples of
- * the tile (1, 31, 33, 70). A row length named `min`, which PoCL defines as
- * a macro, is left to the argument. */
+ * the tile (1, 31, 33, 70). A row length named `min` (PoCL defines a `min`
+ * macro) is specialised like the others. */
 #include <stdio.h>
 
 #define MAX 80
