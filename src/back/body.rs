@@ -330,12 +330,10 @@ impl BodyPrinter<'_> {
     /// An extent read as the subscripts compute, where its variables have
     /// narrower or unsigned types of their own (`Scop::bound_cast`).
     fn extent_in_index_type(&self, e: &Extent) -> String {
-        let text = match (e, self.target, self.style) {
+        let text = match e {
             // OpenCL kernels read row lengths through a macro the build
             // may give a value (`specialise`).
-            (Extent::Expr { names, .. }, super::Target::OpenCl, DataStyle::Device)
-                if self.kernel_rows =>
-            {
+            Extent::Expr { names, .. } if self.kernel_rows => {
                 super::specialise::rows_in(&extent_c(e), names)
             }
             _ => extent_c(e),

@@ -290,12 +290,7 @@ pub fn emit(
             if target == Target::OpenCl {
                 // The device version's cost includes building its program
                 // where none is built for these row lengths yet.
-                let values = specialise::region_values(
-                    kernels[first_text..]
-                        .iter()
-                        .map(|k| k.specialised.as_slice()),
-                );
-                if let Some(v) = values {
+                if let Some(v) = region_values(&kernels[first_text..]) {
                     choose = specialise::around_choice(&v, &choose);
                 }
             }
@@ -800,12 +795,7 @@ fn emit_region(
         footprint::host_decls(scop, r.ast)
     };
     ctx.insert("prologue", &prologue);
-    let values = specialise::region_values(
-        kernels[first_text..]
-            .iter()
-            .map(|k| k.specialised.as_slice()),
-    );
-    ctx.insert("specialise", &values);
+    ctx.insert("specialise", &region_values(&kernels[first_text..]));
     let name = match target {
         Target::OpenCl => "opencl/region.c.tera",
         Target::Cuda => "cuda/region.c.tera",
@@ -941,7 +931,7 @@ fn kernel_text(
     printer.print(&l.body, 1, &mut body, &mut no_launch)?;
     body.push_str(&reduce::epilogue(privatized, l, target));
     let specialised = if target == Target::OpenCl {
-        specialise::kernel_values(scop, l, args)
+        specialise::kernel_values(scop, l, args, &body)
     } else {
         Vec::new()
     };
@@ -954,6 +944,11 @@ fn kernel_text(
         helper: false,
         specialised,
     })
+}
+
+/// The build-time values of the kernels of one region (`specialise`).
+fn region_values(kernels: &[KernelText]) -> Option<specialise::RegionValues> {
+    specialise::region_values(kernels.iter().map(|k| k.specialised.as_slice()))
 }
 
 /// The kernel that combines a launch's partials into its reduction

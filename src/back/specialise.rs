@@ -30,7 +30,7 @@ use super::kernel::KernelArg;
 use super::opencl_type;
 use crate::ast::Launch;
 use crate::front::syntax::is_integer_type;
-use crate::scop::{Extent, Scop};
+use crate::scop::Scop;
 use std::collections::BTreeSet;
 
 /// An integer kernel argument the host may give as a build-time constant.
@@ -42,22 +42,16 @@ pub struct Specialised {
     pub ty: String,
 }
 
-/// The arguments of a kernel that are row lengths of its buffers (extents
-/// below the outermost one), integers, and passed from the host variable
-/// of the same name (not a host loop iterator).
-pub fn kernel_values(scop: &Scop, launch: &Launch, args: &[KernelArg]) -> Vec<Specialised> {
-    let mut rows = BTreeSet::new();
-    for a in args {
-        if let KernelArg::Buffer { name, .. } = a {
-            if let Some(array) = scop.array(name) {
-                for e in array.extents.iter().skip(1) {
-                    if let Extent::Expr { names, .. } = e {
-                        rows.extend(names.iter().cloned());
-                    }
-                }
-            }
-        }
-    }
+/// The arguments of a kernel whose row macros its `body` reads
+/// (`BodyPrinter::kernel_rows`), integers passed from the host variable of
+/// the same name (not a host loop iterator).
+pub fn kernel_values(
+    scop: &Scop,
+    launch: &Launch,
+    args: &[KernelArg],
+    body: &str,
+) -> Vec<Specialised> {
+    let rows = used_rows(body);
     args.iter()
         .filter_map(|a| {
             let (name, ty) = match a {
