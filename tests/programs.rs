@@ -439,7 +439,8 @@ fn strided_shared_tiles_hold_only_the_elements_used() {
     // elements 2 or 3 apart, dealing out elements left the threads with
     // t1 % 2 != 0 idle (`if (t1 % 2 == 0)`) and needed floord to find y's.
     assert!(
-        k.contains("shared_y[(96 * b1 + 3 * t1 + 1 - shared_y_o0) / 3] = y[96 * b1 + 3 * t1 + 1];"),
+        k.contains("for (int m0 = t1; m0 < 32; m0 += 32) {")
+            && k.contains("shared_y[m0] = y[shared_y_o0 + 3 * m0];"),
         "{}",
         k
     );
