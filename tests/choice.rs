@@ -84,3 +84,28 @@ fn instances_on_one_work_item_are_counted_apart() {
     let (c, _) = choice_of("durbin", "MINI", "seq");
     assert!(c.serial > 0.0 && c.serial < c.instances, "{:?}", c);
 }
+
+#[test]
+fn instances_of_triangular_loops_are_counted_near_their_number() {
+    if !opencl_available() {
+        skipped("choice", "no OpenCL platform (PoCL)");
+        return;
+    }
+    // nussinov at MEDIUM (n = 500): its inner statement runs once per
+    // i < k < j, C(500, 3) = 20,708,500 times, and the others once per
+    // i < j (124,750 each). Its box is n^3 = 1.25e8: counted so, the
+    // sequential and device estimates tied and the slower one ran.
+    let (c, _) = choice_of("nussinov", "MEDIUM", "seq");
+    assert!(
+        c.instances > 2.0e7 && c.instances < 2.4e7,
+        "nussinov counts {:?}",
+        c
+    );
+    // Rectangular loops are counted exactly: 2mm at MINI (ni, nj, nk, nl
+    // = 16, 18, 22, 24) is tmp's 16 x 18 and 16 x 18 x 22, D's 16 x 24 and
+    // 16 x 24 x 18.
+    let (c, _) = choice_of("2mm", "MINI", "seq");
+    let exact = 16.0 * 18.0 * (1.0 + 22.0) + 16.0 * 24.0 * (1.0 + 18.0);
+    // (printed to three digits)
+    assert!((c.instances - exact).abs() < 5e-3 * exact, "{} for {:?}", exact, c);
+}

@@ -7,7 +7,8 @@
 //! device description's cost model (`device::CostModel`) and counts the
 //! region computes at its actual parameter values:
 //!
-//! - instances: the volume of each statement's instance box (`ast::instance_boxes`),
+//! - instances: the volume of each statement's instance box times the share
+//!   of it that the instances fill (`ast::instance_boxes`),
 //!   and apart, those of statements that run on one work-item of the device
 //!   (kernels without a parallel loop, which it runs at a thread's pace);
 //! - bytes: what the device version copies in and out (whole arrays);
@@ -238,11 +239,14 @@ fn instances(r: &RegionCode, counted: impl Fn(StmtId) -> bool) -> String {
         .iter()
         .filter(|b| counted(b.stmt))
         .map(|b| {
-            let volume = if b.extents.is_empty() {
+            let mut volume = if b.extents.is_empty() {
                 "1.0".to_string()
             } else {
                 b.extents.iter().map(d).collect::<Vec<_>>().join(" * ")
             };
+            if b.fill < 0.99 {
+                volume = format!("{:.3e} * {}", b.fill, volume);
+            }
             match &b.guard {
                 Some(g) => format!("({} ? {} : 0.0)", g.to_c(), volume),
                 None => volume,
