@@ -107,5 +107,10 @@ fn instances_of_triangular_loops_are_counted_near_their_number() {
     let (c, _) = choice_of("2mm", "MINI", "seq");
     let exact = 16.0 * 18.0 * (1.0 + 22.0) + 16.0 * 24.0 * (1.0 + 18.0);
     // (printed to three digits)
-    assert!((c.instances - exact).abs() < 5e-3 * exact, "{} for {:?}", exact, c);
+    assert!(
+        (c.instances - exact).abs() < 5e-3 * exact,
+        "{} for {:?}",
+        exact,
+        c
+    );
 }

@@ -319,15 +319,34 @@ fn stencil_halo_copies_are_one_loop_nest_per_tile() {
     let dir = scratch("halo-copies");
     let mut cmd = Command::new(pencilc());
     cmd.current_dir(root())
-        .args(["--target", "cuda", "--device", "nvidia-h100", "--no-versioning"])
-        .args(["-I", "polybench/utilities", "-DLARGE_DATASET", "--output-dir"])
+        .args([
+            "--target",
+            "cuda",
+            "--device",
+            "nvidia-h100",
+            "--no-versioning",
+        ])
+        .args([
+            "-I",
+            "polybench/utilities",
+            "-DLARGE_DATASET",
+            "--output-dir",
+        ])
         .arg(&dir)
         .arg(kernel_path("jacobi-2d"));
     run(&mut cmd, "pencilc");
     let k = std::fs::read_to_string(dir.join("jacobi-2d_kernel.cu")).unwrap();
     assert!(k.contains("__shared__ double shared_A[34][34];"), "{}", k);
-    assert!(k.contains("for (int m0 = t0; m0 < 34; m0 += 16) {"), "{}", k);
-    assert!(k.contains("for (int m1 = t1; m1 < 34; m1 += 32) {"), "{}", k);
+    assert!(
+        k.contains("for (int m0 = t0; m0 < 34; m0 += 16) {"),
+        "{}",
+        k
+    );
+    assert!(
+        k.contains("for (int m1 = t1; m1 < 34; m1 += 32) {"),
+        "{}",
+        k
+    );
     for split in ["t0 == ", "t1 == ", "% 32", "% 16 ==", "/ 31"] {
         assert!(!k.contains(split), "`{}` in\n{}", split, k);
     }

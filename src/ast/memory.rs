@@ -278,7 +278,17 @@ fn copy_code(
     let dom = m.range().isl(isl, STAGE)?;
     let rank = g.sizes.len();
     if g.placement == Placement::Shared && rank > 0 {
-        return shared_copy_code(isl, g, dom, p, into_local, names, outer_values, reached, offsets_known);
+        return shared_copy_code(
+            isl,
+            g,
+            dom,
+            p,
+            into_local,
+            names,
+            outer_values,
+            reached,
+            offsets_known,
+        );
     }
     let dom = UnionSet::from_set(dom).isl(isl, STAGE)?;
     let ident = dom.copy().isl(isl, STAGE)?.identity().isl(isl, STAGE)?;
@@ -393,7 +403,9 @@ fn shared_copy_code(
         let mut elems = elems;
         for (d, name) in e.iter().enumerate() {
             let id = Id::read_from_str(&isl.ctx, name).isl(isl, STAGE)?;
-            elems = elems.set_dim_id(DimType::Set, d as u32, id).isl(isl, STAGE)?;
+            elems = elems
+                .set_dim_id(DimType::Set, d as u32, id)
+                .isl(isl, STAGE)?;
         }
         let n_param = elems.dim(DimType::Param).isl(isl, STAGE)? as u32;
         let elems = elems

@@ -231,7 +231,11 @@ fn box_fill(isl: &Isl, domain: &Set, runs: &Set) -> Result<f64> {
                 .collect::<Result<_>>()?;
             let large: Vec<String> = names.iter().map(|n| format!("{} >= {}", n, side)).collect();
             let big = isl
-                .set(&format!("[{}] -> {{ : {} }}", names.join(", "), large.join(" and ")))
+                .set(&format!(
+                    "[{}] -> {{ : {} }}",
+                    names.join(", "),
+                    large.join(" and ")
+                ))
                 .isl(isl, STAGE)?;
             let big = at.copy().isl(isl, STAGE)?.intersect(big).isl(isl, STAGE)?;
             if !big.is_empty().isl(isl, STAGE)? {
