@@ -347,7 +347,8 @@ fn copy_code(
 /// every thread, and block dimensions beyond the tile's copy nothing), each
 /// element guarded by its being copied. `elems` are the elements of `f`
 /// (outer values as parameters `pencilc_o<j>`). A copy in takes the box
-/// around them (`rectangular_hull`), a copy out exactly them. Loops over
+/// around them (`rectangular_hull`) unless the array's buffer holds only
+/// what the region touches, a copy out exactly them. Loops over
 /// the local index keep isl from splitting the copy by thread id, as it
 /// did generating loops over the elements themselves (dozens of cases for
 /// a stencil's halo; jacobi-2d ran twice as slow with shared memory as
@@ -397,7 +398,9 @@ fn shared_copy_code(
             .intersect_params(known.copy().isl(isl, STAGE)?)
             .isl(isl, STAGE)?;
     }
-    let elems = if into_local {
+    // The box may reach past the buffer where the buffer is only what the
+    // region touches (the last row's elements beyond the last touched).
+    let elems = if into_local && !g.buffer_is_footprint {
         rectangular_hull(isl, elems, &e, &context)?
     } else {
         let mut elems = elems;

@@ -97,6 +97,10 @@ pub struct Group {
     /// instance → element, isl text.
     pub reads: String,
     pub writes: String,
+    /// The array's device buffer holds only the elements from the first
+    /// the region touches to the last (`scop::Layout`: pointers,
+    /// delinearised subscripts), so copies read exactly what is read.
+    pub buffer_is_footprint: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -311,6 +315,7 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
             strides: vec![],
             reads: reads.to_str().isl(isl, STAGE)?.to_string(),
             writes: writes.to_str().isl(isl, STAGE)?.to_string(),
+            buffer_is_footprint: arr.layout.is_some(),
         };
         let reuse = placement::measure_reuse(
             isl,
