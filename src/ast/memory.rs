@@ -265,17 +265,7 @@ fn copy_code(
     offsets_known: Option<&Set>,
 ) -> Result<Ast> {
     let m = Map::from_union_map(f.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
-    let n_in = m.dim(DimType::In).isl(isl, STAGE)? as u32;
-    let mut m = m;
-    for i in 0..n_in {
-        let id = Id::read_from_str(&isl.ctx, &format!("pencilc_o{}", i)).isl(isl, STAGE)?;
-        m = m.set_dim_id(DimType::In, i, id).isl(isl, STAGE)?;
-    }
-    let n_param = m.dim(DimType::Param).isl(isl, STAGE)? as u32;
-    let m = m
-        .move_dims(DimType::Param, n_param, DimType::In, 0, n_in)
-        .isl(isl, STAGE)?;
-    let dom = m.range().isl(isl, STAGE)?;
+    let dom = outer_inputs_as_params(isl, m)?.range().isl(isl, STAGE)?;
     let rank = g.sizes.len();
     if g.placement == Placement::Shared && rank > 0 {
         return shared_copy_code(
@@ -403,20 +393,7 @@ fn shared_copy_code(
     let elems = if into_local && !g.buffer_is_footprint {
         rectangular_hull(isl, elems, &e, &context)?
     } else {
-        let mut elems = elems;
-        for (d, name) in e.iter().enumerate() {
-            let id = Id::read_from_str(&isl.ctx, name).isl(isl, STAGE)?;
-            elems = elems
-                .set_dim_id(DimType::Set, d as u32, id)
-                .isl(isl, STAGE)?;
-        }
-        let n_param = elems.dim(DimType::Param).isl(isl, STAGE)? as u32;
-        let elems = elems
-            .move_dims(DimType::Param, n_param, DimType::Set, 0, rank as u32)
-            .isl(isl, STAGE)?
-            .params()
-            .isl(isl, STAGE)?;
-        one_piece(isl, elems, &context)?
+        one_piece(isl, dims_as_params(isl, elems, &e)?, &context)?
     };
     let context = context
         .intersect_params(Set::universe(elems.get_space().isl(isl, STAGE)?).isl(isl, STAGE)?)
@@ -498,22 +475,41 @@ fn shared_copy_code(
 /// schedule values, as a parameter `name` beside the outer values
 /// `pencilc_o<j>` (as `copy_code` names them).
 fn offset_as_parameter(isl: &Isl, pa: PwAff, name: &str) -> Result<Set> {
-    let mut m = Map::from_pw_aff(pa).isl(isl, STAGE)?;
+    let m = outer_inputs_as_params(isl, Map::from_pw_aff(pa).isl(isl, STAGE)?)?;
+    dims_as_params(isl, m.range().isl(isl, STAGE)?, &[name.to_string()])
+}
+
+/// The names of the outer schedule values as parameters.
+fn outer_names(n: u32) -> Vec<String> {
+    (0..n).map(|i| format!("pencilc_o{}", i)).collect()
+}
+
+/// `m` with its input dimensions, the outer schedule values, as the
+/// parameters `pencilc_o<j>`.
+fn outer_inputs_as_params(isl: &Isl, m: Map) -> Result<Map> {
     let n_in = m.dim(DimType::In).isl(isl, STAGE)? as u32;
-    for i in 0..n_in {
-        let id = Id::read_from_str(&isl.ctx, &format!("pencilc_o{}", i)).isl(isl, STAGE)?;
-        m = m.set_dim_id(DimType::In, i, id).isl(isl, STAGE)?;
+    let mut m = m;
+    for (i, name) in outer_names(n_in).iter().enumerate() {
+        let id = Id::read_from_str(&isl.ctx, name).isl(isl, STAGE)?;
+        m = m.set_dim_id(DimType::In, i as u32, id).isl(isl, STAGE)?;
     }
-    let id = Id::read_from_str(&isl.ctx, name).isl(isl, STAGE)?;
-    m = m.set_dim_id(DimType::Out, 0, id).isl(isl, STAGE)?;
     let n_param = m.dim(DimType::Param).isl(isl, STAGE)? as u32;
-    m = m
-        .move_dims(DimType::Param, n_param, DimType::In, 0, n_in)
-        .isl(isl, STAGE)?;
-    m = m
-        .move_dims(DimType::Param, n_param + n_in, DimType::Out, 0, 1)
-        .isl(isl, STAGE)?;
-    m.params().isl(isl, STAGE)
+    m.move_dims(DimType::Param, n_param, DimType::In, 0, n_in)
+        .isl(isl, STAGE)
+}
+
+/// The parameter set of `set` with its dimensions as parameters `names`.
+fn dims_as_params(isl: &Isl, set: Set, names: &[String]) -> Result<Set> {
+    let mut m = set;
+    for (i, name) in names.iter().enumerate() {
+        let id = Id::read_from_str(&isl.ctx, name).isl(isl, STAGE)?;
+        m = m.set_dim_id(DimType::Set, i as u32, id).isl(isl, STAGE)?;
+    }
+    let n_param = m.dim(DimType::Param).isl(isl, STAGE)? as u32;
+    m.move_dims(DimType::Param, n_param, DimType::Set, 0, names.len() as u32)
+        .isl(isl, STAGE)?
+        .params()
+        .isl(isl, STAGE)
 }
 
 /// The smallest box around a tile's elements `dom` (outer values as
@@ -589,16 +585,7 @@ fn kernel_facts(isl: &Isl, names: &Names) -> Result<Set> {
 /// names the copies use for them).
 fn outer_as_params(isl: &Isl, set: &Set) -> Result<Set> {
     let n = set.dim(DimType::Set).isl(isl, STAGE)? as u32;
-    let mut m = set.copy().isl(isl, STAGE)?;
-    for i in 0..n {
-        let id = Id::read_from_str(&isl.ctx, &format!("pencilc_o{}", i)).isl(isl, STAGE)?;
-        m = m.set_dim_id(DimType::Set, i, id).isl(isl, STAGE)?;
-    }
-    let n_param = m.dim(DimType::Param).isl(isl, STAGE)? as u32;
-    m.move_dims(DimType::Param, n_param, DimType::Set, 0, n)
-        .isl(isl, STAGE)?
-        .params()
-        .isl(isl, STAGE)
+    dims_as_params(isl, set.copy().isl(isl, STAGE)?, &outer_names(n))
 }
 
 /// A strided outer value (the tile loop `c2 += 32`) is `o = s * q + r` in
