@@ -10,6 +10,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/common_macros.h.tera"),
     ),
     (
+        "code_alignment.h.tera",
+        include_str!("../../templates/code_alignment.h.tera"),
+    ),
+    (
         "opencl/host_prelude.c.tera",
         include_str!("../../templates/opencl/host_prelude.c.tera"),
     ),
