@@ -95,6 +95,12 @@ pub struct Costs {
     pub host_version_ns_per_instance: Option<f64>,
     /// Entering and leaving one OpenMP parallel loop, microseconds.
     pub host_fork_us: Option<f64>,
+    /// Starting OpenMP's threads, milliseconds: paid by the first parallel
+    /// loop of a process.
+    pub host_setup_ms: Option<f64>,
+    /// Running the host version, besides its instances and parallel loops
+    /// (its code's first run), microseconds.
+    pub host_region_us: Option<f64>,
     /// How much of each extra host thread a parallel loop gets (0..1).
     pub host_parallel_efficiency: Option<f64>,
 }
@@ -110,6 +116,8 @@ pub struct CostModel {
     pub host_ns_per_instance: f64,
     pub host_version_ns_per_instance: f64,
     pub host_fork_us: f64,
+    pub host_setup_ms: f64,
+    pub host_region_us: f64,
     pub host_parallel_efficiency: f64,
 }
 
@@ -121,7 +129,9 @@ impl Device {
     /// rate on the device, ten nanoseconds on one work-item of it (a
     /// thread of a GPU or a CPU's vector lane, with no neighbours to hide
     /// its latencies) and one nanosecond on the host (in the host version
-    /// too, unless it has its own).
+    /// too, unless it has its own); OpenMP's threads start in 0.1 ms (on
+    /// bare metal; a virtual machine's idle cores wake far slower, which a
+    /// calibration measures).
     pub fn cost_model(&self) -> CostModel {
         let c = &self.costs;
         CostModel {
@@ -140,6 +150,8 @@ impl Device {
                 .or(c.host_ns_per_instance)
                 .unwrap_or(1.0),
             host_fork_us: c.host_fork_us.unwrap_or(5.0),
+            host_setup_ms: c.host_setup_ms.unwrap_or(0.1),
+            host_region_us: c.host_region_us.unwrap_or(0.0),
             host_parallel_efficiency: c.host_parallel_efficiency.unwrap_or(0.8),
         }
     }
@@ -242,6 +254,8 @@ impl Device {
                 c.host_version_ns_per_instance,
             ),
             ("costs.host_fork_us", c.host_fork_us),
+            ("costs.host_setup_ms", c.host_setup_ms),
+            ("costs.host_region_us", c.host_region_us),
             ("costs.host_parallel_efficiency", c.host_parallel_efficiency),
         ];
         let bad = bad.or_else(|| {

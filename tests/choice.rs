@@ -212,3 +212,72 @@ fn original_code_loops_start_on_64_byte_lines() {
         }
     }
 }
+
+#[test]
+fn openmp_threads_start_once_as_a_setup_the_choice_counts() {
+    if !opencl_available() {
+        skipped("choice", "no OpenCL platform (PoCL)");
+        return;
+    }
+    // The first parallel loop of a process starts OpenMP's threads
+    // (milliseconds on a virtual machine): the host version starts them
+    // before its loops, timed as the device's setup is, and the choice
+    // counts it where it is still to come.
+    let src = kernel_path("gemm");
+    let dir = scratch("choice-omp-setup");
+    let host = dir.join("prog_host.c");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "opencl"])
+            .args(flags(&src, "MINI"))
+            .arg("-o")
+            .arg(&host)
+            .arg(&src),
+        "pencilc",
+    );
+    let exe = dir.join("prog");
+    run(
+        Command::new("cc")
+            .args(["-O2", "-fopenmp", "-DPENCILC_TIME_SETUP"])
+            .args(flags(&src, "MINI"))
+            .arg(root().join("polybench/utilities/polybench.c"))
+            .arg(&host)
+            .args(["-lOpenCL", "-lm", "-o"])
+            .arg(&exe),
+        "building the generated program",
+    );
+    let said = |threads: &str| {
+        let out = run(
+            Command::new(&exe)
+                .env("PENCILC_OPENCL_DEVICE", "cpu")
+                .env("PENCILC_RUN", "host")
+                .env("PENCILC_VERBOSE", "1")
+                .env("OMP_NUM_THREADS", threads),
+            "running the generated program",
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    // On two threads: the estimate counts the start (", setup" after the
+    // parallel loops), the start is timed apart, once, before the region.
+    let two = said("2");
+    let line = two.lines().find(|l| l.contains(" instances")).unwrap();
+    assert!(
+        line.contains("(2 threads, 1 parallel loops, setup)"),
+        "{}",
+        line
+    );
+    assert_eq!(
+        two.lines()
+            .filter(|l| l.starts_with("pencilc: OpenMP setup "))
+            .count(),
+        1,
+        "{}",
+        two
+    );
+    let start = two.find("pencilc: OpenMP setup ").unwrap();
+    assert!(start < two.find("begin dump").unwrap(), "{}", two);
+    // On one thread there is nothing to start, and the estimate says so.
+    let one = said("1");
+    let line = one.lines().find(|l| l.contains(" instances")).unwrap();
+    assert!(line.contains("(1 threads, 1 parallel loops)"), "{}", line);
+}

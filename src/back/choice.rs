@@ -46,6 +46,8 @@ pub fn prelude(tera: &tera::Tera, costs: &CostModel, device: &str) -> Result<Str
         c(costs.host_version_ns_per_instance),
     );
     m.insert("host_fork_us", c(costs.host_fork_us));
+    m.insert("host_setup_ms", c(costs.host_setup_ms));
+    m.insert("host_region_us", c(costs.host_region_us));
     m.insert(
         "host_parallel_efficiency",
         c(costs.host_parallel_efficiency),

@@ -359,7 +359,7 @@ fn calibrate(
     let datasets_seen = datasets_seen.into_iter().collect::<Vec<_>>().join(", ");
     let how = if from.is_empty() {
         format!(
-            "{} kernels at {}, {} runs fitted, the fastest of {} per version; load average {} when it started",
+            "{} kernels at {}, {} runs fitted, the median of {} per version; load average {} when it started",
             kernels.len(),
             datasets_seen,
             samples.len(),

@@ -665,6 +665,7 @@ fn setup_seconds(stderr: &str) -> f64 {
         .filter_map(|l| {
             l.strip_prefix("pencilc: OpenCL setup ")
                 .or_else(|| l.strip_prefix("pencilc: CUDA setup "))
+                .or_else(|| l.strip_prefix("pencilc: OpenMP setup "))
         })
         .filter_map(|l| l.trim_end_matches(" s").trim().parse::<f64>().ok())
         .sum()
@@ -986,6 +987,14 @@ mod tests {
         assert_eq!(
             setup_seconds("pencilc: OpenCL setup 0.250000 s\nbegin dump: A\n"),
             0.25
+        );
+        // The start of OpenMP's threads is a setup too, as each program
+        // build is.
+        assert_eq!(
+            setup_seconds(
+                "pencilc: OpenMP setup 0.005000 s\npencilc: OpenCL setup 0.250000 s\npencilc: OpenCL setup 0.125000 s\n"
+            ),
+            0.38
         );
     }
 }
