@@ -7,14 +7,13 @@
 mod common;
 use common::*;
 use pencilc::harness::calibrate::{counts, Counts};
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Builds PolyBench kernel `name` at `dataset` for OpenCL, runs it with
-/// `version` forced and the choice said (`PENCILC_VERBOSE`); the counts and
-/// the device version's estimate, in seconds.
-fn choice_of(name: &str, dataset: &str, version: &str) -> (Counts, f64) {
+/// PolyBench kernel `name` at `dataset` through `pencilc --target opencl`
+/// into `dir`: the host file.
+fn opencl_host(name: &str, dataset: &str, dir: &Path) -> PathBuf {
     let src = kernel_path(name);
-    let dir = scratch(&format!("choice-{}-{}", name, dataset));
     let host = dir.join("prog_host.c");
     run(
         Command::new(pencilc())
@@ -25,17 +24,34 @@ fn choice_of(name: &str, dataset: &str, version: &str) -> (Counts, f64) {
             .arg(&src),
         "pencilc",
     );
+    host
+}
+
+/// `opencl_host`'s file built with `cc -O2` and `cc_flags` beside it: the
+/// program.
+fn opencl_program(name: &str, dataset: &str, dir: &Path, cc_flags: &[&str]) -> PathBuf {
+    let host = opencl_host(name, dataset, dir);
     let exe = dir.join("prog");
     run(
         Command::new("cc")
             .arg("-O2")
-            .args(flags(&src, dataset))
+            .args(cc_flags)
+            .args(flags(&kernel_path(name), dataset))
             .arg(root().join("polybench/utilities/polybench.c"))
             .arg(&host)
             .args(["-lOpenCL", "-lm", "-o"])
             .arg(&exe),
         "building the generated program",
     );
+    exe
+}
+
+/// Builds PolyBench kernel `name` at `dataset` for OpenCL, runs it with
+/// `version` forced and the choice said (`PENCILC_VERBOSE`); the counts and
+/// the device version's estimate, in seconds.
+fn choice_of(name: &str, dataset: &str, version: &str) -> (Counts, f64) {
+    let dir = scratch(&format!("choice-{}-{}", name, dataset));
+    let exe = opencl_program(name, dataset, &dir, &[]);
     let out = run(
         Command::new(&exe)
             .env("PENCILC_OPENCL_DEVICE", "cpu")
@@ -145,16 +161,7 @@ fn original_code_loops_start_on_64_byte_lines() {
     }
     let src = kernel_path("jacobi-1d");
     let dir = scratch("choice-align");
-    let host = dir.join("prog_host.c");
-    run(
-        Command::new(pencilc())
-            .args(["--target", "opencl"])
-            .args(flags(&src, "MEDIUM"))
-            .arg("-o")
-            .arg(&host)
-            .arg(&src),
-        "pencilc",
-    );
+    let host = opencl_host("jacobi-1d", "MEDIUM", &dir);
     let asm_with = |extra: &[&str]| {
         let out = dir.join("prog.s");
         run(
@@ -223,29 +230,8 @@ fn openmp_threads_start_once_as_a_setup_the_choice_counts() {
     // (milliseconds on a virtual machine): the host version starts them
     // before its loops, timed as the device's setup is, and the choice
     // counts it where it is still to come.
-    let src = kernel_path("gemm");
     let dir = scratch("choice-omp-setup");
-    let host = dir.join("prog_host.c");
-    run(
-        Command::new(pencilc())
-            .args(["--target", "opencl"])
-            .args(flags(&src, "MINI"))
-            .arg("-o")
-            .arg(&host)
-            .arg(&src),
-        "pencilc",
-    );
-    let exe = dir.join("prog");
-    run(
-        Command::new("cc")
-            .args(["-O2", "-fopenmp", "-DPENCILC_TIME_SETUP"])
-            .args(flags(&src, "MINI"))
-            .arg(root().join("polybench/utilities/polybench.c"))
-            .arg(&host)
-            .args(["-lOpenCL", "-lm", "-o"])
-            .arg(&exe),
-        "building the generated program",
-    );
+    let exe = opencl_program("gemm", "MINI", &dir, &["-fopenmp", "-DPENCILC_TIME_SETUP"]);
     let said = |threads: &str| {
         let out = run(
             Command::new(&exe)
