@@ -492,11 +492,13 @@ pub fn fit_costs(samples: &[Sample], description: &crate::device::Device) -> Res
         },
     );
     // The one-time setups, as the runs reported them: the device's, and
-    // the start of OpenMP's threads (the host version on more than one).
+    // the start of OpenMP's threads (the host version on more than one;
+    // on one, the start the harness times is a team of one).
     let median_setup_ms = |version: &str, default: f64| {
         let mut setups: Vec<f64> = samples
             .iter()
-            .filter(|s| s.version == version && s.counts.threads > 1.0 && s.setup_seconds > 0.0)
+            .filter(|s| s.version == version && s.setup_seconds > 0.0)
+            .filter(|s| version != "host" || s.counts.threads > 1.0)
             .map(|s| s.setup_seconds * 1e3)
             .collect();
         setups.sort_by(|a, b| a.total_cmp(b));
@@ -623,10 +625,13 @@ mod tests {
             samples.push(host);
             let mut one = sample("host", n, l, b, 30e-6 + n * 1e-9);
             one.counts.threads = 1.0;
+            one.setup_seconds = 1e-5;
             samples.push(one);
             let device = l * 50e-6 + b / 4e9 + n * 0.5e-9;
+            // (Counted whatever OpenMP's thread count was.)
             let mut set_up = sample("device", n, l, b, device);
             set_up.setup_seconds = 0.2;
+            set_up.counts.threads = 1.0;
             samples.push(set_up);
             // A third of the instances on one work-item, at 3 ns.
             let mut serial = sample("device", n, l, b, device + n / 3.0 * 2.5e-9);
