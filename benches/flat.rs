@@ -13,6 +13,9 @@
 //! `PENCILC_BENCH_KERNELS` (comma-separated) picks kernels. Prints a
 //! markdown table; every program must be correct.
 
+mod common;
+
+use common::median;
 use pencilc::harness::{self, HarnessOptions, KernelResult, Mode};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -51,14 +54,6 @@ fn time_once(dir: &Path) -> Option<f64> {
         .sum();
     let _ = std::fs::remove_file(&err_path);
     Some((total - setup).max(0.0) * 1e3)
-}
-
-fn median(mut v: Vec<f64>) -> Option<f64> {
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(|a, b| a.total_cmp(b));
-    Some(v[v.len() / 2])
 }
 
 /// Builds (and runs once, to check) the kernels of `polybench` in `mode`.

@@ -58,11 +58,6 @@ fn run(exe: &Path) -> (f64, String) {
     )
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
-}
-
 /// Builds the sequential and the OpenMP program of kernel `name` (source
 /// `src`) in `dir`.
 fn build(name: &str, src: &Path, dataset: &str, dir: &Path) -> (PathBuf, PathBuf) {
@@ -165,8 +160,9 @@ fn main() {
     println!("|---|---|---|---|");
     let mut log_sum = 0.0;
     for (k, (name, _, _)) in programs.iter().enumerate() {
-        let seq = median(times[k][0].clone());
-        let omp = median(times[k][1].clone());
+        // (rounds >= 1)
+        let seq = common::median(times[k][0].clone()).unwrap_or(f64::NAN);
+        let omp = common::median(times[k][1].clone()).unwrap_or(f64::NAN);
         log_sum += (seq / omp).ln();
         println!("| {} | {:.0} | {:.0} | {:.2}x |", name, seq, omp, seq / omp);
     }

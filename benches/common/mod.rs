@@ -17,6 +17,15 @@ pub fn selected(name: &str) -> bool {
     filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()))
 }
 
+/// The median of `v` (the upper one of an even count), `None` if empty.
+pub fn median(mut v: Vec<f64>) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    Some(v[v.len() / 2])
+}
+
 /// The selected kernels of `polybench/kernels.txt`: name and source path.
 pub fn polybench_kernels() -> Vec<(String, PathBuf)> {
     let polybench = root().join("polybench");
