@@ -262,6 +262,15 @@ fn openmp_threads_start_once_as_a_setup_the_choice_counts() {
     );
     let start = two.find("pencilc: OpenMP setup ").unwrap();
     assert!(start < two.find("begin dump").unwrap(), "{}", two);
+    // It started threads: GCC drops a parallel region that does nothing,
+    // and the first form of the start measured 0 s.
+    let took: f64 = two[start..]
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("pencilc: OpenMP setup "))
+        .and_then(|l| l.trim_end_matches(" s").parse().ok())
+        .unwrap();
+    assert!(took > 0.0, "{}", two);
     // On one thread there is nothing to start, and the estimate says so.
     let one = said("1");
     let line = one.lines().find(|l| l.contains(" instances")).unwrap();
