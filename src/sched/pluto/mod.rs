@@ -220,6 +220,10 @@ struct Pluto<'a> {
     farkas_memo: HashMap<usize, Farkas>,
     /// Statements' iteration domains, tuple names removed (`same_domains`).
     domains: HashMap<usize, isl_rs::Set>,
+    /// Scheduling inside `time_loop`'s trial: no point wavefronts there.
+    in_time_loop_trial: bool,
+    /// Point wavefronts that a trial did not make.
+    suppressed_wavefronts: usize,
 }
 
 type RowsKey = (Vec<usize>, Vec<usize>, Vec<Vec<Vec<i64>>>);
@@ -243,6 +247,8 @@ pub fn schedule(isl: &Isl, scop: &Problem, opts: &PlutoOptions) -> PResult<(Node
         rows_memo: HashMap::new(),
         farkas_memo: HashMap::new(),
         domains: HashMap::new(),
+        in_time_loop_trial: false,
+        suppressed_wavefronts: 0,
     };
     let edges = p.edges()?;
     let all: Vec<usize> = (0..scop.stmts.len()).collect();
@@ -331,6 +337,10 @@ impl<'a> Pluto<'a> {
                 if let Some(node) = self.time_loop(group, &edges, &rows[0].0, h)? {
                     return Ok(node);
                 }
+                if !self.in_time_loop_trial {
+                    return self.point_wavefront(group, edges, &rows, h);
+                }
+                self.suppressed_wavefronts += 1;
             }
             if !rows.is_empty() {
                 *h = h2;
@@ -416,10 +426,34 @@ impl<'a> Pluto<'a> {
             h2[s].push(r.coef.clone());
         }
         let remaining = self.restrict(edges, std::slice::from_ref(first))?;
-        let child = self.group(group, remaining, &mut h2)?;
-        if !has_parallel_row(&child) {
+        // Whether the time loop leaves parallelism of its own inside: a
+        // point wavefront there would always find some, at the cost of a
+        // sequential loop per time step (seidel-2d: 3,000 launches per
+        // step, against 8,000 in all for the wavefront of the whole band).
+        let outer_trial = std::mem::replace(&mut self.in_time_loop_trial, true);
+        let suppressed = self.suppressed_wavefronts;
+        let mut h_trial = h2.clone();
+        let trial = self.group(
+            group,
+            remaining
+                .iter()
+                .map(|e| e.copy(self.isl))
+                .collect::<Result<_>>()?,
+            &mut h_trial,
+        );
+        self.in_time_loop_trial = outer_trial;
+        let trial = trial?;
+        if !has_parallel_row(&trial) {
             return Ok(None);
         }
+        // Wavefronts inside that the trial kept as tile wavefronts are
+        // point wavefronts in the schedule proper.
+        let child = if self.suppressed_wavefronts == suppressed {
+            h2 = h_trial;
+            trial
+        } else {
+            self.group(group, remaining, &mut h2)?
+        };
         *h = h2;
         Ok(Some(Node::Band(Band {
             stmts: group.to_vec(),
@@ -428,6 +462,61 @@ impl<'a> Pluto<'a> {
             permutable: true,
             child: Box::new(child),
         })))
+    }
+
+    /// A permutable band with no parallel row, for a device that runs no
+    /// tile-level wavefront (a GPU, where one thread per tile serialises
+    /// the tile): the sum of its rows, `W = Σ φ_k`, sequential, around the
+    /// band `(φ_1, …, φ_m)`, all of whose members are parallel. Every
+    /// dependence pair of the band has non-negative distance along each
+    /// `φ_k`, so either all its distances are zero (a pair for the levels
+    /// below, zero along every member) or their sum, its distance along
+    /// `W`, is at least 1. The rows keep their rank (`W` and `φ_1..φ_m`
+    /// span what `φ_0..φ_m` span). PPCG's isl scheduler finds the same
+    /// hyperplanes for seidel-2d (one launch per `W`, 2-d blocks).
+    fn point_wavefront(
+        &mut self,
+        group: &[usize],
+        edges: Vec<Edge>,
+        rows: &[(BTreeMap<usize, Row>, bool)],
+        h: &mut Vec<Vec<Vec<i64>>>,
+    ) -> PResult<Node> {
+        let mut sum: BTreeMap<usize, Row> = BTreeMap::new();
+        for (row, _) in rows {
+            for (&s, r) in row {
+                let acc = sum.entry(s).or_insert_with(|| Row {
+                    coef: vec![0; r.coef.len()],
+                    shift: 0,
+                });
+                for (a, c) in acc.coef.iter_mut().zip(&r.coef) {
+                    *a += c;
+                }
+                acc.shift += r.shift;
+            }
+        }
+        let inner: Vec<BTreeMap<usize, Row>> = rows[1..].iter().map(|(r, _)| r.clone()).collect();
+        for row in std::iter::once(&sum).chain(inner.iter()) {
+            for (&s, r) in row {
+                h[s].push(r.coef.clone());
+            }
+        }
+        let after_w = self.restrict(&edges, std::slice::from_ref(&sum))?;
+        let remaining = self.restrict(&after_w, &inner)?;
+        let child = self.group(group, remaining, h)?;
+        let inner_band = Node::Band(Band {
+            stmts: group.to_vec(),
+            coincident: vec![true; inner.len()],
+            rows: inner,
+            permutable: true,
+            child: Box::new(child),
+        });
+        Ok(Node::Band(Band {
+            stmts: group.to_vec(),
+            rows: vec![sum],
+            coincident: vec![false],
+            permutable: true,
+            child: Box::new(inner_band),
+        }))
     }
 
     /// Greedy smart fusion: walk the components in topological order and
