@@ -429,6 +429,11 @@ fn shared_copy_code(
         },
     };
     let n_thread = names.blocks.len();
+    if leaves_threads_idle(&g.sizes, names.blocks) {
+        let mut code = spread_over_block(code, &local, &g.sizes, names);
+        code.substitute(outer_values);
+        return Ok(code);
+    }
     let mut idle = Vec::new();
     for mth in 0..n_thread.max(rank) {
         // mth counts from the innermost: thread x, the tile's last dimension.
@@ -469,6 +474,73 @@ fn shared_copy_code(
     }
     code.substitute(outer_values);
     Ok(code)
+}
+
+/// Whether copying a tile of `sizes` with one tile dimension per thread
+/// dimension (innermost on x) leaves threads without an element: a block
+/// dimension with no tile dimension, or larger than its tile dimension
+/// (lu's pivot column, a tile of 2000x1 on 32 threads along x, was copied
+/// by thread 0 alone, 2,000 elements in each block).
+fn leaves_threads_idle(sizes: &[i64], blocks: &[i64]) -> bool {
+    let (rank, n_thread) = (sizes.len(), blocks.len());
+    n_thread > rank
+        || (0..n_thread).any(|mth| sizes[rank - 1 - mth] < blocks[n_thread - 1 - mth])
+}
+
+/// `body` (one element at local index `local`) run for every element of
+/// a tile of `sizes`, the elements in row-major order dealt to the
+/// block's threads in order of their linear id (x fastest): every thread
+/// copies at most ⌈elements / threads⌉ of them, and consecutive threads
+/// touch consecutive elements of a row.
+fn spread_over_block(body: Ast, local: &[String], sizes: &[i64], names: &Names) -> Ast {
+    use super::AOp::{Add, Div, Mul, Rem};
+    let n_thread = names.blocks.len();
+    // Linear thread id: t_0 * (b_1 * ... ) + ... + t_last.
+    let mut linear = AExpr::Int(0);
+    let mut threads = 1i64;
+    for j in (0..n_thread).rev() {
+        let t = AExpr::Id(names.thread_ids[j].clone());
+        let term = if threads == 1 {
+            t
+        } else {
+            AExpr::op(Mul, vec![AExpr::Int(threads), t])
+        };
+        linear = match linear {
+            AExpr::Int(0) => term,
+            l => AExpr::op(Add, vec![term, l]),
+        };
+        threads *= names.blocks[j];
+    }
+    let total: i64 = sizes.iter().product();
+    // `<prefix><rank>`: the copy iterators' prefix has no name of the
+    // region after it followed by digits.
+    let flat = format!("{}{}", names.copy_iter_prefix, sizes.len());
+    let mut code = body;
+    let mut inner = 1i64;
+    for d in (0..sizes.len()).rev() {
+        let q = match inner {
+            1 => AExpr::Id(flat.clone()),
+            k => AExpr::op(Div, vec![AExpr::Id(flat.clone()), AExpr::Int(k)]),
+        };
+        let value = if d == 0 {
+            q
+        } else {
+            AExpr::op(Rem, vec![q, AExpr::Int(sizes[d])])
+        };
+        code = Ast::Let {
+            iter: local[d].clone(),
+            value,
+            body: Box::new(code),
+        };
+        inner *= sizes[d];
+    }
+    Ast::For {
+        iter: flat.clone(),
+        init: linear,
+        cond: AExpr::op(super::AOp::Lt, vec![AExpr::Id(flat), AExpr::Int(total)]),
+        inc: AExpr::Int(threads),
+        body: Box::new(code),
+    }
 }
 
 /// `{ : name = pa(o) }`: the offset `pa` of a tile, a function of the outer

@@ -665,6 +665,7 @@ impl Mapper<'_> {
                     point: &point.band_get_partial_schedule().isl(isl, STAGE)?,
                     n_block,
                     block_sizes: &block_sizes,
+                    tile_sizes: &tiles,
                     thread_filter: &mine,
                 };
                 let mut budget = self.opts.mem.clone();

@@ -135,7 +135,21 @@ pub struct KernelShape<'a> {
     pub point: &'a MultiUnionPwAff,
     pub n_block: usize,
     pub block_sizes: &'a [i64],
+    /// Tile size per band member.
+    pub tile_sizes: &'a [i64],
     pub thread_filter: &'a UnionSet,
+}
+
+impl KernelShape<'_> {
+    /// The largest extent, per array dimension, of a shared tile that a
+    /// block's work bounds: a band tile along the dimension (twice, for
+    /// subscripts such as `2 * i` or `i + j`) and a stencil's halo. A tile
+    /// beyond it spans what the problem's size bounds, not the block's
+    /// work (lu's pivot `A[k][k]` with the column below it: a tile of
+    /// 2000x1 per block, every block copying the whole column).
+    fn tile_extent_bound(&self) -> i64 {
+        2 * self.tile_sizes.iter().copied().max().unwrap_or(1) + 16
+    }
 }
 
 fn elem_bytes(t: &str) -> i64 {
@@ -342,9 +356,16 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
                 }
             }
         }
+        let mut unbounded = None;
         let shared = if opts.shared {
             match footprint_map(isl, &inner, &acc)? {
-                Some(f) => tile::shared_tile(isl, &f)?.map(|b| (b.sizes, b.strides)),
+                Some(f) => match tile::shared_tile(isl, &f)? {
+                    Some(b) if b.sizes.iter().any(|&s| s > k.tile_extent_bound()) => {
+                        unbounded = Some(b.sizes);
+                        None
+                    }
+                    b => b.map(|b| (b.sizes, b.strides)),
+                },
                 None => None,
             }
         } else {
@@ -451,6 +472,12 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
             (_, None) => {
                 g.reason = if !opts.shared {
                     format!("global, shared memory off, {}", reuse_text)
+                } else if let Some(sizes) = &unbounded {
+                    format!(
+                        "global, tile {} not bounded by the block's work, {}",
+                        dims(sizes),
+                        reuse_text
+                    )
                 } else {
                     format!("global, no constant-size tile, {}", reuse_text)
                 };
