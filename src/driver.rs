@@ -281,6 +281,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         deps: deps::DependenceGraph,
         ast: ast::GpuAst,
         cpu: Option<ast::Ast>,
+        write_backs: Vec<ast::WriteBack>,
     }
     let mut compiled = Vec::new();
     for (region_no, region) in regions.iter().enumerate() {
@@ -325,7 +326,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         isl.set_deadline(Some(region_deadline));
         let analyzed = deps::analyze(&isl, &scop);
         isl.set_deadline(None);
-        let deps = match analyzed {
+        let mut deps = match analyzed {
             Ok(d) => d,
             Err(e) if opts.emit.is_none() && Rung::Full.may_fall_back(&e) => {
                 // Without dependences nothing can be reordered: the region
@@ -390,7 +391,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
             progress(opts, &scop.loc, region_no, rung.name(), deadline);
             debug_fault(opts, rung.name());
             isl.set_deadline(Some(deadline));
-            let tried = compile_region(
+            let mut tried = compile_region(
                 &isl,
                 &scop,
                 &deps,
@@ -402,6 +403,31 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
                 &mut report,
                 &mut lap,
             );
+            if matches!(&tried, Err(e) if e.message.contains(valid::PRIVATE_COPIES_INTERLEAVE)) {
+                // The schedule keeps a value of a private copy live across
+                // another's: the dependences of the variables as they are,
+                // and the same rung again.
+                report.placements.push(format!(
+                    "{}: no privatisation ({})",
+                    scop.heading().trim_end(),
+                    tried.as_ref().err().map(|e| e.message.as_str()).unwrap_or("")
+                ));
+                tried = deps::analyze_with(&isl, &scop, false).and_then(|d| {
+                    deps = d;
+                    compile_region(
+                        &isl,
+                        &scop,
+                        &deps,
+                        rung.options(opts, &map_opts),
+                        cpu_version(opts),
+                        loaded_tree.filter(|_| rung <= Rung::NoPromotion),
+                        opts.emit,
+                        kernels_so_far,
+                        &mut report,
+                        &mut lap,
+                    )
+                });
+            }
             isl.set_deadline(None);
             match tried {
                 Ok(o) => {
@@ -429,11 +455,13 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         let Some(gpu_ast) = o.ast else {
             continue;
         };
+        let write_backs = ast::write_backs(&isl, &scop, &deps).map_err(|e| at_region(e, &scop))?;
         compiled.push(Compiled {
             scop,
             deps,
             ast: gpu_ast,
             cpu: o.cpu,
+            write_backs,
         });
     }
     report.regions = regions.len();
@@ -479,6 +507,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
             deps: &c.deps,
             ast: &c.ast,
             cpu: c.cpu.as_ref(),
+            write_backs: &c.write_backs,
         })
         .collect();
     for c in &compiled {
@@ -779,8 +808,12 @@ fn compile_region(
                 device.instances = instances;
                 Some(a)
             }
-            // The device version stands without it.
-            Err(e) if matches!(e.code, Code::Budget | Code::Internal) => {
+            // The device version stands without it, unless the region is
+            // to be compiled again without privatisation.
+            Err(e)
+                if matches!(e.code, Code::Budget | Code::Internal)
+                    && !e.message.contains(valid::PRIVATE_COPIES_INTERLEAVE) =>
+            {
                 warnings.push(
                     Diagnostic::warning(
                         Code::Budget,
@@ -838,6 +871,13 @@ fn device_version(
     isl.check_deadline("map")?;
     let (mapped, mapped_trees) =
         map::map_to_gpu(isl, scop, deps, schedule, &opts.map, kernels_so_far)?;
+    valid::check_private_copies(
+        isl,
+        scop,
+        deps,
+        mapped_trees.device.get_map().isl(isl, "valid")?,
+        &mapped_trees.launch_prefix,
+    )?;
     lap(report, "map");
     let mut sizes = Vec::new();
     let mut placements = Vec::new();
@@ -899,7 +939,9 @@ fn host_mapping(
 ) -> Result<map::cpu::CpuMapping> {
     isl.check_deadline("map-cpu")?;
     let cpu_schedule = schedule_for_cpu(isl, scop, deps, schedule, sched_opts)?;
-    map::cpu::map_to_cpu(isl, scop, deps, &cpu_schedule, tile_size)
+    let m = map::cpu::map_to_cpu(isl, scop, deps, &cpu_schedule, tile_size)?;
+    valid::check_private_copies(isl, scop, deps, m.tree.get_map().isl(isl, "valid")?, &[])?;
+    Ok(m)
 }
 
 /// The schedule of a region's CPU version: the region's own, unless it

@@ -7,12 +7,16 @@ pub mod cpu;
 mod expr;
 mod footprint;
 pub mod memory;
+mod private;
 mod redundant_barriers;
 mod wavefront;
 
 pub use expr::{AExpr, AOp, ExprStyle};
 pub use footprint::Footprint;
 pub use memory::{LocalArray, Promoted};
+pub use private::{
+    iterator as private_iterator, write_backs, WriteBack, ITERATOR_PREFIX as PRIVATE_ITERATOR_PREFIX,
+};
 
 use crate::diag::{Diagnostic, Result};
 use crate::front::affine::isl_name;

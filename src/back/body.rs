@@ -32,6 +32,55 @@ pub struct BodyPrinter<'a> {
     /// An OpenCL kernel's body: row lengths in subscripts are read through
     /// `pencilc_row_<name>` (`specialise`).
     pub kernel_rows: bool,
+    /// Variables with a private copy per thread (`deps::privatise`): their
+    /// accesses go to `pencilc_priv_<v>`, declared by the caller.
+    pub temporaries: &'a [crate::deps::Privatised],
+    /// Where those copies are stored into the variables themselves.
+    pub write_backs: &'a [crate::ast::WriteBack],
+}
+
+/// Declarations of the private copies of `temporaries` whose statements
+/// include one of `stmts` (all where `None`), one per line at `depth`:
+/// element types as kernels declare them where `device`.
+pub fn private_declarations(
+    scop: &Scop,
+    temporaries: &[crate::deps::Privatised],
+    stmts: Option<&std::collections::BTreeSet<usize>>,
+    device: bool,
+    depth: usize,
+) -> String {
+    let mut out = String::new();
+    for t in temporaries {
+        if let Some(only) = stmts {
+            if !t.stmts.iter().any(|s| only.contains(s)) {
+                continue;
+            }
+        }
+        let Some(a) = scop.array(&t.array) else {
+            continue;
+        };
+        let ty = if device {
+            crate::front::syntax::buffer_type(&a.elem_type)
+        } else {
+            a.elem_type.clone()
+        };
+        let dims: String = a
+            .extents
+            .iter()
+            .map(|e| match e {
+                Extent::Const(c) => format!("[{}]", c),
+                _ => "[1]".to_string(),
+            })
+            .collect();
+        out.push_str(&format!(
+            "{}{} {}{};\n",
+            indent(depth),
+            ty,
+            t.private_name(),
+            dims
+        ));
+    }
+    out
 }
 
 /// Indentation stops growing past this depth: 4,000 nested `if`s would
@@ -143,9 +192,22 @@ impl BodyPrinter<'_> {
             Ast::Site { body, .. } => self.print(body, depth, out, launch)?,
             Ast::Launch(i) => launch(*i, depth, out)?,
             Ast::Parallel { reductions, body } => {
+                let private = if self.temporaries.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " private({})",
+                        self.temporaries
+                            .iter()
+                            .map(|t| t.private_name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
                 out.push_str(&format!(
-                    "{}#pragma omp parallel for{}\n",
+                    "{}#pragma omp parallel for{}{}\n",
                     ind,
+                    private,
                     self.reduction_clauses(reductions)
                 ));
                 self.print(body, depth, out, launch)?;
@@ -198,7 +260,13 @@ impl BodyPrinter<'_> {
                 }
             }))
             .collect();
-        let ident = |n: &str| -> String {
+        let private = |n: &str| -> Option<String> {
+            self.temporaries
+                .iter()
+                .find(|t| t.array == n && t.stmts.contains(&stmt))
+                .map(|t| t.private_name())
+        };
+        let global_ident = |n: &str| -> String {
             if let Some((_, v)) = subst.iter().find(|(i, _)| i == n) {
                 return v.clone();
             }
@@ -212,7 +280,22 @@ impl BodyPrinter<'_> {
                 _ => n.to_string(),
             }
         };
+        let ident = |n: &str| -> String {
+            if subst.iter().all(|(i, _)| i != n) {
+                if let Some(v) = private(n) {
+                    return v;
+                }
+            }
+            global_ident(n)
+        };
         let access = |n: &str, subs: &[String]| -> String {
+            if let Some(v) = private(n) {
+                return format!(
+                    "{}{}",
+                    v,
+                    subs.iter().map(|s| format!("[{}]", s)).collect::<String>()
+                );
+            }
             if let Some(p) = self.privatized.iter().find(|p| p.var == n) {
                 return format!(
                     "{}[{}]",
@@ -242,7 +325,7 @@ impl BodyPrinter<'_> {
             access: &access,
             call: &call,
         };
-        StmtPrinter {
+        let mut text = StmtPrinter {
             scop: self.scop,
             exprs: &p,
             device: self.style == DataStyle::Device,
@@ -250,7 +333,44 @@ impl BodyPrinter<'_> {
             target: self.target,
             slices: Default::default(),
         }
-        .print(st)
+        .print(st)?;
+        // The instance that writes a private copy's last value stores it
+        // in the variable too: the assignment's left-hand side, once as the
+        // copy and once as the variable.
+        for w in self.write_backs.iter().filter(|w| w.stmt == stmt) {
+            let crate::scop::StmtBody::Assign { lhs, .. } = &st.body else {
+                continue;
+            };
+            let global_access = |n: &str, subs: &[String]| -> String {
+                if n == w.array {
+                    self.access(n, subs)
+                } else {
+                    access(n, subs)
+                }
+            };
+            let global = ExprPrinter {
+                ident: &|n: &str| {
+                    if n == w.array {
+                        global_ident(n)
+                    } else {
+                        ident(n)
+                    }
+                },
+                access: &global_access,
+                call: &call,
+            };
+            let at: Vec<(String, AExpr)> = args
+                .iter()
+                .enumerate()
+                .map(|(k, a)| (crate::ast::private_iterator(k), a.clone()))
+                .collect();
+            let store = format!("{} = {};", global.print(lhs), p.print(lhs));
+            text = match w.cond.substitute(&at).simplify() {
+                AExpr::Int(1) => format!("{}\n{}", text, store),
+                c => format!("{}\nif ({}) {{\n    {}\n}}", text, c.to_c(), store),
+            };
+        }
+        Ok(text)
     }
 
     pub fn access(&self, name: &str, subs: &[String]) -> String {

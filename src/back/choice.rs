@@ -72,8 +72,10 @@ pub fn cpu_region(tera: &tera::Tera, r: &RegionCode, cpu: &Ast, input: &str) -> 
         privatized: &[],
         target: Target::C,
         kernel_rows: false,
+        temporaries: &r.deps.privatised,
+        write_backs: r.write_backs,
     };
-    let mut body = String::new();
+    let mut body = super::body::private_declarations(scop, &r.deps.privatised, None, false, 1);
     let mut no_launch = |_: usize, _: usize, _: &mut String| -> Result<()> {
         Err(Diagnostic::internal(
             "back",
@@ -128,6 +130,8 @@ pub fn choose_call(r: &RegionCode, cpu: &Ast, region: &str) -> Result<String> {
         privatized: &[],
         target: Target::C,
         kernel_rows: false,
+        temporaries: &[],
+        write_backs: &[],
     };
     let serial = serial_statements(&r.ast.launches);
     let mut out = String::new();

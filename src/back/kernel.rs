@@ -43,6 +43,7 @@ pub fn kernel_args(
     launch: &Launch,
     block_ids: &[String],
     thread_ids: &[String],
+    write_backs: &[crate::ast::WriteBack],
 ) -> Vec<KernelArg> {
     let stmts = launch_stmts(launch);
     let mut arrays = BTreeSet::new();
@@ -74,6 +75,16 @@ pub fn kernel_args(
     }
     let mut used = BTreeSet::new();
     launch.body.used_ids(&mut used);
+    // The conditions of write-backs of private copies (over the statement's
+    // iterators, which the statement's instances give).
+    for w in write_backs.iter().filter(|w| stmts.contains(&w.stmt)) {
+        let mut ids = BTreeSet::new();
+        w.cond.ids(&mut ids);
+        used.extend(
+            ids.into_iter()
+                .filter(|i| !i.starts_with(crate::ast::PRIVATE_ITERATOR_PREFIX)),
+        );
+    }
     let mut declared = BTreeSet::new();
     launch.body.declared_ids(&mut declared);
     for id in used {

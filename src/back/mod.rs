@@ -44,6 +44,8 @@ pub struct RegionCode<'a> {
     pub ast: &'a GpuAst,
     /// The CPU version (`ast::cpu`), where one was made.
     pub cpu: Option<&'a crate::ast::Ast>,
+    /// Where privatised variables' copies are stored back (`ast::private`).
+    pub write_backs: &'a [crate::ast::WriteBack],
 }
 
 pub struct GeneratedFile {
@@ -580,7 +582,7 @@ fn emit_region(
     let mut plans = Vec::new();
     let mut slices_per_launch = Vec::new();
     for l in &r.ast.launches {
-        let mut args = kernel_args(scop, l, &r.ast.block_ids, &r.ast.thread_ids);
+        let mut args = kernel_args(scop, l, &r.ast.block_ids, &r.ast.thread_ids, r.write_backs);
         if target != Target::C {
             footprint::add_offset_args(scop, &mut args);
         }
@@ -617,12 +619,10 @@ fn emit_region(
         if target != Target::C {
             let number = first_kernel + l.index;
             kernels.push(kernel_text(
-                scop,
+                r,
                 l,
                 &args,
                 target,
-                &r.ast.block_ids,
-                &r.ast.thread_ids,
                 number,
                 &plan.privatized,
             )?);
@@ -659,8 +659,22 @@ fn emit_region(
         privatized: &[],
         target,
         kernel_rows: false,
+        temporaries: &r.deps.privatised,
+        write_backs: r.write_backs,
     };
     let mut body = struct_layout_checks(scop);
+    if target == Target::C {
+        // Statements run in host code: one copy for the whole region (the
+        // C target's threads run one after the other), private to each
+        // OpenMP thread in its parallel loops.
+        body.push_str(&body::private_declarations(
+            scop,
+            &r.deps.privatised,
+            None,
+            false,
+            1,
+        ));
+    }
     let mut launch_fn = |i: usize, depth: usize, out: &mut String| -> Result<()> {
         let l = &r.ast.launches[i];
         let text = match target {
@@ -805,15 +819,14 @@ fn emit_region(
 }
 
 fn kernel_text(
-    scop: &Scop,
+    r: &RegionCode,
     l: &Launch,
     args: &[KernelArg],
     target: Target,
-    block_ids: &[String],
-    thread_ids: &[String],
     number: usize,
     privatized: &[reduce::Privatized],
 ) -> Result<KernelText> {
+    let (scop, block_ids, thread_ids) = (r.scop, &r.ast.block_ids, &r.ast.thread_ids);
     let params: Vec<String> = args
         .iter()
         .map(|a| match (a, target) {
@@ -902,8 +915,18 @@ fn kernel_text(
         privatized,
         target,
         kernel_rows: target == Target::OpenCl,
+        temporaries: &r.deps.privatised,
+        write_backs: r.write_backs,
     };
     let mut body = String::new();
+    // Each thread's copies of the privatised variables it uses.
+    body.push_str(&body::private_declarations(
+        scop,
+        &r.deps.privatised,
+        Some(&kernel::launch_stmts(l)),
+        true,
+        1,
+    ));
     // Tiles are declared at kernel scope (OpenCL requires it of `__local`).
     for a in &l.locals {
         let dims: String = a.sizes.iter().map(|s| format!("[{}]", s)).collect();

@@ -3,8 +3,11 @@
 //! statement instances, and per array whether values flow in from before the
 //! region (copy to the device) or out of it (copy back).
 
+pub mod privatise;
+
 use crate::diag::{Diagnostic, Result};
 use crate::isl::{Isl, IslResultExt};
+pub use privatise::Privatised;
 use crate::scop::Scop;
 use isl_rs::{DimType, UnionAccessInfo, UnionMap, UnionSet};
 use std::collections::{BTreeMap, BTreeSet};
@@ -26,6 +29,10 @@ pub struct DependenceGraph {
     pub copy_in: BTreeSet<String>,
     /// Arrays the region writes: copied back to the host.
     pub copy_out: BTreeSet<String>,
+    /// Variables with a copy per iteration of the loops around them
+    /// (`privatise`): the dependences above are those of the program in
+    /// which they are expanded.
+    pub privatised: Vec<Privatised>,
 }
 
 impl DependenceGraph {
@@ -48,13 +55,20 @@ impl DependenceGraph {
     pub fn dump(&self) -> String {
         let list = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(", ");
         format!(
-            "flow: \"{}\"\nanti: \"{}\"\noutput: \"{}\"\nlive_in: \"{}\"\ncopy_in: [{}]\ncopy_out: [{}]\n",
+            "flow: \"{}\"\nanti: \"{}\"\noutput: \"{}\"\nlive_in: \"{}\"\ncopy_in: [{}]\ncopy_out: [{}]\n{}",
             self.flow,
             self.anti,
             self.output,
             self.live_in,
             list(&self.copy_in),
-            list(&self.copy_out)
+            list(&self.copy_out),
+            self.privatised
+                .iter()
+                .map(|p| format!(
+                    "private: {{ var: {}, depth: {}, last_writers: \"{}\" }}\n",
+                    p.array, p.depth, p.last_writers
+                ))
+                .collect::<String>()
         )
     }
 }
@@ -210,6 +224,23 @@ impl Model {
             .isl(isl, STAGE)
     }
 
+    /// The model of the program in which each of `privs` is expanded by
+    /// its live ranges, and stored by its last writers (`privatise`).
+    fn privatise(&mut self, isl: &Isl, scop: &Scop, privs: &[Privatised]) -> Result<()> {
+        let back = privatise::write_backs(isl, scop, &self.exact_must_writes, privs)?;
+        let ex = |m: &UnionMap| privatise::expand(isl, scop, m.copy().isl(isl, STAGE)?, privs);
+        let with_back = |m: UnionMap| -> Result<UnionMap> {
+            m.union(back.copy().isl(isl, STAGE)?).isl(isl, STAGE)
+        };
+        self.reads = ex(&self.reads)?;
+        self.writes = with_back(ex(&self.writes)?)?;
+        self.must_writes = with_back(ex(&self.must_writes)?)?;
+        self.may_writes = ex(&self.may_writes)?;
+        self.exact_must_writes = with_back(ex(&self.exact_must_writes)?)?;
+        self.exact_may_writes = ex(&self.exact_may_writes)?;
+        Ok(())
+    }
+
     /// `deps` without the pairs `independent` removes.
     fn keep_dependent(&self, isl: &Isl, deps: UnionMap) -> Result<UnionMap> {
         deps.subtract(self.independent.copy().isl(isl, STAGE)?)
@@ -233,8 +264,32 @@ fn order_tree(isl: &Isl, sched: &UnionMap) -> Result<isl_rs::Schedule> {
 }
 
 pub fn analyze(isl: &Isl, scop: &Scop) -> Result<DependenceGraph> {
+    analyze_with(isl, scop, true)
+}
+
+/// `analyze`, with or without privatisation (`privatise`): without, where
+/// the schedule made with it would interleave two values of one private
+/// copy (`valid::check_private_copies`).
+pub fn analyze_with(isl: &Isl, scop: &Scop, privatisation: bool) -> Result<DependenceGraph> {
     isl.reset_budget();
-    let model = Model::read(isl, scop)?;
+    let mut model = Model::read(isl, scop)?;
+    let privatised = if privatisation {
+        privatise::find(
+            isl,
+            scop,
+            &order_tree(isl, &model.sched)?,
+            &model.sched,
+            &model.reads,
+            &model.exact_must_writes,
+            &model.exact_may_writes,
+            &model.kills,
+        )?
+    } else {
+        Vec::new()
+    };
+    if !privatised.is_empty() {
+        model.privatise(isl, scop, &privatised)?;
+    }
 
     // Flow: each read's last writer. Reads with no writer are live-in.
     let flow_res = model
@@ -306,6 +361,7 @@ pub fn analyze(isl: &Isl, scop: &Scop) -> Result<DependenceGraph> {
         live_in: text(isl, live_in.to_str())?,
         copy_in,
         copy_out,
+        privatised,
     })
 }
 

@@ -3,6 +3,7 @@
 //! operation budget, and the AST-build functions isl-rs does not bind.
 
 pub mod ast_build;
+pub mod time;
 pub mod tree;
 
 use crate::diag::{Code, Diagnostic};

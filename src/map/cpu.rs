@@ -75,6 +75,7 @@ pub fn map_to_cpu(
         deps: &all,
         tile_size,
         loops: Vec::new(),
+        graph: deps,
     };
     let root = tree.get_root().isl(isl, STAGE)?;
     let root = m.visit(root, false)?;
@@ -90,6 +91,8 @@ struct CpuMapper<'a> {
     deps: &'a UnionMap,
     tile_size: i64,
     loops: Vec<ParallelLoop>,
+    /// The dependences, for their privatised variables (`deps::privatise`).
+    graph: &'a DependenceGraph,
 }
 
 impl CpuMapper<'_> {
@@ -173,6 +176,21 @@ impl CpuMapper<'_> {
         let n = node.band_n_member().isl(isl, STAGE)?;
         if self.tile_size <= 1 || n < 2 || !node.band_get_permutable().isl(isl, STAGE)? {
             return Ok(node);
+        }
+        // Tile loops of members inside a private copy's live range run
+        // around the points of several live ranges at once, interleaving
+        // their values in the one copy of the thread: such a band keeps
+        // its loops as they are.
+        if !self.graph.privatised.is_empty() {
+            let domain = node.get_domain().isl(isl, STAGE)?;
+            let prefix = node
+                .get_prefix_schedule_union_map()
+                .isl(isl, STAGE)?
+                .intersect_domain(domain.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            if !valid::separates_live_ranges(isl, self.scop, self.graph, &domain, &prefix)? {
+                return Ok(node);
+            }
         }
         valid::check_permutable(
             isl,

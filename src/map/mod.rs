@@ -211,6 +211,7 @@ pub fn map_to_gpu(
             with_ids,
             kernels: vec![],
             unit_tiles: false,
+            privatised: &deps.privatised,
         };
         let root = s.get_root().isl(isl, STAGE)?;
         let root = m.visit(root)?;
@@ -329,6 +330,8 @@ struct Mapper<'a> {
     kernels: Vec<KernelPlan>,
     /// The kernel band being mapped counts wavefront tiles.
     unit_tiles: bool,
+    /// The region's privatised variables (`deps::privatise`).
+    privatised: &'a [crate::deps::Privatised],
 }
 
 impl Mapper<'_> {
@@ -386,6 +389,39 @@ impl Mapper<'_> {
             }
             _ => self.visit_children(node),
         }
+    }
+
+    /// Whether statements below `node` access a privatised variable.
+    fn touches_private(&self, node: &ScheduleNode) -> Result<bool> {
+        if self.privatised.is_empty() {
+            return Ok(false);
+        }
+        let isl = self.isl;
+        let domain = node.get_domain().isl(isl, STAGE)?;
+        for p in self.privatised {
+            for &s in &p.stmts {
+                let name = &self.scop.stmts[s].name;
+                let mine = domain
+                    .copy()
+                    .isl(isl, STAGE)?
+                    .intersect(
+                        isl.union_set(&format!(
+                            "{{ {}[{}] }}",
+                            name,
+                            (0..self.scop.stmts[s].iterators.len())
+                                .map(|k| format!("x{}", k))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ))
+                        .isl(isl, STAGE)?,
+                    )
+                    .isl(isl, STAGE)?;
+                if !mine.is_empty().isl(isl, STAGE)? {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
     }
 
     fn visit_children(&mut self, node: ScheduleNode) -> Result<ScheduleNode> {
@@ -467,6 +503,15 @@ impl Mapper<'_> {
         if let Some(g) = &user.grid {
             n_block = n_block.min(g.len());
         }
+        // A thread's private copies hold one value at a time: the members
+        // past the threads' stay one loop inside each thread's points,
+        // not tile loops around them, which would interleave the live
+        // ranges of its points (`valid::check_private_copies`).
+        let (node, n) = if n > n_thread && n_thread > 0 && self.touches_private(&node)? {
+            (node.band_split(n_thread as i32).isl(isl, STAGE)?, n_thread)
+        } else {
+            (node, n)
+        };
         let node = origin::shift_to_zero(isl, node, n_block)?;
         let partial = node.band_get_partial_schedule().isl(isl, STAGE)?;
         let prefix = node
@@ -667,6 +712,7 @@ impl Mapper<'_> {
                     block_sizes: &block_sizes,
                     tile_sizes: &tiles,
                     thread_filter: &mine,
+                    privatised: self.privatised,
                 };
                 let mut budget = self.opts.mem.clone();
                 if budget.max_shared_bytes >= 0 && has_reductions(isl, self.scop, instances)? {

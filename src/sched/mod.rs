@@ -186,6 +186,11 @@ fn schedule_pluto(
                 names
             })
             .collect(),
+        private: deps
+            .privatised
+            .iter()
+            .map(|p| (p.depth, p.stmts.clone()))
+            .collect(),
     };
     let args: Vec<String> = vec![
         "pluto".into(),

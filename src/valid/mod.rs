@@ -114,7 +114,7 @@ fn find_mark(isl: &Isl, node: ScheduleNode, name: &str) -> Result<Option<Schedul
 /// grows with the dependences, not with the square of the statements (the
 /// order between every pair of statements' schedules).
 pub fn check_schedule_map(isl: &Isl, deps: &DependenceGraph, map: UnionMap) -> Result<()> {
-    let flat = padded_map(isl, map)?;
+    let flat = crate::isl::time::padded_map(isl, map)?;
     let all = deps.all(isl)?;
     if all.is_empty().isl(isl, STAGE)? {
         return Ok(());
@@ -334,39 +334,172 @@ pub fn check_permutable(
     Ok(())
 }
 
-/// `isl_schedule_get_map` may give statements under different branches of
-/// a sequence ranges of different lengths; pad them with zeros so that the
-/// lexicographic order compares all of them.
-fn padded_map(isl: &Isl, m: UnionMap) -> Result<UnionMap> {
-    let list = m.get_map_list().isl(isl, STAGE)?;
-    let n = list.size().isl(isl, STAGE)?;
-    let mut maps = Vec::new();
-    let mut max_out = 0;
-    for i in 0..n {
-        let map = list.get_at(i).isl(isl, STAGE)?;
-        max_out = max_out.max(map.dim(DimType::Out).isl(isl, STAGE)?);
-        maps.push(map);
+/// What `check_private_copies` says when a schedule interleaves two values
+/// of one private copy; the driver then compiles the region again without
+/// privatisation.
+pub const PRIVATE_COPIES_INTERLEAVE: &str = "the schedule interleaves the values of a private copy";
+
+/// Checks that `time` (the final schedule of a version, instance → time
+/// vector; block and thread ids, where present, as parameters, so that the
+/// check holds for each thread apart) runs the instances of each live
+/// range of each privatised variable together: some prefix of the time
+/// vector is the same for two of its instances exactly when they belong to
+/// the same live range. Each thread (or the host) then holds one value of
+/// the variable at a time, and one copy per thread suffices.
+///
+/// `launches` (device versions: per kernel, its instances → the host
+/// values of their launch) adds that a live range never spans two
+/// launches: a thread's copy does not outlive its launch, and threads of
+/// different kernels with the same ids share nothing.
+pub fn check_private_copies(
+    isl: &Isl,
+    scop: &crate::scop::Scop,
+    deps: &DependenceGraph,
+    time: UnionMap,
+    launches: &[Option<UnionMap>],
+) -> Result<()> {
+    if deps.privatised.is_empty() {
+        return Ok(());
     }
-    let mut out: Option<UnionMap> = None;
-    for map in maps {
-        let d = map.dim(DimType::Out).isl(isl, STAGE)?;
-        let mut map = map
-            .add_dims(DimType::Out, (max_out - d) as u32)
-            .isl(isl, STAGE)?;
-        for k in d..max_out {
-            map = map.fix_si(DimType::Out, k as u32, 0).isl(isl, STAGE)?;
+    // instance → [launch values] in a space per kernel.
+    let mut launch: Option<UnionMap> = None;
+    for (k, l) in launches.iter().enumerate() {
+        let Some(l) = l else { continue };
+        let list = l.get_map_list().isl(isl, STAGE)?;
+        for i in 0..list.size().isl(isl, STAGE)? {
+            let id = isl_rs::Id::read_from_str(&isl.ctx, &format!("pencilc_launch_{}", k))
+                .isl(isl, STAGE)?;
+            let m = list
+                .get_at(i)
+                .isl(isl, STAGE)?
+                .set_tuple_id(DimType::Out, id)
+                .isl(isl, STAGE)?;
+            let m = UnionMap::from_map(m).isl(isl, STAGE)?;
+            launch = Some(match launch {
+                None => m,
+                Some(u) => u.union(m).isl(isl, STAGE)?,
+            });
         }
-        let map = map.reset_tuple_id(DimType::Out).isl(isl, STAGE)?;
-        let um = UnionMap::from_map(map).isl(isl, STAGE)?;
-        out = Some(match out {
-            None => um,
-            Some(o) => o.union(um).isl(isl, STAGE)?,
-        });
     }
-    match out {
-        Some(o) => Ok(o),
-        None => isl.union_map("{ }").isl(isl, STAGE),
+    let time = crate::isl::time::padded_map(isl, time)?;
+    let timed = time.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
+    let n = {
+        let list = time.get_map_list().isl(isl, STAGE)?;
+        if list.size().isl(isl, STAGE)? == 0 {
+            return Ok(());
+        }
+        list.get_at(0).isl(isl, STAGE)?.dim(DimType::Out).isl(isl, STAGE)? as u32
+    };
+    for p in &deps.privatised {
+        let lr = crate::deps::privatise::live_range_map(isl, scop, &p.stmts, p.depth)?
+            .intersect_domain(timed.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        let same_lr = lr
+            .copy()
+            .isl(isl, STAGE)?
+            .apply_range(lr.copy().isl(isl, STAGE)?.reverse().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        let mine = time
+            .copy()
+            .isl(isl, STAGE)?
+            .intersect_domain(lr.domain().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        let mut ok = true;
+        if let Some(l) = &launch {
+            // Pairs of instances that run (the time map may have lost the
+            // context's bounds on the parameters).
+            let run = l.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
+            let same_lr = same_lr
+                .copy()
+                .isl(isl, STAGE)?
+                .intersect_domain(run.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?
+                .intersect_range(run)
+                .isl(isl, STAGE)?;
+            let same_launch = l
+                .copy()
+                .isl(isl, STAGE)?
+                .apply_range(l.copy().isl(isl, STAGE)?.reverse().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            ok = same_lr.is_subset(&same_launch).isl(isl, STAGE)?;
+        }
+        let mut found = false;
+        for d in 0..=n {
+            isl.check_deadline(STAGE)?;
+            let prefix = crate::isl::time::time_prefix(isl, &mine, d)?;
+            let same = prefix
+                .copy()
+                .isl(isl, STAGE)?
+                .apply_range(prefix.reverse().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            // The shortest prefix that tells live ranges apart; a longer
+            // one only splits them further.
+            if same.is_subset(&same_lr).isl(isl, STAGE)? {
+                found = same_lr.is_subset(&same).isl(isl, STAGE)?;
+                break;
+            }
+        }
+        if !(ok && found) {
+            if std::env::var_os("PENCILC_DEBUG_PRIVATE").is_some() {
+                eprintln!(
+                    "private copies of {} interleave (launch ok {}, time ok {}) in {}; launches {}",
+                    p.array,
+                    ok,
+                    found,
+                    time.to_str().unwrap_or("?"),
+                    launch
+                        .as_ref()
+                        .map(|l| l.to_str().unwrap_or("?").to_string())
+                        .unwrap_or_default()
+                );
+            }
+            return Err(Diagnostic::internal(
+                STAGE,
+                format!("{} `{}`", PRIVATE_COPIES_INTERLEAVE, p.array),
+            ));
+        }
     }
+    Ok(())
+}
+
+/// Whether `prefix` (instance → values) tells apart the live ranges of
+/// every privatised variable among the instances of `domain`: a band whose
+/// first members do so can be tiled in them alone without interleaving
+/// them (`check_private_copies`).
+pub fn separates_live_ranges(
+    isl: &Isl,
+    scop: &crate::scop::Scop,
+    deps: &DependenceGraph,
+    domain: &UnionSet,
+    prefix: &UnionMap,
+) -> Result<bool> {
+    for p in &deps.privatised {
+        let lr = crate::deps::privatise::live_range_map(isl, scop, &p.stmts, p.depth)?
+            .intersect_domain(domain.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        if lr.is_empty().isl(isl, STAGE)? {
+            continue;
+        }
+        let same_lr = lr
+            .copy()
+            .isl(isl, STAGE)?
+            .apply_range(lr.copy().isl(isl, STAGE)?.reverse().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        let mine = prefix
+            .copy()
+            .isl(isl, STAGE)?
+            .intersect_domain(lr.domain().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        let same = mine
+            .copy()
+            .isl(isl, STAGE)?
+            .apply_range(mine.reverse().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        if !same.is_equal(&same_lr).isl(isl, STAGE)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 #[cfg(test)]
@@ -382,6 +515,7 @@ mod tests {
             live_in: "{ }".into(),
             copy_in: Default::default(),
             copy_out: Default::default(),
+            privatised: vec![],
         }
     }
 

@@ -138,6 +138,31 @@ pub struct KernelShape<'a> {
     /// Tile size per band member.
     pub tile_sizes: &'a [i64],
     pub thread_filter: &'a UnionSet,
+    /// The region's privatised variables (`deps::privatise`).
+    pub privatised: &'a [crate::deps::Privatised],
+}
+
+/// Whether statement `s` has instances in the kernel.
+fn runs_in(isl: &Isl, k: &KernelShape, s: usize) -> Result<bool> {
+    let st = &k.scop.stmts[s];
+    let all = isl
+        .union_set(&format!(
+            "{{ {}[{}] }}",
+            st.name,
+            (0..st.iterators.len())
+                .map(|j| format!("x{}", j))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .isl(isl, STAGE)?;
+    Ok(!k
+        .instances
+        .copy()
+        .isl(isl, STAGE)?
+        .intersect(all)
+        .isl(isl, STAGE)?
+        .is_empty()
+        .isl(isl, STAGE)?)
 }
 
 impl KernelShape<'_> {
@@ -239,6 +264,15 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
         .flat_range_product(points.copy().isl(isl, STAGE)?)
         .isl(isl, STAGE)?;
 
+    // Arrays with a private copy in some statement of the kernel: those
+    // statements reach the copy, and their last writers store into the
+    // array itself, which no tile of it may then hold.
+    let private: Vec<&str> = k
+        .privatised
+        .iter()
+        .filter(|p| p.stmts.iter().any(|&s| runs_in(isl, k, s).unwrap_or(true)))
+        .map(|p| p.array.as_str())
+        .collect();
     // References: per statement and (non-scalar) array.
     let mut refs: Vec<Ref> = Vec::new();
     for st in &k.scop.stmts {
@@ -252,7 +286,7 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
         arrays.dedup();
         for a in arrays {
             let Some(arr) = k.scop.array(a) else { continue };
-            if arr.is_scalar() {
+            if arr.is_scalar() || private.contains(&a) {
                 continue;
             }
             let rel = |list: &[crate::scop::Access]| -> Result<UnionMap> {

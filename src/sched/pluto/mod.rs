@@ -123,6 +123,11 @@ pub struct Problem {
     /// Per statement, the arrays (not scalars) it reads or writes: smart
     /// fusion only fuses components that share data.
     pub arrays: Vec<Vec<String>>,
+    /// Privatised variables (`deps::privatise`): the number of loops
+    /// whose iterations have a copy each, and the statements (indices)
+    /// that use it. Fusion keeps such statements together until that many
+    /// rows are found for them, so that one thread runs a live range.
+    pub private: Vec<(usize, Vec<usize>)>,
 }
 
 impl Problem {
@@ -144,6 +149,13 @@ impl Problem {
         for d in &self.deps {
             s.push_str(&format!("dep {}\n", d));
         }
+        for (depth, stmts) in &self.private {
+            s.push_str(&format!("private {}", depth));
+            for st in stmts {
+                s.push_str(&format!(" {}", st));
+            }
+            s.push('\n');
+        }
         s
     }
 
@@ -154,6 +166,7 @@ impl Problem {
             domain: String::new(),
             deps: vec![],
             arrays: vec![],
+            private: vec![],
         };
         for line in text.lines() {
             let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
@@ -170,6 +183,17 @@ impl Problem {
                 }
                 "domain" => p.domain = rest.to_string(),
                 "dep" => p.deps.push(rest.to_string()),
+                "private" => {
+                    let mut words = rest.split_whitespace().map(|w| w.parse::<usize>());
+                    let depth = match words.next() {
+                        Some(Ok(d)) => d,
+                        _ => return Err("bad private line".into()),
+                    };
+                    let stmts = words
+                        .collect::<std::result::Result<Vec<_>, _>>()
+                        .map_err(|_| "bad private line")?;
+                    p.private.push((depth, stmts));
+                }
                 "" => {}
                 _ => return Err(format!("unknown line in a scheduling problem: {}", line)),
             }
@@ -325,6 +349,7 @@ impl<'a> Pluto<'a> {
                 Fuse::Smart => self.smart_partition(&sccs, &edges, h)?,
                 Fuse::Max => vec![group.to_vec()],
             };
+            let parts = self.keep_live_ranges_together(parts, h);
             if parts.len() > 1 {
                 return self.sequence(parts, edges, h);
             }
@@ -365,6 +390,38 @@ impl<'a> Pluto<'a> {
             permutable: false,
             child: Box::new(child),
         }))
+    }
+
+    /// `parts` with those merged that share a privatised variable whose
+    /// live ranges the rows so far do not yet tell apart (fewer rows than
+    /// its loops): split into a sequence outside them, one live range
+    /// would span several loop nests, which one thread's copy cannot hold.
+    /// The merged parts keep their topological order (a part joins the
+    /// first one it shares a variable with, and so do the parts between).
+    fn keep_live_ranges_together(
+        &self,
+        parts: Vec<Vec<usize>>,
+        h: &[Vec<Vec<i64>>],
+    ) -> Vec<Vec<usize>> {
+        let mut parts = parts;
+        for (depth, stmts) in &self.scop.private {
+            if stmts.iter().any(|&s| h[s].len() >= *depth) {
+                continue;
+            }
+            let holding: Vec<usize> = (0..parts.len())
+                .filter(|&k| parts[k].iter().any(|s| stmts.contains(s)))
+                .collect();
+            let (Some(&first), Some(&last)) = (holding.first(), holding.last()) else {
+                continue;
+            };
+            if first == last {
+                continue;
+            }
+            let mut merged: Vec<usize> = parts[first..=last].concat();
+            merged.sort();
+            parts.splice(first..=last, std::iter::once(merged));
+        }
+        parts
     }
 
     fn sequence(

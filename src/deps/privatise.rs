@@ -1,0 +1,449 @@
+//! Privatisation: a variable whose every value lives within one iteration
+//! of the loops around it (written before it is read in each iteration,
+//! as symm's `temp2`, deriche's `ym1`, doitgen's `sum[p]`) does not order
+//! the iterations: each may have its own copy (live-range reordering,
+//! Verdoolaege and Cohen, IMPACT 2016, for expanded storage).
+//!
+//! The dataflow of the rest of the pipeline is the dataflow of the program
+//! in which such a variable `V` is expanded by those loops' iterators:
+//! its accesses in iteration `x` go to `V'[x][e]`. Its flow dependences
+//! are unchanged (they all lie within an iteration), and its anti and
+//! output dependences between iterations disappear. A value the region
+//! leaves in `V` is stored from the private copy by the instance that
+//! writes that element last in the original order (`last_writers`), a
+//! must-write of `V[e]` itself.
+//!
+//! Code keeps one copy per thread (a register) or per CPU thread, not the
+//! expanded array; `valid::check_private_copies` proves that the final
+//! schedule never interleaves two values of one copy (else the region is
+//! compiled without the privatisation).
+
+use crate::diag::Result;
+use crate::isl::{Isl, IslResultExt};
+use crate::scop::{Scop, StmtBody};
+use isl_rs::{DimType, Map, UnionAccessInfo, UnionMap};
+
+const STAGE: &str = "deps";
+
+/// Private copies for scalars are always small; arrays get a private copy
+/// of their whole (constant) extent per thread, up to this many elements.
+pub const MAX_PRIVATE_ARRAY_ELEMS: i64 = 256;
+
+/// A variable privatised by the loops around its accesses in one loop
+/// nest (a variable that several nests reuse, as deriche's `ym1`, has a
+/// private copy in each nest that keeps its values to itself).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Privatised {
+    /// The array (a scalar is a 0-d array).
+    pub array: String,
+    /// The private copy's name in generated code.
+    pub name: String,
+    /// How many loops, outermost first, each iteration of which has its
+    /// own copy.
+    pub depth: usize,
+    /// The statements of the nest that access it (indices into
+    /// `Scop::stmts`).
+    pub stmts: Vec<usize>,
+    /// The instances that write an element last in the nest, in the
+    /// original order, and so also store it in the variable itself (isl
+    /// union set text).
+    pub last_writers: String,
+}
+
+impl Privatised {
+    /// The name of the private copy in generated code.
+    pub fn private_name(&self) -> String {
+        self.name.clone()
+    }
+}
+
+/// instance → [iterators of the first `depth` loops], over `stmts`.
+pub fn live_range_map(isl: &Isl, scop: &Scop, stmts: &[usize], depth: usize) -> Result<UnionMap> {
+    let parts: Vec<String> = stmts
+        .iter()
+        .map(|&s| {
+            let st = &scop.stmts[s];
+            let it: Vec<String> = (0..st.iterators.len()).map(|k| format!("x{}", k)).collect();
+            format!(
+                "{}[{}] -> [{}]",
+                st.name,
+                it.join(", "),
+                it[..depth].join(", ")
+            )
+        })
+        .collect();
+    isl.union_map(&format!(
+        "{} -> {{ {} }}",
+        scop.param_prefix(),
+        parts.join("; ")
+    ))
+    .isl(isl, STAGE)
+}
+
+/// The constant positions of a statement's 2d+1 schedule: `[c0, c1, ...]`
+/// for `[c0, i0, c1, i1, ..., cd]`, or `None` where one is not constant.
+fn positions(isl: &Isl, schedule: &str) -> Result<Option<Vec<i64>>> {
+    let m = Map::read_from_str(&isl.ctx, schedule).isl(isl, STAGE)?;
+    let n = m.dim(DimType::Out).isl(isl, STAGE)? as u32;
+    let mut out = Vec::new();
+    for p in (0..n).step_by(2) {
+        let v = m.plain_get_val_if_fixed(DimType::Out, p).isl(isl, STAGE)?;
+        if !v.is_int().isl(isl, STAGE)? {
+            return Ok(None);
+        }
+        out.push(v.get_num_si().isl(isl, STAGE)?);
+    }
+    Ok(Some(out))
+}
+
+/// How many loops all of `stmts` share, outermost first.
+fn common_loops(isl: &Isl, scop: &Scop, stmts: &[usize]) -> Result<usize> {
+    let mut common: Option<(Vec<i64>, usize)> = None;
+    for &s in stmts {
+        let st = &scop.stmts[s];
+        let Some(pos) = positions(isl, &st.schedule)? else {
+            return Ok(0);
+        };
+        let loops = st.iterators.len();
+        common = Some(match common {
+            None => (pos, loops),
+            Some((first, n)) => {
+                // Loop l is shared when the positions before it and at its
+                // own level agree.
+                let mut k = 0;
+                while k < n.min(loops) && first.get(k) == pos.get(k) {
+                    k += 1;
+                }
+                (first, k)
+            }
+        });
+    }
+    Ok(common.map(|(_, n)| n).unwrap_or(0))
+}
+
+/// The variables of `scop` that can be privatised, with the accesses of
+/// the rest of the analysis: `reads` and `writes` are the model's (all
+/// accesses, and must-writes), each instance → element.
+#[allow(clippy::too_many_arguments)]
+pub fn find(
+    isl: &Isl,
+    scop: &Scop,
+    sched: &isl_rs::Schedule,
+    time: &UnionMap,
+    reads: &UnionMap,
+    must_writes: &UnionMap,
+    may_writes: &UnionMap,
+    kills: &UnionMap,
+) -> Result<Vec<Privatised>> {
+    let mut out = Vec::new();
+    for a in &scop.arrays {
+        if !a.written || a.layout.is_some() || !a.members.is_empty() {
+            continue;
+        }
+        // Arrays: one copy of the whole array per thread, so a small one.
+        let mut elems = 1i64;
+        for e in &a.extents {
+            match e {
+                crate::scop::Extent::Const(c) => elems = elems.saturating_mul(*c),
+                _ => elems = i64::MAX,
+            }
+        }
+        if elems > MAX_PRIVATE_ARRAY_ELEMS {
+            continue;
+        }
+        let accessing: Vec<usize> = scop
+            .stmts
+            .iter()
+            .enumerate()
+            .filter(|(_, st)| {
+                st.reads
+                    .iter()
+                    .chain(st.writes.iter())
+                    .any(|x| x.array == a.name)
+            })
+            .map(|(k, _)| k)
+            .collect();
+        if accessing.is_empty()
+            || !accessing
+                .iter()
+                .all(|&s| plain_access(scop, s, &a.name))
+        {
+            continue;
+        }
+        let universe = isl
+            .union_set(&format!(
+                "{{ {}[{}] }}",
+                a.name,
+                (0..a.extents.len())
+                    .map(|k| format!("e{}", k))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            .isl(isl, STAGE)?;
+        let on_v = |m: &UnionMap| -> Result<UnionMap> {
+            m.copy()
+                .isl(isl, STAGE)?
+                .intersect_range(universe.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)
+        };
+        let (r, mw, yw, k) = (
+            on_v(reads)?,
+            on_v(must_writes)?,
+            on_v(may_writes)?,
+            on_v(kills)?,
+        );
+        // May-writes (a write that may not happen) and kills make the
+        // value of an iteration depend on what happened before it.
+        if !yw.is_empty().isl(isl, STAGE)? || !k.is_empty().isl(isl, STAGE)? {
+            continue;
+        }
+        let flow = UnionAccessInfo::from_sink(r)
+            .isl(isl, STAGE)?
+            .set_must_source(mw.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .set_schedule(sched.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .compute_flow()
+            .isl(isl, STAGE)?;
+        // A read with no write before it in the region reads the value
+        // from before the region: its copy would start undefined.
+        let unsourced = flow
+            .get_may_no_source()
+            .isl(isl, STAGE)?
+            .domain()
+            .isl(isl, STAGE)?;
+        let deps = flow.get_may_dependence().isl(isl, STAGE)?;
+        let mut copies = 0;
+        for stmts in nests(isl, scop, &accessing)? {
+            let names = instances_of(isl, scop, &stmts)?;
+            // Every value read in the nest is written in the same iteration
+            // of its loops (so none comes from before the nest).
+            let mine = deps
+                .copy()
+                .isl(isl, STAGE)?
+                .intersect_range(names.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            if !unsourced
+                .copy()
+                .isl(isl, STAGE)?
+                .intersect(names.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?
+                .is_empty()
+                .isl(isl, STAGE)?
+            {
+                continue;
+            }
+            let loops = common_loops(isl, scop, &stmts)?;
+            let mut depth = 0;
+            for d in (1..=loops).rev() {
+                let lr = live_range_map(isl, scop, &stmts, d)?;
+                let same = lr
+                    .copy()
+                    .isl(isl, STAGE)?
+                    .apply_range(lr.reverse().isl(isl, STAGE)?)
+                    .isl(isl, STAGE)?;
+                if mine.is_subset(&same).isl(isl, STAGE)? {
+                    depth = d;
+                    break;
+                }
+            }
+            if depth == 0 {
+                continue;
+            }
+            let written = mw
+                .copy()
+                .isl(isl, STAGE)?
+                .intersect_domain(names)
+                .isl(isl, STAGE)?;
+            let last = last_writers(isl, time, &written)?;
+            let name = match copies {
+                0 => format!("pencilc_priv_{}", a.name),
+                k => format!("pencilc_priv_{}_{}", a.name, k),
+            };
+            copies += 1;
+            out.push(Privatised {
+                array: a.name.clone(),
+                name,
+                depth,
+                stmts,
+                last_writers: last.to_str().isl(isl, STAGE)?.to_string(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// `stmts` split by the outermost loop around them; statements outside
+/// every loop are left out.
+fn nests(isl: &Isl, scop: &Scop, stmts: &[usize]) -> Result<Vec<Vec<usize>>> {
+    let mut out: Vec<(i64, Vec<usize>)> = Vec::new();
+    for &s in stmts {
+        let st = &scop.stmts[s];
+        if st.iterators.is_empty() {
+            continue;
+        }
+        let Some(pos) = positions(isl, &st.schedule)? else {
+            continue;
+        };
+        match out.iter_mut().find(|(p, _)| *p == pos[0]) {
+            Some((_, v)) => v.push(s),
+            None => out.push((pos[0], vec![s])),
+        }
+    }
+    Ok(out.into_iter().map(|(_, v)| v).collect())
+}
+
+/// The instances of `stmts`, any iteration.
+fn instances_of(isl: &Isl, scop: &Scop, stmts: &[usize]) -> Result<isl_rs::UnionSet> {
+    let parts: Vec<String> = stmts
+        .iter()
+        .map(|&s| {
+            let st = &scop.stmts[s];
+            format!(
+                "{}[{}]",
+                st.name,
+                (0..st.iterators.len())
+                    .map(|k| format!("x{}", k))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+        .collect();
+    isl.union_set(&format!("{{ {} }}", parts.join("; ")))
+        .isl(isl, STAGE)
+}
+
+/// Whether statement `s` touches `array` only as plain assignments and
+/// reads do: no reduction update, summary call or compound statement
+/// (whose writes are may-writes, and whose text the write-back could not
+/// follow), and at most one write (the assignment's left-hand side).
+fn plain_access(scop: &Scop, s: usize, array: &str) -> bool {
+    let st = &scop.stmts[s];
+    if st.reductions.iter().any(|(v, _)| v == array) {
+        return false;
+    }
+    match &st.body {
+        StmtBody::Assign { .. } => st.writes.iter().filter(|w| w.array == array).count() <= 1,
+        StmtBody::Compound(_) | StmtBody::Call { .. } => false,
+    }
+}
+
+/// The instances among `writes`' whose element no later instance writes.
+fn last_writers(isl: &Isl, time: &UnionMap, writes: &UnionMap) -> Result<isl_rs::UnionSet> {
+    let time = crate::isl::time::padded_map(isl, time.copy().isl(isl, STAGE)?)?;
+    // element → times of its writes, then the last of them.
+    let when = writes
+        .copy()
+        .isl(isl, STAGE)?
+        .reverse()
+        .isl(isl, STAGE)?
+        .apply_range(time.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .lexmax()
+        .isl(isl, STAGE)?;
+    // instance → element → last time; kept where that time is its own.
+    let own = writes
+        .copy()
+        .isl(isl, STAGE)?
+        .apply_range(when)
+        .isl(isl, STAGE)?
+        .intersect(time)
+        .isl(isl, STAGE)?;
+    own.domain().isl(isl, STAGE)
+}
+
+/// `acc` with the accesses to each privatised variable expanded by its
+/// live range: `S[x] -> V[e]` becomes `S[x] -> [V[e] -> P[x_0..x_{d-1}]]`.
+pub fn expand(isl: &Isl, scop: &Scop, acc: UnionMap, privs: &[Privatised]) -> Result<UnionMap> {
+    let mut acc = acc;
+    for p in privs {
+        let a = scop.array(&p.array).expect("privatised arrays exist");
+        let universe = isl
+            .union_set(&format!(
+                "{{ {}[{}] }}",
+                a.name,
+                (0..a.extents.len())
+                    .map(|k| format!("e{}", k))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            .isl(isl, STAGE)?;
+        let nest = instances_of(isl, scop, &p.stmts)?;
+        let mine = acc
+            .copy()
+            .isl(isl, STAGE)?
+            .intersect_range(universe.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .intersect_domain(nest.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        if mine.is_empty().isl(isl, STAGE)? {
+            continue;
+        }
+        let rest = acc.subtract(mine.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+        // Each copy's live ranges in a space of their own.
+        let lr = live_range_map(isl, scop, &p.stmts, p.depth)?;
+        let id = isl_rs::Id::read_from_str(&isl.ctx, &p.name).isl(isl, STAGE)?;
+        let lr = named_range(isl, lr, id)?;
+        let expanded = mine.range_product(lr).isl(isl, STAGE)?;
+        acc = rest.union(expanded).isl(isl, STAGE)?;
+    }
+    Ok(acc)
+}
+
+/// `m` with every map's range tuple named `id`.
+fn named_range(isl: &Isl, m: UnionMap, id: isl_rs::Id) -> Result<UnionMap> {
+    let list = m.get_map_list().isl(isl, STAGE)?;
+    let mut out: Option<UnionMap> = None;
+    for i in 0..list.size().isl(isl, STAGE)? {
+        let map = list
+            .get_at(i)
+            .isl(isl, STAGE)?
+            .set_tuple_id(DimType::Out, id.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        let um = UnionMap::from_map(map).isl(isl, STAGE)?;
+        out = Some(match out {
+            None => um,
+            Some(o) => o.union(um).isl(isl, STAGE)?,
+        });
+    }
+    match out {
+        Some(o) => Ok(o),
+        None => Ok(m),
+    }
+}
+
+/// The write-back of each privatised variable: its last writers' writes of
+/// the variable itself (instance → element).
+pub fn write_backs(
+    isl: &Isl,
+    scop: &Scop,
+    writes: &UnionMap,
+    privs: &[Privatised],
+) -> Result<UnionMap> {
+    let mut out = isl
+        .union_map(&format!("{} -> {{ }}", scop.param_prefix()))
+        .isl(isl, STAGE)?;
+    for p in privs {
+        let last = isl.union_set(&p.last_writers).isl(isl, STAGE)?;
+        let a = scop.array(&p.array).expect("privatised arrays exist");
+        let universe = isl
+            .union_set(&format!(
+                "{{ {}[{}] }}",
+                a.name,
+                (0..a.extents.len())
+                    .map(|k| format!("e{}", k))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            .isl(isl, STAGE)?;
+        let w = writes
+            .copy()
+            .isl(isl, STAGE)?
+            .intersect_range(universe)
+            .isl(isl, STAGE)?
+            .intersect_domain(last)
+            .isl(isl, STAGE)?;
+        out = out.union(w).isl(isl, STAGE)?;
+    }
+    Ok(out)
+}
