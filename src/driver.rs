@@ -403,16 +403,30 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
                 &mut report,
                 &mut lap,
             );
-            if matches!(&tried, Err(e) if e.message.contains(valid::PRIVATE_COPIES_INTERLEAVE)) {
-                // The schedule keeps a value of a private copy live across
-                // another's: the dependences of the variables as they are,
-                // and the same rung again.
+            // A schedule that keeps a value of a private copy live across
+            // another's: the same rung again without that copy (each round
+            // drops one, so this ends).
+            let mut excluded: Vec<String> = Vec::new();
+            while let Err(e) = &tried {
+                let Some(name) = e
+                    .message
+                    .split_once(valid::PRIVATE_COPIES_INTERLEAVE)
+                    .and_then(|(_, rest)| rest.split('`').nth(1))
+                    .map(str::to_string)
+                else {
+                    break;
+                };
+                if excluded.contains(&name) {
+                    break;
+                }
                 report.placements.push(format!(
-                    "{}: no privatisation ({})",
+                    "{}: no private copy `{}` ({})",
                     scop.heading().trim_end(),
-                    tried.as_ref().err().map(|e| e.message.as_str()).unwrap_or("")
+                    name,
+                    valid::PRIVATE_COPIES_INTERLEAVE
                 ));
-                tried = deps::analyze_with(&isl, &scop, false).and_then(|d| {
+                excluded.push(name);
+                tried = deps::analyze_with(&isl, &scop, &excluded).and_then(|d| {
                     deps = d;
                     compile_region(
                         &isl,

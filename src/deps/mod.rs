@@ -264,16 +264,16 @@ fn order_tree(isl: &Isl, sched: &UnionMap) -> Result<isl_rs::Schedule> {
 }
 
 pub fn analyze(isl: &Isl, scop: &Scop) -> Result<DependenceGraph> {
-    analyze_with(isl, scop, true)
+    analyze_with(isl, scop, &[])
 }
 
-/// `analyze`, with or without privatisation (`privatise`): without, where
-/// the schedule made with it would interleave two values of one private
-/// copy (`valid::check_private_copies`).
-pub fn analyze_with(isl: &Isl, scop: &Scop, privatisation: bool) -> Result<DependenceGraph> {
+/// `analyze` without the private copies named in `excluded`
+/// (`Privatised::name`): a schedule made with them interleaved two values
+/// of one copy (`valid::check_private_copies`).
+pub fn analyze_with(isl: &Isl, scop: &Scop, excluded: &[String]) -> Result<DependenceGraph> {
     isl.reset_budget();
     let mut model = Model::read(isl, scop)?;
-    let privatised = if privatisation {
+    let privatised = {
         privatise::find(
             isl,
             scop,
@@ -283,9 +283,8 @@ pub fn analyze_with(isl: &Isl, scop: &Scop, privatisation: bool) -> Result<Depen
             &model.exact_must_writes,
             &model.exact_may_writes,
             &model.kills,
+            excluded,
         )?
-    } else {
-        Vec::new()
     };
     if !privatised.is_empty() {
         model.privatise(isl, scop, &privatised)?;

@@ -134,6 +134,7 @@ pub fn find(
     must_writes: &UnionMap,
     may_writes: &UnionMap,
     kills: &UnionMap,
+    excluded: &[String],
 ) -> Result<Vec<Privatised>> {
     let mut out = Vec::new();
     for a in &scop.arrays {
@@ -214,7 +215,15 @@ pub fn find(
             .isl(isl, STAGE)?;
         let deps = flow.get_may_dependence().isl(isl, STAGE)?;
         let mut copies = 0;
-        for stmts in nests(isl, scop, &accessing)? {
+        for stmts in webs(isl, scop, &accessing, &deps)? {
+            let name = match copies {
+                0 => format!("pencilc_priv_{}", a.name),
+                k => format!("pencilc_priv_{}_{}", a.name, k),
+            };
+            if excluded.contains(&name) {
+                copies += 1;
+                continue;
+            }
             let names = instances_of(isl, scop, &stmts)?;
             // Every value read in the nest is written in the same iteration
             // of its loops (so none comes from before the nest).
@@ -231,6 +240,7 @@ pub fn find(
                 .is_empty()
                 .isl(isl, STAGE)?
             {
+                copies += 1;
                 continue;
             }
             let loops = common_loops(isl, scop, &stmts)?;
@@ -248,6 +258,7 @@ pub fn find(
                 }
             }
             if depth == 0 {
+                copies += 1;
                 continue;
             }
             let written = mw
@@ -256,10 +267,6 @@ pub fn find(
                 .intersect_domain(names)
                 .isl(isl, STAGE)?;
             let last = last_writers(isl, time, &written)?;
-            let name = match copies {
-                0 => format!("pencilc_priv_{}", a.name),
-                k => format!("pencilc_priv_{}_{}", a.name, k),
-            };
             copies += 1;
             out.push(Privatised {
                 array: a.name.clone(),
@@ -273,24 +280,45 @@ pub fn find(
     Ok(out)
 }
 
-/// `stmts` split by the outermost loop around them; statements outside
-/// every loop are left out.
-fn nests(isl: &Isl, scop: &Scop, stmts: &[usize]) -> Result<Vec<Vec<usize>>> {
-    let mut out: Vec<(i64, Vec<usize>)> = Vec::new();
-    for &s in stmts {
-        let st = &scop.stmts[s];
-        if st.iterators.is_empty() {
-            continue;
+/// `stmts` split into webs: statements linked by the values of the
+/// variable (`flow`, its flow dependences) share a web, each web a copy of
+/// its own (deriche's `ym1`, reused by two loop nests; ludcmp's `w`, by
+/// the two loops of each row). Statements outside every loop are left
+/// out, as are webs holding one.
+fn webs(isl: &Isl, scop: &Scop, stmts: &[usize], flow: &UnionMap) -> Result<Vec<Vec<usize>>> {
+    let index = |name: &str| stmts.iter().position(|&s| scop.stmts[s].name == name);
+    let mut parent: Vec<usize> = (0..stmts.len()).collect();
+    fn find(p: &mut [usize], x: usize) -> usize {
+        let mut r = x;
+        while p[r] != r {
+            r = p[r];
         }
-        let Some(pos) = positions(isl, &st.schedule)? else {
-            continue;
-        };
-        match out.iter_mut().find(|(p, _)| *p == pos[0]) {
-            Some((_, v)) => v.push(s),
-            None => out.push((pos[0], vec![s])),
+        p[x] = r;
+        r
+    }
+    let list = flow.get_map_list().isl(isl, STAGE)?;
+    for i in 0..list.size().isl(isl, STAGE)? {
+        let m = list.get_at(i).isl(isl, STAGE)?;
+        let a = m.get_tuple_name(DimType::In).isl(isl, STAGE)?.to_string();
+        let b = m.get_tuple_name(DimType::Out).isl(isl, STAGE)?.to_string();
+        if let (Some(x), Some(y)) = (index(&a), index(&b)) {
+            let (x, y) = (find(&mut parent, x), find(&mut parent, y));
+            parent[x.max(y)] = x.min(y);
         }
     }
-    Ok(out.into_iter().map(|(_, v)| v).collect())
+    let mut out: Vec<(usize, Vec<usize>)> = Vec::new();
+    for (k, &s) in stmts.iter().enumerate() {
+        let r = find(&mut parent, k);
+        match out.iter_mut().find(|(root, _)| *root == r) {
+            Some((_, v)) => v.push(s),
+            None => out.push((r, vec![s])),
+        }
+    }
+    Ok(out
+        .into_iter()
+        .map(|(_, v)| v)
+        .filter(|v| v.iter().all(|&s| !scop.stmts[s].iterators.is_empty()))
+        .collect())
 }
 
 /// The instances of `stmts`, any iteration.

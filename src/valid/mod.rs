@@ -455,7 +455,7 @@ pub fn check_private_copies(
             }
             return Err(Diagnostic::internal(
                 STAGE,
-                format!("{} `{}`", PRIVATE_COPIES_INTERLEAVE, p.array),
+                format!("{} `{}`", PRIVATE_COPIES_INTERLEAVE, p.name),
             ));
         }
     }
