@@ -77,6 +77,7 @@ impl MapOptions {
                 max_private_elements: (d.registers_per_thread / 4).clamp(1, 64),
                 register_tiles_across_barriers: d.register_tiles_across_barriers,
                 shared_write_back: d.shared_write_back,
+                shared_for_halo: d.shared_for_halo,
                 ..memory::MemOptions::default()
             },
             ..MapOptions::default()

@@ -21,6 +21,10 @@ pub struct Ref {
     pub writes: UnionMap,
     /// Some write of the statement to the array is a may-write.
     pub may_write: bool,
+    /// Each access of the statement to the array apart (instance →
+    /// element): coalescing is a property of one subscript, not of the
+    /// union of a stencil's five.
+    pub accesses: Vec<UnionMap>,
     /// Outer schedule values (per tile iteration) → elements.
     pub footprint: UnionMap,
 }

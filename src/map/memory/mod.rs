@@ -61,6 +61,9 @@ pub struct MemOptions {
     /// Written groups may go to shared memory (`Device::shared_write_back`,
     /// or `--shared-write-back`).
     pub shared_write_back: bool,
+    /// Groups whose only reuse is a halo or within one thread may go to
+    /// shared memory (`Device::shared_for_halo`).
+    pub shared_for_halo: bool,
 }
 
 impl Default for MemOptions {
@@ -72,6 +75,7 @@ impl Default for MemOptions {
             max_private_elements: 16,
             register_tiles_across_barriers: true,
             shared_write_back: false,
+            shared_for_halo: true,
         }
     }
 }
@@ -310,6 +314,18 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
                 continue;
             }
             let footprint = footprint(isl, &inner, &all)?;
+            let accesses = st
+                .reads
+                .iter()
+                .chain(st.writes.iter())
+                .filter(|x| x.array == a)
+                .map(|x| {
+                    isl.union_map(&x.relation)
+                        .isl(isl, STAGE)?
+                        .intersect_domain(k.instances.copy().isl(isl, STAGE)?)
+                        .isl(isl, STAGE)
+                })
+                .collect::<Result<Vec<_>>>()?;
             refs.push(Ref {
                 array: a.to_string(),
                 stmt: st.id.0,
@@ -317,6 +333,7 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
                 writes,
                 may_write,
                 footprint,
+                accesses,
             });
         }
     }
@@ -405,10 +422,15 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
         } else {
             None
         };
+        let per_access: Vec<UnionMap> = members
+            .iter()
+            .flat_map(|&m| refs[m].accesses.iter())
+            .map(|a| a.copy().isl(isl, STAGE))
+            .collect::<Result<_>>()?;
         let coalesced = n_thread == 0
             || placement::is_coalesced(
                 isl,
-                &per_ref,
+                &per_access,
                 &to_points,
                 n_outer_inner + n_thread - 1,
                 arr.extents.len(),
@@ -459,7 +481,15 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
                     }
                 );
             }
-            (_, Some((sizes, strides))) if reuse.any || !coalesced => {
+            // Where global loads are cached (a GPU's L1), a stencil's halo
+            // (neighbouring threads reading neighbouring elements) costs
+            // little from global memory; the tile pays only for reuse of
+            // the same element by several threads, or to coalesce.
+            (_, Some((sizes, strides)))
+                if !coalesced
+                    || reuse.thread_factor > 1
+                    || (reuse.any && opts.shared_for_halo) =>
+            {
                 let bytes = sizes.iter().product::<i64>() * elem_bytes(&arr.elem_type);
                 if opts.max_shared_bytes >= 0 && shared_used + bytes > opts.max_shared_bytes {
                     g.reason = format!(
