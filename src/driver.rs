@@ -86,6 +86,8 @@ pub struct Options {
     pub progress: bool,
     /// `--debug-fault` (see `debug_fault`).
     pub debug_fault: Option<String>,
+    /// Which accumulations become reductions (`--reductions`).
+    pub reductions: scop::ReductionMode,
 }
 
 impl Default for Options {
@@ -118,6 +120,7 @@ impl Default for Options {
             region_budgets: BTreeMap::new(),
             progress: false,
             debug_fault: None,
+            reductions: scop::ReductionMode::default(),
         }
     }
 }
@@ -308,7 +311,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         }
         progress(opts, &region.loc, region_no, "scop", region_deadline);
         debug_fault(opts, "scop");
-        let scop = scop::build_scop(region)?;
+        let mut scop = scop::build_scop(region)?;
         progress(opts, &region.loc, region_no, "done", Instant::now());
         report.warnings.extend(scop.warnings.iter().cloned());
         report.placements.extend(scop.notes.iter().cloned());
@@ -324,7 +327,23 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         progress(opts, &scop.loc, region_no, "deps", region_deadline);
         debug_fault(opts, "deps");
         isl.set_deadline(Some(region_deadline));
-        let analyzed = deps::analyze(&isl, &scop);
+        // Accumulations without a parallel loop of their own become
+        // reductions, and the dependences are those of the reductions.
+        let analyzed = deps::analyze(&isl, &scop).and_then(|d| {
+            let found = scop::reductions::candidates(&scop, opts.reductions)?;
+            let chosen = deps::reductions::to_apply(&isl, &scop, &d, found)?;
+            if chosen.is_empty() {
+                return Ok(d);
+            }
+            scop::reductions::apply(&mut scop, &chosen)?;
+            report.placements.extend(
+                scop.notes
+                    .iter()
+                    .filter(|n| n.contains("a reduction"))
+                    .cloned(),
+            );
+            deps::analyze(&isl, &scop)
+        });
         isl.set_deadline(None);
         let mut deps = match analyzed {
             Ok(d) => d,
@@ -890,7 +909,9 @@ fn device_version(
         scop,
         deps,
         mapped_trees.device.get_map().isl(isl, "valid")?,
-        &mapped_trees.launch_prefix,
+        valid::CopyOwners::Device {
+            launches: &mapped_trees.launch_prefix,
+        },
     )?;
     lap(report, "map");
     let mut sizes = Vec::new();
@@ -954,7 +975,15 @@ fn host_mapping(
     isl.check_deadline("map-cpu")?;
     let cpu_schedule = schedule_for_cpu(isl, scop, deps, schedule, sched_opts)?;
     let m = map::cpu::map_to_cpu(isl, scop, deps, &cpu_schedule, tile_size)?;
-    valid::check_private_copies(isl, scop, deps, m.tree.get_map().isl(isl, "valid")?, &[])?;
+    valid::check_private_copies(
+        isl,
+        scop,
+        deps,
+        m.tree.get_map().isl(isl, "valid")?,
+        valid::CopyOwners::Host {
+            parallel: map::cpu::parallel_iterations(isl, &m)?,
+        },
+    )?;
     Ok(m)
 }
 

@@ -22,6 +22,19 @@ enum TargetArg {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
+enum ReductionsArg {
+    /// Every accumulation found in the code (`v += e`, `v *= e`, `v =
+    /// min(v, e)`, ...) where nothing else touches `v` in the loop:
+    /// floating-point sums then add their terms in another order.
+    Auto,
+    /// Only those whose result does not depend on the order: integer
+    /// types, and `min`/`max` of any type.
+    Exact,
+    /// Only the variables of `reduction` clauses.
+    Declared,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
 enum SchedulerArg {
     /// pencilc's Pluto-style ILP scheduler.
     Pluto,
@@ -81,6 +94,10 @@ struct Cli {
     /// (OpenMP) and the original code.
     #[arg(long = "no-versioning")]
     no_versioning: bool,
+    /// Which accumulations run in parallel (tree or atomic combining on a
+    /// device, OpenMP `reduction` clauses on the host).
+    #[arg(long, value_enum, default_value = "auto")]
+    reductions: ReductionsArg,
     /// Host output file (one input only); kernel files are named after it.
     #[arg(short = 'o', long = "output", conflicts_with = "output_dir")]
     output: Option<PathBuf>,
@@ -404,6 +421,11 @@ fn main() -> ExitCode {
             .filter(|d| !pencilc::device::Device::is_builtin(d))
             .map(PathBuf::from),
         write_if_changed: cli.write_if_changed,
+        reductions: match cli.reductions {
+            ReductionsArg::Auto => pencilc::scop::ReductionMode::Auto,
+            ReductionsArg::Exact => pencilc::scop::ReductionMode::Exact,
+            ReductionsArg::Declared => pencilc::scop::ReductionMode::Declared,
+        },
         region_timeout: std::time::Duration::from_secs_f64(cli.schedule_timeout),
         first_rung: cli.ladder_start.unwrap_or(pencilc::ladder::Rung::Full),
         start_rungs: cli

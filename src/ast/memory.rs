@@ -483,8 +483,7 @@ fn shared_copy_code(
 /// by thread 0 alone, 2,000 elements in each block).
 fn leaves_threads_idle(sizes: &[i64], blocks: &[i64]) -> bool {
     let (rank, n_thread) = (sizes.len(), blocks.len());
-    n_thread > rank
-        || (0..n_thread).any(|mth| sizes[rank - 1 - mth] < blocks[n_thread - 1 - mth])
+    n_thread > rank || (0..n_thread).any(|mth| sizes[rank - 1 - mth] < blocks[n_thread - 1 - mth])
 }
 
 /// `body` (one element at local index `local`) run for every element of

@@ -15,7 +15,8 @@ pub use expr::{AExpr, AOp, ExprStyle};
 pub use footprint::Footprint;
 pub use memory::{LocalArray, Promoted};
 pub use private::{
-    iterator as private_iterator, write_backs, WriteBack, ITERATOR_PREFIX as PRIVATE_ITERATOR_PREFIX,
+    iterator as private_iterator, write_backs, WriteBack,
+    ITERATOR_PREFIX as PRIVATE_ITERATOR_PREFIX,
 };
 
 use crate::diag::{Diagnostic, Result};

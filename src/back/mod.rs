@@ -618,14 +618,7 @@ fn emit_region(
         add_slice_args(&mut args, &slices);
         if target != Target::C {
             let number = first_kernel + l.index;
-            kernels.push(kernel_text(
-                r,
-                l,
-                &args,
-                target,
-                number,
-                &plan.privatized,
-            )?);
+            kernels.push(kernel_text(r, l, &args, target, number, &plan.privatized)?);
             if !plan.privatized.is_empty() {
                 kernels.push(combine_kernel_text(&plan.privatized, target, number));
             }

@@ -4,12 +4,13 @@
 //! region (copy to the device) or out of it (copy back).
 
 pub mod privatise;
+pub mod reductions;
 
 use crate::diag::{Diagnostic, Result};
 use crate::isl::{Isl, IslResultExt};
-pub use privatise::Privatised;
 use crate::scop::Scop;
 use isl_rs::{DimType, UnionAccessInfo, UnionMap, UnionSet};
+pub use privatise::Privatised;
 use std::collections::{BTreeMap, BTreeSet};
 
 const STAGE: &str = "deps";

@@ -164,11 +164,7 @@ pub fn find(
             })
             .map(|(k, _)| k)
             .collect();
-        if accessing.is_empty()
-            || !accessing
-                .iter()
-                .all(|&s| plain_access(scop, s, &a.name))
-        {
+        if accessing.is_empty() || !accessing.iter().all(|&s| plain_access(scop, s, &a.name)) {
             continue;
         }
         let universe = isl

@@ -23,9 +23,12 @@ use std::time::{Duration, Instant};
 pub struct Kernel {
     pub name: String,
     pub source: PathBuf,
+    /// pencilc options the kernel is compiled with besides the run's.
+    pub flags: Vec<String>,
 }
 
-/// Reads `kernels.txt` ("NAME PATH" per line, relative to `polybench_dir`).
+/// Reads `kernels.txt` ("NAME PATH [PENCILC OPTIONS...]" per line, the
+/// path relative to `polybench_dir`).
 pub fn polybench_kernels(polybench_dir: &Path) -> Result<Vec<Kernel>, String> {
     let list = polybench_dir.join("kernels.txt");
     let text = std::fs::read_to_string(&list)
@@ -38,6 +41,7 @@ pub fn polybench_kernels(polybench_dir: &Path) -> Result<Vec<Kernel>, String> {
                 (Some(n), Some(p)) if !n.starts_with('#') => Some(Kernel {
                     name: n.to_string(),
                     source: polybench_dir.join(p),
+                    flags: it.map(str::to_string).collect(),
                 }),
                 _ => None,
             }
@@ -539,6 +543,7 @@ fn run_pencilc(
         Command::new(&opts.pencilc)
             .args(["-v", "--target", target])
             .args(&opts.pencilc_args)
+            .args(&k.flags)
             .args(fl)
             .arg("-o")
             .arg(out_file)

@@ -41,7 +41,6 @@ pub fn padded_map(isl: &Isl, m: UnionMap) -> Result<UnionMap> {
     }
 }
 
-
 /// Each map of `m` (instance → time, padded to one length) with only its
 /// first `d` time dimensions.
 pub fn time_prefix(isl: &Isl, m: &UnionMap, d: u32) -> Result<UnionMap> {

@@ -85,6 +85,48 @@ pub fn map_to_cpu(
     })
 }
 
+/// Per parallel loop of `m`: its instances → the values of the loops
+/// around it and of itself (an OpenMP thread's private variables live for
+/// one iteration of it: `valid::check_private_copies`).
+pub fn parallel_iterations(isl: &Isl, m: &CpuMapping) -> Result<Vec<UnionMap>> {
+    let mut out = Vec::new();
+    collect_parallel(isl, m.tree.get_root().isl(isl, STAGE)?, &mut out)?;
+    Ok(out)
+}
+
+fn collect_parallel(isl: &Isl, node: ScheduleNode, out: &mut Vec<UnionMap>) -> Result<()> {
+    if node.get_type().isl(isl, STAGE)? == ScheduleNodeType::Mark {
+        let name = node
+            .mark_get_id()
+            .isl(isl, STAGE)?
+            .get_name()
+            .isl(isl, STAGE)?
+            .to_string();
+        if name.starts_with(OMP_MARK) {
+            let band = node.get_child(0).isl(isl, STAGE)?;
+            if band.get_type().isl(isl, STAGE)? == ScheduleNodeType::Band {
+                let domain = band.get_domain().isl(isl, STAGE)?;
+                let outer = band
+                    .get_prefix_schedule_union_map()
+                    .isl(isl, STAGE)?
+                    .intersect_domain(domain.copy().isl(isl, STAGE)?)
+                    .isl(isl, STAGE)?;
+                let own = UnionMap::from_multi_union_pw_aff(
+                    band.band_get_partial_schedule().isl(isl, STAGE)?,
+                )
+                .isl(isl, STAGE)?
+                .intersect_domain(domain)
+                .isl(isl, STAGE)?;
+                out.push(outer.flat_range_product(own).isl(isl, STAGE)?);
+            }
+        }
+    }
+    for i in 0..node.n_children().isl(isl, STAGE)? {
+        collect_parallel(isl, node.get_child(i).isl(isl, STAGE)?, out)?;
+    }
+    Ok(())
+}
+
 struct CpuMapper<'a> {
     isl: &'a Isl,
     scop: &'a Scop,

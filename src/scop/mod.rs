@@ -11,12 +11,14 @@ mod bounds;
 mod build;
 pub mod frame;
 mod reduction_uses;
+pub mod reductions;
 mod reshape;
 
 pub use build::{is_pure_function, reduction_value, PENCIL_BUILTINS, PURE_FUNCTIONS};
 
 pub use build::build_scop;
 pub use reduction_uses::only_reduction_uses;
+pub use reductions::ReductionMode;
 
 use crate::diag::{Diagnostic, Loc};
 use crate::front::affine::{isl_name, IntTy};

@@ -339,48 +339,75 @@ pub fn check_permutable(
 /// privatisation.
 pub const PRIVATE_COPIES_INTERLEAVE: &str = "the schedule interleaves the values of a private copy";
 
+/// Where the private copies of a version live.
+pub enum CopyOwners<'a> {
+    /// A device version: a copy per thread and launch. The time map has
+    /// the block and thread ids as parameters; `launches` gives, per
+    /// kernel, its instances → the host values of their launch.
+    Device { launches: &'a [Option<UnionMap>] },
+    /// A host version: one copy per OpenMP thread, private to each
+    /// parallel loop (`parallel`: per loop, its instances → the values of
+    /// the loops around it and of itself), one for the code outside them.
+    Host { parallel: Vec<UnionMap> },
+}
+
 /// Checks that `time` (the final schedule of a version, instance → time
 /// vector; block and thread ids, where present, as parameters, so that the
-/// check holds for each thread apart) runs the instances of each live
-/// range of each privatised variable together: some prefix of the time
-/// vector is the same for two of its instances exactly when they belong to
-/// the same live range. Each thread (or the host) then holds one value of
-/// the variable at a time, and one copy per thread suffices.
-///
-/// `launches` (device versions: per kernel, its instances → the host
-/// values of their launch) adds that a live range never spans two
-/// launches: a thread's copy does not outlive its launch, and threads of
-/// different kernels with the same ids share nothing.
+/// order holds for each thread apart) gives each live range of each
+/// privatised variable one copy: all its instances run on one owner (one
+/// thread of one launch, or one iteration of a parallel loop), and
+/// together, without another live range of that copy in between (some
+/// prefix of the time vector is the same for two of its instances exactly
+/// when they belong to the same live range). One copy per thread then
+/// suffices.
 pub fn check_private_copies(
     isl: &Isl,
     scop: &crate::scop::Scop,
     deps: &DependenceGraph,
     time: UnionMap,
-    launches: &[Option<UnionMap>],
+    owners: CopyOwners,
 ) -> Result<()> {
     if deps.privatised.is_empty() {
         return Ok(());
     }
-    // instance → [launch values] in a space per kernel.
-    let mut launch: Option<UnionMap> = None;
-    for (k, l) in launches.iter().enumerate() {
-        let Some(l) = l else { continue };
-        let list = l.get_map_list().isl(isl, STAGE)?;
-        for i in 0..list.size().isl(isl, STAGE)? {
-            let id = isl_rs::Id::read_from_str(&isl.ctx, &format!("pencilc_launch_{}", k))
-                .isl(isl, STAGE)?;
-            let m = list
-                .get_at(i)
-                .isl(isl, STAGE)?
-                .set_tuple_id(DimType::Out, id)
-                .isl(isl, STAGE)?;
-            let m = UnionMap::from_map(m).isl(isl, STAGE)?;
-            launch = Some(match launch {
-                None => m,
-                Some(u) => u.union(m).isl(isl, STAGE)?,
-            });
+    // Pairs of instances with one owner: what each must contain.
+    let mut owner_maps: Vec<UnionMap> = Vec::new();
+    match &owners {
+        CopyOwners::Device { launches } => {
+            // instance → [launch values] in a space per kernel.
+            let mut launch: Option<UnionMap> = None;
+            for (k, l) in launches.iter().enumerate() {
+                let Some(l) = l else { continue };
+                let list = l.get_map_list().isl(isl, STAGE)?;
+                for i in 0..list.size().isl(isl, STAGE)? {
+                    let id = isl_rs::Id::read_from_str(&isl.ctx, &format!("pencilc_launch_{}", k))
+                        .isl(isl, STAGE)?;
+                    let m = list
+                        .get_at(i)
+                        .isl(isl, STAGE)?
+                        .set_tuple_id(DimType::Out, id)
+                        .isl(isl, STAGE)?;
+                    let m = UnionMap::from_map(m).isl(isl, STAGE)?;
+                    launch = Some(match launch {
+                        None => m,
+                        Some(u) => u.union(m).isl(isl, STAGE)?,
+                    });
+                }
+            }
+            if let Some(l) = launch {
+                owner_maps.push(l);
+            }
+        }
+        CopyOwners::Host { parallel } => {
+            for p in parallel {
+                owner_maps.push(p.copy().isl(isl, STAGE)?);
+            }
         }
     }
+    let same_thread = match &owners {
+        CopyOwners::Device { .. } => Some(same_owner_by_params(isl, scop, &time)?),
+        CopyOwners::Host { .. } => None,
+    };
     let time = crate::isl::time::padded_map(isl, time)?;
     let timed = time.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
     let n = {
@@ -388,41 +415,55 @@ pub fn check_private_copies(
         if list.size().isl(isl, STAGE)? == 0 {
             return Ok(());
         }
-        list.get_at(0).isl(isl, STAGE)?.dim(DimType::Out).isl(isl, STAGE)? as u32
+        list.get_at(0)
+            .isl(isl, STAGE)?
+            .dim(DimType::Out)
+            .isl(isl, STAGE)? as u32
     };
     for p in &deps.privatised {
-        let lr = crate::deps::privatise::live_range_map(isl, scop, &p.stmts, p.depth)?
+        let lr_all = crate::deps::privatise::live_range_map(isl, scop, &p.stmts, p.depth)?;
+        let pairs = |lr: &UnionMap| -> Result<UnionMap> {
+            lr.copy()
+                .isl(isl, STAGE)?
+                .apply_range(lr.copy().isl(isl, STAGE)?.reverse().isl(isl, STAGE)?)
+                .isl(isl, STAGE)
+        };
+        // One owner per live range: each live range's instances that an
+        // owner map covers lie in one of its classes.
+        let mut ok = true;
+        for o in &owner_maps {
+            let run = o.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
+            let lr = lr_all
+                .copy()
+                .isl(isl, STAGE)?
+                .intersect_domain(run)
+                .isl(isl, STAGE)?;
+            if !pairs(&lr)?.is_subset(&pairs(o)?).isl(isl, STAGE)? {
+                ok = false;
+            }
+        }
+        if let Some(same) = &same_thread {
+            let lr = lr_all
+                .copy()
+                .isl(isl, STAGE)?
+                .intersect_domain(timed.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            // Without the thread ids: pairs of instances of any thread.
+            let lr = project_out_extra_params(isl, scop, lr)?;
+            if !pairs(&lr)?.is_subset(same).isl(isl, STAGE)? {
+                ok = false;
+            }
+        }
+        // One live range at a time on each owner.
+        let lr = lr_all
             .intersect_domain(timed.copy().isl(isl, STAGE)?)
             .isl(isl, STAGE)?;
-        let same_lr = lr
-            .copy()
-            .isl(isl, STAGE)?
-            .apply_range(lr.copy().isl(isl, STAGE)?.reverse().isl(isl, STAGE)?)
-            .isl(isl, STAGE)?;
+        let same_lr = pairs(&lr)?;
         let mine = time
             .copy()
             .isl(isl, STAGE)?
             .intersect_domain(lr.domain().isl(isl, STAGE)?)
             .isl(isl, STAGE)?;
-        let mut ok = true;
-        if let Some(l) = &launch {
-            // Pairs of instances that run (the time map may have lost the
-            // context's bounds on the parameters).
-            let run = l.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
-            let same_lr = same_lr
-                .copy()
-                .isl(isl, STAGE)?
-                .intersect_domain(run.copy().isl(isl, STAGE)?)
-                .isl(isl, STAGE)?
-                .intersect_range(run)
-                .isl(isl, STAGE)?;
-            let same_launch = l
-                .copy()
-                .isl(isl, STAGE)?
-                .apply_range(l.copy().isl(isl, STAGE)?.reverse().isl(isl, STAGE)?)
-                .isl(isl, STAGE)?;
-            ok = same_lr.is_subset(&same_launch).isl(isl, STAGE)?;
-        }
         let mut found = false;
         for d in 0..=n {
             isl.check_deadline(STAGE)?;
@@ -442,15 +483,11 @@ pub fn check_private_copies(
         if !(ok && found) {
             if std::env::var_os("PENCILC_DEBUG_PRIVATE").is_some() {
                 eprintln!(
-                    "private copies of {} interleave (launch ok {}, time ok {}) in {}; launches {}",
-                    p.array,
+                    "private copy {} fails (one owner {}, one at a time {}) in {}",
+                    p.name,
                     ok,
                     found,
-                    time.to_str().unwrap_or("?"),
-                    launch
-                        .as_ref()
-                        .map(|l| l.to_str().unwrap_or("?").to_string())
-                        .unwrap_or_default()
+                    time.to_str().unwrap_or("?")
                 );
             }
             return Err(Diagnostic::internal(
@@ -460,6 +497,42 @@ pub fn check_private_copies(
         }
     }
     Ok(())
+}
+
+/// Pairs of instances that one thread runs: `time`'s domain for each
+/// value of the parameters other than the region's (block and thread
+/// ids), paired with itself, those parameters then dropped.
+fn same_owner_by_params(isl: &Isl, scop: &crate::scop::Scop, time: &UnionMap) -> Result<UnionMap> {
+    let dom = time.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
+    let pairs =
+        UnionMap::from_domain_and_range(dom.copy().isl(isl, STAGE)?, dom).isl(isl, STAGE)?;
+    project_out_extra_params(isl, scop, pairs)
+}
+
+/// `m` without the parameters that are not the region's.
+fn project_out_extra_params(isl: &Isl, scop: &crate::scop::Scop, m: UnionMap) -> Result<UnionMap> {
+    let mut m = m;
+    loop {
+        let space = m.get_space().isl(isl, STAGE)?;
+        let n = space.dim(DimType::Param).isl(isl, STAGE)? as u32;
+        let mut extra = None;
+        for i in 0..n {
+            let name = space
+                .get_dim_name(DimType::Param, i)
+                .isl(isl, STAGE)?
+                .to_string();
+            if !scop.params.contains(&name) {
+                extra = Some(i);
+                break;
+            }
+        }
+        match extra {
+            Some(i) => {
+                m = m.project_out(DimType::Param, i, 1).isl(isl, STAGE)?;
+            }
+            None => return Ok(m),
+        }
+    }
 }
 
 /// Whether `prefix` (instance → values) tells apart the live ranges of

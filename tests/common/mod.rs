@@ -52,6 +52,21 @@ pub fn kernel_path(name: &str) -> PathBuf {
     panic!("kernel {} not in polybench/kernels.txt", name)
 }
 
+/// The pencilc options polybench/kernels.txt gives the kernel whose source
+/// is `src` (after its path), if any.
+pub fn kernel_flags(src: &Path) -> Vec<String> {
+    let list = std::fs::read_to_string(root().join("polybench/kernels.txt")).expect("kernels.txt");
+    for line in list.lines() {
+        let mut parts = line.split_whitespace();
+        if let (Some(_), Some(p)) = (parts.next(), parts.next()) {
+            if root().join("polybench").join(p) == src {
+                return parts.map(str::to_string).collect();
+            }
+        }
+    }
+    Vec::new()
+}
+
 pub fn scratch(name: &str) -> PathBuf {
     let d = root().join("target").join("e2e").join(name);
     let _ = std::fs::remove_dir_all(&d);
@@ -149,6 +164,7 @@ pub fn generated_dump_with(
             &[]
         })
         .args(flags(src, dataset))
+        .args(kernel_flags(src))
         .args(extra)
         .arg("-o")
         .arg(&host)

@@ -486,9 +486,7 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
             // little from global memory; the tile pays only for reuse of
             // the same element by several threads, or to coalesce.
             (_, Some((sizes, strides)))
-                if !coalesced
-                    || reuse.thread_factor > 1
-                    || (reuse.any && opts.shared_for_halo) =>
+                if !coalesced || reuse.thread_factor > 1 || (reuse.any && opts.shared_for_halo) =>
             {
                 let bytes = sizes.iter().product::<i64>() * elem_bytes(&arr.elem_type);
                 if opts.max_shared_bytes >= 0 && shared_used + bytes > opts.max_shared_bytes {

@@ -1,0 +1,249 @@
+//! Reductions found in the code (not only declared with `#pragma pencil
+//! independent reduction`): an update `v op= e` or `v = v op e` (`+`,
+//! `*`, `min`/`max` as `?:` or a call), of a scalar or an array element,
+//! in a loop where nothing else reads or writes `v`, combines into `v` in
+//! any order. Its update-to-update dependences within the loop join
+//! `Scop::independent` (the value before the loop and the reads after it
+//! stay ordered: the updates become may-writes, as declared reductions'
+//! are), and the statements carry the reduction for the back ends (a tree
+//! per work-group on a device, OpenMP `reduction` clauses, atomics).
+//!
+//! The loop is the outermost around the update in which every access to
+//! `v` is such an update: gramschmidt's `nrm += A[i][k] * A[i][k]` is a
+//! reduction over `i`, not `k` (where `nrm = 0` and `sqrt(nrm)` read and
+//! write it). Which candidates become reductions is decided with the
+//! dependences (`deps::reductions_to_apply`): only updates without a
+//! parallel loop of their own (gemm's `C[i][j] += ...` stays a sequential
+//! `k` loop inside parallel `i` and `j`).
+
+use super::{reduction_value, Scop, StmtBody};
+use crate::diag::Result;
+use crate::front::syntax::{Expr, ExprKind, RedOp};
+use crate::isl::{Isl, IslResultExt};
+use isl_rs::{DimType, Map};
+
+const STAGE: &str = "scop";
+
+/// Which accumulations become reductions (`--reductions`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReductionMode {
+    /// Every accumulation (floating-point sums then differ from the
+    /// sequential program's by the order of their terms).
+    #[default]
+    Auto,
+    /// Those whose result does not depend on the order: integer types,
+    /// and `min`/`max` of any type.
+    Exact,
+    /// Only those of `reduction` clauses.
+    Declared,
+}
+
+/// One accumulation found in the code: the updates of `var` by `op` in
+/// the statements `stmts`, a reduction over their loop at depth `depth`
+/// and the loops inside it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    pub depth: usize,
+    pub var: String,
+    pub op: RedOp,
+    pub stmts: Vec<usize>,
+}
+
+/// The accumulations of `scop` that could run as reductions (see the
+/// module's comment); which of them do is the caller's choice.
+pub fn candidates(scop: &Scop, mode: ReductionMode) -> Result<Vec<Candidate>> {
+    if mode == ReductionMode::Declared || scop.stmts.is_empty() {
+        return Ok(Vec::new());
+    }
+    let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
+    let positions: Vec<Option<Vec<i64>>> = scop
+        .stmts
+        .iter()
+        .map(|s| positions(&isl, &s.schedule))
+        .collect::<Result<_>>()?;
+    // Statements that touch each variable.
+    let touches = |s: usize, v: &str| {
+        let st = &scop.stmts[s];
+        st.reads
+            .iter()
+            .chain(st.writes.iter())
+            .any(|a| a.array == v)
+    };
+    let mut found: Vec<Candidate> = Vec::new();
+    let mut done = vec![false; scop.stmts.len()];
+    for s in 0..scop.stmts.len() {
+        if done[s] {
+            continue;
+        }
+        let Some((v, op)) = update_of(scop, s, mode) else {
+            continue;
+        };
+        let Some(pos) = &positions[s] else { continue };
+        let depth = scop.stmts[s].iterators.len();
+        // Statements inside loop `l` of `s`.
+        let inside = |l: usize| -> Vec<usize> {
+            (0..scop.stmts.len())
+                .filter(|&t| {
+                    scop.stmts[t].iterators.len() > l
+                        && positions[t]
+                            .as_ref()
+                            .is_some_and(|p| p.len() > l && p[..=l] == pos[..=l])
+                })
+                .collect()
+        };
+        for l in 0..depth {
+            let members = inside(l);
+            let others_ok = members.iter().all(|&t| {
+                !touches(t, &v) || update_of(scop, t, mode).is_some_and(|(w, o)| w == v && o == op)
+            });
+            if others_ok {
+                let updates: Vec<usize> = members.into_iter().filter(|&t| touches(t, &v)).collect();
+                for &t in &updates {
+                    done[t] = true;
+                }
+                found.push(Candidate {
+                    depth: l,
+                    var: v.clone(),
+                    op,
+                    stmts: updates,
+                });
+                break;
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// Makes the `chosen` accumulations reductions: their updates may-writes
+/// that carry the reduction, their update-to-update pairs in
+/// `Scop::independent`.
+pub fn apply(scop: &mut Scop, chosen: &[Candidate]) -> Result<()> {
+    if chosen.is_empty() {
+        return Ok(());
+    }
+    let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
+    let mut pairs = Vec::new();
+    for c in chosen {
+        let (l, v, op, updates) = (&c.depth, &c.var, &c.op, &c.stmts);
+        for &t in updates {
+            let st = &mut scop.stmts[t];
+            for w in st.writes.iter_mut().filter(|w| w.array == *v) {
+                w.may = true;
+            }
+            st.reductions.push((v.clone(), *op));
+            scop.notes.push(format!(
+                "line {}: `{}` accumulates ({}) over loop `{}`: a reduction",
+                st.loc.line,
+                v,
+                op.name(),
+                st.iterators[*l]
+            ));
+        }
+        for &t in updates {
+            for &u in updates {
+                let nt = scop.stmts[t].iterators.len();
+                let nu = scop.stmts[u].iterators.len();
+                let a: Vec<String> = (0..nt).map(|k| format!("a{}", k)).collect();
+                let b: Vec<String> = (0..nu).map(|k| format!("b{}", k)).collect();
+                let same: Vec<String> = (0..*l).map(|k| format!("a{k} = b{k}")).collect();
+                pairs.push(format!(
+                    "{}[{}] -> {}[{}]{}",
+                    scop.stmts[t].name,
+                    a.join(", "),
+                    scop.stmts[u].name,
+                    b.join(", "),
+                    if same.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" : {}", same.join(" and "))
+                    }
+                ));
+            }
+        }
+    }
+    let extra = format!("{} -> {{ {} }}", scop.param_prefix(), pairs.join("; "));
+    let union = if scop.independent.is_empty() || scop.independent == "{ }" {
+        isl.union_map(&extra).isl(&isl, STAGE)?
+    } else {
+        isl.union_map(&scop.independent)
+            .isl(&isl, STAGE)?
+            .union(isl.union_map(&extra).isl(&isl, STAGE)?)
+            .isl(&isl, STAGE)?
+    };
+    scop.independent = union.to_str().isl(&isl, STAGE)?.to_string();
+    Ok(())
+}
+
+/// The variable and operator of statement `s` if it is an accumulation
+/// `mode` accepts: an assignment of a reduction's form that reads its
+/// variable nowhere else (not in the value, not in a subscript).
+fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedOp)> {
+    let st = &scop.stmts[s];
+    if !st.reductions.is_empty() || st.iterators.is_empty() {
+        return None;
+    }
+    let StmtBody::Assign { lhs, op, rhs } = &st.body else {
+        return None;
+    };
+    let (name, subs) = access_parts(lhs)?;
+    let array = scop.array(name)?;
+    if subs.iter().any(|e| mentions(e, name)) {
+        return None;
+    }
+    for red in [RedOp::Add, RedOp::Mul, RedOp::Min, RedOp::Max] {
+        if reduction_value(lhs, *op, rhs, red).is_none() {
+            continue;
+        }
+        let exact = matches!(red, RedOp::Min | RedOp::Max) || is_integer(&array.elem_type);
+        if mode == ReductionMode::Exact && !exact {
+            return None;
+        }
+        // `v += e` or `v = v + e` where `e` reads `v` (a prefix sum,
+        // trisolv's `x[i] -= L[i][j] * x[j]`) is no reduction.
+        if mentions(rhs, name) && *op != crate::front::syntax::AssignOp::Assign {
+            return None;
+        }
+        return Some((name.to_string(), red));
+    }
+    None
+}
+
+/// `v` or `v[s0][s1]...`: the variable and the subscripts.
+fn access_parts(e: &Expr) -> Option<(&str, Vec<&Expr>)> {
+    let mut subs = Vec::new();
+    let mut cur = e;
+    while let ExprKind::Index(base, idx) = &cur.kind {
+        subs.push(&**idx);
+        cur = base;
+    }
+    match &cur.kind {
+        ExprKind::Ident(n) => Some((n.as_str(), subs)),
+        _ => None,
+    }
+}
+
+fn mentions(e: &Expr, name: &str) -> bool {
+    let mut ids = Vec::new();
+    e.idents(&mut ids);
+    ids.iter().any(|i| i == name)
+}
+
+fn is_integer(t: &str) -> bool {
+    crate::front::syntax::integer_range(t).is_some()
+}
+
+/// The constant positions of a statement's 2d+1 schedule: `[c0, c1, ...]`
+/// for `[c0, i0, c1, i1, ..., cd]`, or `None` where one is not constant.
+pub fn positions(isl: &Isl, schedule: &str) -> Result<Option<Vec<i64>>> {
+    let m = Map::read_from_str(&isl.ctx, schedule).isl(isl, STAGE)?;
+    let n = m.dim(DimType::Out).isl(isl, STAGE)? as u32;
+    let mut out = Vec::new();
+    for p in (0..n).step_by(2) {
+        let v = m.plain_get_val_if_fixed(DimType::Out, p).isl(isl, STAGE)?;
+        if !v.is_int().isl(isl, STAGE)? {
+            return Ok(None);
+        }
+        out.push(v.get_num_si().isl(isl, STAGE)?);
+    }
+    Ok(Some(out))
+}
