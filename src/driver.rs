@@ -126,7 +126,7 @@ impl Default for Options {
 }
 
 /// What compiling one file produced.
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct FileReport {
     pub regions: usize,
     pub kernels: usize,
@@ -327,23 +327,7 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         progress(opts, &scop.loc, region_no, "deps", region_deadline);
         debug_fault(opts, "deps");
         isl.set_deadline(Some(region_deadline));
-        // Accumulations without a parallel loop of their own become
-        // reductions, and the dependences are those of the reductions.
-        let analyzed = deps::analyze(&isl, &scop).and_then(|d| {
-            let found = scop::reductions::candidates(&scop, opts.reductions)?;
-            let chosen = deps::reductions::to_apply(&isl, &scop, &d, found)?;
-            if chosen.is_empty() {
-                return Ok(d);
-            }
-            scop::reductions::apply(&mut scop, &chosen)?;
-            report.placements.extend(
-                scop.notes
-                    .iter()
-                    .filter(|n| n.contains("a reduction"))
-                    .cloned(),
-            );
-            deps::analyze(&isl, &scop)
-        });
+        let analyzed = deps::analyze(&isl, &scop);
         isl.set_deadline(None);
         let mut deps = match analyzed {
             Ok(d) => d,
@@ -410,56 +394,45 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
             progress(opts, &scop.loc, region_no, rung.name(), deadline);
             debug_fault(opts, rung.name());
             isl.set_deadline(Some(deadline));
-            let mut tried = compile_region(
-                &isl,
-                &scop,
-                &deps,
-                rung.options(opts, &map_opts),
-                cpu_version(opts),
-                loaded_tree.filter(|_| rung <= Rung::NoPromotion),
-                opts.emit,
+            let rung_opts = RungCompile {
+                options: rung.options(opts, &map_opts),
+                cpu: cpu_version(opts),
+                loaded: loaded_tree.filter(|_| rung <= Rung::NoPromotion),
+                emit: opts.emit,
                 kernels_so_far,
-                &mut report,
-                &mut lap,
-            );
-            // A schedule that keeps a value of a private copy live across
-            // another's: the same rung again without that copy (each round
-            // drops one, so this ends).
-            let mut excluded: Vec<String> = Vec::new();
-            while let Err(e) = &tried {
-                let Some(name) = e
-                    .message
-                    .split_once(valid::PRIVATE_COPIES_INTERLEAVE)
-                    .and_then(|(_, rest)| rest.split('`').nth(1))
-                    .map(str::to_string)
-                else {
-                    break;
-                };
-                if excluded.contains(&name) {
-                    break;
+            };
+            let before = report.clone();
+            let mut tried = compile_rung(&isl, &scop, &mut deps, &rung_opts, &mut report, &mut lap);
+            // Accumulations left in kernels of one thread (or outside every
+            // OpenMP loop) run as reductions, if the region then compiles.
+            if let Ok(o) = &tried {
+                let chosen: Vec<scop::reductions::Candidate> =
+                    scop::reductions::candidates(&scop, opts.reductions)
+                        .map_err(|e| at_region(e, &scop))?
+                        .into_iter()
+                        .filter(|c| c.stmts.iter().any(|s| o.sequential.contains(s)))
+                        .collect();
+                if !chosen.is_empty() {
+                    let mut with = scop.clone();
+                    scop::reductions::apply(&mut with, &chosen).map_err(|e| at_region(e, &scop))?;
+                    let mut again = before.clone();
+                    let redone = deps::analyze(&isl, &with).and_then(|mut d| {
+                        compile_rung(&isl, &with, &mut d, &rung_opts, &mut again, &mut lap)
+                            .map(|o| (d, o))
+                    });
+                    if let Ok((d, o)) = redone {
+                        again.placements.extend(
+                            with.notes
+                                .iter()
+                                .filter(|n| n.contains("a reduction"))
+                                .cloned(),
+                        );
+                        scop = with;
+                        deps = d;
+                        report = again;
+                        tried = Ok(o);
+                    }
                 }
-                report.placements.push(format!(
-                    "{}: no private copy `{}` ({})",
-                    scop.heading().trim_end(),
-                    name,
-                    valid::PRIVATE_COPIES_INTERLEAVE
-                ));
-                excluded.push(name);
-                tried = deps::analyze_with(&isl, &scop, &excluded).and_then(|d| {
-                    deps = d;
-                    compile_region(
-                        &isl,
-                        &scop,
-                        &deps,
-                        rung.options(opts, &map_opts),
-                        cpu_version(opts),
-                        loaded_tree.filter(|_| rung <= Rung::NoPromotion),
-                        opts.emit,
-                        kernels_so_far,
-                        &mut report,
-                        &mut lap,
-                    )
-                });
             }
             isl.set_deadline(None);
             match tried {
@@ -677,6 +650,11 @@ struct RegionOutcome {
     ast: Option<ast::GpuAst>,
     /// The CPU version, where asked for (`cpu_version`).
     cpu: Option<ast::Ast>,
+    /// Statements (indices) that run in no parallel loop: in kernels of
+    /// one thread (device versions), outside every OpenMP loop (the
+    /// OpenMP C target). Their accumulations are worth running as
+    /// reductions.
+    sequential: std::collections::BTreeSet<usize>,
 }
 
 /// Whether a region gets a CPU version (`map::cpu`), beside its device
@@ -695,6 +673,72 @@ fn cpu_version(opts: &Options) -> CpuVersion {
         _ if opts.versioning => CpuVersion::Also,
         _ => CpuVersion::No,
     }
+}
+
+/// What one rung of a region compiles with.
+struct RungCompile<'a> {
+    options: RungOptions,
+    cpu: CpuVersion,
+    loaded: Option<&'a String>,
+    emit: Option<Emit>,
+    kernels_so_far: usize,
+}
+
+/// `compile_region` at one rung; where its schedule interleaves the values
+/// of a private copy (`valid::check_private_copies`), again with the
+/// dependences of that variable as it is (each round drops one copy, so
+/// this ends). `deps` is the dependences the result was compiled with.
+fn compile_rung(
+    isl: &Isl,
+    scop: &scop::Scop,
+    deps: &mut deps::DependenceGraph,
+    r: &RungCompile,
+    report: &mut FileReport,
+    lap: &mut dyn FnMut(&mut FileReport, &'static str),
+) -> Result<RegionOutcome> {
+    let compile = |deps: &deps::DependenceGraph,
+                   report: &mut FileReport,
+                   lap: &mut dyn FnMut(&mut FileReport, &'static str)| {
+        compile_region(
+            isl,
+            scop,
+            deps,
+            r.options.clone(),
+            r.cpu,
+            r.loaded,
+            r.emit,
+            r.kernels_so_far,
+            report,
+            lap,
+        )
+    };
+    let mut tried = compile(deps, report, lap);
+    let mut excluded: Vec<String> = Vec::new();
+    while let Err(e) = &tried {
+        let Some(name) = e
+            .message
+            .split_once(valid::PRIVATE_COPIES_INTERLEAVE)
+            .and_then(|(_, rest)| rest.split('`').nth(1))
+            .map(str::to_string)
+        else {
+            break;
+        };
+        if excluded.contains(&name) {
+            break;
+        }
+        report.placements.push(format!(
+            "{}: no private copy `{}` ({})",
+            scop.heading().trim_end(),
+            name,
+            valid::PRIVATE_COPIES_INTERLEAVE
+        ));
+        excluded.push(name);
+        tried = deps::analyze_with(isl, scop, &excluded).and_then(|d| {
+            *deps = d;
+            compile(deps, report, lap)
+        });
+    }
+    tried
 }
 
 /// Schedules, checks, maps and generates the code of one region with the
@@ -765,6 +809,12 @@ fn compile_region(
     if cpu == CpuVersion::Only {
         // Nothing runs on a device: no GPU mapping.
         let m = host_mapping(isl, scop, deps, &schedule, &opts.sched, opts.map.tile_size)?;
+        let mut sequential: std::collections::BTreeSet<usize> = (0..scop.stmts.len()).collect();
+        for p in map::cpu::parallel_iterations(isl, &m)? {
+            for s in statements_of(isl, scop, &p.domain().isl(isl, "map-cpu")?)? {
+                sequential.remove(&s);
+            }
+        }
         let mut dump = String::new();
         let (ast, cpu) = if emit == Some(Emit::Schedule) {
             dump.push_str(&scop.heading());
@@ -788,6 +838,7 @@ fn compile_region(
             kernels: 0,
             ast,
             cpu,
+            sequential,
         });
     }
     // The host version needs nothing of the device mapping: it is made
@@ -831,6 +882,7 @@ fn compile_region(
         placements,
         dump,
         mut ast,
+        sequential,
     } = device?;
     if want_cpu {
         lap(report, "cpu");
@@ -875,7 +927,30 @@ fn compile_region(
         kernels: mapped_kernels,
         ast,
         cpu,
+        sequential,
     })
+}
+
+/// The statements (indices) with instances in `set`.
+fn statements_of(
+    isl: &Isl,
+    scop: &scop::Scop,
+    set: &isl_rs::UnionSet,
+) -> Result<std::collections::BTreeSet<usize>> {
+    let mut out = std::collections::BTreeSet::new();
+    let list = set.get_set_list().isl(isl, "map")?;
+    for i in 0..list.size().isl(isl, "map")? {
+        let name = list
+            .get_at(i)
+            .isl(isl, "map")?
+            .get_tuple_name()
+            .isl(isl, "map")?
+            .to_string();
+        if let Some(k) = scop.stmts.iter().position(|st| st.name == name) {
+            out.insert(k);
+        }
+    }
+    Ok(out)
 }
 
 /// The device version of a region: its AST (none with `--emit schedule`,
@@ -887,6 +962,8 @@ struct DeviceVersion {
     placements: Vec<String>,
     dump: String,
     ast: Option<ast::GpuAst>,
+    /// Statements of kernels that run on one thread.
+    sequential: std::collections::BTreeSet<usize>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -914,6 +991,19 @@ fn device_version(
         },
     )?;
     lap(report, "map");
+    let mut sequential = std::collections::BTreeSet::new();
+    for (k, plan) in mapped.kernels.iter().enumerate() {
+        if !plan.block_sizes.is_empty() {
+            continue;
+        }
+        if let Some(Some(l)) = mapped_trees.launch_prefix.get(k) {
+            sequential.extend(statements_of(
+                isl,
+                scop,
+                &l.copy().isl(isl, "map")?.domain().isl(isl, "map")?,
+            )?);
+        }
+    }
     let mut sizes = Vec::new();
     let mut placements = Vec::new();
     for k in &mapped.kernels {
@@ -945,6 +1035,7 @@ fn device_version(
         placements,
         dump,
         ast,
+        sequential,
     })
 }
 

@@ -30,6 +30,7 @@ pub enum Rung {
 }
 
 /// What one rung compiles a region with.
+#[derive(Clone)]
 pub struct RungOptions {
     pub map: MapOptions,
     pub sched: SchedOptions,

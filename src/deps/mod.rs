@@ -4,7 +4,6 @@
 //! region (copy to the device) or out of it (copy back).
 
 pub mod privatise;
-pub mod reductions;
 
 use crate::diag::{Diagnostic, Result};
 use crate::isl::{Isl, IslResultExt};

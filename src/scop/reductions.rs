@@ -16,9 +16,10 @@
 //! parallel loop of their own (gemm's `C[i][j] += ...` stays a sequential
 //! `k` loop inside parallel `i` and `j`).
 
-use super::{reduction_value, Scop, StmtBody};
+use super::{Scop, StmtBody};
+use crate::back::cexpr::plain;
 use crate::diag::Result;
-use crate::front::syntax::{Expr, ExprKind, RedOp};
+use crate::front::syntax::{AssignOp, BinOp, Expr, ExprKind, RedOp};
 use crate::isl::{Isl, IslResultExt};
 use isl_rs::{DimType, Map};
 
@@ -93,11 +94,15 @@ pub fn candidates(scop: &Scop, mode: ReductionMode) -> Result<Vec<Candidate>> {
         };
         for l in 0..depth {
             let members = inside(l);
-            let others_ok = members.iter().all(|&t| {
-                !touches(t, &v) || update_of(scop, t, mode).is_some_and(|(w, o)| w == v && o == op)
-            });
-            if others_ok {
-                let updates: Vec<usize> = members.into_iter().filter(|&t| touches(t, &v)).collect();
+            let updates: Vec<usize> = members
+                .iter()
+                .copied()
+                .filter(|&t| update_of(scop, t, mode).is_some_and(|(w, o)| w == v && o == op))
+                .collect();
+            let others_touch = members
+                .iter()
+                .any(|&t| touches(t, &v) && !updates.contains(&t));
+            if !others_touch && updates_commute(&isl, scop, &updates, &v, l)? {
                 for &t in &updates {
                     done[t] = true;
                 }
@@ -190,22 +195,154 @@ fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedO
     if subs.iter().any(|e| mentions(e, name)) {
         return None;
     }
-    for red in [RedOp::Add, RedOp::Mul, RedOp::Min, RedOp::Max] {
-        if reduction_value(lhs, *op, rhs, red).is_none() {
-            continue;
-        }
-        let exact = matches!(red, RedOp::Min | RedOp::Max) || is_integer(&array.elem_type);
-        if mode == ReductionMode::Exact && !exact {
-            return None;
-        }
-        // `v += e` or `v = v + e` where `e` reads `v` (a prefix sum,
-        // trisolv's `x[i] -= L[i][j] * x[j]`) is no reduction.
-        if mentions(rhs, name) && *op != crate::front::syntax::AssignOp::Assign {
-            return None;
-        }
-        return Some((name.to_string(), red));
+    let red = accumulation(lhs, *op, rhs)?;
+    let exact = matches!(red, RedOp::Min | RedOp::Max) || is_integer(&array.elem_type);
+    if mode == ReductionMode::Exact && !exact {
+        return None;
     }
-    None
+    // Whether the value reads elements that the updates write (a prefix
+    // sum) is `updates_commute`'s question.
+    Some((name.to_string(), red))
+}
+
+/// The operator of an accumulation `lhs op= e` or `lhs = lhs op e` (`+`,
+/// `-`, `*`, `min`/`max` as `?:` or a call), where `e` does not read
+/// `lhs` itself (other elements of its array it may: see
+/// `updates_commute`).
+fn accumulation(lhs: &Expr, op: AssignOp, rhs: &Expr) -> Option<RedOp> {
+    let me = plain(lhs);
+    let is_me = |e: &Expr| plain(e) == me;
+    let free = |e: &Expr| self_reads(e, &me) == 0;
+    match op {
+        AssignOp::Add | AssignOp::Sub if free(rhs) => return Some(RedOp::Add),
+        AssignOp::Mul if free(rhs) => return Some(RedOp::Mul),
+        AssignOp::Assign => {}
+        _ => return None,
+    }
+    match &rhs.kind {
+        ExprKind::Binary(BinOp::Add, a, b) | ExprKind::Binary(BinOp::Mul, a, b) => {
+            let red = if matches!(rhs.kind, ExprKind::Binary(BinOp::Add, ..)) {
+                RedOp::Add
+            } else {
+                RedOp::Mul
+            };
+            ((is_me(a) && free(b)) || (is_me(b) && free(a))).then_some(red)
+        }
+        ExprKind::Binary(BinOp::Sub, a, b) => (is_me(a) && free(b)).then_some(RedOp::Add),
+        ExprKind::Cond(c, a, b) => {
+            let ExprKind::Binary(cmp, p, q) = &c.kind else {
+                return None;
+            };
+            if plain(p) != plain(a) || plain(q) != plain(b) {
+                return None;
+            }
+            // `p < q ? p : q` is min(p, q), `p > q ? p : q` max(p, q).
+            let red = match cmp {
+                BinOp::Lt | BinOp::Le => RedOp::Min,
+                BinOp::Gt | BinOp::Ge => RedOp::Max,
+                _ => return None,
+            };
+            ((is_me(p) && free(q)) || (is_me(q) && free(p))).then_some(red)
+        }
+        ExprKind::Call(f, args) if args.len() == 2 => {
+            let red = if f.contains("min") {
+                RedOp::Min
+            } else if f.contains("max") {
+                RedOp::Max
+            } else {
+                return None;
+            };
+            ((is_me(&args[0]) && free(&args[1])) || (is_me(&args[1]) && free(&args[0])))
+                .then_some(red)
+        }
+        _ => None,
+    }
+}
+
+/// How many times `e` reads the element printed as `me`.
+fn self_reads(e: &Expr, me: &str) -> usize {
+    if plain(e) == me {
+        return 1;
+    }
+    e.children().into_iter().map(|c| self_reads(c, me)).sum()
+}
+
+/// How many reads of its own element an accumulation's statement has:
+/// the implicit one of `op=`, and those of `lhs` in the value.
+fn expected_self_reads(lhs: &Expr, op: AssignOp, rhs: &Expr) -> usize {
+    usize::from(op != AssignOp::Assign) + self_reads(rhs, &plain(lhs))
+}
+
+/// Whether the updates of `v` by `updates`, in one iteration of the loops
+/// outside loop `l`, commute: no update reads (in its value or its
+/// subscripts) an element that one of them writes. trisolv's
+/// `x[i] -= L[i][j] * x[j]` (`j < i`) and cholesky's `A[i][j] -= A[i][k] *
+/// A[j][k]` (`k < j`) read other elements of the variable than the one
+/// they accumulate into; a prefix sum `x[i] += x[i - 1]` reads them.
+fn updates_commute(isl: &Isl, scop: &Scop, updates: &[usize], v: &str, l: usize) -> Result<bool> {
+    // outer iterations → elements, for the writes and for the other reads.
+    let mut written = Vec::new();
+    let mut read = Vec::new();
+    for &t in updates {
+        let st = &scop.stmts[t];
+        let n = st.iterators.len();
+        let it: Vec<String> = (0..n).map(|k| format!("x{}", k)).collect();
+        let outer = format!(
+            "{}{{ {}[{}] -> [{}] }}",
+            scop.param_prefix() + " -> ",
+            st.name,
+            it.join(", "),
+            it[..l].join(", ")
+        );
+        let writes: Vec<&str> = st
+            .writes
+            .iter()
+            .filter(|a| a.array == v)
+            .map(|a| a.relation.as_str())
+            .collect();
+        // The update's own reads of the element it accumulates into; any
+        // other read of that element (through another subscript) stays.
+        let mut own = match &st.body {
+            StmtBody::Assign { lhs, op, rhs } => expected_self_reads(lhs, *op, rhs),
+            _ => 0,
+        };
+        for a in st.reads.iter().filter(|a| a.array == v) {
+            if own > 0 && writes.contains(&a.relation.as_str()) {
+                own -= 1;
+                continue;
+            }
+            read.push((outer.clone(), a.relation.clone(), st.domain.clone()));
+        }
+        for w in writes {
+            written.push((outer.clone(), w.to_string(), st.domain.clone()));
+        }
+    }
+    if read.is_empty() {
+        return Ok(true);
+    }
+    let footprint = |parts: &[(String, String, String)]| -> Result<isl_rs::UnionMap> {
+        let mut out = isl
+            .union_map(&format!("{} -> {{ }}", scop.param_prefix()))
+            .isl(isl, STAGE)?;
+        for (outer, acc, domain) in parts {
+            let o = isl.union_map(outer).isl(isl, STAGE)?;
+            let a = isl
+                .union_map(acc)
+                .isl(isl, STAGE)?
+                .intersect_domain(isl.union_set(domain).isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            let f = o
+                .reverse()
+                .isl(isl, STAGE)?
+                .apply_range(a)
+                .isl(isl, STAGE)?;
+            out = out.union(f).isl(isl, STAGE)?;
+        }
+        Ok(out)
+    };
+    let w = footprint(&written)?;
+    let r = footprint(&read)?;
+    Ok(w.intersect(r).isl(isl, STAGE)?.is_empty().isl(isl, STAGE)?)
 }
 
 /// `v` or `v[s0][s1]...`: the variable and the subscripts.
