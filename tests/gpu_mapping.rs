@@ -1,0 +1,124 @@
+//! The GPU mapping of the 30 PolyBench kernels at LARGE, as the CUDA
+//! output shows it (issue 30): no loop nest runs on one GPU thread, and
+//! the kernels that did (symm, floyd-warshall, seidel-2d, deriche,
+//! doitgen, gramschmidt, nussinov, ...) have their parallel loops on
+//! threads. A kernel of one thread is left only for constant work (a
+//! scalar statement between two kernels, where a kernel launch costs less
+//! than copying the scalar to the host and back) and for the combining
+//! step of a reduction.
+
+mod common;
+use common::*;
+use std::collections::BTreeMap;
+use std::process::Command;
+
+/// One kernel of a CUDA kernel file: its name, its body and its block.
+struct Kernel {
+    name: String,
+    body: String,
+    block: String,
+}
+
+fn kernels_of(cu: &str) -> Vec<Kernel> {
+    let mut out = Vec::new();
+    let mut rest = cu;
+    while let Some(at) = rest.find("__global__ void ") {
+        rest = &rest[at + "__global__ void ".len()..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let body_start = rest.find("\n{").map(|p| p + 2).unwrap_or(0);
+        let body_end = rest[body_start..]
+            .find("\n}\n")
+            .map(|p| body_start + p)
+            .unwrap_or(rest.len());
+        let body = rest[body_start..body_end].to_string();
+        let launcher = format!("cudaError_t {}_launch", name);
+        let block = cu
+            .find(&launcher)
+            .and_then(|p| cu[p..].find("dim3 pencilc_block(").map(|q| p + q))
+            .map(|p| {
+                let s = &cu[p + "dim3 pencilc_block(".len()..];
+                s[..s.find(')').unwrap_or(0)].to_string()
+            })
+            .unwrap_or_default();
+        out.push(Kernel { name, body, block });
+    }
+    out
+}
+
+/// The CUDA kernel file of each PolyBench kernel at LARGE, with pencilc's
+/// default options.
+fn cuda_at_large() -> BTreeMap<String, String> {
+    let list = std::fs::read_to_string(root().join("polybench/kernels.txt")).unwrap();
+    let dir = scratch("gpu-mapping-large");
+    let mut out = BTreeMap::new();
+    for line in list.lines() {
+        let mut parts = line.split_whitespace();
+        let (Some(name), Some(path)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        let src = root().join("polybench").join(path);
+        let host = dir.join(format!("{}_host.c", name));
+        run(
+            Command::new(pencilc())
+                .args(["--target", "cuda", "-DLARGE_DATASET", "-I"])
+                .arg(root().join("polybench/utilities"))
+                .arg("-o")
+                .arg(&host)
+                .arg(&src),
+            "pencilc --target cuda",
+        );
+        let cu = std::fs::read_to_string(dir.join(format!("{}_kernel.cu", name))).unwrap();
+        out.insert(name.to_string(), cu);
+    }
+    out
+}
+
+#[test]
+fn no_loop_nest_runs_on_one_gpu_thread_at_large() {
+    let all = cuda_at_large();
+    assert_eq!(all.len(), 30);
+    let mut serial = Vec::new();
+    for (name, cu) in &all {
+        for k in kernels_of(cu) {
+            let one_thread = k.block.trim() == "1";
+            if one_thread && !k.name.ends_with("_combine") && k.body.contains("for (") {
+                serial.push(format!("{} {}", name, k.name));
+            }
+        }
+    }
+    assert!(
+        serial.is_empty(),
+        "kernels of one thread that run loops: {:?}",
+        serial
+    );
+
+    let has = |name: &str, text: &str| all[name].contains(text);
+    let blocks = |name: &str| -> Vec<String> {
+        kernels_of(&all[name])
+            .into_iter()
+            .filter(|k| !k.name.ends_with("_combine"))
+            .map(|k| k.block)
+            .collect()
+    };
+    // symm: temp2 has a copy per thread, and (i, j) is one 2-d kernel.
+    assert!(has("symm", "pencilc_priv_temp2"), "{}", all["symm"]);
+    assert_eq!(blocks("symm"), ["32, 16"], "{}", all["symm"]);
+    // doitgen: sum[p] per (r, q) in each thread, (r, q) on 2-d blocks.
+    assert!(has("doitgen", "pencilc_priv_sum"), "{}", all["doitgen"]);
+    assert!(blocks("doitgen").contains(&"32, 16".to_string()));
+    // deriche: the recursive filters' scalars are private, their rows
+    // and columns parallel.
+    assert!(has("deriche", "pencilc_priv_ym1"), "{}", all["deriche"]);
+    // seidel-2d: a wavefront of points on 2-d blocks, not tiles on one
+    // thread; floyd-warshall: its (i, j) plane on 32 threads.
+    assert_eq!(blocks("seidel-2d"), ["32, 16"]);
+    assert_eq!(blocks("floyd-warshall"), ["32"]);
+    // lu and cholesky: no shared tile as long as a column (the pivot
+    // grouped with the column below it, copied by one thread).
+    for k in ["lu", "cholesky"] {
+        assert!(!has(k, "[2000][1]"), "{}", all[k]);
+    }
+}
