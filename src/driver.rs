@@ -352,6 +352,10 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         }
         let region_index = compiled_count;
         compiled_count += 1;
+        let loaded_entry = match &loaded {
+            Some(saved) => saved_for(saved, &scop, region_index),
+            None => None,
+        };
         let loaded_tree = match &loaded {
             Some(saved) => match saved_for(saved, &scop, region_index) {
                 Some(SavedSchedule { tree: Some(t), .. }) => Some(t),
@@ -377,6 +381,29 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
             },
             None => None,
         };
+        // What the loaded schedule was made for: its reductions and the
+        // private copies it does without.
+        let mut applied: Vec<String> = Vec::new();
+        let mut excluded: Vec<String> = Vec::new();
+        if let Some(entry) = loaded_entry.filter(|e| e.tree.is_some()) {
+            if !entry.reductions.is_empty() || !entry.no_copies.is_empty() {
+                let chosen: Vec<scop::reductions::Candidate> =
+                    scop::reductions::candidates(&scop, opts.reductions)
+                        .map_err(|e| at_region(e, &scop))?
+                        .into_iter()
+                        .filter(|c| {
+                            c.stmts
+                                .iter()
+                                .any(|&s| entry.reductions.contains(&scop.stmts[s].name))
+                        })
+                        .collect();
+                scop::reductions::apply(&mut scop, &chosen).map_err(|e| at_region(e, &scop))?;
+                applied = reduction_statements(&scop, &chosen);
+                excluded = entry.no_copies.clone();
+                deps = deps::analyze_with(&isl, &scop, &excluded)
+                    .map_err(|e| at_region(e, &scop))?;
+            }
+        }
         // The ladder: each rung a simpler choice than the last, tried when
         // the one before runs out of its isl budget or its time.
         let mut outcome = None;
@@ -402,10 +429,18 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
                 kernels_so_far,
             };
             let before = report.clone();
-            let mut tried = compile_rung(&isl, &scop, &mut deps, &rung_opts, &mut report, &mut lap);
+            let mut tried = compile_rung(
+                &isl,
+                &scop,
+                &mut deps,
+                &mut excluded,
+                &rung_opts,
+                &mut report,
+                &mut lap,
+            );
             // Accumulations left in kernels of one thread (or outside every
             // OpenMP loop) run as reductions, if the region then compiles.
-            if let Ok(o) = &tried {
+            if let (Ok(o), None) = (&tried, &opts.load_schedule) {
                 let chosen: Vec<scop::reductions::Candidate> =
                     scop::reductions::candidates(&scop, opts.reductions)
                         .map_err(|e| at_region(e, &scop))?
@@ -416,11 +451,22 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
                     let mut with = scop.clone();
                     scop::reductions::apply(&mut with, &chosen).map_err(|e| at_region(e, &scop))?;
                     let mut again = before.clone();
+                    let mut none_excluded = Vec::new();
                     let redone = deps::analyze(&isl, &with).and_then(|mut d| {
-                        compile_rung(&isl, &with, &mut d, &rung_opts, &mut again, &mut lap)
-                            .map(|o| (d, o))
+                        compile_rung(
+                            &isl,
+                            &with,
+                            &mut d,
+                            &mut none_excluded,
+                            &rung_opts,
+                            &mut again,
+                            &mut lap,
+                        )
+                        .map(|o| (d, o))
                     });
                     if let Ok((d, o)) = redone {
+                        applied = reduction_statements(&with, &chosen);
+                        excluded = none_excluded;
                         again.placements.extend(
                             with.notes
                                 .iter()
@@ -456,7 +502,14 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
             continue;
         };
         kernels_so_far += o.kernels;
-        saved.push_str(&format!("{}{}\n", scop.heading(), o.schedule));
+        saved.push_str(&scop.heading());
+        if !applied.is_empty() {
+            saved.push_str(&format!("{} {}\n", SAVED_REDUCTIONS, applied.join(" ")));
+        }
+        if !excluded.is_empty() {
+            saved.push_str(&format!("{} {}\n", SAVED_NO_COPY, excluded.join(" ")));
+        }
+        saved.push_str(&format!("{}\n", o.schedule));
         report.dump.push_str(&o.dump);
         let Some(gpu_ast) = o.ast else {
             continue;
@@ -692,6 +745,7 @@ fn compile_rung(
     isl: &Isl,
     scop: &scop::Scop,
     deps: &mut deps::DependenceGraph,
+    excluded: &mut Vec<String>,
     r: &RungCompile,
     report: &mut FileReport,
     lap: &mut dyn FnMut(&mut FileReport, &'static str),
@@ -713,7 +767,6 @@ fn compile_rung(
         )
     };
     let mut tried = compile(deps, report, lap);
-    let mut excluded: Vec<String> = Vec::new();
     while let Err(e) = &tried {
         let Some(name) = e
             .message
@@ -733,7 +786,7 @@ fn compile_rung(
             valid::PRIVATE_COPIES_INTERLEAVE
         ));
         excluded.push(name);
-        tried = deps::analyze_with(isl, scop, &excluded).and_then(|d| {
+        tried = deps::analyze_with(isl, scop, excluded).and_then(|d| {
             *deps = d;
             compile(deps, report, lap)
         });
@@ -931,6 +984,14 @@ fn compile_region(
     })
 }
 
+/// The names of the statements of `chosen` reductions.
+fn reduction_statements(scop: &scop::Scop, chosen: &[scop::reductions::Candidate]) -> Vec<String> {
+    chosen
+        .iter()
+        .flat_map(|c| c.stmts.iter().map(|&s| scop.stmts[s].name.clone()))
+        .collect()
+}
+
 /// The statements (indices) with instances in `set`.
 fn statements_of(
     isl: &Isl,
@@ -1123,7 +1184,17 @@ struct SavedSchedule {
     heading: Option<String>,
     /// None for a region that was kept on the host when the file was saved.
     tree: Option<String>,
+    /// The statements whose accumulations the schedule runs as reductions
+    /// (`# pencilc: reductions S_3 S_5`), and the private copies it does
+    /// without (`# pencilc: no private copy NAME`): the dependences the
+    /// schedule was made for.
+    reductions: Vec<String>,
+    no_copies: Vec<String>,
 }
+
+/// The comment lines of a saved schedule that say what it was made for.
+const SAVED_REDUCTIONS: &str = "# pencilc: reductions";
+const SAVED_NO_COPY: &str = "# pencilc: no private copy";
 
 /// Splits a schedule file into its regions: a heading line starts one; in
 /// a file without headings, any comment line ends a schedule tree.
@@ -1131,29 +1202,40 @@ fn parse_schedules(text: &str) -> Vec<SavedSchedule> {
     let mut out = Vec::new();
     let mut heading: Option<String> = None;
     let mut tree = String::new();
-    let mut flush = |heading: &mut Option<String>, tree: &mut String| {
+    let mut reductions: Vec<String> = Vec::new();
+    let mut no_copies: Vec<String> = Vec::new();
+    let mut flush = |heading: &mut Option<String>,
+                     tree: &mut String,
+                     reductions: &mut Vec<String>,
+                     no_copies: &mut Vec<String>| {
         if heading.is_some() || !tree.trim().is_empty() {
             out.push(SavedSchedule {
                 heading: heading.take(),
                 tree: (!tree.trim().is_empty()).then(|| std::mem::take(tree)),
+                reductions: std::mem::take(reductions),
+                no_copies: std::mem::take(no_copies),
             });
         }
         tree.clear();
     };
     for line in text.lines() {
         if line.starts_with(scop::Scop::HEADING_PREFIX) {
-            flush(&mut heading, &mut tree);
+            flush(&mut heading, &mut tree, &mut reductions, &mut no_copies);
             heading = Some(line.trim_end().to_string());
+        } else if let Some(rest) = line.strip_prefix(SAVED_REDUCTIONS) {
+            reductions.extend(rest.split_whitespace().map(str::to_string));
+        } else if let Some(rest) = line.strip_prefix(SAVED_NO_COPY) {
+            no_copies.extend(rest.split_whitespace().map(str::to_string));
         } else if line.starts_with('#') {
             if !tree.trim().is_empty() {
-                flush(&mut heading, &mut tree);
+                flush(&mut heading, &mut tree, &mut reductions, &mut no_copies);
             }
         } else {
             tree.push_str(line);
             tree.push('\n');
         }
     }
-    flush(&mut heading, &mut tree);
+    flush(&mut heading, &mut tree, &mut reductions, &mut no_copies);
     out
 }
 
