@@ -17,7 +17,7 @@ use crate::diag::Result;
 use crate::front::syntax::RedOp;
 use crate::isl::{Isl, IslResultExt};
 use crate::sched::Schedule;
-use crate::scop::{only_reduction_uses, Extent, Scop, StmtBody};
+use crate::scop::{only_reduction_uses, update_values_read, Extent, Scop, StmtBody};
 use crate::valid;
 use isl_rs::{
     Id, MultiVal, Schedule as IslSchedule, ScheduleNode, ScheduleNodeType, UnionMap, UnionSet, Val,
@@ -541,7 +541,14 @@ impl CpuMapper<'_> {
                 st.reductions.contains(&(var.clone(), op))
                     && only_reduction_uses(&st.body, &var, op)
             });
-            if !only_updates {
+            // A clause's private copy of an array hides the elements the
+            // updates read (lu's A[i][k] * A[k][j] would read zeros), and
+            // atomics on one element from every iteration would serialise
+            // the loop anyway: it stays sequential.
+            let reads_array = touching
+                    .iter()
+                    .any(|&s| update_values_read(&self.scop.stmts[s].body, &var));
+            if !only_updates || reads_array {
                 return Ok(None);
             }
             let bytes =

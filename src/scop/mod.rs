@@ -17,7 +17,7 @@ mod reshape;
 pub use build::{is_pure_function, reduction_value, PENCIL_BUILTINS, PURE_FUNCTIONS};
 
 pub use build::build_scop;
-pub use reduction_uses::only_reduction_uses;
+pub use reduction_uses::{only_reduction_uses, update_values_read};
 pub use reductions::ReductionMode;
 
 use crate::diag::{Diagnostic, Loc};

@@ -6,7 +6,10 @@ use super::{reduction_value, StmtBody};
 use crate::front::syntax::{Expr, ExprKind, RedOp, Stmt};
 
 /// Whether every use of `var` in `body` is a reduction update of it with
-/// operator `op` (whose value and subscripts do not mention `var`).
+/// operator `op` whose subscripts do not mention `var`. The update's value
+/// may read other elements of an array `var` (lu's `A[i][j] -= A[i][k] *
+/// A[k][j]`): a device's per-thread copy is of the updated element alone;
+/// see [`update_values_read`] for what an OpenMP clause needs.
 pub fn only_reduction_uses(body: &StmtBody, var: &str, op: RedOp) -> bool {
     match body {
         StmtBody::Assign { lhs, op: aop, rhs } => {
@@ -51,6 +54,27 @@ fn stmt_ok(s: &Stmt, var: &str, op: RedOp) -> bool {
             !args.iter().any(|a| mentions(a, var))
         }
         Stmt::Assume { .. } | Stmt::Break(_) | Stmt::Continue(_) => true,
+    }
+}
+
+/// Whether some assignment in `body` to an element of `var` computes a
+/// value that reads `var`. An OpenMP `reduction` clause on an array makes
+/// a private copy of the whole array, starting at the operator's identity:
+/// such reads would see that copy's zeros, not the array.
+pub fn update_values_read(body: &StmtBody, var: &str) -> bool {
+    fn stmt(s: &Stmt, var: &str) -> bool {
+        let any = |b: &[Stmt]| b.iter().any(|s| stmt(s, var));
+        match s {
+            Stmt::For { body, .. } | Stmt::While { body, .. } => any(body),
+            Stmt::If { then_, else_, .. } => any(then_) || any(else_),
+            Stmt::Assign { lhs, rhs, .. } => base(lhs) == Some(var) && mentions(rhs, var),
+            _ => false,
+        }
+    }
+    match body {
+        StmtBody::Assign { lhs, rhs, .. } => base(lhs) == Some(var) && mentions(rhs, var),
+        StmtBody::Compound(stmts) => stmts.iter().any(|s| stmt(s, var)),
+        StmtBody::Call { .. } => false,
     }
 }
 
