@@ -77,10 +77,12 @@ fn instances_on_one_work_item_are_counted_apart() {
         skipped("choice", "no OpenCL platform (PoCL)");
         return;
     }
-    // ludcmp's one kernel has no parallel loop: every instance is serial.
+    // ludcmp's reductions run in parallel, but its back substitution's
+    // divisions (one per row, each after the row's sum) are kernels with no
+    // parallel loop: their instances are serial, the rest not.
     let (c, device) = choice_of("ludcmp", "MEDIUM", "seq");
     assert!(c.instances > 1e6, "{:?}", c);
-    assert_eq!(c.serial, c.instances, "{:?}", c);
+    assert!(c.serial > 0.0 && c.serial < c.instances, "{:?}", c);
     // Its estimate on the device is at least those instances at the
     // description's serial rate.
     let costs = pencilc::device::Device::default_for_opencl().cost_model();

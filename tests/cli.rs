@@ -317,15 +317,21 @@ fn dump_sizes_round_trips() {
 #[test]
 fn stencil_halo_copies_are_one_loop_nest_per_tile() {
     let dir = scratch("halo-copies");
+    // The H100 serves halos from its L1 cache (`shared_for_halo = false`);
+    // the same GPU told to stage them in shared memory.
+    let h100 = std::fs::read_to_string(root().join("devices/nvidia-h100.toml")).unwrap();
+    assert!(h100.contains("shared_for_halo = false"), "{}", h100);
+    let device = dir.join("h100-shared-halos.toml");
+    std::fs::write(
+        &device,
+        h100.replace("shared_for_halo = false", "shared_for_halo = true"),
+    )
+    .unwrap();
     let mut cmd = Command::new(pencilc());
     cmd.current_dir(root())
-        .args([
-            "--target",
-            "cuda",
-            "--device",
-            "nvidia-h100",
-            "--no-versioning",
-        ])
+        .args(["--target", "cuda", "--device"])
+        .arg(&device)
+        .args(["--no-versioning"])
         .args([
             "-I",
             "polybench/utilities",

@@ -15,19 +15,12 @@ fn check(name: &str) {
         let seq = sequential_dump(&dir, &src, dataset);
         let par = generated_dump_with(&dir, &src, dataset, Target::OpenMp, extra);
         assert_same(&seq, &par, 1e-9);
-        // The parallel loops are there (kernels without any parallel loop
-        // are named): a CPU version that lost them would pass unnoticed.
+        // The parallel loops are there: a CPU version that lost them would
+        // pass unnoticed. Every kernel has some (ludcmp's sums run as
+        // reductions since they are found in the code).
         let code = std::fs::read_to_string(dir.join("prog_pencilc.c")).unwrap();
         let loops = code.matches("#pragma omp parallel for").count();
-        let sequential = ["ludcmp"];
-        assert_eq!(
-            loops == 0,
-            sequential.contains(&name),
-            "{} at {}: {} OpenMP loops",
-            name,
-            dataset,
-            loops
-        );
+        assert!(loops > 0, "{} at {}: no OpenMP loop", name, dataset);
     }
 }
 

@@ -438,8 +438,9 @@ fn strided_shared_tiles_hold_only_the_elements_used() {
     // The copies deal out tile places, not array elements: with the
     // elements 2 or 3 apart, dealing out elements left the threads with
     // t1 % 2 != 0 idle (`if (t1 % 2 == 0)`) and needed floord to find y's.
+    // The 32 places go to the block's first 32 threads (by linear id).
     assert!(
-        k.contains("for (int m0 = t1; m0 < 32; m0 += 32) {")
+        k.contains("for (int m0 = 32 * t0 + t1; m0 < 32; m0 += 512) {")
             && k.contains("shared_y[m0] = y[shared_y_o0 + 3 * m0];"),
         "{}",
         k

@@ -511,6 +511,16 @@ fn spread_over_block(body: Ast, local: &[String], sizes: &[i64], names: &Names) 
         threads *= names.blocks[j];
     }
     let total: i64 = sizes.iter().product();
+    // A row is dealt out by its own index.
+    if let [_] = sizes {
+        return Ast::For {
+            iter: local[0].clone(),
+            init: linear,
+            cond: AExpr::op(super::AOp::Lt, vec![AExpr::Id(local[0].clone()), AExpr::Int(total)]),
+            inc: AExpr::Int(threads),
+            body: Box::new(body),
+        };
+    }
     // `<prefix><rank>`: the copy iterators' prefix has no name of the
     // region after it followed by digits.
     let flat = format!("{}{}", names.copy_iter_prefix, sizes.len());

@@ -125,7 +125,7 @@ static const char *prelude =
     "#define __kernel\n#define __global\n#define __constant const\n"
     "#define __private\n#define __local static\n"
     "#define CLK_LOCAL_MEM_FENCE 1\n#define CLK_GLOBAL_MEM_FENCE 2\n"
-    "#define cl_khr_fp64 1\n"
+    "#define cl_khr_fp64 1\n#define cl_khr_int64_base_atomics 1\n"
     "typedef unsigned int uint; typedef unsigned long ulong;\n"
     "extern __thread int fakecl_lid[3], fakecl_gid[3];\n"
     "extern int fakecl_lsize[3], fakecl_ngroups[3];\n"
