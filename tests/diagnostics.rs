@@ -377,6 +377,44 @@ fn update_outside_the_reduction_section() {
     );
 }
 
+/// A declared reduction frees the order of its variable's updates, so the
+/// loop may do nothing else with the variable (issue 32, class 6: with
+/// `if (s > 5)` in the loop the three versions printed 268, 20 and 148).
+/// The error is at the read or write that breaks it: a condition, a
+/// value, an update whose value reads the variable, a plain assignment
+/// under dynamic control.
+#[test]
+fn reduction_variable_used_outside_its_updates() {
+    let head = "void f(int n, double A[100], double B[100], double s) {\n#pragma scop\n";
+    for (name, body, at) in [
+        (
+            "reduction-read-in-condition",
+            "#pragma pencil independent reduction(+: s)\n  for (int i = 0; i < n; i++) {\n    s += A[i];\n    if (s > 5)\n      B[i] = 1;\n  }\n",
+            "6:9",
+        ),
+        (
+            "reduction-read-in-value",
+            "#pragma pencil independent reduction(+: s)\n  for (int i = 0; i < n; i++) {\n    s += A[i];\n    B[i] = s;\n  }\n",
+            "6:12",
+        ),
+        (
+            "reduction-read-in-update",
+            "#pragma pencil independent reduction(*: s)\n  for (int i = 0; i < n; i++)\n    s *= A[i] + s;\n",
+            "5:17",
+        ),
+        (
+            "reduction-written-under-condition",
+            "#pragma pencil independent reduction(max: s)\n  for (int i = 0; i < n; i++) {\n    s = s > A[i] ? s : A[i];\n    if (A[i] < 0) s = 0;\n  }\n",
+            "6:19",
+        ),
+    ] {
+        let text = format!("{}{}#pragma endscop\n}}\n", head, body);
+        assert_whole(name, &text, "E0106", at);
+        let (_, err, _) = compile_file(name, &text);
+        assert!(err.contains("reduction(") && err.contains("`s`"), "{}", err);
+    }
+}
+
 /// Runs pencilc on a whole file `text`; returns (exit code, stderr, the
 /// file's path as pencilc prints it).
 fn compile_file(name: &str, text: &str) -> (Option<i32>, String, String) {
