@@ -377,6 +377,35 @@ fn update_outside_the_reduction_section() {
     );
 }
 
+/// A `static` local is one object for the whole program, initialised
+/// once; in a region it became a new variable each iteration (issue 32,
+/// class 2: 10100 instead of 1181700, no diagnostic). `extern` and
+/// `thread_local` (C23) locals name objects outside the region. Each is an
+/// error at its storage class; `static const` with an initialiser is the
+/// constant it says (tests/programs/static_locals.c).
+#[test]
+fn static_extern_and_thread_locals_in_a_region() {
+    for (name, decl, word) in [
+        ("static-local", "static int cnt = 0;", "static"),
+        ("static-const-uninitialised", "static const int cnt;", "static"),
+        ("extern-local", "extern int cnt;", "extern"),
+        ("thread-local", "thread_local int cnt;", "thread_local"),
+    ] {
+        let body = format!(
+            "  for (i = 0; i < n; i++) {{\n    {}\n    B[i] = cnt;\n  }}",
+            decl
+        );
+        assert_diag(name, &body, "E0106", 7, word);
+        let (_, err, _) = compile(name, &body);
+        assert!(err.contains("before `#pragma scop`"), "{}", err);
+    }
+    let (status, err, _) = compile(
+        "static-const-local",
+        "  for (i = 0; i < n; i++) {\n    static const double half = 0.5;\n    B[i] = half;\n  }",
+    );
+    assert_eq!(status, 0, "{}", err);
+}
+
 /// A declared reduction frees the order of its variable's updates, so the
 /// loop may do nothing else with the variable (issue 32, class 6: with
 /// `if (s > 5)` in the loop the three versions printed 268, 20 and 148).

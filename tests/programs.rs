@@ -115,6 +115,16 @@ fn regions_in_pragma_once_and_nested_headers() {
     );
 }
 
+/// `static` variables are one object for the program (issue 32, class
+/// 2): a function's static counter updated by its region across calls, a
+/// file-scope static, `static const` locals of the region; every version
+/// on every target, and on emulated CUDA.
+#[test]
+fn static_variables_are_one_object() {
+    check("static_locals");
+    check_cuda_emulated("static_locals");
+}
+
 #[test]
 fn generated_names_do_not_shadow_user_variables() {
     check("names");

@@ -1531,6 +1531,7 @@ impl<'a> Cx<'a> {
                 .with_hint("declare scalars of arithmetic types and C99 arrays of them"));
         }
         let read_only = self.declares_const(n, &base);
+        self.check_storage_class(n, read_only)?;
         let mut c = n.walk();
         for d in n.children_by_field_name("declarator", &mut c) {
             let Some(mut var) = self.declarator(d, &base)? else {
@@ -1594,6 +1595,45 @@ impl<'a> Cx<'a> {
                 init,
                 loc: self.loc(n),
             });
+        }
+        Ok(())
+    }
+
+    /// A declaration in a region makes a new object each time it runs,
+    /// which is what its versions do (a kernel's or thread's local). A
+    /// `static` local is one object for the whole program, initialised
+    /// once, that keeps its value from one iteration and one call to the
+    /// next; an `extern` or `_Thread_local` one names an object outside
+    /// the region. Made local, each would compute something else (a
+    /// counter reset every iteration), so they are errors, except
+    /// `static const` with an initialiser: never written, and always its
+    /// constant initial value, it is the same as an automatic `const`.
+    fn check_storage_class(&self, n: Node, read_only: bool) -> Result<()> {
+        let mut c = n.walk();
+        let specs: Vec<Node> = n
+            .children(&mut c)
+            .filter(|k| k.kind() == "storage_class_specifier")
+            .collect();
+        for spec in specs {
+            let word = self.text(spec).trim();
+            let mut c2 = n.walk();
+            let initialised = n
+                .children_by_field_name("declarator", &mut c2)
+                .all(|d| d.kind() == "init_declarator");
+            let why = match word {
+                "auto" | "register" => continue,
+                "static" if read_only && initialised => continue,
+                "static" => "a `static` local is one object for the whole program, initialised once, that keeps its value from one iteration and one call to the next; the region's parallel versions would make it a new variable each time",
+                "extern" => "an `extern` declaration names an object outside the region, which the region's versions would make a new local variable",
+                _ => "a thread-local variable is one object per thread of the program, which the region's versions would make a new local variable",
+            };
+            return Err(self
+                .err(
+                    Code::UnsupportedStatement,
+                    spec,
+                    format!("`{}` declarations are not supported in a region: {}", word, why),
+                )
+                .with_hint("declare the variable before `#pragma scop` (in the function, `static` if it must keep its value between calls, or at file scope): the region then reads and updates that one object"));
         }
         Ok(())
     }
