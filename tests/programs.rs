@@ -602,6 +602,38 @@ fn tolerant_pencil_pragmas() {
     );
 }
 
+/// `#pragma pencil independent` after a loop's header, before its body
+/// (issue 32, class 9: "expected `;`"): read as the pragma before the
+/// loop, so the loops are parallel and the reduction carried out.
+#[test]
+fn pencil_pragmas_after_the_loop_header() {
+    check("pragma_after_header");
+    let out = Command::new(pencilc())
+        .args(["-v", "-o"])
+        .arg(scratch("program-pragma-after-header-v").join("p_host.c"))
+        .arg(root().join("tests/programs/pragma_after_header.c"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{}", err);
+    assert!(err.contains("s: add reduction"), "{}", err);
+    assert!(!err.contains("warning"), "{}", err);
+    let scop = Command::new(pencilc())
+        .args(["--emit", "scop"])
+        .arg(root().join("tests/programs/pragma_after_header.c"))
+        .output()
+        .unwrap();
+    let scop = String::from_utf8_lossy(&scop.stdout);
+    // The first nest is independent along both loops, the second along its one.
+    assert!(
+        scop.contains("S_0[a0, a1] -> S_0[b0, b1] : a0 != b0")
+            && scop.contains("S_0[a0, a1] -> S_0[b0, b1] : a0 = b0 and a1 != b1")
+            && scop.contains("S_1[a0] -> S_1[b0] : a0 != b0"),
+        "{}",
+        scop
+    );
+}
+
 /// A file name with `"` and `\\` (escaped in the preprocessor's line
 /// markers) still has its region found; the generated code, which names
 /// the file in comments and strings, still compiles.

@@ -60,15 +60,17 @@ pub struct OutputPaths {
 
 impl OutputPaths {
     /// Default names beside `dir` for input `input`.
+    /// Names are built from the input's own bytes: a name that is not
+    /// UTF-8 gives outputs of that name, as the C compiler's would.
     pub fn default_for(input: &Path, dir: &Path, target: Target) -> OutputPaths {
-        let stem = input
+        let mut host = input
             .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
+            .map(|s| s.to_os_string())
             .unwrap_or_else(|| "out".into());
-        let host = match target {
-            Target::OpenCl | Target::Cuda => format!("{}_host.c", stem),
-            Target::C => format!("{}_pencilc.c", stem),
-        };
+        host.push(match target {
+            Target::OpenCl | Target::Cuda => "_host.c",
+            Target::C => "_pencilc.c",
+        });
         OutputPaths {
             host: dir.join(host),
         }
@@ -90,13 +92,29 @@ impl OutputPaths {
 
     /// The kernel file's path with extension `ext`, derived from the host file.
     pub fn kernel(&self, ext: &str) -> PathBuf {
-        let stem = self
-            .host
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let base = stem.strip_suffix("_host").unwrap_or(&stem);
-        self.host.with_file_name(format!("{}_kernel.{}", base, ext))
+        let stem = self.host.file_stem().unwrap_or_default();
+        let mut name = strip_os_suffix(stem, "_host").to_os_string();
+        name.push(format!("_kernel.{}", ext));
+        self.host.with_file_name(name)
+    }
+}
+
+/// `name` without `suffix` at its end, byte for byte (a name need not be
+/// UTF-8).
+#[cfg(unix)]
+fn strip_os_suffix<'a>(name: &'a std::ffi::OsStr, suffix: &str) -> &'a std::ffi::OsStr {
+    use std::os::unix::ffi::OsStrExt;
+    match name.as_bytes().strip_suffix(suffix.as_bytes()) {
+        Some(b) => std::ffi::OsStr::from_bytes(b),
+        None => name,
+    }
+}
+
+#[cfg(not(unix))]
+fn strip_os_suffix<'a>(name: &'a std::ffi::OsStr, suffix: &str) -> &'a std::ffi::OsStr {
+    match name.to_str().and_then(|s| s.strip_suffix(suffix)) {
+        Some(s) => std::ffi::OsStr::new(s),
+        None => name,
     }
 }
 
@@ -384,13 +402,13 @@ pub fn emit(
             k.body = cuda_names::rename_cxx_keywords(&k.body);
         }
     }
-    let kernel_ctx = |header: &str| {
+    let kernel_ctx = |header: &Path| {
         let mut c = Context::new();
         c.insert("version", version);
         c.insert("input", &input);
         c.insert("helpers", &device_helpers);
-        c.insert("header_file", &c_string(header));
-        c.insert("header_comment", &comment_text(header));
+        c.insert("header_file", &include_name(header));
+        c.insert("header_comment", &comment_text(&header.to_string_lossy()));
         let ks: Vec<serde_json_like::K> = kernels
             .iter()
             .map(|k| serde_json_like::K {
@@ -455,7 +473,7 @@ pub fn emit(
             let ksrc = opencl_long_long(&templates::render(
                 &tera,
                 "opencl/kernel.cl.tera",
-                &kernel_ctx(""),
+                &kernel_ctx(Path::new("")),
             )?);
             prelude_ctx.insert("kernel_file", &comment_text(&file_name(&kpath)));
             prelude_ctx.insert("kernel_source", &c_string_literal(&ksrc));
@@ -474,7 +492,8 @@ pub fn emit(
             let hpath = paths.kernel("h");
             let header = file_name(&hpath);
             prelude_ctx.insert("kernel_file", &comment_text(&file_name(&kpath)));
-            prelude_ctx.insert("header_file", &c_string(&header));
+            let header_name = Path::new(hpath.file_name().unwrap_or_default());
+            prelude_ctx.insert("header_file", &include_name(header_name));
             let prelude = templates::render(&tera, "cuda/host_prelude.c.tera", &prelude_ctx)?;
             files.push(GeneratedFile {
                 path: paths.host.clone(),
@@ -482,9 +501,9 @@ pub fn emit(
             });
             files.push(GeneratedFile {
                 path: kpath.clone(),
-                contents: templates::render(&tera, "cuda/kernel.cu.tera", &kernel_ctx(&header))?,
+                contents: templates::render(&tera, "cuda/kernel.cu.tera", &kernel_ctx(header_name))?,
             });
-            let mut hc = kernel_ctx(&header);
+            let mut hc = kernel_ctx(header_name);
             let guard: String = header
                 .chars()
                 .map(|c| {
@@ -1600,8 +1619,28 @@ fn unmangle(text: &str, keywords: &[&str]) -> String {
 }
 
 /// A path as the text of a C string literal.
+/// A file name between the quotes of `#include "..."`, which takes no
+/// escapes: its own bytes, whether UTF-8 or not (`SourceFile::encode`
+/// writes them back).
+fn include_name(p: &Path) -> String {
+    crate::front::parse::name_as_text(p.as_os_str())
+}
+
+/// A file name in a C string literal (`#line`): a name that is not UTF-8
+/// keeps its bytes, as octal escapes, so the C compiler names the file
+/// the user has.
 fn c_path(p: &Path) -> String {
-    c_string(&p.display().to_string())
+    if let Some(s) = p.to_str() {
+        return c_string(s);
+    }
+    let mut out = String::new();
+    for chunk in p.as_os_str().as_encoded_bytes().utf8_chunks() {
+        out.push_str(&c_string(chunk.valid()));
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\{:03o}", b));
+        }
+    }
+    out
 }
 
 /// `s` as the text between the quotes of a C string literal: quotes,
