@@ -125,6 +125,51 @@ fn static_variables_are_one_object() {
     check_cuda_emulated("static_locals");
 }
 
+/// Regions called from the program's own OpenMP threads at once (issue
+/// 32, class 7: the device version crashed, "no OpenCL device found" or
+/// OpenCL error -34, with the setup and the program cache shared and
+/// unguarded). Every version on every target (`check` runs OpenCL with
+/// -fopenmp), the device version on PoCL again several times (a race
+/// need not show in one run), and the CUDA output on fakecuda with the
+/// threads.
+#[test]
+fn regions_called_from_several_threads() {
+    check("threads");
+    let dir = root().join("target/e2e/program-threads");
+    let want = run(&mut Command::new(dir.join("seq")), "sequential program").stdout;
+    for _ in 0..5 {
+        let got = run(
+            Command::new(dir.join("par-opencl"))
+                .env("PENCILC_OPENCL_DEVICE", "cpu")
+                .env("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT")
+                .env("PENCILC_RUN", "device"),
+            "OpenCL program on threads",
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&got.stdout),
+            String::from_utf8_lossy(&want)
+        );
+    }
+    let host = dir.join("cuda_host.c");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "cuda", "-o"])
+            .arg(&host)
+            .arg(root().join("tests/programs/threads.c")),
+        "pencilc --target cuda",
+    );
+    let exe = dir.join("par-cuda-emulated");
+    let flags = [
+        "-I".to_string(),
+        root().join("pencil-headers").display().to_string(),
+        "-fopenmp".to_string(),
+    ];
+    build_emulated_cuda(&host, &dir.join("cuda_kernel.cu"), &flags, &[], &exe);
+    for _ in 0..3 {
+        assert_every_version_prints(&exe, &want, "threads");
+    }
+}
+
 #[test]
 fn generated_names_do_not_shadow_user_variables() {
     check("names");

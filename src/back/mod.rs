@@ -304,14 +304,19 @@ pub fn emit(
                 r.scop.function, input, r.scop.begin_line, r.scop.end_line
             );
             let cpu_text = choice::cpu_region(&tera, r, cpu, &input)?;
-            let mut choose = choice::choose_call(r, cpu, &region)?;
-            if target == Target::OpenCl {
-                // The device version's cost includes building its program
-                // where none is built for these row lengths yet.
-                if let Some(v) = region_values(&kernels[first_text..]) {
-                    choose = specialise::around_choice(&v, &choose);
-                }
-            }
+            // The device version's cost includes building its program
+            // where none is built for these row lengths yet.
+            let values = match target {
+                Target::OpenCl => region_values(&kernels[first_text..]),
+                _ => None,
+            };
+            let choose = match &values {
+                Some(v) => specialise::around_choice(
+                    v,
+                    &choice::choose_call(r, cpu, &region, "pencilc_values")?,
+                ),
+                None => choice::choose_call(r, cpu, &region, "\"\"")?,
+            };
             let keywords = mangled_keywords(source, r.scop, &format!("{}\n{}", cpu_text, choose))?;
             let versions = ThreeVersions {
                 device: &host,

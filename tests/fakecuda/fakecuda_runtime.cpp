@@ -4,7 +4,9 @@
  * file (C++). Device memory is poisoned (all bytes 0xff: NaN for floating
  * point, -1 for integers) so that a missing copy-in shows in the results,
  * and every cudaMemcpy checks that its device side was allocated by
- * cudaMalloc, with room for the copy.
+ * cudaMalloc, with room for the copy. Host threads may call it at once,
+ * as CUDA's runtime allows: the allocations are kept under a lock, and
+ * the last error is each thread's own, as CUDA's is.
  */
 #include "cuda_runtime_api.h"
 
@@ -12,8 +14,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
 
-static cudaError_t fakecuda_last_error = cudaSuccess;
+static thread_local cudaError_t fakecuda_last_error = cudaSuccess;
+
+static std::mutex &fakecuda_allocations_lock()
+{
+    static std::mutex m;
+    return m;
+}
 
 /* Device allocations: start address -> size. */
 static std::map<const char *, size_t> &fakecuda_allocations()
@@ -64,6 +73,7 @@ cudaError_t cudaMalloc(void **p, size_t n)
     if (!m)
         return cudaErrorMemoryAllocation;
     std::memset(m, 0xff, n);
+    std::lock_guard<std::mutex> held(fakecuda_allocations_lock());
     fakecuda_allocations()[m] = n;
     *p = m;
     return cudaSuccess;
@@ -73,6 +83,7 @@ cudaError_t cudaFree(void *p)
 {
     if (!p)
         return cudaSuccess;
+    std::lock_guard<std::mutex> held(fakecuda_allocations_lock());
     auto &m = fakecuda_allocations();
     auto it = m.find(static_cast<const char *>(p));
     if (it == m.end())
@@ -86,7 +97,12 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind
 {
     bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
     bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-    if (fakecuda_is_device(dst, n) != dst_dev || fakecuda_is_device(src, n) != src_dev) {
+    bool matches;
+    {
+        std::lock_guard<std::mutex> held(fakecuda_allocations_lock());
+        matches = fakecuda_is_device(dst, n) == dst_dev && fakecuda_is_device(src, n) == src_dev;
+    }
+    if (!matches) {
         std::fprintf(stderr, "fakecuda: cudaMemcpy of %zu bytes: pointers do not match kind %d\n", n, (int)kind);
         return cudaErrorInvalidValue;
     }
