@@ -170,6 +170,56 @@ fn regions_called_from_several_threads() {
     }
 }
 
+/// Device buffers hold what a region touches (issue 32, class 8: 15
+/// elements of a 3.2 GB array allocated and copied it all, and stopped
+/// with OpenCL error -61 where the device had less): a declared array's
+/// buffer holds the rows the region touches; a region that needs more
+/// than the device holds (the first and last rows of 12.8 GB) runs its
+/// original code, never stops; the next region runs on the device (on
+/// CUDA, the failed allocation's error is not reported by a later
+/// launch). Every version on every target, PoCL and fakecuda (4 GiB).
+#[test]
+fn device_buffers_hold_what_regions_touch() {
+    check("large_arrays");
+    check_cuda_emulated("large_arrays");
+    let dir = root().join("target/e2e/program-large_arrays");
+    let exe = dir.join("par-counted");
+    run(
+        Command::new("cc")
+            .args(["-O2", "-fopenmp", "-DPENCILC_TIME_REGION"])
+            .arg(dir.join("p_host.c"))
+            .args(["-lOpenCL", "-lm", "-o"])
+            .arg(&exe),
+        "cc (generated)",
+    );
+    let out = run(
+        Command::new(&exe)
+            .env("PENCILC_OPENCL_DEVICE", "cpu")
+            .env("PENCILC_RUN", "device")
+            .env("PENCILC_VERBOSE", "1"),
+        "OpenCL program",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        log.contains("ends (") && log.contains("seq (the device cannot hold the region's buffers)"),
+        "{}",
+        log
+    );
+    // Two regions ran on the device: 43 rows of A (2..44) each way, and
+    // x and y; the region that fell back is no run.
+    let rows = 43 * 20000 * 8;
+    assert!(
+        log.contains("pencilc-region: runs 2 time_ms ")
+            && log.contains(&format!(
+            "bytes_to_device {} bytes_from_device {}",
+            rows + 8 * 60 + 8 * 60,
+            rows + 8 * 60
+        )),
+        "{}",
+        log
+    );
+}
+
 #[test]
 fn generated_names_do_not_shadow_user_variables() {
     check("names");
@@ -566,8 +616,12 @@ fn overlapping_array_parameters_run_the_original_code() {
         "pencilc",
     );
     let text = std::fs::read_to_string(&host).unwrap();
+    // The bytes of the rows each array's buffer holds (issue 32: the
+    // buffers hold what the region touches, A[0..n-1] and B[0..n-1]).
     assert!(
-        text.contains("(size_t) A + (size_t) sizeof(double) * 100 <= (size_t) B"),
+        text.contains(
+            "(size_t) A + (size_t) ((n >= 1) ? ((long) (n - 1) + 1) : 0L) * sizeof(double) <= (size_t) B"
+        ),
         "{}",
         text
     );

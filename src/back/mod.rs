@@ -243,8 +243,8 @@ pub fn emit(
     let mut warnings = Vec::new();
     let mut outlined: Vec<outline::Outlined> = Vec::new();
     for r in regions {
-        let (source, input) = match &r.scop.inclusion {
-            None => (source, input.clone()),
+        let (source, input, region_input_c) = match &r.scop.inclusion {
+            None => (source, input.clone(), input_c.clone()),
             Some(inc) => {
                 let h = headers.get(&inc.header).ok_or_else(|| {
                     Diagnostic::internal(
@@ -252,7 +252,8 @@ pub fn emit(
                         format!("the text of {} was not read", inc.header.display()),
                     )
                 })?;
-                (h, comment_text(&inc.header.display().to_string()))
+                let name = inc.header.display().to_string();
+                (h, comment_text(&name), c_string(&name))
             }
         };
         let three_way = match (target, r.cpu) {
@@ -266,6 +267,7 @@ pub fn emit(
             r,
             target,
             &input,
+            &region_input_c,
             &mut kernels,
             &mut notes,
             &mut warnings,
@@ -326,7 +328,7 @@ pub fn emit(
                 region: &region,
             };
             three_versions(source, r, &versions, bounds, overlap, &mut outlined)
-        } else if bounds.is_some() || overlap.is_some() {
+        } else if bounds.is_some() || overlap.is_some() || host.contains(DEVICE_FALLBACK) {
             versioned(source, r, &host, bounds, overlap)
         } else {
             host
@@ -582,6 +584,7 @@ fn emit_region(
     r: &RegionCode,
     target: Target,
     input: &str,
+    input_c: &str,
     kernels: &mut Vec<KernelText>,
     notes: &mut Vec<String>,
     warnings: &mut Vec<Diagnostic>,
@@ -743,7 +746,8 @@ fn emit_region(
             };
             printer.print(cpu, 1, &mut body, &mut no_launch)?
         }
-        _ => printer.print(&r.ast.host, 1, &mut body, &mut launch_fn)?,
+        // Inside the branch that runs where the device holds the buffers.
+        _ => printer.print(&r.ast.host, 2, &mut body, &mut launch_fn)?,
     }
     // The user's variables that served as loop iterators hold, after the
     // region, what the loops left there; the generated loops have their
@@ -756,6 +760,8 @@ fn emit_region(
     let mut ctx = Context::new();
     ctx.insert("function", &scop.function);
     ctx.insert("input", input);
+    ctx.insert("input_c", input_c);
+    ctx.insert("fallback", DEVICE_FALLBACK);
     ctx.insert("begin_line", &scop.begin_line);
     ctx.insert("end_line", &scop.end_line);
     ctx.insert("n_kernels", &r.ast.launches.len());
@@ -1307,10 +1313,18 @@ fn launch_c(
     Ok(out)
 }
 
+/// Where a device version that cannot hold its buffers goes on
+/// (`{{ fallback }}` of `templates/*/region.c.tera`): a placeholder that
+/// the version's placement replaces (`return 0;` in an outlined function,
+/// a flag that runs the original code after it elsewhere). One left in
+/// place would not compile.
+const DEVICE_FALLBACK: &str = "PENCILC_DEVICE_FALLBACK_UNPLACED;";
+
 /// The region's code behind its entry check (`GpuAst::entry_check`): the
 /// generated code where the check holds, else the user's own lines (with
 /// their line numbers), which compute the same as the sequential program
-/// by definition.
+/// by definition. A device version that cannot hold its buffers
+/// (`DEVICE_FALLBACK`) runs the user's lines too.
 fn versioned(
     source: &SourceFile,
     r: &RegionCode,
@@ -1330,14 +1344,33 @@ fn versioned(
         (None, Some(o)) => (o.clone(), "that array parameters do not overlap"),
         (None, None) => ("1".to_string(), ""),
     };
-    format!(
-        "/* pencilc: the generated code assumes {}; otherwise the original code runs */\nif ({}) {}\nelse {{\n#line {} \"{}\"\n{}\n}}",
-        why,
-        cond,
-        code.trim_end(),
+    let original = format!(
+        "#line {} \"{}\"\n{}",
         scop.begin_line,
         c_path(&source.path),
         lines[range].join("\n")
+    );
+    if !code.contains(DEVICE_FALLBACK) {
+        return format!(
+            "/* pencilc: the generated code assumes {}; otherwise the original code runs */\nif ({}) {}\nelse {{\n{}\n}}",
+            why,
+            cond,
+            code.trim_end(),
+            original
+        );
+    }
+    let assumes = if why.is_empty() {
+        String::new()
+    } else {
+        format!("the generated code assumes {}; ", why)
+    };
+    format!(
+        "/* pencilc: {}the original code runs otherwise, and where the device cannot hold the region's buffers */\n{{\nint pencilc_fallback = !({});\nif (!pencilc_fallback) {}\nif (pencilc_fallback) {{\n{}\n}}\n}}",
+        assumes,
+        cond,
+        code.trim_end()
+            .replace(DEVICE_FALLBACK, "pencilc_fallback = 1;"),
+        original
     )
 }
 
@@ -1426,9 +1459,12 @@ fn three_versions(
         "/* pencilc: three versions of this region, the device's, the host's (OpenMP) and the original code; pencilc_choose picks one each time it runs{}; the generated ones are pencilc_region_{}, at the end of this file */",
         keeps, number
     );
+    // A device that cannot hold the buffers: the outlined function returns
+    // 0, and the caller runs the original code.
+    let device = v.device.replace(DEVICE_FALLBACK, "return 0;");
     let parts = outline::Versions {
         select: &select,
-        device: v.device,
+        device: &device,
         host: v.host,
         live_out: v.live_out,
         original: &original,
@@ -1446,11 +1482,18 @@ fn three_versions(
         keeps
     ));
     out.push_str(&indented(&select, 1));
+    // A device that cannot hold the buffers makes it the original code's turn.
+    let device = v
+        .device
+        .replace(DEVICE_FALLBACK, "pencilc_version = PENCILC_SEQ;");
     out.push_str("\n    if (pencilc_version == PENCILC_DEVICE)\n");
-    out.push_str(&indented(v.device.trim_end(), 1));
+    out.push_str(&indented(device.trim_end(), 1));
     out.push_str("\n    else if (pencilc_version == PENCILC_HOST)\n");
     out.push_str(&indented(v.host.trim_end(), 1));
-    out.push_str(&format!("\n    else {{\n{}\n    }}\n", original));
+    out.push_str(&format!(
+        "\n    if (pencilc_version == PENCILC_SEQ) {{\n{}\n    }}\n",
+        original
+    ));
     if !v.live_out.trim().is_empty() {
         out.push_str("    if (pencilc_version != PENCILC_SEQ) {\n");
         out.push_str(&indented(v.live_out.trim_end(), 1));

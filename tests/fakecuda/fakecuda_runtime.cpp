@@ -4,7 +4,10 @@
  * file (C++). Device memory is poisoned (all bytes 0xff: NaN for floating
  * point, -1 for integers) so that a missing copy-in shows in the results,
  * and every cudaMemcpy checks that its device side was allocated by
- * cudaMalloc, with room for the copy. Host threads may call it at once,
+ * cudaMalloc, with room for the copy. The device has 4 GiB of memory
+ * (FAKECUDA_MEMORY bytes): more at once is cudaErrorMemoryAllocation, as
+ * on a device, and never a host allocation of that size (the memory would
+ * be poisoned, so really used). Host threads may call it at once,
  * as CUDA's runtime allows: the allocations are kept under a lock, and
  * the last error is each thread's own, as CUDA's is.
  */
@@ -67,11 +70,30 @@ cudaError_t cudaGetLastError(void)
 
 cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
 
+/* The device's memory in bytes. */
+static size_t fakecuda_memory()
+{
+    const char *v = std::getenv("FAKECUDA_MEMORY");
+    return v && *v ? static_cast<size_t>(std::strtoull(v, nullptr, 10)) : size_t(4) << 30;
+}
+
 cudaError_t cudaMalloc(void **p, size_t n)
 {
+    {
+        std::lock_guard<std::mutex> held(fakecuda_allocations_lock());
+        size_t used = 0;
+        for (auto &a : fakecuda_allocations())
+            used += a.second;
+        if (n > fakecuda_memory() || used > fakecuda_memory() - n) {
+            fakecuda_last_error = cudaErrorMemoryAllocation;
+            return cudaErrorMemoryAllocation;
+        }
+    }
     char *m = static_cast<char *>(std::malloc(n ? n : 1));
-    if (!m)
+    if (!m) {
+        fakecuda_last_error = cudaErrorMemoryAllocation;
         return cudaErrorMemoryAllocation;
+    }
     std::memset(m, 0xff, n);
     std::lock_guard<std::mutex> held(fakecuda_allocations_lock());
     fakecuda_allocations()[m] = n;
