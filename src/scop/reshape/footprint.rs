@@ -140,10 +140,27 @@ fn measure_rows(isl: &Isl, scop: &mut Scop, k: usize) -> Result<()> {
     let Ok(accessed) = accessed(isl, scop, &name, rank, true)? else {
         return Ok(());
     };
+    // Rows outside the declaration are never reached by a run C defines
+    // (`corr[m - 1][m - 1]` at m <= 0 would be): left out, they neither
+    // move the buffer's start nor grow it.
+    let declared = match &scop.arrays[k].extents[0] {
+        Extent::Const(e) => format!("0 <= o0 < {}", e),
+        _ => "o0 >= 0".to_string(),
+    };
+    let declared = isl
+        .set(&format!(
+            "{} -> {{ {}[o0] : {} }}",
+            scop.param_prefix(),
+            name,
+            declared
+        ))
+        .isl(isl, STAGE)?;
     let rows = accessed
         .project_out(DimType::Set, 1, (rank - 1) as u32)
         .isl(isl, STAGE)?
         .set_tuple_name(&name)
+        .isl(isl, STAGE)?
+        .intersect(declared)
         .isl(isl, STAGE)?
         .coalesce()
         .isl(isl, STAGE)?;
