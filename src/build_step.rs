@@ -30,8 +30,10 @@ pub fn finish(input: &Path, result: FileResult, opts: &Options, deps: &DepOption
     }
     let host = driver::output_paths(input, opts).host;
     if let Some(path) = deps.path_for(&host) {
-        let written = deps
-            .render(&rep.written, &rep.inputs)
+        // Never over a file the compilation read (a header of that name).
+        let planned = [(path.clone(), "dependency file".to_string())];
+        let written = crate::files::check_outputs(&rep.input_paths(), &planned)
+            .and_then(|()| deps.render(&rep.written, &rep.inputs))
             .and_then(|text| crate::files::write_atomic(&path, &text));
         if let Err(e) = written {
             remove_outputs(&rep.written);

@@ -32,6 +32,7 @@ pub struct DepOptions {
 /// A file the compilation read.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Input {
+    #[serde(with = "crate::path_serde")]
     pub path: PathBuf,
     /// From a system include directory (`-MMD` leaves it out).
     pub system: bool,

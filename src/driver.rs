@@ -132,6 +132,7 @@ pub struct FileReport {
     pub kernels: usize,
     /// Per kernel launch: the number of parallel dimensions mapped.
     pub parallel_dims: Vec<usize>,
+    #[serde(with = "crate::path_serde::many")]
     pub written: Vec<PathBuf>,
     /// Every file read: the input, the headers the preprocessor entered,
     /// and pencilc's own inputs (for `-MD`).
@@ -150,6 +151,13 @@ pub struct FileReport {
     pub sizes: Vec<String>,
     /// Where each array reference group went and why, for `-v`.
     pub placements: Vec<String>,
+}
+
+impl FileReport {
+    /// The files the compilation read (`inputs`), as paths.
+    pub fn input_paths(&self) -> Vec<PathBuf> {
+        self.inputs.iter().map(|i| i.path.clone()).collect()
+    }
 }
 
 const PENCIL_HEADERS: &[(&str, &str)] = &[
@@ -197,6 +205,19 @@ pub fn compile_file(
     let (mut report, outputs) = compile(path, opts).map_err(|e| vec![e])?;
     // Under -Werror a warning fails the file before anything is written.
     report.warnings = opts.warnings.apply(std::mem::take(&mut report.warnings))?;
+    // The CLI refused outputs over the files it was given before any
+    // work; the headers the input includes are known only now (`X.c`
+    // including its own `X_kernel.cl` would lose it), and nothing is
+    // written over any of them either.
+    let named = output_paths(path, opts).all(opts.target);
+    let planned: Vec<(PathBuf, String)> = outputs
+        .iter()
+        .map(|(p, _)| {
+            let what = named.iter().find(|(n, _)| n == p).map(|(_, w)| w.clone());
+            (p.clone(), what.unwrap_or_else(|| "output".to_string()))
+        })
+        .collect();
+    crate::files::check_outputs(&report.input_paths(), &planned).map_err(|e| vec![e])?;
     for (p, bytes) in outputs {
         let unchanged = opts.write_if_changed && std::fs::read(&p).is_ok_and(|old| old == bytes);
         if !unchanged {

@@ -154,7 +154,7 @@ pub fn check_outputs(inputs: &[PathBuf], outputs: &[(PathBuf, String)]) -> Resul
                 Code::Usage,
                 None,
                 format!(
-                    "the {} {} would overwrite the input {}",
+                    "the {} {} would overwrite the input {}, a file this compilation reads",
                     what,
                     out.display(),
                     input.display()

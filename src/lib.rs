@@ -21,6 +21,7 @@ pub mod harness;
 pub mod isl;
 pub mod ladder;
 pub mod map;
+pub mod path_serde;
 pub mod sched;
 pub mod scop;
 pub mod valid;

@@ -565,3 +565,129 @@ fn outputs_never_overwrite_inputs_and_inputs_are_files() {
     assert!(err.contains("are the same file"), "{}", err);
     assert!(!dir.join("out").exists());
 }
+
+/// Nothing is written over a file the compilation reads, the headers the
+/// input includes among them (issue 32, class 9: `X_kernel.cl` replaced
+/// the header of that name that `X.c` includes and `-MD` listed): an
+/// error before anything is written, the header as it was, no outputs.
+/// The dependency file is never written over a header either.
+#[test]
+fn outputs_never_overwrite_included_headers() {
+    let dir = scratch("file-safety-headers");
+    let header = dir.join("x_kernel.cl");
+    std::fs::write(&header, "#define K 3\n").unwrap();
+    let src = dir.join("x.c");
+    std::fs::write(
+        &src,
+        "#include \"x_kernel.cl\"\nvoid f(int n, double A[100]) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n    A[i] = K;\n#pragma endscop\n}\n",
+    )
+    .unwrap();
+    let out = Command::new(pencilc())
+        .current_dir(&dir)
+        .args(["--target", "opencl", "-MD", "x.c"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", err);
+    assert!(
+        err.contains("the kernel file x_kernel.cl would overwrite the input x_kernel.cl")
+            && err.contains("[E0301]")
+            && !err.contains("panicked"),
+        "{}",
+        err
+    );
+    assert_eq!(std::fs::read_to_string(&header).unwrap(), "#define K 3\n");
+    assert!(!dir.join("x_host.c").exists() && !dir.join("x_host.d").exists());
+
+    // A header named as the dependency file would be.
+    std::fs::rename(&header, dir.join("y_host.d")).unwrap();
+    std::fs::write(
+        &src,
+        std::fs::read_to_string(&src)
+            .unwrap()
+            .replace("x_kernel.cl", "y_host.d"),
+    )
+    .unwrap();
+    let out = Command::new(pencilc())
+        .current_dir(&dir)
+        .args(["--target", "opencl", "-MD", "-o", "y_host.c", "x.c"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", err);
+    assert!(err.contains("the dependency file y_host.d would overwrite"), "{}", err);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("y_host.d")).unwrap(),
+        "#define K 3\n"
+    );
+    assert!(!dir.join("y_host.c").exists() && !dir.join("y_kernel.cl").exists());
+}
+
+/// An input whose name is not UTF-8 (Linux allows any bytes) compiles as
+/// any other (issue 32, class 9: a panic in the watchdog after the
+/// outputs were written): outputs named from its own bytes, `#line` and
+/// `#include` naming the files as they are, the dependency file listing
+/// it, the generated program right; an error in such a file is an
+/// error, not a crash, and leaves nothing behind.
+#[cfg(unix)]
+#[test]
+fn input_names_that_are_not_utf8() {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::OsStringExt;
+    let dir = scratch("file-non-utf8");
+    let name = |s: &[u8]| std::path::PathBuf::from(OsString::from_vec(s.to_vec()));
+    let src = dir.join(name(b"caf\xe9.c"));
+    std::fs::copy(root().join("tests/programs/alias.c"), &src).unwrap();
+    for target in ["opencl", "cuda", "c"] {
+        let out = Command::new(pencilc())
+            .current_dir(&dir)
+            .args(["--target", target, "-MD"])
+            .arg(name(b"caf\xe9.c"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{}: {}", target, err);
+        assert!(!err.contains("panicked"), "{}", err);
+    }
+    let host = dir.join(name(b"caf\xe9_host.c"));
+    let text = std::fs::read(&host).unwrap();
+    let has = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).any(|w| w == needle);
+    assert!(has(&text, b"#line 7 \"caf\\351.c\""));
+    assert!(dir.join(name(b"caf\xe9_pencilc.c")).exists());
+    // The CUDA host file (written last) includes its kernel header by name.
+    assert!(has(&text, b"#include \"caf\xe9_kernel.h\""));
+    let deps = std::fs::read(dir.join(name(b"caf\xe9_host.d"))).unwrap();
+    assert!(deps.starts_with(b"caf\xe9_host.c caf\xe9_kernel.cu caf\xe9_kernel.h: caf\xe9.c"));
+    // The C target's program prints what the sequential one does.
+    let seq = dir.join("seq");
+    let par = dir.join("par");
+    run(Command::new("cc").arg("-O2").arg(&src).arg("-o").arg(&seq), "cc");
+    run(
+        Command::new("cc")
+            .arg("-O2")
+            .arg(dir.join(name(b"caf\xe9_pencilc.c")))
+            .arg("-o")
+            .arg(&par),
+        "cc (generated)",
+    );
+    assert_eq!(
+        run(&mut Command::new(&seq), "seq").stdout,
+        run(&mut Command::new(&par), "par").stdout
+    );
+
+    let bad = dir.join(name(b"bad\xff.c"));
+    std::fs::write(
+        &bad,
+        "void f(int n) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n    x[i] = 0;\n#pragma endscop\n}\n",
+    )
+    .unwrap();
+    let out = Command::new(pencilc())
+        .current_dir(&dir)
+        .arg(name(b"bad\xff.c"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", err);
+    assert!(err.contains("[E0108]") && !err.contains("panicked"), "{}", err);
+    assert!(!dir.join(name(b"bad\xff_host.c")).exists());
+}

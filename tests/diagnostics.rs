@@ -377,6 +377,73 @@ fn update_outside_the_reduction_section() {
     );
 }
 
+/// A `static` local is one object for the whole program, initialised
+/// once; in a region it became a new variable each iteration (issue 32,
+/// class 2: 10100 instead of 1181700, no diagnostic). `extern` and
+/// `thread_local` (C23) locals name objects outside the region. Each is an
+/// error at its storage class; `static const` with an initialiser is the
+/// constant it says (tests/programs/static_locals.c).
+#[test]
+fn static_extern_and_thread_locals_in_a_region() {
+    for (name, decl, word) in [
+        ("static-local", "static int cnt = 0;", "static"),
+        ("static-const-uninitialised", "static const int cnt;", "static"),
+        ("extern-local", "extern int cnt;", "extern"),
+        ("thread-local", "thread_local int cnt;", "thread_local"),
+    ] {
+        let body = format!(
+            "  for (i = 0; i < n; i++) {{\n    {}\n    B[i] = cnt;\n  }}",
+            decl
+        );
+        assert_diag(name, &body, "E0106", 7, word);
+        let (_, err, _) = compile(name, &body);
+        assert!(err.contains("before `#pragma scop`"), "{}", err);
+    }
+    let (status, err, _) = compile(
+        "static-const-local",
+        "  for (i = 0; i < n; i++) {\n    static const double half = 0.5;\n    B[i] = half;\n  }",
+    );
+    assert_eq!(status, 0, "{}", err);
+}
+
+/// A declared reduction frees the order of its variable's updates, so the
+/// loop may do nothing else with the variable (issue 32, class 6: with
+/// `if (s > 5)` in the loop the three versions printed 268, 20 and 148).
+/// The error is at the read or write that breaks it: a condition, a
+/// value, an update whose value reads the variable, a plain assignment
+/// under dynamic control.
+#[test]
+fn reduction_variable_used_outside_its_updates() {
+    let head = "void f(int n, double A[100], double B[100], double s) {\n#pragma scop\n";
+    for (name, body, at) in [
+        (
+            "reduction-read-in-condition",
+            "#pragma pencil independent reduction(+: s)\n  for (int i = 0; i < n; i++) {\n    s += A[i];\n    if (s > 5)\n      B[i] = 1;\n  }\n",
+            "6:9",
+        ),
+        (
+            "reduction-read-in-value",
+            "#pragma pencil independent reduction(+: s)\n  for (int i = 0; i < n; i++) {\n    s += A[i];\n    B[i] = s;\n  }\n",
+            "6:12",
+        ),
+        (
+            "reduction-read-in-update",
+            "#pragma pencil independent reduction(*: s)\n  for (int i = 0; i < n; i++)\n    s *= A[i] + s;\n",
+            "5:17",
+        ),
+        (
+            "reduction-written-under-condition",
+            "#pragma pencil independent reduction(max: s)\n  for (int i = 0; i < n; i++) {\n    s = s > A[i] ? s : A[i];\n    if (A[i] < 0) s = 0;\n  }\n",
+            "6:19",
+        ),
+    ] {
+        let text = format!("{}{}#pragma endscop\n}}\n", head, body);
+        assert_whole(name, &text, "E0106", at);
+        let (_, err, _) = compile_file(name, &text);
+        assert!(err.contains("reduction(") && err.contains("`s`"), "{}", err);
+    }
+}
+
 /// Runs pencilc on a whole file `text`; returns (exit code, stderr, the
 /// file's path as pencilc prints it).
 fn compile_file(name: &str, text: &str) -> (Option<i32>, String, String) {

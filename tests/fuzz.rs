@@ -7,9 +7,11 @@
 //! at the token or byte level: tokens deleted, duplicated, swapped, spliced
 //! elsewhere; operators, identifiers, types and integer literals replaced
 //! (0, -1, 2147483648, 1e9, ...); loops duplicated, their conditions and
-//! steps changed, statements nested thousands deep; `#pragma pencil`,
-//! `#pragma scop`/`endscop` and `__pencil_assume`/`__pencil_kill` inserted
-//! in valid and invalid forms; bytes that are not UTF-8. Mutations land in
+//! steps changed, statements nested thousands deep; `#pragma pencil`
+//! (before a loop, or between its header and its body), `#pragma
+//! scop`/`endscop` and `__pencil_assume`/`__pencil_kill` inserted in valid
+//! and invalid forms; storage classes (`static`, `static const`, `extern`,
+//! `thread_local`, ...) put before declarations; bytes that are not UTF-8. Mutations land in
 //! the seed's regions (from `pencilc --emit scop` on the seed) most of the
 //! time, since that is the code pencilc reads closely; the rest of the file
 //! is copied through. The generator is a fixed-seed splitmix64, so a case
@@ -399,12 +401,13 @@ enum Op {
     DeepNesting,
     InsertPragma,
     InsertPencilCall,
+    InsertStorageClass,
     NonUtf8,
     Splice,
     DeleteSpan,
 }
 
-const OPS: [Op; 17] = [
+const OPS: [Op; 18] = [
     Op::DeleteToken,
     Op::DuplicateToken,
     Op::SwapTokens,
@@ -419,9 +422,24 @@ const OPS: [Op; 17] = [
     Op::DeepNesting,
     Op::InsertPragma,
     Op::InsertPencilCall,
+    Op::InsertStorageClass,
     Op::NonUtf8,
     Op::Splice,
     Op::DeleteSpan,
+];
+
+/// Storage classes put before declarations: a `static` local is one object
+/// for the whole program, which a region's versions must not make a new
+/// local (issue 32); `static const` with an initialiser is its constant.
+const STORAGE: [&str; 8] = [
+    "static",
+    "static const",
+    "extern",
+    "register",
+    "auto",
+    "thread_local",
+    "_Thread_local",
+    "static _Thread_local",
 ];
 
 const OPERATORS: [&str; 37] = [
@@ -825,14 +843,42 @@ fn apply(op: Op, toks: &mut Vec<Tok>, rng: &mut Rng) -> Option<String> {
                     "#pragma pencil independent \\\n reduction(+: {})",
                 ])
                 .replace("{}", v);
-            let at = if rng.chance(0.7) {
+            let at = if rng.chance(0.55) {
                 pick_tok(toks, rng, |t| t.is("for"))?
+            } else if rng.chance(0.35) {
+                // Between a loop's header and its body, as PENCIL writes it.
+                let (_, p) = pick_for(toks, rng)?;
+                p.rparen + 1
             } else {
                 pick_tok(toks, rng, |t| t.is(";") || t.is("{") || t.is("}"))? + 1
             };
             let hot = toks.get(at).is_some_and(|t| t.hot);
             toks.splice(at..at, toks_of(&format!("\n{}\n", pragma), hot));
             Some(format!("insert `{}`", pragma))
+        }
+        Op::InsertStorageClass => {
+            // A declaration's first token: a type after `;`, `{` or `}`.
+            let starts: Vec<usize> = (0..toks.len())
+                .filter(|&i| is_type(&toks[i]))
+                .filter(|&i| {
+                    (0..i)
+                        .rev()
+                        .find(|&j| !toks[j].trivia())
+                        .is_none_or(|j| toks[j].is(";") || toks[j].is("{") || toks[j].is("}"))
+                })
+                .collect();
+            let hot: Vec<usize> = starts.iter().copied().filter(|&i| toks[i].hot).collect();
+            let i = if !hot.is_empty() && rng.chance(0.85) {
+                rng.pick(&hot)
+            } else if !starts.is_empty() {
+                rng.pick(&starts)
+            } else {
+                return None;
+            };
+            let class = rng.pick(&STORAGE);
+            let hot = toks[i].hot;
+            toks.splice(i..i, toks_of(&format!("{} ", class), hot));
+            Some(format!("insert `{}`", class))
         }
         Op::InsertPencilCall => {
             let v = rng.pick(&names.iter().map(String::as_str).collect::<Vec<_>>());

@@ -115,6 +115,111 @@ fn regions_in_pragma_once_and_nested_headers() {
     );
 }
 
+/// `static` variables are one object for the program (issue 32, class
+/// 2): a function's static counter updated by its region across calls, a
+/// file-scope static, `static const` locals of the region; every version
+/// on every target, and on emulated CUDA.
+#[test]
+fn static_variables_are_one_object() {
+    check("static_locals");
+    check_cuda_emulated("static_locals");
+}
+
+/// Regions called from the program's own OpenMP threads at once (issue
+/// 32, class 7: the device version crashed, "no OpenCL device found" or
+/// OpenCL error -34, with the setup and the program cache shared and
+/// unguarded). Every version on every target (`check` runs OpenCL with
+/// -fopenmp), the device version on PoCL again several times (a race
+/// need not show in one run), and the CUDA output on fakecuda with the
+/// threads.
+#[test]
+fn regions_called_from_several_threads() {
+    check("threads");
+    let dir = root().join("target/e2e/program-threads");
+    let want = run(&mut Command::new(dir.join("seq")), "sequential program").stdout;
+    for _ in 0..5 {
+        let got = run(
+            Command::new(dir.join("par-opencl"))
+                .env("PENCILC_OPENCL_DEVICE", "cpu")
+                .env("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT")
+                .env("PENCILC_RUN", "device"),
+            "OpenCL program on threads",
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&got.stdout),
+            String::from_utf8_lossy(&want)
+        );
+    }
+    let host = dir.join("cuda_host.c");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "cuda", "-o"])
+            .arg(&host)
+            .arg(root().join("tests/programs/threads.c")),
+        "pencilc --target cuda",
+    );
+    let exe = dir.join("par-cuda-emulated");
+    let flags = [
+        "-I".to_string(),
+        root().join("pencil-headers").display().to_string(),
+        "-fopenmp".to_string(),
+    ];
+    build_emulated_cuda(&host, &dir.join("cuda_kernel.cu"), &flags, &[], &exe);
+    for _ in 0..3 {
+        assert_every_version_prints(&exe, &want, "threads");
+    }
+}
+
+/// Device buffers hold what a region touches (issue 32, class 8: 15
+/// elements of a 3.2 GB array allocated and copied it all, and stopped
+/// with OpenCL error -61 where the device had less): a declared array's
+/// buffer holds the rows the region touches; a region that needs more
+/// than the device holds (the first and last rows of 12.8 GB) runs its
+/// original code, never stops; the next region runs on the device (on
+/// CUDA, the failed allocation's error is not reported by a later
+/// launch). Every version on every target, PoCL and fakecuda (4 GiB).
+#[test]
+fn device_buffers_hold_what_regions_touch() {
+    check("large_arrays");
+    check_cuda_emulated("large_arrays");
+    let dir = root().join("target/e2e/program-large_arrays");
+    let exe = dir.join("par-counted");
+    run(
+        Command::new("cc")
+            .args(["-O2", "-fopenmp", "-DPENCILC_TIME_REGION"])
+            .arg(dir.join("p_host.c"))
+            .args(["-lOpenCL", "-lm", "-o"])
+            .arg(&exe),
+        "cc (generated)",
+    );
+    let out = run(
+        Command::new(&exe)
+            .env("PENCILC_OPENCL_DEVICE", "cpu")
+            .env("PENCILC_RUN", "device")
+            .env("PENCILC_VERBOSE", "1"),
+        "OpenCL program",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        log.contains("ends (") && log.contains("seq (the device cannot hold the region's buffers)"),
+        "{}",
+        log
+    );
+    // Two regions ran on the device: 43 rows of A (2..44) each way, and
+    // x and y; the region that fell back is no run.
+    let rows = 43 * 20000 * 8;
+    assert!(
+        log.contains("pencilc-region: runs 2 time_ms ")
+            && log.contains(&format!(
+            "bytes_to_device {} bytes_from_device {}",
+            rows + 8 * 60 + 8 * 60,
+            rows + 8 * 60
+        )),
+        "{}",
+        log
+    );
+}
+
 #[test]
 fn generated_names_do_not_shadow_user_variables() {
     check("names");
@@ -512,8 +617,12 @@ fn overlapping_array_parameters_run_the_original_code() {
         "pencilc",
     );
     let text = std::fs::read_to_string(&host).unwrap();
+    // The bytes of the rows each array's buffer holds (issue 32: the
+    // buffers hold what the region touches, A[0..n-1] and B[0..n-1]).
     assert!(
-        text.contains("(size_t) A + (size_t) sizeof(double) * 100 <= (size_t) B"),
+        text.contains(
+            "(size_t) A + (size_t) ((n >= 1) ? ((long) (n - 1) + 1) : 0L) * sizeof(double) <= (size_t) B"
+        ),
         "{}",
         text
     );
@@ -590,6 +699,38 @@ fn tolerant_pencil_pragmas() {
         ) && err.contains("did you mean `independent`?"),
         "{}",
         err
+    );
+}
+
+/// `#pragma pencil independent` after a loop's header, before its body
+/// (issue 32, class 9: "expected `;`"): read as the pragma before the
+/// loop, so the loops are parallel and the reduction carried out.
+#[test]
+fn pencil_pragmas_after_the_loop_header() {
+    check("pragma_after_header");
+    let out = Command::new(pencilc())
+        .args(["-v", "-o"])
+        .arg(scratch("program-pragma-after-header-v").join("p_host.c"))
+        .arg(root().join("tests/programs/pragma_after_header.c"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{}", err);
+    assert!(err.contains("s: add reduction"), "{}", err);
+    assert!(!err.contains("warning"), "{}", err);
+    let scop = Command::new(pencilc())
+        .args(["--emit", "scop"])
+        .arg(root().join("tests/programs/pragma_after_header.c"))
+        .output()
+        .unwrap();
+    let scop = String::from_utf8_lossy(&scop.stdout);
+    // The first nest is independent along both loops, the second along its one.
+    assert!(
+        scop.contains("S_0[a0, a1] -> S_0[b0, b1] : a0 != b0")
+            && scop.contains("S_0[a0, a1] -> S_0[b0, b1] : a0 = b0 and a1 != b1")
+            && scop.contains("S_1[a0] -> S_1[b0] : a0 != b0"),
+        "{}",
+        scop
     );
 }
 

@@ -17,8 +17,13 @@
 //! `m`) in `SIZES` (1, 31, 33, 70: not multiples of 32, crossing tile
 //! boundaries), the arrays declared with constant extents large enough for
 //! the largest. Arrays are sized from the iterators' ranges so that every
-//! access stays in bounds. The generator is a fixed-seed splitmix64, so a
-//! case number always names the same program.
+//! access stays in bounds. Some programs declare their scalars `static`
+//! (one object for the whole program: each call continues from the last
+//! call's values), and some run all of `main`'s calls twice, from two
+//! OpenMP threads one after the other (the device's setup made on one
+//! thread and used on the other; built without OpenMP, the same calls in
+//! order). The generator is a fixed-seed splitmix64, so a case number
+//! always names the same program.
 //!
 //! The generated program must print exactly what the original prints: a
 //! legal schedule only reorders whole statement instances, each of which
@@ -460,6 +465,11 @@ struct Program {
     /// The iterators are declared before the region (not in the `for`s)
     /// and printed after it, so their final values are live-out.
     outer_iterators: bool,
+    /// The scalars are `static` in the function: one object for the
+    /// program, which every call of the region continues from.
+    static_scalars: bool,
+    /// `main`'s calls run twice, from two OpenMP threads in turn.
+    threads: bool,
 }
 
 /// The range of the iterator of a loop with these bounds, given the outer
@@ -638,8 +648,16 @@ impl Program {
             writeln!(s, "  {}printf(\"%.17g\\n\", {});", loops, value).unwrap();
         }
         s.push_str("}\n\nstatic void kernel(int n, int m)\n{\n");
+        let storage = if self.static_scalars { "static " } else { "" };
         for &a in &scalars {
-            writeln!(s, "  double {} = {}.0 / 37.0 - 0.25;", ARRAYS[a], 3 + 2 * a).unwrap();
+            writeln!(
+                s,
+                "  {}double {} = {}.0 / 37.0 - 0.25;",
+                storage,
+                ARRAYS[a],
+                3 + 2 * a
+            )
+            .unwrap();
         }
         let depth = self.max_depth();
         if self.outer_iterators && depth > 0 {
@@ -675,12 +693,19 @@ impl Program {
         } else {
             vec![SIZES[0]]
         };
+        if self.threads {
+            // Thread 0, then thread 1: the same output as two runs in turn.
+            s.push_str("#pragma omp parallel for ordered schedule(static, 1) num_threads(2)\n  for (int t = 0; t < 2; t++) {\n#pragma omp ordered\n  {\n");
+        }
         for (n, m) in sizes {
             writeln!(
                 s,
                 "  init();\n  printf(\"n = {n}, m = {m}\\n\");\n  kernel({n}, {m});\n  dump();"
             )
             .unwrap();
+        }
+        if self.threads {
+            s.push_str("  }\n  }\n");
         }
         s.push_str("  return 0;\n}\n");
         s
@@ -765,12 +790,18 @@ fn generate(seed: u64) -> Program {
     let mut rng = Rng::new(seed);
     // Drawn again (from the same stream, so still a function of the seed)
     // until the program is in bounds and small enough.
-    loop {
+    let mut p = loop {
         let p = generate_once(&mut rng);
         if p.statements() > 0 && p.fits() {
-            return p;
+            break p;
         }
-    }
+    };
+    // From a stream of their own, so that the loop nests of a case number
+    // stay what they were before these were drawn.
+    let mut extra = Rng::new(seed ^ 0x7374_6174_6963_7468);
+    p.static_scalars = extra.chance(0.3);
+    p.threads = extra.chance(0.3);
+    p
 }
 
 fn generate_once(rng: &mut Rng) -> Program {
@@ -810,6 +841,8 @@ fn generate_once(rng: &mut Rng) -> Program {
         ranks: g.ranks,
         body,
         outer_iterators,
+        static_scalars: false,
+        threads: false,
     }
 }
 
@@ -1435,7 +1468,9 @@ fn build_generated(
     match SETTINGS[setting].1 {
         Target::C => cc(out, exe, dir, &log, extra),
         Target::OpenMp => cc(out, exe, dir, &log, &with(&["-fopenmp"])),
-        Target::OpenCl => cc(out, exe, dir, &log, &with(&["-lOpenCL"])),
+        // With OpenMP: programs that call their region from two threads
+        // do so (the original is built without it: the calls in turn).
+        Target::OpenCl => cc(out, exe, dir, &log, &with(&["-fopenmp", "-lOpenCL"])),
         Target::Cuda => pencilc::harness::emulate::build(
             &pencilc::harness::emulate::Compilers {
                 cc: Path::new("cc"),
@@ -1444,7 +1479,11 @@ fn build_generated(
             &common::fakecuda(),
             out,
             &dir.join(format!("{}_kernel.cu", slug)),
-            &extra.iter().map(|f| f.to_string()).collect::<Vec<_>>(),
+            &extra
+                .iter()
+                .map(|f| f.to_string())
+                .chain(["-fopenmp".to_string()])
+                .collect::<Vec<_>>(),
             &[],
             exe,
         )
@@ -1714,6 +1753,15 @@ fn simplifications(p: &Program) -> Vec<Program> {
             outer_iterators: false,
             ..p.clone()
         });
+    }
+    for (statics, threads) in [(false, p.threads), (p.static_scalars, false)] {
+        if (statics, threads) != (p.static_scalars, p.threads) {
+            out.push(Program {
+                static_scalars: statics,
+                threads,
+                ..p.clone()
+            });
+        }
     }
     let count = count_nodes(&p.body);
     for target in 0..count {
@@ -2319,6 +2367,11 @@ fn generator_is_deterministic_and_varied() {
                 (0..p.ranks.len()).any(|a| used[a] && p.ranks[a] == 0),
             ),
             ("live-out iterators", p.outer_iterators),
+            (
+                "static scalars",
+                p.static_scalars && (0..p.ranks.len()).any(|a| used[a] && p.ranks[a] == 0),
+            ),
+            ("calls from threads", p.threads),
         ] {
             *counts.entry(name).or_default() += usize::from(has);
         }
@@ -2338,6 +2391,8 @@ fn generator_is_deterministic_and_varied() {
         ("stencils", 50),
         ("live-out scalars", 50),
         ("live-out iterators", 80),
+        ("static scalars", 30),
+        ("calls from threads", 100),
     ] {
         assert!(
             counts[name] >= least,

@@ -1,7 +1,8 @@
-//! The range of a pointer's elements that a region touches, as host
+//! The range of an array's elements that a region touches, as host
 //! expressions of the parameters: the first and last element accessed
-//! (lexicographically, hence in memory order) of each array whose extent
-//! is what the region accesses (`scop::Layout`).
+//! (lexicographically, hence in memory order) of each array with a
+//! `scop::Layout` (pointers), or the first and last row it touches
+//! (`Layout::whole_rows`: declared arrays).
 
 use super::{convert_expr, AExpr, STAGE};
 use crate::diag::Result;
@@ -15,7 +16,8 @@ pub struct Footprint {
     /// Where the region accesses the array at all (`None`: wherever the
     /// region runs); elsewhere its buffer is empty.
     pub guard: Option<AExpr>,
-    /// The subscripts of the first and the last element accessed.
+    /// The subscripts of the first and the last element accessed (with
+    /// `Layout::whole_rows`, of the first and the last row: one each).
     pub first: Vec<AExpr>,
     pub last: Vec<AExpr>,
 }
@@ -24,7 +26,10 @@ pub fn footprints(isl: &Isl, scop: &Scop) -> Result<Vec<Footprint>> {
     let mut out = Vec::new();
     for a in &scop.arrays {
         let Some(layout) = &a.layout else { continue };
-        let context = isl.set(&scop.context).isl(isl, STAGE)?;
+        let rank = if layout.whole_rows { 1 } else { a.extents.len() };
+        let context = isl
+            .set(&scop.footprint_context(layout.whole_rows))
+            .isl(isl, STAGE)?;
         let accessed = isl.set(&layout.accessed).isl(isl, STAGE)?;
         let runs = accessed
             .copy()
@@ -39,8 +44,8 @@ pub fn footprints(isl: &Isl, scop: &Scop) -> Result<Vec<Footprint>> {
             out.push(Footprint {
                 array: a.name.clone(),
                 guard: Some(AExpr::Int(0)),
-                first: vec![AExpr::Int(0); a.extents.len()],
-                last: vec![AExpr::Int(0); a.extents.len()],
+                first: vec![AExpr::Int(0); rank],
+                last: vec![AExpr::Int(0); rank],
             });
             continue;
         }
@@ -55,7 +60,7 @@ pub fn footprints(isl: &Isl, scop: &Scop) -> Result<Vec<Footprint>> {
             accessed.copy().isl(isl, STAGE)?.lexmax().isl(isl, STAGE)?,
         ] {
             let mut subs = Vec::new();
-            for k in 0..a.extents.len() {
+            for k in 0..rank {
                 // One element per parameter value: its maximum is it.
                 let pa = lex
                     .copy()

@@ -383,9 +383,12 @@ pub fn generate(
     })
 }
 
-/// A region's code without a device version: its entry check and what it
-/// leaves in the user's iterators, around no host code (the CPU version,
-/// `cpu::generate_cpu`, is printed there instead).
+/// A region's code without a device version: its entry check, the
+/// footprints of its pointers (the overlap check of `back::versioned`
+/// compares the bytes they touch: without them the OpenMP target ran
+/// overlapping pointers in parallel) and what it leaves in the user's
+/// iterators, around no host code (the CPU version, `cpu::generate_cpu`,
+/// is printed there instead).
 pub fn frame(isl: &Isl, scop: &Scop) -> Result<GpuAst> {
     isl.set_id_casts(
         scop.value_types
@@ -397,7 +400,7 @@ pub fn frame(isl: &Isl, scop: &Scop) -> Result<GpuAst> {
         entry_check: entry_check(isl, scop)?,
         live_out: live_out_assignments(isl, scop)?,
         instances: vec![],
-        footprints: vec![],
+        footprints: footprint::footprints(isl, scop)?,
         host: Ast::Block(vec![]),
         launches: vec![],
         block_ids: vec![],

@@ -119,7 +119,11 @@ pub fn live_out_text(r: &RegionCode) -> String {
 
 /// C code that sets `pencilc_launches` and `pencilc_forks` (declared by
 /// the caller) and the call of `pencilc_choose`, as one statement list.
-pub fn choose_call(r: &RegionCode, cpu: &Ast, region: &str) -> Result<String> {
+/// `values` is the C expression of the build options the device version
+/// would use (`specialise`; `""` for none), passed to the chooser rather
+/// than left in a global, which threads running regions at once would
+/// overwrite for each other.
+pub fn choose_call(r: &RegionCode, cpu: &Ast, region: &str, values: &str) -> Result<String> {
     let scop = r.scop;
     let call_name = |f: &str| f.to_string();
     let printer = BodyPrinter {
@@ -157,8 +161,9 @@ pub fn choose_call(r: &RegionCode, cpu: &Ast, region: &str) -> Result<String> {
         out.push_str("}\n");
     }
     out.push_str(&format!(
-        "pencilc_version = pencilc_choose(\"{}\", {}, {}, {}, pencilc_launches, pencilc_forks);\n",
+        "pencilc_version = pencilc_choose(\"{}\", {}, {}, {}, {}, pencilc_launches, pencilc_forks);\n",
         super::c_string(region),
+        values,
         instances(r, |_| true),
         instances(r, |s| serial.contains(&s)),
         bytes(r),

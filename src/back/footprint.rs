@@ -1,9 +1,10 @@
-//! Device buffers of pointers and delinearised arrays (`scop::Layout`):
-//! only the elements the region touches, from the first to the last in
-//! memory (`ast::Footprint`), are allocated and copied, so that no copy
-//! reads or writes a byte the user's code would not. Device subscripts
-//! subtract the first element's offset from the user's pointer, unless
-//! the buffer starts at the pointer (`Layout::offset`).
+//! Device buffers of pointers, delinearised and declared arrays
+//! (`scop::Layout`): only the elements the region touches, from the first
+//! to the last in memory (`ast::Footprint`), are allocated and copied (so
+//! that no copy reads or writes a byte the user's code would not), or,
+//! for an array declared with its extents, the rows it touches, whole.
+//! Device subscripts subtract the first element's offset from the user's
+//! pointer, unless the buffer starts at the pointer (`Layout::offset`).
 
 use super::body::extent_c;
 use super::kernel::KernelArg;
@@ -28,17 +29,40 @@ fn linear(a: &Array, subs: &[String]) -> String {
 pub(super) fn range(a: &Array, ast: &GpuAst) -> Option<(String, String)> {
     let f = ast.footprints.iter().find(|f| f.array == a.name)?;
     let text = |v: &[AExpr]| -> Vec<String> { v.iter().map(|e| e.to_c()).collect() };
-    let first = linear(a, &text(&f.first));
-    let last = linear(a, &text(&f.last));
+    let (first, len) = if a.layout.as_ref().is_some_and(|l| l.whole_rows) {
+        // From the first element of the first row to the last of the last.
+        let row: String = a.extents[1..]
+            .iter()
+            .map(|e| format!(" * (long) {}", extent_c(e)))
+            .collect();
+        let (r0, r1) = (f.first.first()?, f.last.first()?.to_c());
+        match r0 {
+            AExpr::Int(0) => ("0L".to_string(), format!("((long) ({}) + 1){}", r1, row)),
+            r0 => {
+                let r0 = r0.to_c();
+                (
+                    format!("(long) ({}){}", r0, row),
+                    format!("((long) ({}) - (long) ({}) + 1){}", r1, r0, row),
+                )
+            }
+        }
+    } else {
+        let first = linear(a, &text(&f.first));
+        let last = linear(a, &text(&f.last));
+        let len = format!("{} - ({}) + 1", last, first);
+        (first, len)
+    };
     Some(match &f.guard {
-        None => (first.clone(), format!("{} - ({}) + 1", last, first)),
+        None => (first, len),
         Some(AExpr::Int(0)) => ("0L".to_string(), "0L".to_string()),
         Some(g) => {
             let g = g.to_c();
-            (
-                format!("({}) ? {} : 0L", g, first),
-                format!("({}) ? {} - ({}) + 1 : 0L", g, last, first),
-            )
+            let first = if first == "0L" {
+                first
+            } else {
+                format!("({}) ? {} : 0L", g, first)
+            };
+            (first, format!("({}) ? {} : 0L", g, len))
         }
     })
 }
@@ -104,11 +128,16 @@ pub fn byte_range(scop: &Scop, ast: &GpuAst, name: &str) -> Option<(String, Stri
         return Some((format!("(size_t) {}", name), format!("(size_t) {}", size)));
     }
     let (first, len) = range(a, ast)?;
-    Some((
+    let start = if first == "0L" {
+        format!("(size_t) {}", name)
+    } else {
         format!(
             "((size_t) {} + (size_t) ({}) * sizeof({}))",
             name, first, a.elem_type
-        ),
+        )
+    };
+    Some((
+        start,
         format!("(size_t) ({}) * sizeof({})", len, a.elem_type),
     ))
 }

@@ -62,15 +62,17 @@ pub struct OutputPaths {
 
 impl OutputPaths {
     /// Default names beside `dir` for input `input`.
+    /// Names are built from the input's own bytes: a name that is not
+    /// UTF-8 gives outputs of that name, as the C compiler's would.
     pub fn default_for(input: &Path, dir: &Path, target: Target) -> OutputPaths {
-        let stem = input
+        let mut host = input
             .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
+            .map(|s| s.to_os_string())
             .unwrap_or_else(|| "out".into());
-        let host = match target {
-            Target::OpenCl | Target::Cuda => format!("{}_host.c", stem),
-            Target::C => format!("{}_pencilc.c", stem),
-        };
+        host.push(match target {
+            Target::OpenCl | Target::Cuda => "_host.c",
+            Target::C => "_pencilc.c",
+        });
         OutputPaths {
             host: dir.join(host),
         }
@@ -92,13 +94,29 @@ impl OutputPaths {
 
     /// The kernel file's path with extension `ext`, derived from the host file.
     pub fn kernel(&self, ext: &str) -> PathBuf {
-        let stem = self
-            .host
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let base = stem.strip_suffix("_host").unwrap_or(&stem);
-        self.host.with_file_name(format!("{}_kernel.{}", base, ext))
+        let stem = self.host.file_stem().unwrap_or_default();
+        let mut name = strip_os_suffix(stem, "_host").to_os_string();
+        name.push(format!("_kernel.{}", ext));
+        self.host.with_file_name(name)
+    }
+}
+
+/// `name` without `suffix` at its end, byte for byte (a name need not be
+/// UTF-8).
+#[cfg(unix)]
+fn strip_os_suffix<'a>(name: &'a std::ffi::OsStr, suffix: &str) -> &'a std::ffi::OsStr {
+    use std::os::unix::ffi::OsStrExt;
+    match name.as_bytes().strip_suffix(suffix.as_bytes()) {
+        Some(b) => std::ffi::OsStr::from_bytes(b),
+        None => name,
+    }
+}
+
+#[cfg(not(unix))]
+fn strip_os_suffix<'a>(name: &'a std::ffi::OsStr, suffix: &str) -> &'a std::ffi::OsStr {
+    match name.to_str().and_then(|s| s.strip_suffix(suffix)) {
+        Some(s) => std::ffi::OsStr::new(s),
+        None => name,
     }
 }
 
@@ -227,8 +245,8 @@ pub fn emit(
     let mut warnings = Vec::new();
     let mut outlined: Vec<outline::Outlined> = Vec::new();
     for r in regions {
-        let (source, input) = match &r.scop.inclusion {
-            None => (source, input.clone()),
+        let (source, input, region_input_c) = match &r.scop.inclusion {
+            None => (source, input.clone(), input_c.clone()),
             Some(inc) => {
                 let h = headers.get(&inc.header).ok_or_else(|| {
                     Diagnostic::internal(
@@ -236,7 +254,8 @@ pub fn emit(
                         format!("the text of {} was not read", inc.header.display()),
                     )
                 })?;
-                (h, comment_text(&inc.header.display().to_string()))
+                let name = inc.header.display().to_string();
+                (h, comment_text(&name), c_string(&name))
             }
         };
         let three_way = match (target, r.cpu) {
@@ -250,6 +269,7 @@ pub fn emit(
             r,
             target,
             &input,
+            &region_input_c,
             &mut kernels,
             &mut notes,
             &mut warnings,
@@ -288,14 +308,19 @@ pub fn emit(
                 r.scop.function, input, r.scop.begin_line, r.scop.end_line
             );
             let cpu_text = choice::cpu_region(&tera, r, cpu, &input)?;
-            let mut choose = choice::choose_call(r, cpu, &region)?;
-            if target == Target::OpenCl {
-                // The device version's cost includes building its program
-                // where none is built for these row lengths yet.
-                if let Some(v) = region_values(&kernels[first_text..]) {
-                    choose = specialise::around_choice(&v, &choose);
-                }
-            }
+            // The device version's cost includes building its program
+            // where none is built for these row lengths yet.
+            let values = match target {
+                Target::OpenCl => region_values(&kernels[first_text..]),
+                _ => None,
+            };
+            let choose = match &values {
+                Some(v) => specialise::around_choice(
+                    v,
+                    &choice::choose_call(r, cpu, &region, "pencilc_values")?,
+                ),
+                None => choice::choose_call(r, cpu, &region, "\"\"")?,
+            };
             let keywords = mangled_keywords(source, r.scop, &format!("{}\n{}", cpu_text, choose))?;
             let versions = ThreeVersions {
                 device: &host,
@@ -305,7 +330,7 @@ pub fn emit(
                 region: &region,
             };
             three_versions(source, r, &versions, bounds, overlap, &mut outlined)
-        } else if bounds.is_some() || overlap.is_some() {
+        } else if bounds.is_some() || overlap.is_some() || host.contains(DEVICE_FALLBACK) {
             versioned(source, r, &host, bounds, overlap)
         } else {
             host
@@ -386,13 +411,13 @@ pub fn emit(
             k.body = cuda_names::rename_cxx_keywords(&k.body);
         }
     }
-    let kernel_ctx = |header: &str| {
+    let kernel_ctx = |header: &Path| {
         let mut c = Context::new();
         c.insert("version", version);
         c.insert("input", &input);
         c.insert("helpers", &device_helpers);
-        c.insert("header_file", &c_string(header));
-        c.insert("header_comment", &comment_text(header));
+        c.insert("header_file", &include_name(header));
+        c.insert("header_comment", &comment_text(&header.to_string_lossy()));
         let ks: Vec<serde_json_like::K> = kernels
             .iter()
             .map(|k| serde_json_like::K {
@@ -457,7 +482,7 @@ pub fn emit(
             let ksrc = opencl_long_long(&templates::render(
                 &tera,
                 "opencl/kernel.cl.tera",
-                &kernel_ctx(""),
+                &kernel_ctx(Path::new("")),
             )?);
             prelude_ctx.insert("kernel_file", &comment_text(&file_name(&kpath)));
             prelude_ctx.insert("kernel_source", &c_string_literal(&ksrc));
@@ -476,7 +501,8 @@ pub fn emit(
             let hpath = paths.kernel("h");
             let header = file_name(&hpath);
             prelude_ctx.insert("kernel_file", &comment_text(&file_name(&kpath)));
-            prelude_ctx.insert("header_file", &c_string(&header));
+            let header_name = Path::new(hpath.file_name().unwrap_or_default());
+            prelude_ctx.insert("header_file", &include_name(header_name));
             let prelude = templates::render(&tera, "cuda/host_prelude.c.tera", &prelude_ctx)?;
             files.push(GeneratedFile {
                 path: paths.host.clone(),
@@ -484,9 +510,9 @@ pub fn emit(
             });
             files.push(GeneratedFile {
                 path: kpath.clone(),
-                contents: templates::render(&tera, "cuda/kernel.cu.tera", &kernel_ctx(&header))?,
+                contents: templates::render(&tera, "cuda/kernel.cu.tera", &kernel_ctx(header_name))?,
             });
-            let mut hc = kernel_ctx(&header);
+            let mut hc = kernel_ctx(header_name);
             let guard: String = header
                 .chars()
                 .map(|c| {
@@ -560,6 +586,7 @@ fn emit_region(
     r: &RegionCode,
     target: Target,
     input: &str,
+    input_c: &str,
     kernels: &mut Vec<KernelText>,
     notes: &mut Vec<String>,
     warnings: &mut Vec<Diagnostic>,
@@ -726,7 +753,8 @@ fn emit_region(
             };
             printer.print(cpu, 1, &mut body, &mut no_launch)?
         }
-        _ => printer.print(&r.ast.host, 1, &mut body, &mut launch_fn)?,
+        // Inside the branch that runs where the device holds the buffers.
+        _ => printer.print(&r.ast.host, 2, &mut body, &mut launch_fn)?,
     }
     // The user's variables that served as loop iterators hold, after the
     // region, what the loops left there; the generated loops have their
@@ -739,6 +767,8 @@ fn emit_region(
     let mut ctx = Context::new();
     ctx.insert("function", &scop.function);
     ctx.insert("input", input);
+    ctx.insert("input_c", input_c);
+    ctx.insert("fallback", DEVICE_FALLBACK);
     ctx.insert("begin_line", &scop.begin_line);
     ctx.insert("end_line", &scop.end_line);
     ctx.insert("n_kernels", &r.ast.launches.len());
@@ -1299,10 +1329,18 @@ fn launch_c(
     Ok(out)
 }
 
+/// Where a device version that cannot hold its buffers goes on
+/// (`{{ fallback }}` of `templates/*/region.c.tera`): a placeholder that
+/// the version's placement replaces (`return 0;` in an outlined function,
+/// a flag that runs the original code after it elsewhere). One left in
+/// place would not compile.
+const DEVICE_FALLBACK: &str = "PENCILC_DEVICE_FALLBACK_UNPLACED;";
+
 /// The region's code behind its entry check (`GpuAst::entry_check`): the
 /// generated code where the check holds, else the user's own lines (with
 /// their line numbers), which compute the same as the sequential program
-/// by definition.
+/// by definition. A device version that cannot hold its buffers
+/// (`DEVICE_FALLBACK`) runs the user's lines too.
 fn versioned(
     source: &SourceFile,
     r: &RegionCode,
@@ -1322,14 +1360,33 @@ fn versioned(
         (None, Some(o)) => (o.clone(), "that array parameters do not overlap"),
         (None, None) => ("1".to_string(), ""),
     };
-    format!(
-        "/* pencilc: the generated code assumes {}; otherwise the original code runs */\nif ({}) {}\nelse {{\n#line {} \"{}\"\n{}\n}}",
-        why,
-        cond,
-        code.trim_end(),
+    let original = format!(
+        "#line {} \"{}\"\n{}",
         scop.begin_line,
         c_path(&source.path),
         lines[range].join("\n")
+    );
+    if !code.contains(DEVICE_FALLBACK) {
+        return format!(
+            "/* pencilc: the generated code assumes {}; otherwise the original code runs */\nif ({}) {}\nelse {{\n{}\n}}",
+            why,
+            cond,
+            code.trim_end(),
+            original
+        );
+    }
+    let assumes = if why.is_empty() {
+        String::new()
+    } else {
+        format!("the generated code assumes {}; ", why)
+    };
+    format!(
+        "/* pencilc: {}the original code runs otherwise, and where the device cannot hold the region's buffers */\n{{\nint pencilc_fallback = !({});\nif (!pencilc_fallback) {}\nif (pencilc_fallback) {{\n{}\n}}\n}}",
+        assumes,
+        cond,
+        code.trim_end()
+            .replace(DEVICE_FALLBACK, "pencilc_fallback = 1;"),
+        original
     )
 }
 
@@ -1418,9 +1475,12 @@ fn three_versions(
         "/* pencilc: three versions of this region, the device's, the host's (OpenMP) and the original code; pencilc_choose picks one each time it runs{}; the generated ones are pencilc_region_{}, at the end of this file */",
         keeps, number
     );
+    // A device that cannot hold the buffers: the outlined function returns
+    // 0, and the caller runs the original code.
+    let device = v.device.replace(DEVICE_FALLBACK, "return 0;");
     let parts = outline::Versions {
         select: &select,
-        device: v.device,
+        device: &device,
         host: v.host,
         live_out: v.live_out,
         original: &original,
@@ -1438,11 +1498,18 @@ fn three_versions(
         keeps
     ));
     out.push_str(&indented(&select, 1));
+    // A device that cannot hold the buffers makes it the original code's turn.
+    let device = v
+        .device
+        .replace(DEVICE_FALLBACK, "pencilc_version = PENCILC_SEQ;");
     out.push_str("\n    if (pencilc_version == PENCILC_DEVICE)\n");
-    out.push_str(&indented(v.device.trim_end(), 1));
+    out.push_str(&indented(device.trim_end(), 1));
     out.push_str("\n    else if (pencilc_version == PENCILC_HOST)\n");
     out.push_str(&indented(v.host.trim_end(), 1));
-    out.push_str(&format!("\n    else {{\n{}\n    }}\n", original));
+    out.push_str(&format!(
+        "\n    if (pencilc_version == PENCILC_SEQ) {{\n{}\n    }}\n",
+        original
+    ));
     if !v.live_out.trim().is_empty() {
         out.push_str("    if (pencilc_version != PENCILC_SEQ) {\n");
         out.push_str(&indented(v.live_out.trim_end(), 1));
@@ -1493,7 +1560,8 @@ fn struct_layout_checks(scop: &Scop) -> String {
 /// extents; a pointer's copies move the range the region touches, and
 /// that range is compared (`footprint::byte_range`). Addresses are
 /// compared as integers: comparing pointers into different objects is
-/// undefined in C.
+/// undefined in C. Every target's versions sit behind this one check
+/// (the OpenMP target's too: `ast::frame` measures its footprints).
 fn no_overlap_check(scop: &Scop, ast: &crate::ast::GpuAst) -> Option<String> {
     let mut conds = Vec::new();
     for (a, b) in &scop.may_alias {
@@ -1502,6 +1570,9 @@ fn no_overlap_check(scop: &Scop, ast: &crate::ast::GpuAst) -> Option<String> {
             footprint::byte_range(scop, ast, a),
             footprint::byte_range(scop, ast, b),
         ) else {
+            // A pair whose bytes are unknown may overlap: the generated
+            // code never runs, rather than run on overlapping memory.
+            conds.push("0".to_string());
             continue;
         };
         conds.push(format!("({a} + {sa} <= {b} || {b} + {sb} <= {a})"));
@@ -1612,8 +1683,28 @@ fn unmangle(text: &str, keywords: &[&str]) -> String {
 }
 
 /// A path as the text of a C string literal.
+/// A file name between the quotes of `#include "..."`, which takes no
+/// escapes: its own bytes, whether UTF-8 or not (`SourceFile::encode`
+/// writes them back).
+fn include_name(p: &Path) -> String {
+    crate::front::parse::name_as_text(p.as_os_str())
+}
+
+/// A file name in a C string literal (`#line`): a name that is not UTF-8
+/// keeps its bytes, as octal escapes, so the C compiler names the file
+/// the user has.
 fn c_path(p: &Path) -> String {
-    c_string(&p.display().to_string())
+    if let Some(s) = p.to_str() {
+        return c_string(s);
+    }
+    let mut out = String::new();
+    for chunk in p.as_os_str().as_encoded_bytes().utf8_chunks() {
+        out.push_str(&c_string(chunk.valid()));
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\{:03o}", b));
+        }
+    }
+    out
 }
 
 /// `s` as the text between the quotes of a C string literal: quotes,

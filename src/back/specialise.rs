@@ -185,11 +185,12 @@ pub fn region_values<'a>(kernels: impl Iterator<Item = &'a [Specialised]>) -> Op
 }
 
 /// The choice of a region's version, told which program its device
-/// version would use (`pencilc_choice_values`, read by
-/// `PENCILC_DEVICE_READY`), so that a build it needs counts in its cost.
+/// version would use (`pencilc_values`, passed to `pencilc_choose` and
+/// read by `PENCILC_DEVICE_READY`), so that a build it needs counts in
+/// its cost; `choose` is `choice::choose_call` with `pencilc_values`.
 pub fn around_choice(v: &RegionValues, choose: &str) -> String {
     format!(
-        "char pencilc_values[{}];\nsnprintf(pencilc_values, sizeof pencilc_values, \"{}\", {});\npencilc_choice_values = pencilc_values;\n{}pencilc_choice_values = \"\";\n",
+        "char pencilc_values[{}];\nsnprintf(pencilc_values, sizeof pencilc_values, \"{}\", {});\n{}",
         v.size,
         v.format,
         v.args.join(", "),

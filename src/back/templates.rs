@@ -14,6 +14,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/code_alignment.h.tera"),
     ),
     (
+        "threads.h.tera",
+        include_str!("../../templates/threads.h.tera"),
+    ),
+    (
         "opencl/host_prelude.c.tera",
         include_str!("../../templates/opencl/host_prelude.c.tera"),
     ),

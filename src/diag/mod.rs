@@ -15,6 +15,7 @@ pub use policy::{MessageFormat, WarningPolicy};
     Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
 )]
 pub struct Loc {
+    #[serde(with = "crate::path_serde")]
     pub file: PathBuf,
     pub line: u32,
     pub col: u32,

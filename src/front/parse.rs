@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use tree_sitter::{Node, Parser};
 
 mod atomic;
+mod body_pragmas;
 mod casts;
 mod enums;
 mod inline;
@@ -53,6 +54,20 @@ pub struct SourceFile {
 /// Where the characters standing for bytes that are not UTF-8 begin (the
 /// last 128 code points of plane 16, private use).
 const BYTE_ESCAPE: u32 = 0x10FF00;
+
+/// A file name as text of a generated file, where `SourceFile::encode`
+/// writes its bytes back unchanged (`#include "name"` takes no escapes,
+/// and a name need not be UTF-8).
+pub fn name_as_text(name: &std::ffi::OsStr) -> String {
+    let mut text = String::new();
+    for chunk in name.as_encoded_bytes().utf8_chunks() {
+        text.push_str(chunk.valid());
+        for &b in chunk.invalid() {
+            text.push(char::from_u32(BYTE_ESCAPE + b as u32).expect("plane 16"));
+        }
+    }
+    text
+}
 
 impl SourceFile {
     /// The last line of the directive that starts on `line` (1-based): a
@@ -217,7 +232,8 @@ pub fn parse_file(pp: &Preprocessed, limit: Duration) -> Result<Parsed> {
     let deadline = Instant::now() + limit;
     // Returning true stops the parse.
     let mut out_of_time = |_: &tree_sitter::ParseState| Instant::now() > deadline;
-    let text = pp.text.as_bytes();
+    let (blanked, body_pragmas) = body_pragmas::blank(&pp.text);
+    let text = blanked.as_bytes();
     let tree = parser
         .parse_with_options(
             &mut |at: usize, _| text.get(at..).unwrap_or(&[]),
@@ -238,7 +254,7 @@ pub fn parse_file(pp: &Preprocessed, limit: Duration) -> Result<Parsed> {
         })?;
     let cx = Cx {
         pp,
-        src: pp.text.as_bytes(),
+        src: blanked.as_bytes(),
         scopes: RefCell::new(Vec::new()),
         warnings: RefCell::new(Vec::new()),
         loop_depth: Cell::new(0),
@@ -247,6 +263,7 @@ pub fn parse_file(pp: &Preprocessed, limit: Duration) -> Result<Parsed> {
         enums: RefCell::new(BTreeMap::new()),
         structs: RefCell::new(BTreeMap::new()),
         struct_vars: RefCell::new(BTreeMap::new()),
+        body_pragmas,
     };
     let root = tree.root_node();
     let enumerators = cx.collect_enumerators(root);
@@ -388,6 +405,9 @@ struct Cx<'a> {
     /// converted (globals, parameters, then locals, a later declaration
     /// of a name replacing an earlier one).
     struct_vars: RefCell<BTreeMap<String, structs::StructVar>>,
+    /// `#pragma pencil` lines between a `for` header and its body,
+    /// blanked in `src` (`body_pragmas`).
+    body_pragmas: Vec<body_pragmas::BodyPragma>,
 }
 
 /// Leaves a loop (`Cx::enter_loop`) when dropped.
@@ -1378,21 +1398,26 @@ impl<'a> Cx<'a> {
         let arg = n
             .child_by_field_name("argument")
             .map(|a| self.text(a))
-            .unwrap_or("")
-            .trim();
+            .unwrap_or("");
+        self.pencil_pragma_text(arg, self.loc(n))
+    }
+
+    /// `pencil_pragma` of the pragma's argument `arg` (`pencil ...`) at `at`.
+    fn pencil_pragma_text(&self, arg: &str, at: Loc) -> Result<Option<Independent>> {
+        let arg = arg.trim();
         let rest = arg.strip_prefix("pencil").unwrap_or(arg);
         let rest = rest
             .trim()
             .trim_end_matches(|c: char| c == ';' || c.is_whitespace());
         let bad = |msg: &str| {
-            self.err(Code::UnsupportedStatement, n, msg.to_string())
+            Diagnostic::error(Code::UnsupportedStatement, Some(at.clone()), msg.to_string())
                 .with_hint("write `#pragma pencil independent` or `#pragma pencil independent reduction(+: x, y)`; operators: + - * min max")
         };
         let ignore = |msg: String, hint: String| {
             self.warnings.borrow_mut().push(
                 Diagnostic::warning(
                     Code::UnsupportedStatement,
-                    Some(self.loc(n)),
+                    Some(at.clone()),
                     format!("{}; the pragma is ignored", msg),
                 )
                 .with_hint(hint),
@@ -1507,8 +1532,49 @@ impl<'a> Cx<'a> {
         Ok(Some(Independent {
             reductions,
             sections,
-            loc: Some(self.loc(n)),
+            loc: Some(at),
         }))
+    }
+
+    /// The `#pragma pencil` written between the header of the loop `n`
+    /// and its body (`body_pragmas`), read as one before the loop.
+    fn body_pragma(&self, n: Node) -> Result<Option<(Independent, Loc)>> {
+        let Some(body) = n.child_by_field_name("body") else {
+            return Ok(None);
+        };
+        let mut out = None;
+        for p in self
+            .body_pragmas
+            .iter()
+            .filter(|p| p.start > n.start_byte() && p.end <= body.start_byte())
+        {
+            let at = self.loc_of_bytes(p.start, p.end);
+            if let Some(ind) = self.pencil_pragma_text(&p.argument, at.clone())? {
+                if out.is_some() {
+                    return Err(Diagnostic::error(
+                        Code::UnsupportedStatement,
+                        Some(at),
+                        "a second `#pragma pencil independent` on one loop",
+                    )
+                    .with_hint("give each loop one pragma, with all its reduction clauses"));
+                }
+                out = Some((ind, at));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The location of the text from byte `start` to `end` (underlined to
+    /// the end of its first line).
+    fn loc_of_bytes(&self, start: usize, end: usize) -> Loc {
+        let before = &self.src[..start];
+        let row = before.iter().filter(|&&c| c == b'\n').count();
+        let col = start - before.iter().rposition(|&c| c == b'\n').map_or(0, |k| k + 1);
+        let len = self.src[start..end]
+            .iter()
+            .position(|&c| c == b'\n' || c == b'\r')
+            .unwrap_or(end - start);
+        self.pp.loc(row, col, len.max(1))
     }
 
     /// `T a = e, b[n];` inside a region: one `Stmt::Decl` per declarator.
@@ -1531,6 +1597,7 @@ impl<'a> Cx<'a> {
                 .with_hint("declare scalars of arithmetic types and C99 arrays of them"));
         }
         let read_only = self.declares_const(n, &base);
+        self.check_storage_class(n, read_only)?;
         let mut c = n.walk();
         for d in n.children_by_field_name("declarator", &mut c) {
             let Some(mut var) = self.declarator(d, &base)? else {
@@ -1594,6 +1661,45 @@ impl<'a> Cx<'a> {
                 init,
                 loc: self.loc(n),
             });
+        }
+        Ok(())
+    }
+
+    /// A declaration in a region makes a new object each time it runs,
+    /// which is what its versions do (a kernel's or thread's local). A
+    /// `static` local is one object for the whole program, initialised
+    /// once, that keeps its value from one iteration and one call to the
+    /// next; an `extern` or `_Thread_local` one names an object outside
+    /// the region. Made local, each would compute something else (a
+    /// counter reset every iteration), so they are errors, except
+    /// `static const` with an initialiser: never written, and always its
+    /// constant initial value, it is the same as an automatic `const`.
+    fn check_storage_class(&self, n: Node, read_only: bool) -> Result<()> {
+        let mut c = n.walk();
+        let specs: Vec<Node> = n
+            .children(&mut c)
+            .filter(|k| k.kind() == "storage_class_specifier")
+            .collect();
+        for spec in specs {
+            let word = self.text(spec).trim();
+            let mut c2 = n.walk();
+            let initialised = n
+                .children_by_field_name("declarator", &mut c2)
+                .all(|d| d.kind() == "init_declarator");
+            let why = match word {
+                "auto" | "register" => continue,
+                "static" if read_only && initialised => continue,
+                "static" => "a `static` local is one object for the whole program, initialised once, that keeps its value from one iteration and one call to the next; the region's parallel versions would make it a new variable each time",
+                "extern" => "an `extern` declaration names an object outside the region, which the region's versions would make a new local variable",
+                _ => "a thread-local variable is one object per thread of the program, which the region's versions would make a new local variable",
+            };
+            return Err(self
+                .err(
+                    Code::UnsupportedStatement,
+                    spec,
+                    format!("`{}` declarations are not supported in a region: {}", word, why),
+                )
+                .with_hint("declare the variable before `#pragma scop` (in the function, `static` if it must keep its value between calls, or at file scope): the region then reads and updates that one object"));
         }
         Ok(())
     }
@@ -1783,6 +1889,17 @@ impl<'a> Cx<'a> {
         independent: Option<Independent>,
     ) -> Result<Stmt> {
         let loc = self.loc(n);
+        let independent = match (independent, self.body_pragma(n)?) {
+            (Some(_), Some((_, at))) => {
+                return Err(Diagnostic::error(
+                    Code::UnsupportedStatement,
+                    Some(at),
+                    "this loop has a `#pragma pencil independent` before it and another after its header",
+                )
+                .with_hint("give each loop one pragma, with all its reduction clauses"))
+            }
+            (before, after) => before.or(after.map(|(ind, _)| ind)),
+        };
         let _loop = self.enter_loop(n)?;
         let noncanon = |what: &str, at: Node| {
             self.err(

@@ -1679,6 +1679,7 @@ impl<'r> Builder<'r> {
             });
         }
         let may_alias = may_alias(&arrays, &self.region.symbols, self.plans);
+        self.check_reduction_uses()?;
         let independent = self.independent_pairs(&params);
         let ranges: Vec<String> = params
             .iter()
@@ -1865,6 +1866,40 @@ impl<'r> Builder<'r> {
         Ok(())
     }
 
+    /// A `reduction` clause frees the order of its variable's updates, so
+    /// its loop may use the variable in no other way: a read elsewhere in
+    /// the loop (`if (s > 5)`, `B[i] = s`, `s += s * x`) sees whatever
+    /// updates happened to run before it, and a write other than an
+    /// update is lost or repeated. Either is an error at that use.
+    fn check_reduction_uses(&self) -> Result<()> {
+        for (l, lp) in self.loops.iter().enumerate() {
+            for (op, vars) in &lp.clauses.reductions {
+                for var in vars {
+                    for (s, st) in self.stmts.iter().enumerate() {
+                        let touches = st
+                            .reads
+                            .iter()
+                            .chain(st.writes.iter())
+                            .any(|a| &a.array == var);
+                        if !self.stmt_loops[s].contains(&l) || !touches {
+                            continue;
+                        }
+                        let Some(u) = super::reduction_uses::first_other_use(
+                            &st.body,
+                            var,
+                            *op,
+                            Some(&st.loc),
+                        ) else {
+                            continue;
+                        };
+                        return Err(broken_reduction(var, *op, &lp.clauses, u));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The instance pairs whose dependences the `independent` pragmas
     /// remove: for a loop at depth d, instances of statements inside it in
     /// different iterations of it (same iterations of the loops around it);
@@ -1939,6 +1974,44 @@ impl<'r> Builder<'r> {
         }
         format!("[{}] -> {{ {} }}", params.join(", "), parts.join("; "))
     }
+}
+
+/// `var`'s `reduction(op: ...)` clause is broken by the use `u` in its loop.
+fn broken_reduction(
+    var: &str,
+    op: RedOp,
+    clauses: &Independent,
+    u: super::reduction_uses::OtherUse,
+) -> Diagnostic {
+    let sign = match op {
+        RedOp::Add => "+",
+        RedOp::Mul => "*",
+        RedOp::Min => "min",
+        RedOp::Max => "max",
+    };
+    let clause = match &clauses.loc {
+        Some(l) => format!("the `reduction({}: {})` clause of line {}", sign, var, l.line),
+        None => format!("a `reduction({}: {})` clause", sign, var),
+    };
+    let what = if u.writes {
+        format!(
+            "this writes `{}`, which {} lets the loop only update with `{}`",
+            var, clause, sign
+        )
+    } else {
+        format!(
+            "this reads `{}`, which {} lets the loop only update: the iterations run in any order, so what this reads would depend on which updates ran before it",
+            var, clause
+        )
+    };
+    let update = match op {
+        RedOp::Add | RedOp::Mul => format!("{} {}= e", var, sign),
+        RedOp::Min | RedOp::Max => format!("{} = {}({}, e)", var, sign, var),
+    };
+    Diagnostic::error(Code::UnsupportedStatement, Some(u.loc), what).with_hint(format!(
+        "use `{}` in the loop only in updates such as `{}` (with `e` not reading it) and read it after the loop, or drop `reduction({}: {})` where the loop needs its running value",
+        var, update, sign, var
+    ))
 }
 
 fn recursion(name: &str, loc: &Loc) -> Diagnostic {

@@ -182,8 +182,14 @@ pub struct Layout {
     /// but never copied, and device subscripts are the host's.
     pub offset: bool,
     /// The elements the region accesses (isl set text, over the
-    /// parameters), from which the host computes the buffer's range.
+    /// parameters), from which the host computes the buffer's range;
+    /// with `whole_rows`, the rows (first subscripts) it accesses.
     pub accessed: String,
+    /// A declared array whose buffer holds the rows the region touches,
+    /// whole (`reshape::footprint::measure_rows`): from the first element
+    /// of the first row to the last of the last, so that any box of
+    /// elements read in bounds (a shared tile's copy) stays inside it.
+    pub whole_rows: bool,
 }
 
 impl Array {
@@ -309,6 +315,21 @@ impl Scop {
 
     pub fn param_prefix(&self) -> String {
         format!("[{}]", self.params.join(", "))
+    }
+
+    /// The parameter values for which a buffer's range is computed
+    /// (`reshape::footprint`, `ast::footprint`): the context for pointers,
+    /// as for everything else; for a declared array's rows
+    /// (`whole_rows`), only what the entry check tests (`checked`), so
+    /// that its buffer holds what the region touches even where a
+    /// `__pencil_assume` is false (a smaller buffer would be written
+    /// past its end: tests/programs/assume_context.c).
+    pub fn footprint_context(&self, whole_rows: bool) -> String {
+        match (&self.checked, whole_rows) {
+            (_, false) => self.context.clone(),
+            (Some(c), true) => c.clone(),
+            (None, true) => format!("{} -> {{ : }}", self.param_prefix()),
+        }
     }
 
     /// All statement domains as one isl union set.

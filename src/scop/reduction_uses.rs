@@ -1,9 +1,22 @@
 //! Which uses of a variable are reduction updates: a reduction variable
 //! may be privatized (a device's per-thread copies, an OpenMP `reduction`
-//! clause) only where a loop does nothing else with it.
+//! clause) only where a loop does nothing else with it, and a declared
+//! `reduction` clause is wrong where its loop does something else with
+//! it (`Builder::check_reduction_uses`): what another iteration reads
+//! would depend on the order in which the updates ran.
 
 use super::{reduction_value, StmtBody};
+use crate::diag::Loc;
 use crate::front::syntax::{Expr, ExprKind, RedOp, Stmt};
+
+/// A use of a reduction variable that is not an update of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OtherUse {
+    pub loc: Loc,
+    /// It writes the variable (other than by an update with the
+    /// reduction's operator); otherwise it reads it.
+    pub writes: bool,
+}
 
 /// Whether every use of `var` in `body` is a reduction update of it with
 /// operator `op` whose subscripts do not mention `var`. The update's value
@@ -11,49 +24,100 @@ use crate::front::syntax::{Expr, ExprKind, RedOp, Stmt};
 /// A[k][j]`): a device's per-thread copy is of the updated element alone;
 /// see [`update_values_read`] for what an OpenMP clause needs.
 pub fn only_reduction_uses(body: &StmtBody, var: &str, op: RedOp) -> bool {
+    first_other_use(body, var, op, None).is_none()
+}
+
+/// The first use of `var` in `body` that is not a reduction update of it
+/// with operator `op`; `at` is where the statement is (a call's own
+/// location, where no argument names `var`).
+pub fn first_other_use(
+    body: &StmtBody,
+    var: &str,
+    op: RedOp,
+    at: Option<&Loc>,
+) -> Option<OtherUse> {
     match body {
         StmtBody::Assign { lhs, op: aop, rhs } => {
-            base(lhs) == Some(var)
-                && reduction_value(lhs, *aop, rhs, op).is_some()
-                && !subscripts_mention(lhs, var)
+            if base(lhs) == Some(var) {
+                update_use(lhs, reduction_value(lhs, *aop, rhs, op), var)
+            } else {
+                read_in(lhs, var).or_else(|| read_in(rhs, var))
+            }
         }
-        StmtBody::Compound(stmts) => stmts.iter().all(|s| stmt_ok(s, var, op)),
-        StmtBody::Call { args, .. } => !args.iter().any(|a| mentions(a, var)),
+        StmtBody::Compound(stmts) => stmts.iter().find_map(|s| stmt_use(s, var, op)),
+        StmtBody::Call { args, .. } => args
+            .iter()
+            .find_map(|a| read_in(a, var))
+            .or_else(|| at.map(|l| read_at(l.clone()))),
     }
 }
 
-fn stmt_ok(s: &Stmt, var: &str, op: RedOp) -> bool {
-    let all = |b: &[Stmt]| b.iter().all(|s| stmt_ok(s, var, op));
+/// The update `lhs op= ...` of `var` whose combined value is `value`: a
+/// use other than the update where it is not one, or where its value or
+/// its subscripts read `var`.
+fn update_use(lhs: &Expr, value: Option<Expr>, var: &str) -> Option<OtherUse> {
+    let Some(value) = value else {
+        return Some(OtherUse {
+            loc: lhs.loc.clone(),
+            writes: true,
+        });
+    };
+    subscripts_read(lhs, var).or_else(|| read_in(&value, var))
+}
+
+fn stmt_use(s: &Stmt, var: &str, op: RedOp) -> Option<OtherUse> {
+    let all = |b: &[Stmt]| b.iter().find_map(|s| stmt_use(s, var, op));
     match s {
         Stmt::For {
             iter,
             init,
             cond,
             body,
+            loc,
             ..
-        } => iter != var && !mentions(init, var) && !mentions(cond, var) && all(body),
+        } => {
+            if iter == var {
+                return Some(OtherUse {
+                    loc: loc.clone(),
+                    writes: true,
+                });
+            }
+            read_in(init, var)
+                .or_else(|| read_in(cond, var))
+                .or_else(|| all(body))
+        }
         Stmt::If {
             cond, then_, else_, ..
-        } => !mentions(cond, var) && all(then_) && all(else_),
-        Stmt::While { cond, body, .. } => !mentions(cond, var) && all(body),
+        } => read_in(cond, var)
+            .or_else(|| all(then_))
+            .or_else(|| all(else_)),
+        Stmt::While { cond, body, .. } => read_in(cond, var).or_else(|| all(body)),
         Stmt::Assign {
             lhs, op: aop, rhs, ..
         } => {
             if base(lhs) == Some(var) {
-                reduction_value(lhs, *aop, rhs, op).is_some() && !subscripts_mention(lhs, var)
+                update_use(lhs, reduction_value(lhs, *aop, rhs, op), var)
             } else {
-                !mentions(lhs, var) && !mentions(rhs, var)
+                read_in(lhs, var).or_else(|| read_in(rhs, var))
             }
         }
-        Stmt::Decl { var: d, init, .. } => {
-            d.name != var
-                && !d.dims.iter().flatten().any(|e| mentions(e, var))
-                && !init.as_ref().is_some_and(|e| mentions(e, var))
+        Stmt::Decl { var: d, init, loc } => {
+            if d.name == var {
+                return Some(OtherUse {
+                    loc: loc.clone(),
+                    writes: true,
+                });
+            }
+            d.dims
+                .iter()
+                .flatten()
+                .find_map(|e| read_in(e, var))
+                .or_else(|| init.as_ref().and_then(|e| read_in(e, var)))
         }
         Stmt::Call { args, .. } | Stmt::Kill { targets: args, .. } => {
-            !args.iter().any(|a| mentions(a, var))
+            args.iter().find_map(|a| read_in(a, var))
         }
-        Stmt::Assume { .. } | Stmt::Break(_) | Stmt::Continue(_) => true,
+        Stmt::Assume { .. } | Stmt::Break(_) | Stmt::Continue(_) => None,
     }
 }
 
@@ -86,15 +150,21 @@ fn base(e: &Expr) -> Option<&str> {
     }
 }
 
-fn mentions(e: &Expr, var: &str) -> bool {
-    let mut ids = Vec::new();
-    e.idents(&mut ids);
-    ids.iter().any(|i| i == var)
+fn read_at(loc: Loc) -> OtherUse {
+    OtherUse { loc, writes: false }
 }
 
-fn subscripts_mention(lhs: &Expr, var: &str) -> bool {
+/// The first place `e` names `var`.
+fn read_in(e: &Expr, var: &str) -> Option<OtherUse> {
+    match &e.kind {
+        ExprKind::Ident(n) if n == var => Some(read_at(e.loc.clone())),
+        _ => e.children().into_iter().find_map(|c| read_in(c, var)),
+    }
+}
+
+fn subscripts_read(lhs: &Expr, var: &str) -> Option<OtherUse> {
     match &lhs.kind {
-        ExprKind::Index(b, i) => mentions(i, var) || subscripts_mention(b, var),
-        _ => false,
+        ExprKind::Index(b, i) => subscripts_read(b, var).or_else(|| read_in(i, var)),
+        _ => None,
     }
 }

@@ -457,10 +457,12 @@ fn program_output(exe: &Path, version: &str) -> String {
 /// files in `dir`), runs both and compares what they print. Returns
 /// pencilc's stderr of the last (OpenCL) compile.
 pub fn check_source(src: &Path, dir: &Path, extra: &[&str]) -> String {
-    check_source_on(src, dir, extra, &["c", "opencl"])
+    check_source_on(src, dir, extra, &["c", "openmp", "opencl"])
 }
 
-/// `check_source` on some of the targets (`"c"`, `"opencl"`).
+/// `check_source` on some of the targets (`"c"`, `"openmp"`: the C target
+/// with `--openmp`, built with -fopenmp and run on three threads,
+/// `"opencl"`).
 pub fn check_source_on(src: &Path, dir: &Path, extra: &[&str], targets: &[&str]) -> String {
     let name = src.display().to_string();
     let (src, dir) = (src.to_path_buf(), dir.to_path_buf());
@@ -480,15 +482,20 @@ pub fn check_source_on(src: &Path, dir: &Path, extra: &[&str], targets: &[&str])
     let mut warnings = String::new();
     for (target, file, libs) in [
         ("c", "p_pencilc.c", vec!["-lm"]),
+        ("openmp", "p_openmp.c", vec!["-fopenmp", "-lm"]),
         ("opencl", "p_host.c", vec!["-fopenmp", "-lOpenCL", "-lm"]),
     ]
     .into_iter()
     .filter(|(t, _, _)| targets.contains(t))
     {
         let host = dir.join(file);
+        let target_args: &[&str] = match target {
+            "openmp" => &["--target", "c", "--openmp"],
+            t => &["--target", t],
+        };
         let out = run(
             Command::new(pencilc())
-                .args(["--target", target])
+                .args(target_args)
                 .args(extra)
                 .arg("-o")
                 .arg(&host)

@@ -12,7 +12,9 @@
  * thread blocks run one after another; the threads of a block are fibers
  * that run one at a time, each until it reaches `__syncthreads()` (see
  * fakecuda_launch); `__shared__` variables are function statics, which is
- * one copy per block because blocks never overlap. Device memory is
+ * one copy per block because blocks never overlap: launches from several
+ * host threads run one at a time, as kernels do on one stream of a
+ * device (the launch lock, fakecuda_launch_lock). Device memory is
  * poisoned and copies are checked (fakecuda_runtime.cpp). It says nothing
  * about speed: timings of an emulated run mean nothing.
  */
@@ -25,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <ucontext.h>
 #include <vector>
 
@@ -77,8 +80,13 @@ inline void fakecuda_fiber_main()
     fakecuda_fibers[fakecuda_current].done = true;
 }
 
+/* Held for the whole of a launch: the fibers, the ids and the shared
+ * variables above are one set for the program. */
+inline std::mutex fakecuda_launch_lock;
+
 template <class F> void fakecuda_launch(dim3 grid, dim3 block, F body)
 {
+    std::lock_guard<std::mutex> launching(fakecuda_launch_lock);
     unsigned long threads = (unsigned long)block.x * block.y * block.z;
     unsigned long blocks = (unsigned long)grid.x * grid.y * grid.z;
     if (threads == 0 || threads > 1024 || block.z > 64 || blocks == 0 || grid.y > 65535 || grid.z > 65535) {

@@ -4,7 +4,12 @@
  * file (C++). Device memory is poisoned (all bytes 0xff: NaN for floating
  * point, -1 for integers) so that a missing copy-in shows in the results,
  * and every cudaMemcpy checks that its device side was allocated by
- * cudaMalloc, with room for the copy.
+ * cudaMalloc, with room for the copy. The device has 4 GiB of memory
+ * (FAKECUDA_MEMORY bytes): more at once is cudaErrorMemoryAllocation, as
+ * on a device, and never a host allocation of that size (the memory would
+ * be poisoned, so really used). Host threads may call it at once,
+ * as CUDA's runtime allows: the allocations are kept under a lock, and
+ * the last error is each thread's own, as CUDA's is.
  */
 #include "cuda_runtime_api.h"
 
@@ -12,8 +17,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
 
-static cudaError_t fakecuda_last_error = cudaSuccess;
+static thread_local cudaError_t fakecuda_last_error = cudaSuccess;
+
+static std::mutex &fakecuda_allocations_lock()
+{
+    static std::mutex m;
+    return m;
+}
 
 /* Device allocations: start address -> size. */
 static std::map<const char *, size_t> &fakecuda_allocations()
@@ -58,12 +70,32 @@ cudaError_t cudaGetLastError(void)
 
 cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
 
+/* The device's memory in bytes. */
+static size_t fakecuda_memory()
+{
+    const char *v = std::getenv("FAKECUDA_MEMORY");
+    return v && *v ? static_cast<size_t>(std::strtoull(v, nullptr, 10)) : size_t(4) << 30;
+}
+
 cudaError_t cudaMalloc(void **p, size_t n)
 {
+    {
+        std::lock_guard<std::mutex> held(fakecuda_allocations_lock());
+        size_t used = 0;
+        for (auto &a : fakecuda_allocations())
+            used += a.second;
+        if (n > fakecuda_memory() || used > fakecuda_memory() - n) {
+            fakecuda_last_error = cudaErrorMemoryAllocation;
+            return cudaErrorMemoryAllocation;
+        }
+    }
     char *m = static_cast<char *>(std::malloc(n ? n : 1));
-    if (!m)
+    if (!m) {
+        fakecuda_last_error = cudaErrorMemoryAllocation;
         return cudaErrorMemoryAllocation;
+    }
     std::memset(m, 0xff, n);
+    std::lock_guard<std::mutex> held(fakecuda_allocations_lock());
     fakecuda_allocations()[m] = n;
     *p = m;
     return cudaSuccess;
@@ -73,6 +105,7 @@ cudaError_t cudaFree(void *p)
 {
     if (!p)
         return cudaSuccess;
+    std::lock_guard<std::mutex> held(fakecuda_allocations_lock());
     auto &m = fakecuda_allocations();
     auto it = m.find(static_cast<const char *>(p));
     if (it == m.end())
@@ -86,7 +119,12 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind
 {
     bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
     bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-    if (fakecuda_is_device(dst, n) != dst_dev || fakecuda_is_device(src, n) != src_dev) {
+    bool matches;
+    {
+        std::lock_guard<std::mutex> held(fakecuda_allocations_lock());
+        matches = fakecuda_is_device(dst, n) == dst_dev && fakecuda_is_device(src, n) == src_dev;
+    }
+    if (!matches) {
         std::fprintf(stderr, "fakecuda: cudaMemcpy of %zu bytes: pointers do not match kind %d\n", n, (int)kind);
         return cudaErrorInvalidValue;
     }

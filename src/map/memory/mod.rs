@@ -380,7 +380,8 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
             strides: vec![],
             reads: reads.to_str().isl(isl, STAGE)?.to_string(),
             writes: writes.to_str().isl(isl, STAGE)?.to_string(),
-            buffer_is_footprint: arr.layout.is_some(),
+            // Whole rows hold any box of elements read in bounds.
+            buffer_is_footprint: arr.layout.as_ref().is_some_and(|l| !l.whole_rows),
         };
         let reuse = placement::measure_reuse(
             isl,
