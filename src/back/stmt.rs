@@ -307,7 +307,7 @@ impl StmtPrinter<'_> {
                             _ => "",
                         };
                         out.push_str(&format!(
-                            "{}{}{} *{} = {} + (size_t) {} * {};\n",
+                            "{}{}{} *{} = {} + (unsigned long) {} * {};\n",
                             ind,
                             space,
                             crate::front::syntax::buffer_type(&var.base_type),
@@ -416,7 +416,7 @@ fn bool_store(p: &ExprPrinter, lhs: &Expr, op: AssignOp, rhs: &Expr) -> String {
             loc: rhs.loc.clone(),
         }),
     };
-    format!("{} = (bool)({});", p.print(lhs), value)
+    format!("{} = (_Bool)({});", p.print(lhs), value)
 }
 
 fn base(e: &Expr) -> Option<&str> {

@@ -463,10 +463,7 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
             };
             let mut name = base.clone();
             let mut i = 1;
-            while names_used.contains(&name)
-                || k.scop.array(&name).is_some()
-                || k.scop.params.contains(&name)
-            {
+            while names_used.contains(&name) || k.scop.is_name_taken(&name) {
                 name = format!("{}_{}", base, i);
                 i += 1;
             }
