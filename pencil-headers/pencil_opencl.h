@@ -21,7 +21,7 @@
  */
 //@ pencilc_barrier
 /* OpenCL's names, for kernels where a user's variable of that name is
- * spelled pencilc_<name> (src/back/device_names.rs). */
+ * spelled pencilc_user_<name> (src/back/device_names.rs). */
 #define pencilc_barrier() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 //@ pencilc_local_barrier
 #define pencilc_local_barrier() barrier(CLK_LOCAL_MEM_FENCE)

@@ -283,6 +283,58 @@ fn assert_whole(name: &str, text: &str, code: &str, at: &str) {
     assert!(err.contains("= help: "), "{}", err);
 }
 
+/// Names that start with `pencilc_` or `PENCILC_` are the generated
+/// code's (issue 32): a user's variable so named is refused where it is
+/// first written, a macro of the file at its `#define`, one of `-D` by
+/// its option, and nothing is written; the build switches the README
+/// documents may be defined.
+#[test]
+fn reserved_prefix_is_refused() {
+    assert_diag(
+        "reserved-variable",
+        "  double pencilc_x = s;\n  for (i = 0; i < n; i++)\n    B[i] = pencilc_x;",
+        "E0121",
+        6,
+        "pencilc_x",
+    );
+    assert_whole(
+        "reserved-macro",
+        "#define N 8\n#define  PENCILC_SIZE N\nvoid f(double A[N]) {\n#pragma scop\n  for (int i = 0; i < PENCILC_SIZE; i++)\n    A[i] = 0;\n#pragma endscop\n}\n",
+        "E0121",
+        "2:10",
+    );
+    let text = "#define N 8\nvoid f(double A[N]) {\n#pragma scop\n  for (int i = 0; i < N; i++)\n    A[i] = 0;\n#pragma endscop\n}\n";
+    let dir = scratch("diag-reserved-define");
+    let src = dir.join("d.c");
+    std::fs::write(&src, text).unwrap();
+    let run = |define: &str| {
+        Command::new(pencilc())
+            .arg("--output-dir")
+            .arg(&dir)
+            .arg(define)
+            .arg(&src)
+            .output()
+            .unwrap()
+    };
+    let out = run("-DPENCILC_WIDTH=4");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", err);
+    assert!(
+        err.contains("the macro `PENCILC_WIDTH` (-DPENCILC_WIDTH) starts with `PENCILC_`")
+            && err.contains("[E0121]")
+            && err.contains("= help: "),
+        "{}",
+        err
+    );
+    assert!(!dir.join("d_host.c").exists());
+    let out = run("-DPENCILC_TIME_REGION");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn recursion() {
     assert_whole(

@@ -3,7 +3,9 @@
 //! `threadIdx`, ...: `front::device_words`), and a kernel also calls
 //! OpenCL's functions (`get_local_id`, `barrier`) and PENCIL's helpers
 //! (`imin`), which a parameter of that name would hide. In the kernel file
-//! each such name of the user's is spelled `pencilc_<name>`; the host
+//! each such name of the user's is spelled `pencilc_user_<name>` (no name
+//! of pencilc's own starts so, while its `pencilc_barrier` or
+//! `pencilc_atomic_add_int` are `pencilc_` and a reserved word); the host
 //! file keeps the user's name and passes the variable by position, so
 //! nothing else changes.
 //!
@@ -25,7 +27,8 @@ use std::collections::BTreeSet;
 
 /// `text` (kernel code pencilc printed for `target`) with every name of
 /// the user's that the target reserves, or that is one of `helpers` (the
-/// PENCIL helpers the kernel file may define), spelled `pencilc_<name>`;
+/// PENCIL helpers the kernel file may define), spelled
+/// `pencilc_user_<name>`;
 /// character and string literals and comments are copied as they are.
 pub fn rename_reserved(text: &str, target: Target, helpers: &BTreeSet<&str>) -> String {
     let b = text.as_bytes();
@@ -83,7 +86,7 @@ fn spelling(word: &str, next: Option<char>, target: Target, helpers: &BTreeSet<&
             return "bool".to_string();
         }
         if CXX_KEYWORDS.contains(&word) {
-            return format!("pencilc_{}", word);
+            return format!("pencilc_user_{}", word);
         }
     }
     let reserved = match target {
@@ -94,7 +97,7 @@ fn spelling(word: &str, next: Option<char>, target: Target, helpers: &BTreeSet<&
     // The language's own: a call, or a member of a built-in variable.
     let languages = matches!(next, Some('(') | Some('.'));
     if reserved && !languages {
-        format!("pencilc_{}", word)
+        format!("pencilc_user_{}", word)
     } else {
         word.to_string()
     }
@@ -116,7 +119,7 @@ mod tests {
                 Target::Cuda,
                 &none()
             ),
-            "A[i] = A[i] + exists * i + pencilc_and + new_x + or_; /* or */"
+            "A[i] = A[i] + exists * i + pencilc_user_and + new_x + or_; /* or */"
         );
         assert_eq!(
             rename_reserved(
@@ -124,7 +127,7 @@ mod tests {
                 Target::Cuda,
                 &none()
             ),
-            "int pencilc_new, double *pencilc_class, bool b = (bool)(pencilc_this) // new\npencilc_not"
+            "int pencilc_user_new, double *pencilc_user_class, bool b = (bool)(pencilc_user_this) // new\npencilc_user_not"
         );
     }
 
@@ -136,7 +139,7 @@ mod tests {
                 Target::Cuda,
                 &none()
             ),
-            "c == 'a' ? \"and \\\" or\" : 1e5f + 0x1p3 + pencilc_and"
+            "c == 'a' ? \"and \\\" or\" : 1e5f + 0x1p3 + pencilc_user_and"
         );
     }
 
@@ -148,7 +151,7 @@ mod tests {
                 Target::Cuda,
                 &none()
             ),
-            "int b0 = blockIdx.x; pencilc_blockIdx[0] = threadIdx . y + pencilc_warpSize + pencilc_int2 * pencilc_dim3;"
+            "int b0 = blockIdx.x; pencilc_user_blockIdx[0] = threadIdx . y + pencilc_user_warpSize + pencilc_user_int2 * pencilc_user_dim3;"
         );
     }
 
@@ -161,7 +164,7 @@ mod tests {
                 Target::OpenCl,
                 &helpers
             ),
-            "__global double *restrict pencilc_global, int pencilc_local, unsigned int pencilc_kernel, double pencilc_half, pencilc_float2"
+            "__global double *restrict pencilc_user_global, int pencilc_user_local, unsigned int pencilc_user_kernel, double pencilc_user_half, pencilc_user_float2"
         );
         assert_eq!(
             rename_reserved(
@@ -169,12 +172,12 @@ mod tests {
                 Target::OpenCl,
                 &helpers
             ),
-            "int c0 = get_local_id(0) + pencilc_get_local_id + imin(pencilc_imin, pencilc_barrier); pencilc_barrier(); x = pencilc_CLK_LOCAL_MEM_FENCE + pencilc_inf_float;"
+            "int c0 = get_local_id(0) + pencilc_user_get_local_id + imin(pencilc_user_imin, pencilc_user_barrier); pencilc_barrier(); x = pencilc_user_CLK_LOCAL_MEM_FENCE + pencilc_inf_float;"
         );
         // `_Bool` is OpenCL C's too; a C variable named `bool` is not.
         assert_eq!(
             rename_reserved("_Bool b = (_Bool)(bool);", Target::OpenCl, &none()),
-            "_Bool b = (_Bool)(pencilc_bool);"
+            "_Bool b = (_Bool)(pencilc_user_bool);"
         );
     }
 }

@@ -397,7 +397,7 @@ pub fn emit(
             .unwrap_or_default()
     };
     // The user's names that the kernel language reserves are spelled
-    // `pencilc_<name>` in the kernel file (`device_names`).
+    // `pencilc_user_<name>` in the kernel file (`device_names`).
     if target != Target::C {
         let header = match target {
             Target::OpenCl => OPENCL_BUILTINS,

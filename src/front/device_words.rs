@@ -1,7 +1,7 @@
 //! The words that OpenCL C and CUDA C++ kernels reserve beyond C's: C
 //! allows a variable named `global`, `kernel`, `uint`, `float2`, `new` or
 //! `threadIdx`, and each would break (or change) a kernel that used it as
-//! it is. `back::device_names` spells such a variable `pencilc_<name>` in
+//! it is. `back::device_names` spells such a variable `pencilc_user_<name>` in
 //! the kernel file; generated names avoid every one of them
 //! (`Scop::all_names`).
 
@@ -63,31 +63,11 @@ const OPENCL_TYPES: &[&str] = &[
     "memory_scope",
 ];
 
-/// Macros every OpenCL C compiler defines (limits, math constants and
-/// feature tests, besides the prefixes of `OPENCL_PREFIXES`), and the
-/// built-in functions that pencilc's kernels call: a parameter of that
-/// name would hide the function.
+/// Macros every OpenCL C compiler defines that C's library does not
+/// (besides `C_LIBRARY_MACROS` and the prefixes of `OPENCL_PREFIXES`),
+/// and the built-in functions that pencilc's kernels call: a parameter of
+/// that name would hide the function.
 const OPENCL_MACROS_AND_CALLS: &[&str] = &[
-    "MAXFLOAT",
-    "HUGE_VAL",
-    "INFINITY",
-    "NAN",
-    "CHAR_BIT",
-    "CHAR_MAX",
-    "CHAR_MIN",
-    "INT_MAX",
-    "INT_MIN",
-    "LONG_MAX",
-    "LONG_MIN",
-    "SCHAR_MAX",
-    "SCHAR_MIN",
-    "SHRT_MAX",
-    "SHRT_MIN",
-    "UCHAR_MAX",
-    "USHRT_MAX",
-    "UINT_MAX",
-    "ULONG_MAX",
-    "NULL",
     "kernel_exec",
     "get_group_id",
     "get_local_id",
@@ -101,13 +81,66 @@ const OPENCL_MACROS_AND_CALLS: &[&str] = &[
 ];
 
 /// Prefixes of the OpenCL implementation's own macros and types
-/// (`CLK_LOCAL_MEM_FENCE`, `cl_khr_fp64`, `CL_VERSION_1_2`, `FLT_MAX`,
-/// `M_PI`, `HALF_EPSILON`, `FP_FAST_FMA`, `atomic_int`, `atom_add`).
-/// Names that start with `__` are C's implementation's (and pencilc's
-/// kernels use `__global`, `__local`): not a user's to rename.
-const OPENCL_PREFIXES: &[&str] = &[
-    "CLK_", "cl_", "CL_", "FLT_", "DBL_", "HALF_", "M_", "FP_", "atomic_", "atom_",
+/// (`CLK_LOCAL_MEM_FENCE`, `cl_khr_fp64`, `CL_VERSION_1_2`,
+/// `HALF_EPSILON`, `atomic_int`, `atom_add`). Names that start with `__`
+/// are C's implementation's (and pencilc's kernels use `__global`,
+/// `__local`): not a user's to rename.
+const OPENCL_PREFIXES: &[&str] = &["CLK_", "cl_", "CL_", "HALF_", "atomic_", "atom_"];
+
+/// The object-like macros of C's library headers (<math.h>, <float.h>,
+/// <limits.h>, <stdint.h>, <stdio.h>, <stdlib.h>, <errno.h>, <time.h>),
+/// which OpenCL C defines too (its limits and math constants) and which a
+/// CUDA kernel file gets from `cuda_runtime.h`. A C file that does not
+/// include a header may name a variable so (`INFINITY`, `EOF`).
+const C_LIBRARY_MACROS: &[&str] = &[
+    "INFINITY",
+    "NAN",
+    "HUGE_VAL",
+    "HUGE_VALF",
+    "HUGE_VALL",
+    "MAXFLOAT",
+    "NULL",
+    "EOF",
+    "BUFSIZ",
+    "FILENAME_MAX",
+    "FOPEN_MAX",
+    "TMP_MAX",
+    "L_tmpnam",
+    "stdin",
+    "stdout",
+    "stderr",
+    "SEEK_SET",
+    "SEEK_CUR",
+    "SEEK_END",
+    "EXIT_SUCCESS",
+    "EXIT_FAILURE",
+    "RAND_MAX",
+    "MB_CUR_MAX",
+    "CLOCKS_PER_SEC",
+    "errno",
+    "EDOM",
+    "ERANGE",
+    "EILSEQ",
+    "CHAR_BIT",
+    "DECIMAL_DIG",
+    "MATH_ERRNO",
+    "MATH_ERREXCEPT",
+    "math_errhandling",
 ];
+
+/// Whether `word` is one of C's library macros (`C_LIBRARY_MACROS`, the
+/// limits `INT_MAX`, `SIZE_MAX`, `INT8_MIN`, ..., and the families
+/// `FLT_`, `DBL_`, `LDBL_`, `FP_` and `M_`).
+fn c_library_macro(word: &str) -> bool {
+    let upper = word
+        .chars()
+        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+    C_LIBRARY_MACROS.contains(&word)
+        || ["FLT_", "DBL_", "LDBL_", "FP_", "M_"]
+            .iter()
+            .any(|p| word.starts_with(p))
+        || (upper && (word.ends_with("_MAX") || word.ends_with("_MIN")))
+}
 
 /// C++20 keywords and alternative operator tokens that are ordinary
 /// identifiers in C17 (`bool`, `true` and `false` among them: C has them
@@ -189,7 +222,6 @@ const CUDA_WORDS: &[&str] = &[
     "cudaError_t",
     "cudaGetLastError",
     "cudaSuccess",
-    "NULL",
 ];
 
 /// Whether OpenCL C (its compiler, headers or pencilc's kernels' calls)
@@ -199,13 +231,17 @@ pub fn opencl_reserves(word: &str) -> bool {
         || OPENCL_TYPES.contains(&word)
         || OPENCL_MACROS_AND_CALLS.contains(&word)
         || OPENCL_PREFIXES.iter().any(|p| word.starts_with(p))
+        || c_library_macro(word)
         || opencl_vector_or_matrix(word)
 }
 
 /// Whether CUDA C++ gives `word` a meaning of its own (C++'s keywords
 /// included).
 pub fn cuda_reserves(word: &str) -> bool {
-    CXX_KEYWORDS.contains(&word) || CUDA_WORDS.contains(&word) || cuda_vector(word)
+    CXX_KEYWORDS.contains(&word)
+        || CUDA_WORDS.contains(&word)
+        || cuda_vector(word)
+        || c_library_macro(word)
 }
 
 /// `float4`, `uchar16`, `bool2`, `double2x4`, ...: OpenCL's vector types
@@ -257,6 +293,7 @@ pub fn all_words() -> &'static [String] {
             .iter()
             .chain(OPENCL_TYPES)
             .chain(OPENCL_MACROS_AND_CALLS)
+            .chain(C_LIBRARY_MACROS)
             .chain(CXX_KEYWORDS)
             .chain(CUDA_WORDS)
             .map(|w| w.to_string())
@@ -342,7 +379,9 @@ mod tests {
         ] {
             assert!(cuda_reserves(w), "{}", w);
         }
-        for w in ["A", "int5", "global", "kernel", "t0", "c0"] {
+        for w in [
+            "A", "int5", "global", "kernel", "t0", "c0", "n_MAX", "MAXIMUM",
+        ] {
             assert!(!cuda_reserves(w), "{}", w);
         }
     }
