@@ -1666,7 +1666,7 @@ fn opencl_long_long(text: &str) -> String {
 /// The isl keywords (`mod`, `and`, `max`, ...) that the region's generated
 /// code spells as `kw_`; an error if the region itself also names `kw_`
 /// (both would be the same name in isl).
-fn mangled_keywords(source: &SourceFile, scop: &Scop, host: &str) -> Result<Vec<&'static str>> {
+fn mangled_keywords(source: &SourceFile, scop: &Scop, host: &str) -> Result<Vec<String>> {
     let region: String = source
         .text
         .lines()
@@ -1674,13 +1674,27 @@ fn mangled_keywords(source: &SourceFile, scop: &Scop, host: &str) -> Result<Vec<
         .take((scop.end_line + 1).saturating_sub(scop.begin_line) as usize)
         .collect::<Vec<_>>()
         .join("\n");
-    let mut out = Vec::new();
-    for kw in crate::front::affine::ISL_KEYWORDS {
-        let spelled = format!("{}_", kw);
-        if !has_word(host, &spelled) && !scop.params.iter().any(|p| *p == spelled) {
-            continue;
+    // isl's keywords in any case (`INFINITY`, `Max`): the words `kw_`
+    // of the code and of the parameters.
+    let mut stems = std::collections::BTreeSet::new();
+    let mut add = |w: &str| {
+        if let Some(stem) = w.strip_suffix('_') {
+            if crate::front::affine::is_isl_keyword(stem) {
+                stems.insert(stem.to_string());
+            }
         }
+    };
+    crate::front::names::for_each_identifier(host, |w, _| add(w));
+    scop.params.iter().for_each(|p| add(p));
+    let mut out = Vec::new();
+    for kw in stems {
+        let spelled = format!("{}_", kw);
         if has_word(&region, &spelled) {
+            if !has_word(&region, &kw) {
+                // The user's own `kw_`: nothing of the region is spelled so
+                // by isl.
+                continue;
+            }
             return Err(Diagnostic::error(
                 crate::diag::Code::UnsupportedStatement,
                 Some(scop.loc.clone()),
@@ -1691,7 +1705,7 @@ fn mangled_keywords(source: &SourceFile, scop: &Scop, host: &str) -> Result<Vec<
             )
             .with_hint(format!("rename `{}` in the region", spelled)));
         }
-        out.push(*kw);
+        out.push(kw);
     }
     Ok(out)
 }
@@ -1712,7 +1726,7 @@ fn has_word(text: &str, word: &str) -> bool {
 
 /// `text` with each whole identifier `kw_` (for `kw` in `keywords`) back
 /// to `kw`.
-fn unmangle(text: &str, keywords: &[&str]) -> String {
+fn unmangle(text: &str, keywords: &[String]) -> String {
     let mut out = text.to_string();
     for kw in keywords {
         let spelled = format!("{}_", kw);

@@ -5,11 +5,17 @@
  * the block by the outer name (the front end flattened the block: the
  * later read took the local's value, on every target), a loop that
  * declares its iterator over a variable of the function (which must keep
- * its value), and hiding in a loop kept as one statement. */
+ * its value), hiding in a loop kept as one statement, a local hiding the
+ * global that an inlined function reads, and arrays of run-time size, one
+ * hiding the other. */
 #include <stdio.h>
 #define N 32
 
-static void kernel(int n, double s, double A[N][N], double B[N][N], int idx[N], double out[3]) {
+static double scale = 0.5;
+static inline double scaled(double x) { return scale * x; }
+
+static void kernel(int n, int m, double s, double A[N][N], double B[N][N], int idx[N],
+                   double out[3]) {
   int i = 77, j;
   double t = 0.5;
 #pragma scop
@@ -34,6 +40,22 @@ static void kernel(int n, double s, double A[N][N], double B[N][N], int idx[N], 
       }
       A[i][j] = acc + j;
     }
+  for (i = 0; i < n; i++) {
+    double scale = 3.0;
+    B[i][3] = scaled(A[i][3]) + scale;
+  }
+  for (i = 0; i < n; i++) {
+    double w[m];
+    for (j = 0; j < m; j++)
+      w[j] = A[i][j] * 0.5;
+    for (j = 0; j < m; j++) {
+      double w[n];
+      for (int k = 0; k < n; k++)
+        w[k] = B[k][j];
+      B[i][j] = w[i] + w[0] + j;
+    }
+    B[i][4] = w[m - 1];
+  }
   out[0] = t;
 #pragma endscop
   out[1] = i;
@@ -48,7 +70,7 @@ int main(void) {
     for (int j = 0; j < N; j++)
       A[i][j] = (i * 3 + j) % 11;
   }
-  kernel(N - 2, 1.5, A, B, idx, out);
+  kernel(N - 2, N - 7, 1.5, A, B, idx, out);
   double s = 0;
   for (int i = 0; i < N; i++)
     for (int j = 0; j < N; j++)
