@@ -332,11 +332,17 @@ fn stdint_pixels_keep_c_integer_semantics() {
         "__global unsigned char *restrict mask",
         "(unsigned char)(",
         "(char)(",
-        "(bool)(",
+        "(_Bool)(",
     ] {
         assert!(k.contains(text), "{}\n{}", text, k);
     }
-    assert!(!k.contains("uint8_t") && !k.contains("_Bool"), "{}", k);
+    // `_Bool` only converts (kernels spell C's type as C does, issue 32);
+    // no buffer or argument has it (OpenCL allows none).
+    assert!(
+        !k.contains("uint8_t") && !k.contains("_Bool *") && !k.contains("bool *"),
+        "{}",
+        k
+    );
 }
 
 /// Integer variables reach kernels in their own C types where those are

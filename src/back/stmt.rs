@@ -231,7 +231,14 @@ impl StmtPrinter<'_> {
                         // outside the loop (`scop::build::compound`).
                         let ty = iter_type.as_deref().unwrap_or("int").to_string();
                         scope.push((iter.clone(), ty.clone()));
-                        (format!("{} ", ty), iter.clone())
+                        // Devices spell C's integer types their own way
+                        // (`size_t` is OpenCL C's own type, of its size).
+                        let spelled = if self.device {
+                            crate::front::syntax::device_int_type(&ty)
+                        } else {
+                            ty
+                        };
+                        (format!("{} ", spelled), iter.clone())
                     };
                     let cond = self.convert(st, scope, cond)?;
                     out.push_str(&format!(
