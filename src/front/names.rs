@@ -35,6 +35,15 @@ pub const USER_SWITCHES: [&str; 5] = [
     "PENCILC_MAX_SPECIALISED",
 ];
 
+/// The headers pencilc ships (`pencil-headers/`), whose names are its own.
+const PENCILC_HEADERS: [&str; 5] = [
+    "pencil.h",
+    "pencil_compat.h",
+    "pencil_prototypes.h",
+    "pencil_opencl.h",
+    "pencil_cuda.h",
+];
+
 /// Every name of a translation unit (see the module comment).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileNames {
@@ -180,14 +189,20 @@ pub fn is_reserved(name: &str) -> bool {
 /// Refuses the user's names that start with `pencilc_` or `PENCILC_`
 /// (the generated code's own, `RESERVED_PREFIXES`): identifiers of the
 /// input and of the headers it includes that are not system headers nor
-/// pencilc's own, and macros defined there or with `-D` (but the switches
-/// of `USER_SWITCHES`).
+/// pencilc's own (`PENCILC_HEADERS`), and macros defined there or with
+/// `-D` (but the switches of `USER_SWITCHES`).
 pub fn check_reserved(pp: &Preprocessed, pencil_headers: Option<&Path>) -> Result<()> {
     let users = |file: usize| -> bool {
         let Some(p) = pp.files.get(file) else {
             return false;
         };
-        if pencil_headers.is_some_and(|h| p.starts_with(h)) {
+        // pencilc's own headers, wherever the build finds them (the
+        // embedded ones, or the repository's `pencil-headers/` by `-I`).
+        if pencil_headers.is_some_and(|h| p.starts_with(h))
+            || p.file_name()
+                .and_then(|f| f.to_str())
+                .is_some_and(|f| PENCILC_HEADERS.contains(&f))
+        {
             return false;
         }
         if is_pseudo_file(p) {
