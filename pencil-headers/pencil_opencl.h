@@ -19,6 +19,16 @@
  * whose NAME its kernels (or the user's device code) mention, with the
  * items they need.
  */
+//@ pencilc_barrier
+/* OpenCL's names, for kernels where a user's variable of that name is
+ * spelled pencilc_user_<name> (src/back/device_names.rs). */
+#define pencilc_barrier() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+//@ pencilc_local_barrier
+#define pencilc_local_barrier() barrier(CLK_LOCAL_MEM_FENCE)
+//@ pencilc_inf_float
+#define pencilc_inf_float INFINITY
+//@ pencilc_inf_double
+#define pencilc_inf_double HUGE_VAL
 //@ pencilc_abs
 int pencilc_abs(int x) { return x < 0 ? -x : x; }
 //@ labs

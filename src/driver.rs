@@ -252,7 +252,14 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
     // the region's time, at least 5 s: a normal file parses and checks in
     // milliseconds, and a tiny --schedule-timeout asks only for fallbacks.
     let file_limit = opts.region_timeout.max(Duration::from_secs(5));
-    let parsed = front::parse_file(&pp, file_limit)?;
+    // Generated names keep apart from every name of the file and of the
+    // user's device code; the user's names keep off pencilc's prefixes.
+    front::names::check_reserved(&pp, headers.as_deref())?;
+    let names = std::sync::Arc::new(front::names::FileNames::collect(
+        &pp,
+        &device_code_text(opts)?,
+    ));
+    let parsed = front::parse_file_with(&pp, file_limit, names)?;
     let syntax_warned = parsed.warnings.iter().any(|w| w.code == Code::Syntax);
     report.warnings.extend(parsed.warnings);
     let mut regions = parsed.regions;
@@ -1273,6 +1280,29 @@ fn saved_for<'a>(
         .iter()
         .find(|s| s.heading.as_deref() == Some(heading))
         .or_else(|| saved.get(index))
+}
+
+/// The text of the user's device code for the target
+/// (`--opencl-include-file`, `--cuda-include-file`), for its names.
+fn device_code_text(opts: &Options) -> Result<String> {
+    let mut out = String::new();
+    match opts.target {
+        back::Target::OpenCl => {
+            for p in &opts.opencl_include {
+                out.push_str(&crate::files::read_text(p, "--opencl-include-file")?);
+                out.push('\n');
+            }
+        }
+        back::Target::Cuda => {
+            for p in &opts.cuda_include {
+                let bytes = crate::files::read_limited(p, "--cuda-include-file")?;
+                out.push_str(&String::from_utf8_lossy(&bytes));
+                out.push('\n');
+            }
+        }
+        back::Target::C => {}
+    }
+    Ok(out)
 }
 
 /// What the generated kernels get from the user: the OpenCL files' text

@@ -11,7 +11,12 @@
 //! (before a loop, or between its header and its body), `#pragma
 //! scop`/`endscop` and `__pencil_assume`/`__pencil_kill` inserted in valid
 //! and invalid forms; storage classes (`static`, `static const`, `extern`,
-//! `thread_local`, ...) put before declarations; bytes that are not UTF-8. Mutations land in
+//! `thread_local`, ...) put before declarations; bytes that are not UTF-8;
+//! a region's name spelled everywhere as one the generated code, OpenCL C,
+//! CUDA C++ or isl uses (`c0`, `dev_A`, `global`, `threadIdx`, `INFINITY`,
+//! `pencilc_...`), a macro named like a generated name (`#define c0 0.5`),
+//! and a local that hides a name of the region at the start of a block.
+//! Mutations land in
 //! the seed's regions (from `pencilc --emit scop` on the seed) most of the
 //! time, since that is the code pencilc reads closely; the rest of the file
 //! is copied through. The generator is a fixed-seed splitmix64, so a case
@@ -35,7 +40,11 @@
 //!   pencilc copies through verbatim and the user's build then reports at
 //!   the same place, are counted but are not failures;
 //! - output that does not compile: the input is valid C, pencilc exits 0
-//!   with a kernel, and `cc -fsyntax-only` rejects the generated host file.
+//!   with a kernel, and `cc -fsyntax-only` rejects the generated host file;
+//! - kernels that do not compile: as above, the host file compiles, and
+//!   clang's strict OpenCL C 1.2 front end (where installed) rejects the
+//!   kernel file for another reason than a call of the user's function,
+//!   whose device code the seeds do not give.
 //!
 //! Environment:
 //! - `PENCILC_FUZZ_SECONDS`: time for new cases (default 60; cases in
@@ -405,9 +414,12 @@ enum Op {
     NonUtf8,
     Splice,
     DeleteSpan,
+    RenameEverywhere,
+    DefineMacro,
+    ShadowLocal,
 }
 
-const OPS: [Op; 18] = [
+const OPS: [Op; 21] = [
     Op::DeleteToken,
     Op::DuplicateToken,
     Op::SwapTokens,
@@ -426,6 +438,9 @@ const OPS: [Op; 18] = [
     Op::NonUtf8,
     Op::Splice,
     Op::DeleteSpan,
+    Op::RenameEverywhere,
+    Op::DefineMacro,
+    Op::ShadowLocal,
 ];
 
 /// Storage classes put before declarations: a `static` local is one object
@@ -441,6 +456,77 @@ const STORAGE: [&str; 8] = [
     "_Thread_local",
     "static _Thread_local",
 ];
+
+/// Names a user may give that pencilc's generated code, OpenCL C, CUDA
+/// C++ or isl also use (issue 32): generated iterators, ids, host values,
+/// kernels, buffers, tiles and temporaries, names with pencilc's reserved
+/// prefixes, OpenCL's qualifiers, types, fence flags, builtins and
+/// constants, CUDA's built-in variables and types, C++'s keywords, and
+/// isl's keywords in other cases.
+const NAME_WORDS: [&str; 58] = [
+    "c0",
+    "c1",
+    "c_0",
+    "t0",
+    "t1",
+    "b0",
+    "b1",
+    "h0",
+    "m0",
+    "kernel0",
+    "kernel0_launch",
+    "kernel0_combine",
+    "dev_A",
+    "dev_n",
+    "arg",
+    "shared_A",
+    "private_A",
+    "pencilc_region_0",
+    "PENCILC_VALUE_n",
+    "global",
+    "local",
+    "constant",
+    "private",
+    "kernel",
+    "uint",
+    "uchar",
+    "ulong",
+    "half",
+    "float2",
+    "double4",
+    "image2d_t",
+    "sampler_t",
+    "event_t",
+    "read_only",
+    "barrier",
+    "get_local_id",
+    "get_group_id",
+    "CLK_LOCAL_MEM_FENCE",
+    "INFINITY",
+    "HUGE_VAL",
+    "M_PI",
+    "FLT_MAX",
+    "threadIdx",
+    "blockIdx",
+    "gridDim",
+    "warpSize",
+    "dim3",
+    "int2",
+    "new",
+    "class",
+    "this",
+    "template",
+    "and",
+    "bool",
+    "Max",
+    "MIN",
+    "floord",
+    "Infinity",
+];
+/// Macros named like the generated code's names (`#define c0 0.5`, a
+/// stencil's coefficient), with what they expand to.
+const MACRO_WORDS: [&str; 8] = ["c0", "c1", "t0", "b0", "h0", "kernel0", "arg", "global"];
+const MACRO_VALUES: [&str; 4] = ["0.5", "1", "(2 + 1)", ""];
 
 const OPERATORS: [&str; 37] = [
     "+", "-", "*", "/", "%", "<<", ">>", "<", "<=", ">", ">=", "==", "!=", "&", "|", "^", "&&",
@@ -937,6 +1023,42 @@ fn apply(op: Op, toks: &mut Vec<Tok>, rng: &mut Rng) -> Option<String> {
             toks.drain(from..(from + len).min(toks.len()));
             Some(format!("delete {} tokens", len))
         }
+        Op::RenameEverywhere => {
+            // A name of a region, spelled everywhere outside directives as
+            // one of the generated code's or a device language's.
+            let i = pick_tok(toks, rng, |t| t.kind == Kind::Ident && t.hot)?;
+            let old = toks[i].text.clone();
+            let new = rng.pick(&NAME_WORDS);
+            for t in toks.iter_mut() {
+                if t.kind == Kind::Ident && t.text == old {
+                    t.text = new.as_bytes().to_vec();
+                }
+            }
+            Some(format!(
+                "rename `{}` to `{}` everywhere",
+                String::from_utf8_lossy(&old),
+                new
+            ))
+        }
+        Op::DefineMacro => {
+            let word = rng.pick(&MACRO_WORDS);
+            let value = rng.pick(&MACRO_VALUES);
+            let text = format!("#define {} {}\n", word, value);
+            toks.insert(0, Tok::new(Kind::Directive, text.as_bytes(), false));
+            Some(format!("#define {} {}", word, value))
+        }
+        Op::ShadowLocal => {
+            // A local that hides a name of the region, at the start of one
+            // of its blocks.
+            let i = pick_tok(toks, rng, |t| t.is("{"))?;
+            let name = rng.pick(&names.iter().map(String::as_str).collect::<Vec<_>>());
+            let ty = rng.pick(&["double", "int", "float"]);
+            let value = rng.pick(&["1", "0.5", "n"]);
+            let hot = toks[i].hot;
+            let decl = format!(" {} {} = {};", ty, name, value);
+            toks.splice(i + 1..i + 1, toks_of(&decl, hot));
+            Some(format!("hide `{}` by `{}`", name, decl.trim()))
+        }
     }
 }
 
@@ -1117,6 +1239,47 @@ fn cc_errors_in(
     Some((lines, first))
 }
 
+/// clang, if installed: it checks OpenCL C strictly (as the OpenCL
+/// implementation builds kernels only when the program runs).
+fn opencl_checker() -> Option<&'static str> {
+    static CLANG: OnceLock<Option<&'static str>> = OnceLock::new();
+    *CLANG.get_or_init(|| {
+        [
+            "clang", "clang-18", "clang-17", "clang-16", "clang-15", "clang-14",
+        ]
+        .into_iter()
+        .find(|c| Command::new(c).arg("--version").output().is_ok())
+    })
+}
+
+/// The first error of a strict OpenCL C 1.2 front end on `kernel`, and its
+/// log; `None` where it builds (or no kernel file or clang). Calls of the
+/// user's functions, whose device code the seeds do not give
+/// (`--opencl-include-file`), are no error here.
+fn kernel_errors(kernel: &Path, dir: &Path) -> Option<(String, String)> {
+    let clang = opencl_checker()?;
+    if !kernel.exists() {
+        return None;
+    }
+    let ran = run_limited(
+        Command::new(clang)
+            .args(["-x", "cl", "-cl-std=CL1.2", "-target", "spir64"])
+            .args(["-Xclang", "-finclude-default-header", "-fsyntax-only"])
+            .arg(kernel),
+        dir,
+        "clang-kernel",
+        Duration::from_secs(60),
+    );
+    if ran.code == Some(0) {
+        return None;
+    }
+    let first = ran.stderr.lines().find_map(|l| {
+        let (_, msg) = l.split_once("error: ")?;
+        (!msg.contains("implicit declaration of function")).then(|| msg.to_string())
+    })?;
+    Some((first, ran.stderr))
+}
+
 // ---------------------------------------------------------------------------
 // The oracle
 
@@ -1127,6 +1290,9 @@ enum Class {
     Hang,
     InvalidAccepted,
     OutputDoesNotCompile,
+    /// OpenCL kernels that a strict OpenCL C 1.2 front end rejects
+    /// (checked where clang is installed).
+    KernelDoesNotCompile,
     /// An unmutated seed that pencilc rejects.
     Seed,
 }
@@ -1139,6 +1305,7 @@ impl Class {
             Class::Hang => "hang",
             Class::InvalidAccepted => "invalid-c-accepted",
             Class::OutputDoesNotCompile => "output-does-not-compile",
+            Class::KernelDoesNotCompile => "kernel-does-not-compile",
             Class::Seed => "seed",
         }
     }
@@ -1344,6 +1511,16 @@ fn check_case(cfg: &Config, seed: &Seed, input: &[u8], dir: &Path) -> Result<Che
                     Class::OutputDoesNotCompile,
                     &msg,
                     format!("cc on the generated host file:\n{}", tail(&cc, 6000)),
+                ));
+            }
+            if let Some((msg, log)) = kernel_errors(&dir.join("input_kernel.cl"), dir) {
+                return Err(Failure::new(
+                    Class::KernelDoesNotCompile,
+                    &msg,
+                    format!(
+                        "clang (OpenCL C 1.2) on the generated kernels:\n{}",
+                        tail(&log, 6000)
+                    ),
                 ));
             }
         }

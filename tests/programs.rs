@@ -225,6 +225,81 @@ fn generated_names_do_not_shadow_user_variables() {
     check("names");
 }
 
+/// `name` on every target: C, OpenCL (every version), the C target with
+/// `--openmp` (its CPU version's code) and CUDA on fakecuda; pencilc must
+/// have compiled every region (a fallback to the user's code would
+/// print the right numbers without testing the generated code).
+fn check_everywhere(name: &str) {
+    let warnings = program_matches_sequential(name, "", &[]);
+    assert!(
+        !warnings.contains("falling back") && !warnings.contains("internal error"),
+        "{}",
+        warnings
+    );
+    let src = root().join("tests/programs").join(format!("{}.c", name));
+    check_source_on(
+        &src,
+        &scratch(&format!("program-{}-openmp", name)),
+        &["--openmp"],
+        &["c"],
+    );
+    check_cuda_emulated(name);
+}
+
+/// The user's names drawn from the generated code's own vocabulary (issue
+/// 32): extents named `t0`, `b1`, `c2`, `h0`, an array `dev_A`, scalars
+/// `arg` and `kernel0`, a macro `c0`. Generated names keep apart from
+/// every name and macro of the file.
+#[test]
+fn names_of_the_generated_code_used_by_the_user() {
+    check_everywhere("generated_names");
+    let dir = root().join("target/e2e/program-generated_names");
+    let host = std::fs::read_to_string(dir.join("p_host.c")).unwrap();
+    // The user's `dev_A` has its own buffer, apart from `A`'s.
+    assert!(
+        host.contains("cl_mem dev__A =") && host.contains("cl_mem dev__dev_A ="),
+        "{}",
+        host
+    );
+    assert!(host.contains("cl_kernel kernel_0 ="), "{}", host);
+}
+
+/// C names that OpenCL C and CUDA C++ reserve or that pencilc's kernels
+/// call, as variables of a region with barriers, a min reduction and
+/// `_Bool` stores (issue 32): the kernels spell them `pencilc_user_<name>`
+/// and name OpenCL's own through pencilc's macros.
+#[test]
+fn names_the_device_languages_reserve() {
+    check_everywhere("reserved_words");
+    let dir = root().join("target/e2e/program-reserved_words");
+    let k = std::fs::read_to_string(dir.join("p_kernel.cl")).unwrap();
+    for text in [
+        "__global double *restrict pencilc_user_global",
+        "pencilc_user_barrier",
+        "pencilc_barrier();",
+        "pencilc_local_barrier();",
+        "(double) pencilc_inf_double",
+        "(_Bool)(",
+    ] {
+        assert!(k.contains(text), "{}\n{}", text, k);
+    }
+    let cu = std::fs::read_to_string(dir.join("cuda_kernel.cu")).unwrap();
+    for text in [
+        "int pencilc_user_threadIdx",
+        "int pencilc_user_new",
+        "= blockIdx.x",
+    ] {
+        assert!(cu.contains(text), "{}\n{}", text, cu);
+    }
+}
+
+/// Declarations that hide a visible variable (issue 32): each is a
+/// variable of its own on every target, however the blocks nest.
+#[test]
+fn shadowed_locals_are_their_own_variables() {
+    check_everywhere("shadowed_locals");
+}
+
 /// Also as CUDA: its variable-length array parameters around a region
 /// are C, which the CUDA host file (C) keeps.
 #[test]
@@ -362,11 +437,17 @@ fn stdint_pixels_keep_c_integer_semantics() {
         "__global unsigned char *restrict mask",
         "(unsigned char)(",
         "(char)(",
-        "(bool)(",
+        "(_Bool)(",
     ] {
         assert!(k.contains(text), "{}\n{}", text, k);
     }
-    assert!(!k.contains("uint8_t") && !k.contains("_Bool"), "{}", k);
+    // `_Bool` only converts (kernels spell C's type as C does, issue 32);
+    // no buffer or argument has it (OpenCL allows none).
+    assert!(
+        !k.contains("uint8_t") && !k.contains("_Bool *") && !k.contains("bool *"),
+        "{}",
+        k
+    );
 }
 
 /// Integer variables reach kernels in their own C types where those are

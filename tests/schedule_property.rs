@@ -367,6 +367,11 @@ struct Stmt {
     compound: bool,
     terms: Vec<Term>,
     constant: Option<&'static str>,
+    /// Computes the right-hand side into a local of this name first, in a
+    /// block of its own: `{ double B = 0.5 * A[i]; C[i] = B; }`. The name
+    /// is one the statement does not use, mostly a variable it hides (an
+    /// array, scalar, iterator or size of the program: `dress`).
+    via: Option<&'static str>,
 }
 
 impl Stmt {
@@ -392,12 +397,18 @@ impl Stmt {
         if let Some(c) = self.constant {
             write!(rhs, " + {}", c).unwrap();
         }
-        format!(
-            "{} {} {};",
-            self.write.render(),
-            if self.compound { "+=" } else { "=" },
-            rhs
-        )
+        let op = if self.compound { "+=" } else { "=" };
+        match self.via {
+            // The same operations in the same order as without the local.
+            Some(v) => format!(
+                "{{ double {v} = {rhs}; {} {op} {v}; }}",
+                self.write.render(),
+                v = v,
+                rhs = rhs,
+                op = op
+            ),
+            None => format!("{} {} {};", self.write.render(), op, rhs),
+        }
     }
 
     fn accesses(&self) -> impl Iterator<Item = &Access> {
@@ -470,6 +481,12 @@ struct Program {
     static_scalars: bool,
     /// `main`'s calls run twice, from two OpenMP threads in turn.
     threads: bool,
+    /// The program's names as the user spells them: each pair renames an
+    /// array, iterator or size to a word of `USER_WORDS` (`dress`).
+    names: Vec<(&'static str, &'static str)>,
+    /// A macro of the file named like a generated name, `#define c0 0.5`
+    /// (none of the program's names).
+    macro_name: Option<&'static str>,
 }
 
 /// The range of the iterator of a loop with these bounds, given the outer
@@ -616,8 +633,12 @@ impl Program {
             .filter(|&a| used[a] && self.ranks[a] == 0)
             .collect();
         let mut s = String::from(
-            "#include <stdio.h>\n\n#define MIN(a, b) ((a) < (b) ? (a) : (b))\n#define MAX(a, b) ((a) > (b) ? (a) : (b))\n\n",
+            "#include <stdio.h>\n\n#define MIN(a, b) ((a) < (b) ? (a) : (b))\n#define MAX(a, b) ((a) > (b) ? (a) : (b))\n",
         );
+        if let Some(m) = self.macro_name {
+            writeln!(s, "#define {} 0.5", m).unwrap();
+        }
+        s.push('\n');
         for &a in &arrays {
             write!(s, "double {}", ARRAYS[a]).unwrap();
             for x in &ext[a] {
@@ -708,8 +729,49 @@ impl Program {
             s.push_str("  }\n  }\n");
         }
         s.push_str("  return 0;\n}\n");
-        s
+        rename_words(&s, &self.names)
     }
+}
+
+/// `text` with each whole identifier `from` of `names` spelled `to`
+/// (string literals kept: the dump's labels stay the same).
+fn rename_words(text: &str, names: &[(&str, &str)]) -> String {
+    if names.is_empty() {
+        return text.to_string();
+    }
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' {
+            let start = i;
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i = (i + 1).min(b.len());
+            out.push_str(&text[start..i]);
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            let w = &text[start..i];
+            out.push_str(names.iter().find(|(f, _)| *f == w).map_or(w, |(_, t)| t));
+        } else if c.is_ascii_digit() {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'.') {
+                i += 1;
+            }
+            out.push_str(&text[start..i]);
+        } else {
+            let ch = text[i..].chars().next().unwrap_or('\0');
+            out.push(ch);
+            i += ch.len_utf8().max(1);
+        }
+    }
+    out
 }
 
 /// Loops over every element of an array outside the region (iterators
@@ -791,8 +853,11 @@ fn generate(seed: u64) -> Program {
     // Drawn again (from the same stream, so still a function of the seed)
     // until the program is in bounds and small enough.
     let mut p = loop {
-        let p = generate_once(&mut rng);
+        let mut p = generate_once(&mut rng);
         if p.statements() > 0 && p.fits() {
+            // From a stream of its own: a case keeps the nest it had before
+            // names and shadowing were drawn.
+            dress(&mut p, &mut Rng::new(seed ^ 0x6e61_6d65_7321));
             break p;
         }
     };
@@ -802,6 +867,148 @@ fn generate(seed: u64) -> Program {
     p.static_scalars = extra.chance(0.3);
     p.threads = extra.chance(0.3);
     p
+}
+
+/// Names the user may give that pencilc's generated code, OpenCL C or
+/// CUDA C++ also use (issue 32): loop iterators, block and thread ids,
+/// host values, kernels, buffers, tiles and the launch code's temporaries;
+/// OpenCL's qualifiers, types, fence flags, builtins and constants; CUDA's
+/// built-in variables and types and C++'s keywords. None is a name of the
+/// generated programs (`printf`, `kernel`, `MIN`, `x0`, ...) or of
+/// <stdio.h>.
+const USER_WORDS: [&str; 50] = [
+    "c0",
+    "c1",
+    "c2",
+    "c3",
+    "b0",
+    "b1",
+    "t0",
+    "t1",
+    "t2",
+    "h0",
+    "h1",
+    "m0",
+    "m1",
+    "kernel0",
+    "kernel1",
+    "dev_A",
+    "dev_B",
+    "arg",
+    "shared_A",
+    "private_B",
+    "kernel0_launch",
+    "global",
+    "local",
+    "constant",
+    "private",
+    "uint",
+    "uchar",
+    "half",
+    "float2",
+    "image2d_t",
+    "sampler_t",
+    "read_only",
+    "barrier",
+    "get_local_id",
+    "CLK_LOCAL_MEM_FENCE",
+    "INFINITY",
+    "M_PI",
+    "FLT_MAX",
+    "threadIdx",
+    "blockIdx",
+    "blockDim",
+    "warpSize",
+    "dim3",
+    "int2",
+    "new",
+    "class",
+    "this",
+    "and",
+    "or",
+    "template",
+];
+
+/// What a C program's user may do with names, drawn for `p`: with
+/// probability 0.3 a local that hides a variable in each statement, 0.35
+/// the program's names respelled as `USER_WORDS`, 0.15 a macro named like
+/// a generated name.
+fn dress(p: &mut Program, rng: &mut Rng) {
+    let used = p.used_arrays();
+    if rng.chance(0.3) {
+        shadow_in(&mut p.body, 0, &used, rng);
+    }
+    let mut words: Vec<&'static str> = USER_WORDS.to_vec();
+    let mut take = |rng: &mut Rng| {
+        let k = rng.range(0, words.len() as i64 - 1) as usize;
+        words.remove(k)
+    };
+    if rng.chance(0.35) {
+        let own = ARRAYS[..p.ranks.len()]
+            .iter()
+            .chain(&ITERATORS[..p.max_depth()])
+            .chain(&PARAMS);
+        for &name in own {
+            if rng.chance(0.6) {
+                p.names.push((name, take(rng)));
+            }
+        }
+    }
+    if rng.chance(0.15) {
+        // Named like a generated name: a loop iterator, id or host value.
+        let generated: Vec<&'static str> = words
+            .iter()
+            .copied()
+            .filter(|w| w.len() == 2 && w.as_bytes()[1].is_ascii_digit())
+            .collect();
+        if !generated.is_empty() {
+            p.macro_name = Some(rng.pick(&generated));
+        }
+    }
+}
+
+/// Gives some statements of `nodes` (at loop depth `depth`) a local that
+/// hides a name they do not use (`Stmt::via`): an array the program
+/// declares (`used`), an iterator of an enclosing loop, or a size.
+fn shadow_in(nodes: &mut [Node], depth: usize, used: &[bool], rng: &mut Rng) {
+    for n in nodes {
+        match n {
+            Node::Loop { body, .. } => shadow_in(body, depth + 1, used, rng),
+            Node::If { body, .. } => shadow_in(body, depth, used, rng),
+            Node::Stmt(st) => {
+                if !rng.chance(0.5) {
+                    continue;
+                }
+                let mut arrays = Vec::new();
+                let mut vars = Vec::new();
+                for a in st.accesses() {
+                    arrays.push(a.array);
+                    for e in &a.subscripts {
+                        vars.extend(e.terms.iter().map(|t| t.0));
+                    }
+                }
+                let mut free: Vec<&'static str> = Vec::new();
+                free.extend(
+                    (0..used.len())
+                        .filter(|&a| used[a] && !arrays.contains(&a))
+                        .map(|a| ARRAYS[a]),
+                );
+                free.extend(
+                    (0..depth)
+                        .filter(|d| !vars.contains(d))
+                        .map(|d| ITERATORS[d]),
+                );
+                free.extend(
+                    (0..PARAMS.len())
+                        .filter(|p| !vars.contains(&(PARAM_BASE + p)))
+                        .map(|p| PARAMS[p]),
+                );
+                if !free.is_empty() {
+                    st.via = Some(rng.pick(&free));
+                }
+            }
+        }
+    }
 }
 
 fn generate_once(rng: &mut Rng) -> Program {
@@ -843,6 +1050,8 @@ fn generate_once(rng: &mut Rng) -> Program {
         outer_iterators,
         static_scalars: false,
         threads: false,
+        names: Vec::new(),
+        macro_name: None,
     }
 }
 
@@ -1109,6 +1318,7 @@ impl Gen {
             compound,
             terms,
             constant,
+            via: None,
         }
     }
 
@@ -1157,6 +1367,7 @@ impl Gen {
             compound: true,
             terms: vec![term],
             constant: None,
+            via: None,
         })
     }
 
@@ -1230,6 +1441,7 @@ impl Gen {
                 })
                 .collect(),
             constant: None,
+            via: None,
         }
     }
 
@@ -2309,6 +2521,7 @@ fn generator_is_deterministic_and_varied() {
         conditions: bool,
         products: bool,
         stencils: bool,
+        shadowing: bool,
     }
     fn shape(nodes: &[Node], depth: usize, s: &mut Shape) {
         for n in nodes {
@@ -2330,6 +2543,7 @@ fn generator_is_deterministic_and_varied() {
                     shape(body, depth, s);
                 }
                 Node::Stmt(st) => {
+                    s.shadowing |= st.via.is_some();
                     s.products |= st.terms.iter().any(|t| t.times.is_some());
                     s.stencils |= st.terms.len() >= 3
                         && st
@@ -2372,6 +2586,9 @@ fn generator_is_deterministic_and_varied() {
                 p.static_scalars && (0..p.ranks.len()).any(|a| used[a] && p.ranks[a] == 0),
             ),
             ("calls from threads", p.threads),
+            ("shadowing locals", s.shadowing),
+            ("user's names", !p.names.is_empty()),
+            ("macros", p.macro_name.is_some()),
         ] {
             *counts.entry(name).or_default() += usize::from(has);
         }
@@ -2393,6 +2610,9 @@ fn generator_is_deterministic_and_varied() {
         ("live-out iterators", 80),
         ("static scalars", 30),
         ("calls from threads", 100),
+        ("shadowing locals", 80),
+        ("user's names", 100),
+        ("macros", 40),
     ] {
         assert!(
             counts[name] >= least,

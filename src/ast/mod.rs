@@ -472,7 +472,7 @@ struct Occurrence {
 
 /// A prefix for generated names (`c` for loop iterators, `h` for host loop
 /// values passed to kernels) such that no `<prefix><digits>` name can clash
-/// with a name of the region.
+/// with a name of the region or of its file.
 fn fresh_prefix(scop: &Scop, mapped: &MappedSchedule, base: &str) -> String {
     let ids: Vec<&str> = mapped
         .block_ids
@@ -483,21 +483,12 @@ fn fresh_prefix(scop: &Scop, mapped: &MappedSchedule, base: &str) -> String {
     fresh_prefix_beside(scop, &ids, base)
 }
 
-/// `fresh_prefix` with `others` as the names besides the region's.
+/// `fresh_prefix` with `others` as the names besides the region's (which
+/// include every name of its file, `Scop::all_names`).
 fn fresh_prefix_beside(scop: &Scop, others: &[&str], base: &str) -> String {
     let mut names: Vec<&str> = scop.all_names();
     names.extend(others.iter().copied());
-    let mut prefix = base.to_string();
-    let clashes = |p: &str| {
-        names.iter().any(|n| {
-            n.strip_prefix(p)
-                .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()))
-        })
-    };
-    while clashes(&prefix) {
-        prefix.push('_');
-    }
-    prefix
+    crate::front::names::fresh_prefix(names.iter().copied(), base, &[])
 }
 
 fn launch_at(

@@ -86,6 +86,17 @@ pub fn used_part(header: &str, code: &str) -> String {
     out
 }
 
+/// The names of `header`'s items: what a kernel file may define at file
+/// scope, which a user's variable of the same name must not hide where a
+/// kernel calls it (`device_names`).
+pub fn item_names(header: &str) -> BTreeSet<&str> {
+    header
+        .lines()
+        .filter_map(|l| l.strip_prefix("//@ "))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .collect()
+}
+
 /// The C identifiers in `code`.
 fn identifiers(code: &str) -> BTreeSet<&str> {
     code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))

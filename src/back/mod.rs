@@ -7,7 +7,7 @@ mod builtins;
 pub mod cexpr;
 pub mod choice;
 pub mod convert;
-mod cuda_names;
+mod device_names;
 mod footprint;
 pub mod kernel;
 mod outline;
@@ -201,6 +201,49 @@ impl Launcher {
     }
 }
 
+/// The names a file's generated host code and kernels make up besides
+/// the fixed `pencilc_` ones (`front::names`): kernels `<kernel><N>` (and
+/// `<kernel><N>_combine`, `<kernel><N>_launch`), and per region the device
+/// buffers `<dev><array>`, each prefix grown by `_` until none of its
+/// names is a name of the file.
+struct Spelling {
+    kernel: String,
+    dev: String,
+}
+
+impl Spelling {
+    /// The kernel prefix of a file whose regions are `regions`.
+    fn kernel_prefix(regions: &[RegionCode]) -> String {
+        let names: Vec<&str> = regions.iter().flat_map(|r| r.scop.all_names()).collect();
+        crate::front::names::fresh_prefix(names.iter().copied(), "kernel", &["_combine", "_launch"])
+    }
+
+    /// The buffer prefix of `scop`'s region: `dev_` unless the file has
+    /// a name `dev_<array>` for one of its arrays, or one that starts with
+    /// `dev_pencilc_` (the buffers of reduction partials and slices).
+    fn buffer_prefix(scop: &Scop) -> String {
+        let mut dev = "dev_".to_string();
+        let clashes = |dev: &str| {
+            scop.file_names.taken.iter().any(|n| {
+                n.strip_prefix(dev)
+                    .is_some_and(|rest| scop.array(rest).is_some() || rest.starts_with("pencilc_"))
+            })
+        };
+        while clashes(&dev) {
+            dev.push('_');
+        }
+        dev
+    }
+
+    fn kernel_name(&self, number: usize) -> String {
+        format!("{}{}", self.kernel, number)
+    }
+
+    fn buffer(&self, array: &str) -> String {
+        format!("{}{}", self.dev, array)
+    }
+}
+
 /// The run-time choice between versions in OpenCL and CUDA output
 /// (`choice`): the cost model and the description it comes from.
 pub struct Versioning {
@@ -244,7 +287,12 @@ pub fn emit(
     let mut notes = Vec::new();
     let mut warnings = Vec::new();
     let mut outlined: Vec<outline::Outlined> = Vec::new();
+    let kernel_prefix = Spelling::kernel_prefix(regions);
     for r in regions {
+        let spelling = Spelling {
+            kernel: kernel_prefix.clone(),
+            dev: Spelling::buffer_prefix(r.scop),
+        };
         let (source, input, region_input_c) = match &r.scop.inclusion {
             None => (source, input.clone(), input_c.clone()),
             Some(inc) => {
@@ -267,6 +315,7 @@ pub fn emit(
         let host = emit_region(
             &tera,
             r,
+            &spelling,
             target,
             &input,
             &region_input_c,
@@ -374,8 +423,28 @@ pub fn emit(
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default()
     };
+    // The user's names that the kernel language reserves are spelled
+    // `pencilc_user_<name>` in the kernel file (`device_names`).
+    if target != Target::C {
+        let header = match target {
+            Target::OpenCl => OPENCL_BUILTINS,
+            _ => CUDA_BUILTINS,
+        };
+        let helpers = builtins::item_names(header);
+        for k in &mut kernels {
+            let rename = |v: &mut Vec<String>| {
+                v.iter_mut()
+                    .for_each(|t| *t = device_names::rename_reserved(t, target, &helpers))
+            };
+            rename(&mut k.params);
+            rename(&mut k.ids);
+            rename(&mut k.launch.params);
+            rename(&mut k.launch.args);
+            k.body = device_names::rename_reserved(&k.body, target, &helpers);
+        }
+    }
     // Kernels also get PENCIL's typed builtins, the atomic reduction
-    // helpers, and the user's device code.
+    // helpers, and the user's device code
     // (only the items of PENCIL's builtin headers the kernels use).
     let mut used = device_code.to_string();
     for k in &kernels {
@@ -397,20 +466,6 @@ pub fn emit(
         ),
         Target::C => helpers.clone(),
     };
-    if target == Target::Cuda {
-        // The kernel file is C++ (`cuda_names`).
-        for k in &mut kernels {
-            let rename = |v: &mut Vec<String>| {
-                v.iter_mut()
-                    .for_each(|t| *t = cuda_names::rename_cxx_keywords(t))
-            };
-            rename(&mut k.params);
-            rename(&mut k.ids);
-            rename(&mut k.launch.params);
-            rename(&mut k.launch.args);
-            k.body = cuda_names::rename_cxx_keywords(&k.body);
-        }
-    }
     let kernel_ctx = |header: &Path| {
         let mut c = Context::new();
         c.insert("version", version);
@@ -437,10 +492,15 @@ pub fn emit(
     let mut files = Vec::new();
     // Outlined regions: prototypes after the prelude, definitions after
     // the user's code (`outline`).
+    let file_names = regions
+        .first()
+        .map(|r| r.scop.file_names.clone())
+        .unwrap_or_default();
     let host_file = |prelude: &str| -> String {
+        let prelude = format!("{}\n{}", prelude.trim_end(), outline::prototypes(&outlined));
         let mut text = splice(
             source,
-            &format!("{}\n{}", prelude.trim_end(), outline::prototypes(&outlined)),
+            &shield_from_predefined_macros(&prelude, &file_names),
             &replacements,
         );
         if !outlined.is_empty() {
@@ -534,7 +594,11 @@ pub fn emit(
             let prelude = templates::render(&tera, "c/prelude.c.tera", &prelude_ctx)?;
             files.push(GeneratedFile {
                 path: paths.host.clone(),
-                contents: splice(source, &prelude, &replacements),
+                contents: splice(
+                    source,
+                    &shield_from_predefined_macros(&prelude, &file_names),
+                    &replacements,
+                ),
             });
         }
     }
@@ -543,6 +607,46 @@ pub fn emit(
         notes,
         warnings,
     })
+}
+
+/// The host prelude (pencilc's code in front of the user's) kept from the
+/// macros that reach it: the compiler's and `-D`'s, which the user's
+/// build defines too. Where one of them names an identifier of the
+/// prelude (`-Dn=100`, and `size_t n` in the OpenCL setup), the prelude is
+/// compiled with that macro pushed and undefined, and popped after it
+/// (`#pragma push_macro`: GCC, Clang, MSVC and ICC have it). Names that
+/// start with `_` or `CL_` are the implementation's and configure the
+/// prelude's headers; `PENCILC_` switches configure pencilc's code.
+fn shield_from_predefined_macros(prelude: &str, names: &crate::front::names::FileNames) -> String {
+    let mut hit = std::collections::BTreeSet::new();
+    crate::front::names::for_each_identifier(prelude, |w, _| {
+        if names.predefined_macros.contains(w)
+            && !w.starts_with('_')
+            && !w.starts_with("CL_")
+            && !crate::front::names::is_reserved(w)
+        {
+            hit.insert(w.to_string());
+        }
+    });
+    if hit.is_empty() {
+        return prelude.to_string();
+    }
+    // After the header comment, which says what made the file.
+    let head = prelude.find("*/").map_or(0, |e| e + 2);
+    let (comment, rest) = prelude.split_at(head);
+    let mut out = format!(
+        "{}\n/* pencilc: macros of the build that name identifiers of pencilc's code below */\n",
+        comment
+    );
+    for m in &hit {
+        out.push_str(&format!("#pragma push_macro(\"{}\")\n#undef {}\n", m, m));
+    }
+    out.push_str(rest.trim_start_matches('\n').trim_end());
+    out.push('\n');
+    for m in &hit {
+        out.push_str(&format!("#pragma pop_macro(\"{}\")\n", m));
+    }
+    out
 }
 
 /// Serializable views for the templates.
@@ -584,6 +688,7 @@ mod serde_json_like {
 fn emit_region(
     tera: &tera::Tera,
     r: &RegionCode,
+    spelling: &Spelling,
     target: Target,
     input: &str,
     input_c: &str,
@@ -616,7 +721,7 @@ fn emit_region(
         let plan = if target == Target::C {
             reduce::Plan::default()
         } else {
-            reduce::plan(scop, l, first_kernel + l.index)
+            reduce::plan(scop, l, &spelling.kernel_name(first_kernel + l.index))
         };
         notes.extend(plan.notes.iter().cloned());
         warnings.extend(plan.warnings.iter().cloned());
@@ -645,9 +750,20 @@ fn emit_region(
         add_slice_args(&mut args, &slices);
         if target != Target::C {
             let number = first_kernel + l.index;
-            kernels.push(kernel_text(r, l, &args, target, number, &plan.privatized)?);
+            kernels.push(kernel_text(
+                r,
+                l,
+                &args,
+                target,
+                spelling.kernel_name(number),
+                &plan.privatized,
+            )?);
             if !plan.privatized.is_empty() {
-                kernels.push(combine_kernel_text(&plan.privatized, target, number));
+                kernels.push(combine_kernel_text(
+                    &plan.privatized,
+                    target,
+                    &spelling.kernel_name(number),
+                ));
             }
         }
         args_per_launch.push(args);
@@ -655,7 +771,7 @@ fn emit_region(
         slices_per_launch.push(slices);
     }
     let kernel_names: Vec<String> = (0..r.ast.launches.len())
-        .map(|i| format!("kernel{}", first_kernel + i))
+        .map(|i| spelling.kernel_name(first_kernel + i))
         .collect();
     let mut all_kernel_names = Vec::new();
     for (i, name) in kernel_names.iter().enumerate() {
@@ -704,8 +820,15 @@ fn emit_region(
                 &kernel_names[i],
                 &args_per_launch[i],
                 &scop.index_type,
+                &spelling.dev,
             )?,
-            Target::Cuda => launch_cuda(tera, l, &kernel_names[i], &args_per_launch[i])?,
+            Target::Cuda => launch_cuda(
+                tera,
+                l,
+                &kernel_names[i],
+                &args_per_launch[i],
+                &spelling.dev,
+            )?,
             Target::C => launch_c(&printer, l, &r.ast.block_ids, &r.ast.thread_ids)?,
         };
         let text = if plans[i].privatized.is_empty() {
@@ -718,6 +841,7 @@ fn emit_region(
                 &plans[i].privatized,
                 &text,
                 target,
+                &spelling.dev,
             )?
         };
         let text = if slices_per_launch[i].is_empty() {
@@ -730,6 +854,7 @@ fn emit_region(
                 &slices_per_launch[i],
                 &text,
                 target,
+                &spelling.dev,
             )?
         };
         for line in text.lines() {
@@ -813,7 +938,7 @@ fn emit_region(
                 None => (size.clone(), size, host, None),
             };
             serde_json_like::Buffer {
-                dev: format!("dev_{}", a.name),
+                dev: spelling.buffer(&a.name),
                 host,
                 alloc,
                 size,
@@ -846,7 +971,7 @@ fn kernel_text(
     l: &Launch,
     args: &[KernelArg],
     target: Target,
-    number: usize,
+    name: String,
     privatized: &[reduce::Privatized],
 ) -> Result<KernelText> {
     let (scop, block_ids, thread_ids) = (r.scop, &r.ast.block_ids, &r.ast.thread_ids);
@@ -932,7 +1057,10 @@ fn kernel_text(
         style: DataStyle::Device,
         call_name: &call_name,
         barrier: match target {
-            Target::OpenCl => "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);",
+            // OpenCL's fence flags through a macro of the kernel file:
+            // a user's variable of their names is spelled otherwise there
+            // (`device_names`).
+            Target::OpenCl => "pencilc_barrier();",
             _ => "__syncthreads();",
         },
         privatized,
@@ -982,7 +1110,7 @@ fn kernel_text(
         Vec::new()
     };
     Ok(KernelText {
-        name: format!("kernel{}", number),
+        name,
         params,
         ids,
         body: specialise::wrap_body(&specialised, body),
@@ -1004,7 +1132,7 @@ fn opencl_type(t: &str) -> String {
     crate::front::syntax::buffer_type(t)
 }
 
-fn combine_kernel_text(privs: &[reduce::Privatized], target: Target, number: usize) -> KernelText {
+fn combine_kernel_text(privs: &[reduce::Privatized], target: Target, kernel: &str) -> KernelText {
     let mut params = Vec::new();
     let mut typed = Vec::new();
     for p in privs {
@@ -1032,7 +1160,7 @@ fn combine_kernel_text(privs: &[reduce::Privatized], target: Target, number: usi
     params.push("int pencilc_groups".to_string());
     typed.push(("int".to_string(), "pencilc_groups".to_string()));
     KernelText {
-        name: format!("kernel{}_combine", number),
+        name: format!("{}_combine", kernel),
         params,
         ids: vec![],
         body: reduce::combine_kernel_body(privs, target),
@@ -1052,6 +1180,7 @@ fn reduction_launch(
     privs: &[reduce::Privatized],
     launch: &str,
     target: Target,
+    dev: &str,
 ) -> Result<String> {
     #[derive(serde::Serialize)]
     struct P {
@@ -1085,6 +1214,7 @@ fn reduction_launch(
         .collect();
     let mut ctx = Context::new();
     ctx.insert("kernel", kernel);
+    ctx.insert("dev", dev);
     ctx.insert("groups", &groups.join(" * "));
     ctx.insert("privs", &ps);
     ctx.insert("elems", &privs.iter().map(|p| p.len).max().unwrap_or(1));
@@ -1132,6 +1262,7 @@ fn slice_launch(
     slices: &[(String, String, Vec<Expr>)],
     launch: &str,
     target: Target,
+    dev: &str,
 ) -> Result<String> {
     #[derive(serde::Serialize)]
     struct S {
@@ -1174,6 +1305,7 @@ fn slice_launch(
         .collect();
     let mut ctx = Context::new();
     ctx.insert("kernel", kernel);
+    ctx.insert("dev", dev);
     ctx.insert("threads", &threads.join(" * "));
     ctx.insert("slices", &ss);
     ctx.insert("launch", launch.trim_end());
@@ -1204,9 +1336,11 @@ fn launch_dims(l: &Launch) -> Vec<(AExpr, i64)> {
         .collect()
 }
 
-fn host_value(l: &Launch, a: &KernelArg) -> String {
+/// What the host passes for kernel argument `a`: a buffer (`dev` and
+/// the array's name), a host loop's value, or the user's variable.
+fn host_value(l: &Launch, a: &KernelArg, dev: &str) -> String {
     match a {
-        KernelArg::Buffer { name, .. } => format!("dev_{}", name),
+        KernelArg::Buffer { name, .. } => format!("{}{}", dev, name),
         other => match l.host_values.iter().find(|(n, _)| n == other.name()) {
             Some((_, v)) => v.to_c(),
             None => other.name().to_string(),
@@ -1220,6 +1354,7 @@ fn launch_opencl(
     kernel: &str,
     args: &[KernelArg],
     index_type: &str,
+    dev: &str,
 ) -> Result<String> {
     let dims = launch_dims(l);
     let global: Vec<String> = dims
@@ -1239,7 +1374,7 @@ fn launch_opencl(
                 KernelArg::Value { elem_type, .. } => elem_type.clone(),
                 _ => index_type.into(),
             },
-            value: host_value(l, a),
+            value: host_value(l, a, dev),
         })
         .collect();
     let mut ctx = Context::new();
@@ -1253,11 +1388,17 @@ fn launch_opencl(
 
 /// A call of the kernel's launcher (`Launcher`): the grid's dimensions
 /// (x first; the block's are the launcher's own), then the arguments.
-fn launch_cuda(tera: &tera::Tera, l: &Launch, kernel: &str, args: &[KernelArg]) -> Result<String> {
+fn launch_cuda(
+    tera: &tera::Tera,
+    l: &Launch,
+    kernel: &str,
+    args: &[KernelArg],
+    dev: &str,
+) -> Result<String> {
     let a: Vec<String> = launch_dims(l)
         .iter()
         .map(|(b, _)| b.to_c())
-        .chain(args.iter().map(|a| host_value(l, a)))
+        .chain(args.iter().map(|a| host_value(l, a, dev)))
         .collect();
     let mut ctx = Context::new();
     ctx.insert("args", &a);
@@ -1619,7 +1760,7 @@ fn opencl_long_long(text: &str) -> String {
 /// The isl keywords (`mod`, `and`, `max`, ...) that the region's generated
 /// code spells as `kw_`; an error if the region itself also names `kw_`
 /// (both would be the same name in isl).
-fn mangled_keywords(source: &SourceFile, scop: &Scop, host: &str) -> Result<Vec<&'static str>> {
+fn mangled_keywords(source: &SourceFile, scop: &Scop, host: &str) -> Result<Vec<String>> {
     let region: String = source
         .text
         .lines()
@@ -1627,13 +1768,27 @@ fn mangled_keywords(source: &SourceFile, scop: &Scop, host: &str) -> Result<Vec<
         .take((scop.end_line + 1).saturating_sub(scop.begin_line) as usize)
         .collect::<Vec<_>>()
         .join("\n");
-    let mut out = Vec::new();
-    for kw in crate::front::affine::ISL_KEYWORDS {
-        let spelled = format!("{}_", kw);
-        if !has_word(host, &spelled) && !scop.params.iter().any(|p| *p == spelled) {
-            continue;
+    // isl's keywords in any case (`INFINITY`, `Max`): the words `kw_`
+    // of the code and of the parameters.
+    let mut stems = std::collections::BTreeSet::new();
+    let mut add = |w: &str| {
+        if let Some(stem) = w.strip_suffix('_') {
+            if crate::front::affine::is_isl_keyword(stem) {
+                stems.insert(stem.to_string());
+            }
         }
+    };
+    crate::front::names::for_each_identifier(host, |w, _| add(w));
+    scop.params.iter().for_each(|p| add(p));
+    let mut out = Vec::new();
+    for kw in stems {
+        let spelled = format!("{}_", kw);
         if has_word(&region, &spelled) {
+            if !has_word(&region, &kw) {
+                // The user's own `kw_`: nothing of the region is spelled so
+                // by isl.
+                continue;
+            }
             return Err(Diagnostic::error(
                 crate::diag::Code::UnsupportedStatement,
                 Some(scop.loc.clone()),
@@ -1644,7 +1799,7 @@ fn mangled_keywords(source: &SourceFile, scop: &Scop, host: &str) -> Result<Vec<
             )
             .with_hint(format!("rename `{}` in the region", spelled)));
         }
-        out.push(*kw);
+        out.push(kw);
     }
     Ok(out)
 }
@@ -1665,7 +1820,7 @@ fn has_word(text: &str, word: &str) -> bool {
 
 /// `text` with each whole identifier `kw_` (for `kw` in `keywords`) back
 /// to `kw`.
-fn unmangle(text: &str, keywords: &[&str]) -> String {
+fn unmangle(text: &str, keywords: &[String]) -> String {
     let mut out = text.to_string();
     for kw in keywords {
         let spelled = format!("{}_", kw);

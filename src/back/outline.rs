@@ -66,6 +66,11 @@ pub fn outline(scop: &Scop, number: usize, v: &Versions) -> Option<Outlined> {
     let name = format!("pencilc_region_{}", number);
     let text = format!("{}\n{}\n{}", v.select, v.device, v.host);
     let (idents, addressed) = identifiers(&text);
+    let macros = &scop.file_names.macros;
+    let users = |n: &str| !crate::front::names::is_reserved(n) && scop.is_users_name(n);
+    if idents.iter().any(|n| users(n) && macros.contains(n)) {
+        return None;
+    }
     let frame = |n: &str| scop.frame.iter().find(|f| f.name == n);
     let written: BTreeSet<&str> = scop
         .arrays
@@ -150,6 +155,15 @@ pub fn outline(scop: &Scop, number: usize, v: &Versions) -> Option<Outlined> {
         params.join(", ")
     };
     let head = format!("static PENCILC_NOINLINE int {}({})", name, params);
+    // The declarations' own names (types, extents) read at the end of the
+    // file as in the region only where no macro has them.
+    let (declared, _) = identifiers(&params);
+    if declared
+        .iter()
+        .any(|n| !crate::front::names::is_reserved(n) && macros.contains(n))
+    {
+        return None;
+    }
 
     let mut def = format!(
         "/* pencilc: the generated versions of the region of {} */\n{}\n{{\n",

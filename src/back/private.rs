@@ -193,7 +193,7 @@ pub fn thread_index(target: crate::back::Target) -> &'static str {
             "(get_global_id(0) + get_global_size(0) * (get_global_id(1) + get_global_size(1) * get_global_id(2)))"
         }
         _ => {
-            "((size_t) blockIdx.x * blockDim.x + threadIdx.x + (size_t) gridDim.x * blockDim.x * ((size_t) blockIdx.y * blockDim.y + threadIdx.y + (size_t) gridDim.y * blockDim.y * ((size_t) blockIdx.z * blockDim.z + threadIdx.z)))"
+            "((unsigned long) blockIdx.x * blockDim.x + threadIdx.x + (unsigned long) gridDim.x * blockDim.x * ((unsigned long) blockIdx.y * blockDim.y + threadIdx.y + (unsigned long) gridDim.y * blockDim.y * ((unsigned long) blockIdx.z * blockDim.z + threadIdx.z)))"
         }
     }
 }

@@ -74,11 +74,11 @@ pub struct Plan {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// Decides, for the launch numbered `kernel` (its function is
-/// `kernel<kernel>`), which reduction variables are privatized and which
+/// Decides, for the launch whose kernel function is `kernel`, which
+/// reduction variables are privatized and which
 /// keep atomic updates. Notes name the kernel as `-v` and `--sizes` do,
 /// `kernel[<mapper's number>]`: one mapped kernel can give several launches.
-pub fn plan(scop: &Scop, launch: &Launch, kernel: usize) -> Plan {
+pub fn plan(scop: &Scop, launch: &Launch, kernel: &str) -> Plan {
     let mut stmts = BTreeSet::new();
     let mut promoted = BTreeSet::new();
     launch.body.walk(&mut |n| match n {
@@ -193,7 +193,7 @@ pub fn plan(scop: &Scop, launch: &Launch, kernel: usize) -> Plan {
             None => {
                 local_bytes += bytes;
                 out.notes.push(format!(
-                    "kernel[{}] {}: {} reduction, private {} per thread, work-group tree in local memory, partials combined by kernel{}_combine",
+                    "kernel[{}] {}: {} reduction, private {} per thread, work-group tree in local memory, partials combined by {}_combine",
                     launch.plan.number,
                     var,
                     op.name(),
@@ -223,7 +223,7 @@ pub fn plan(scop: &Scop, launch: &Launch, kernel: usize) -> Plan {
                             Code::UnsupportedType,
                             loc,
                             format!(
-                                "the `reduction({})` on `{}` is done with atomic updates in kernel[{}] (kernel{} in the output; {}): floating-point results then depend on the order in which threads update it",
+                                "the `reduction({})` on `{}` is done with atomic updates in kernel[{}] ({} in the output; {}): floating-point results then depend on the order in which threads update it",
                                 op.name(), var, launch.plan.number, kernel, why
                             ),
                         )
@@ -241,8 +241,10 @@ fn identity(op: RedOp, ty: &str, elem_type: &str, target: Target) -> String {
     let inf = |neg: bool| {
         let s = if neg { "-" } else { "" };
         match (ty, target) {
-            ("float", Target::OpenCl) => format!("{}INFINITY", s),
-            ("double", Target::OpenCl) => format!("{}HUGE_VAL", s),
+            // OpenCL's macros through the kernel file's own (see
+            // `device_names`).
+            ("float", Target::OpenCl) => format!("{}pencilc_inf_float", s),
+            ("double", Target::OpenCl) => format!("{}pencilc_inf_double", s),
             ("float", _) => format!("{}__int_as_float(0x7f800000)", s),
             _ => format!("{}__longlong_as_double(0x7ff0000000000000LL)", s),
         }
@@ -365,7 +367,7 @@ pub fn epilogue(privs: &[Privatized], launch: &Launch, target: Target) -> String
             horner(&|d| format!("(int) get_group_id({})", d), &|d| {
                 format!("(int) get_num_groups({})", d)
             }),
-            "barrier(CLK_LOCAL_MEM_FENCE);",
+            "pencilc_local_barrier();",
         ),
         _ => (
             horner(&|d| format!("(int) threadIdx.{}", xyz[d]), &|d| {

@@ -61,7 +61,8 @@ pub fn kernel_values(
                 }
                 _ => return None,
             };
-            let from_host_variable = super::host_value(launch, a) == *name;
+            // (Not a buffer: the buffers' prefix does not matter.)
+            let from_host_variable = super::host_value(launch, a, "") == *name;
             (rows.contains(name) && from_host_variable).then(|| Specialised {
                 name: name.clone(),
                 ty,

@@ -231,7 +231,14 @@ impl StmtPrinter<'_> {
                         // outside the loop (`scop::build::compound`).
                         let ty = iter_type.as_deref().unwrap_or("int").to_string();
                         scope.push((iter.clone(), ty.clone()));
-                        (format!("{} ", ty), iter.clone())
+                        // Devices spell C's integer types their own way
+                        // (`size_t` is OpenCL C's own type, of its size).
+                        let spelled = if self.device {
+                            crate::front::syntax::device_int_type(&ty)
+                        } else {
+                            ty
+                        };
+                        (format!("{} ", spelled), iter.clone())
                     };
                     let cond = self.convert(st, scope, cond)?;
                     out.push_str(&format!(
@@ -307,7 +314,7 @@ impl StmtPrinter<'_> {
                             _ => "",
                         };
                         out.push_str(&format!(
-                            "{}{}{} *{} = {} + (size_t) {} * {};\n",
+                            "{}{}{} *{} = {} + (unsigned long) {} * {};\n",
                             ind,
                             space,
                             crate::front::syntax::buffer_type(&var.base_type),
@@ -416,7 +423,7 @@ fn bool_store(p: &ExprPrinter, lhs: &Expr, op: AssignOp, rhs: &Expr) -> String {
             loc: rhs.loc.clone(),
         }),
     };
-    format!("{} = (bool)({});", p.print(lhs), value)
+    format!("{} = (_Bool)({});", p.print(lhs), value)
 }
 
 fn base(e: &Expr) -> Option<&str> {

@@ -82,6 +82,9 @@ pub enum Code {
     /// An access outside its array's declared extents wherever its
     /// statement runs (a warning: C's undefined behaviour).
     OutOfBounds,
+    /// A name of the user's code that starts with `pencilc_` or
+    /// `PENCILC_`, the prefixes of the generated code's own names.
+    ReservedName,
     /// isl ran out of its operation budget.
     Budget,
     /// A command-line or I/O problem.
@@ -113,6 +116,7 @@ impl Code {
             Code::Recursion => "E0116",
             Code::IteratorRange => "E0117",
             Code::OutOfBounds => "E0118",
+            Code::ReservedName => "E0121",
             Code::Budget => "E0201",
             Code::Usage => "E0301",
             Code::Internal => "E0900",

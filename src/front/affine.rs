@@ -149,14 +149,22 @@ pub struct AffineConverter<'a> {
     pub params: BTreeSet<String>,
 }
 
+/// Words isl's parser takes for its own, in any case (`isl_stream.c`
+/// compares them with `strcasecmp`: `INFINITY`, `Max` and `AND` are
+/// keywords too), and the keys of its textual formats.
 pub const ISL_KEYWORDS: &[&str] = &[
-    "and", "or", "not", "mod", "exists", "floor", "ceil", "min", "max", "infty", "NaN", "true",
-    "false", "domain", "range", "implies", "xor", "rat", "cst",
+    "and", "or", "not", "mod", "exists", "floor", "ceil", "floord", "ceild", "min", "max", "infty",
+    "infinity", "NaN", "true", "false", "domain", "range", "implies", "xor", "rat", "cst",
 ];
+
+/// Whether isl reads the C identifier `name` as one of its keywords.
+pub fn is_isl_keyword(name: &str) -> bool {
+    ISL_KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(name))
+}
 
 /// The isl spelling of a C identifier (isl keywords get a trailing `_`).
 pub fn isl_name(name: &str) -> String {
-    if ISL_KEYWORDS.contains(&name) {
+    if is_isl_keyword(name) {
         format!("{}_", name)
     } else {
         name.to_string()
@@ -563,5 +571,10 @@ mod tests {
     fn keywords_are_renamed() {
         assert_eq!(isl_name("mod"), "mod_");
         assert_eq!(isl_name("n"), "n");
+        // isl compares its keywords without case.
+        assert_eq!(isl_name("INFINITY"), "INFINITY_");
+        assert_eq!(isl_name("Max"), "Max_");
+        assert_eq!(isl_name("floord"), "floord_");
+        assert_eq!(isl_name("maximum"), "maximum");
     }
 }

@@ -3,10 +3,12 @@
 
 pub mod affine;
 pub mod cc_check;
+pub mod device_words;
 pub mod int_type;
+pub mod names;
 pub mod parse;
 pub mod preprocess;
 pub mod syntax;
 
-pub use parse::{parse_file, parse_regions, Parsed, Region, SourceFile};
+pub use parse::{parse_file, parse_file_with, parse_regions, Parsed, Region, SourceFile};
 pub use preprocess::{preprocess, CppOptions, IncludedFile, Preprocessed};

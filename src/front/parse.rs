@@ -2,12 +2,14 @@
 //! accepted subset is rejected here with a coded diagnostic pointing at the
 //! offending text; nothing is silently dropped.
 
+use super::names::FileNames;
 use super::preprocess::Preprocessed;
 use super::syntax::*;
 use crate::diag::{Code, Diagnostic, Loc, Result};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tree_sitter::{Node, Parser};
 
@@ -206,6 +208,9 @@ pub struct Region {
     /// The functions of the file inlined into the region (`parse::inline`):
     /// each one's first line (with its file) and last line.
     pub inlined: Vec<(Loc, u32)>,
+    /// Every name of the file (`front::names`), which no generated name
+    /// may be.
+    pub names: Arc<FileNames>,
 }
 
 /// A summary function: its parameters in order and its body, whose
@@ -225,6 +230,16 @@ pub fn parse_regions(pp: &Preprocessed) -> Result<Vec<Region>> {
 /// worse on deeply nested broken code (60,000 nested `if`s with a stray
 /// token: minutes), so the parse stops after `limit` with an error.
 pub fn parse_file(pp: &Preprocessed, limit: Duration) -> Result<Parsed> {
+    parse_file_with(pp, limit, Arc::new(FileNames::collect(pp, "")))
+}
+
+/// `parse_file` with the names of the file (`names`, its device code's
+/// included) already collected.
+pub fn parse_file_with(
+    pp: &Preprocessed,
+    limit: Duration,
+    names: Arc<FileNames>,
+) -> Result<Parsed> {
     let mut parser = Parser::new();
     parser
         .set_language(&tree_sitter_c::LANGUAGE.into())
@@ -256,6 +271,8 @@ pub fn parse_file(pp: &Preprocessed, limit: Duration) -> Result<Parsed> {
         pp,
         src: blanked.as_bytes(),
         scopes: RefCell::new(Vec::new()),
+        names: &names,
+        spelled: RefCell::new(BTreeSet::new()),
         warnings: RefCell::new(Vec::new()),
         loop_depth: Cell::new(0),
         typedefs: RefCell::new(BTreeMap::new()),
@@ -372,6 +389,7 @@ pub fn parse_file(pp: &Preprocessed, limit: Duration) -> Result<Parsed> {
         })
         .collect();
     for r in &mut regions {
+        r.names = names.clone();
         r.summaries = summaries.clone();
         r.inlined = inline::inline_calls(&mut r.body, &inlinable, &r.symbols, &r.loc);
     }
@@ -385,8 +403,15 @@ struct Cx<'a> {
     pp: &'a Preprocessed,
     src: &'a [u8],
     /// The names visible at each block of the code being converted,
-    /// innermost last; empty outside regions (no check there).
-    scopes: RefCell<Vec<BTreeSet<String>>>,
+    /// innermost last, each with the name the region's code gets for it:
+    /// its own, or for a declaration that hides another of the same name,
+    /// a new one (`declare`). Empty outside regions (no check there).
+    scopes: RefCell<Vec<BTreeMap<String, String>>>,
+    /// Every name of the file, which a new name for a hiding declaration
+    /// must not be.
+    names: &'a FileNames,
+    /// The new names given so far.
+    spelled: RefCell<BTreeSet<String>>,
     warnings: RefCell<Vec<Diagnostic>>,
     /// Loops around the statement being converted.
     loop_depth: Cell<usize>,
@@ -423,7 +448,7 @@ impl Drop for LoopGuard<'_> {
 
 /// Pops the scope it pushed when dropped, also on an early `?` return.
 struct ScopeGuard<'c> {
-    scopes: &'c RefCell<Vec<BTreeSet<String>>>,
+    scopes: &'c RefCell<Vec<BTreeMap<String, String>>>,
 }
 
 impl Drop for ScopeGuard<'_> {
@@ -538,7 +563,9 @@ impl<'a> Cx<'a> {
 
     /// Makes `names` visible until the guard is dropped.
     fn enter_scope(&self, names: impl IntoIterator<Item = String>) -> ScopeGuard<'_> {
-        self.scopes.borrow_mut().push(names.into_iter().collect());
+        self.scopes
+            .borrow_mut()
+            .push(names.into_iter().map(|n| (n.clone(), n)).collect());
         ScopeGuard {
             scopes: &self.scopes,
         }
@@ -561,21 +588,50 @@ impl<'a> Cx<'a> {
         })
     }
 
-    fn declare(&self, name: &str) {
+    /// Declares `name` in the innermost block and returns the name the
+    /// region's code gets for it. A declaration that hides a visible name
+    /// (`double t` in a loop, where the region also writes an outer `t`)
+    /// gets a new one, `t_1`, free of every name of the file: every later
+    /// stage then sees two variables where C has two, although the parser
+    /// flattens blocks and the model and back ends know variables by name.
+    fn declare(&self, name: &str) -> String {
+        let hides = self.scopes.borrow().iter().any(|s| s.contains_key(name));
+        let spelled = if hides {
+            let mut spelled = self.spelled.borrow_mut();
+            let fresh = (1..)
+                .map(|k| format!("{}_{}", name, k))
+                .find(|n| !self.names.contains(n) && !spelled.contains(n))
+                .unwrap_or_else(|| name.to_string());
+            spelled.insert(fresh.clone());
+            fresh
+        } else {
+            name.to_string()
+        };
         if let Some(top) = self.scopes.borrow_mut().last_mut() {
-            top.insert(name.to_string());
+            top.insert(name.to_string(), spelled.clone());
         }
+        spelled
+    }
+
+    /// The name the region's code has for `name` where it is used: the
+    /// innermost declaration's (`declare`).
+    fn resolve(&self, name: &str) -> Option<String> {
+        self.scopes
+            .borrow()
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name).cloned())
     }
 
     fn is_declared(&self, name: &str) -> bool {
         let scopes = self.scopes.borrow();
-        scopes.is_empty() || scopes.iter().any(|s| s.contains(name))
+        scopes.is_empty() || scopes.iter().any(|s| s.contains_key(name))
     }
 
     /// An enumeration constant where no variable of the region's scopes
     /// hides it: the literal it stands for.
     fn enumerator(&self, n: Node, name: &str) -> Option<Result<Expr>> {
-        if self.scopes.borrow().iter().any(|s| s.contains(name)) {
+        if self.scopes.borrow().iter().any(|s| s.contains_key(name)) {
             return None;
         }
         let loc = self.loc(n);
@@ -1103,6 +1159,7 @@ impl<'a> Cx<'a> {
             summaries: BTreeMap::new(),
             whole_function: true,
             inlined: Vec::new(),
+            names: Arc::new(FileNames::default()),
         }))
     }
 
@@ -1211,6 +1268,7 @@ impl<'a> Cx<'a> {
                     summaries: BTreeMap::new(),
                     whole_function: false,
                     inlined: Vec::new(),
+                    names: Arc::new(FileNames::default()),
                 });
                 i = end + 1;
                 continue;
@@ -1478,6 +1536,13 @@ impl<'a> Cx<'a> {
                                 item
                             )));
                         };
+                        // The variables the clause names where it stands
+                        // (a local may have a new name, `declare`).
+                        let name = self.resolve(&name).unwrap_or(name);
+                        let subs: Vec<String> = subs
+                            .into_iter()
+                            .map(|s| self.resolve(&s).unwrap_or(s))
+                            .collect();
                         if !subs.is_empty() {
                             sections.push((name.clone(), subs));
                         }
@@ -1600,6 +1665,10 @@ impl<'a> Cx<'a> {
         self.check_storage_class(n, read_only)?;
         let mut c = n.walk();
         for d in n.children_by_field_name("declarator", &mut c) {
+            // The struct variable (if any) of the name before this
+            // declaration: a new name for the declared one leaves it.
+            let outer_struct = declared_name(d, self.src)
+                .and_then(|name| self.struct_vars.borrow().get(&name).cloned());
             let Some(mut var) = self.declarator(d, &base)? else {
                 return Err(self
                     .err(
@@ -1655,7 +1724,17 @@ impl<'a> Cx<'a> {
                 _ => None,
             };
             var.read_only = read_only;
-            self.declare(&var.name);
+            let spelled = self.declare(&var.name);
+            if spelled != var.name {
+                let mut vars = self.struct_vars.borrow_mut();
+                if let Some(v) = vars.remove(&var.name) {
+                    vars.insert(spelled.clone(), v);
+                }
+                if let Some(v) = outer_struct {
+                    vars.insert(var.name.clone(), v);
+                }
+                var.name = spelled;
+            }
             out.push(Stmt::Decl {
                 var,
                 init,
@@ -1934,7 +2013,10 @@ impl<'a> Cx<'a> {
                 let r = init
                     .child_by_field_name("right")
                     .ok_or_else(|| self.syntax(init))?;
-                (self.text(l).to_string(), None, self.expr(r)?)
+                let iter = self
+                    .resolve(self.text(l))
+                    .unwrap_or_else(|| self.text(l).to_string());
+                (iter, None, self.expr(r)?)
             }
             "declaration" => {
                 let d = init
@@ -1976,7 +2058,12 @@ impl<'a> Cx<'a> {
             }
         };
         // `for (int i = ...)` declares `i` for the rest of the loop.
-        let _scope = (init.kind() == "declaration").then(|| self.enter_scope([iter.clone()]));
+        let _scope = (init.kind() == "declaration").then(|| self.enter_scope([]));
+        let iter = if init.kind() == "declaration" {
+            self.declare(&iter)
+        } else {
+            iter
+        };
         let cond = n
             .child_by_field_name("condition")
             .ok_or_else(|| noncanon("no condition", n))?;
@@ -2016,14 +2103,14 @@ impl<'a> Cx<'a> {
         match upd.kind() {
             "update_expression" => {
                 let arg = upd.child_by_field_name("argument")?;
-                if self.text(arg) != iter {
+                if self.resolve(self.text(arg)).as_deref() != Some(iter) {
                     return None;
                 }
                 Some(if self.text(upd).contains("++") { 1 } else { -1 })
             }
             "assignment_expression" => {
                 let l = upd.child_by_field_name("left")?;
-                if self.text(l) != iter {
+                if self.resolve(self.text(l)).as_deref() != Some(iter) {
                     return None;
                 }
                 let op = self.text(upd.child_by_field_name("operator")?);
@@ -2080,7 +2167,8 @@ impl<'a> Cx<'a> {
                 if !self.is_declared(name) {
                     return Err(self.undeclared(n, name));
                 }
-                mk(ExprKind::Ident(name.to_string()))
+                let name = self.resolve(name).unwrap_or_else(|| name.to_string());
+                mk(ExprKind::Ident(name))
             }
             "true" => mk(ExprKind::Int(1, "1".into())),
             "false" => mk(ExprKind::Int(0, "0".into())),
@@ -2264,6 +2352,26 @@ impl<'a> Cx<'a> {
             format!("unsupported expression ({})", n.kind().replace('_', " ")),
         )
         .with_hint("use arithmetic on scalars and array elements, and calls to math functions")
+    }
+}
+
+/// The name a declarator declares (`t` of `t[n] = ...`), if it is a
+/// variable's.
+fn declared_name(d: Node, src: &[u8]) -> Option<String> {
+    let mut cur = d;
+    loop {
+        match cur.kind() {
+            "identifier" => return cur.utf8_text(src).ok().map(|s| s.to_string()),
+            "init_declarator"
+            | "parenthesized_declarator"
+            | "array_declarator"
+            | "pointer_declarator" => {
+                cur = cur
+                    .child_by_field_name("declarator")
+                    .or_else(|| cur.named_child(0))?;
+            }
+            _ => return None,
+        }
     }
 }
 

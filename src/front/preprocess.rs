@@ -42,6 +42,26 @@ pub struct Preprocessed {
     /// that is not UTF-8; `text` has a space there instead. Only a region
     /// has to be UTF-8: elsewhere such bytes are copied through unread.
     pub invalid_utf8: Vec<(usize, usize)>,
+    /// The macro directives the preprocessor printed (`-dD`: built-in
+    /// macros, `-D` options and every `#define` and `#undef` of the file and
+    /// its headers), in order; their rows are blank in `text`. Generated
+    /// names are chosen apart from every macro name (`front::names`).
+    pub macros: Vec<MacroDirective>,
+    /// Whether the preprocessor printed its macro directives (a `--cpp`
+    /// command may not know `-dD`; `front::names` then reads the files'
+    /// own `#define` lines).
+    pub macros_printed: bool,
+}
+
+/// A `#define NAME ...` or `#undef NAME` the preprocessor printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MacroDirective {
+    /// Its row of `text` (blank there), which `Preprocessed::loc` maps to
+    /// the line of the directive (`<built-in>` and `<command-line>` for the
+    /// compiler's own and `-D`'s).
+    pub row: usize,
+    pub name: String,
+    pub define: bool,
 }
 
 /// A file the preprocessor read for the main file.
@@ -118,11 +138,27 @@ pub fn preprocess(
         Diagnostic::error(Code::Usage, None, "empty --cpp command")
             .with_hint("use e.g. --cpp 'gcc -E'")
     })?;
-    let mut cmd = Command::new(program);
-    cmd.args(words);
-    add_flags(&mut cmd, opts, pencil_headers);
-    cmd.arg(path);
-    let out = cmd.output().map_err(|e| {
+    let words: Vec<&str> = words.collect();
+    // `-dD` prints the macro directives among the text (`front::names`
+    // keeps generated names apart from every macro); a `--cpp` command
+    // that does not know it runs without.
+    let run = |macros: bool| {
+        let mut cmd = Command::new(program);
+        cmd.args(&words);
+        if macros {
+            cmd.arg("-dD");
+        }
+        add_flags(&mut cmd, opts, pencil_headers);
+        cmd.arg(path);
+        cmd.output()
+    };
+    let mut macros_printed = true;
+    let mut out = run(true);
+    if opts.cpp.is_some() && out.as_ref().is_ok_and(|o| !o.status.success()) {
+        macros_printed = false;
+        out = run(false);
+    }
+    let out = out.map_err(|e| {
         Diagnostic::error(
             Code::Preprocess,
             None,
@@ -146,6 +182,7 @@ pub fn preprocess(
     let source = std::fs::read(path).unwrap_or_default();
     let mut pp = map_lines(text, path, &line_directives(&source));
     pp.invalid_utf8 = invalid_utf8;
+    pp.macros_printed = macros_printed;
     Ok(pp)
 }
 
@@ -234,7 +271,25 @@ fn map_lines(text: String, main: &Path, directives: &[LineDirective]) -> Preproc
     let mut row_depth: Vec<usize> = Vec::new();
     let mut include_site: Vec<u32> = Vec::new();
     let mut entered: Option<(usize, bool)> = None;
+    let mut macros = Vec::new();
     for line in text.lines() {
+        if let Some((name, define)) = macro_directive(line) {
+            // `-dD` prints the directive in place of its (first) line.
+            macros.push(MacroDirective {
+                row: origin.len(),
+                name: name.to_string(),
+                define,
+            });
+            origin.push((cur_file, cur_line));
+            let phys = cur_line as i64 + offset;
+            let in_main = depth == 0 && seen_main && !in_pseudo;
+            physical.push(if in_main && phys > 0 { phys as u32 } else { 0 });
+            row_depth.push(depth);
+            include_site.push(0);
+            cur_line += 1;
+            cleaned.push('\n');
+            continue;
+        }
         if let Some(m) = parse_marker(line) {
             let fp = PathBuf::from(&m.name);
             if m.flags.contains(&1) {
@@ -321,7 +376,24 @@ fn map_lines(text: String, main: &Path, directives: &[LineDirective]) -> Preproc
         main_file,
         included,
         invalid_utf8: Vec::new(),
+        macros,
+        macros_printed: true,
     }
+}
+
+/// The name of a macro directive `-dD` printed (`#define NAME ...`,
+/// `#undef NAME`), and whether it defines it. The preprocessor's output
+/// has no other line of this form: what it prints of the program is never
+/// a directive.
+fn macro_directive(line: &str) -> Option<(&str, bool)> {
+    let (rest, define) = match line.strip_prefix("#define ") {
+        Some(r) => (r, true),
+        None => (line.strip_prefix("#undef ")?, false),
+    };
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| (&rest[..end], define))
 }
 
 /// `<built-in>`, `<command-line>`: the preprocessor's own pseudo-files.

@@ -665,7 +665,9 @@ pub fn integer_range(t: &str) -> Option<(i128, i128)> {
 /// are returned unchanged.
 pub fn device_int_type(t: &str) -> String {
     let name = match integer_kind(t) {
-        Some((1, _)) => "bool",
+        // C's spelling: OpenCL C has it too, and a C variable may be
+        // named `bool` (`back::device_names` makes it C++'s for CUDA).
+        Some((1, _)) => "_Bool",
         Some((8, true)) => "char",
         Some((8, false)) => "unsigned char",
         Some((16, true)) => "short",
@@ -690,8 +692,8 @@ pub fn device_int_type(t: &str) -> String {
 /// convert to 0 or 1 as C's do, see `back::stmt`).
 pub fn buffer_type(t: &str) -> String {
     match device_int_type(t).as_str() {
-        "bool" => "unsigned char".to_string(),
-        "const bool" => "const unsigned char".to_string(),
+        "_Bool" => "unsigned char".to_string(),
+        "const _Bool" => "const unsigned char".to_string(),
         d => d.to_string(),
     }
 }

@@ -303,7 +303,8 @@ fn group_kernels(
     Ok(node)
 }
 
-/// Names like b0, b1 that no variable of the region uses.
+/// Names like b0, b1 that are no name of the region nor of its file
+/// (`Scop::all_names`).
 fn fresh_names(scop: &Scop, prefix: &str, n: usize) -> Vec<String> {
     let names = scop.all_names();
     let taken = |s: &str| names.contains(&s);

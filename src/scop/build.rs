@@ -1744,6 +1744,7 @@ impl<'r> Builder<'r> {
             unsigned_params,
             value_types,
             frame: Vec::new(),
+            file_names: self.region.names.clone(),
         };
         let mut scop = assume_in_bounds(scop)?;
         let int = crate::front::syntax::integer_range("int");

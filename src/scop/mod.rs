@@ -106,6 +106,9 @@ pub struct Scop {
     /// The enclosing function's variables the region sees (not globals),
     /// as parameters of another function (`frame`).
     pub frame: Vec<frame::FrameVar>,
+    /// Every name of the file and of the user's device code
+    /// (`front::names`): generated names are none of them.
+    pub file_names: std::sync::Arc<crate::front::names::FileNames>,
 }
 
 /// The value an affine loop leaves in its iterator, a variable declared
@@ -420,8 +423,10 @@ impl Scop {
         )
     }
 
-    /// Every name the region's code uses or declares, for choosing fresh
-    /// names that never shadow the user's.
+    /// Every name the region's code uses or declares, every name of the
+    /// file it is in (macros included) and the words OpenCL C and CUDA
+    /// reserve, for choosing fresh names that never meet the user's nor
+    /// the device languages' own.
     pub fn all_names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = Vec::new();
         names.extend(self.params.iter().map(|s| s.as_str()));
@@ -430,7 +435,37 @@ impl Scop {
             names.extend(st.iterators.iter().map(|s| s.as_str()));
             names.extend(st.local_names.iter().map(|s| s.as_str()));
         }
+        names.extend(self.file_names.taken.iter().map(|s| s.as_str()));
+        names.extend(
+            crate::front::device_words::all_words()
+                .iter()
+                .map(|s| s.as_str()),
+        );
         names
+    }
+
+    /// Whether `name` is a name of the region's own code (not of the rest
+    /// of the file): a parameter, array or scalar, iterator or local.
+    pub fn is_users_name(&self, name: &str) -> bool {
+        self.array(name).is_some()
+            || self.params.iter().any(|p| p == name)
+            || self.frame.iter().any(|f| f.name == name)
+            || self.stmts.iter().any(|st| {
+                st.iterators.iter().any(|i| i == name) || st.local_names.iter().any(|l| l == name)
+            })
+    }
+
+    /// Whether `name` is one of `all_names`.
+    pub fn is_name_taken(&self, name: &str) -> bool {
+        self.file_names.contains(name)
+            || crate::front::device_words::all_words()
+                .binary_search_by(|w| w.as_str().cmp(name))
+                .is_ok()
+            || self.array(name).is_some()
+            || self.params.iter().any(|p| p == name)
+            || self.stmts.iter().any(|st| {
+                st.iterators.iter().any(|i| i == name) || st.local_names.iter().any(|l| l == name)
+            })
     }
 
     /// How every `heading` starts.

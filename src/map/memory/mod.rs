@@ -553,10 +553,13 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
             };
             let mut name = base.clone();
             let mut i = 1;
-            while names_used.contains(&name)
-                || k.scop.array(&name).is_some()
-                || k.scop.params.contains(&name)
-            {
+            // The tile and its offsets (`<tile>_o<d>`, `ast::memory`) are
+            // no name of the region or its file.
+            let taken = |n: &str| {
+                k.scop.is_name_taken(n)
+                    || (0..8).any(|d| k.scop.is_name_taken(&format!("{}_o{}", n, d)))
+            };
+            while names_used.contains(&name) || taken(&name) {
                 name = format!("{}_{}", base, i);
                 i += 1;
             }
