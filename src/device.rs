@@ -127,9 +127,16 @@ pub struct GpuModelTable {
     pub transfer_gbs: Option<f64>,
     /// One statement instance of one thread, its operands at hand, ns.
     pub thread_instance_ns: Option<f64>,
-    /// One global-memory access in one thread's chain, ns: the latency
-    /// that the thread's own independent accesses do not hide.
+    /// One global-memory access in one thread's chain that stays in the
+    /// cache line the same access used one iteration before (an L1 hit),
+    /// ns.
     pub thread_access_ns: Option<f64>,
+    /// One that leaves it (L2 or memory), ns: the latency that the
+    /// thread's own independent accesses do not hide.
+    pub thread_far_access_ns: Option<f64>,
+    /// One element of a thread's copy loop between global memory and
+    /// shared memory or registers, ns.
+    pub thread_copy_ns: Option<f64>,
     /// One barrier, ns.
     pub barrier_ns: Option<f64>,
     /// Threads whose chains the GPU overlaps: its multiprocessors times
@@ -151,6 +158,8 @@ pub struct GpuModel {
     pub transfer_gbs: f64,
     pub thread_instance_ns: f64,
     pub thread_access_ns: f64,
+    pub thread_far_access_ns: f64,
+    pub thread_copy_ns: f64,
     pub barrier_ns: f64,
     pub resident_threads: f64,
     pub memory_gbs: f64,
@@ -169,7 +178,9 @@ impl GpuModelTable {
             copy_us: self.copy_us.unwrap_or(10.0),
             transfer_gbs: self.transfer_gbs.unwrap_or(10.0),
             thread_instance_ns: self.thread_instance_ns.unwrap_or(10.0),
-            thread_access_ns: self.thread_access_ns.unwrap_or(100.0),
+            thread_access_ns: self.thread_access_ns.unwrap_or(5.0),
+            thread_far_access_ns: self.thread_far_access_ns.unwrap_or(50.0),
+            thread_copy_ns: self.thread_copy_ns.unwrap_or(200.0),
             barrier_ns: self.barrier_ns.unwrap_or(50.0),
             resident_threads: self.resident_threads.unwrap_or(100_000.0),
             memory_gbs: d.memory_bandwidth_gbs * self.memory_efficiency.unwrap_or(0.7),
@@ -179,7 +190,7 @@ impl GpuModelTable {
     }
 
     /// The fields and their values, for checks and messages.
-    fn fields(&self) -> [(&'static str, Option<f64>); 10] {
+    fn fields(&self) -> [(&'static str, Option<f64>); 12] {
         [
             ("gpu_model.launch_us", self.launch_us),
             ("gpu_model.buffer_us", self.buffer_us),
@@ -187,6 +198,8 @@ impl GpuModelTable {
             ("gpu_model.transfer_gbs", self.transfer_gbs),
             ("gpu_model.thread_instance_ns", self.thread_instance_ns),
             ("gpu_model.thread_access_ns", self.thread_access_ns),
+            ("gpu_model.thread_far_access_ns", self.thread_far_access_ns),
+            ("gpu_model.thread_copy_ns", self.thread_copy_ns),
             ("gpu_model.barrier_ns", self.barrier_ns),
             ("gpu_model.resident_threads", self.resident_threads),
             ("gpu_model.memory_efficiency", self.memory_efficiency),

@@ -8,8 +8,9 @@
 //! take:
 //!
 //! - **span**: the busiest thread's chain of work, one step after another
-//!   (statement instances, global accesses, copied elements, barriers,
-//!   each at a single thread's pace): parallelism cannot shorten it;
+//!   (statement instances, global accesses near the previous iteration's
+//!   and far from it, copied elements, barriers, each at a single thread's
+//!   pace): parallelism cannot shorten it;
 //! - **latency throughput**: every thread's chain, spread over the threads
 //!   the GPU keeps resident (`resident_threads`), which hide each other's
 //!   latencies;
@@ -69,7 +70,9 @@ pub struct Estimate {
 /// One thread's chain of `w`, in nanoseconds.
 fn chain_ns(w: &Work, m: &GpuModel) -> f64 {
     w.instances * m.thread_instance_ns
-        + w.global_accesses * m.thread_access_ns
+        + (w.global_accesses - w.far_accesses).max(0.0) * m.thread_access_ns
+        + w.far_accesses * m.thread_far_access_ns
+        + w.copies * m.thread_copy_ns
         + w.barriers * m.barrier_ns
 }
 
@@ -139,6 +142,8 @@ mod tests {
             transfer_gbs: 10.0,
             thread_instance_ns: 10.0,
             thread_access_ns: 100.0,
+            thread_far_access_ns: 100.0,
+            thread_copy_ns: 100.0,
             barrier_ns: 20.0,
             resident_threads: 100_000.0,
             memory_gbs: 1000.0,

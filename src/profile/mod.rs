@@ -43,10 +43,14 @@ pub struct Work {
     pub instances: f64,
     pub flops64: f64,
     pub flops32: f64,
-    /// Loads and stores of global memory (statements' and copies').
+    /// Statements' loads and stores of global memory.
     pub global_accesses: f64,
-    /// The bytes those accesses move, per thread's share of its warp's
-    /// 32-byte sectors.
+    /// Those of them that leave the cache line of the same access one
+    /// iteration before (or are in no loop): each waits for L2 or memory.
+    pub far_accesses: f64,
+    /// The bytes statements and copies move in global memory: a thread's
+    /// share of its warp's 32-byte sectors, less what later iterations
+    /// reuse.
     pub global_bytes: f64,
     /// Elements copied between global memory and shared memory or
     /// registers.
@@ -60,6 +64,7 @@ impl Work {
         self.flops64 += w * o.flops64;
         self.flops32 += w * o.flops32;
         self.global_accesses += w * o.global_accesses;
+        self.far_accesses += w * o.far_accesses;
         self.global_bytes += w * o.global_bytes;
         self.copies += w * o.copies;
         self.barriers += w * o.barriers;

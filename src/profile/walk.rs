@@ -126,20 +126,47 @@ pub struct Region<'a> {
     pub unknown: usize,
 }
 
+/// What the probe learns of one access site (a statement's access, or a
+/// copy) the first time a thread reaches it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Probe {
+    /// The element's address (elements from the array's start).
+    address: Option<i64>,
+    /// Elements between this access and the same access one iteration of
+    /// the innermost enclosing loop later (`None`: no loop, or unknown).
+    iteration_step: Option<i64>,
+}
+
+/// What one execution of an access site costs a thread.
+#[derive(Clone, Copy, Debug)]
+struct SiteCost {
+    /// Bytes of memory traffic: the thread's share of its warp's 32-byte
+    /// sectors, less what the next iterations reuse of them.
+    bytes: f64,
+    /// Whether it reaches past the cache line the previous iteration's
+    /// access used (a latency a thread's chain pays, near ones hit L1).
+    far: bool,
+}
+
+/// Whether a thread run probes sites or measures with what was probed.
+enum Mode<'r> {
+    Probe(HashMap<usize, Probe>),
+    Measure(&'r HashMap<usize, SiteCost>),
+}
+
 /// One thread's run through a kernel body.
 struct ThreadRun<'r, 'a> {
     region: &'r mut Region<'a>,
     work: Work,
-    /// First global address of each access site, while probing.
-    record: Option<HashMap<usize, i64>>,
-    /// Bytes one thread's access costs, per access site (a warp's
-    /// sectors shared among its threads).
-    bytes: &'r HashMap<usize, f64>,
-    /// Threads of a block along x: 1 means one active lane per warp.
-    lone: bool,
+    mode: Mode<'r>,
+    /// The kernel loops around the current node, innermost last: their
+    /// iterators and steps (an access's step along the innermost).
+    loops: Vec<(String, i64)>,
 }
 
 const SECTOR: f64 = 32.0;
+/// A cache line of L1 (and the granule of an L2 access), bytes.
+const LINE: f64 = 128.0;
 
 /// An access site: the node (by address, stable while the AST lives) and
 /// the access's position in its statement.
@@ -147,22 +174,68 @@ fn site(node: &Ast, k: usize) -> usize {
     (node as *const Ast as usize).wrapping_mul(64).wrapping_add(k)
 }
 
+/// The address `subs` reach with `strides` at `env`, evaluated by `value`.
+fn address<T>(
+    subs: &[T],
+    strides: &[i64],
+    env: &Env,
+    value: impl Fn(&T, &Env) -> Option<i64>,
+) -> Option<i64> {
+    let mut at = 0i64;
+    for (s, st) in subs.iter().zip(strides) {
+        at = at.checked_add(value(s, env)?.checked_mul(*st)?)?;
+    }
+    Some(at)
+}
+
 impl ThreadRun<'_, '_> {
-    fn access(&mut self, key: usize, elem: f64, addr: impl FnOnce() -> Option<i64>, w: f64) {
-        self.work.global_accesses += w;
-        if let Some(rec) = &mut self.record {
-            if !rec.contains_key(&key) {
-                if let Some(a) = addr() {
-                    rec.insert(key, a);
+    /// One access at site `key`; `addr` gives its address at an
+    /// environment (the probe also asks one iteration later).
+    fn access(
+        &mut self,
+        key: usize,
+        env: &mut Env,
+        addr: &dyn Fn(&Env) -> Option<i64>,
+        copy: bool,
+        w: f64,
+    ) {
+        if copy {
+            self.work.copies += w;
+        } else {
+            self.work.global_accesses += w;
+        }
+        match &mut self.mode {
+            Mode::Probe(sites) => {
+                if !sites.contains_key(&key) {
+                    let here = addr(env);
+                    let next = self.loops.last().and_then(|(it, step)| {
+                        let v = env.get(it)?;
+                        env.set(it, v.checked_add(*step)?);
+                        let a = addr(env);
+                        env.set(it, v);
+                        a
+                    });
+                    let iteration_step = here.zip(next).map(|(a, b)| (b - a).abs());
+                    sites.insert(
+                        key,
+                        Probe {
+                            address: here,
+                            iteration_step,
+                        },
+                    );
+                }
+            }
+            Mode::Measure(costs) => {
+                let c = costs.get(&key).copied().unwrap_or(SiteCost {
+                    bytes: SECTOR,
+                    far: true,
+                });
+                self.work.global_bytes += w * c.bytes;
+                if c.far && !copy {
+                    self.work.far_accesses += w;
                 }
             }
         }
-        let b = if self.lone {
-            SECTOR
-        } else {
-            self.bytes.get(&key).copied().unwrap_or(elem)
-        };
-        self.work.global_bytes += w * b;
     }
 
     fn run(&mut self, ast: &Ast, env: &mut Env, w: f64) {
@@ -186,10 +259,12 @@ impl ThreadRun<'_, '_> {
                     env.truncate(mark);
                     return;
                 };
+                self.loops.push((iter.clone(), step));
                 for (j, wj) in sample_points(n, self.region.sampling.kernel) {
                     env.set(iter, v0 + j * step);
                     self.run(body, env, w * wj);
                 }
+                self.loops.pop();
                 env.truncate(mark);
             }
             Ast::Let { iter, value, body } => {
@@ -219,19 +294,14 @@ impl ThreadRun<'_, '_> {
                 args,
                 promoted,
             } => {
-                let Some(c) = self.region.costs.get(stmt.0) else {
+                let costs = self.region.costs;
+                let Some(c) = costs.get(stmt.0) else {
                     self.region.unknown += 1;
                     return;
                 };
                 self.work.instances += w;
                 self.work.flops64 += w * c.flops64;
                 self.work.flops32 += w * c.flops32;
-                let mark = env.mark();
-                for (name, a) in c.iterators.iter().zip(args) {
-                    if let Some(v) = eval(a, env) {
-                        env.push(name, v);
-                    }
-                }
                 for (k, acc) in c.accesses.iter().enumerate() {
                     let local = acc.is_argument
                         || promoted.iter().any(|p| p.array == acc.array)
@@ -243,35 +313,22 @@ impl ThreadRun<'_, '_> {
                     if local {
                         continue;
                     }
-                    let addr = || {
+                    // The statement's iterators are its arguments' values.
+                    let addr = |e: &Env| -> Option<i64> {
                         let (subs, strides) = (acc.subscripts.as_ref()?, acc.strides.as_ref()?);
-                        let mut at = 0i64;
-                        for (s, st) in subs.iter().zip(strides) {
-                            at = at.checked_add(super::eval::eval_c(s, env)?.checked_mul(*st)?)?;
+                        let mut inner = e.clone();
+                        for (name, a) in c.iterators.iter().zip(args) {
+                            inner.push(name, eval(a, e)?);
                         }
-                        Some(at)
+                        address(subs, strides, &inner, super::eval::eval_c)
                     };
-                    self.access(site(ast, k), acc.elem_bytes, addr, w);
+                    self.access(site(ast, k), env, &addr, false, w);
                 }
-                env.truncate(mark);
             }
             Ast::Copy { array, subs, .. } => {
-                self.work.copies += w;
-                let (elem, strides) = self
-                    .region
-                    .arrays
-                    .get(array)
-                    .cloned()
-                    .unwrap_or((8.0, None));
-                let addr = || {
-                    let strides = strides.as_ref()?;
-                    let mut at = 0i64;
-                    for (s, st) in subs.iter().zip(strides) {
-                        at = at.checked_add(eval(s, env)?.checked_mul(*st)?)?;
-                    }
-                    Some(at)
-                };
-                self.access(site(ast, 63), elem, addr, w);
+                let strides = self.region.arrays.get(array).and_then(|a| a.1.clone());
+                let addr = |e: &Env| address(subs, strides.as_ref()?, e, eval);
+                self.access(site(ast, 63), env, &addr, true, w);
             }
             Ast::Barrier => self.work.barriers += w,
             Ast::Site { body, .. } | Ast::Parallel { body, .. } | Ast::Atomic(body) => {
@@ -331,44 +388,35 @@ impl Region<'_> {
         if out.blocks == 0.0 {
             return out;
         }
+        // One active lane per warp where blocks are one thread wide.
         let lone = threads.last().is_none_or(|&x| x <= 1);
         let blocks = grid_samples(&grid, self.sampling.blocks);
         let thread_samples = grid_samples(&threads, self.sampling.threads);
-        // Probe: thread 0 and its neighbour along x in a middle block give
-        // each access site's step between consecutive threads.
-        let mut bytes = HashMap::new();
-        if !lone {
-            let probe_block = &blocks[blocks.len() / 2].0;
-            let mut firsts = Vec::new();
-            for x in [0, 1] {
-                let mut ids = vec![0; threads.len()];
-                if let Some(last) = ids.last_mut() {
-                    *last = x;
-                }
-                let mut e = env.clone();
-                bind(&mut e, self.block_ids, probe_block);
-                bind(&mut e, self.thread_ids, &ids);
-                let none = HashMap::new();
-                let mut run = ThreadRun {
-                    region: self,
-                    work: Work::default(),
-                    record: Some(HashMap::new()),
-                    bytes: &none,
-                    lone,
-                };
-                run.run(&l.body, &mut e, 1.0);
-                firsts.push(run.record.unwrap_or_default());
+        // Probe: thread 0 of a middle block, and its neighbour along x,
+        // give each access site's step between iterations and between
+        // consecutive threads.
+        let probe_block = blocks[blocks.len() / 2].0.clone();
+        let mut probes = Vec::new();
+        for x in if lone { vec![0] } else { vec![0, 1] } {
+            let mut ids = vec![0; threads.len()];
+            if let Some(last) = ids.last_mut() {
+                *last = x;
             }
-            for (key, a0) in &firsts[0] {
-                if let Some(a1) = firsts[1].get(key) {
-                    let step = (a1 - a0).unsigned_abs() as f64;
-                    bytes.insert(*key, step);
-                }
+            let mut e = env.clone();
+            bind(&mut e, self.block_ids, &probe_block);
+            bind(&mut e, self.thread_ids, &ids);
+            let mut run = ThreadRun {
+                region: self,
+                work: Work::default(),
+                mode: Mode::Probe(HashMap::new()),
+                loops: Vec::new(),
+            };
+            run.run(&l.body, &mut e, 1.0);
+            if let Mode::Probe(p) = run.mode {
+                probes.push(p);
             }
         }
-        // Steps become bytes once the element size is known: it is the
-        // access's, which the run supplies; store steps and convert there.
-        let sized = self.sized_bytes(&l.body, &bytes);
+        let costs = self.site_costs(&l.body, &probes);
         for (b, wb) in &blocks {
             for (t, wt) in &thread_samples {
                 let mut e = env.clone();
@@ -377,9 +425,8 @@ impl Region<'_> {
                 let mut run = ThreadRun {
                     region: self,
                     work: Work::default(),
-                    record: None,
-                    bytes: &sized,
-                    lone,
+                    mode: Mode::Measure(&costs),
+                    loops: Vec::new(),
                 };
                 run.run(&l.body, &mut e, 1.0);
                 let work = run.work;
@@ -392,33 +439,49 @@ impl Region<'_> {
         out
     }
 
-    /// Bytes per thread access of each probed site: a warp reads whole
-    /// 32-byte sectors, so consecutive threads a step of `s` elements
-    /// apart share a sector when `s * elem < 32`, and threads on the same
-    /// element (a step of 0) share one sector among the warp.
-    fn sized_bytes(&self, body: &Ast, steps: &HashMap<usize, f64>) -> HashMap<usize, f64> {
+    /// Each probed site's cost. A warp reads whole 32-byte sectors:
+    /// consecutive threads a step of `s` elements apart share a sector
+    /// when `s * elem < 32`, threads on one element share one sector
+    /// among the warp, and a lone lane pays a sector per access. What the
+    /// next iteration reuses costs nothing more: an access that steps by
+    /// `i` elements per iteration moves at most `i * elem` new bytes, none
+    /// where it stays on its element.
+    fn site_costs(&self, body: &Ast, probes: &[HashMap<usize, Probe>]) -> HashMap<usize, SiteCost> {
         let mut out = HashMap::new();
-        let mut elem_of = |key: usize, elem: f64| {
-            if let Some(&s) = steps.get(&key) {
-                let b = if s == 0.0 {
-                    SECTOR / 32.0
-                } else {
-                    (s * elem).min(SECTOR)
-                };
-                out.insert(key, b);
-            }
+        let mut cost_of = |key: usize, elem: f64| {
+            let Some(p) = probes.first().and_then(|p| p.get(&key)) else {
+                return;
+            };
+            let across = match (p.address, probes.get(1).and_then(|q| q.get(&key)?.address)) {
+                (Some(a), Some(b)) if a == b => SECTOR / 32.0,
+                (Some(a), Some(b)) => ((a - b).abs() as f64 * elem).min(SECTOR),
+                _ if probes.len() == 1 => SECTOR,
+                _ => elem,
+            };
+            let (along, far) = match p.iteration_step {
+                Some(0) => (0.0, false),
+                Some(i) => ((i as f64 * elem).min(SECTOR), i as f64 * elem >= LINE),
+                None => (SECTOR, true),
+            };
+            out.insert(
+                key,
+                SiteCost {
+                    bytes: across.min(along),
+                    far,
+                },
+            );
         };
         body.walk(&mut |n| match n {
             Ast::User { stmt, .. } => {
                 if let Some(c) = self.costs.get(stmt.0) {
                     for (k, a) in c.accesses.iter().enumerate() {
-                        elem_of(site(n, k), a.elem_bytes);
+                        cost_of(site(n, k), a.elem_bytes);
                     }
                 }
             }
             Ast::Copy { array, .. } => {
                 let elem = self.arrays.get(array).map(|a| a.0).unwrap_or(8.0);
-                elem_of(site(n, 63), elem);
+                cost_of(site(n, 63), elem);
             }
             _ => {}
         });
