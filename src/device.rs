@@ -125,6 +125,9 @@ pub struct GpuModelTable {
     pub copy_us: Option<f64>,
     /// Copies between host (pageable) and device memory, GB/s.
     pub transfer_gbs: Option<f64>,
+    /// Copies from the device into host memory the program has not
+    /// touched yet (each page faults on its first write), GB/s.
+    pub first_touch_gbs: Option<f64>,
     /// One statement instance of one thread, its operands at hand, ns.
     pub thread_instance_ns: Option<f64>,
     /// One global-memory access in one thread's chain that stays in the
@@ -156,6 +159,7 @@ pub struct GpuModel {
     pub buffer_us: f64,
     pub copy_us: f64,
     pub transfer_gbs: f64,
+    pub first_touch_gbs: f64,
     pub thread_instance_ns: f64,
     pub thread_access_ns: f64,
     pub thread_far_access_ns: f64,
@@ -177,6 +181,7 @@ impl GpuModelTable {
             buffer_us: self.buffer_us.unwrap_or(100.0),
             copy_us: self.copy_us.unwrap_or(10.0),
             transfer_gbs: self.transfer_gbs.unwrap_or(10.0),
+            first_touch_gbs: self.first_touch_gbs.unwrap_or(2.0),
             thread_instance_ns: self.thread_instance_ns.unwrap_or(10.0),
             thread_access_ns: self.thread_access_ns.unwrap_or(5.0),
             thread_far_access_ns: self.thread_far_access_ns.unwrap_or(50.0),
@@ -190,12 +195,13 @@ impl GpuModelTable {
     }
 
     /// The fields and their values, for checks and messages.
-    fn fields(&self) -> [(&'static str, Option<f64>); 12] {
+    fn fields(&self) -> [(&'static str, Option<f64>); 13] {
         [
             ("gpu_model.launch_us", self.launch_us),
             ("gpu_model.buffer_us", self.buffer_us),
             ("gpu_model.copy_us", self.copy_us),
             ("gpu_model.transfer_gbs", self.transfer_gbs),
+            ("gpu_model.first_touch_gbs", self.first_touch_gbs),
             ("gpu_model.thread_instance_ns", self.thread_instance_ns),
             ("gpu_model.thread_access_ns", self.thread_access_ns),
             ("gpu_model.thread_far_access_ns", self.thread_far_access_ns),

@@ -633,11 +633,13 @@ fn gpu_profile(
         .iter()
         .map(|p| (p.array.clone(), p.stmts.clone()))
         .collect();
+    let live_in = crate::profile::live_in_arrays(isl, &c.deps.live_in)?;
     let input = crate::profile::Inputs {
         scop: &c.scop,
         ast: &c.ast,
         copy_in: &c.deps.copy_in,
         copy_out: &c.deps.copy_out,
+        live_in: &live_in,
         private: &private,
         first_kernel,
     };

@@ -2,7 +2,9 @@
 //! description's `[gpu_model]` (`device::GpuModel`).
 //!
 //! The region pays for its buffers (allocation and release), its copies
-//! (a fixed cost per copy and its bytes at the host link's bandwidth) and
+//! (a fixed cost per copy and its bytes at the host link's bandwidth, or
+//! at the rate of first touch where they go to host memory that the
+//! program may never have written: arrays the region reads nothing of) and
 //! its kernels. A kernel pays a launch latency per launch, and then the
 //! largest of four limits, each a lower bound on the time its launches
 //! take:
@@ -118,7 +120,8 @@ pub fn estimate(p: &RegionProfile, m: &GpuModel) -> Estimate {
     let transfer_ms = (t.buffers as f64 * m.buffer_us
         + (t.copies_in + t.copies_out) as f64 * m.copy_us)
         * 1e-3
-        + (t.bytes_in + t.bytes_out) / (m.transfer_gbs * 1e9) * 1e3;
+        + (t.bytes_in + t.bytes_out - t.bytes_out_fresh) / (m.transfer_gbs * 1e9) * 1e3
+        + t.bytes_out_fresh / (m.first_touch_gbs * 1e9) * 1e3;
     let kernels: Vec<KernelEstimate> = p.kernels.iter().map(|k| kernel_time(k, m)).collect();
     let kernel_ms: f64 = kernels.iter().map(|k| k.ms).sum();
     Estimate {
@@ -140,6 +143,7 @@ mod tests {
             buffer_us: 100.0,
             copy_us: 10.0,
             transfer_gbs: 10.0,
+            first_touch_gbs: 1.0,
             thread_instance_ns: 10.0,
             thread_access_ns: 100.0,
             thread_far_access_ns: 100.0,
@@ -189,6 +193,7 @@ mod tests {
                 bytes_in: 2e7,
                 copies_out: 1,
                 bytes_out: 1e7,
+                bytes_out_fresh: 0.0,
             },
             kernels: vec![KernelProfile {
                 launches: 1.0,

@@ -25,6 +25,7 @@ pub enum Constant {
     BufferUs,
     CopyUs,
     TransferGbs,
+    FirstTouchGbs,
     ThreadInstanceNs,
     ThreadAccessNs,
     ThreadFarAccessNs,
@@ -35,11 +36,12 @@ pub enum Constant {
 }
 
 impl Constant {
-    pub const ALL: [Constant; 11] = [
+    pub const ALL: [Constant; 12] = [
         Constant::LaunchUs,
         Constant::BufferUs,
         Constant::CopyUs,
         Constant::TransferGbs,
+        Constant::FirstTouchGbs,
         Constant::ThreadInstanceNs,
         Constant::ThreadAccessNs,
         Constant::ThreadFarAccessNs,
@@ -55,6 +57,7 @@ impl Constant {
             Constant::BufferUs => &mut m.buffer_us,
             Constant::CopyUs => &mut m.copy_us,
             Constant::TransferGbs => &mut m.transfer_gbs,
+            Constant::FirstTouchGbs => &mut m.first_touch_gbs,
             Constant::ThreadInstanceNs => &mut m.thread_instance_ns,
             Constant::ThreadAccessNs => &mut m.thread_access_ns,
             Constant::ThreadFarAccessNs => &mut m.thread_far_access_ns,
@@ -72,6 +75,7 @@ impl Constant {
             Constant::BufferUs => (1.0, 5000.0),
             Constant::CopyUs => (1.0, 1000.0),
             Constant::TransferGbs => (1.0, 100.0),
+            Constant::FirstTouchGbs => (0.1, 100.0),
             Constant::ThreadInstanceNs => (0.5, 200.0),
             Constant::ThreadAccessNs => (0.1, 100.0),
             Constant::ThreadFarAccessNs => (1.0, 2000.0),
@@ -145,6 +149,7 @@ mod tests {
             buffer_us: 200.0,
             copy_us: 20.0,
             transfer_gbs: 8.0,
+            first_touch_gbs: 1.0,
             thread_instance_ns: 30.0,
             thread_access_ns: 5.0,
             thread_far_access_ns: 150.0,

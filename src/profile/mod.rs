@@ -27,7 +27,7 @@ mod walk;
 
 pub use estimate::{estimate, Estimate};
 pub use params::{ParamValue, Source};
-pub use transfers::Transfers;
+pub use transfers::{live_in_arrays, Transfers};
 pub use walk::Sampling;
 
 use crate::ast::GpuAst;
@@ -127,6 +127,9 @@ pub struct Inputs<'a> {
     pub ast: &'a GpuAst,
     pub copy_in: &'a BTreeSet<String>,
     pub copy_out: &'a BTreeSet<String>,
+    /// Arrays the region reads values of from before it
+    /// (`transfers::live_in_arrays`).
+    pub live_in: &'a BTreeSet<String>,
     /// Variables each thread keeps a copy of (privatised temporaries):
     /// array → the statements whose accesses to it use the copy.
     pub private: &'a [(String, Vec<usize>)],

@@ -52,7 +52,7 @@ pub fn records(p: &RegionProfile, e: Option<&Estimate>) -> String {
         .collect();
     let t = &p.transfers;
     let mut out = format!(
-        "region\tname={}\truns={}\tunknown={}\tparams={}\tbuffers={}\talloc_bytes={}\tcopies_in={}\tbytes_in={}\tcopies_out={}\tbytes_out={}",
+        "region\tname={}\truns={}\tunknown={}\tparams={}\tbuffers={}\talloc_bytes={}\tcopies_in={}\tbytes_in={}\tcopies_out={}\tbytes_out={}\tbytes_out_fresh={}",
         p.region,
         p.runs as u8,
         p.unknown,
@@ -62,7 +62,8 @@ pub fn records(p: &RegionProfile, e: Option<&Estimate>) -> String {
         t.copies_in,
         num(t.bytes_in),
         t.copies_out,
-        num(t.bytes_out)
+        num(t.bytes_out),
+        num(t.bytes_out_fresh)
     );
     if let Some(e) = e {
         out.push_str(&format!(
@@ -172,6 +173,7 @@ pub fn parse(text: &str) -> Result<Vec<(Option<String>, RegionProfile)>> {
                         bytes_in: f64_of("bytes_in")?,
                         copies_out: f64_of("copies_out")? as usize,
                         bytes_out: f64_of("bytes_out")?,
+                        bytes_out_fresh: f64_of("bytes_out_fresh")?,
                     },
                     unknown: f64_of("unknown")? as usize,
                 };
@@ -309,6 +311,7 @@ mod tests {
                 bytes_in: 2.6e7,
                 copies_out: 1,
                 bytes_out: 8.8e6,
+                bytes_out_fresh: 0.0,
             },
             unknown: 2,
         };

@@ -8,7 +8,25 @@
 use super::eval::{eval, Env};
 use super::stmts::elem_bytes;
 use super::Inputs;
+use crate::diag::Result;
+use crate::isl::{Isl, IslResultExt};
 use crate::scop::{Array, Extent};
+use std::collections::BTreeSet;
+
+/// The arrays with live-in elements (`deps::DependenceGraph::live_in`, an
+/// isl union set of elements).
+pub fn live_in_arrays(isl: &Isl, live_in: &str) -> Result<BTreeSet<String>> {
+    let set = isl.union_set(live_in).isl(isl, "profile")?;
+    let list = set.get_set_list().isl(isl, "profile")?;
+    let mut out = BTreeSet::new();
+    for i in 0..list.size().isl(isl, "profile")? {
+        let s = list.get_at(i).isl(isl, "profile")?;
+        if let Ok(name) = s.get_tuple_name() {
+            out.insert(name.to_string());
+        }
+    }
+    Ok(out)
+}
 
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Transfers {
@@ -19,6 +37,11 @@ pub struct Transfers {
     pub bytes_in: f64,
     pub copies_out: usize,
     pub bytes_out: f64,
+    /// The part of `bytes_out` that goes to arrays the region reads
+    /// nothing of (no live-in element): the program may never have touched
+    /// their host memory, whose pages then fault on the copy's first write
+    /// (PolyBench's output arrays: 3mm's E, F and G, correlation's corr).
+    pub bytes_out_fresh: f64,
 }
 
 /// Row-major strides of `a`'s dimensions (elements between consecutive
@@ -94,6 +117,9 @@ pub fn transfers(input: &Inputs, env: &Env) -> (Transfers, usize) {
         if input.copy_out.contains(&a.name) {
             t.copies_out += 1;
             t.bytes_out += bytes;
+            if !input.live_in.contains(&a.name) {
+                t.bytes_out_fresh += bytes;
+            }
         }
     }
     (t, unknown)

@@ -127,14 +127,14 @@ pub struct Region<'a> {
 }
 
 /// What the probe learns of one access site (a statement's access, or a
-/// copy) the first time a thread reaches it.
+/// copy) the first time a thread reaches it: the steps, in elements, to
+/// the same access one iteration of the innermost enclosing loop later,
+/// and in the neighbouring thread along x (`None`: no loop, a block one
+/// thread wide, or not evaluated).
 #[derive(Clone, Copy, Debug, Default)]
 struct Probe {
-    /// The element's address (elements from the array's start).
-    address: Option<i64>,
-    /// Elements between this access and the same access one iteration of
-    /// the innermost enclosing loop later (`None`: no loop, or unknown).
     iteration_step: Option<i64>,
+    thread_step: Option<i64>,
 }
 
 /// What one execution of an access site costs a thread.
@@ -160,8 +160,12 @@ struct ThreadRun<'r, 'a> {
     work: Work,
     mode: Mode<'r>,
     /// The kernel loops around the current node, innermost last: their
-    /// iterators and steps (an access's step along the innermost).
-    loops: Vec<(String, i64)>,
+    /// iterators, steps, and whether they start from the thread's x id
+    /// (a copy loop `m = t_x; m < n; m += 32`: the next thread's iterator
+    /// is one more at the same iteration).
+    loops: Vec<(String, i64, bool)>,
+    /// The thread id along x, where a block has more than one thread.
+    x: Option<&'r str>,
 }
 
 const SECTOR: f64 = 32.0;
@@ -208,19 +212,27 @@ impl ThreadRun<'_, '_> {
             Mode::Probe(sites) => {
                 if !sites.contains_key(&key) {
                     let here = addr(env);
-                    let next = self.loops.last().and_then(|(it, step)| {
-                        let v = env.get(it)?;
-                        env.set(it, v.checked_add(*step)?);
-                        let a = addr(env);
-                        env.set(it, v);
-                        a
+                    let mut moved = env.clone();
+                    let next = self.loops.last().and_then(|(it, step, _)| {
+                        moved.set(it, env.get(it)?.checked_add(*step)?);
+                        addr(&moved)
                     });
-                    let iteration_step = here.zip(next).map(|(a, b)| (b - a).abs());
+                    let neighbour = self.x.and_then(|x| {
+                        let mut n = env.clone();
+                        n.set(x, env.get(x)? + 1);
+                        for (it, _, follows) in &self.loops {
+                            if *follows {
+                                n.set(it, env.get(it)? + 1);
+                            }
+                        }
+                        addr(&n)
+                    });
+                    let step = |other: Option<i64>| here.zip(other).map(|(a, b)| (b - a).abs());
                     sites.insert(
                         key,
                         Probe {
-                            address: here,
-                            iteration_step,
+                            iteration_step: step(next),
+                            thread_step: step(neighbour),
                         },
                     );
                 }
@@ -259,7 +271,15 @@ impl ThreadRun<'_, '_> {
                     env.truncate(mark);
                     return;
                 };
-                self.loops.push((iter.clone(), step));
+                let follows = match (self.x, &self.mode) {
+                    (Some(x), Mode::Probe(_)) => {
+                        let mut ids = std::collections::BTreeSet::new();
+                        init.ids(&mut ids);
+                        ids.contains(x)
+                    }
+                    _ => false,
+                };
+                self.loops.push((iter.clone(), step, follows));
                 for (j, wj) in sample_points(n, self.region.sampling.kernel) {
                     env.set(iter, v0 + j * step);
                     self.run(body, env, w * wj);
@@ -392,31 +412,33 @@ impl Region<'_> {
         let lone = threads.last().is_none_or(|&x| x <= 1);
         let blocks = grid_samples(&grid, self.sampling.blocks);
         let thread_samples = grid_samples(&threads, self.sampling.threads);
-        // Probe: thread 0 of a middle block, and its neighbour along x,
-        // give each access site's step between iterations and between
-        // consecutive threads.
+        // Probe: a thread at the start and one in the middle of a middle
+        // block find each access site's steps between iterations and
+        // between neighbouring threads.
         let probe_block = blocks[blocks.len() / 2].0.clone();
-        let mut probes = Vec::new();
-        for x in if lone { vec![0] } else { vec![0, 1] } {
-            let mut ids = vec![0; threads.len()];
-            if let Some(last) = ids.last_mut() {
-                *last = x;
-            }
+        let x = (!lone)
+            .then(|| self.thread_ids.get(threads.len().wrapping_sub(1)))
+            .flatten()
+            .cloned();
+        let mut probes = HashMap::new();
+        for middle in [false, true] {
+            let ids: Vec<i64> = threads.iter().map(|&t| if middle { t / 2 } else { 0 }).collect();
             let mut e = env.clone();
             bind(&mut e, self.block_ids, &probe_block);
             bind(&mut e, self.thread_ids, &ids);
             let mut run = ThreadRun {
                 region: self,
                 work: Work::default(),
-                mode: Mode::Probe(HashMap::new()),
+                mode: Mode::Probe(std::mem::take(&mut probes)),
                 loops: Vec::new(),
+                x: x.as_deref(),
             };
             run.run(&l.body, &mut e, 1.0);
             if let Mode::Probe(p) = run.mode {
-                probes.push(p);
+                probes = p;
             }
         }
-        let costs = self.site_costs(&l.body, &probes);
+        let costs = self.site_costs(&l.body, &probes, lone);
         for (b, wb) in &blocks {
             for (t, wt) in &thread_samples {
                 let mut e = env.clone();
@@ -427,6 +449,7 @@ impl Region<'_> {
                     work: Work::default(),
                     mode: Mode::Measure(&costs),
                     loops: Vec::new(),
+                    x: None,
                 };
                 run.run(&l.body, &mut e, 1.0);
                 let work = run.work;
@@ -446,17 +469,17 @@ impl Region<'_> {
     /// next iteration reuses costs nothing more: an access that steps by
     /// `i` elements per iteration moves at most `i * elem` new bytes, none
     /// where it stays on its element.
-    fn site_costs(&self, body: &Ast, probes: &[HashMap<usize, Probe>]) -> HashMap<usize, SiteCost> {
+    fn site_costs(&self, body: &Ast, probes: &HashMap<usize, Probe>, lone: bool) -> HashMap<usize, SiteCost> {
         let mut out = HashMap::new();
         let mut cost_of = |key: usize, elem: f64| {
-            let Some(p) = probes.first().and_then(|p| p.get(&key)) else {
+            let Some(p) = probes.get(&key) else {
                 return;
             };
-            let across = match (p.address, probes.get(1).and_then(|q| q.get(&key)?.address)) {
-                (Some(a), Some(b)) if a == b => SECTOR / 32.0,
-                (Some(a), Some(b)) => ((a - b).abs() as f64 * elem).min(SECTOR),
-                _ if probes.len() == 1 => SECTOR,
-                _ => elem,
+            let across = match p.thread_step {
+                _ if lone => SECTOR,
+                Some(0) => SECTOR / 32.0,
+                Some(t) => (t as f64 * elem).min(SECTOR),
+                None => elem,
             };
             let (along, far) = match p.iteration_step {
                 Some(0) => (0.0, false),
