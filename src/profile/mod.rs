@@ -45,8 +45,9 @@ pub struct Work {
     pub flops32: f64,
     /// Statements' loads and stores of global memory.
     pub global_accesses: f64,
-    /// Those of them that leave the cache line of the same access one
-    /// iteration before (or are in no loop): each waits for L2 or memory.
+    /// The loads among them that leave the cache line of the same access
+    /// one iteration before (or are in no loop): each waits for L2 or
+    /// memory (a thread does not wait for its stores).
     pub far_accesses: f64,
     /// The bytes statements and copies move in global memory: a thread's
     /// share of its warp's 32-byte sectors, less what later iterations

@@ -21,6 +21,8 @@ pub struct StmtAccess {
     pub strides: Option<Vec<i64>>,
     /// A scalar that the region only reads reaches kernels as an argument.
     pub is_argument: bool,
+    /// A store (a thread does not wait for it) rather than a load.
+    pub write: bool,
 }
 
 /// One statement's instance.
@@ -62,6 +64,11 @@ pub fn stmt_costs(scop: &Scop) -> Vec<StmtCost> {
         match &st.body {
             StmtBody::Assign { lhs, op, rhs } => {
                 collect(scop, lhs, &mut c.accesses);
+                // The last access the left-hand side makes is its store;
+                // its subscripts' accesses are loads.
+                if let Some(a) = c.accesses.last_mut() {
+                    a.write = true;
+                }
                 if *op != AssignOp::Assign {
                     // `x += e` reads x too, and adds.
                     collect(scop, lhs, &mut c.accesses);
@@ -75,7 +82,8 @@ pub fn stmt_costs(scop: &Scop) -> Vec<StmtCost> {
             }
             StmtBody::Compound(_) | StmtBody::Call { .. } => {
                 // Only the relations are known: one element per access.
-                for a in st.reads.iter().chain(st.writes.iter()) {
+                let n_reads = st.reads.len();
+                for (k, a) in st.reads.iter().chain(st.writes.iter()).enumerate() {
                     if let Some(arr) = scop.array(&a.array) {
                         c.accesses.push(StmtAccess {
                             array: a.array.clone(),
@@ -83,6 +91,7 @@ pub fn stmt_costs(scop: &Scop) -> Vec<StmtCost> {
                             subscripts: None,
                             strides: None,
                             is_argument: arr.is_scalar() && !arr.written,
+                            write: k >= n_reads,
                         });
                     }
                 }
@@ -137,6 +146,7 @@ fn collect(scop: &Scop, e: &Expr, out: &mut Vec<StmtAccess>) {
                     subscripts: Some(Vec::new()),
                     strides: Some(Vec::new()),
                     is_argument: a.is_scalar() && !a.written,
+                    write: false,
                 });
             }
         }
@@ -175,6 +185,7 @@ fn collect(scop: &Scop, e: &Expr, out: &mut Vec<StmtAccess>) {
                 subscripts: Some(subs),
                 strides: known.then_some(strides),
                 is_argument: false,
+                write: false,
             });
         }
         _ => e.children().into_iter().for_each(|c| collect(scop, c, out)),

@@ -135,7 +135,16 @@ pub struct Region<'a> {
 struct Probe {
     iteration_step: Option<i64>,
     thread_step: Option<i64>,
+    /// An access of the same iteration of the innermost loop reached the
+    /// element before: the compiler keeps it in a register (`y1[i] = ..;
+    /// ym1 = y1[i];`; arrays are `restrict`). Reuse across iterations (a
+    /// stencil's neighbours) is not counted: compilers do not keep array
+    /// elements in registers from one iteration to the next.
+    repeated: bool,
 }
+
+/// How many of an iteration's accesses a repeated one may follow.
+const RECENT: usize = 64;
 
 /// What one execution of an access site costs a thread.
 #[derive(Clone, Copy, Debug)]
@@ -166,6 +175,9 @@ struct ThreadRun<'r, 'a> {
     loops: Vec<(String, i64, bool)>,
     /// The thread id along x, where a block has more than one thread.
     x: Option<&'r str>,
+    /// The probe's accesses in the current iteration of the innermost
+    /// loop: array and element.
+    recent: std::collections::VecDeque<(String, i64)>,
 }
 
 const SECTOR: f64 = 32.0;
@@ -198,9 +210,11 @@ impl ThreadRun<'_, '_> {
     fn access(
         &mut self,
         key: usize,
+        array: &str,
         env: &mut Env,
         addr: &dyn Fn(&Env) -> Option<i64>,
         copy: bool,
+        write: bool,
         w: f64,
     ) {
         if copy {
@@ -210,8 +224,16 @@ impl ThreadRun<'_, '_> {
         }
         match &mut self.mode {
             Mode::Probe(sites) => {
+                let here = addr(env);
+                let repeated =
+                    here.is_some_and(|a| self.recent.iter().any(|(n, e)| n == array && *e == a));
+                if let Some(a) = here {
+                    if self.recent.len() == RECENT {
+                        self.recent.pop_front();
+                    }
+                    self.recent.push_back((array.to_string(), a));
+                }
                 if !sites.contains_key(&key) {
-                    let here = addr(env);
                     let mut moved = env.clone();
                     let next = self.loops.last().and_then(|(it, step, _)| {
                         moved.set(it, env.get(it)?.checked_add(*step)?);
@@ -233,6 +255,7 @@ impl ThreadRun<'_, '_> {
                         Probe {
                             iteration_step: step(next),
                             thread_step: step(neighbour),
+                            repeated,
                         },
                     );
                 }
@@ -243,7 +266,8 @@ impl ThreadRun<'_, '_> {
                     far: true,
                 });
                 self.work.global_bytes += w * c.bytes;
-                if c.far && !copy {
+                // A thread waits for its loads only.
+                if c.far && !copy && !write {
                     self.work.far_accesses += w;
                 }
             }
@@ -282,8 +306,10 @@ impl ThreadRun<'_, '_> {
                 self.loops.push((iter.clone(), step, follows));
                 for (j, wj) in sample_points(n, self.region.sampling.kernel) {
                     env.set(iter, v0 + j * step);
+                    self.recent.clear();
                     self.run(body, env, w * wj);
                 }
+                self.recent.clear();
                 self.loops.pop();
                 env.truncate(mark);
             }
@@ -342,13 +368,13 @@ impl ThreadRun<'_, '_> {
                         }
                         address(subs, strides, &inner, super::eval::eval_c)
                     };
-                    self.access(site(ast, k), env, &addr, false, w);
+                    self.access(site(ast, k), &acc.array, env, &addr, false, acc.write, w);
                 }
             }
             Ast::Copy { array, subs, .. } => {
                 let strides = self.region.arrays.get(array).and_then(|a| a.1.clone());
                 let addr = |e: &Env| address(subs, strides.as_ref()?, e, eval);
-                self.access(site(ast, 63), env, &addr, true, w);
+                self.access(site(ast, 63), array, env, &addr, true, false, w);
             }
             Ast::Barrier => self.work.barriers += w,
             Ast::Site { body, .. } | Ast::Parallel { body, .. } | Ast::Atomic(body) => {
@@ -432,6 +458,7 @@ impl Region<'_> {
                 mode: Mode::Probe(std::mem::take(&mut probes)),
                 loops: Vec::new(),
                 x: x.as_deref(),
+                recent: Default::default(),
             };
             run.run(&l.body, &mut e, 1.0);
             if let Mode::Probe(p) = run.mode {
@@ -450,6 +477,7 @@ impl Region<'_> {
                     mode: Mode::Measure(&costs),
                     loops: Vec::new(),
                     x: None,
+                    recent: Default::default(),
                 };
                 run.run(&l.body, &mut e, 1.0);
                 let work = run.work;
@@ -482,6 +510,7 @@ impl Region<'_> {
                 None => elem,
             };
             let (along, far) = match p.iteration_step {
+                _ if p.repeated => (0.0, false),
                 Some(0) => (0.0, false),
                 Some(i) => ((i as f64 * elem).min(SECTOR), i as f64 * elem >= LINE),
                 None => (SECTOR, true),
