@@ -72,6 +72,11 @@ pub struct Device {
     /// measures them and writes a description with them.
     #[serde(default)]
     pub costs: Costs,
+    /// The GPU cost model of `profile::estimate` (`[gpu_model]`): present
+    /// in the descriptions of GPUs only, whose compilations `-v` reports
+    /// a profile and an estimate for.
+    #[serde(default)]
+    pub gpu_model: Option<GpuModelTable>,
 }
 
 fn yes() -> bool {
@@ -113,6 +118,110 @@ pub struct Costs {
     pub host_parallel_efficiency: Option<f64>,
 }
 
+/// `[gpu_model]`: the constants of a GPU's estimated region time
+/// (`profile::estimate`), each optional (`GpuModel` fills in the rest).
+/// `devices/nvidia-h100.toml` has them fitted to measured times, and says
+/// how.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct GpuModelTable {
+    /// One launch, as the host issues launches back to back, us.
+    pub launch_us: Option<f64>,
+    /// Allocating and freeing one device buffer, us.
+    pub buffer_us: Option<f64>,
+    /// One copy between host and device memory, besides its bytes, us.
+    pub copy_us: Option<f64>,
+    /// Copies between host (pageable) and device memory, GB/s.
+    pub transfer_gbs: Option<f64>,
+    /// Copies from the device into host memory the program has not
+    /// touched yet (each page faults on its first write), GB/s.
+    pub first_touch_gbs: Option<f64>,
+    /// One statement instance of one thread, its operands at hand, ns.
+    pub thread_instance_ns: Option<f64>,
+    /// One global-memory access in one thread's chain that stays in the
+    /// cache line the same access used one iteration before (an L1 hit),
+    /// ns.
+    pub thread_access_ns: Option<f64>,
+    /// One that leaves it (L2 or memory), ns: the latency that the
+    /// thread's own independent accesses do not hide.
+    pub thread_far_access_ns: Option<f64>,
+    /// One element of a thread's copy loop between global memory and
+    /// shared memory or registers, ns.
+    pub thread_copy_ns: Option<f64>,
+    /// One barrier, ns.
+    pub barrier_ns: Option<f64>,
+    /// Threads whose chains the GPU overlaps: its multiprocessors times
+    /// the threads each keeps resident.
+    pub resident_threads: Option<f64>,
+    /// The share of `memory_bandwidth_gbs` that kernels reach (0..1].
+    pub memory_efficiency: Option<f64>,
+    /// The share of the peak rates that kernels reach (0..1].
+    pub flops_efficiency: Option<f64>,
+}
+
+/// The GPU model with every constant filled in (rates already scaled by
+/// their efficiencies).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GpuModel {
+    pub launch_us: f64,
+    pub buffer_us: f64,
+    pub copy_us: f64,
+    pub transfer_gbs: f64,
+    pub first_touch_gbs: f64,
+    pub thread_instance_ns: f64,
+    pub thread_access_ns: f64,
+    pub thread_far_access_ns: f64,
+    pub thread_copy_ns: f64,
+    pub barrier_ns: f64,
+    pub resident_threads: f64,
+    pub memory_gbs: f64,
+    pub fp64_gflops: f64,
+    pub fp32_gflops: f64,
+}
+
+impl GpuModelTable {
+    /// The table's constants over a device's rates, each missing one a
+    /// plausible value for a discrete GPU on PCIe.
+    pub fn fill(&self, d: &Device) -> GpuModel {
+        let flops = self.flops_efficiency.unwrap_or(0.5);
+        GpuModel {
+            launch_us: self.launch_us.unwrap_or(5.0),
+            buffer_us: self.buffer_us.unwrap_or(100.0),
+            copy_us: self.copy_us.unwrap_or(10.0),
+            transfer_gbs: self.transfer_gbs.unwrap_or(10.0),
+            first_touch_gbs: self.first_touch_gbs.unwrap_or(2.0),
+            thread_instance_ns: self.thread_instance_ns.unwrap_or(10.0),
+            thread_access_ns: self.thread_access_ns.unwrap_or(5.0),
+            thread_far_access_ns: self.thread_far_access_ns.unwrap_or(50.0),
+            thread_copy_ns: self.thread_copy_ns.unwrap_or(200.0),
+            barrier_ns: self.barrier_ns.unwrap_or(50.0),
+            resident_threads: self.resident_threads.unwrap_or(100_000.0),
+            memory_gbs: d.memory_bandwidth_gbs * self.memory_efficiency.unwrap_or(0.7),
+            fp64_gflops: d.peak_gflops_fp64 * flops,
+            fp32_gflops: d.peak_gflops_fp32 * flops,
+        }
+    }
+
+    /// The fields and their values, for checks and messages.
+    fn fields(&self) -> [(&'static str, Option<f64>); 13] {
+        [
+            ("gpu_model.launch_us", self.launch_us),
+            ("gpu_model.buffer_us", self.buffer_us),
+            ("gpu_model.copy_us", self.copy_us),
+            ("gpu_model.transfer_gbs", self.transfer_gbs),
+            ("gpu_model.first_touch_gbs", self.first_touch_gbs),
+            ("gpu_model.thread_instance_ns", self.thread_instance_ns),
+            ("gpu_model.thread_access_ns", self.thread_access_ns),
+            ("gpu_model.thread_far_access_ns", self.thread_far_access_ns),
+            ("gpu_model.thread_copy_ns", self.thread_copy_ns),
+            ("gpu_model.barrier_ns", self.barrier_ns),
+            ("gpu_model.resident_threads", self.resident_threads),
+            ("gpu_model.memory_efficiency", self.memory_efficiency),
+            ("gpu_model.flops_efficiency", self.flops_efficiency),
+        ]
+    }
+}
+
 /// The cost model's constants with every field filled in.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CostModel {
@@ -130,6 +239,11 @@ pub struct CostModel {
 }
 
 impl Device {
+    /// The GPU model, for descriptions of GPUs (with `[gpu_model]`).
+    pub fn gpu_model(&self) -> Option<GpuModel> {
+        self.gpu_model.as_ref().map(|t| t.fill(self))
+    }
+
     /// The description's costs, each missing one derived from its other
     /// fields: a launch of 10 us, copies at a tenth of the memory
     /// bandwidth (a bus, or PoCL's copies through host memory), an
@@ -273,12 +387,22 @@ impl Device {
                 .find(|(_, v)| !(*v >= 0.0 && v.is_finite()))
                 .map(|(f, v)| (f, v.to_string()))
         });
+        // The GPU model divides by every one of its constants.
+        let bad = bad.or_else(|| {
+            d.gpu_model
+                .as_ref()?
+                .fields()
+                .iter()
+                .filter_map(|(f, v)| Some((*f, (*v)?)))
+                .find(|(_, v)| !(*v > 0.0 && v.is_finite()))
+                .map(|(f, v)| (f, v.to_string()))
+        });
         if let Some((field, v)) = bad {
             return Err(Diagnostic::error(
                 Code::Usage,
                 None,
                 format!(
-                    "--device {}: `{}` must be positive (costs: not negative), not {}",
+                    "--device {}: `{}` must be positive (costs: not negative; gpu_model: positive), not {}",
                     origin, field, v
                 ),
             ));
@@ -339,6 +463,11 @@ mod tests {
         let text = H100.replace("simd_width = 32", "simd_width = 0");
         let e = Device::parse(&text, "x.toml").unwrap_err();
         assert!(e.message.contains("simd_width"), "{}", e.message);
+        let text = format!("{}\n[gpu_model]\nlaunch_us = 0.0\n", GENERIC_GPU);
+        let e = Device::parse(&text, "x.toml").unwrap_err();
+        assert!(e.message.contains("gpu_model.launch_us"), "{}", e.message);
+        let text = format!("{}\n[gpu_model]\nlaunch_ms = 1.0\n", GENERIC_GPU);
+        assert!(Device::parse(&text, "x.toml").is_err());
         let e = Device::lookup("no-such-device").unwrap_err();
         assert!(e.hint.as_deref().unwrap_or("").contains("nvidia-h100"));
     }

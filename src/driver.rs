@@ -27,6 +27,8 @@ pub enum Emit {
     Scop,
     Deps,
     Schedule,
+    /// Each region's GPU profile and estimate (`profile::text::records`).
+    GpuModel,
 }
 
 #[derive(Clone, Debug)]
@@ -43,6 +45,11 @@ pub struct Options {
     /// The cost model of that choice, and the device it describes.
     pub costs: crate::device::CostModel,
     pub device_name: String,
+    /// The device's GPU model (`[gpu_model]`): where set, `-v` and `--emit
+    /// gpu-model` report each region's GPU profile and estimate.
+    pub gpu_model: Option<crate::device::GpuModel>,
+    /// `--gpu-model-params`: parameter values for that report.
+    pub gpu_model_params: Vec<(String, i64)>,
     /// The host output file (single input only).
     pub output: Option<PathBuf>,
     pub output_dir: Option<PathBuf>,
@@ -98,6 +105,8 @@ impl Default for Options {
             versioning: true,
             costs: crate::device::Device::default_for_opencl().cost_model(),
             device_name: crate::device::Device::default_for_opencl().name,
+            gpu_model: None,
+            gpu_model_params: Vec::new(),
             output: None,
             output_dir: None,
             cpp: CppOptions::default(),
@@ -151,6 +160,9 @@ pub struct FileReport {
     pub sizes: Vec<String>,
     /// Where each array reference group went and why, for `-v`.
     pub placements: Vec<String>,
+    /// Each region's GPU profile and estimate, for `-v`.
+    #[serde(default)]
+    pub gpu_model: Vec<String>,
 }
 
 impl FileReport {
@@ -306,13 +318,6 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
     if opts.target == Target::C {
         map_opts.mem.shared = false;
         map_opts.mem.private = false;
-    }
-    struct Compiled {
-        scop: scop::Scop,
-        deps: deps::DependenceGraph,
-        ast: ast::GpuAst,
-        cpu: Option<ast::Ast>,
-        write_backs: Vec<ast::WriteBack>,
     }
     let mut compiled = Vec::new();
     for (region_no, region) in regions.iter().enumerate() {
@@ -580,6 +585,29 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
             }
         }
     }
+    if let Some(model) = &opts.gpu_model {
+        if opts.target != Target::C && (opts.verbose || opts.emit == Some(Emit::GpuModel)) {
+            let mut first_kernel = 0;
+            for c in &compiled {
+                let p = gpu_profile(&isl, c, first_kernel, opts).map_err(|e| at_region(e, &c.scop))?;
+                first_kernel += c.ast.launches.len();
+                let e = crate::profile::estimate(&p, model);
+                if opts.emit == Some(Emit::GpuModel) {
+                    report
+                        .dump
+                        .push_str(&crate::profile::text::records(&p, Some(&e)));
+                }
+                report.gpu_model.extend(crate::profile::text::verbose_lines(
+                    &p,
+                    &e,
+                    &opts.device_name,
+                ));
+            }
+            if let Some(w) = unused_params(&compiled, &opts.gpu_model_params) {
+                report.warnings.push(w);
+            }
+        }
+    }
     let mut outputs: Outputs = Vec::new();
     if let Some(p) = &opts.save_schedule {
         outputs.push((p.clone(), saved.into_bytes()));
@@ -652,6 +680,71 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         outputs.push((f.path, bytes));
     }
     Ok((report, outputs))
+}
+
+/// A region compiled down to its device version's AST.
+struct Compiled {
+    scop: scop::Scop,
+    deps: deps::DependenceGraph,
+    ast: ast::GpuAst,
+    cpu: Option<ast::Ast>,
+    write_backs: Vec<ast::WriteBack>,
+}
+
+/// The GPU profile of a compiled region's device version, at the values
+/// `--gpu-model-params` gives or the context bounds.
+fn gpu_profile(
+    isl: &Isl,
+    c: &Compiled,
+    first_kernel: usize,
+    opts: &Options,
+) -> Result<crate::profile::RegionProfile> {
+    let params = crate::profile::params::values(isl, &c.scop, &opts.gpu_model_params)?;
+    let private: Vec<(String, Vec<usize>)> = c
+        .deps
+        .privatised
+        .iter()
+        .map(|p| (p.array.clone(), p.stmts.clone()))
+        .collect();
+    let live_in = crate::profile::live_in_arrays(isl, &c.deps.live_in)?;
+    let input = crate::profile::Inputs {
+        scop: &c.scop,
+        ast: &c.ast,
+        copy_in: &c.deps.copy_in,
+        copy_out: &c.deps.copy_out,
+        live_in: &live_in,
+        private: &private,
+        first_kernel,
+    };
+    Ok(crate::profile::profile_region(
+        &input,
+        &params,
+        crate::profile::Sampling::default(),
+    ))
+}
+
+/// A warning for `--gpu-model-params` names that are no parameter of any
+/// region compiled (a misspelling would otherwise go unnoticed).
+fn unused_params(compiled: &[Compiled], given: &[(String, i64)]) -> Option<Diagnostic> {
+    let unused: Vec<&str> = given
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| {
+            !compiled
+                .iter()
+                .any(|c| c.scop.params.contains(&crate::front::affine::isl_name(n)))
+        })
+        .collect();
+    (!unused.is_empty() && !compiled.is_empty()).then(|| {
+        Diagnostic::warning(
+            Code::Usage,
+            None,
+            format!(
+                "--gpu-model-params: {} is no parameter of a region of this file",
+                unused.join(", ")
+            ),
+        )
+    })
 }
 
 /// What the compilation of `path` reads, for its dependency file: the

@@ -4,6 +4,7 @@
 //! output: `front` (C to region syntax) → `scop` (polyhedral model) → `deps`
 //! (dataflow) → `sched` (schedule) → `valid` (legality check) → `map` (GPU
 //! mapping) → `ast` (isl AST) → `back` (OpenCL, CUDA, C). `driver` runs them.
+//! `profile` reads the AST of a device version to estimate its GPU time.
 
 pub mod ast;
 pub mod back;
@@ -22,6 +23,7 @@ pub mod isl;
 pub mod ladder;
 pub mod map;
 pub mod path_serde;
+pub mod profile;
 pub mod sched;
 pub mod scop;
 pub mod valid;

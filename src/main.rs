@@ -65,6 +65,9 @@ enum EmitArg {
     Scop,
     Deps,
     Schedule,
+    /// Each region's GPU profile and estimated time, one record per region
+    /// and per kernel (CUDA and OpenCL targets).
+    GpuModel,
 }
 
 /// pencilc: a polyhedral parallelizer from C99/PENCIL to OpenCL and CUDA.
@@ -131,6 +134,11 @@ struct Cli {
     /// Default: nvidia-h100 for CUDA, generic-opencl-cpu otherwise.
     #[arg(long, value_name = "NAME|FILE")]
     device: Option<String>,
+    /// Parameter values at which `-v` and `--emit gpu-model` profile each
+    /// region for the GPU (default: the largest values the region's context
+    /// allows, else 1000), e.g. n=2800,tsteps=500.
+    #[arg(long = "gpu-model-params", value_name = "NAME=VALUE,...")]
+    gpu_model_params: Option<String>,
     /// Keep every array in global memory (no shared/local memory tiles).
     #[arg(long = "no-shared-memory")]
     no_shared_memory: bool,
@@ -260,6 +268,7 @@ const NOT_RECORDED: &[&str] = &[
     "werror",
     "no_warnings",
     "write_if_changed",
+    "gpu_model_params",
     "internal_file_worker",
     "internal_region_rung",
 ];
@@ -372,12 +381,39 @@ fn main() -> ExitCode {
             return usage(e);
         }
     }
+    let gpu_model_params = match cli
+        .gpu_model_params
+        .as_deref()
+        .map(pencilc::profile::params::parse_given)
+        .transpose()
+    {
+        Ok(p) => p.unwrap_or_default(),
+        Err(e) => return usage(e),
+    };
+    let emit_gpu_model = matches!(cli.emit, Some(EmitArg::GpuModel));
+    if emit_gpu_model && target == Target::C {
+        return usage(
+            Diagnostic::error(
+                Code::Usage,
+                None,
+                "--emit gpu-model profiles a device version, which --target c has none of",
+            )
+            .with_hint("use --target cuda or --target opencl with a GPU --device"),
+        );
+    }
+    // A description without `[gpu_model]` (a CPU's) gets no report under
+    // -v; asked for explicitly, the profile comes with default constants.
+    let gpu_model = device.gpu_model().or_else(|| {
+        emit_gpu_model.then(|| pencilc::device::GpuModelTable::default().fill(&device))
+    });
     let opts = Options {
         target,
         openmp: cli.openmp,
         versioning: !cli.no_versioning,
         costs: device.cost_model(),
         device_name: device.name.clone(),
+        gpu_model,
+        gpu_model_params,
         output: cli.output.clone(),
         output_dir: cli.output_dir.clone(),
         cpp: CppOptions {
@@ -389,6 +425,7 @@ fn main() -> ExitCode {
             EmitArg::Scop => Emit::Scop,
             EmitArg::Deps => Emit::Deps,
             EmitArg::Schedule => Emit::Schedule,
+            EmitArg::GpuModel => Emit::GpuModel,
         }),
         verbose: cli.verbose,
         map,
@@ -525,7 +562,7 @@ fn main() -> ExitCode {
                 }
                 if opts.verbose {
                     verbose(file, format!("device {}", device.name));
-                    for p in &rep.placements {
+                    for p in rep.placements.iter().chain(&rep.gpu_model) {
                         verbose(file, p.clone());
                     }
                     let stages: Vec<String> = rep

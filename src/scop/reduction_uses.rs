@@ -24,27 +24,41 @@ pub struct OtherUse {
 /// A[k][j]`): a device's per-thread copy is of the updated element alone;
 /// see [`update_values_read`] for what an OpenMP clause needs.
 pub fn only_reduction_uses(body: &StmtBody, var: &str, op: RedOp) -> bool {
-    first_other_use(body, var, op, None).is_none()
+    other_use(body, var, op, None, false).is_none()
 }
 
 /// The first use of `var` in `body` that is not a reduction update of it
 /// with operator `op`; `at` is where the statement is (a call's own
 /// location, where no argument names `var`).
+/// An update's value that reads `var` counts: the user's clause promises
+/// that the loop does nothing else with it.
 pub fn first_other_use(
     body: &StmtBody,
     var: &str,
     op: RedOp,
     at: Option<&Loc>,
 ) -> Option<OtherUse> {
+    other_use(body, var, op, at, true)
+}
+
+/// `first_other_use`, where `values` says whether an update's value that
+/// reads `var` is another use.
+fn other_use(
+    body: &StmtBody,
+    var: &str,
+    op: RedOp,
+    at: Option<&Loc>,
+    values: bool,
+) -> Option<OtherUse> {
     match body {
         StmtBody::Assign { lhs, op: aop, rhs } => {
             if base(lhs) == Some(var) {
-                update_use(lhs, reduction_value(lhs, *aop, rhs, op), var)
+                update_use(lhs, reduction_value(lhs, *aop, rhs, op), var, values)
             } else {
                 read_in(lhs, var).or_else(|| read_in(rhs, var))
             }
         }
-        StmtBody::Compound(stmts) => stmts.iter().find_map(|s| stmt_use(s, var, op)),
+        StmtBody::Compound(stmts) => stmts.iter().find_map(|s| stmt_use(s, var, op, values)),
         StmtBody::Call { args, .. } => args
             .iter()
             .find_map(|a| read_in(a, var))
@@ -55,18 +69,18 @@ pub fn first_other_use(
 /// The update `lhs op= ...` of `var` whose combined value is `value`: a
 /// use other than the update where it is not one, or where its value or
 /// its subscripts read `var`.
-fn update_use(lhs: &Expr, value: Option<Expr>, var: &str) -> Option<OtherUse> {
+fn update_use(lhs: &Expr, value: Option<Expr>, var: &str, values: bool) -> Option<OtherUse> {
     let Some(value) = value else {
         return Some(OtherUse {
             loc: lhs.loc.clone(),
             writes: true,
         });
     };
-    subscripts_read(lhs, var).or_else(|| read_in(&value, var))
+    subscripts_read(lhs, var).or_else(|| values.then(|| read_in(&value, var)).flatten())
 }
 
-fn stmt_use(s: &Stmt, var: &str, op: RedOp) -> Option<OtherUse> {
-    let all = |b: &[Stmt]| b.iter().find_map(|s| stmt_use(s, var, op));
+fn stmt_use(s: &Stmt, var: &str, op: RedOp, values: bool) -> Option<OtherUse> {
+    let all = |b: &[Stmt]| b.iter().find_map(|s| stmt_use(s, var, op, values));
     match s {
         Stmt::For {
             iter,
@@ -96,7 +110,7 @@ fn stmt_use(s: &Stmt, var: &str, op: RedOp) -> Option<OtherUse> {
             lhs, op: aop, rhs, ..
         } => {
             if base(lhs) == Some(var) {
-                update_use(lhs, reduction_value(lhs, *aop, rhs, op), var)
+                update_use(lhs, reduction_value(lhs, *aop, rhs, op), var, values)
             } else {
                 read_in(lhs, var).or_else(|| read_in(rhs, var))
             }
@@ -131,12 +145,12 @@ pub fn update_values_read(body: &StmtBody, var: &str) -> bool {
         match s {
             Stmt::For { body, .. } | Stmt::While { body, .. } => any(body),
             Stmt::If { then_, else_, .. } => any(then_) || any(else_),
-            Stmt::Assign { lhs, rhs, .. } => base(lhs) == Some(var) && mentions(rhs, var),
+            Stmt::Assign { lhs, rhs, .. } => base(lhs) == Some(var) && read_in(rhs, var).is_some(),
             _ => false,
         }
     }
     match body {
-        StmtBody::Assign { lhs, rhs, .. } => base(lhs) == Some(var) && mentions(rhs, var),
+        StmtBody::Assign { lhs, rhs, .. } => base(lhs) == Some(var) && read_in(rhs, var).is_some(),
         StmtBody::Compound(stmts) => stmts.iter().any(|s| stmt(s, var)),
         StmtBody::Call { .. } => false,
     }
