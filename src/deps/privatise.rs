@@ -138,7 +138,10 @@ pub fn find(
 ) -> Result<Vec<Privatised>> {
     let mut out = Vec::new();
     for a in &scop.arrays {
-        if !a.written || a.layout.is_some() || !a.members.is_empty() {
+        // A flat user variable that the model reshapes keeps its own
+        // indexing on the host; a buffer of touched rows only moves the
+        // device's subscripts, which copies and write-backs print.
+        if !a.written || a.layout.as_ref().is_some_and(|l| l.host_flat) || !a.members.is_empty() {
             continue;
         }
         // Arrays: one copy of the whole array per thread, so a small one.
