@@ -547,7 +547,7 @@ impl CpuMapper<'_> {
             // the loop anyway: it stays sequential.
             let reads_array = touching
                     .iter()
-                    .any(|&s| update_values_read(&self.scop.stmts[s].body, &var));
+                    .any(|&s| update_values_read(&self.scop.stmts[s].body, &var, op));
             if !only_updates || reads_array {
                 return Ok(None);
             }

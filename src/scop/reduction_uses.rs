@@ -7,7 +7,7 @@
 
 use super::{reduction_value, StmtBody};
 use crate::diag::Loc;
-use crate::front::syntax::{Expr, ExprKind, RedOp, Stmt};
+use crate::front::syntax::{AssignOp, Expr, ExprKind, RedOp, Stmt};
 
 /// A use of a reduction variable that is not an update of it.
 #[derive(Clone, Debug, PartialEq)]
@@ -135,23 +135,31 @@ fn stmt_use(s: &Stmt, var: &str, op: RedOp, values: bool) -> Option<OtherUse> {
     }
 }
 
-/// Whether some assignment in `body` to an element of `var` computes a
-/// value that reads `var`. An OpenMP `reduction` clause on an array makes
-/// a private copy of the whole array, starting at the operator's identity:
-/// such reads would see that copy's zeros, not the array.
-pub fn update_values_read(body: &StmtBody, var: &str) -> bool {
-    fn stmt(s: &Stmt, var: &str) -> bool {
-        let any = |b: &[Stmt]| b.iter().any(|s| stmt(s, var));
+/// Whether some update of `var` in `body` with operator `op` combines a
+/// value that reads `var` (lu's `A[i][j] -= A[i][k] * A[k][j]`). An
+/// OpenMP `reduction` clause on an array makes a private copy of the
+/// whole array, starting at the operator's identity: such reads would
+/// see that copy, not the array.
+pub fn update_values_read(body: &StmtBody, var: &str, op: RedOp) -> bool {
+    let reads = |lhs: &Expr, aop: AssignOp, rhs: &Expr| {
+        base(lhs) == Some(var)
+            && match reduction_value(lhs, aop, rhs, op) {
+                Some(v) => read_in(&v, var).is_some(),
+                None => read_in(rhs, var).is_some(),
+            }
+    };
+    fn stmt(s: &Stmt, reads: &dyn Fn(&Expr, AssignOp, &Expr) -> bool) -> bool {
+        let any = |b: &[Stmt]| b.iter().any(|s| stmt(s, reads));
         match s {
             Stmt::For { body, .. } | Stmt::While { body, .. } => any(body),
             Stmt::If { then_, else_, .. } => any(then_) || any(else_),
-            Stmt::Assign { lhs, rhs, .. } => base(lhs) == Some(var) && read_in(rhs, var).is_some(),
+            Stmt::Assign { lhs, op, rhs, .. } => reads(lhs, *op, rhs),
             _ => false,
         }
     }
     match body {
-        StmtBody::Assign { lhs, rhs, .. } => base(lhs) == Some(var) && read_in(rhs, var).is_some(),
-        StmtBody::Compound(stmts) => stmts.iter().any(|s| stmt(s, var)),
+        StmtBody::Assign { lhs, op: aop, rhs } => reads(lhs, *aop, rhs),
+        StmtBody::Compound(stmts) => stmts.iter().any(|s| stmt(s, &reads)),
         StmtBody::Call { .. } => false,
     }
 }
