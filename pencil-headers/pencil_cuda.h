@@ -72,11 +72,26 @@ PENCILC_DEV void pencilc_atomic_max_int(int *p, int v) { atomicMax(p, v); }
 PENCILC_DEV void pencilc_atomic_min_uint(unsigned *p, unsigned v) { atomicMin(p, v); }
 //@ pencilc_atomic_max_uint
 PENCILC_DEV void pencilc_atomic_max_uint(unsigned *p, unsigned v) { atomicMax(p, v); }
+//@ pencilc_atomic_and_int
+PENCILC_DEV void pencilc_atomic_and_int(int *p, int v) { atomicAnd(p, v); }
+//@ pencilc_atomic_and_uint
+PENCILC_DEV void pencilc_atomic_and_uint(unsigned *p, unsigned v) { atomicAnd(p, v); }
+//@ pencilc_atomic_or_int
+PENCILC_DEV void pencilc_atomic_or_int(int *p, int v) { atomicOr(p, v); }
+//@ pencilc_atomic_or_uint
+PENCILC_DEV void pencilc_atomic_or_uint(unsigned *p, unsigned v) { atomicOr(p, v); }
+//@ pencilc_atomic_xor_int
+PENCILC_DEV void pencilc_atomic_xor_int(int *p, int v) { atomicXor(p, v); }
+//@ pencilc_atomic_xor_uint
+PENCILC_DEV void pencilc_atomic_xor_uint(unsigned *p, unsigned v) { atomicXor(p, v); }
 //@ PENCILC_CAS
 #define PENCILC_OP_ADD(a, b) ((a) + (b))
 #define PENCILC_OP_MUL(a, b) ((a) * (b))
 #define PENCILC_OP_MIN(a, b) ((b) < (a) ? (b) : (a))
 #define PENCILC_OP_MAX(a, b) ((b) > (a) ? (b) : (a))
+#define PENCILC_OP_AND(a, b) ((a) & (b))
+#define PENCILC_OP_OR(a, b) ((a) | (b))
+#define PENCILC_OP_XOR(a, b) ((a) ^ (b))
 #define PENCILC_CAS(NAME, T, BITS, OP)                                   \
   PENCILC_DEV void NAME(T *p, T v)                                       \
   {                                                                      \
@@ -125,3 +140,15 @@ PENCILC_CAS(pencilc_atomic_mul_double, double, unsigned long long, PENCILC_OP_MU
 PENCILC_CAS(pencilc_atomic_min_double, double, unsigned long long, PENCILC_OP_MIN)
 //@ pencilc_atomic_max_double needs PENCILC_CAS
 PENCILC_CAS(pencilc_atomic_max_double, double, unsigned long long, PENCILC_OP_MAX)
+//@ pencilc_atomic_and_long needs PENCILC_CAS
+PENCILC_CAS(pencilc_atomic_and_long, long, unsigned long long, PENCILC_OP_AND)
+//@ pencilc_atomic_and_ulong needs PENCILC_CAS
+PENCILC_CAS(pencilc_atomic_and_ulong, unsigned long, unsigned long long, PENCILC_OP_AND)
+//@ pencilc_atomic_or_long needs PENCILC_CAS
+PENCILC_CAS(pencilc_atomic_or_long, long, unsigned long long, PENCILC_OP_OR)
+//@ pencilc_atomic_or_ulong needs PENCILC_CAS
+PENCILC_CAS(pencilc_atomic_or_ulong, unsigned long, unsigned long long, PENCILC_OP_OR)
+//@ pencilc_atomic_xor_long needs PENCILC_CAS
+PENCILC_CAS(pencilc_atomic_xor_long, long, unsigned long long, PENCILC_OP_XOR)
+//@ pencilc_atomic_xor_ulong needs PENCILC_CAS
+PENCILC_CAS(pencilc_atomic_xor_ulong, unsigned long, unsigned long long, PENCILC_OP_XOR)

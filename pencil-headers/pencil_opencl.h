@@ -93,11 +93,27 @@ void pencilc_atomic_max_int(volatile __global int *p, int v) { atomic_max(p, v);
 //@ pencilc_atomic_max_uint
 void pencilc_atomic_max_uint(volatile __global uint *p, uint v) { atomic_max(p, v); }
 
+//@ pencilc_atomic_and_int
+void pencilc_atomic_and_int(volatile __global int *p, int v) { atomic_and(p, v); }
+//@ pencilc_atomic_and_uint
+void pencilc_atomic_and_uint(volatile __global uint *p, uint v) { atomic_and(p, v); }
+//@ pencilc_atomic_or_int
+void pencilc_atomic_or_int(volatile __global int *p, int v) { atomic_or(p, v); }
+//@ pencilc_atomic_or_uint
+void pencilc_atomic_or_uint(volatile __global uint *p, uint v) { atomic_or(p, v); }
+//@ pencilc_atomic_xor_int
+void pencilc_atomic_xor_int(volatile __global int *p, int v) { atomic_xor(p, v); }
+//@ pencilc_atomic_xor_uint
+void pencilc_atomic_xor_uint(volatile __global uint *p, uint v) { atomic_xor(p, v); }
+
 //@ PENCILC_CAS
 #define PENCILC_OP_ADD(a, b) ((a) + (b))
 #define PENCILC_OP_MUL(a, b) ((a) * (b))
 #define PENCILC_OP_MIN(a, b) ((b) < (a) ? (b) : (a))
 #define PENCILC_OP_MAX(a, b) ((b) > (a) ? (b) : (a))
+#define PENCILC_OP_AND(a, b) ((a) & (b))
+#define PENCILC_OP_OR(a, b) ((a) | (b))
+#define PENCILC_OP_XOR(a, b) ((a) ^ (b))
 #define PENCILC_CAS(NAME, T, BITS, CMPXCHG, OP)                          \
   void NAME(volatile __global T *p, T v)                               \
   {                                                                    \
@@ -166,4 +182,28 @@ PENCILC_CAS(pencilc_atomic_min_double, double, ulong, atom_cmpxchg, PENCILC_OP_M
 //@ pencilc_atomic_max_double needs PENCILC_CAS
 #if defined(cl_khr_int64_base_atomics) && defined(cl_khr_fp64)
 PENCILC_CAS(pencilc_atomic_max_double, double, ulong, atom_cmpxchg, PENCILC_OP_MAX)
+#endif
+//@ pencilc_atomic_and_long needs PENCILC_CAS
+#if defined(cl_khr_int64_base_atomics)
+PENCILC_CAS(pencilc_atomic_and_long, long, ulong, atom_cmpxchg, PENCILC_OP_AND)
+#endif
+//@ pencilc_atomic_and_ulong needs PENCILC_CAS
+#if defined(cl_khr_int64_base_atomics)
+PENCILC_CAS(pencilc_atomic_and_ulong, ulong, ulong, atom_cmpxchg, PENCILC_OP_AND)
+#endif
+//@ pencilc_atomic_or_long needs PENCILC_CAS
+#if defined(cl_khr_int64_base_atomics)
+PENCILC_CAS(pencilc_atomic_or_long, long, ulong, atom_cmpxchg, PENCILC_OP_OR)
+#endif
+//@ pencilc_atomic_or_ulong needs PENCILC_CAS
+#if defined(cl_khr_int64_base_atomics)
+PENCILC_CAS(pencilc_atomic_or_ulong, ulong, ulong, atom_cmpxchg, PENCILC_OP_OR)
+#endif
+//@ pencilc_atomic_xor_long needs PENCILC_CAS
+#if defined(cl_khr_int64_base_atomics)
+PENCILC_CAS(pencilc_atomic_xor_long, long, ulong, atom_cmpxchg, PENCILC_OP_XOR)
+#endif
+//@ pencilc_atomic_xor_ulong needs PENCILC_CAS
+#if defined(cl_khr_int64_base_atomics)
+PENCILC_CAS(pencilc_atomic_xor_ulong, ulong, ulong, atom_cmpxchg, PENCILC_OP_XOR)
 #endif

@@ -1219,6 +1219,9 @@ fn accumulations_found_in_the_code_run_as_reductions() {
         ("`d` accumulates (add)", "dot"),
         ("`lo` accumulates (min)", "extremes"),
         ("`h` accumulates (max)", "extremes"),
+        ("`parity` accumulates (xor)", "bits"),
+        ("`any` accumulates (or)", "bits"),
+        ("`all` accumulates (and)", "bits"),
     ] {
         assert!(log.contains(line), "{} is not a reduction:\n{}", var, log);
     }
@@ -1241,5 +1244,6 @@ fn accumulations_found_in_the_code_run_as_reductions() {
     let log = String::from_utf8_lossy(&out.stderr);
     assert!(log.contains("`s` accumulates"), "{}", log);
     assert!(log.contains("`lo` accumulates"), "{}", log);
+    assert!(log.contains("`parity` accumulates"), "{}", log);
     assert!(!log.contains("`d` accumulates"), "{}", log);
 }

@@ -426,12 +426,7 @@ impl BodyPrinter<'_> {
     fn reduction_clauses(&self, reductions: &[(String, RedOp)]) -> String {
         let mut out = String::new();
         for (var, op) in reductions {
-            let op = match op {
-                RedOp::Add => "+",
-                RedOp::Mul => "*",
-                RedOp::Min => "min",
-                RedOp::Max => "max",
-            };
+            let op = op.clause_text();
             let section: String = self
                 .scop
                 .array(var)

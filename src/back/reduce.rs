@@ -261,6 +261,10 @@ fn identity(op: RedOp, ty: &str, elem_type: &str, target: Target) -> String {
         (RedOp::Max, "long") => "(-9223372036854775807L - 1)".to_string(),
         (RedOp::Max, "uint" | "ulong") => "0".to_string(),
         (RedOp::Max, _) => inf(true),
+        (RedOp::BitAnd, "uint") => "4294967295u".to_string(),
+        (RedOp::BitAnd, "ulong") => "18446744073709551615UL".to_string(),
+        (RedOp::BitAnd, _) => "(-1)".to_string(),
+        (RedOp::BitOr | RedOp::BitXor, _) => "0".to_string(),
     };
     format!("({}) {}", elem_type, text)
 }
@@ -271,6 +275,9 @@ pub fn combine(op: RedOp, elem_type: &str, acc: &str, value: &str) -> String {
     match op {
         RedOp::Add => format!("{} += {};", acc, value),
         RedOp::Mul => format!("{} *= {};", acc, value),
+        RedOp::BitAnd => format!("{} &= {};", acc, value),
+        RedOp::BitOr => format!("{} |= {};", acc, value),
+        RedOp::BitXor => format!("{} ^= {};", acc, value),
         RedOp::Min | RedOp::Max => {
             let cmp = if op == RedOp::Min { "<" } else { ">" };
             format!(

@@ -1520,6 +1520,9 @@ impl<'a> Cx<'a> {
                         "*" => RedOp::Mul,
                         "min" => RedOp::Min,
                         "max" => RedOp::Max,
+                        "&" => RedOp::BitAnd,
+                        "|" => RedOp::BitOr,
+                        "^" => RedOp::BitXor,
                         other => {
                             return Err(bad(&format!("unsupported reduction operator `{}`", other)))
                         }
@@ -1867,12 +1870,27 @@ impl<'a> Cx<'a> {
                 let op_node = e
                     .child_by_field_name("operator")
                     .ok_or_else(|| self.syntax(e))?;
+                // `x op= e` with an operator the model keeps no update
+                // form of is `x = x op (e)`: C evaluates `x` once, and the
+                // region's left-hand sides have no side effects.
+                let mut spelled_out = None;
                 let op = match self.text(op_node) {
                     "=" => AssignOp::Assign,
                     "+=" => AssignOp::Add,
                     "-=" => AssignOp::Sub,
                     "*=" => AssignOp::Mul,
                     "/=" => AssignOp::Div,
+                    "%=" | "&=" | "|=" | "^=" | "<<=" | ">>=" => {
+                        spelled_out = Some(match self.text(op_node) {
+                            "%=" => BinOp::Rem,
+                            "&=" => BinOp::BitAnd,
+                            "|=" => BinOp::BitOr,
+                            "^=" => BinOp::BitXor,
+                            "<<=" => BinOp::Shl,
+                            _ => BinOp::Shr,
+                        });
+                        AssignOp::Assign
+                    }
                     other => {
                         return Err(self
                             .err(
@@ -1894,6 +1912,13 @@ impl<'a> Cx<'a> {
                 let rhs = match chained {
                     Some(stored) => stored,
                     None => self.expr(rhs)?,
+                };
+                let rhs = match spelled_out {
+                    Some(b) => Expr {
+                        loc: rhs.loc.clone(),
+                        kind: ExprKind::Binary(b, Box::new(lhs.clone()), Box::new(rhs)),
+                    },
+                    None => rhs,
                 };
                 Ok(Stmt::Assign {
                     lhs,

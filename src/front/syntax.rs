@@ -185,6 +185,10 @@ pub enum RedOp {
     Mul,
     Min,
     Max,
+    /// `&`, `|`, `^`: integer types only (C has no bitwise floats).
+    BitAnd,
+    BitOr,
+    BitXor,
 }
 
 impl RedOp {
@@ -194,6 +198,32 @@ impl RedOp {
             RedOp::Mul => "mul",
             RedOp::Min => "min",
             RedOp::Max => "max",
+            RedOp::BitAnd => "and",
+            RedOp::BitOr => "or",
+            RedOp::BitXor => "xor",
+        }
+    }
+
+    /// The operator as OpenMP's and PENCIL's `reduction` clauses spell it.
+    pub fn clause_text(self) -> &'static str {
+        match self {
+            RedOp::Add => "+",
+            RedOp::Mul => "*",
+            RedOp::Min => "min",
+            RedOp::Max => "max",
+            RedOp::BitAnd => "&",
+            RedOp::BitOr => "|",
+            RedOp::BitXor => "^",
+        }
+    }
+
+    /// The binary operator of `x = x op e`, for the bitwise ones.
+    pub fn bitwise(op: BinOp) -> Option<RedOp> {
+        match op {
+            BinOp::BitAnd => Some(RedOp::BitAnd),
+            BinOp::BitOr => Some(RedOp::BitOr),
+            BinOp::BitXor => Some(RedOp::BitXor),
+            _ => None,
         }
     }
 }

@@ -452,6 +452,15 @@ pub fn reduction_value(lhs: &Expr, op: AssignOp, rhs: &Expr, red: RedOp) -> Opti
                     None
                 }
             }
+            (ExprKind::Binary(bop, a, b), _) if RedOp::bitwise(*bop) == Some(red) => {
+                if same(a) && !mentions(b, lhs) {
+                    Some((**b).clone())
+                } else if same(b) && !mentions(a, lhs) {
+                    Some((**a).clone())
+                } else {
+                    None
+                }
+            }
             (ExprKind::Binary(BinOp::Sub, a, b), RedOp::Add) if same(a) && !mentions(b, lhs) => {
                 Some(neg(b))
             }
@@ -1984,12 +1993,7 @@ fn broken_reduction(
     clauses: &Independent,
     u: super::reduction_uses::OtherUse,
 ) -> Diagnostic {
-    let sign = match op {
-        RedOp::Add => "+",
-        RedOp::Mul => "*",
-        RedOp::Min => "min",
-        RedOp::Max => "max",
-    };
+    let sign = op.clause_text();
     let clause = match &clauses.loc {
         Some(l) => format!("the `reduction({}: {})` clause of line {}", sign, var, l.line),
         None => format!("a `reduction({}: {})` clause", sign, var),
@@ -2006,8 +2010,8 @@ fn broken_reduction(
         )
     };
     let update = match op {
-        RedOp::Add | RedOp::Mul => format!("{} {}= e", var, sign),
         RedOp::Min | RedOp::Max => format!("{} = {}({}, e)", var, sign, var),
+        _ => format!("{} {}= e", var, sign),
     };
     Diagnostic::error(Code::UnsupportedStatement, Some(u.loc), what).with_hint(format!(
         "use `{}` in the loop only in updates such as `{}` (with `e` not reading it) and read it after the loop, or drop `reduction({}: {})` where the loop needs its running value",

@@ -195,8 +195,14 @@ fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedO
     if subs.iter().any(|e| mentions(e, name)) {
         return None;
     }
+    // Narrower integers (`char`, `short`, `bool`) wrap at their own width
+    // and devices have no atomics of them: their accumulations stay in
+    // order, exactly as C computes them.
+    if !accumulates_in_place(&array.elem_type) {
+        return None;
+    }
     let red = accumulation(lhs, *op, rhs)?;
-    let exact = matches!(red, RedOp::Min | RedOp::Max) || is_integer(&array.elem_type);
+    let exact = !matches!(red, RedOp::Add | RedOp::Mul) || is_integer(&array.elem_type);
     if mode == ReductionMode::Exact && !exact {
         return None;
     }
@@ -206,7 +212,7 @@ fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedO
 }
 
 /// The operator of an accumulation `lhs op= e` or `lhs = lhs op e` (`+`,
-/// `-`, `*`, `min`/`max` as `?:` or a call), where `e` does not read
+/// `-`, `*`, `&`, `|`, `^`, `min`/`max` as `?:` or a call), where `e` does not read
 /// `lhs` itself (other elements of its array it may: see
 /// `updates_commute`).
 fn accumulation(lhs: &Expr, op: AssignOp, rhs: &Expr) -> Option<RedOp> {
@@ -229,6 +235,11 @@ fn accumulation(lhs: &Expr, op: AssignOp, rhs: &Expr) -> Option<RedOp> {
             ((is_me(a) && free(b)) || (is_me(b) && free(a))).then_some(red)
         }
         ExprKind::Binary(BinOp::Sub, a, b) => (is_me(a) && free(b)).then_some(RedOp::Add),
+        // `x &= e` and the like reach the model as `x = x & (e)`.
+        ExprKind::Binary(op, a, b) if RedOp::bitwise(*op).is_some() => ((is_me(a) && free(b))
+            || (is_me(b) && free(a)))
+        .then(|| RedOp::bitwise(*op))
+        .flatten(),
         ExprKind::Cond(c, a, b) => {
             let ExprKind::Binary(cmp, p, q) = &c.kind else {
                 return None;
@@ -363,6 +374,15 @@ fn mentions(e: &Expr, name: &str) -> bool {
     let mut ids = Vec::new();
     e.idents(&mut ids);
     ids.iter().any(|i| i == name)
+}
+
+/// 32- and 64-bit integers, `float` and `double`: the types whose
+/// reductions every target carries out in the variable's own type.
+fn accumulates_in_place(t: &str) -> bool {
+    match crate::front::syntax::integer_kind(t) {
+        Some((bits, _)) => bits == 32 || bits == 64,
+        None => matches!(t.trim(), "float" | "double"),
+    }
 }
 
 fn is_integer(t: &str) -> bool {

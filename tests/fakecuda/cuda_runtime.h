@@ -167,6 +167,24 @@ template <class T> T atomicMax(T *p, T v)
     *p = v > old ? v : old;
     return old;
 }
+template <class T> T atomicAnd(T *p, T v)
+{
+    T old = *p;
+    *p = old & v;
+    return old;
+}
+template <class T> T atomicOr(T *p, T v)
+{
+    T old = *p;
+    *p = old | v;
+    return old;
+}
+template <class T> T atomicXor(T *p, T v)
+{
+    T old = *p;
+    *p = old ^ v;
+    return old;
+}
 template <class T> T atomicCAS(T *p, T expected, T desired)
 {
     T old = *p;

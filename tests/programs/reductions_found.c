@@ -74,7 +74,32 @@ static void column_products(int n, double A[K][N], double prod[K]) {
 #pragma endscop
 }
 
+/* Bitwise accumulations (`&=`, `|=`, `^=`), exact in any order: a parity
+ * word, the bits any element has and the bits all have; an `unsigned char`
+ * checksum that wraps; and an XOR into the element of a small table that
+ * each iteration picks (atomics on the device). */
+static unsigned bits(int n, unsigned u[N], unsigned out[3], unsigned table[K]) {
+  unsigned parity = 0, any = 0, all = ~0u;
+  unsigned char sum = 200;
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    parity ^= u[i];
+    any |= u[i] >> 3;
+    all &= u[i] | 0x0f0f0f0fu;
+  }
+  for (int i = 0; i < n; i++)
+    sum += (unsigned char) (u[i] * 7u);
+  for (int i = 0; i < n; i++)
+    table[i % K] ^= u[i] << (i % 5);
+#pragma endscop
+  out[0] = any;
+  out[1] = all;
+  out[2] = sum;
+  return parity;
+}
+
 static int a[N];
+static unsigned u[N], table[K];
 static double x[N], y[N], z[N], L[K * 8][K * 8], bb[K * 8], xx[K * 8], A[K][N], prod[K];
 static long p[N];
 
@@ -92,6 +117,16 @@ int main(void) {
     for (int j = 0; j < K * 8; j++)
       L[i][j] = (i - j == 3 || (i - j == 5 && i % 4 == 0)) ? 1 : 0;
   }
+  for (int i = 0; i < N; i++)
+    u[i] = (unsigned) i * 2654435761u;
+  for (int k = 0; k < K; k++)
+    table[k] = k * 0x01010101u;
+  unsigned out[3];
+  unsigned parity = bits(N, u, out, table);
+  printf("bits %u %u %u %u", parity, out[0], out[1], out[2]);
+  for (int k = 0; k < K; k++)
+    printf(" %u", table[k]);
+  printf("\n");
   printf("int_sum %ld\n", int_sum(N, a));
   double d = dot_then_scale(N, x, y, z);
   double sz = 0;
