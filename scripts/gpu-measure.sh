@@ -1,23 +1,35 @@
 #!/usr/bin/env bash
-# scripts/gpu-measure.sh [OUT_DIR] -- the CUDA figures of issue 5, on a
-# machine with an NVIDIA GPU and nvcc (and no Rust: the pencilc and
-# pencilc-harness binaries are built elsewhere and carried in target/release,
-# or named by PENCILC_BIN_DIR).
+# scripts/gpu-measure.sh [OUT_DIR] -- pencilc's CUDA on a lent GPU, all 30
+# PolyBench kernels, in one short run (issue 30). For a machine with an
+# NVIDIA GPU and nvcc but no Rust: build pencilc and pencilc-harness here
+# (cargo build --release) and carry target/release, or name the folder with
+# PENCILC_BIN_DIR.
 #
-#  1. gemm, 2mm, atax, jacobi-2d, fdtd-2d and heat-3d at LARGE through pencilc --target cuda
-#     (--device nvidia-h100), with the memory hierarchy and without it:
-#     built with nvcc, run on the GPU, every array compared with the
-#     sequential program's, timed against it (median of 5 runs; CUDA's
-#     one-time context creation left out);
-#  2. the same kernels at MINI, SMALL and MEDIUM for correctness;
-#  3. cuBLAS DGEMM at the LARGE gemm sizes (benches/gpu/cublas_gemm.cu).
+#  1. The GPU model's estimate of each region at LARGE (`pencilc --emit
+#     gpu-model`, the nvidia-h100 description), before anything runs.
+#  2. Every kernel at LARGE through `pencilc --target cuda`, built with nvcc
+#     (-O3, --fmad=false, -cudart shared), the device version forced
+#     (PENCILC_RUN=device), every array compared with the sequential
+#     program's, the region timed (allocation, copies, launches; CUDA's
+#     one-time context creation left out). GPU_MEASURE_RUNS runs each
+#     (default 1), GPU_MEASURE_LIMIT seconds at most per program (default
+#     60): a kernel that would run for minutes costs one limit, not the
+#     lease.
+#  3. Kernel-only time: each program run once more under kernel_time.so
+#     (benches/gpu/kernel_time.c: CUDA events around every launch).
+#  4. cuBLAS DGEMM at gemm's LARGE sizes (benches/gpu/cublas_gemm.cu).
 #
-# Writes tables and JSON to OUT_DIR (default: $OUT, else target/gpu-measure).
+# Writes OUT_DIR/summary.tsv (kernel, sequential, region and kernel-only ms,
+# launches, the estimate, correctness) and the harness's tables and JSON.
+# OUT_DIR defaults to $OUT, else target/gpu-measure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-${OUT:-target/gpu-measure}}
 bin=${PENCILC_BIN_DIR:-target/release}
 nvcc=${NVCC:-nvcc}
+runs=${GPU_MEASURE_RUNS:-1}
+limit=${GPU_MEASURE_LIMIT:-60}
+dataset=${GPU_MEASURE_DATASET:-LARGE}
 mkdir -p "$out"
 status=0
 
@@ -26,19 +38,50 @@ nvidia-smi -L || { echo "gpu-measure: no GPU (nvidia-smi -L failed)" >&2; exit 2
 for b in pencilc pencilc-harness; do
   [ -x "$bin/$b" ] || { echo "gpu-measure: $bin/$b missing (build with cargo build --release, or set PENCILC_BIN_DIR)" >&2; exit 2; }
 done
+all=$(awk '!/^#/ && NF {print $1}' polybench/kernels.txt | paste -sd,)
 
-kernels=gemm,2mm,atax,jacobi-2d,fdtd-2d,heat-3d
-# The device version is forced (PENCILC_RUN=device): the run-time choice
-# would run small sizes on the host, and these are the GPU's figures.
-harness() { # NAME DATASET RUNS KERNELS PENCILC_ARGS
-  "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
-    --no-opencl --cuda on --nvcc "$nvcc" --versions device \
-    --dataset "$2" --runs "$3" --kernels "$4" --pencilc-args "$5" \
-    --work-dir "$out/work-$1" --json "$out/$1.json" 2>"$out/$1.log" \
-    | tee "$out/$1.txt" || status=1
-}
+# 1. Estimates (CPU only, seconds).
+: >"$out/estimates.tsv"
+while read -r name path flags; do
+  case "$name" in ''|'#'*) continue ;; esac
+  # shellcheck disable=SC2086
+  est=$("$bin/pencilc" --target cuda --device nvidia-h100 --emit gpu-model \
+          -I polybench/utilities "-D${dataset}_DATASET" $flags "polybench/$path" 2>/dev/null \
+        | awk -F'\t' '$1 == "region" { for (i = 2; i <= NF; i++) if ($i ~ /^estimate_ms=/) { sub("estimate_ms=", "", $i); s += $i } }
+                      END { if (s == "") print "-"; else printf "%.4f\n", s }')
+  printf '%s\t%s\n' "$name" "${est:--}" >>"$out/estimates.tsv"
+done <polybench/kernels.txt
 
-# cuBLAS: nvcc finds it in the toolkit, else in a pip-installed wheel.
+# 2. Region times and correctness.
+"$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
+  --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "-arch=native -cudart shared" \
+  --versions device --timeout "$limit" --dataset "$dataset" --runs "$runs" \
+  --kernels "$all" --work-dir "$out/work" --json "$out/region.json" \
+  2>"$out/region.log" | tee "$out/region.txt" || status=1
+
+# 3. Kernel-only times.
+ktime=""
+if "$nvcc" -shared -Xcompiler -fPIC -cudart shared benches/gpu/kernel_time.c \
+     -o "$out/kernel_time.so" -ldl 2>"$out/kernel_time.log"; then
+  ktime=$(cd "$out" && pwd)/kernel_time.so
+else
+  echo "gpu-measure: kernel_time.so did not build (see $out/kernel_time.log)" >&2
+  status=1
+fi
+: >"$out/kernel_only.tsv"
+for name in ${all//,/ }; do
+  exe="$out/work/$name/cuda"
+  line="-"
+  if [ -n "$ktime" ] && [ -x "$exe" ]; then
+    # The program dumps its arrays on stderr: keep only the report.
+    line=$(cd "$out/work/$name" && PENCILC_RUN=device LD_PRELOAD="$ktime" \
+             timeout "$limit" ./cuda 2>&1 >/dev/null | grep '^pencilc-ktime:' | tail -1)
+    [ -n "$line" ] || line="- (no report: killed after ${limit} s or failed)"
+  fi
+  printf '%s\t%s\n' "$name" "$line" >>"$out/kernel_only.tsv"
+done
+
+# 4. cuBLAS: nvcc finds it in the toolkit, else in a pip-installed wheel.
 cublas_flags=(-lcublas)
 if ! echo 'int main(){}' | "$nvcc" -x cu - -lcublas -o /dev/null 2>/dev/null; then
   lib=$(find / -name 'libcublas.so.*' -not -path '*/proc/*' 2>/dev/null | head -1)
@@ -47,18 +90,36 @@ if ! echo 'int main(){}' | "$nvcc" -x cu - -lcublas -o /dev/null 2>/dev/null; th
   [ -n "$lib" ] && [ -n "$inc" ] && cublas_flags=(-I"$(dirname "$inc")" -Xlinker "$lib" -Xlinker -rpath="$(dirname "$lib")")
 fi
 if "$nvcc" -O3 -arch=native -std=c++17 benches/gpu/cublas_gemm.cu "${cublas_flags[@]}" -o "$out/cublas_gemm"; then
-  "$out/cublas_gemm" | tee "$out/cublas.txt" || status=1
+  timeout "$limit" "$out/cublas_gemm" | tee "$out/cublas.txt" || status=1
 else
   echo "gpu-measure: cuBLAS reference did not build" | tee "$out/cublas.txt"
   status=1
 fi
 
-# The key figures first, then correctness on every kernel.
-harness large-hierarchy LARGE 5 "$kernels" "--device nvidia-h100"
-all=$(awk '!/^#/ && NF {print $1}' polybench/kernels.txt | paste -sd,)
-harness correct-all-SMALL SMALL 1 "$all" "--device nvidia-h100"
-harness large-global LARGE 5 "$kernels" "--device nvidia-h100 --no-shared-memory --no-private-memory"
-for d in MINI MEDIUM; do
-  harness "correct-$d" "$d" 1 "$kernels" "--device nvidia-h100"
-done
+# Summary: one row per kernel.
+python3 - "$out" <<'PY' || status=1
+import json, sys
+out = sys.argv[1]
+est = dict(l.rstrip("\n").split("\t", 1) for l in open(f"{out}/estimates.tsv") if "\t" in l)
+kt = {}
+for l in open(f"{out}/kernel_only.tsv"):
+    name, _, rest = l.rstrip("\n").partition("\t")
+    fields = dict(w.split("=", 1) for w in rest.split() if "=" in w)
+    kt[name] = fields
+try:
+    region = {r["name"]: r for r in json.load(open(f"{out}/region.json"))["kernels"]}
+except Exception:
+    region = {}
+def f(v):
+    return "-" if v is None else f"{v:.3f}"
+with open(f"{out}/summary.tsv", "w") as s:
+    s.write("kernel\tsequential_ms\tregion_ms\tkernel_ms\tlaunches\testimate_ms\tcorrect\n")
+    for name in est:
+        r = region.get(name, {})
+        k = kt.get(name, {})
+        s.write("\t".join([name, f(r.get("sequential_ms")), f(r.get("cuda_ms")),
+                           k.get("kernel_ms", "-"), k.get("launches", "-"), est[name],
+                           str(r.get("cuda_correct", "-"))]) + "\n")
+print(open(f"{out}/summary.tsv").read())
+PY
 exit $status
