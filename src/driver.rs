@@ -433,8 +433,8 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
                 scop::reductions::apply(&mut scop, &chosen).map_err(|e| at_region(e, &scop))?;
                 applied = reduction_statements(&scop, &chosen);
                 excluded = entry.no_copies.clone();
-                deps = deps::analyze_with(&isl, &scop, &excluded)
-                    .map_err(|e| at_region(e, &scop))?;
+                deps =
+                    deps::analyze_with(&isl, &scop, &excluded).map_err(|e| at_region(e, &scop))?;
             }
         }
         // The ladder: each rung a simpler choice than the last, tried when
@@ -589,7 +589,8 @@ fn compile(path: &Path, opts: &Options) -> Result<(FileReport, Outputs)> {
         if opts.target != Target::C && (opts.verbose || opts.emit == Some(Emit::GpuModel)) {
             let mut first_kernel = 0;
             for c in &compiled {
-                let p = gpu_profile(&isl, c, first_kernel, opts).map_err(|e| at_region(e, &c.scop))?;
+                let p =
+                    gpu_profile(&isl, c, first_kernel, opts).map_err(|e| at_region(e, &c.scop))?;
                 first_kernel += c.ast.launches.len();
                 let e = crate::profile::estimate(&p, model);
                 if opts.emit == Some(Emit::GpuModel) {

@@ -615,7 +615,11 @@ fn outputs_never_overwrite_included_headers() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{}", err);
-    assert!(err.contains("the dependency file y_host.d would overwrite"), "{}", err);
+    assert!(
+        err.contains("the dependency file y_host.d would overwrite"),
+        "{}",
+        err
+    );
     assert_eq!(
         std::fs::read_to_string(dir.join("y_host.d")).unwrap(),
         "#define K 3\n"
@@ -661,7 +665,10 @@ fn input_names_that_are_not_utf8() {
     // The C target's program prints what the sequential one does.
     let seq = dir.join("seq");
     let par = dir.join("par");
-    run(Command::new("cc").arg("-O2").arg(&src).arg("-o").arg(&seq), "cc");
+    run(
+        Command::new("cc").arg("-O2").arg(&src).arg("-o").arg(&seq),
+        "cc",
+    );
     run(
         Command::new("cc")
             .arg("-O2")
@@ -688,6 +695,10 @@ fn input_names_that_are_not_utf8() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{}", err);
-    assert!(err.contains("[E0108]") && !err.contains("panicked"), "{}", err);
+    assert!(
+        err.contains("[E0108]") && !err.contains("panicked"),
+        "{}",
+        err
+    );
     assert!(!dir.join(name(b"bad\xff_host.c")).exists());
 }

@@ -439,7 +439,11 @@ fn update_outside_the_reduction_section() {
 fn static_extern_and_thread_locals_in_a_region() {
     for (name, decl, word) in [
         ("static-local", "static int cnt = 0;", "static"),
-        ("static-const-uninitialised", "static const int cnt;", "static"),
+        (
+            "static-const-uninitialised",
+            "static const int cnt;",
+            "static",
+        ),
         ("extern-local", "extern int cnt;", "extern"),
         ("thread-local", "thread_local int cnt;", "thread_local"),
     ] {

@@ -211,10 +211,10 @@ fn device_buffers_hold_what_regions_touch() {
     assert!(
         log.contains("pencilc-region: runs 2 time_ms ")
             && log.contains(&format!(
-            "bytes_to_device {} bytes_from_device {}",
-            rows + 8 * 60 + 8 * 60,
-            rows + 8 * 60
-        )),
+                "bytes_to_device {} bytes_from_device {}",
+                rows + 8 * 60 + 8 * 60,
+                rows + 8 * 60
+            )),
         "{}",
         log
     );

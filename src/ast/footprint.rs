@@ -26,7 +26,11 @@ pub fn footprints(isl: &Isl, scop: &Scop) -> Result<Vec<Footprint>> {
     let mut out = Vec::new();
     for a in &scop.arrays {
         let Some(layout) = &a.layout else { continue };
-        let rank = if layout.whole_rows { 1 } else { a.extents.len() };
+        let rank = if layout.whole_rows {
+            1
+        } else {
+            a.extents.len()
+        };
         let context = isl
             .set(&scop.footprint_context(layout.whole_rows))
             .isl(isl, STAGE)?;

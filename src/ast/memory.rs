@@ -516,7 +516,10 @@ fn spread_over_block(body: Ast, local: &[String], sizes: &[i64], names: &Names) 
         return Ast::For {
             iter: local[0].clone(),
             init: linear,
-            cond: AExpr::op(super::AOp::Lt, vec![AExpr::Id(local[0].clone()), AExpr::Int(total)]),
+            cond: AExpr::op(
+                super::AOp::Lt,
+                vec![AExpr::Id(local[0].clone()), AExpr::Int(total)],
+            ),
             inc: AExpr::Int(threads),
             body: Box::new(body),
         };

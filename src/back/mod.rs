@@ -570,7 +570,11 @@ pub fn emit(
             });
             files.push(GeneratedFile {
                 path: kpath.clone(),
-                contents: templates::render(&tera, "cuda/kernel.cu.tera", &kernel_ctx(header_name))?,
+                contents: templates::render(
+                    &tera,
+                    "cuda/kernel.cu.tera",
+                    &kernel_ctx(header_name),
+                )?,
             });
             let mut hc = kernel_ctx(header_name);
             let guard: String = header

@@ -1637,7 +1637,11 @@ impl<'a> Cx<'a> {
     fn loc_of_bytes(&self, start: usize, end: usize) -> Loc {
         let before = &self.src[..start];
         let row = before.iter().filter(|&&c| c == b'\n').count();
-        let col = start - before.iter().rposition(|&c| c == b'\n').map_or(0, |k| k + 1);
+        let col = start
+            - before
+                .iter()
+                .rposition(|&c| c == b'\n')
+                .map_or(0, |k| k + 1);
         let len = self.src[start..end]
             .iter()
             .position(|&c| c == b'\n' || c == b'\r')

@@ -546,8 +546,8 @@ impl CpuMapper<'_> {
             // atomics on one element from every iteration would serialise
             // the loop anyway: it stays sequential.
             let reads_array = touching
-                    .iter()
-                    .any(|&s| update_values_read(&self.scop.stmts[s].body, &var, op));
+                .iter()
+                .any(|&s| update_values_read(&self.scop.stmts[s].body, &var, op));
             if !only_updates || reads_array {
                 return Ok(None);
             }

@@ -93,8 +93,7 @@ pub fn kernel_time(k: &KernelProfile, m: &GpuModel) -> KernelEstimate {
         ),
         (
             Bound::Arithmetic,
-            (k.work.flops64 / (m.fp64_gflops * 1e9) + k.work.flops32 / (m.fp32_gflops * 1e9))
-                * 1e3,
+            (k.work.flops64 / (m.fp64_gflops * 1e9) + k.work.flops32 / (m.fp32_gflops * 1e9)) * 1e3,
         ),
     ];
     let (mut bound, mut run) = (Bound::Launches, 0.0);
@@ -117,11 +116,10 @@ pub fn kernel_time(k: &KernelProfile, m: &GpuModel) -> KernelEstimate {
 /// The region's estimated time.
 pub fn estimate(p: &RegionProfile, m: &GpuModel) -> Estimate {
     let t = &p.transfers;
-    let transfer_ms = (t.buffers as f64 * m.buffer_us
-        + (t.copies_in + t.copies_out) as f64 * m.copy_us)
-        * 1e-3
-        + (t.bytes_in + t.bytes_out - t.bytes_out_fresh) / (m.transfer_gbs * 1e9) * 1e3
-        + t.bytes_out_fresh / (m.first_touch_gbs * 1e9) * 1e3;
+    let transfer_ms =
+        (t.buffers as f64 * m.buffer_us + (t.copies_in + t.copies_out) as f64 * m.copy_us) * 1e-3
+            + (t.bytes_in + t.bytes_out - t.bytes_out_fresh) / (m.transfer_gbs * 1e9) * 1e3
+            + t.bytes_out_fresh / (m.first_touch_gbs * 1e9) * 1e3;
     let kernels: Vec<KernelEstimate> = p.kernels.iter().map(|k| kernel_time(k, m)).collect();
     let kernel_ms: f64 = kernels.iter().map(|k| k.ms).sum();
     Estimate {

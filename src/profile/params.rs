@@ -82,7 +82,10 @@ pub fn values(isl: &Isl, scop: &Scop, given: &[(String, i64)]) -> Result<Vec<Par
         let (hi, lo) = bounds(isl, scop, i)?;
         let (value, source) = match hi {
             Some(h) => (h, Source::Context),
-            None => (lo.map_or(DEFAULT_VALUE, |l| l.max(DEFAULT_VALUE)), Source::Assumed),
+            None => (
+                lo.map_or(DEFAULT_VALUE, |l| l.max(DEFAULT_VALUE)),
+                Source::Assumed,
+            ),
         };
         out.push(ParamValue {
             name: p.clone(),

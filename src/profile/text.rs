@@ -85,7 +85,11 @@ pub fn records(p: &RegionProfile, e: Option<&Estimate>) -> String {
         out.push_str(&work_fields("", &k.work));
         out.push_str(&work_fields("span_", &k.span));
         if let Some(ke) = e.and_then(|e| e.kernels.get(i)) {
-            out.push_str(&format!("\testimate_ms={:.4}\tbound={}", ke.ms, ke.bound.word()));
+            out.push_str(&format!(
+                "\testimate_ms={:.4}\tbound={}",
+                ke.ms,
+                ke.bound.word()
+            ));
         }
         out.push('\n');
     }

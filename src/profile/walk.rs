@@ -187,7 +187,9 @@ const LINE: f64 = 128.0;
 /// An access site: the node (by address, stable while the AST lives) and
 /// the access's position in its statement.
 fn site(node: &Ast, k: usize) -> usize {
-    (node as *const Ast as usize).wrapping_mul(64).wrapping_add(k)
+    (node as *const Ast as usize)
+        .wrapping_mul(64)
+        .wrapping_add(k)
 }
 
 /// The address `subs` reach with `strides` at `env`, evaluated by `value`.
@@ -448,7 +450,10 @@ impl Region<'_> {
             .cloned();
         let mut probes = HashMap::new();
         for middle in [false, true] {
-            let ids: Vec<i64> = threads.iter().map(|&t| if middle { t / 2 } else { 0 }).collect();
+            let ids: Vec<i64> = threads
+                .iter()
+                .map(|&t| if middle { t / 2 } else { 0 })
+                .collect();
             let mut e = env.clone();
             bind(&mut e, self.block_ids, &probe_block);
             bind(&mut e, self.thread_ids, &ids);
@@ -497,7 +502,12 @@ impl Region<'_> {
     /// next iteration reuses costs nothing more: an access that steps by
     /// `i` elements per iteration moves at most `i * elem` new bytes, none
     /// where it stays on its element.
-    fn site_costs(&self, body: &Ast, probes: &HashMap<usize, Probe>, lone: bool) -> HashMap<usize, SiteCost> {
+    fn site_costs(
+        &self,
+        body: &Ast,
+        probes: &HashMap<usize, Probe>,
+        lone: bool,
+    ) -> HashMap<usize, SiteCost> {
         let mut out = HashMap::new();
         let mut cost_of = |key: usize, elem: f64| {
             let Some(p) = probes.get(&key) else {
@@ -638,7 +648,13 @@ mod tests {
             // A triangle: sum of (i + 1) over 0..n.
             let tri: f64 = p.iter().map(|(i, w)| (*i as f64 + 1.0) * w).sum();
             let exact = (n * (n + 1) / 2) as f64;
-            assert!((tri - exact).abs() / exact < 0.01, "n {}: {} vs {}", n, tri, exact);
+            assert!(
+                (tri - exact).abs() / exact < 0.01,
+                "n {}: {} vs {}",
+                n,
+                tri,
+                exact
+            );
             assert!(p.iter().all(|(i, _)| *i >= 0 && *i < n));
         }
         assert!(sample_points(0, 7).is_empty());

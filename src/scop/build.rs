@@ -1995,7 +1995,10 @@ fn broken_reduction(
 ) -> Diagnostic {
     let sign = op.clause_text();
     let clause = match &clauses.loc {
-        Some(l) => format!("the `reduction({}: {})` clause of line {}", sign, var, l.line),
+        Some(l) => format!(
+            "the `reduction({}: {})` clause of line {}",
+            sign, var, l.line
+        ),
         None => format!("a `reduction({}: {})` clause", sign, var),
     };
     let what = if u.writes {

@@ -160,7 +160,10 @@ mod tests {
         assert_eq!(blanked.lines().nth(1).unwrap().trim(), "");
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].argument, "pencil independent");
-        assert_eq!(&text[found[0].start..found[0].end], "#pragma pencil independent");
+        assert_eq!(
+            &text[found[0].start..found[0].end],
+            "#pragma pencil independent"
+        );
     }
 
     #[test]
