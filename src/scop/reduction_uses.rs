@@ -190,3 +190,72 @@ fn subscripts_read(lhs: &Expr, var: &str) -> Option<OtherUse> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front::{parse_regions, preprocess, CppOptions};
+
+    /// The model of the one region of `src`.
+    fn scop_of(name: &str, src: &str) -> crate::scop::Scop {
+        let dir = std::env::temp_dir().join(format!(
+            "pencilc-reduction-uses-{}-{}",
+            name,
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("p.c");
+        std::fs::write(&path, src).unwrap();
+        let pp = preprocess(&path, &CppOptions::default(), None).unwrap();
+        let regions = parse_regions(&pp).unwrap();
+        crate::scop::build_scop(&regions[0]).unwrap()
+    }
+
+    fn body_writing<'s>(scop: &'s crate::scop::Scop, var: &str) -> &'s StmtBody {
+        &scop
+            .stmts
+            .iter()
+            .find(|s| s.writes.iter().any(|a| a.array == var))
+            .unwrap()
+            .body
+    }
+
+    /// lu's update reads other elements of `A`: no OpenMP clause on `A`.
+    /// `hi = fmax(hi, x)` and `s += x` read only themselves, through the
+    /// update, and `p ^= x` (spelled out as `p = p ^ x`) neither.
+    #[test]
+    fn update_values_that_read_their_array() {
+        let src = "#include <math.h>\nvoid f(int n, double A[50][50], double x[50], double out[3], unsigned u[50]) {\n double hi = 0, s = 0; unsigned p = 0;\n#pragma scop\n for (int i = 0; i < n; i++)\n  for (int k = 0; k < i; k++)\n   A[i][5] -= A[i][k] * A[k][5];\n for (int i = 0; i < n; i++) {\n  hi = fmax(hi, x[i]);\n  s += x[i];\n  p ^= u[i];\n }\n#pragma endscop\n out[0] = hi; out[1] = s; out[2] = p;\n}\n";
+        let scop = scop_of("lu", src);
+        assert!(update_values_read(
+            body_writing(&scop, "A"),
+            "A",
+            RedOp::Add
+        ));
+        assert!(only_reduction_uses(
+            body_writing(&scop, "A"),
+            "A",
+            RedOp::Add
+        ));
+        assert!(!update_values_read(
+            body_writing(&scop, "hi"),
+            "hi",
+            RedOp::Max
+        ));
+        assert!(!update_values_read(
+            body_writing(&scop, "s"),
+            "s",
+            RedOp::Add
+        ));
+        assert!(!update_values_read(
+            body_writing(&scop, "p"),
+            "p",
+            RedOp::BitXor
+        ));
+        assert!(only_reduction_uses(
+            body_writing(&scop, "p"),
+            "p",
+            RedOp::BitXor
+        ));
+    }
+}

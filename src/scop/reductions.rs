@@ -353,7 +353,7 @@ fn updates_commute(isl: &Isl, scop: &Scop, updates: &[usize], v: &str, l: usize)
     };
     let w = footprint(&written)?;
     let r = footprint(&read)?;
-    Ok(w.intersect(r).isl(isl, STAGE)?.is_empty().isl(isl, STAGE)?)
+    w.intersect(r).isl(isl, STAGE)?.is_empty().isl(isl, STAGE)
 }
 
 /// `v` or `v[s0][s1]...`: the variable and the subscripts.
