@@ -21,7 +21,7 @@
 use crate::diag::Result;
 use crate::isl::{Isl, IslResultExt};
 use crate::scop::{Scop, StmtBody};
-use isl_rs::{DimType, Map, UnionAccessInfo, UnionMap};
+use isl_rs::{DimType, UnionAccessInfo, UnionMap};
 
 const STAGE: &str = "deps";
 
@@ -80,28 +80,12 @@ pub fn live_range_map(isl: &Isl, scop: &Scop, stmts: &[usize], depth: usize) -> 
     .isl(isl, STAGE)
 }
 
-/// The constant positions of a statement's 2d+1 schedule: `[c0, c1, ...]`
-/// for `[c0, i0, c1, i1, ..., cd]`, or `None` where one is not constant.
-fn positions(isl: &Isl, schedule: &str) -> Result<Option<Vec<i64>>> {
-    let m = Map::read_from_str(&isl.ctx, schedule).isl(isl, STAGE)?;
-    let n = m.dim(DimType::Out).isl(isl, STAGE)? as u32;
-    let mut out = Vec::new();
-    for p in (0..n).step_by(2) {
-        let v = m.plain_get_val_if_fixed(DimType::Out, p).isl(isl, STAGE)?;
-        if !v.is_int().isl(isl, STAGE)? {
-            return Ok(None);
-        }
-        out.push(v.get_num_si().isl(isl, STAGE)?);
-    }
-    Ok(Some(out))
-}
-
 /// How many loops all of `stmts` share, outermost first.
 fn common_loops(isl: &Isl, scop: &Scop, stmts: &[usize]) -> Result<usize> {
     let mut common: Option<(Vec<i64>, usize)> = None;
     for &s in stmts {
         let st = &scop.stmts[s];
-        let Some(pos) = positions(isl, &st.schedule)? else {
+        let Some(pos) = crate::scop::reductions::positions(isl, &st.schedule)? else {
             return Ok(0);
         };
         let loops = st.iterators.len();
@@ -170,16 +154,7 @@ pub fn find(
         if accessing.is_empty() || !accessing.iter().all(|&s| plain_access(scop, s, &a.name)) {
             continue;
         }
-        let universe = isl
-            .union_set(&format!(
-                "{{ {}[{}] }}",
-                a.name,
-                (0..a.extents.len())
-                    .map(|k| format!("e{}", k))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-            .isl(isl, STAGE)?;
+        let universe = elements(isl, a)?;
         let on_v = |m: &UnionMap| -> Result<UnionMap> {
             m.copy()
                 .isl(isl, STAGE)?
@@ -379,22 +354,21 @@ fn last_writers(isl: &Isl, time: &UnionMap, writes: &UnionMap) -> Result<isl_rs:
     own.domain().isl(isl, STAGE)
 }
 
+/// Every element of `a`, `{ A[e0, ..., e_{r-1}] }`, unbounded: the range
+/// an access map is cut down to for one variable.
+fn elements(isl: &Isl, a: &crate::scop::Array) -> Result<isl_rs::UnionSet> {
+    let dims: Vec<String> = (0..a.extents.len()).map(|k| format!("e{}", k)).collect();
+    isl.union_set(&format!("{{ {}[{}] }}", a.name, dims.join(", ")))
+        .isl(isl, STAGE)
+}
+
 /// `acc` with the accesses to each privatised variable expanded by its
 /// live range: `S[x] -> V[e]` becomes `S[x] -> [V[e] -> P[x_0..x_{d-1}]]`.
 pub fn expand(isl: &Isl, scop: &Scop, acc: UnionMap, privs: &[Privatised]) -> Result<UnionMap> {
     let mut acc = acc;
     for p in privs {
         let a = scop.array(&p.array).expect("privatised arrays exist");
-        let universe = isl
-            .union_set(&format!(
-                "{{ {}[{}] }}",
-                a.name,
-                (0..a.extents.len())
-                    .map(|k| format!("e{}", k))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-            .isl(isl, STAGE)?;
+        let universe = elements(isl, a)?;
         let nest = instances_of(isl, scop, &p.stmts)?;
         let mine = acc
             .copy()
@@ -453,16 +427,7 @@ pub fn write_backs(
     for p in privs {
         let last = isl.union_set(&p.last_writers).isl(isl, STAGE)?;
         let a = scop.array(&p.array).expect("privatised arrays exist");
-        let universe = isl
-            .union_set(&format!(
-                "{{ {}[{}] }}",
-                a.name,
-                (0..a.extents.len())
-                    .map(|k| format!("e{}", k))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-            .isl(isl, STAGE)?;
+        let universe = elements(isl, a)?;
         let w = writes
             .copy()
             .isl(isl, STAGE)?
