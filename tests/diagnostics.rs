@@ -577,6 +577,31 @@ fn local_arrays_of_one_name_and_two_run_time_sizes_in_a_kernel() {
     );
 }
 
+/// A kernel's array of run-time size whose size the region itself
+/// computes (`int k = n - 1; double w[k];`, a fuzz case of issue 32: the
+/// host sized the buffer by a variable it does not have, and the host file
+/// did not build) cannot be allocated before the launch: an error that
+/// names the variable.
+#[test]
+fn local_array_sized_by_a_variable_of_the_region() {
+    assert_diag(
+        "vla-local-size",
+        "  for (i = 0; i < n; i++) { int k2 = n - 1;\n    for (j = 0; j < m; j++) { double w[k2];\n      for (k = 0; k < k2; k++) w[k] = A[k][j];\n      A[i][j] = w[0] + w[k2 - 1]; }\n  }",
+        "E0111",
+        7,
+        "double w[k2];",
+    );
+    let (_, err, _) = compile(
+        "vla-local-size-2",
+        "  for (i = 0; i < n; i++) { int k2 = n - 1;\n    for (j = 0; j < m; j++) { double w[k2];\n      for (k = 0; k < k2; k++) w[k] = A[k][j];\n      A[i][j] = w[0] + w[k2 - 1]; }\n  }",
+    );
+    assert!(
+        err.contains("depends on `k2`, which the region computes"),
+        "{}",
+        err
+    );
+}
+
 /// `atomic_add(&B[i], v)` updates B[i]: an atomic with the wrong number of
 /// arguments is an error, and the first argument must be an element's
 /// address.

@@ -1247,3 +1247,50 @@ fn accumulations_found_in_the_code_run_as_reductions() {
     assert!(log.contains("`parity` accumulates"), "{}", log);
     assert!(!log.contains("`d` accumulates"), "{}", log);
 }
+
+/// `register` scalars that a region reads and writes (a fuzz case of
+/// issue 32: the device versions took their addresses for the copies,
+/// which C forbids, and the host file did not build): the copies go
+/// through pencilc's own locals, on OpenCL and emulated CUDA.
+#[test]
+fn register_scalars_are_copied_through_locals() {
+    check("register_scalars");
+    check_cuda_emulated("register_scalars");
+    let host = std::fs::read_to_string(root().join("target/e2e/program-register_scalars/p_host.c"))
+        .unwrap();
+    assert!(host.contains("&pencilc_host_s"), "{}", host);
+}
+
+/// A region whose code nests deeper than kernel compilers accept (a fuzz
+/// case of issue 32: 2,000 nested `if`s made a kernel that clang's OpenCL
+/// front end refuses, "bracket nesting level exceeded maximum of 256")
+/// keeps the original code, with a warning; 60 nested `if`s still run on
+/// the device, and their kernel builds (`check_source` builds every kernel
+/// with a strict OpenCL front end).
+#[test]
+fn nesting_beyond_kernel_compilers_keeps_the_original_code() {
+    let program = |depth: usize| {
+        let mut body = String::from("B[i] += A[i];");
+        for k in 0..depth {
+            body = format!("if (A[i] > {}.0 - {}) {{ {} }}", k % 7, k, body);
+        }
+        format!(
+            "#include <stdio.h>\n#define N 64\nstatic void kernel(int n, double A[N], double B[N]) {{\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) {{\n    {}\n  }}\n#pragma endscop\n}}\nint main(void) {{\n  static double A[N], B[N];\n  for (int i = 0; i < N; i++) A[i] = i % 9;\n  kernel(N - 3, A, B);\n  double s = 0;\n  for (int i = 0; i < N; i++) s += B[i] * (i + 1);\n  printf(\"%g\\n\", s);\n  return 0;\n}}\n",
+            body
+        )
+    };
+    for (depth, on_device) in [(60, true), (400, false)] {
+        let dir = scratch(&format!("program-nesting-{}", depth));
+        let src = dir.join("nested.c");
+        std::fs::write(&src, program(depth)).unwrap();
+        let warnings = check_source(&src, &dir, &[]);
+        let kernels = std::fs::read_to_string(dir.join("p_kernel.cl")).unwrap();
+        assert_eq!(kernels.contains("__kernel"), on_device, "{}", warnings);
+        assert_eq!(
+            warnings.contains("nests brackets"),
+            !on_device,
+            "{}",
+            warnings
+        );
+    }
+}

@@ -774,6 +774,20 @@ fn emit_region(
         plans.push(plan);
         slices_per_launch.push(slices);
     }
+    // `scop::nesting` keeps deeper regions on the host; a kernel beyond
+    // clang's bracket limit would fail to build when the program runs.
+    for k in &kernels[first_text..] {
+        let depth = bracket_depth(&k.body);
+        if depth > 250 {
+            return Err(Diagnostic::internal(
+                "back",
+                format!(
+                    "{} nests brackets {} deep, beyond what kernel compilers accept (256)",
+                    k.name, depth
+                ),
+            ));
+        }
+    }
     let kernel_names: Vec<String> = (0..r.ast.launches.len())
         .map(|i| spelling.kernel_name(first_kernel + i))
         .collect();
@@ -931,7 +945,9 @@ fn emit_region(
             } else {
                 format!("(size_t) {}", size)
             };
-            let host = if a.is_scalar() {
+            let host = if a.is_scalar() && a.no_address {
+                format!("&{}", staged_scalar(&a.name))
+            } else if a.is_scalar() {
                 format!("&{}", a.name)
             } else {
                 a.name.clone()
@@ -955,12 +971,29 @@ fn emit_region(
         })
         .collect();
     ctx.insert("buffers", &buffers);
-    let prologue = if target == Target::C {
+    let mut prologue = if target == Target::C {
         Vec::new()
     } else {
         footprint::host_decls(scop, r.ast)
     };
+    // A `register` scalar has no address for the copies to use: they go
+    // through a local, copied back after the device's values arrive.
+    let mut epilogue = Vec::new();
+    if target != Target::C {
+        for a in scop
+            .arrays
+            .iter()
+            .filter(|a| a.is_scalar() && a.no_address && a.written)
+        {
+            let staged = staged_scalar(&a.name);
+            prologue.push(format!("{} {} = {};", a.elem_type, staged, a.name));
+            if r.deps.copy_out.contains(&a.name) {
+                epilogue.push(format!("{} = {};", a.name, staged));
+            }
+        }
+    }
     ctx.insert("prologue", &prologue);
+    ctx.insert("epilogue", &epilogue);
     ctx.insert("specialise", &region_values(&kernels[first_text..]));
     let name = match target {
         Target::OpenCl => "opencl/region.c.tera",
@@ -1885,6 +1918,49 @@ pub fn c_string(s: &str) -> String {
     out
 }
 
+/// The deepest nesting of `( [ {` in C text, outside comments, strings and
+/// character constants.
+fn bracket_depth(text: &str) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < b.len() && b[i] != q {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    max
+}
+
+/// The host's local that stands for a `register` scalar in the copies.
+fn staged_scalar(name: &str) -> String {
+    format!("pencilc_host_{}", name)
+}
+
 /// `s` as text inside a C block comment: no `*/` to end it early, no line
 /// breaks or other control characters.
 pub fn comment_text(s: &str) -> String {
@@ -2050,6 +2126,13 @@ mod tests {
     #[test]
     fn string_literal_escapes() {
         assert_eq!(c_string_literal("a\"b\\\n"), "    \"a\\\"b\\\\\\n\"");
+    }
+
+    #[test]
+    fn bracket_depth_skips_comments_and_strings() {
+        assert_eq!(bracket_depth("f(a[i]) { g((x)); }"), 3);
+        assert_eq!(bracket_depth("/* ((( */ \"{{{\" '(' a[0]"), 1);
+        assert_eq!(bracket_depth("// (((\nx"), 0);
     }
 
     #[test]

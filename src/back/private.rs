@@ -79,6 +79,17 @@ pub fn placement(scop: &Scop, var: &crate::front::syntax::VarDecl) -> Option<Pla
     })
 }
 
+/// `name` has its value on entry to the region wherever the region runs:
+/// a parameter, or a scalar of the function the region reads and never
+/// writes.
+fn known_on_entry(scop: &Scop, name: &str) -> bool {
+    scop.params.contains(&isl_name(name))
+        || scop
+            .arrays
+            .iter()
+            .any(|a| a.name == name && a.is_scalar() && !a.written && !a.local)
+}
+
 /// The device buffer holding every thread's slice of `name`.
 pub fn slice_buffer(name: &str) -> String {
     format!("pencilc_slice_{}", name)
@@ -117,6 +128,24 @@ pub fn slices(
                 continue;
             }
             let dims: Vec<Expr> = var.dims.iter().flatten().cloned().collect();
+            // The host sizes the buffer before the launch: from values the
+            // region reads and never writes, not from its own locals.
+            let mut names = Vec::new();
+            dims.iter().for_each(|d| d.idents(&mut names));
+            if let Some(n) = names.iter().find(|n| !known_on_entry(scop, n)) {
+                return Err(crate::diag::Diagnostic::error(
+                    crate::diag::Code::UnsupportedType,
+                    Some(loc),
+                    format!(
+                        "the size of `{}` depends on `{}`, which the region computes: a device kernel's arrays of run-time size are allocated before it starts",
+                        var.name, n
+                    ),
+                )
+                .with_hint(format!(
+                    "size `{}` by a variable set before `#pragma scop` or by a constant bound, or compile with `--target c`",
+                    var.name
+                )));
+            }
             let plain = |d: &[Expr]| d.iter().map(crate::back::cexpr::plain).collect::<Vec<_>>();
             match out.iter().find(|(n, _, _)| *n == var.name) {
                 Some((_, t, d)) if *t == var.base_type && plain(d) == plain(&dims) => {}

@@ -1684,6 +1684,7 @@ impl<'r> Builder<'r> {
                 members: if local { Vec::new() } else { d.members.clone() },
                 struct_type: d.struct_type.clone(),
                 layout: None,
+                no_address: d.volatile_or_register,
                 loc: d.loc.clone(),
             });
         }
@@ -1756,6 +1757,21 @@ impl<'r> Builder<'r> {
             file_names: self.region.names.clone(),
         };
         let mut scop = assume_in_bounds(scop)?;
+        let (depth, deepest) = super::nesting::depth(&self.region.body);
+        if depth > super::nesting::MAX_STATEMENT_DEPTH {
+            scop.warnings.push(
+                Diagnostic::warning(
+                    Code::Budget,
+                    Some(deepest.map_or_else(|| scop.loc.clone(), |s| s.loc().clone())),
+                    format!(
+                        "{}: the region's code nests brackets {} deep, beyond what OpenCL and CUDA compilers accept in a kernel (256 in all); the region keeps the original code",
+                        scop.function, depth
+                    ),
+                )
+                .with_hint("flatten the nesting (combine nested `if` conditions, name sub-expressions) to run it on the device"),
+            );
+            scop.host_only = true;
+        }
         let int = crate::front::syntax::integer_range("int");
         let param_types = scop.params.iter().filter_map(|p| {
             self.region

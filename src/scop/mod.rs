@@ -10,6 +10,7 @@
 mod bounds;
 mod build;
 pub mod frame;
+pub mod nesting;
 mod reduction_uses;
 pub mod reductions;
 mod reshape;
@@ -163,6 +164,10 @@ pub struct Array {
     /// Where the model's elements are in the user's memory, where that is
     /// not what the declaration says (pointers, delinearised subscripts).
     pub layout: Option<Layout>,
+    /// Declared `register` (or `volatile`): host code may not take its
+    /// address (`&x` is an error for a `register` variable), so a scalar's
+    /// copies to and from the device go through a local of pencilc's.
+    pub no_address: bool,
     pub loc: Loc,
 }
 
