@@ -11,7 +11,7 @@
 //! first parallel loop: about 5 ms on the development machine), which the
 //! harness leaves out of the host version's times. `PENCILC_BENCH_DATASET` (default LARGE) and
 //! `PENCILC_BENCH_KERNELS` (comma-separated; default the twelve
-//! compute-bound kernels of the README's tables) choose what runs;
+//! compute-bound kernels of docs/performance-cpu.md) choose what runs;
 //! `OMP_NUM_THREADS` as OpenMP reads it (default: every core). Prints a
 //! markdown table; exits non-zero if a program is wrong or does not run.
 

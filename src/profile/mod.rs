@@ -14,7 +14,7 @@
 //! data in `devices/`).
 //!
 //! Nothing here changes what is generated: `pencilc -v` and `--emit
-//! gpu-model` report it, `pencilc-harness --gpu-model` tabulates it.
+//! gpu-model` report it.
 
 pub mod estimate;
 mod eval;

@@ -3,7 +3,7 @@
  * in front of the real one with LD_LIBRARY_PATH.
  *
  * It exists because PoCL 3.1 miscompiles some correct kernels with
- * barriers (see ARCHITECTURE.md), so a wrong result on PoCL does not tell
+ * barriers (see docs/architecture-details.md), so a wrong result on PoCL does not tell
  * whether pencilc or PoCL is at fault. Here the kernel source is compiled
  * as plain C by the system compiler, every work-item of a work-group is a
  * POSIX thread, and barrier() is a real pthread barrier: what the OpenCL
