@@ -5,8 +5,8 @@
 //! own code on the host. Never a hang, never an error where a slower
 //! correct program is possible.
 
+use crate::back::Target;
 use crate::diag::{Code, Diagnostic};
-use crate::driver::Options;
 use crate::map::MapOptions;
 use crate::sched::{SchedOptions, SchedulerKind};
 use crate::scop::Scop;
@@ -76,29 +76,27 @@ impl Rung {
     }
 
     /// The rungs to try from `first` down, without those that would change
-    /// nothing under `opts` (no promotion asked, no wavefront on a GPU
-    /// description, isl's scheduler asked already). `Host` is always last.
-    pub fn from(first: Rung, opts: &Options) -> Vec<Rung> {
-        let promotes =
-            opts.target != crate::back::Target::C && (opts.map.mem.shared || opts.map.mem.private);
+    /// nothing under these options (no promotion asked, no wavefront on a
+    /// GPU description, isl's scheduler asked already). `Host` is always
+    /// last.
+    pub fn from(first: Rung, target: Target, map: &MapOptions, sched: &SchedOptions) -> Vec<Rung> {
+        let promotes = target != Target::C && (map.mem.shared || map.mem.private);
         Rung::ALL
             .into_iter()
             .filter(|&r| r >= first)
             .filter(|&r| match r {
                 Rung::NoPromotion => promotes,
-                Rung::NoWavefront => {
-                    opts.sched.wavefront && opts.sched.kind == SchedulerKind::Pluto
-                }
-                Rung::IslScheduler => opts.sched.kind != SchedulerKind::Isl,
+                Rung::NoWavefront => sched.wavefront && sched.kind == SchedulerKind::Pluto,
+                Rung::IslScheduler => sched.kind != SchedulerKind::Isl,
                 _ => true,
             })
             .collect()
     }
 
     /// The options of this rung.
-    pub fn options(self, opts: &Options, map: &MapOptions) -> RungOptions {
+    pub fn options(self, sched: &SchedOptions, map: &MapOptions) -> RungOptions {
         let mut map = map.clone();
-        let mut sched = opts.sched.clone();
+        let mut sched = sched.clone();
         if self >= Rung::NoPromotion {
             map.mem.shared = false;
             map.mem.private = false;
@@ -172,13 +170,16 @@ mod tests {
 
     #[test]
     fn rungs_that_change_nothing_are_skipped() {
-        let mut opts = Options::default();
-        assert_eq!(Rung::from(Rung::Full, &opts), Rung::ALL.to_vec());
-        opts.sched.wavefront = false;
-        opts.map.mem.shared = false;
-        opts.map.mem.private = false;
+        let mut map = MapOptions::default();
+        let mut sched = SchedOptions::default();
+        let from =
+            |r, map: &MapOptions, sched: &SchedOptions| Rung::from(r, Target::OpenCl, map, sched);
+        assert_eq!(from(Rung::Full, &map, &sched), Rung::ALL.to_vec());
+        sched.wavefront = false;
+        map.mem.shared = false;
+        map.mem.private = false;
         assert_eq!(
-            Rung::from(Rung::Full, &opts),
+            from(Rung::Full, &map, &sched),
             vec![
                 Rung::Full,
                 Rung::IslScheduler,
@@ -187,7 +188,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            Rung::from(Rung::OriginalOrder, &opts),
+            from(Rung::OriginalOrder, &map, &sched),
             vec![Rung::OriginalOrder, Rung::Host]
         );
     }

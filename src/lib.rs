@@ -23,6 +23,7 @@ pub mod isl;
 pub mod ladder;
 pub mod map;
 pub mod path_serde;
+pub mod process;
 pub mod profile;
 pub mod sched;
 pub mod scop;

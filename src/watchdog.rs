@@ -12,6 +12,7 @@
 use crate::diag::{Code, Diagnostic};
 use crate::driver::{FileReport, Options, PROGRESS_PREFIX};
 use crate::ladder::Rung;
+use crate::process::die_with_parent;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -106,7 +107,10 @@ pub fn compile_file(
         };
         let next = match at.stage {
             Stage::Scop | Stage::Deps => Rung::Host,
-            Stage::Rung(r) => match Rung::from(r, opts).into_iter().find(|&n| n > r) {
+            Stage::Rung(r) => match Rung::from(r, opts.target, &opts.map, &opts.sched)
+                .into_iter()
+                .find(|&n| n > r)
+            {
                 Some(n) => n,
                 None => Rung::Host,
             },
@@ -374,38 +378,6 @@ fn describe_status(status: &std::process::ExitStatus) -> String {
         }
     }
     format!("{}", status)
-}
-
-/// Makes the child die with this process (Linux: `PR_SET_PDEATHSIG`), so
-/// that a killed pencilc leaves no worker running.
-pub fn die_with_parent(cmd: &mut Command) {
-    signal_at_parent_death(cmd, libc::SIGKILL);
-}
-
-/// Sends the child `signal` when this process dies (Linux), for a child
-/// that must clean up after itself (`front::cc_check`'s supervisor).
-pub fn signal_at_parent_death(cmd: &mut Command, signal: i32) {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: prctl and getppid are async-signal-safe; nothing is
-        // allocated between fork and exec.
-        unsafe {
-            let parent = libc::getpid();
-            cmd.pre_exec(move || {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, signal as libc::c_ulong) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                // The parent may have died before prctl took effect.
-                if libc::getppid() != parent {
-                    libc::_exit(1);
-                }
-                Ok(())
-            });
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (cmd, signal);
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use crate::isl::{Isl, IslResultExt};
 use crate::map::memory::{footprint, tile, Group, Placement};
 use crate::map::KernelPlan;
 use isl_rs::{
-    ASTLoopType, DimType, Id, LocalSpace, Map, MultiUnionPwAff, PwAff, Schedule, Set, UnionMap,
+    ASTLoopType, DimType, LocalSpace, Map, MultiUnionPwAff, PwAff, Schedule, Set, UnionMap,
     UnionSet,
 };
 
@@ -574,7 +574,7 @@ fn outer_inputs_as_params(isl: &Isl, m: Map) -> Result<Map> {
     let n_in = m.dim(DimType::In).isl(isl, STAGE)? as u32;
     let mut m = m;
     for (i, name) in outer_names(n_in).iter().enumerate() {
-        let id = Id::read_from_str(&isl.ctx, name).isl(isl, STAGE)?;
+        let id = isl.id(name).isl(isl, STAGE)?;
         m = m.set_dim_id(DimType::In, i as u32, id).isl(isl, STAGE)?;
     }
     let n_param = m.dim(DimType::Param).isl(isl, STAGE)? as u32;
@@ -586,7 +586,7 @@ fn outer_inputs_as_params(isl: &Isl, m: Map) -> Result<Map> {
 fn dims_as_params(isl: &Isl, set: Set, names: &[String]) -> Result<Set> {
     let mut m = set;
     for (i, name) in names.iter().enumerate() {
-        let id = Id::read_from_str(&isl.ctx, name).isl(isl, STAGE)?;
+        let id = isl.id(name).isl(isl, STAGE)?;
         m = m.set_dim_id(DimType::Set, i as u32, id).isl(isl, STAGE)?;
     }
     let n_param = m.dim(DimType::Param).isl(isl, STAGE)? as u32;
@@ -617,7 +617,7 @@ fn rectangular_hull(isl: &Isl, dom: Set, e: &[String], context: &Set) -> Result<
             .isl(isl, STAGE)?;
         let lo = range.copy().isl(isl, STAGE)?.dim_min(0).isl(isl, STAGE)?;
         let hi = range.dim_max(0).isl(isl, STAGE)?;
-        let id = Id::read_from_str(&isl.ctx, &e[d as usize]).isl(isl, STAGE)?;
+        let id = isl.id(&e[d as usize]).isl(isl, STAGE)?;
         let where_ = lo.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
         let at = PwAff::param_on_domain_id(where_, id).isl(isl, STAGE)?;
         let slab = lo
@@ -701,6 +701,7 @@ fn stride_parameters(
         }
         let r = r.get_num_si().isl(isl, STAGE)?;
         let (o, q) = (format!("pencilc_o{}", j), format!("pencilc_q{}", j));
+        // Text: constraints written from names made here (`pencilc_o`, `pencilc_q`).
         let eq = Set::read_from_str(
             &isl.ctx,
             &format!("[{o}, {q}] -> {{ : {o} = {stride} * {q} + {r} }}"),

@@ -28,8 +28,8 @@ use crate::isl::{Isl, IslResultExt};
 use crate::map::{KernelPlan, MappedSchedule, MappedTrees};
 use crate::scop::{Scop, StmtId};
 use isl_rs::{
-    ASTExpr, ASTExprOpType, ASTExprType, ASTNode, DimType, Id, LocalSpace, Map, PwAff, Schedule,
-    Set, UnionMap, UnionSet,
+    ASTExpr, ASTExprOpType, ASTExprType, ASTNode, DimType, LocalSpace, Map, PwAff, Schedule, Set,
+    UnionMap, UnionSet,
 };
 
 const STAGE: &str = "ast";
@@ -542,7 +542,7 @@ fn launch_at(
     for j in 0..depth {
         let ls = LocalSpace::from_space(space.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
         let var = PwAff::var_on_domain(ls, DimType::Set, j as u32).isl(isl, STAGE)?;
-        let id = Id::read_from_str(&isl.ctx, &names[j]).isl(isl, STAGE)?;
+        let id = isl.id(&names[j]).isl(isl, STAGE)?;
         let universe = Set::universe(space.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
         let param = PwAff::param_on_domain_id(universe, id).isl(isl, STAGE)?;
         at = at
@@ -662,7 +662,7 @@ fn kernel_subtree(
                 instances.to_str().isl(isl, STAGE)?,
                 sub
             );
-            Schedule::read_from_str(&isl.ctx, &text).isl(isl, "ast-kernel-subtree")?
+            isl.schedule(&text).isl(isl, "ast-kernel-subtree")?
         }
         None => device
             .copy()
@@ -919,7 +919,7 @@ fn block_id_bounds(
             .isl(isl, STAGE)?;
         let b = PwAff::param_on_domain_id(
             universe.copy().isl(isl, STAGE)?,
-            Id::read_from_str(&isl.ctx, id).isl(isl, STAGE)?,
+            isl.id(id).isl(isl, STAGE)?,
         )
         .isl(isl, STAGE)?;
         let is_b = PwAff::var_on_domain(
@@ -994,6 +994,8 @@ fn grid_sizes(
         // Every launch's tiles, as a function of the parameters.
         let whole = match (plan.tile_max.get(j), empty) {
             (Some(Some(max)), false) => {
+                // Text: the mapper's plan keeps each launch's largest tile count as text
+                // (`map::KernelPlan::tile_max`), a plain value kept beside the tree.
                 let pa = PwAff::read_from_str(&isl.ctx, max).isl(isl, STAGE)?;
                 // Parameters only: valid wherever some launch has tiles
                 // (elsewhere every block finds nothing to run).

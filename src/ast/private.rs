@@ -8,7 +8,7 @@ use crate::diag::Result;
 use crate::isl::ast_build::expr_from_params;
 use crate::isl::{Isl, IslResultExt};
 use crate::scop::Scop;
-use isl_rs::{DimType, Id, Set, UnionSet};
+use isl_rs::{DimType, Set, UnionSet};
 
 const STAGE: &str = "ast";
 
@@ -75,7 +75,7 @@ pub fn write_backs(isl: &Isl, scop: &Scop, deps: &DependenceGraph) -> Result<Vec
 fn as_params(isl: &Isl, set: Set, names: &[String]) -> Result<Set> {
     let mut m = set.reset_tuple_id().isl(isl, STAGE)?;
     for (i, name) in names.iter().enumerate() {
-        let id = Id::read_from_str(&isl.ctx, name).isl(isl, STAGE)?;
+        let id = isl.id(name).isl(isl, STAGE)?;
         m = m.set_dim_id(DimType::Set, i as u32, id).isl(isl, STAGE)?;
     }
     let n_param = m.dim(DimType::Param).isl(isl, STAGE)? as u32;

@@ -1,10 +1,10 @@
 //! Prints code structure (`Ast`) and statement bodies as C-family text,
 //! shared by the OpenCL, CUDA and C back ends.
 
-use super::cexpr::{is_atomic, ExprPrinter};
 use super::stmt::StmtPrinter;
 use crate::ast::{AExpr, Ast};
 use crate::diag::{Diagnostic, Result};
+use crate::front::cexpr::{is_atomic, ExprPrinter};
 use crate::front::syntax::RedOp;
 use crate::scop::{Extent, Scop};
 

@@ -186,8 +186,8 @@ pub fn convert_math_args(e: &Expr, var: &dyn Fn(&str) -> Option<String>) -> Expr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::back::cexpr::plain;
     use crate::diag::Loc;
+    use crate::front::cexpr::plain;
 
     fn e(kind: ExprKind) -> Expr {
         Expr {

@@ -4,7 +4,6 @@
 
 pub mod body;
 mod builtins;
-pub mod cexpr;
 pub mod choice;
 pub mod convert;
 mod device_names;
@@ -1319,7 +1318,7 @@ fn slice_launch(
             let elems: Vec<String> = dims
                 .iter()
                 .map(|d| {
-                    let d = cexpr::plain(d);
+                    let d = crate::front::cexpr::plain(d);
                     format!("((long) ({d}) > 0 ? (size_t) ({d}) : 0)", d = d)
                 })
                 .collect();

@@ -146,7 +146,7 @@ pub fn slices(
                     var.name
                 )));
             }
-            let plain = |d: &[Expr]| d.iter().map(crate::back::cexpr::plain).collect::<Vec<_>>();
+            let plain = |d: &[Expr]| d.iter().map(crate::front::cexpr::plain).collect::<Vec<_>>();
             match out.iter().find(|(n, _, _)| *n == var.name) {
                 Some((_, t, d)) if *t == var.base_type && plain(d) == plain(&dims) => {}
                 Some(_) => {

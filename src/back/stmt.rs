@@ -2,8 +2,8 @@
 //! dynamic control, printed as the user wrote it), or a call; reduction
 //! updates become atomic operations on a device.
 
-use super::cexpr::ExprPrinter;
 use crate::diag::{Code, Diagnostic, Loc, Result};
+use crate::front::cexpr::ExprPrinter;
 use crate::front::syntax::{AssignOp, Expr, ExprKind, RedOp, Stmt, VarDecl};
 use crate::scop::{reduction_value, Scop, Statement, StmtBody};
 

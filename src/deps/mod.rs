@@ -260,7 +260,7 @@ fn order_tree(isl: &Isl, sched: &UnionMap) -> Result<isl_rs::Schedule> {
         .map(|k| list.get_at(k).isl(isl, STAGE))
         .collect::<Result<Vec<_>>>()?;
     let domain = sched.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
-    crate::sched::order_tree(isl, domain, maps, None)
+    crate::isl::order::order_tree(isl, STAGE, domain, maps, None)
 }
 
 pub fn analyze(isl: &Isl, scop: &Scop) -> Result<DependenceGraph> {

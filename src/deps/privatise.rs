@@ -383,7 +383,7 @@ pub fn expand(isl: &Isl, scop: &Scop, acc: UnionMap, privs: &[Privatised]) -> Re
         let rest = acc.subtract(mine.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
         // Each copy's live ranges in a space of their own.
         let lr = live_range_map(isl, scop, &p.stmts, p.depth)?;
-        let id = isl_rs::Id::read_from_str(&isl.ctx, &p.name).isl(isl, STAGE)?;
+        let id = isl.id(&p.name).isl(isl, STAGE)?;
         let lr = named_range(isl, lr, id)?;
         let expanded = mine.range_product(lr).isl(isl, STAGE)?;
         acc = rest.union(expanded).isl(isl, STAGE)?;

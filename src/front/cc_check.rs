@@ -111,9 +111,9 @@ fn spawn(
     if group {
         use std::os::unix::process::CommandExt;
         cmd.process_group(0);
-        crate::watchdog::signal_at_parent_death(&mut cmd, libc::SIGTERM);
+        crate::process::signal_at_parent_death(&mut cmd, libc::SIGTERM);
     } else {
-        crate::watchdog::die_with_parent(&mut cmd);
+        crate::process::die_with_parent(&mut cmd);
     }
     let child = cmd.spawn().ok()?;
     Some(CcCheck {

@@ -3,6 +3,7 @@
 
 pub mod affine;
 pub mod cc_check;
+pub mod cexpr;
 pub mod device_words;
 pub mod int_type;
 pub mod names;

@@ -120,6 +120,8 @@ extern "C" fn after_mark(node: uintptr_t, build: uintptr_t, user: *mut c_void) -
                     ptr: data.ctx,
                     should_free_on_drop: false,
                 };
+                // Text: an annotation is an identifier made from its name (`Isl::id`, which
+                // this C callback cannot reach).
                 match Id::read_from_str(&ctx, &annotation) {
                     Ok(mut id) => {
                         id.do_not_free_on_drop();
@@ -148,6 +150,7 @@ pub fn node_from_schedule(
     const MAX_DEPTH: i32 = 128;
     let mut ids = isl_rs::IdList::alloc(&isl.ctx, MAX_DEPTH).map_err(|e| isl.err("ast", e))?;
     for d in 0..MAX_DEPTH {
+        // Text: identifiers made from their names (`Isl::id`).
         let id = Id::read_from_str(&isl.ctx, &format!("{}{}", iterator_prefix, d))
             .map_err(|e| isl.err("ast", e))?;
         ids = ids.add(id).map_err(|e| isl.err("ast", e))?;

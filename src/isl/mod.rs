@@ -3,6 +3,7 @@
 //! operation budget, and the AST-build functions isl-rs does not bind.
 
 pub mod ast_build;
+pub mod order;
 pub mod time;
 pub mod tree;
 
@@ -70,6 +71,9 @@ macro_rules! cached_reader {
             if let Some(x) = self.parsed.borrow().$field.get(text) {
                 return x.copy();
             }
+            // Text: the model (`Scop`) and the dependences are plain Rust
+            // values, cloned, sent to worker threads and saved, which isl
+            // objects tied to one context cannot be.
             let x = <$ty>::read_from_str(&self.ctx, text)?;
             let copy = x.copy()?;
             self.parsed
@@ -105,6 +109,23 @@ impl Isl {
             deadline: Cell::new(None),
             id_casts: RefCell::new(Vec::new()),
         }
+    }
+
+    /// The identifier `name`. isl makes identifiers from their names (its
+    /// `read_from_str` of an identifier parses nothing): this is where
+    /// every stage gets them.
+    pub fn id(&self, name: &str) -> std::result::Result<isl_rs::Id, LibISLError> {
+        isl_rs::Id::read_from_str(&self.ctx, name)
+    }
+
+    /// A schedule tree from its text. Schedules cross stages as text on
+    /// purpose: isl's scheduler runs in a worker process that the
+    /// watchdog can kill (`sched::worker`) and returns its tree as text,
+    /// `--save-schedule` and `--load-schedule` files hold trees, and each
+    /// later stage (`valid`, `map`, `ast`) takes a fresh tree it may
+    /// change in place, where an isl schedule could not be shared.
+    pub fn schedule(&self, tree: &str) -> std::result::Result<isl_rs::Schedule, LibISLError> {
+        isl_rs::Schedule::read_from_str(&self.ctx, tree)
     }
 
     /// Sets the identifiers that generated expressions read through a

@@ -20,7 +20,7 @@ use crate::sched::Schedule;
 use crate::scop::{only_reduction_uses, update_values_read, Extent, Scop, StmtBody};
 use crate::valid;
 use isl_rs::{
-    Id, MultiVal, Schedule as IslSchedule, ScheduleNode, ScheduleNodeType, UnionMap, UnionSet, Val,
+    MultiVal, Schedule as IslSchedule, ScheduleNode, ScheduleNodeType, UnionMap, UnionSet, Val,
 };
 
 const STAGE: &str = "map-cpu";
@@ -68,7 +68,7 @@ pub fn map_to_cpu(
 ) -> Result<CpuMapping> {
     isl.reset_budget();
     let all = deps.all(isl)?;
-    let tree = IslSchedule::read_from_str(&isl.ctx, &sched.tree).isl(isl, STAGE)?;
+    let tree = isl.schedule(&sched.tree).isl(isl, STAGE)?;
     let mut m = CpuMapper {
         isl,
         scop,
@@ -160,7 +160,7 @@ impl CpuMapper<'_> {
     fn band(&mut self, node: ScheduleNode, in_parallel: bool) -> Result<ScheduleNode> {
         let isl = self.isl;
         let depth = node.get_tree_depth().isl(isl, STAGE)?;
-        let below = Id::read_from_str(&isl.ctx, BELOW_MARK).isl(isl, STAGE)?;
+        let below = isl.id(BELOW_MARK).isl(isl, STAGE)?;
         let child = node.get_child(0).isl(isl, STAGE)?;
         let node = if is_mark(isl, &child, crate::sched::pluto::WAVEFRONT_MARK)? {
             // `W` stays a sequential loop around the wavefront's tile band
@@ -324,7 +324,8 @@ impl CpuMapper<'_> {
         for _ in 1..singles {
             node = node.parent().isl(isl, STAGE)?;
         }
-        let id = Id::read_from_str(&isl.ctx, &format!("{}{}", OMP_MARK, self.loops.len()))
+        let id = isl
+            .id(&format!("{}{}", OMP_MARK, self.loops.len()))
             .isl(isl, STAGE)?;
         self.loops.push(ParallelLoop { depths, ..parallel });
         let node = node

@@ -180,10 +180,10 @@ pub fn map_to_gpu(
     let mut trees = Vec::new();
     let mut kernels = Vec::new();
     let all_deps = deps.all(isl)?;
-    let s = IslSchedule::read_from_str(&isl.ctx, &sched.tree).isl(isl, STAGE)?;
+    let s = isl.schedule(&sched.tree).isl(isl, STAGE)?;
     if s.get_domain().isl(isl, STAGE)?.is_empty().isl(isl, STAGE)? {
         // No statement ever runs: no kernels, and the host code is empty.
-        let device = IslSchedule::read_from_str(&isl.ctx, &sched.tree).isl(isl, STAGE)?;
+        let device = isl.schedule(&sched.tree).isl(isl, STAGE)?;
         return Ok((
             MappedSchedule {
                 tree: sched.tree.clone(),
@@ -199,7 +199,7 @@ pub fn map_to_gpu(
         ));
     }
     for with_ids in [false, true] {
-        let s = IslSchedule::read_from_str(&isl.ctx, &sched.tree).isl(isl, STAGE)?;
+        let s = isl.schedule(&sched.tree).isl(isl, STAGE)?;
         let mut m = Mapper {
             isl,
             scop,
@@ -281,8 +281,7 @@ fn group_kernels(
                     .intersect_domain(node.get_domain().isl(isl, STAGE)?)
                     .isl(isl, STAGE)?,
             );
-            let id =
-                Id::read_from_str(&isl.ctx, &format!("pencilc_launch_{}", k)).isl(isl, STAGE)?;
+            let id = isl.id(&format!("pencilc_launch_{}", k)).isl(isl, STAGE)?;
             // Grouping leaves an expansion node above the kernel's
             // subtree; cutting it leaves a leaf on the grouped instances.
             let mut grouped = node.child(0).isl(isl, STAGE)?.group(id).isl(isl, STAGE)?;
@@ -439,7 +438,7 @@ impl Mapper<'_> {
     }
 
     fn mark_id(&self, k: usize) -> Result<Id> {
-        Id::read_from_str(&self.isl.ctx, &format!("kernel_{}", k)).isl(self.isl, STAGE)
+        self.isl.id(&format!("kernel_{}", k)).isl(self.isl, STAGE)
     }
 
     /// A whole subtree without parallelism runs in one thread of one block.
@@ -628,6 +627,7 @@ impl Mapper<'_> {
             let ctx_cons: Vec<String> = (0..n_block)
                 .map(|j| format!("0 <= {} < {}", ids[j], grid_cap[j]))
                 .collect();
+            // Text: constraints on the block identifiers, written from their names.
             let ctx = Set::read_from_str(
                 &isl.ctx,
                 &format!(
@@ -696,6 +696,7 @@ impl Mapper<'_> {
                 .copy()
                 .isl(isl, STAGE)?
                 .intersect_params(
+                    // Text: constraints written from names made here.
                     Set::read_from_str(
                         &isl.ctx,
                         &format!("[{}] -> {{ : {} }}", ids.join(", "), bounds.join(" and ")),
@@ -746,6 +747,7 @@ impl Mapper<'_> {
             let ctx_cons: Vec<String> = (0..n_thread)
                 .map(|j| format!("0 <= {} < {}", ids[j], block_sizes[j]))
                 .collect();
+            // Text: constraints on the thread identifiers, written from their names.
             let ctx = Set::read_from_str(
                 &isl.ctx,
                 &format!(
@@ -873,7 +875,7 @@ impl Mapper<'_> {
     }
 
     fn named_id(&self, name: &str) -> Result<Id> {
-        Id::read_from_str(&self.isl.ctx, name).isl(self.isl, STAGE)
+        self.isl.id(name).isl(self.isl, STAGE)
     }
 
     /// The statement instances whose band coordinates satisfy `cons`.
@@ -885,6 +887,7 @@ impl Mapper<'_> {
         cons: &[String],
     ) -> Result<UnionSet> {
         let isl = self.isl;
+        // Text: constraints written from names made here.
         let set = UnionSet::read_from_str(
             &isl.ctx,
             &format!(

@@ -27,6 +27,9 @@ pub fn schedule_isl(
 ) -> Result<std::result::Result<Schedule, String>> {
     isl.reset_budget();
     let ctx = &isl.ctx;
+    // Text: the model holds its domain and context as isl text (a `Scop` is
+    // a plain value; see `Isl`'s readers); read here uncached, under the
+    // budget `reset_budget` just gave the scheduler.
     let domain = UnionSet::read_from_str(ctx, &scop.domain_text()).isl(isl, STAGE)?;
     let context = Set::read_from_str(ctx, &scop.context).isl(isl, STAGE)?;
     let all = deps.all(isl)?;
@@ -64,6 +67,8 @@ pub(super) fn schedule_in_process(
     unsafe {
         isl_options_set_schedule_serialize_sccs(isl.ctx.ptr, serialize_sccs as i32);
     }
+    // Text: the constraints come from the parent process (`sched::worker`),
+    // where isl's scheduler cannot be stopped; text is what crosses.
     ScheduleConstraints::read_from_str(&isl.ctx, constraints)
         .and_then(|sc| sc.compute_schedule())
         .and_then(|s| s.to_str().map(|t| t.to_string()))

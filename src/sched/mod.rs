@@ -13,7 +13,7 @@ mod original;
 pub mod pluto;
 mod worker;
 
-pub use original::{order_tree, original_tree};
+pub use original::original_tree;
 pub use pluto::Fuse;
 pub use worker::{run_worker, WORKER_FLAG};
 
@@ -265,7 +265,7 @@ pub(crate) fn pluto_job(args: &[String], input: &str) -> std::result::Result<Str
         Ok((node, n)) => {
             let tree = pluto::to_isl_tree(&problem, &node, tile);
             // Normalise through isl (and catch a malformed tree here).
-            let parsed = isl_rs::Schedule::read_from_str(&isl.ctx, &tree).map_err(|e| {
+            let parsed = isl.schedule(&tree).map_err(|e| {
                 format!(
                     "pencilc's scheduler wrote a tree isl cannot read ({}): {}",
                     e, tree
@@ -284,7 +284,8 @@ pub(crate) fn pluto_job(args: &[String], input: &str) -> std::result::Result<Str
 /// of exactly this region's statements (checked against the dependences by
 /// `valid` like any other).
 pub fn load(isl: &Isl, scop: &Scop, text: &str) -> std::result::Result<Schedule, String> {
-    let s = isl_rs::Schedule::read_from_str(&isl.ctx, text.trim())
+    let s = isl
+        .schedule(text.trim())
         .map_err(|e| format!("not an isl schedule tree: {}", e))?;
     let dom = s.get_domain().map_err(|e| e.to_string())?;
     let mine = isl

@@ -41,7 +41,7 @@ pub fn run(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    crate::watchdog::die_with_parent(&mut cmd);
+    crate::process::die_with_parent(&mut cmd);
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("cannot start {}: {}", what, e))?;

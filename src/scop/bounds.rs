@@ -70,6 +70,7 @@ pub fn implied_by_accesses(isl: &Isl, scop: &Scop) -> Result<Implied> {
             let mut access_bad: Option<(Set, isl_rs::Map)> = None;
             for (d, extent) in array.extents.iter().enumerate() {
                 let Extent::Const(c) = extent else { continue };
+                // Text: a constraint set written from the array's constant extent.
                 let outside = Set::read_from_str(
                     &isl.ctx,
                     &format!(

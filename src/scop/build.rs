@@ -1,9 +1,9 @@
 //! Region syntax to the polyhedral model.
 
 use super::*;
-use crate::back::cexpr::plain;
 use crate::diag::{Code, Diagnostic, Result};
 use crate::front::affine::{compare, isl_name, AffineConverter, IntTy, NameKind, NotAffine, Pw};
+use crate::front::cexpr::plain;
 use crate::front::parse::{const_value, Region};
 use crate::front::syntax::{BinOp, ExprKind, Independent, RedOp, Stmt, Storage, UnOp, VarDecl};
 use std::collections::{BTreeMap, BTreeSet};
@@ -432,7 +432,7 @@ fn has_own_jump(body: &[Stmt]) -> bool {
 /// `v = v + e`, `v *= e`, `v = min(v, e)`, `v = max(e, v)` (any typed min
 /// or max builtin).
 pub fn reduction_value(lhs: &Expr, op: AssignOp, rhs: &Expr, red: RedOp) -> Option<Expr> {
-    let same = |e: &Expr| crate::back::cexpr::plain(e) == crate::back::cexpr::plain(lhs);
+    let same = |e: &Expr| crate::front::cexpr::plain(e) == crate::front::cexpr::plain(lhs);
     let neg = |e: &Expr| Expr {
         kind: ExprKind::Unary(UnOp::Neg, Box::new(e.clone())),
         loc: e.loc.clone(),

@@ -17,8 +17,8 @@
 //! `k` loop inside parallel `i` and `j`).
 
 use super::{Scop, StmtBody};
-use crate::back::cexpr::plain;
 use crate::diag::Result;
+use crate::front::cexpr::plain;
 use crate::front::syntax::{AssignOp, BinOp, Expr, ExprKind, RedOp};
 use crate::isl::{Isl, IslResultExt};
 use isl_rs::{DimType, Map};
@@ -392,6 +392,7 @@ fn is_integer(t: &str) -> bool {
 /// The constant positions of a statement's 2d+1 schedule: `[c0, c1, ...]`
 /// for `[c0, i0, c1, i1, ..., cd]`, or `None` where one is not constant.
 pub fn positions(isl: &Isl, schedule: &str) -> Result<Option<Vec<i64>>> {
+    // Text: a statement's 2d+1 schedule is part of the model, which is text.
     let m = Map::read_from_str(&isl.ctx, schedule).isl(isl, STAGE)?;
     let n = m.dim(DimType::Out).isl(isl, STAGE)? as u32;
     let mut out = Vec::new();

@@ -25,7 +25,7 @@ const STAGE: &str = "valid";
 /// check linear and free of the floors' local variables (heat-3d's
 /// wavefront took isl 0.7 s, its tiled kernel 1.6 s more).
 pub fn check_schedule(isl: &Isl, deps: &DependenceGraph, tree: &str) -> Result<()> {
-    let sched = Schedule::read_from_str(&isl.ctx, tree).isl(isl, STAGE)?;
+    let sched = isl.schedule(tree).isl(isl, STAGE)?;
     let (view, bands) = without_wavefronts(isl, sched)?;
     check_schedule_map(isl, deps, view.get_map().isl(isl, STAGE)?)?;
     if bands.is_empty() {
@@ -380,8 +380,7 @@ pub fn check_private_copies(
                 let Some(l) = l else { continue };
                 let list = l.get_map_list().isl(isl, STAGE)?;
                 for i in 0..list.size().isl(isl, STAGE)? {
-                    let id = isl_rs::Id::read_from_str(&isl.ctx, &format!("pencilc_launch_{}", k))
-                        .isl(isl, STAGE)?;
+                    let id = isl.id(&format!("pencilc_launch_{}", k)).isl(isl, STAGE)?;
                     let m = list
                         .get_at(i)
                         .isl(isl, STAGE)?

@@ -294,6 +294,7 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
                 continue;
             }
             let rel = |list: &[crate::scop::Access]| -> Result<UnionMap> {
+                // Text: the model's access relations are text (a `Scop` is a plain value).
                 let mut m = UnionMap::read_from_str(
                     &isl.ctx,
                     &format!("{} -> {{ }}", k.scop.param_prefix()),
@@ -636,6 +637,7 @@ fn register_tile_at(
     }
     // Injective for each fixed outer value: [O, P] → [element, O].
     let xs: Vec<String> = (0..n_pre + n_thread).map(|i| format!("x{}", i)).collect();
+    // Text: a projection written from dimension names made here.
     let proj = Map::read_from_str(
         &isl.ctx,
         &format!("{{ [{}] -> [{}] }}", xs.join(", "), xs[..n_pre].join(", ")),

@@ -50,6 +50,7 @@ pub fn measure_reuse(
         .isl(isl, STAGE)?;
     // Injective for each fixed outer value: pair the element with them.
     let xs: Vec<String> = (0..n_outer + n_thread).map(|i| format!("x{}", i)).collect();
+    // Text: a projection written from dimension names made here.
     let proj = Map::read_from_str(
         &isl.ctx,
         &format!(
@@ -112,6 +113,7 @@ pub fn is_coalesced(
             }
         })
         .collect();
+    // Text: a relation written from dimension names made here.
     let next = UnionMap::read_from_str(
         &isl.ctx,
         &format!("{{ [{}] -> [{}] }}", xs.join(", "), ys.join(", ")),
@@ -125,6 +127,7 @@ pub fn is_coalesced(
     if rank > 0 {
         cons.push(format!("a{l} <= b{l} <= a{l} + 1", l = rank - 1));
     }
+    // Text: a relation written from dimension names made here.
     let good = UnionMap::read_from_str(
         &isl.ctx,
         &format!(

@@ -667,6 +667,7 @@ impl<'a> Pluto<'a> {
             return d.copy().ok();
         }
         let all = self.isl.union_set(&self.scop.domain).ok()?;
+        // Text: a set built from the statement's tuple as the model names it.
         let space = isl_rs::Set::read_from_str(
             &self.isl.ctx,
             &format!(

@@ -22,9 +22,9 @@ mod shape;
 pub mod validity;
 mod walk;
 
-use crate::back::cexpr::plain;
 use crate::diag::{Code, Diagnostic, Loc, Result};
 use crate::front::affine::{isl_name, IntTy, NameKind};
+use crate::front::cexpr::plain;
 use crate::front::parse::Region;
 use crate::front::syntax::{BinOp, Expr, ExprKind, Stmt, VarDecl};
 use poly::{expand, Poly, Stride};

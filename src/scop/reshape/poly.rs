@@ -175,7 +175,7 @@ impl fmt::Display for Poly {
         write!(
             f,
             "{}",
-            crate::back::cexpr::plain(&self.to_expr(&Loc::unknown()))
+            crate::front::cexpr::plain(&self.to_expr(&Loc::unknown()))
         )
     }
 }
@@ -186,7 +186,7 @@ impl fmt::Display for Poly {
 /// `long` and 64-bit types) are transparent.
 pub fn expand(e: &Expr, kind: &dyn Fn(&str) -> NameKind) -> Result<Poly, NotPoly> {
     let not = |why: &str| NotPoly {
-        term: crate::back::cexpr::plain(e),
+        term: crate::front::cexpr::plain(e),
         reason: why.to_string(),
     };
     let overflow = || not("its coefficients overflow 64 bits");

@@ -1,0 +1,400 @@
+//! One region through the stages: its model and dependences, the schedule
+//! loaded or the fallback ladder, and what the file keeps of it (the saved
+//! schedule, the compiled region).
+
+use super::rung::{compile_rung, cpu_version, reduction_statements, RegionOutcome, RungCompile};
+use super::saved::{read_schedules, saved_for, SavedSchedule, SAVED_NO_COPY, SAVED_REDUCTIONS};
+use super::{at_region, debug_fault, progress, Emit, FileReport, Lap, Options};
+use crate::back::Target;
+use crate::diag::{Code, Diagnostic, Result};
+use crate::front::parse::Region;
+use crate::isl::Isl;
+use crate::ladder::Rung;
+use crate::map::MapOptions;
+use crate::{ast, deps, scop};
+use std::time::Instant;
+
+/// A region compiled down to its device version's AST.
+pub(super) struct Compiled {
+    pub scop: scop::Scop,
+    pub deps: deps::DependenceGraph,
+    pub ast: ast::GpuAst,
+    pub cpu: Option<ast::Ast>,
+    pub write_backs: Vec<ast::WriteBack>,
+}
+
+/// What the regions of a file share as they are compiled in turn.
+pub(super) struct FileState {
+    /// `--load-schedule`'s schedules, one per region scheduled.
+    loaded: Option<Vec<SavedSchedule>>,
+    /// `--save-schedule`'s text so far.
+    pub saved: String,
+    /// Regions that reached scheduling so far: the index of the next one
+    /// among the loaded schedules.
+    scheduled: usize,
+    /// Kernels of the regions before (the next kernel's number).
+    kernels_so_far: usize,
+    /// The C target runs the threads of a block one after the other, so
+    /// nothing may be shared between them.
+    map_opts: MapOptions,
+    pub compiled: Vec<Compiled>,
+}
+
+impl FileState {
+    pub fn new(opts: &Options) -> Result<FileState> {
+        let loaded = match &opts.load_schedule {
+            Some(p) => Some(read_schedules(p)?),
+            None => None,
+        };
+        let mut map_opts = opts.map.clone();
+        if opts.target == Target::C {
+            map_opts.mem.shared = false;
+            map_opts.mem.private = false;
+        }
+        Ok(FileState {
+            loaded,
+            saved: String::new(),
+            scheduled: 0,
+            kernels_so_far: 0,
+            map_opts,
+            compiled: Vec::new(),
+        })
+    }
+}
+
+/// A region on its way: its model, its dependences, where it starts on the
+/// ladder and by when it must be done, and what its schedule was made
+/// with (the reductions applied, the private copies done without).
+struct Work {
+    scop: scop::Scop,
+    deps: deps::DependenceGraph,
+    first: Rung,
+    deadline: Instant,
+    applied: Vec<String>,
+    excluded: Vec<String>,
+}
+
+/// Compiles region `no` of the file into `file`: a `Compiled` region, or
+/// nothing where it keeps the user's code or `--emit` asks only for a dump.
+pub(super) fn compile(
+    isl: &Isl,
+    no: usize,
+    region: &Region,
+    opts: &Options,
+    file: &mut FileState,
+    report: &mut FileReport,
+    lap: &mut Lap<'_>,
+) -> Result<()> {
+    let Some(mut w) = analyse(isl, no, region, opts, report, lap)? else {
+        return Ok(());
+    };
+    let index = file.scheduled;
+    file.scheduled += 1;
+    let loaded = file.loaded.as_deref();
+    let entry = loaded.and_then(|saved| saved_for(saved, &w.scop, index));
+    let tree = match (loaded, entry) {
+        (None, _) => None,
+        (Some(_), Some(SavedSchedule { tree: Some(t), .. })) => Some(t),
+        (Some(_), Some(SavedSchedule { tree: None, .. })) => {
+            report.warnings.push(Diagnostic::warning(
+                Code::Usage,
+                Some(w.scop.loc.clone()),
+                "--load-schedule: the file has no schedule for this region (it was kept on the host when the file was saved); pencilc schedules it",
+            ));
+            None
+        }
+        (Some(saved), None) => {
+            return Err(Diagnostic::error(
+                Code::Usage,
+                Some(w.scop.loc.clone()),
+                format!(
+                "--load-schedule: the file has {} schedule(s) and none for this region, region {}",
+                saved.len(),
+                index + 1
+            ),
+            ))
+        }
+    };
+    if let Some(entry) = entry.filter(|e| e.tree.is_some()) {
+        as_loaded(isl, &mut w, entry, opts)?;
+    }
+    let outcome = climb_ladder(
+        isl,
+        no,
+        &mut w,
+        tree,
+        (&file.map_opts, file.kernels_so_far),
+        opts,
+        report,
+        lap,
+    )?;
+    progress(opts, &w.scop.loc, no, "done", Instant::now());
+    record(isl, file, w, outcome, report)
+}
+
+/// The region's model and dependences; `None` where the region keeps the
+/// user's code or `--emit` asks for no more than these.
+fn analyse(
+    isl: &Isl,
+    no: usize,
+    region: &Region,
+    opts: &Options,
+    report: &mut FileReport,
+    lap: &mut Lap<'_>,
+) -> Result<Option<Work>> {
+    // The region's time starts here: building its model, dependence
+    // analysis and every rung of the ladder share it.
+    let deadline = Instant::now()
+        + opts
+            .region_budgets
+            .get(&no)
+            .copied()
+            .unwrap_or(opts.region_timeout)
+            .min(opts.region_timeout);
+    let first = opts
+        .start_rungs
+        .get(&no)
+        .copied()
+        .unwrap_or(opts.first_rung)
+        .max(opts.first_rung);
+    if opts.start_rungs.get(&no) == Some(&Rung::Host) && opts.emit.is_none() {
+        // The watchdog stopped this region before (its model or its
+        // dependences did not end in time): it stays the user's code, and
+        // nothing of it is analysed again.
+        return Ok(None);
+    }
+    progress(opts, &region.loc, no, "scop", deadline);
+    debug_fault(opts, "scop");
+    let scop = scop::build_scop(region)?;
+    progress(opts, &region.loc, no, "done", Instant::now());
+    report.warnings.extend(scop.warnings.iter().cloned());
+    report.placements.extend(scop.notes.iter().cloned());
+    lap(report, "scop");
+    if opts.emit == Some(Emit::Scop) {
+        report.dump.push_str(&scop.dump());
+        return Ok(None);
+    }
+    if (first == Rung::Host || scop.host_only) && opts.emit.is_none() {
+        // Nothing to analyse: the region stays the user's code.
+        return Ok(None);
+    }
+    progress(opts, &scop.loc, no, "deps", deadline);
+    debug_fault(opts, "deps");
+    isl.set_deadline(Some(deadline));
+    let analyzed = deps::analyze(isl, &scop);
+    isl.set_deadline(None);
+    let deps = match analyzed {
+        Ok(d) => d,
+        Err(e) if opts.emit.is_none() && Rung::Full.may_fall_back(&e) => {
+            // Without dependences nothing can be reordered: the region
+            // stays the user's code.
+            report.warnings.push(Rung::Host.fallback_warning(
+                Rung::Full,
+                &at_region(e, &scop),
+                &scop,
+            ));
+            progress(opts, &scop.loc, no, "done", Instant::now());
+            return Ok(None);
+        }
+        Err(e) => return Err(at_region(e, &scop)),
+    };
+    lap(report, "deps");
+    if opts.emit == Some(Emit::Deps) {
+        report.dump.push_str(&scop.heading());
+        report.dump.push_str(&deps.dump());
+        return Ok(None);
+    }
+    Ok(Some(Work {
+        scop,
+        deps,
+        first,
+        deadline,
+        applied: Vec::new(),
+        excluded: Vec::new(),
+    }))
+}
+
+/// What the loaded schedule was made for: its reductions and the private
+/// copies it does without.
+fn as_loaded(isl: &Isl, w: &mut Work, entry: &SavedSchedule, opts: &Options) -> Result<()> {
+    if entry.reductions.is_empty() && entry.no_copies.is_empty() {
+        return Ok(());
+    }
+    let chosen: Vec<scop::reductions::Candidate> =
+        scop::reductions::candidates(&w.scop, opts.reductions)
+            .map_err(|e| at_region(e, &w.scop))?
+            .into_iter()
+            .filter(|c| {
+                c.stmts
+                    .iter()
+                    .any(|&s| entry.reductions.contains(&w.scop.stmts[s].name))
+            })
+            .collect();
+    scop::reductions::apply(&mut w.scop, &chosen).map_err(|e| at_region(e, &w.scop))?;
+    w.applied = reduction_statements(&w.scop, &chosen);
+    w.excluded = entry.no_copies.clone();
+    w.deps = deps::analyze_with(isl, &w.scop, &w.excluded).map_err(|e| at_region(e, &w.scop))?;
+    Ok(())
+}
+
+/// The ladder: each rung a simpler choice than the last, tried when the
+/// one before runs out of its isl budget or its time. `None`: no rung
+/// compiled the region, which keeps the user's code.
+#[allow(clippy::too_many_arguments)]
+fn climb_ladder(
+    isl: &Isl,
+    no: usize,
+    w: &mut Work,
+    loaded: Option<&String>,
+    (map_opts, kernels_so_far): (&MapOptions, usize),
+    opts: &Options,
+    report: &mut FileReport,
+    lap: &mut Lap<'_>,
+) -> Result<Option<RegionOutcome>> {
+    let mut previous: Option<(Rung, Diagnostic)> = None;
+    for rung in Rung::from(w.first, opts.target, &opts.map, &opts.sched) {
+        if let Some((from, why)) = previous.take() {
+            report
+                .warnings
+                .push(rung.fallback_warning(from, &why, &w.scop));
+        }
+        if rung == Rung::Host {
+            break;
+        }
+        let deadline = rung.deadline(w.deadline);
+        progress(opts, &w.scop.loc, no, rung.name(), deadline);
+        debug_fault(opts, rung.name());
+        isl.set_deadline(Some(deadline));
+        let rung_opts = RungCompile {
+            options: rung.options(&opts.sched, map_opts),
+            cpu: cpu_version(opts),
+            loaded: loaded.filter(|_| rung <= Rung::NoPromotion),
+            emit: opts.emit,
+            kernels_so_far,
+        };
+        let before = report.clone();
+        let mut tried = compile_rung(
+            isl,
+            &w.scop,
+            &mut w.deps,
+            &mut w.excluded,
+            &rung_opts,
+            report,
+            lap,
+        );
+        if let (Ok(o), None) = (&tried, &opts.load_schedule) {
+            if let Some(again) = with_reductions(isl, w, o, &rung_opts, before, opts, report, lap)?
+            {
+                tried = Ok(again);
+            }
+        }
+        isl.set_deadline(None);
+        match tried {
+            Ok(o) => return Ok(Some(o)),
+            Err(e) if rung.may_fall_back(&e) => previous = Some((rung, at_region(e, &w.scop))),
+            Err(e) => return Err(at_region(e, &w.scop)),
+        }
+    }
+    Ok(None)
+}
+
+/// Accumulations left in kernels of one thread (or outside every OpenMP
+/// loop) run as reductions, if the region then compiles at this rung:
+/// the outcome with them, the region, its dependences and the report
+/// (from `before` the rung) replaced.
+#[allow(clippy::too_many_arguments)]
+fn with_reductions(
+    isl: &Isl,
+    w: &mut Work,
+    o: &RegionOutcome,
+    rung_opts: &RungCompile,
+    before: FileReport,
+    opts: &Options,
+    report: &mut FileReport,
+    lap: &mut Lap<'_>,
+) -> Result<Option<RegionOutcome>> {
+    let chosen: Vec<scop::reductions::Candidate> =
+        scop::reductions::candidates(&w.scop, opts.reductions)
+            .map_err(|e| at_region(e, &w.scop))?
+            .into_iter()
+            .filter(|c| c.stmts.iter().any(|s| o.sequential.contains(s)))
+            .collect();
+    if chosen.is_empty() {
+        return Ok(None);
+    }
+    let mut with = w.scop.clone();
+    scop::reductions::apply(&mut with, &chosen).map_err(|e| at_region(e, &w.scop))?;
+    let mut again = before;
+    let mut none_excluded = Vec::new();
+    let redone = deps::analyze(isl, &with).and_then(|mut d| {
+        compile_rung(
+            isl,
+            &with,
+            &mut d,
+            &mut none_excluded,
+            rung_opts,
+            &mut again,
+            lap,
+        )
+        .map(|o| (d, o))
+    });
+    let Ok((d, o)) = redone else {
+        return Ok(None);
+    };
+    w.applied = reduction_statements(&with, &chosen);
+    w.excluded = none_excluded;
+    again.placements.extend(
+        with.notes
+            .iter()
+            .filter(|n| n.contains("a reduction"))
+            .cloned(),
+    );
+    w.scop = with;
+    w.deps = d;
+    *report = again;
+    Ok(Some(o))
+}
+
+/// What the file keeps of the region: its schedule in the saved file
+/// (a region kept on the host keeps its heading there, so that a later
+/// --load-schedule finds every other region's schedule in its place), and
+/// the compiled region for the back end.
+fn record(
+    isl: &Isl,
+    file: &mut FileState,
+    w: Work,
+    outcome: Option<RegionOutcome>,
+    report: &mut FileReport,
+) -> Result<()> {
+    let Some(o) = outcome else {
+        file.saved.push_str(&format!(
+            "{}# kept on the host: no schedule\n",
+            w.scop.heading()
+        ));
+        return Ok(());
+    };
+    file.kernels_so_far += o.kernels;
+    file.saved.push_str(&w.scop.heading());
+    if !w.applied.is_empty() {
+        file.saved
+            .push_str(&format!("{} {}\n", SAVED_REDUCTIONS, w.applied.join(" ")));
+    }
+    if !w.excluded.is_empty() {
+        file.saved
+            .push_str(&format!("{} {}\n", SAVED_NO_COPY, w.excluded.join(" ")));
+    }
+    file.saved.push_str(&format!("{}\n", o.schedule));
+    report.dump.push_str(&o.dump);
+    let Some(gpu_ast) = o.ast else {
+        return Ok(());
+    };
+    let write_backs = ast::write_backs(isl, &w.scop, &w.deps).map_err(|e| at_region(e, &w.scop))?;
+    file.compiled.push(Compiled {
+        scop: w.scop,
+        deps: w.deps,
+        ast: gpu_ast,
+        cpu: o.cpu,
+        write_backs,
+    });
+    Ok(())
+}
