@@ -602,6 +602,21 @@ fn local_array_sized_by_a_variable_of_the_region() {
     );
 }
 
+/// An integer constant beyond 64-bit signed integers (a fuzz case of
+/// issue 32: `fabs(i - 99999999999999999999999)` was taken for a
+/// floating-point constant, so the argument was not converted and the
+/// kernel did not build) is an error naming the constant.
+#[test]
+fn integer_constant_beyond_64_bits() {
+    assert_diag(
+        "big-literal",
+        "  for (i = 0; i < n; i++)\n    B[i] = fabs(i - 99999999999999999999999);",
+        "E0106",
+        7,
+        "99999999999999999999999",
+    );
+}
+
 /// `atomic_add(&B[i], v)` updates B[i]: an atomic with the wrong number of
 /// arguments is an error, and the first argument must be an element's
 /// address.

@@ -1294,3 +1294,21 @@ fn nesting_beyond_kernel_compilers_keeps_the_original_code() {
         );
     }
 }
+
+/// A program that includes no header builds on every target: the C
+/// target's entry check measures arrays in `size_t`, which its prelude
+/// now declares (issue 33: 9 of 18 small programs did not compile).
+#[test]
+fn a_program_without_headers_builds_on_every_target() {
+    check("no_includes");
+}
+
+/// A program defining names the C library declares (`select`, `index`,
+/// `random`, `time`; issue 33: `select` clashed with the host file's own
+/// headers) builds and runs on every target: those names are others
+/// while the prelude's headers are read.
+#[test]
+fn names_the_c_library_declares_stay_the_programs() {
+    check("libc_names");
+    check_cuda_emulated("libc_names");
+}

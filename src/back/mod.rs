@@ -499,7 +499,10 @@ pub fn emit(
         let prelude = format!("{}\n{}", prelude.trim_end(), outline::prototypes(&outlined));
         let mut text = splice(
             source,
-            &shield_from_predefined_macros(&prelude, &file_names),
+            &shield_from_user_names(
+                &shield_from_predefined_macros(&prelude, &file_names),
+                &file_names,
+            ),
             &replacements,
         );
         if !outlined.is_empty() {
@@ -599,7 +602,10 @@ pub fn emit(
                 path: paths.host.clone(),
                 contents: splice(
                     source,
-                    &shield_from_predefined_macros(&prelude, &file_names),
+                    &shield_from_user_names(
+                        &shield_from_predefined_macros(&prelude, &file_names),
+                        &file_names,
+                    ),
                     &replacements,
                 ),
             });
@@ -620,6 +626,47 @@ pub fn emit(
 /// (`#pragma push_macro`: GCC, Clang, MSVC and ICC have it). Names that
 /// start with `_` or `CL_` are the implementation's and configure the
 /// prelude's headers; `PENCILC_` switches configure pencilc's code.
+/// The prelude with its headers kept off the names the user's file
+/// declares at file scope that those headers declare too
+/// (`front::host_clashes`: a user's `select` or `index`): each is another
+/// name while the prelude is read. A name the prelude's own code uses
+/// stays as it is.
+fn shield_from_user_names(prelude: &str, names: &crate::front::names::FileNames) -> String {
+    let Some(clashes) = names.host_clashes.get().filter(|c| !c.is_empty()) else {
+        return prelude.to_string();
+    };
+    let head = prelude.find("*/").map_or(0, |e| e + 2);
+    let (comment, rest) = prelude.split_at(head);
+    // What the prelude's own code names (a header's name, `sys/time.h`,
+    // is none).
+    let code: String = rest
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("#include"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut used = std::collections::BTreeSet::new();
+    crate::front::names::for_each_identifier(&code, |w, _| {
+        used.insert(w.to_string());
+    });
+    let renamed: Vec<&String> = clashes.iter().filter(|n| !used.contains(*n)).collect();
+    if renamed.is_empty() {
+        return prelude.to_string();
+    }
+    let mut out = format!(
+        "{}\n/* pencilc: names of this file that the headers below declare too */\n",
+        comment
+    );
+    for n in &renamed {
+        out.push_str(&format!("#define {} pencilc_libc_{}\n", n, n));
+    }
+    out.push_str(rest.trim_start_matches('\n').trim_end());
+    out.push('\n');
+    for n in &renamed {
+        out.push_str(&format!("#undef {}\n", n));
+    }
+    out
+}
+
 fn shield_from_predefined_macros(prelude: &str, names: &crate::front::names::FileNames) -> String {
     let mut hit = std::collections::BTreeSet::new();
     crate::front::names::for_each_identifier(prelude, |w, _| {

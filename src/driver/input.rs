@@ -35,6 +35,7 @@ pub(super) fn read(
     let source = SourceFile::from_bytes(path, &bytes)?;
     let headers = pencil_headers_dir();
     let cc_check = front::cc_check::start(path, &opts.cpp, headers.as_deref());
+    let host_headers = front::host_clashes::start(&opts.cpp);
     let pp = front::preprocess(path, &opts.cpp, headers.as_deref())?;
     report.inputs = files_read(path, &pp, headers.as_deref(), opts);
     lap(report, "preprocess");
@@ -46,7 +47,10 @@ pub(super) fn read(
         &pp,
         &device_code_text(opts)?,
     ));
-    let parsed = front::parse_file_with(&pp, file_limit, names)?;
+    let parsed = front::parse_file_with(&pp, file_limit, names.clone())?;
+    if !parsed.regions.is_empty() {
+        let _ = names.host_clashes.set(host_headers.clashes(&source.text));
+    }
     let syntax_warned = parsed.warnings.iter().any(|w| w.code == Code::Syntax);
     report.warnings.extend(parsed.warnings);
     let mut regions = parsed.regions;

@@ -5,6 +5,7 @@ pub mod affine;
 pub mod cc_check;
 pub mod cexpr;
 pub mod device_words;
+pub mod host_clashes;
 pub mod int_type;
 pub mod names;
 pub mod parse;

@@ -55,6 +55,10 @@ pub struct FileNames {
     /// own and `-D`'s): the only ones that reach the prelude pencilc puts
     /// in front of the user's code.
     pub predefined_macros: BTreeSet<String>,
+    /// Names the file declares at file scope that the generated host
+    /// file's own headers declare too (`host_clashes`), set once the
+    /// file is known to have regions.
+    pub host_clashes: std::sync::OnceLock<BTreeSet<String>>,
 }
 
 impl FileNames {
@@ -95,6 +99,7 @@ impl FileNames {
             taken,
             macros,
             predefined_macros,
+            host_clashes: std::sync::OnceLock::new(),
         }
     }
 

@@ -2175,6 +2175,23 @@ impl<'a> Cx<'a> {
                 let t = self.text(n);
                 match parse_int_literal(t) {
                     Some(v) => mk(ExprKind::Int(v, t.to_string())),
+                    // An integer the model cannot hold would pass for a
+                    // floating-point constant, and conversions chosen by
+                    // type would go wrong.
+                    None if is_integer_literal(t) => {
+                        return Err(self
+                            .err(
+                                Code::UnsupportedStatement,
+                                n,
+                                format!(
+                                    "integer constant `{}` is beyond 64-bit signed integers, which pencilc models",
+                                    t
+                                ),
+                            )
+                            .with_hint(
+                                "compute the value before `#pragma scop` into a variable of the type it needs",
+                            ))
+                    }
                     None => mk(ExprKind::Float(t.to_string())),
                 }
             }
@@ -2526,6 +2543,15 @@ pub fn const_value(e: &Expr) -> Option<i64> {
     }
 }
 
+/// `t` is an integer constant of C (whatever its value), not a floating one.
+fn is_integer_literal(t: &str) -> bool {
+    let s = t.trim_end_matches(['u', 'U', 'l', 'L']);
+    if s.starts_with("0x") || s.starts_with("0X") {
+        return !s.contains(['.', 'p', 'P']);
+    }
+    !s.contains(['.', 'e', 'E']) && !t.ends_with(['f', 'F'])
+}
+
 fn parse_int_literal(t: &str) -> Option<i64> {
     let s = t.trim_end_matches(['u', 'U', 'l', 'L']);
     if s.starts_with("0x") || s.starts_with("0X") {
@@ -2553,6 +2579,13 @@ mod tests {
         assert_eq!(parse_int_literal("1.5"), None);
         assert_eq!(parse_int_literal("1e3"), None);
         assert_eq!(parse_int_literal("2.0f"), None);
+        assert_eq!(parse_int_literal("99999999999999999999999"), None);
+        assert!(is_integer_literal("99999999999999999999999"));
+        assert!(is_integer_literal("18446744073709551615UL"));
+        assert!(is_integer_literal("0x1e3"));
+        assert!(!is_integer_literal("1e3"));
+        assert!(!is_integer_literal("0x1p3"));
+        assert!(!is_integer_literal("2.0f"));
     }
 
     #[test]

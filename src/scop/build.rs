@@ -1757,12 +1757,15 @@ impl<'r> Builder<'r> {
             file_names: self.region.names.clone(),
         };
         let mut scop = assume_in_bounds(scop)?;
-        let (depth, deepest) = super::nesting::depth(&self.region.body);
+        let (depth, deepest) = {
+            let (d, s) = super::nesting::depth(&scop.stmts);
+            (d, s.map(|s| s.loc.clone()))
+        };
         if depth > super::nesting::MAX_STATEMENT_DEPTH {
             scop.warnings.push(
                 Diagnostic::warning(
                     Code::Budget,
-                    Some(deepest.map_or_else(|| scop.loc.clone(), |s| s.loc().clone())),
+                    Some(deepest.unwrap_or_else(|| scop.loc.clone())),
                     format!(
                         "{}: the region's code nests brackets {} deep, beyond what OpenCL and CUDA compilers accept in a kernel (256 in all); the region keeps the original code",
                         scop.function, depth
