@@ -617,6 +617,19 @@ fn integer_constant_beyond_64_bits() {
     );
 }
 
+/// A label that a `goto` names makes the region's control flow more than
+/// loops and conditions: still an error (a label alone is ignored).
+#[test]
+fn label_named_by_a_goto() {
+    assert_diag(
+        "label-goto",
+        "  for (i = 0; i < n; i++) {\n  again:\n    B[i] = B[i] * 2;\n    if (B[i] < 1) goto again;\n  }",
+        "E0105",
+        7,
+        "again:",
+    );
+}
+
 /// `atomic_add(&B[i], v)` updates B[i]: an atomic with the wrong number of
 /// arguments is an error, and the first argument must be an element's
 /// address.

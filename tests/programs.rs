@@ -1312,3 +1312,11 @@ fn names_the_c_library_declares_stay_the_programs() {
     check("libc_names");
     check_cuda_emulated("libc_names");
 }
+
+/// A label in a region that no `goto` names (issue 33) is read as the
+/// statement it labels, on every target; the original code keeps it.
+#[test]
+fn labels_no_goto_names_are_ignored() {
+    check("labels");
+    check_cuda_emulated("labels");
+}

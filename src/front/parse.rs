@@ -1378,6 +1378,19 @@ impl<'a> Cx<'a> {
                 Ok(())
             }
             "comment" => Ok(()),
+            // A label no `goto` of the function names is only a name: the
+            // statement it labels is the region's (as pet reads it).
+            "labeled_statement" if !self.label_is_a_target(n) => {
+                let mut c = n.walk();
+                let inner: Vec<Node> = n
+                    .named_children(&mut c)
+                    .filter(|k| k.kind() != "statement_identifier")
+                    .collect();
+                for k in inner {
+                    self.stmt(k, out, ignored)?;
+                }
+                Ok(())
+            }
             "do_statement" | "goto_statement" | "return_statement" | "switch_statement"
             | "labeled_statement" => {
                 let what = n.kind().trim_end_matches("_statement");
@@ -1394,6 +1407,35 @@ impl<'a> Cx<'a> {
                 )
                 .with_hint("a region may contain only for loops, if statements and assignments")),
         }
+    }
+
+    /// Whether a `goto` of the function around the labeled statement `n`
+    /// names its label.
+    fn label_is_a_target(&self, n: Node) -> bool {
+        let Some(label) = n
+            .child_by_field_name("label")
+            .map(|l| self.text(l).to_string())
+        else {
+            return true;
+        };
+        let mut scope = n;
+        while let Some(p) = scope.parent() {
+            scope = p;
+            if p.kind() == "function_definition" {
+                break;
+            }
+        }
+        let mut stack = vec![scope];
+        while let Some(x) = stack.pop() {
+            if x.kind() == "goto_statement"
+                && x.child_by_field_name("label").map(|l| self.text(l)) == Some(label.as_str())
+            {
+                return true;
+            }
+            let mut c = x.walk();
+            stack.extend(x.named_children(&mut c));
+        }
+        false
     }
 
     /// The statements of a block, attaching each `#pragma pencil
