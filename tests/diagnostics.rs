@@ -602,12 +602,18 @@ fn local_array_sized_by_a_variable_of_the_region() {
     );
 }
 
-/// An integer constant beyond 64-bit signed integers (a fuzz case of
-/// issue 32: `fabs(i - 99999999999999999999999)` was taken for a
-/// floating-point constant, so the argument was not converted and the
-/// kernel did not build) is an error naming the constant.
+/// An integer constant beyond 64-bit integers, which no C type holds (a
+/// fuzz case of issue 32: `fabs(i - 99999999999999999999999)` was taken
+/// for a floating-point constant, so the argument was not converted and
+/// the kernel did not build), is an error naming the constant; a 64-bit
+/// unsigned one (FNV's offset basis, `tests/programs/pixels.c`) is not.
 #[test]
 fn integer_constant_beyond_64_bits() {
+    let (status, err, _) = compile(
+        "u64-literal",
+        "  for (i = 0; i < n; i++)\n    idx[i] = (int) (14695981039346656037ull % 7);",
+    );
+    assert_eq!(status, 0, "{}", err);
     assert_diag(
         "big-literal",
         "  for (i = 0; i < n; i++)\n    B[i] = fabs(i - 99999999999999999999999);",

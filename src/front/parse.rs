@@ -2217,21 +2217,21 @@ impl<'a> Cx<'a> {
                 let t = self.text(n);
                 match parse_int_literal(t) {
                     Some(v) => mk(ExprKind::Int(v, t.to_string())),
-                    // An integer the model cannot hold would pass for a
-                    // floating-point constant, and conversions chosen by
-                    // type would go wrong.
-                    None if is_integer_literal(t) => {
+                    // An integer constant that no C integer type holds has
+                    // no type (C11 6.4.4p2); taken for a floating-point one,
+                    // conversions chosen by type would go wrong.
+                    None if is_integer_literal(t) && !fits_u64(t) => {
                         return Err(self
                             .err(
                                 Code::UnsupportedStatement,
                                 n,
                                 format!(
-                                    "integer constant `{}` is beyond 64-bit signed integers, which pencilc models",
+                                    "integer constant `{}` is beyond 64-bit integers: no C integer type holds it",
                                     t
                                 ),
                             )
                             .with_hint(
-                                "compute the value before `#pragma scop` into a variable of the type it needs",
+                                "write a value of at most 64 bits (18446744073709551615ULL), or a floating-point constant",
                             ))
                     }
                     None => mk(ExprKind::Float(t.to_string())),
@@ -2594,6 +2594,18 @@ fn is_integer_literal(t: &str) -> bool {
     !s.contains(['.', 'e', 'E']) && !t.ends_with(['f', 'F'])
 }
 
+/// The integer constant `t` is at most `u64::MAX`.
+fn fits_u64(t: &str) -> bool {
+    let s = t.trim_end_matches(['u', 'U', 'l', 'L']);
+    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        return u64::from_str_radix(h, 16).is_ok();
+    }
+    if s.len() > 1 && s.starts_with('0') {
+        return u64::from_str_radix(&s[1..], 8).is_ok();
+    }
+    s.parse::<u64>().is_ok()
+}
+
 fn parse_int_literal(t: &str) -> Option<i64> {
     let s = t.trim_end_matches(['u', 'U', 'l', 'L']);
     if s.starts_with("0x") || s.starts_with("0X") {
@@ -2624,6 +2636,10 @@ mod tests {
         assert_eq!(parse_int_literal("99999999999999999999999"), None);
         assert!(is_integer_literal("99999999999999999999999"));
         assert!(is_integer_literal("18446744073709551615UL"));
+        assert!(fits_u64("14695981039346656037ull"));
+        assert!(fits_u64("0xffffffffffffffff"));
+        assert!(!fits_u64("99999999999999999999999"));
+        assert!(!fits_u64("0x1ffffffffffffffff"));
         assert!(is_integer_literal("0x1e3"));
         assert!(!is_integer_literal("1e3"));
         assert!(!is_integer_literal("0x1p3"));
