@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # scripts/quickstart.sh [KERNEL] [DATASET] -- the README's first command.
-# Builds pencilc, compiles a PolyBench kernel (default gemm, LARGE: a size
+# Builds pencilc, compiles a PolyBench kernel (default correlation, LARGE: a size
 # at which parallel code pays on a CPU) to OpenCL, builds it with the
 # system C compiler, runs it on the CPU through PoCL beside the sequential
 # program, and says the speedup, which version the program's run-time
 # choice ran and why, and whether the results match.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-kernel=${1:-gemm}
+kernel=${1:-correlation}
 dataset=${2:-LARGE}
 
 scripts/setup-deps.sh
