@@ -42,10 +42,19 @@ struct dim3 {
     constexpr dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
 };
 
+// In a namespace, so that the symbols are not `blockIdx` & co.: a user's
+// C global of such a name in the host file (valid C, where CUDA's ids are
+// no linkable symbols) must not meet the emulation's at link time.
+namespace fakecuda_ids {
 inline dim3 threadIdx(0, 0, 0);
 inline dim3 blockIdx(0, 0, 0);
 inline dim3 blockDim;
 inline dim3 gridDim;
+}
+using fakecuda_ids::threadIdx;
+using fakecuda_ids::blockIdx;
+using fakecuda_ids::blockDim;
+using fakecuda_ids::gridDim;
 
 /* Launches. Blocks run one after another; the threads of a block are
  * fibers (ucontext) on the calling thread, each run until it reaches
