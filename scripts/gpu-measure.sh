@@ -28,7 +28,7 @@ out=${1:-${OUT:-target/gpu-measure}}
 bin=${PENCILC_BIN_DIR:-target/release}
 nvcc=${NVCC:-nvcc}
 runs=${GPU_MEASURE_RUNS:-1}
-limit=${GPU_MEASURE_LIMIT:-60}
+limit=${GPU_MEASURE_LIMIT:-20}
 dataset=${GPU_MEASURE_DATASET:-LARGE}
 mkdir -p "$out"
 status=0
@@ -40,26 +40,47 @@ for b in pencilc pencilc-harness; do
 done
 all=$(awk '!/^#/ && NF {print $1}' polybench/kernels.txt | paste -sd,)
 
-# 1. Estimates (CPU only, seconds).
-: >"$out/estimates.tsv"
-while read -r name path flags; do
-  case "$name" in ''|'#'*) continue ;; esac
-  # shellcheck disable=SC2086
-  est=$("$bin/pencilc" --target cuda --device nvidia-h100 --emit gpu-model \
-          -I polybench/utilities "-D${dataset}_DATASET" $flags "polybench/$path" 2>/dev/null \
-        | awk -F'\t' '$1 == "region" { for (i = 2; i <= NF; i++) if ($i ~ /^estimate_ms=/) { sub("estimate_ms=", "", $i); s += $i } }
-                      END { if (s == "") print "-"; else printf "%.4f\n", s }')
-  printf '%s\t%s\n' "$name" "${est:--}" >>"$out/estimates.tsv"
-done <polybench/kernels.txt
+# 1. Estimates (CPU only, seconds): in the background, beside step 2's
+# builds, so that they cost no device time of their own.
+estimate() { # name path flags...
+  local name=$1 path=$2; shift 2
+  "$bin/pencilc" --target cuda --device nvidia-h100 --emit gpu-model \
+      -I polybench/utilities "-D${dataset}_DATASET" "$@" "polybench/$path" 2>/dev/null \
+    | awk -v name="$name" -F'\t' '$1 == "region" { for (i = 2; i <= NF; i++) if ($i ~ /^estimate_ms=/) { sub("estimate_ms=", "", $i); s += $i } }
+                  END { if (s == "") s = "-"; else s = sprintf("%.4f", s); printf "%s\t%s\n", name, s }'
+}
+(
+  while read -r name path flags; do
+    case "$name" in ''|'#'*) continue ;; esac
+    # shellcheck disable=SC2086
+    estimate "$name" "$path" $flags >"$out/estimate.$name" &
+  done <polybench/kernels.txt
+  wait
+  while read -r name _; do
+    case "$name" in ''|'#'*) continue ;; esac
+    cat "$out/estimate.$name"; rm -f "$out/estimate.$name"
+  done <polybench/kernels.txt >"$out/estimates.tsv"
+) &
+estimates=$!
 
 # 2. Region times and correctness.
 "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
   --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "-arch=native -cudart shared" \
   --versions device --timeout "$limit" --dataset "$dataset" --runs "$runs" \
   --kernels "$all" --work-dir "$out/work" --json "$out/region.json" \
+  --reference-jobs "$(nproc)" \
   2>"$out/region.log" | tee "$out/region.txt" || status=1
 
-# 3. Kernel-only times.
+# 3. Kernel-only times, for the programs that finished in step 2.
+python3 - "$out" >"$out/timed_out" <<'PY'
+import json, sys
+try:
+    for r in json.load(open(f"{sys.argv[1]}/region.json"))["kernels"]:
+        if r.get("cuda_ms") is None:
+            print(r["name"])
+except Exception:
+    pass
+PY
 ktime=""
 if "$nvcc" -shared -Xcompiler -fPIC -cudart shared benches/gpu/kernel_time.c \
      -o "$out/kernel_time.so" -ldl 2>"$out/kernel_time.log"; then
@@ -72,7 +93,9 @@ fi
 for name in ${all//,/ }; do
   exe="$out/work/$name/cuda"
   line="-"
-  if [ -n "$ktime" ] && [ -x "$exe" ]; then
+  if grep -qx "$name" "$out/timed_out" 2>/dev/null; then
+    line="- (no region time in step 2: not run again)"
+  elif [ -n "$ktime" ] && [ -x "$exe" ]; then
     # The program dumps its arrays on stderr: keep only the report.
     line=$(cd "$out/work/$name" && PENCILC_RUN=device LD_PRELOAD="$ktime" \
              timeout "$limit" ./cuda 2>&1 >/dev/null | grep '^pencilc-ktime:' | tail -1)
@@ -95,6 +118,8 @@ else
   echo "gpu-measure: cuBLAS reference did not build" | tee "$out/cublas.txt"
   status=1
 fi
+
+wait "$estimates"
 
 # Summary: one row per kernel.
 python3 - "$out" <<'PY' || status=1

@@ -96,6 +96,12 @@ pub struct HarnessOptions {
     /// choice is compared with always running the device version on the
     /// same runs (`KernelResult::always_device_speedup`).
     pub against_device: bool,
+    /// Without OpenCL: run the sequential programs (the references every
+    /// result is compared with) this many at a time, before the others.
+    /// On a lent GPU their minutes of CPU time then cost seconds; their
+    /// times are measured side by side, so less exact. 1: one at a time,
+    /// each run beside nothing else.
+    pub reference_jobs: usize,
 }
 
 /// Which of a region's versions the harness runs (`PENCILC_RUN`).
@@ -177,6 +183,7 @@ impl HarnessOptions {
             mode: Mode::Default,
             versions: Versions::Chosen,
             against_device: false,
+            reference_jobs: 1,
         }
     }
 }
@@ -321,7 +328,11 @@ pub fn run_suite(
         .num_threads(opts.jobs.max(1))
         .build()
         .map_err(|e| e.to_string())?;
-    let built: Vec<Built> = pool.install(|| chosen.par_iter().map(|k| build(opts, k)).collect());
+    let mut built: Vec<Built> =
+        pool.install(|| chosen.par_iter().map(|k| build(opts, k)).collect());
+    if opts.reference_jobs > 1 && !opts.opencl {
+        run_references(opts, &mut built)?;
+    }
     Ok(built
         .into_iter()
         .map(|b| {
@@ -339,6 +350,31 @@ struct Built {
     sequential: Option<PathBuf>,
     opencl: Option<PathBuf>,
     cuda: Option<PathBuf>,
+    /// The sequential program's dump and time, where `run_references` ran
+    /// it ahead of the others.
+    reference: Option<(String, f64)>,
+}
+
+/// Runs the sequential programs `reference_jobs` at a time (one run each:
+/// they are references, not measurements) and keeps their dumps.
+fn run_references(opts: &HarnessOptions, built: &mut [Built]) -> Result<(), String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.reference_jobs)
+        .build()
+        .map_err(|e| e.to_string())?;
+    pool.install(|| {
+        built.par_iter_mut().for_each(|b| {
+            let Some(seq) = b.sequential.clone().filter(|_| b.result.error.is_none()) else {
+                return;
+            };
+            let time: fn(&Run) -> Option<f64> = |run| polybench_seconds(&run.stdout);
+            match timed_runs(opts, 1, &seq, &b.dir, &[], "sequential", time) {
+                Ok((dump, ms, _)) => b.reference = Some((dump, ms)),
+                Err(e) => b.result.error = Some(e),
+            }
+        })
+    });
+    Ok(())
 }
 
 /// Preprocessor flags for pencilc and both builds: PolyBench's includes,
@@ -421,6 +457,7 @@ fn build(opts: &HarnessOptions, k: &Kernel) -> Built {
         opencl: None,
         cuda: None,
         dir: dir.clone(),
+        reference: None,
     };
     if let Err(e) = std::fs::create_dir_all(&dir) {
         b.result.error = Some(format!("cannot create {}: {}", dir.display(), e));
@@ -766,6 +803,13 @@ fn interleaved_runs(
 fn run(opts: &HarnessOptions, b: Built) -> KernelResult {
     let mut r = b.result;
     if r.error.is_some() {
+        return r;
+    }
+    if let Some((dump, ms)) = &b.reference {
+        r.sequential_ms = Some(*ms);
+        if let Err(e) = run_cuda(opts, &b.dir, &b.cuda, dump, *ms, false, &mut r) {
+            r.error = Some(e);
+        }
         return r;
     }
     if let Err(e) = run_programs(opts, &b.dir, &b.sequential, &b.opencl, &b.cuda, &mut r) {
