@@ -138,13 +138,14 @@ except Exception:
 def f(v):
     return "-" if v is None else f"{v:.3f}"
 with open(f"{out}/summary.tsv", "w") as s:
-    s.write("kernel\tsequential_ms\tregion_ms\tkernel_ms\tlaunches\testimate_ms\tcorrect\n")
+    s.write("kernel\tsequential_ms\tregion_ms\tkernel_ms\tlaunches\testimate_ms\tcorrect\treassociated\n")
     for name in est:
         r = region.get(name, {})
         k = kt.get(name, {})
         s.write("\t".join([name, f(r.get("sequential_ms")), f(r.get("cuda_ms")),
                            k.get("kernel_ms", "-"), k.get("launches", "-"), est[name],
-                           str(r.get("cuda_correct", "-"))]) + "\n")
+                           str(r.get("cuda_correct", "-")),
+                           "yes" if r.get("reassociated") else "no"]) + "\n")
 print(open(f"{out}/summary.tsv").read())
 PY
 exit $status

@@ -39,6 +39,11 @@ struct Args {
     /// saved; their times are then measured side by side, so less exact.
     #[arg(long, default_value_t = 1)]
     reference_jobs: usize,
+    /// Relative tolerance for kernels whose floating-point sums or products
+    /// pencilc reassociated (`pencilc -v` names them; `--reductions exact`
+    /// keeps their order).
+    #[arg(long, default_value_t = 1e-6)]
+    reassociation_tolerance: f64,
     /// Relative tolerance of the comparison.
     #[arg(long, default_value_t = 1e-9)]
     tolerance: f64,
@@ -184,6 +189,7 @@ fn main() -> ExitCode {
         opts.jobs = j.max(1);
     }
     opts.tolerance = a.tolerance;
+    opts.reassociation_tolerance = a.reassociation_tolerance;
     opts.fp_contract = a.fp_contract;
     opts.opencl_device = a.device;
     opts.cflags = a.cflags.split_whitespace().map(String::from).collect();

@@ -102,6 +102,11 @@ pub struct HarnessOptions {
     /// times are measured side by side, so less exact. 1: one at a time,
     /// each run beside nothing else.
     pub reference_jobs: usize,
+    /// The relative tolerance for kernels whose floating-point sums or
+    /// products pencilc reassociated (`-v` says so): their terms are added
+    /// in another order, so the last digits may differ, more so in
+    /// ill-conditioned recurrences such as durbin's.
+    pub reassociation_tolerance: f64,
 }
 
 /// Which of a region's versions the harness runs (`PENCILC_RUN`).
@@ -184,6 +189,7 @@ impl HarnessOptions {
             versions: Versions::Chosen,
             against_device: false,
             reference_jobs: 1,
+            reassociation_tolerance: 1e-6,
         }
     }
 }
@@ -271,6 +277,9 @@ pub struct KernelResult {
     pub versions: Vec<VersionRun>,
     /// The step that failed and its message, if one did.
     pub error: Option<String>,
+    /// pencilc reassociated a floating-point accumulation (`-v`): the
+    /// results are compared with `reassociation_tolerance`.
+    pub reassociated: bool,
 }
 
 /// One forced version's run.
@@ -355,6 +364,9 @@ struct Built {
     reference: Option<(String, f64)>,
 }
 
+/// The least time a sequential reference may run for.
+const REFERENCE_TIMEOUT: Duration = Duration::from_secs(600);
+
 /// Runs the sequential programs `reference_jobs` at a time (one run each:
 /// they are references, not measurements) and keeps their dumps.
 fn run_references(opts: &HarnessOptions, built: &mut [Built]) -> Result<(), String> {
@@ -362,6 +374,11 @@ fn run_references(opts: &HarnessOptions, built: &mut [Built]) -> Result<(), Stri
         .num_threads(opts.reference_jobs)
         .build()
         .map_err(|e| e.to_string())?;
+    // The per-program limit guards the lease against slow generated code;
+    // a reference run side by side with others may well take longer.
+    let mut opts = opts.clone();
+    opts.run_timeout = opts.run_timeout.max(REFERENCE_TIMEOUT);
+    let opts = &opts;
     pool.install(|| {
         built.par_iter_mut().for_each(|b| {
             let Some(seq) = b.sequential.clone().filter(|_| b.result.error.is_none()) else {
@@ -607,6 +624,15 @@ fn run_pencilc(
 
 /// Reads what `pencilc -v` says of the file: kernels and parallel
 /// dimensions, and the first line of each warning.
+/// The relative tolerance `r`'s results are compared with.
+fn tolerance(opts: &HarnessOptions, r: &KernelResult) -> f64 {
+    if r.reassociated {
+        opts.tolerance.max(opts.reassociation_tolerance)
+    } else {
+        opts.tolerance
+    }
+}
+
 fn read_verbose_report(log: &str, r: &mut KernelResult) {
     for line in log.lines() {
         if let Some(i) = line.find(" kernel(s), parallel dims [") {
@@ -625,6 +651,8 @@ fn read_verbose_report(log: &str, r: &mut KernelResult) {
             }
         } else if line.contains(": warning: ") {
             r.warnings.push(line.trim().to_string());
+        } else if line.contains(crate::scop::reductions::REASSOCIATED) {
+            r.reassociated = true;
         }
     }
 }
@@ -887,7 +915,7 @@ fn run_programs(
     let mut timed = interleaved_runs(opts, opts.runs, &programs)?;
     if timed.len() == 3 {
         let (dump, ms, _) = timed.remove(2);
-        let c = compare_dumps(&timed[0].0, &dump, opts.tolerance);
+        let c = compare_dumps(&timed[0].0, &dump, tolerance(opts, r));
         r.always_device_ms = Some(ms);
         r.always_device_speedup = (ms > 0.0).then(|| timed[0].1 / ms);
         r.versions.push(VersionRun {
@@ -913,7 +941,7 @@ fn run_programs(
     );
     r.opencl_ms = Some(ocl_ms);
     r.speedup = (ocl_ms > 0.0).then(|| seq_ms / ocl_ms);
-    let c = compare_dumps(&seq_dump, &ocl_dump, opts.tolerance);
+    let c = compare_dumps(&seq_dump, &ocl_dump, tolerance(opts, r));
     r.correct = c.ok();
     r.comparison = Some(c);
     if opts.versions == Versions::All {
@@ -933,7 +961,7 @@ fn run_programs(
                     &format!("opencl-{}", v),
                     region_seconds,
                 )?;
-                let c = compare_dumps(&seq_dump, &dump, opts.tolerance);
+                let c = compare_dumps(&seq_dump, &dump, tolerance(opts, r));
                 if !c.ok() {
                     r.correct = false;
                     r.comparison = Some(c.clone());
@@ -992,7 +1020,7 @@ fn run_cuda(
     let (dump, ms, _) = timed_runs(opts, runs, exe, dir, &envs, "cuda", region_seconds)?;
     r.cuda_ms = gpu.then_some(ms);
     r.cuda_speedup = r.cuda_ms.filter(|&m| m > 0.0).map(|m| seq_ms / m);
-    let c = compare_dumps(seq_dump, &dump, opts.tolerance);
+    let c = compare_dumps(seq_dump, &dump, tolerance(opts, r));
     r.cuda_correct = Some(c.ok());
     if !opencl_ran {
         r.correct = c.ok();

@@ -36,6 +36,12 @@ pub fn note(r: &KernelResult) -> String {
     if r.sequential_only() {
         notes.push("no parallel kernel: runs sequentially on the device".to_string());
     }
+    if r.reassociated {
+        notes.push(
+            "floating-point reduction reassociated: compared at the reassociation tolerance"
+                .to_string(),
+        );
+    }
     if let Some(w) = r.schedule_fallback() {
         // The warning's first clause says what happened; the rest is in
         // the kernel's pencilc.log.

@@ -119,6 +119,11 @@ pub fn candidates(scop: &Scop, mode: ReductionMode) -> Result<Vec<Candidate>> {
     Ok(found)
 }
 
+/// What `-v` adds to a floating-point sum's or product's note: its terms
+/// are combined in another order, so its result may differ by rounding
+/// (`--reductions exact` keeps the order).
+pub const REASSOCIATED: &str = ", reassociated (floating point: rounding may differ)";
+
 /// Makes the `chosen` accumulations reductions: their updates may-writes
 /// that carry the reduction, their update-to-update pairs in
 /// `Scop::independent`.
@@ -130,6 +135,10 @@ pub fn apply(scop: &mut Scop, chosen: &[Candidate]) -> Result<()> {
     let mut pairs = Vec::new();
     for c in chosen {
         let (l, v, op, updates) = (&c.depth, &c.var, &c.op, &c.stmts);
+        // Users (and the harness, which widens its tolerance on it) must
+        // see when the result can differ by rounding.
+        let reassociated = matches!(op, RedOp::Add | RedOp::Mul)
+            && scop.array(v).is_some_and(|a| !is_integer(&a.elem_type));
         for &t in updates {
             let st = &mut scop.stmts[t];
             for w in st.writes.iter_mut().filter(|w| w.array == *v) {
@@ -137,11 +146,12 @@ pub fn apply(scop: &mut Scop, chosen: &[Candidate]) -> Result<()> {
             }
             st.reductions.push((v.clone(), *op));
             scop.notes.push(format!(
-                "line {}: `{}` accumulates ({}) over loop `{}`: a reduction",
+                "line {}: `{}` accumulates ({}) over loop `{}`: a reduction{}",
                 st.loc.line,
                 v,
                 op.name(),
-                st.iterators[*l]
+                st.iterators[*l],
+                if reassociated { REASSOCIATED } else { "" }
             ));
         }
         for &t in updates {
