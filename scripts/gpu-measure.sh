@@ -11,14 +11,20 @@
 #     (-O3, --fmad=false, -cudart shared), the device version forced
 #     (PENCILC_RUN=device), every array compared with the sequential
 #     program's, the region timed (allocation, copies, launches; CUDA's
-#     one-time context creation left out). GPU_MEASURE_RUNS runs each
-#     (default 1), GPU_MEASURE_LIMIT seconds at most per program (default
-#     60): a kernel that would run for minutes costs one limit, not the
-#     lease.
-#  3. Kernel-only time: each program run once more under kernel_time.so
-#     (benches/gpu/kernel_time.c: CUDA events around every launch).
+#     one-time context creation left out). The sequential programs, the
+#     references, run first, all at once on the host's cores (their times
+#     are then less exact; ../shared/gpu has careful ones). GPU_MEASURE_RUNS
+#     runs each (default 1); each may run GPU_MEASURE_LIMIT seconds
+#     (default 20) beyond what its sequential program took for the whole
+#     run (PolyBench's initialisation and dump, which it does too): a kernel
+#     that would run for minutes costs one limit, not the lease.
+#  3. Kernel-only time: each program that finished run once more under
+#     kernel_time.so (benches/gpu/kernel_time.c: CUDA events around every
+#     launch). GPU_MEASURE_KERNEL_ONLY=0 leaves it out.
 #  4. cuBLAS DGEMM at gemm's LARGE sizes (benches/gpu/cublas_gemm.cu).
+#     GPU_MEASURE_CUBLAS=0 leaves it out.
 #
+# GPU_MEASURE_KERNELS=a,b,c measures only those kernels.
 # Writes OUT_DIR/summary.tsv (kernel, sequential, region and kernel-only ms,
 # launches, the estimate, correctness) and the harness's tables and JSON.
 # OUT_DIR defaults to $OUT, else target/gpu-measure.
@@ -38,7 +44,7 @@ nvidia-smi -L || { echo "gpu-measure: no GPU (nvidia-smi -L failed)" >&2; exit 2
 for b in pencilc pencilc-harness; do
   [ -x "$bin/$b" ] || { echo "gpu-measure: $bin/$b missing (build with cargo build --release, or set PENCILC_BIN_DIR)" >&2; exit 2; }
 done
-all=$(awk '!/^#/ && NF {print $1}' polybench/kernels.txt | paste -sd,)
+all=${GPU_MEASURE_KERNELS:-$(awk '!/^#/ && NF {print $1}' polybench/kernels.txt | paste -sd,)}
 
 # 1. Estimates (CPU only, seconds): in the background, beside step 2's
 # builds, so that they cost no device time of their own.
@@ -52,12 +58,14 @@ estimate() { # name path flags...
 (
   while read -r name path flags; do
     case "$name" in ''|'#'*) continue ;; esac
+    case ",$all," in *",$name,"*) ;; *) continue ;; esac
     # shellcheck disable=SC2086
     estimate "$name" "$path" $flags >"$out/estimate.$name" &
   done <polybench/kernels.txt
   wait
   while read -r name _; do
     case "$name" in ''|'#'*) continue ;; esac
+    case ",$all," in *",$name,"*) ;; *) continue ;; esac
     cat "$out/estimate.$name"; rm -f "$out/estimate.$name"
   done <polybench/kernels.txt >"$out/estimates.tsv"
 ) &
@@ -72,17 +80,22 @@ estimates=$!
   2>"$out/region.log" | tee "$out/region.txt" || status=1
 
 # 3. Kernel-only times, for the programs that finished in step 2.
-python3 - "$out" >"$out/timed_out" <<'PY'
+# Each one's limit: GPU_MEASURE_LIMIT beyond what the sequential program
+# took for the whole run (PolyBench's initialisation and dump, which the
+# generated program does too on the host).
+python3 - "$out" "$limit" >"$out/limits" <<'PY'
 import json, sys
 try:
     for r in json.load(open(f"{sys.argv[1]}/region.json"))["kernels"]:
-        if r.get("cuda_ms") is None:
-            print(r["name"])
+        if r.get("cuda_ms") is not None:
+            print(r["name"], int(float(sys.argv[2]) + (r.get("sequential_wall_ms") or 0) / 1e3 + 1))
 except Exception:
     pass
 PY
 ktime=""
-if "$nvcc" -shared -Xcompiler -fPIC -cudart shared benches/gpu/kernel_time.c \
+if [ "${GPU_MEASURE_KERNEL_ONLY:-1}" = 0 ]; then
+  :
+elif "$nvcc" -shared -Xcompiler -fPIC -cudart shared benches/gpu/kernel_time.c \
      -o "$out/kernel_time.so" -ldl 2>"$out/kernel_time.log"; then
   ktime=$(cd "$out" && pwd)/kernel_time.so
 else
@@ -93,18 +106,24 @@ fi
 for name in ${all//,/ }; do
   exe="$out/work/$name/cuda"
   line="-"
-  if grep -qx "$name" "$out/timed_out" 2>/dev/null; then
+  klimit=$(awk -v k="$name" '$1 == k { print $2 }' "$out/limits")
+  if [ "${GPU_MEASURE_KERNEL_ONLY:-1}" = 0 ]; then
+    line="- (left out: GPU_MEASURE_KERNEL_ONLY=0)"
+  elif [ -z "$klimit" ]; then
     line="- (no region time in step 2: not run again)"
   elif [ -n "$ktime" ] && [ -x "$exe" ]; then
     # The program dumps its arrays on stderr: keep only the report.
     line=$(cd "$out/work/$name" && PENCILC_RUN=device LD_PRELOAD="$ktime" \
-             timeout "$limit" ./cuda 2>&1 >/dev/null | grep '^pencilc-ktime:' | tail -1)
-    [ -n "$line" ] || line="- (no report: killed after ${limit} s or failed)"
+             timeout "$klimit" ./cuda 2>&1 >/dev/null | grep '^pencilc-ktime:' | tail -1)
+    [ -n "$line" ] || line="- (no report: killed after ${klimit} s or failed)"
   fi
   printf '%s\t%s\n' "$name" "$line" >>"$out/kernel_only.tsv"
 done
 
 # 4. cuBLAS: nvcc finds it in the toolkit, else in a pip-installed wheel.
+if [ "${GPU_MEASURE_CUBLAS:-1}" = 0 ]; then
+  echo "cuBLAS left out (GPU_MEASURE_CUBLAS=0)" >"$out/cublas.txt"
+else
 cublas_flags=(-lcublas)
 if ! echo 'int main(){}' | "$nvcc" -x cu - -lcublas -o /dev/null 2>/dev/null; then
   lib=$(find / -name 'libcublas.so.*' -not -path '*/proc/*' 2>/dev/null | head -1)
@@ -117,6 +136,7 @@ if "$nvcc" -O3 -arch=native -std=c++17 benches/gpu/cublas_gemm.cu "${cublas_flag
 else
   echo "gpu-measure: cuBLAS reference did not build" | tee "$out/cublas.txt"
   status=1
+fi
 fi
 
 wait "$estimates"
