@@ -463,10 +463,11 @@ mod tests {
         let text = H100.replace("simd_width = 32", "simd_width = 0");
         let e = Device::parse(&text, "x.toml").unwrap_err();
         assert!(e.message.contains("simd_width"), "{}", e.message);
-        let text = format!("{}\n[gpu_model]\nlaunch_us = 0.0\n", GENERIC_GPU);
+        let without_model = GENERIC_GPU.split("[gpu_model]").next().unwrap();
+        let text = format!("{}\n[gpu_model]\nlaunch_us = 0.0\n", without_model);
         let e = Device::parse(&text, "x.toml").unwrap_err();
         assert!(e.message.contains("gpu_model.launch_us"), "{}", e.message);
-        let text = format!("{}\n[gpu_model]\nlaunch_ms = 1.0\n", GENERIC_GPU);
+        let text = format!("{}\n[gpu_model]\nlaunch_ms = 1.0\n", without_model);
         assert!(Device::parse(&text, "x.toml").is_err());
         let e = Device::lookup("no-such-device").unwrap_err();
         assert!(e.hint.as_deref().unwrap_or("").contains("nvidia-h100"));

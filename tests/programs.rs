@@ -1320,3 +1320,35 @@ fn labels_no_goto_names_are_ignored() {
     check("labels");
     check_cuda_emulated("labels");
 }
+
+/// Index-set splitting (issue 30, `scop::split`): floyd-warshall's
+/// shortest paths and a Gauss-Jordan step, whose row and column `k` other
+/// instances of step `k` read, split into pieces whose inner loops run in
+/// parallel, on every GPU mapping that has a GPU model (the CUDA default,
+/// OpenCL with `--device generic-gpu`); each version's output is the
+/// original's, at sizes 0, 1, 2, 7, 33 and 61. The OpenCL CPU mapping,
+/// which has no GPU model to decide with, keeps the statements whole.
+#[test]
+fn pivot_rows_and_columns_are_split_off() {
+    check("split_pivots");
+    check_cuda_emulated("split_pivots");
+    let src = root().join("tests/programs/split_pivots.c");
+    let dir = scratch("program-split_pivots-gpu");
+    let warnings = check_source_on(&src, &dir, &["-v", "--device", "generic-gpu"], &["opencl"]);
+    assert_eq!(
+        warnings.matches("split into 9 pieces").count(),
+        2,
+        "{}",
+        warnings
+    );
+    let cl = std::fs::read_to_string(dir.join("p_kernel.cl")).unwrap();
+    assert!(cl.matches("__kernel").count() >= 10, "{}", cl);
+    let cpu = run(
+        Command::new(pencilc())
+            .args(["--target", "opencl", "-v", "-o"])
+            .arg(dir.join("cpu_host.c"))
+            .arg(&src),
+        "pencilc --target opencl",
+    );
+    assert!(!String::from_utf8_lossy(&cpu.stderr).contains("split into"));
+}

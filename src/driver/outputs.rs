@@ -134,19 +134,30 @@ fn gpu_profile(
     first_kernel: usize,
     opts: &Options,
 ) -> Result<crate::profile::RegionProfile> {
-    let params = crate::profile::params::values(isl, &c.scop, &opts.gpu_model_params)?;
-    let private: Vec<(String, Vec<usize>)> = c
-        .deps
+    profile_of(isl, &c.scop, &c.deps, &c.ast, first_kernel, opts)
+}
+
+/// The GPU profile of a device version from its parts.
+fn profile_of(
+    isl: &Isl,
+    scop: &crate::scop::Scop,
+    deps: &crate::deps::DependenceGraph,
+    ast: &crate::ast::GpuAst,
+    first_kernel: usize,
+    opts: &Options,
+) -> Result<crate::profile::RegionProfile> {
+    let params = crate::profile::params::values(isl, scop, &opts.gpu_model_params)?;
+    let private: Vec<(String, Vec<usize>)> = deps
         .privatised
         .iter()
         .map(|p| (p.array.clone(), p.stmts.clone()))
         .collect();
-    let live_in = crate::profile::live_in_arrays(isl, &c.deps.live_in)?;
+    let live_in = crate::profile::live_in_arrays(isl, &deps.live_in)?;
     let input = crate::profile::Inputs {
-        scop: &c.scop,
-        ast: &c.ast,
-        copy_in: &c.deps.copy_in,
-        copy_out: &c.deps.copy_out,
+        scop,
+        ast,
+        copy_in: &deps.copy_in,
+        copy_out: &deps.copy_out,
         live_in: &live_in,
         private: &private,
         first_kernel,
@@ -156,6 +167,21 @@ fn gpu_profile(
         &params,
         crate::profile::Sampling::default(),
     ))
+}
+
+/// The GPU model's estimate of a device version, in milliseconds; `None`
+/// without a GPU model or where a parameter's value is unknown.
+pub(super) fn estimate_ms(
+    isl: &Isl,
+    scop: &crate::scop::Scop,
+    deps: &crate::deps::DependenceGraph,
+    ast: &crate::ast::GpuAst,
+    opts: &Options,
+) -> Option<f64> {
+    let model = opts.gpu_model.as_ref()?;
+    let p = profile_of(isl, scop, deps, ast, 0, opts).ok()?;
+    let e = crate::profile::estimate(&p, model);
+    (p.unknown == 0 && e.total_ms.is_finite()).then_some(e.total_ms)
 }
 
 /// A warning for `--gpu-model-params` names that are no parameter of any

@@ -2,6 +2,7 @@
 //! loaded or the fallback ladder, and what the file keeps of it (the saved
 //! schedule, the compiled region).
 
+use super::outputs::estimate_ms;
 use super::rung::{compile_rung, cpu_version, reduction_statements, RegionOutcome, RungCompile};
 use super::saved::{read_schedules, saved_for, SavedSchedule, SAVED_NO_COPY, SAVED_REDUCTIONS};
 use super::{at_region, debug_fault, progress, Emit, FileReport, Lap, Options};
@@ -272,7 +273,7 @@ fn climb_ladder(
             emit: opts.emit,
             kernels_so_far,
         };
-        let before = report.clone();
+        let mut before = report.clone();
         let mut tried = compile_rung(
             isl,
             &w.scop,
@@ -282,6 +283,12 @@ fn climb_ladder(
             report,
             lap,
         );
+        if let Ok(o) = &tried {
+            if let Some(split) = with_splits(isl, w, o, &rung_opts, &before, opts, report, lap)? {
+                before.placements.extend(split.1);
+                tried = Ok(split.0);
+            }
+        }
         if let (Ok(o), None) = (&tried, &opts.load_schedule) {
             if let Some(again) = with_reductions(isl, w, o, &rung_opts, before, opts, report, lap)?
             {
@@ -296,6 +303,82 @@ fn climb_ladder(
         }
     }
     Ok(None)
+}
+
+/// Index-set splitting (`scop::split`), where the GPU model estimates the
+/// split region's device version at under half the whole one's: the
+/// outcome with it (the region, its dependences and the report replaced)
+/// and the notes for `-v`. Saved and loaded schedules name the
+/// statements as the user's code has them: no split with either.
+#[allow(clippy::too_many_arguments)]
+fn with_splits(
+    isl: &Isl,
+    w: &mut Work,
+    o: &RegionOutcome,
+    rung_opts: &RungCompile,
+    before: &FileReport,
+    opts: &Options,
+    report: &mut FileReport,
+    lap: &mut Lap<'_>,
+) -> Result<Option<(RegionOutcome, Vec<String>)>> {
+    if opts.load_schedule.is_some() || opts.save_schedule.is_some() || !w.excluded.is_empty() {
+        return Ok(None);
+    }
+    let Some(ast) = &o.ast else {
+        return Ok(None);
+    };
+    let Some(whole) = estimate_ms(isl, &w.scop, &w.deps, ast, opts) else {
+        return Ok(None);
+    };
+    let Some((split, notes)) =
+        scop::split::split(isl, &w.scop).map_err(|e| at_region(e, &w.scop))?
+    else {
+        return Ok(None);
+    };
+    let mut again = before.clone();
+    let mut none_excluded = Vec::new();
+    let redone = deps::analyze(isl, &split).and_then(|mut d| {
+        compile_rung(
+            isl,
+            &split,
+            &mut d,
+            &mut none_excluded,
+            rung_opts,
+            &mut again,
+            lap,
+        )
+        .map(|o| (d, o))
+    });
+    // A split that does not compile (an isl budget, a check) leaves the
+    // whole statements, which did.
+    let Ok((d, o)) = redone else {
+        return Ok(None);
+    };
+    let Some(parts) = o
+        .ast
+        .as_ref()
+        .and_then(|a| estimate_ms(isl, &split, &d, a, opts))
+    else {
+        return Ok(None);
+    };
+    if parts >= 0.5 * whole {
+        return Ok(None);
+    }
+    let notes: Vec<String> = notes
+        .into_iter()
+        .map(|n| {
+            format!(
+                "{} (GPU model: {:.3} ms against {:.3} ms whole)",
+                n, parts, whole
+            )
+        })
+        .collect();
+    again.placements.extend(notes.iter().cloned());
+    w.scop = split;
+    w.deps = d;
+    w.excluded = none_excluded;
+    *report = again;
+    Ok(Some((o, notes)))
 }
 
 /// Accumulations left in kernels of one thread (or outside every OpenMP

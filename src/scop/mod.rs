@@ -14,6 +14,9 @@ pub mod nesting;
 mod reduction_uses;
 pub mod reductions;
 mod reshape;
+pub mod split;
+#[cfg(test)]
+pub(crate) mod test_support;
 
 pub use build::{is_pure_function, reduction_value, PENCIL_BUILTINS, PURE_FUNCTIONS};
 

@@ -194,22 +194,7 @@ fn subscripts_read(lhs: &Expr, var: &str) -> Option<OtherUse> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::front::{parse_regions, preprocess, CppOptions};
-
-    /// The model of the one region of `src`.
-    fn scop_of(name: &str, src: &str) -> crate::scop::Scop {
-        let dir = std::env::temp_dir().join(format!(
-            "pencilc-reduction-uses-{}-{}",
-            name,
-            std::process::id()
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("p.c");
-        std::fs::write(&path, src).unwrap();
-        let pp = preprocess(&path, &CppOptions::default(), None).unwrap();
-        let regions = parse_regions(&pp).unwrap();
-        crate::scop::build_scop(&regions[0]).unwrap()
-    }
+    use crate::scop::test_support::scop_of;
 
     fn body_writing<'s>(scop: &'s crate::scop::Scop, var: &str) -> &'s StmtBody {
         &scop
