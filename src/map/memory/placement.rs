@@ -164,6 +164,83 @@ pub fn is_coalesced(
     Ok(true)
 }
 
+/// Whether each thread of a block keeps to its own rows of `array`: points
+/// that differ only in their thread values (positions `first_thread` to
+/// `first_thread + n_thread - 1`) access elements of the same last
+/// subscript, so the last subscript, along which memory is contiguous,
+/// moves with the thread's own loops alone. A thread that walks a row
+/// reads each cache line many times in a row: on a device whose global
+/// loads are cached (a GPU's L1), such an access costs little though the
+/// threads of a warp read different lines (adi's sweeps).
+pub fn threads_keep_to_rows(
+    isl: &Isl,
+    refs: &[UnionMap],
+    to_points: &UnionMap,
+    first_thread: usize,
+    n_thread: usize,
+    rank: usize,
+    array: &str,
+) -> Result<bool> {
+    if rank < 2 || n_thread == 0 {
+        return Ok(false);
+    }
+    let n = point_count(isl, to_points)?;
+    let xs: Vec<String> = (0..n).map(|k| format!("x{}", k)).collect();
+    let ys: Vec<String> = (0..n).map(|k| format!("y{}", k)).collect();
+    let same: Vec<String> = (0..n)
+        .filter(|k| !(first_thread..first_thread + n_thread).contains(k))
+        .map(|k| format!("y{k} = x{k}"))
+        .collect();
+    // Text: a relation written from dimension names made here.
+    let other_threads = UnionMap::read_from_str(
+        &isl.ctx,
+        &format!(
+            "{{ [{}] -> [{}] : {} }}",
+            xs.join(", "),
+            ys.join(", "),
+            if same.is_empty() {
+                "true".to_string()
+            } else {
+                same.join(" and ")
+            }
+        ),
+    )
+    .isl(isl, STAGE)?;
+    let a: Vec<String> = (0..rank).map(|k| format!("a{}", k)).collect();
+    let b: Vec<String> = (0..rank).map(|k| format!("b{}", k)).collect();
+    // Text: a relation written from dimension names made here.
+    let same_column = UnionMap::read_from_str(
+        &isl.ctx,
+        &format!(
+            "{{ {}[{}] -> {}[{}] : b{l} = a{l} }}",
+            array,
+            a.join(", "),
+            array,
+            b.join(", "),
+            l = rank - 1
+        ),
+    )
+    .isl(isl, STAGE)?;
+    for r in refs {
+        let e = points_to_elements(isl, to_points, r)?
+            .to_union_map()
+            .isl(isl, STAGE)?;
+        let pairs = e
+            .copy()
+            .isl(isl, STAGE)?
+            .reverse()
+            .isl(isl, STAGE)?
+            .apply_range(other_threads.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .apply_range(e)
+            .isl(isl, STAGE)?;
+        if !pairs.is_subset(&same_column).isl(isl, STAGE)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// [outer values, point values] → elements of one array.
 pub fn points_to_elements(isl: &Isl, to_points: &UnionMap, acc: &UnionMap) -> Result<Map> {
     let m = to_points
