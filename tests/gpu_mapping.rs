@@ -126,7 +126,9 @@ fn no_loop_nest_runs_on_one_gpu_thread_at_large() {
     );
     // adi: each thread sweeps its own rows of p and q, in global memory
     // (cached lines), not through shared tiles copied each 32 columns.
-    assert!(!has("adi", "__shared__"), "{}", all["adi"]);
+    for tile in ["shared_p", "shared_q", "shared_u"] {
+        assert!(!has("adi", tile), "{}", all["adi"]);
+    }
     // lu and cholesky: no shared tile as long as a column (the pivot
     // grouped with the column below it, copied by one thread).
     for k in ["lu", "cholesky"] {
