@@ -124,6 +124,9 @@ fn no_loop_nest_runs_on_one_gpu_thread_at_large() {
         fw,
         all["floyd-warshall"]
     );
+    // nussinov: isl's wavefront `j - i` with `i` on threads (pencilc's
+    // own schedule left only the `k` reduction parallel: 3.1M launches).
+    assert_eq!(blocks("nussinov"), ["32"], "{}", all["nussinov"]);
     // adi: each thread sweeps its own rows of p and q, in global memory
     // (cached lines), not through shared tiles copied each 32 columns.
     for tile in ["shared_p", "shared_q", "shared_u"] {

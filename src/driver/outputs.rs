@@ -169,19 +169,19 @@ fn profile_of(
     ))
 }
 
-/// The GPU model's estimate of a device version, in milliseconds; `None`
-/// without a GPU model or where a parameter's value is unknown.
-pub(super) fn estimate_ms(
+/// The GPU model's estimate of a device version; `None` without a GPU
+/// model or where a parameter's value is unknown.
+pub(super) fn estimate(
     isl: &Isl,
     scop: &crate::scop::Scop,
     deps: &crate::deps::DependenceGraph,
     ast: &crate::ast::GpuAst,
     opts: &Options,
-) -> Option<f64> {
+) -> Option<crate::profile::Estimate> {
     let model = opts.gpu_model.as_ref()?;
     let p = profile_of(isl, scop, deps, ast, 0, opts).ok()?;
     let e = crate::profile::estimate(&p, model);
-    (p.unknown == 0 && e.total_ms.is_finite()).then_some(e.total_ms)
+    (p.unknown == 0 && e.total_ms.is_finite()).then_some(e)
 }
 
 /// A warning for `--gpu-model-params` names that are no parameter of any

@@ -2,7 +2,7 @@
 //! loaded or the fallback ladder, and what the file keeps of it (the saved
 //! schedule, the compiled region).
 
-use super::outputs::estimate_ms;
+use super::outputs::estimate;
 use super::rung::{compile_rung, cpu_version, reduction_statements, RegionOutcome, RungCompile};
 use super::saved::{read_schedules, saved_for, SavedSchedule, SAVED_NO_COPY, SAVED_REDUCTIONS};
 use super::{at_region, debug_fault, progress, Emit, FileReport, Lap, Options};
@@ -289,6 +289,14 @@ fn climb_ladder(
                 tried = Ok(split.0);
             }
         }
+        if let Ok(o) = &tried {
+            if let Some(other) =
+                with_isl_scheduler(isl, w, o, &rung_opts, &before, opts, report, lap)?
+            {
+                before.placements.push(other.1);
+                tried = Ok(other.0);
+            }
+        }
         if let (Ok(o), None) = (&tried, &opts.load_schedule) {
             if let Some(again) = with_reductions(isl, w, o, &rung_opts, before, opts, report, lap)?
             {
@@ -327,7 +335,7 @@ fn with_splits(
     let Some(ast) = &o.ast else {
         return Ok(None);
     };
-    let Some(whole) = estimate_ms(isl, &w.scop, &w.deps, ast, opts) else {
+    let Some(whole) = estimate(isl, &w.scop, &w.deps, ast, opts).map(|e| e.total_ms) else {
         return Ok(None);
     };
     let Some((split, notes)) =
@@ -357,7 +365,8 @@ fn with_splits(
     let Some(parts) = o
         .ast
         .as_ref()
-        .and_then(|a| estimate_ms(isl, &split, &d, a, opts))
+        .and_then(|a| estimate(isl, &split, &d, a, opts))
+        .map(|e| e.total_ms)
     else {
         return Ok(None);
     };
@@ -379,6 +388,89 @@ fn with_splits(
     w.excluded = none_excluded;
     *report = again;
     Ok(Some((o, notes)))
+}
+
+/// isl's scheduler where pencilc's schedule is bound by launches or by one
+/// thread's chain of work (nussinov: pencilc's scheduler carries the
+/// outer dependences on `i` and `j` and finds only the `k` reduction
+/// parallel, 3.1M launches at LARGE; isl's wavefront `j - i` leaves `i`
+/// parallel, 2,499 launches) and the GPU model estimates its version at
+/// under half: the outcome with it and the note for `-v`.
+#[allow(clippy::too_many_arguments)]
+fn with_isl_scheduler(
+    isl: &Isl,
+    w: &mut Work,
+    o: &RegionOutcome,
+    rung_opts: &RungCompile,
+    before: &FileReport,
+    opts: &Options,
+    report: &mut FileReport,
+    lap: &mut Lap<'_>,
+) -> Result<Option<(RegionOutcome, String)>> {
+    if opts.load_schedule.is_some()
+        || rung_opts.options.original
+        || rung_opts.options.sched.kind != crate::sched::SchedulerKind::Pluto
+    {
+        return Ok(None);
+    }
+    let Some(ast) = &o.ast else {
+        return Ok(None);
+    };
+    let Some(ours) = estimate(isl, &w.scop, &w.deps, ast, opts) else {
+        return Ok(None);
+    };
+    use crate::profile::estimate::Bound;
+    let serial: f64 = ours
+        .kernels
+        .iter()
+        .filter(|k| matches!(k.bound, Bound::Launches | Bound::Span))
+        .map(|k| k.ms)
+        .sum();
+    if serial < 0.5 * ours.total_ms {
+        return Ok(None);
+    }
+    let mut options = rung_opts.options.clone();
+    options.sched.kind = crate::sched::SchedulerKind::Isl;
+    let other_opts = RungCompile {
+        options,
+        cpu: rung_opts.cpu,
+        loaded: None,
+        emit: rung_opts.emit,
+        kernels_so_far: rung_opts.kernels_so_far,
+    };
+    let mut again = before.clone();
+    let mut d = w.deps.clone();
+    let mut excluded = w.excluded.clone();
+    let Ok(other) = compile_rung(
+        isl,
+        &w.scop,
+        &mut d,
+        &mut excluded,
+        &other_opts,
+        &mut again,
+        lap,
+    ) else {
+        return Ok(None);
+    };
+    let Some(theirs) = other
+        .ast
+        .as_ref()
+        .and_then(|a| estimate(isl, &w.scop, &d, a, opts))
+    else {
+        return Ok(None);
+    };
+    if theirs.total_ms >= 0.5 * ours.total_ms {
+        return Ok(None);
+    }
+    let note = format!(
+        "line {}: the region is scheduled by isl's scheduler: pencilc's schedule is bound by launches or by one thread's work (GPU model: {:.3} ms against {:.3} ms)",
+        w.scop.begin_line, theirs.total_ms, ours.total_ms
+    );
+    again.placements.push(note.clone());
+    w.deps = d;
+    w.excluded = excluded;
+    *report = again;
+    Ok(Some((other, note)))
 }
 
 /// Accumulations left in kernels of one thread (or outside every OpenMP
