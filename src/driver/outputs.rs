@@ -169,19 +169,31 @@ fn profile_of(
     ))
 }
 
-/// The GPU model's estimate of a device version; `None` without a GPU
-/// model or where a parameter's value is unknown.
+/// The GPU model's estimate of a device version, and how many of its
+/// expressions the profile could not evaluate (a pointer's footprint, a
+/// bound of an unknown value: those parts count as nothing); `None`
+/// without a GPU model.
 pub(super) fn estimate(
     isl: &Isl,
     scop: &crate::scop::Scop,
     deps: &crate::deps::DependenceGraph,
     ast: &crate::ast::GpuAst,
     opts: &Options,
-) -> Option<crate::profile::Estimate> {
+) -> Option<(crate::profile::Estimate, usize)> {
     let model = opts.gpu_model.as_ref()?;
     let p = profile_of(isl, scop, deps, ast, 0, opts).ok()?;
     let e = crate::profile::estimate(&p, model);
-    (p.unknown == 0 && e.total_ms.is_finite()).then_some(e)
+    e.total_ms.is_finite().then_some((e, p.unknown))
+}
+
+/// Whether the estimate `b` is under half of `a`: only where both left
+/// out as much (the same unevaluated transfers, say), so that what they
+/// compare is what the versions change.
+pub(super) fn under_half(
+    a: &(crate::profile::Estimate, usize),
+    b: &(crate::profile::Estimate, usize),
+) -> bool {
+    a.1 == b.1 && b.0.total_ms < 0.5 * a.0.total_ms
 }
 
 /// A warning for `--gpu-model-params` names that are no parameter of any

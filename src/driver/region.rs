@@ -2,7 +2,7 @@
 //! loaded or the fallback ladder, and what the file keeps of it (the saved
 //! schedule, the compiled region).
 
-use super::outputs::estimate;
+use super::outputs::{estimate, under_half};
 use super::rung::{compile_rung, cpu_version, reduction_statements, RegionOutcome, RungCompile};
 use super::saved::{read_schedules, saved_for, SavedSchedule, SAVED_NO_COPY, SAVED_REDUCTIONS};
 use super::{at_region, debug_fault, progress, Emit, FileReport, Lap, Options};
@@ -335,7 +335,7 @@ fn with_splits(
     let Some(ast) = &o.ast else {
         return Ok(None);
     };
-    let Some(whole) = estimate(isl, &w.scop, &w.deps, ast, opts).map(|e| e.total_ms) else {
+    let Some(whole) = estimate(isl, &w.scop, &w.deps, ast, opts) else {
         return Ok(None);
     };
     let Some((split, notes)) =
@@ -366,11 +366,10 @@ fn with_splits(
         .ast
         .as_ref()
         .and_then(|a| estimate(isl, &split, &d, a, opts))
-        .map(|e| e.total_ms)
     else {
         return Ok(None);
     };
-    if parts >= 0.5 * whole {
+    if !under_half(&whole, &parts) {
         return Ok(None);
     }
     let notes: Vec<String> = notes
@@ -378,7 +377,7 @@ fn with_splits(
         .map(|n| {
             format!(
                 "{} (GPU model: {:.3} ms against {:.3} ms whole)",
-                n, parts, whole
+                n, parts.0.total_ms, whole.0.total_ms
             )
         })
         .collect();
@@ -421,12 +420,13 @@ fn with_isl_scheduler(
     };
     use crate::profile::estimate::Bound;
     let serial: f64 = ours
+        .0
         .kernels
         .iter()
         .filter(|k| matches!(k.bound, Bound::Launches | Bound::Span))
         .map(|k| k.ms)
         .sum();
-    if serial < 0.5 * ours.total_ms {
+    if serial < 0.5 * ours.0.total_ms {
         return Ok(None);
     }
     let mut options = rung_opts.options.clone();
@@ -459,12 +459,12 @@ fn with_isl_scheduler(
     else {
         return Ok(None);
     };
-    if theirs.total_ms >= 0.5 * ours.total_ms {
+    if !under_half(&ours, &theirs) {
         return Ok(None);
     }
     let note = format!(
         "line {}: the region is scheduled by isl's scheduler: pencilc's schedule is bound by launches or by one thread's work (GPU model: {:.3} ms against {:.3} ms)",
-        w.scop.begin_line, theirs.total_ms, ours.total_ms
+        w.scop.begin_line, theirs.0.total_ms, ours.0.total_ms
     );
     again.placements.push(note.clone());
     w.deps = d;
