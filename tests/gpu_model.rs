@@ -492,10 +492,16 @@ fn the_h100_constants_fit_the_measurement_of_2026_11_27() {
     let e = errors(&benches, &m);
     let mut fails = Vec::new();
     if !(1.0 / GEOMEAN_FACTOR..=GEOMEAN_FACTOR).contains(&e.geomean) {
-        fails.push(format!("geometric mean of estimate/measured {:.3}", e.geomean));
+        fails.push(format!(
+            "geometric mean of estimate/measured {:.3}",
+            e.geomean
+        ));
     }
     if (e.close as f64) < CLOSE_SHARE * e.measured as f64 {
-        fails.push(format!("{} of {} within {}x", e.close, e.measured, CLOSE_FACTOR));
+        fails.push(format!(
+            "{} of {} within {}x",
+            e.close, e.measured, CLOSE_FACTOR
+        ));
     }
     if e.rms_log > RMS_LOG_MAX {
         fails.push(format!("rms ln {:.3}", e.rms_log));

@@ -618,14 +618,6 @@ pub fn emit(
     })
 }
 
-/// The host prelude (pencilc's code in front of the user's) kept from the
-/// macros that reach it: the compiler's and `-D`'s, which the user's
-/// build defines too. Where one of them names an identifier of the
-/// prelude (`-Dn=100`, and `size_t n` in the OpenCL setup), the prelude is
-/// compiled with that macro pushed and undefined, and popped after it
-/// (`#pragma push_macro`: GCC, Clang, MSVC and ICC have it). Names that
-/// start with `_` or `CL_` are the implementation's and configure the
-/// prelude's headers; `PENCILC_` switches configure pencilc's code.
 /// The prelude with its headers kept off the names the user's file
 /// declares at file scope that those headers declare too
 /// (`front::host_clashes`: a user's `select` or `index`): each is another
@@ -635,11 +627,9 @@ fn shield_from_user_names(prelude: &str, names: &crate::front::names::FileNames)
     let Some(clashes) = names.host_clashes.get().filter(|c| !c.is_empty()) else {
         return prelude.to_string();
     };
-    let head = prelude.find("*/").map_or(0, |e| e + 2);
-    let (comment, rest) = prelude.split_at(head);
-    // What the prelude's own code names (a header's name, `sys/time.h`,
-    // is none).
-    let code: String = rest
+    // What the prelude's own code names (its header comment, which names
+    // the user's file, and a header's name, `sys/time.h`, are none).
+    let code: String = prelude[prelude.find("*/").map_or(0, |e| e + 2)..]
         .lines()
         .filter(|l| !l.trim_start().starts_with("#include"))
         .collect::<Vec<_>>()
@@ -649,24 +639,24 @@ fn shield_from_user_names(prelude: &str, names: &crate::front::names::FileNames)
         used.insert(w.to_string());
     });
     let renamed: Vec<&String> = clashes.iter().filter(|n| !used.contains(*n)).collect();
-    if renamed.is_empty() {
-        return prelude.to_string();
-    }
-    let mut out = format!(
-        "{}\n/* pencilc: names of this file that the headers below declare too */\n",
-        comment
-    );
-    for n in &renamed {
-        out.push_str(&format!("#define {} pencilc_libc_{}\n", n, n));
-    }
-    out.push_str(rest.trim_start_matches('\n').trim_end());
-    out.push('\n');
-    for n in &renamed {
-        out.push_str(&format!("#undef {}\n", n));
-    }
-    out
+    wrap_prelude(
+        prelude,
+        "names of this file that the headers below declare too",
+        renamed
+            .iter()
+            .map(|n| format!("#define {} pencilc_libc_{}", n, n)),
+        renamed.iter().map(|n| format!("#undef {}", n)),
+    )
 }
 
+/// The host prelude (pencilc's code in front of the user's) kept from the
+/// macros that reach it: the compiler's and `-D`'s, which the user's
+/// build defines too. Where one of them names an identifier of the
+/// prelude (`-Dn=100`, and `size_t n` in the OpenCL setup), the prelude is
+/// compiled with that macro pushed and undefined, and popped after it
+/// (`#pragma push_macro`: GCC, Clang, MSVC and ICC have it). Names that
+/// start with `_` or `CL_` are the implementation's and configure the
+/// prelude's headers; `PENCILC_` switches configure pencilc's code.
 fn shield_from_predefined_macros(prelude: &str, names: &crate::front::names::FileNames) -> String {
     let mut hit = std::collections::BTreeSet::new();
     crate::front::names::for_each_identifier(prelude, |w, _| {
@@ -678,23 +668,40 @@ fn shield_from_predefined_macros(prelude: &str, names: &crate::front::names::Fil
             hit.insert(w.to_string());
         }
     });
-    if hit.is_empty() {
+    wrap_prelude(
+        prelude,
+        "macros of the build that name identifiers of pencilc's code below",
+        hit.iter()
+            .map(|m| format!("#pragma push_macro(\"{}\")\n#undef {}", m, m)),
+        hit.iter().map(|m| format!("#pragma pop_macro(\"{}\")", m)),
+    )
+}
+
+/// `prelude` between `before` and `after` lines, after its header comment
+/// (which says what made the file), under a comment saying `why`; the
+/// prelude as it is where there is nothing to put around it.
+fn wrap_prelude(
+    prelude: &str,
+    why: &str,
+    before: impl Iterator<Item = String>,
+    after: impl Iterator<Item = String>,
+) -> String {
+    let before: Vec<String> = before.collect();
+    if before.is_empty() {
         return prelude.to_string();
     }
-    // After the header comment, which says what made the file.
     let head = prelude.find("*/").map_or(0, |e| e + 2);
     let (comment, rest) = prelude.split_at(head);
-    let mut out = format!(
-        "{}\n/* pencilc: macros of the build that name identifiers of pencilc's code below */\n",
-        comment
-    );
-    for m in &hit {
-        out.push_str(&format!("#pragma push_macro(\"{}\")\n#undef {}\n", m, m));
+    let mut out = format!("{}\n/* pencilc: {} */\n", comment, why);
+    for line in &before {
+        out.push_str(line);
+        out.push('\n');
     }
     out.push_str(rest.trim_start_matches('\n').trim_end());
     out.push('\n');
-    for m in &hit {
-        out.push_str(&format!("#pragma pop_macro(\"{}\")\n", m));
+    for line in after {
+        out.push_str(&line);
+        out.push('\n');
     }
     out
 }

@@ -224,4 +224,46 @@ mod tests {
         }
         assert!(!found.contains("mine"), "{:?}", found);
     }
+
+    /// Every header the host preludes include is probed: a header added to
+    /// a template and not here would let its names clash unseen. The
+    /// runtimes' own headers (CUDA's, OpenCL's, OpenMP's) are left out: the
+    /// probe cannot count on finding them, and their names are prefixed.
+    #[test]
+    fn every_prelude_header_of_the_templates_is_probed() {
+        const RUNTIMES: [&str; 5] = [
+            "cuda_runtime.h",
+            "cuda_runtime_api.h",
+            "CL/cl.h",
+            "OpenCL/opencl.h",
+            "omp.h",
+        ];
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+        let mut dirs = vec![root];
+        let mut seen = 0;
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                for line in text.lines() {
+                    let Some(rest) = line.trim_start().strip_prefix("#include <") else {
+                        continue;
+                    };
+                    let header = rest.split('>').next().unwrap();
+                    seen += 1;
+                    assert!(
+                        PRELUDE_HEADERS.contains(&header) || RUNTIMES.contains(&header),
+                        "{} includes <{}>, which host_clashes does not probe",
+                        path.display(),
+                        header
+                    );
+                }
+            }
+        }
+        assert!(seen >= 10, "{} includes found", seen);
+    }
 }
