@@ -186,21 +186,9 @@ pub fn convert_math_args(e: &Expr, var: &dyn Fn(&str) -> Option<String>) -> Expr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diag::Loc;
     use crate::front::cexpr::plain;
+    use crate::front::syntax::build::*;
 
-    fn e(kind: ExprKind) -> Expr {
-        Expr {
-            kind,
-            loc: Loc::unknown(),
-        }
-    }
-    fn id(n: &str) -> Expr {
-        e(ExprKind::Ident(n.into()))
-    }
-    fn call(f: &str, args: Vec<Expr>) -> Expr {
-        e(ExprKind::Call(f.into(), args))
-    }
     fn types(n: &str) -> Option<String> {
         match n {
             "i" => Some("int".into()),

@@ -507,22 +507,8 @@ fn c_rem(a: &Pw, d: i64) -> Pw {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::front::syntax::build::*;
 
-    fn e(kind: ExprKind) -> Expr {
-        Expr {
-            kind,
-            loc: Loc::unknown(),
-        }
-    }
-    fn id(n: &str) -> Expr {
-        e(ExprKind::Ident(n.into()))
-    }
-    fn int(v: i64) -> Expr {
-        e(ExprKind::Int(v, v.to_string()))
-    }
-    fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
-        e(ExprKind::Binary(op, Box::new(a), Box::new(b)))
-    }
     fn classify(n: &str) -> NameKind {
         match n {
             "i" | "j" => NameKind::Iterator,

@@ -183,21 +183,8 @@ mod paren_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diag::Loc;
+    use crate::front::syntax::build::*;
     use crate::front::syntax::BinOp;
-
-    fn e(kind: ExprKind) -> Expr {
-        Expr {
-            kind,
-            loc: Loc::unknown(),
-        }
-    }
-    fn id(n: &str) -> Expr {
-        e(ExprKind::Ident(n.into()))
-    }
-    fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
-        e(ExprKind::Binary(op, Box::new(a), Box::new(b)))
-    }
 
     #[test]
     fn precedence_and_associativity() {

@@ -731,3 +731,29 @@ pub fn buffer_type(t: &str) -> String {
 pub fn is_float_type(t: &str) -> bool {
     matches!(t.trim(), "float" | "double" | "long double")
 }
+
+/// Unit tests' shorthand for expressions, without locations.
+#[cfg(test)]
+pub(crate) mod build {
+    use super::{BinOp, Expr, ExprKind};
+    use crate::diag::Loc;
+
+    pub fn e(kind: ExprKind) -> Expr {
+        Expr {
+            kind,
+            loc: Loc::unknown(),
+        }
+    }
+    pub fn id(n: &str) -> Expr {
+        e(ExprKind::Ident(n.into()))
+    }
+    pub fn int(v: i64) -> Expr {
+        e(ExprKind::Int(v, v.to_string()))
+    }
+    pub fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
+        e(ExprKind::Binary(op, Box::new(a), Box::new(b)))
+    }
+    pub fn call(f: &str, args: Vec<Expr>) -> Expr {
+        e(ExprKind::Call(f.into(), args))
+    }
+}

@@ -100,24 +100,14 @@ fn expr_depth(e: &Expr) -> usize {
 mod tests {
     use super::*;
     use crate::diag::Loc;
-
-    fn e(kind: ExprKind) -> Expr {
-        Expr {
-            kind,
-            loc: Loc::unknown(),
-        }
-    }
-
-    fn ident(n: &str) -> Expr {
-        e(ExprKind::Ident(n.into()))
-    }
+    use crate::front::syntax::build::*;
 
     #[test]
     fn nested_ifs_count_one_each() {
         let mut s = Stmt::Break(Loc::unknown());
         for _ in 0..300 {
             s = Stmt::If {
-                cond: ident("c"),
+                cond: id("c"),
                 then_: vec![s],
                 else_: vec![],
                 loc: Loc::unknown(),
@@ -129,13 +119,9 @@ mod tests {
     #[test]
     fn a_long_chain_of_one_operator_is_flat() {
         use crate::front::syntax::BinOp;
-        let mut x = ident("a");
+        let mut x = id("a");
         for _ in 0..1000 {
-            x = e(ExprKind::Binary(
-                BinOp::Add,
-                Box::new(x),
-                Box::new(ident("b")),
-            ));
+            x = e(ExprKind::Binary(BinOp::Add, Box::new(x), Box::new(id("b"))));
         }
         assert_eq!(expr_depth(&x), 0);
         let call = e(ExprKind::Call("f".into(), vec![x]));
