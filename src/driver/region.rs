@@ -313,6 +313,23 @@ fn climb_ladder(
     Ok(None)
 }
 
+/// A model derived from the region's (reductions applied, statements
+/// split) through its own dependences and this rung: its dependences,
+/// outcome and the private copies it did without; `None` where it does
+/// not compile, which leaves the region as it was.
+fn compile_derived(
+    isl: &Isl,
+    derived: &scop::Scop,
+    rung_opts: &RungCompile,
+    report: &mut FileReport,
+    lap: &mut Lap<'_>,
+) -> Option<(deps::DependenceGraph, RegionOutcome, Vec<String>)> {
+    let mut excluded = Vec::new();
+    let mut d = deps::analyze(isl, derived).ok()?;
+    let o = compile_rung(isl, derived, &mut d, &mut excluded, rung_opts, report, lap).ok()?;
+    Some((d, o, excluded))
+}
+
 /// Index-set splitting (`scop::split`), where the GPU model estimates the
 /// split region's device version at under half the whole one's: the
 /// outcome with it (the region, its dependences and the report replaced)
@@ -344,22 +361,10 @@ fn with_splits(
         return Ok(None);
     };
     let mut again = before.clone();
-    let mut none_excluded = Vec::new();
-    let redone = deps::analyze(isl, &split).and_then(|mut d| {
-        compile_rung(
-            isl,
-            &split,
-            &mut d,
-            &mut none_excluded,
-            rung_opts,
-            &mut again,
-            lap,
-        )
-        .map(|o| (d, o))
-    });
     // A split that does not compile (an isl budget, a check) leaves the
     // whole statements, which did.
-    let Ok((d, o)) = redone else {
+    let Some((d, o, none_excluded)) = compile_derived(isl, &split, rung_opts, &mut again, lap)
+    else {
         return Ok(None);
     };
     let Some(parts) = o
@@ -500,20 +505,8 @@ fn with_reductions(
     let mut with = w.scop.clone();
     scop::reductions::apply(&mut with, &chosen).map_err(|e| at_region(e, &w.scop))?;
     let mut again = before;
-    let mut none_excluded = Vec::new();
-    let redone = deps::analyze(isl, &with).and_then(|mut d| {
-        compile_rung(
-            isl,
-            &with,
-            &mut d,
-            &mut none_excluded,
-            rung_opts,
-            &mut again,
-            lap,
-        )
-        .map(|o| (d, o))
-    });
-    let Ok((d, o)) = redone else {
+    let Some((d, o, none_excluded)) = compile_derived(isl, &with, rung_opts, &mut again, lap)
+    else {
         return Ok(None);
     };
     w.applied = reduction_statements(&with, &chosen);

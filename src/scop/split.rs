@@ -160,27 +160,15 @@ fn hyperplanes(isl: &Isl, st: &Statement) -> Result<Vec<Plane>> {
                 if !inner || aff.involves_locals().isl(isl, STAGE)? {
                     continue;
                 }
-                let on = aff
-                    .copy()
-                    .isl(isl, STAGE)?
-                    .zero_basic_set()
-                    .isl(isl, STAGE)?
-                    .to_set()
-                    .isl(isl, STAGE)?;
+                let on = side_of(isl, &aff, Side::On)?;
                 if domain.is_subset(&on).isl(isl, STAGE)? {
                     continue;
                 }
                 let mut same = false;
                 for p in &planes {
-                    let theirs = p
-                        .aff
-                        .copy()
-                        .isl(isl, STAGE)?
-                        .zero_basic_set()
-                        .isl(isl, STAGE)?
-                        .to_set()
+                    same |= side_of(isl, &p.aff, Side::On)?
+                        .is_equal(&on)
                         .isl(isl, STAGE)?;
-                    same |= theirs.is_equal(&on).isl(isl, STAGE)?;
                 }
                 if same || planes.len() == MAX_HYPERPLANES {
                     continue;
@@ -226,37 +214,31 @@ fn plane_text(aff: &isl_rs::Aff, iterators: &[String]) -> String {
     out
 }
 
+enum Side {
+    Below,
+    On,
+    Above,
+}
+
+/// Where `e < 0`, `e = 0` or `e > 0`.
+fn side_of(isl: &Isl, e: &isl_rs::Aff, side: Side) -> Result<Set> {
+    let e = e.copy().isl(isl, STAGE)?;
+    let basic = match side {
+        Side::Below => e.neg_basic_set(),
+        Side::On => e.zero_basic_set(),
+        Side::Above => e.neg().isl(isl, STAGE)?.neg_basic_set(),
+    };
+    basic.isl(isl, STAGE)?.to_set().isl(isl, STAGE)
+}
+
 /// The domain cut by the planes' signs, empty pieces left out; each piece
 /// as isl text.
 fn pieces(isl: &Isl, domain: &str, planes: &[Plane]) -> Result<Vec<String>> {
     let mut parts: Vec<Set> = vec![isl.set(domain).isl(isl, STAGE)?];
     for p in planes {
-        let below = p
-            .aff
-            .copy()
-            .isl(isl, STAGE)?
-            .neg_basic_set()
-            .isl(isl, STAGE)?
-            .to_set()
-            .isl(isl, STAGE)?;
-        let on = p
-            .aff
-            .copy()
-            .isl(isl, STAGE)?
-            .zero_basic_set()
-            .isl(isl, STAGE)?
-            .to_set()
-            .isl(isl, STAGE)?;
-        let above = p
-            .aff
-            .copy()
-            .isl(isl, STAGE)?
-            .neg()
-            .isl(isl, STAGE)?
-            .neg_basic_set()
-            .isl(isl, STAGE)?
-            .to_set()
-            .isl(isl, STAGE)?;
+        let below = side_of(isl, &p.aff, Side::Below)?;
+        let on = side_of(isl, &p.aff, Side::On)?;
+        let above = side_of(isl, &p.aff, Side::Above)?;
         let mut next = Vec::new();
         for part in parts {
             for side in [&below, &on, &above] {
