@@ -61,4 +61,16 @@ fn gpu_mapped_polybench_is_correct_with_real_barriers() {
         &["--device", "nvidia-h100"],
         Programs::OpenClAndEmulatedCuda,
     );
+    // Buffers that wrap the user's arrays (zero copy, issue 34) on a
+    // device whose memory is not the host's: only the map at the end of a
+    // region brings the kernels' results back, and the chunked, staged
+    // CUDA copies run with them.
+    std::env::set_var("PENCILC_ZERO_COPY", "1");
+    harness_all_correct_on(
+        "fakecl-mini-zero-copy",
+        "MINI",
+        &["atax", "gemver", "correlation", "lu", "jacobi-2d", "durbin", "trisolv"],
+        &["--device", "generic-gpu"],
+        Programs::OpenClAndEmulatedCuda,
+    );
 }

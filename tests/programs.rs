@@ -192,32 +192,41 @@ fn device_buffers_hold_what_regions_touch() {
             .arg(&exe),
         "cc (generated)",
     );
-    let out = run(
-        Command::new(&exe)
-            .env("PENCILC_OPENCL_DEVICE", "cpu")
-            .env("PENCILC_RUN", "device")
-            .env("PENCILC_VERBOSE", "1"),
-        "OpenCL program",
-    );
-    let log = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        log.contains("ends (") && log.contains("seq (the device cannot hold the region's buffers)"),
-        "{}",
-        log
-    );
-    // Two regions ran on the device: 43 rows of A (2..44) each way, and
-    // x and y; the region that fell back is no run.
+    // Buffers of their own (PENCILC_ZERO_COPY=0), then PoCL's default:
+    // buffers that wrap the user's arrays, which move nothing.
     let rows = 43 * 20000 * 8;
-    assert!(
-        log.contains("pencilc-region: runs 2 time_ms ")
-            && log.contains(&format!(
-                "bytes_to_device {} bytes_from_device {}",
-                rows + 8 * 60 + 8 * 60,
-                rows + 8 * 60
-            )),
-        "{}",
-        log
-    );
+    for (zero_copy, moved) in [
+        ("0", (rows + 8 * 60 + 8 * 60, rows + 8 * 60)),
+        ("", (0, 0)),
+    ] {
+        let out = run(
+            Command::new(&exe)
+                .env("PENCILC_OPENCL_DEVICE", "cpu")
+                .env("PENCILC_RUN", "device")
+                .env("PENCILC_VERBOSE", "1")
+                .env("PENCILC_ZERO_COPY", zero_copy),
+            "OpenCL program",
+        );
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            log.contains("ends (")
+                && log.contains("seq (the device cannot hold the region's buffers)"),
+            "{}",
+            log
+        );
+        // Two regions ran on the device: 43 rows of A (2..44) each way, and
+        // x and y; the region that fell back is no run.
+        assert!(
+            log.contains("pencilc-region: runs 2 time_ms ")
+                && log.contains(&format!(
+                    "bytes_to_device {} bytes_from_device {}",
+                    moved.0, moved.1
+                )),
+            "PENCILC_ZERO_COPY={}: {}",
+            zero_copy,
+            log
+        );
+    }
 }
 
 #[test]
@@ -1352,4 +1361,73 @@ fn pivot_rows_and_columns_are_split_off() {
         "pencilc --target opencl",
     );
     assert!(!String::from_utf8_lossy(&cpu.stderr).contains("split into"));
+}
+
+/// Regions run many times with sizes that grow, shrink and repeat (issue
+/// 34): device buffers come from a pool (larger than asked, last written
+/// by another region) and CUDA's copies through pinned staging buffers in
+/// chunks, on fakecuda, whose asynchronous copies happen only when waited
+/// for. Every combination of the run-time switches prints what the
+/// sequential program prints: OpenCL on PoCL wrapping the user's arrays
+/// (zero copy, PoCL's default) or with buffers of its own, pooled or not;
+/// CUDA staged in 4 KiB chunks (so that every copy is many chunks and a
+/// short last one) or pageable, pooled or not.
+#[test]
+fn regions_run_many_times_with_pooled_and_staged_buffers() {
+    check("pooled_regions");
+    let dir = root().join("target/e2e/program-pooled_regions");
+    let want = run(&mut Command::new(dir.join("seq")), "sequential program").stdout;
+    let want = String::from_utf8_lossy(&want);
+    for zero_copy in ["1", "0"] {
+        for pool in ["1", "0"] {
+            let got = run(
+                Command::new(dir.join("par-opencl"))
+                    .env("PENCILC_OPENCL_DEVICE", "cpu")
+                    .env("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT")
+                    .env("PENCILC_RUN", "device")
+                    .env("PENCILC_ZERO_COPY", zero_copy)
+                    .env("PENCILC_POOL", pool),
+                "OpenCL program",
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&got.stdout),
+                want,
+                "PENCILC_ZERO_COPY={} PENCILC_POOL={}",
+                zero_copy,
+                pool
+            );
+        }
+    }
+    let host = dir.join("cuda_host.c");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "cuda", "-o"])
+            .arg(&host)
+            .arg(root().join("tests/programs/pooled_regions.c")),
+        "pencilc --target cuda",
+    );
+    let exe = dir.join("par-cuda-staged");
+    let flags = [
+        "-DPENCILC_STAGE_CHUNK=4096".to_string(),
+        "-DPENCILC_STAGE_MIN=1".to_string(),
+    ];
+    build_emulated_cuda(&host, &dir.join("cuda_kernel.cu"), &flags, &[], &exe);
+    for copy in ["staged", "pageable"] {
+        for pool in ["1", "0"] {
+            let got = run(
+                Command::new(&exe)
+                    .env("PENCILC_RUN", "device")
+                    .env("PENCILC_CUDA_COPY", copy)
+                    .env("PENCILC_POOL", pool),
+                "emulated CUDA program",
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&got.stdout),
+                want,
+                "PENCILC_CUDA_COPY={} PENCILC_POOL={}",
+                copy,
+                pool
+            );
+        }
+    }
 }

@@ -729,6 +729,9 @@ mod serde_json_like {
         /// buffer (0 where none).
         pub size: String,
         pub first: Option<String>,
+        /// The host address that byte 0 of the device buffer stands for
+        /// (`void *`): what a zero-copy buffer wraps.
+        pub base: String,
         pub elem_type: String,
         pub copy_in: bool,
         pub copy_out: bool,
@@ -1010,12 +1013,17 @@ fn emit_region(
                 Some(b) => (b.alloc, b.copied, b.host, b.first),
                 None => (size.clone(), size, host, None),
             };
+            let base = match &first {
+                Some(f) => format!("(void *) ((char *) {} - {})", host, f),
+                None => format!("(void *) {}", host),
+            };
             serde_json_like::Buffer {
                 dev: spelling.buffer(&a.name),
                 host,
                 alloc,
                 size,
                 first,
+                base,
                 // The kernels' type (CUDA's host declares the device pointer).
                 elem_type: opencl_type(&a.elem_type),
                 copy_in: r.deps.copy_in.contains(&a.name),

@@ -18,6 +18,18 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/threads.h.tera"),
     ),
     (
+        "profile.h.tera",
+        include_str!("../../templates/profile.h.tera"),
+    ),
+    (
+        "opencl/buffers.c.tera",
+        include_str!("../../templates/opencl/buffers.c.tera"),
+    ),
+    (
+        "cuda/buffers.c.tera",
+        include_str!("../../templates/cuda/buffers.c.tera"),
+    ),
+    (
         "opencl/host_prelude.c.tera",
         include_str!("../../templates/opencl/host_prelude.c.tera"),
     ),

@@ -27,12 +27,15 @@ pub const RESERVED_PREFIXES: [&str; 2] = ["pencilc_", "PENCILC_"];
 
 /// The macros of pencilc's generated code that the user may define: the
 /// switches the README documents for building the generated files.
-pub const USER_SWITCHES: [&str; 5] = [
+pub const USER_SWITCHES: [&str; 8] = [
     "PENCILC_TIME_REGION",
     "PENCILC_TIME_SETUP",
     "PENCILC_NO_ALIGN_LOOPS",
     "PENCILC_NO_FP_CONTRACT",
     "PENCILC_MAX_SPECIALISED",
+    "PENCILC_POOL_SLOTS",
+    "PENCILC_STAGE_CHUNK",
+    "PENCILC_STAGE_MIN",
 ];
 
 /// The headers pencilc ships (`pencil-headers/`), whose names are its own.

@@ -19,7 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
-struct _cl_mem { void *data; size_t size; };
+/* `host`: the user's memory of a CL_MEM_USE_HOST_PTR buffer, which this
+ * device, as a discrete GPU would, copies at creation and at a map for
+ * reading, not before: kernels write `data`. */
+struct _cl_mem { void *data; size_t size; void *host; };
 struct _cl_program { char *source; void *lib; };
 struct _cl_kernel {
     cl_program program;
@@ -68,6 +71,7 @@ cl_mem clCreateBuffer(cl_context c, cl_mem_flags f, size_t size, void *host, cl_
     (void)c; (void)f;
     m->size = size;
     m->data = calloc(1, size ? size : 1);
+    m->host = (f & CL_MEM_USE_HOST_PTR) ? host : NULL;
     if (host) memcpy(m->data, host, size);
     if (err) *err = CL_SUCCESS;
     return m;
@@ -95,6 +99,40 @@ cl_int clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool b, size_t off, 
     (void)q; (void)b; (void)n; (void)w; (void)e;
     if (off + size > m->size) return CL_INVALID_VALUE;
     memcpy(p, (char *)m->data + off, size);
+    return CL_SUCCESS;
+}
+
+/* A discrete device: its memory is not the host's. */
+cl_int clGetDeviceInfo(cl_device_id d, cl_device_info what, size_t size, void *v, size_t *ret)
+{
+    (void)d;
+    if (what != CL_DEVICE_HOST_UNIFIED_MEMORY) return CL_INVALID_VALUE;
+    if (ret) *ret = sizeof(cl_bool);
+    if (v) {
+        if (size < sizeof(cl_bool)) return CL_INVALID_VALUE;
+        *(cl_bool *)v = CL_FALSE;
+    }
+    return CL_SUCCESS;
+}
+
+void *clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool b, cl_map_flags f, size_t off, size_t size,
+                         cl_uint n, const cl_event *w, cl_event *e, cl_int *err)
+{
+    (void)q; (void)b; (void)n; (void)w; (void)e;
+    if (off + size > m->size) {
+        if (err) *err = CL_INVALID_VALUE;
+        return NULL;
+    }
+    if (err) *err = CL_SUCCESS;
+    if (!m->host) return (char *)m->data + off;
+    if (f & CL_MAP_READ) memcpy((char *)m->host + off, (char *)m->data + off, size);
+    return (char *)m->host + off;
+}
+
+/* Mapped for reading only (all pencilc maps): nothing goes back. */
+cl_int clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *p, cl_uint n, const cl_event *w, cl_event *e)
+{
+    (void)q; (void)m; (void)p; (void)n; (void)w; (void)e;
     return CL_SUCCESS;
 }
 

@@ -28,12 +28,35 @@ enum cudaMemcpyKind {
     cudaMemcpyDeviceToDevice = 3
 };
 
+/* Streams and events: copies on a stream are deferred until something
+ * waits for them (an event recorded after them, the stream, the device, or
+ * a synchronous copy), so that a host that reuses a buffer before its copy
+ * has left it sees the wrong data, as it could on a device. Kernels run
+ * at once. */
+typedef struct fakecuda_stream *cudaStream_t;
+typedef struct fakecuda_event *cudaEvent_t;
+#define cudaStreamDefault 0x0
+#define cudaStreamNonBlocking 0x1
+#define cudaEventDefault 0x0
+#define cudaEventDisableTiming 0x2
+#define cudaHostAllocDefault 0x0
+
 const char *cudaGetErrorString(cudaError_t e);
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaMalloc(void **p, size_t n);
 cudaError_t cudaFree(void *p);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int flags);
+cudaError_t cudaFreeHost(void *p);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int flags);
+cudaError_t cudaStreamSynchronize(cudaStream_t s);
+cudaError_t cudaStreamDestroy(cudaStream_t s);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned int flags);
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
+cudaError_t cudaEventSynchronize(cudaEvent_t e);
+cudaError_t cudaEventDestroy(cudaEvent_t e);
 
 /* Not CUDA's: how a failed launch in the kernel file reaches
  * cudaGetLastError. */

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <vector>
 
 static thread_local cudaError_t fakecuda_last_error = cudaSuccess;
 
@@ -68,7 +69,37 @@ cudaError_t cudaGetLastError(void)
     return e;
 }
 
-cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+/* Copies enqueued on streams and not yet done, in order; `fakecuda_done`
+ * counts those done since the start. */
+struct fakecuda_copy { void *dst; const void *src; size_t n; };
+static std::vector<fakecuda_copy> fakecuda_pending;
+static size_t fakecuda_done, fakecuda_enqueued;
+struct fakecuda_stream { unsigned flags; };
+struct fakecuda_event { size_t after; };
+
+static std::mutex &fakecuda_queue_lock()
+{
+    static std::mutex m;
+    return m;
+}
+
+/* Does the deferred copies up to the `upto`th enqueued. */
+static void fakecuda_drain(size_t upto)
+{
+    std::lock_guard<std::mutex> held(fakecuda_queue_lock());
+    size_t k = 0;
+    for (; k < fakecuda_pending.size() && fakecuda_done < upto; k++, fakecuda_done++)
+        std::memmove(fakecuda_pending[k].dst, fakecuda_pending[k].src, fakecuda_pending[k].n);
+    fakecuda_pending.erase(fakecuda_pending.begin(), fakecuda_pending.begin() + static_cast<long>(k));
+}
+
+static void fakecuda_drain_all() { fakecuda_drain(static_cast<size_t>(-1)); }
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+    fakecuda_drain_all();
+    return cudaSuccess;
+}
 
 /* The device's memory in bytes. */
 static size_t fakecuda_memory()
@@ -103,6 +134,7 @@ cudaError_t cudaMalloc(void **p, size_t n)
 
 cudaError_t cudaFree(void *p)
 {
+    fakecuda_drain_all();
     if (!p)
         return cudaSuccess;
     std::lock_guard<std::mutex> held(fakecuda_allocations_lock());
@@ -128,7 +160,89 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind
         std::fprintf(stderr, "fakecuda: cudaMemcpy of %zu bytes: pointers do not match kind %d\n", n, (int)kind);
         return cudaErrorInvalidValue;
     }
+    /* The legacy stream waits for the others. */
+    fakecuda_drain_all();
     std::memmove(dst, src, n);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    bool matches;
+    (void) stream;
+    {
+        std::lock_guard<std::mutex> held(fakecuda_allocations_lock());
+        matches = fakecuda_is_device(dst, n) == dst_dev && fakecuda_is_device(src, n) == src_dev;
+    }
+    if (!matches) {
+        std::fprintf(stderr, "fakecuda: cudaMemcpyAsync of %zu bytes: pointers do not match kind %d\n", n, (int)kind);
+        return cudaErrorInvalidValue;
+    }
+    std::lock_guard<std::mutex> held(fakecuda_queue_lock());
+    fakecuda_pending.push_back({dst, src, n});
+    fakecuda_enqueued++;
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int flags)
+{
+    (void) flags;
+    *p = std::malloc(n ? n : 1);
+    return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+
+cudaError_t cudaFreeHost(void *p)
+{
+    std::free(p);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int flags)
+{
+    *s = new fakecuda_stream{flags};
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t s)
+{
+    (void) s;
+    fakecuda_drain_all();
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t s)
+{
+    fakecuda_drain_all();
+    delete s;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned int flags)
+{
+    (void) flags;
+    *e = new fakecuda_event{0};
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
+{
+    (void) s;
+    std::lock_guard<std::mutex> held(fakecuda_queue_lock());
+    e->after = fakecuda_enqueued;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t e)
+{
+    fakecuda_drain(e->after);
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t e)
+{
+    delete e;
     return cudaSuccess;
 }
 
