@@ -1386,7 +1386,8 @@ fn regions_run_many_times_with_pooled_and_staged_buffers() {
                     .env("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT")
                     .env("PENCILC_RUN", "device")
                     .env("PENCILC_ZERO_COPY", zero_copy)
-                    .env("PENCILC_POOL", pool),
+                    .env("PENCILC_POOL", pool)
+                    .env("PENCILC_PROFILE", "1"),
                 "OpenCL program",
             );
             assert_eq!(
@@ -1396,6 +1397,13 @@ fn regions_run_many_times_with_pooled_and_staged_buffers() {
                 zero_copy,
                 pool
             );
+            // A profile line per region execution (10 rounds of 3 regions);
+            // wrapped arrays move nothing.
+            let log = String::from_utf8_lossy(&got.stderr);
+            let p = pencilc::harness::profile::parse(&log).expect("profile lines");
+            assert_eq!(p.executions, 30, "{}", log);
+            assert_eq!(zero_copy == "1", p.bytes_in == 0, "{}", log);
+            assert_eq!(zero_copy == "1", p.bytes_out == 0, "{}", log);
         }
     }
     let host = dir.join("cuda_host.c");
@@ -1418,9 +1426,15 @@ fn regions_run_many_times_with_pooled_and_staged_buffers() {
                 Command::new(&exe)
                     .env("PENCILC_RUN", "device")
                     .env("PENCILC_CUDA_COPY", copy)
-                    .env("PENCILC_POOL", pool),
+                    .env("PENCILC_POOL", pool)
+                    .env("PENCILC_PROFILE", "1"),
                 "emulated CUDA program",
             );
+            // x in and y out in every round: (n - 3) doubles each way.
+            let p = pencilc::harness::profile::parse(&String::from_utf8_lossy(&got.stderr))
+                .expect("profile lines");
+            assert_eq!(p.executions, 30);
+            assert!(p.bytes_in > 8 * 1_000_000 && p.bytes_out > 8 * 1_000_000, "{:?}", p);
             assert_eq!(
                 String::from_utf8_lossy(&got.stdout),
                 want,

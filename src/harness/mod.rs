@@ -9,6 +9,7 @@
 pub mod calibrate;
 pub mod compare;
 pub mod emulate;
+pub mod profile;
 pub mod report;
 
 use compare::{compare_dumps, Comparison};
@@ -283,6 +284,11 @@ pub struct KernelResult {
     /// pencilc reassociated a floating-point accumulation (`-v`): the
     /// results are compared with `reassociation_tolerance`.
     pub reassociated: bool,
+    /// Where the device version's time went (`PENCILC_PROFILE=1`), in the
+    /// run that says which version ran (where that was the device's) and
+    /// in the CUDA program's first run.
+    pub opencl_profile: Option<profile::RegionProfile>,
+    pub cuda_profile: Option<profile::RegionProfile>,
 }
 
 /// One forced version's run.
@@ -950,8 +956,10 @@ fn run_programs(
     // kernel), so the timed runs are quiet.
     let mut verbose = envs.clone();
     verbose.push(("PENCILC_VERBOSE", "1"));
+    verbose.push(("PENCILC_PROFILE", "1"));
     let said = run_program(ocl, dir, &verbose, opts.run_timeout, "opencl-verbose")?;
     r.chosen = chosen_version(&said.stderr);
+    r.opencl_profile = profile::parse(&said.stderr);
     r.opencl_setup_ms = median(
         runs.iter()
             .map(|run| setup_seconds(&run.stderr) * 1e3)
@@ -1030,12 +1038,15 @@ fn run_cuda(
         Versions::Chosen if gpu => "",
         _ => "device",
     };
-    let envs: Vec<(&str, &str)> = if version.is_empty() {
-        vec![]
-    } else {
-        vec![("PENCILC_RUN", version)]
-    };
-    let (dump, ms, _) = timed_runs(opts, runs, exe, dir, &envs, "cuda", region_seconds)?;
+    // The profile's synchronisations are the region's own (its copies are
+    // synchronous, its kernels waited for): timing it costs a clock read
+    // per phase.
+    let mut envs: Vec<(&str, &str)> = vec![("PENCILC_PROFILE", "1")];
+    if !version.is_empty() {
+        envs.push(("PENCILC_RUN", version));
+    }
+    let (dump, ms, cuda_runs) = timed_runs(opts, runs, exe, dir, &envs, "cuda", region_seconds)?;
+    r.cuda_profile = cuda_runs.first().and_then(|run| profile::parse(&run.stderr));
     r.cuda_ms = gpu.then_some(ms);
     r.cuda_speedup = r.cuda_ms.filter(|&m| m > 0.0).map(|m| seq_ms / m);
     let c = compare_dumps(seq_dump, &dump, tolerance(opts, r));

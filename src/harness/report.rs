@@ -1,6 +1,7 @@
 //! The harness's outputs: a text table, JSON, and an SVG bar chart of the
 //! speedups (written by hand: a few rectangles and labels need no library).
 
+use super::profile::RegionProfile;
 use super::{HarnessOptions, KernelResult};
 use serde::Serialize;
 use std::fmt::Write;
@@ -202,6 +203,50 @@ pub fn table(results: &[KernelResult], opts: &HarnessOptions) -> String {
         let _ = write!(s, "; CUDA geometric-mean speedup {}", speedup_text(g));
     }
     s.push('\n');
+    s.push_str(&profile_table(results));
+    s
+}
+
+/// Where the device version's time went, per kernel and target
+/// (`PENCILC_PROFILE=1`); empty where no program said.
+pub fn profile_table(results: &[KernelResult]) -> String {
+    let rows: Vec<(&str, &str, &RegionProfile)> = results
+        .iter()
+        .flat_map(|r| {
+            [("OpenCL", &r.opencl_profile), ("CUDA", &r.cuda_profile)]
+                .into_iter()
+                .filter_map(move |(t, p)| p.as_ref().map(|p| (r.name.as_str(), t, p)))
+        })
+        .collect();
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from(
+        "\nThe device version's time (PENCILC_PROFILE=1, one run, ms summed over region executions):\n",
+    );
+    let _ = writeln!(
+        s,
+        "{:<15} {:<7} {:>5} {:>9} {:>9} {:>10} {:>9} {:>10} {:>10} {:>7}",
+        "kernel", "target", "runs", "alloc", "copy-in", "kernels", "copy-out", "MB in", "MB out", "data %"
+    );
+    for (name, target, p) in rows {
+        let _ = writeln!(
+            s,
+            "{:<15} {:<7} {:>5} {:>9.3} {:>9.3} {:>10.3} {:>9.3} {:>10.2} {:>10.2} {:>7}",
+            name,
+            target,
+            p.executions,
+            p.alloc_ms,
+            p.copy_in_ms,
+            p.kernels_ms,
+            p.copy_out_ms,
+            p.bytes_in as f64 / 1e6,
+            p.bytes_out as f64 / 1e6,
+            p.data_share()
+                .map(|x| format!("{:.1}", x * 100.0))
+                .unwrap_or_else(|| "-".into())
+        );
+    }
     s
 }
 
