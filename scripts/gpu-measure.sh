@@ -23,6 +23,12 @@
 #     launch). GPU_MEASURE_KERNEL_ONLY=0 leaves it out.
 #  4. cuBLAS DGEMM at gemm's LARGE sizes (benches/gpu/cublas_gemm.cu).
 #     GPU_MEASURE_CUBLAS=0 leaves it out.
+#  5. Data movement (issue 34): the bandwidth-bound kernels that finished
+#     in step 2 (GPU_MEASURE_COPY_KERNELS, default atax, bicg, mvt, gesummv,
+#     gemver, 2mm, correlation) run again with PENCILC_PROFILE=1, copies
+#     staged through pinned buffers (the default) and pageable
+#     (PENCILC_CUDA_COPY=pageable), alternately, twice each: copies.tsv.
+#     GPU_MEASURE_COPIES=0 leaves it out.
 #
 # GPU_MEASURE_KERNELS=a,b,c measures only those kernels.
 # Writes OUT_DIR/summary.tsv (kernel, sequential, region and kernel-only ms,
@@ -139,6 +145,25 @@ else
 fi
 fi
 
+# 5. Data movement: staged against pageable copies, from the profile.
+: >"$out/copies.tsv"
+if [ "${GPU_MEASURE_COPIES:-1}" != 0 ]; then
+  printf 'kernel\tcopy\trun\talloc_ms\tcopy_in_ms\tkernels_ms\tcopy_out_ms\tbytes_in\tbytes_out\n' >"$out/copies.tsv"
+  for name in $(echo "${GPU_MEASURE_COPY_KERNELS:-atax,bicg,mvt,gesummv,gemver,2mm,correlation}" | tr ',' ' '); do
+    klimit=$(awk -v k="$name" '$1 == k { print $2 }' "$out/limits")
+    [ -n "$klimit" ] && [ -x "$out/work/$name/cuda" ] || continue
+    for run in 1 2; do
+      for copy in staged pageable; do
+        (cd "$out/work/$name" && PENCILC_RUN=device PENCILC_PROFILE=1 PENCILC_CUDA_COPY=$copy \
+           timeout "$klimit" ./cuda 2>&1 >/dev/null | grep '^pencilc profile:' | tail -1) |
+          sed -E 's/.*alloc ([0-9.]+) ms, copy-in ([0-9.]+) ms, kernels ([0-9.]+) ms, copy-out ([0-9.]+) ms, bytes in ([0-9]+), bytes out ([0-9]+)/\1\t\2\t\3\t\4\t\5\t\6/' |
+          sed "s/^/$name\t$copy\t$run\t/" >>"$out/copies.tsv"
+      done
+    done
+  done
+  cat "$out/copies.tsv"
+fi
+
 wait "$estimates"
 
 # Summary: one row per kernel.
@@ -158,14 +183,18 @@ except Exception:
 def f(v):
     return "-" if v is None else f"{v:.3f}"
 with open(f"{out}/summary.tsv", "w") as s:
-    s.write("kernel\tsequential_ms\tregion_ms\tkernel_ms\tlaunches\testimate_ms\tcorrect\treassociated\n")
+    s.write("kernel\tsequential_ms\tregion_ms\tkernel_ms\tlaunches\testimate_ms\tcorrect\treassociated"
+            "\talloc_ms\tcopy_in_ms\tkernels_ms\tcopy_out_ms\n")
     for name in est:
         r = region.get(name, {})
         k = kt.get(name, {})
+        p = r.get("cuda_profile") or {}
         s.write("\t".join([name, f(r.get("sequential_ms")), f(r.get("cuda_ms")),
                            k.get("kernel_ms", "-"), k.get("launches", "-"), est[name],
                            str(r.get("cuda_correct", "-")),
-                           "yes" if r.get("reassociated") else "no"]) + "\n")
+                           "yes" if r.get("reassociated") else "no",
+                           f(p.get("alloc_ms")), f(p.get("copy_in_ms")),
+                           f(p.get("kernels_ms")), f(p.get("copy_out_ms"))]) + "\n")
 print(open(f"{out}/summary.tsv").read())
 PY
 exit $status

@@ -58,6 +58,14 @@ pub struct Device {
     /// threads (gemm's A and B) and uncoalesced ones still go there.
     #[serde(default = "yes")]
     pub shared_for_halo: bool,
+    /// Whether the device works on the host's memory (OpenCL's
+    /// `CL_DEVICE_HOST_UNIFIED_MEMORY`: PoCL, integrated GPUs). The
+    /// generated code asks the device itself and, where it says so, wraps
+    /// the user's arrays instead of copying them; this tells the cost
+    /// models (the run-time choice's and the GPU model) that a region
+    /// then moves no bytes.
+    #[serde(default)]
+    pub host_unified_memory: bool,
     /// Global memory bandwidth, GB/s (reported, and used by `-v`).
     pub memory_bandwidth_gbs: f64,
     /// Peak double-precision rate, GFLOP/s.
@@ -163,6 +171,8 @@ pub struct GpuModelTable {
 /// their efficiencies).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GpuModel {
+    /// Whether copies move bytes (`Device::host_unified_memory`).
+    pub moves_bytes: bool,
     pub launch_us: f64,
     pub buffer_us: f64,
     pub copy_us: f64,
@@ -185,6 +195,7 @@ impl GpuModelTable {
     pub fn fill(&self, d: &Device) -> GpuModel {
         let flops = self.flops_efficiency.unwrap_or(0.5);
         GpuModel {
+            moves_bytes: !d.host_unified_memory,
             launch_us: self.launch_us.unwrap_or(5.0),
             buffer_us: self.buffer_us.unwrap_or(100.0),
             copy_us: self.copy_us.unwrap_or(10.0),
@@ -225,6 +236,9 @@ impl GpuModelTable {
 /// The cost model's constants with every field filled in.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CostModel {
+    /// Whether the device's copies move bytes (not where it works on the
+    /// host's memory).
+    pub moves_bytes: bool,
     pub launch_latency_us: f64,
     pub transfer_bandwidth_gbs: f64,
     pub setup_ms: f64,
@@ -257,6 +271,7 @@ impl Device {
     pub fn cost_model(&self) -> CostModel {
         let c = &self.costs;
         CostModel {
+            moves_bytes: !self.host_unified_memory,
             launch_latency_us: c.launch_latency_us.unwrap_or(10.0),
             transfer_bandwidth_gbs: c
                 .transfer_bandwidth_gbs

@@ -34,6 +34,7 @@ pub fn prelude(tera: &tera::Tera, costs: &CostModel, device: &str) -> Result<Str
     let mut m = std::collections::BTreeMap::new();
     m.insert("launch_latency_us", c(costs.launch_latency_us));
     m.insert("transfer_bandwidth_gbs", c(costs.transfer_bandwidth_gbs));
+    m.insert("moved", c(if costs.moves_bytes { 1.0 } else { 0.0 }));
     m.insert("setup_ms", c(costs.setup_ms));
     m.insert("device_ns_per_instance", c(costs.device_ns_per_instance));
     m.insert(

@@ -116,10 +116,13 @@ pub fn kernel_time(k: &KernelProfile, m: &GpuModel) -> KernelEstimate {
 /// The region's estimated time.
 pub fn estimate(p: &RegionProfile, m: &GpuModel) -> Estimate {
     let t = &p.transfers;
-    let transfer_ms =
-        (t.buffers as f64 * m.buffer_us + (t.copies_in + t.copies_out) as f64 * m.copy_us) * 1e-3
-            + (t.bytes_in + t.bytes_out - t.bytes_out_fresh) / (m.transfer_gbs * 1e9) * 1e3
-            + t.bytes_out_fresh / (m.first_touch_gbs * 1e9) * 1e3;
+    // A device on the host's memory wraps the arrays: no copy, no bytes.
+    let moved = if m.moves_bytes { 1.0 } else { 0.0 };
+    let transfer_ms = (t.buffers as f64 * m.buffer_us
+        + moved * (t.copies_in + t.copies_out) as f64 * m.copy_us)
+        * 1e-3
+        + moved * (t.bytes_in + t.bytes_out - t.bytes_out_fresh) / (m.transfer_gbs * 1e9) * 1e3
+        + moved * t.bytes_out_fresh / (m.first_touch_gbs * 1e9) * 1e3;
     let kernels: Vec<KernelEstimate> = p.kernels.iter().map(|k| kernel_time(k, m)).collect();
     let kernel_ms: f64 = kernels.iter().map(|k| k.ms).sum();
     Estimate {
@@ -137,6 +140,7 @@ mod tests {
 
     fn model() -> GpuModel {
         GpuModel {
+            moves_bytes: true,
             launch_us: 5.0,
             buffer_us: 100.0,
             copy_us: 10.0,
@@ -203,5 +207,12 @@ mod tests {
         // 0.2 ms of buffers, 0.03 ms of copy calls, 3 ms of bytes.
         assert!((e.transfer_ms - 3.23).abs() < 1e-9, "{}", e.transfer_ms);
         assert!((e.total_ms - 3.235).abs() < 1e-9, "{}", e.total_ms);
+        // On the host's memory only the buffers cost.
+        let shared = GpuModel {
+            moves_bytes: false,
+            ..m
+        };
+        let e = estimate(&p, &shared);
+        assert!((e.transfer_ms - 0.2).abs() < 1e-9, "{}", e.transfer_ms);
     }
 }

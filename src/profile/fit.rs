@@ -145,6 +145,7 @@ mod tests {
     #[test]
     fn recovers_the_constants_that_made_the_times() {
         let truth = GpuModel {
+            moves_bytes: true,
             launch_us: 4.0,
             buffer_us: 200.0,
             copy_us: 20.0,
