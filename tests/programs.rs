@@ -137,12 +137,15 @@ fn regions_called_from_several_threads() {
     check("threads");
     let dir = root().join("target/e2e/program-threads");
     let want = run(&mut Command::new(dir.join("seq")), "sequential program").stdout;
-    for _ in 0..5 {
+    // PoCL's own data path (buffers wrapping the arrays) and, every other
+    // run, buffers of their own from the pool the threads share.
+    for round in 0..6 {
         let got = run(
             Command::new(dir.join("par-opencl"))
                 .env("PENCILC_OPENCL_DEVICE", "cpu")
                 .env("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT")
-                .env("PENCILC_RUN", "device"),
+                .env("PENCILC_RUN", "device")
+                .env("PENCILC_ZERO_COPY", if round % 2 == 0 { "" } else { "0" }),
             "OpenCL program on threads",
         );
         assert_eq!(
@@ -1369,9 +1372,10 @@ fn pivot_rows_and_columns_are_split_off() {
 /// chunks, on fakecuda, whose asynchronous copies happen only when waited
 /// for. Every combination of the run-time switches prints what the
 /// sequential program prints: OpenCL on PoCL wrapping the user's arrays
-/// (zero copy, PoCL's default) or with buffers of its own, pooled or not;
-/// CUDA staged in 4 KiB chunks (so that every copy is many chunks and a
-/// short last one) or pageable, pooled or not.
+/// (zero copy, PoCL's default) or with buffers of its own, pooled or not,
+/// staged through pinned buffers in 4 KiB chunks (so that every copy is
+/// many chunks and a short last one) or pageable; CUDA staged in 4 KiB
+/// chunks or pageable, pooled or not.
 #[test]
 fn regions_run_many_times_with_pooled_and_staged_buffers() {
     check("pooled_regions");
@@ -1405,6 +1409,34 @@ fn regions_run_many_times_with_pooled_and_staged_buffers() {
             assert_eq!(zero_copy == "1", p.bytes_in == 0, "{}", log);
             assert_eq!(zero_copy == "1", p.bytes_out == 0, "{}", log);
         }
+    }
+    // Buffers of their own, copied through pinned buffers in 4 KiB chunks
+    // or from pageable memory.
+    let staged = dir.join("par-opencl-staged");
+    run(
+        Command::new("cc")
+            .args(["-O2", "-DPENCILC_STAGE_CHUNK=4096", "-DPENCILC_STAGE_MIN=1"])
+            .arg(dir.join("p_host.c"))
+            .args(["-lOpenCL", "-lm", "-o"])
+            .arg(&staged),
+        "cc (generated)",
+    );
+    for copy in ["staged", "pageable"] {
+        let got = run(
+            Command::new(&staged)
+                .env("PENCILC_OPENCL_DEVICE", "cpu")
+                .env("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT")
+                .env("PENCILC_RUN", "device")
+                .env("PENCILC_ZERO_COPY", "0")
+                .env("PENCILC_OPENCL_COPY", copy),
+            "OpenCL program",
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&got.stdout),
+            want,
+            "PENCILC_OPENCL_COPY={}",
+            copy
+        );
     }
     let host = dir.join("cuda_host.c");
     run(
