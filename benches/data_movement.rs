@@ -27,12 +27,19 @@ fn measure(kernels: &str, dataset: &str, runs: &str, zero_copy: Option<&str>) ->
     let dir = common::root().join("target/bench-data-movement");
     let json = dir.join(format!("{}.json", zero_copy.unwrap_or("device")));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_pencilc-harness"));
-    cmd.args(["--dataset", dataset, "--kernels", kernels, "--versions", "device"])
-        .args(["--cuda", "off", "--runs", runs, "--work-dir"])
-        .arg(dir.join(zero_copy.unwrap_or("device")))
-        .arg("--json")
-        .arg(&json)
-        .env_remove("PENCILC_ZERO_COPY");
+    cmd.args([
+        "--dataset",
+        dataset,
+        "--kernels",
+        kernels,
+        "--versions",
+        "device",
+    ])
+    .args(["--cuda", "off", "--runs", runs, "--work-dir"])
+    .arg(dir.join(zero_copy.unwrap_or("device")))
+    .arg("--json")
+    .arg(&json)
+    .env_remove("PENCILC_ZERO_COPY");
     if let Some(z) = zero_copy {
         cmd.env("PENCILC_ZERO_COPY", z);
     }
@@ -52,7 +59,9 @@ fn measure(kernels: &str, dataset: &str, runs: &str, zero_copy: Option<&str>) ->
 }
 
 fn ms(v: &Value) -> String {
-    v.as_f64().map(|x| format!("{:.2}", x)).unwrap_or_else(|| "-".into())
+    v.as_f64()
+        .map(|x| format!("{:.2}", x))
+        .unwrap_or_else(|| "-".into())
 }
 
 /// The share of allocation and copies in the profiled run, percent.
@@ -87,7 +96,11 @@ fn main() {
                 fail(&format!("{}: wrong results ({})", name, k["error"]));
             }
         }
-        let share = |k: &Value| data_share(k).map(|x| format!("{:.1}", x)).unwrap_or_else(|| "-".into());
+        let share = |k: &Value| {
+            data_share(k)
+                .map(|x| format!("{:.1}", x))
+                .unwrap_or_else(|| "-".into())
+        };
         println!(
             "| {} | {} | {} | {} | {} | {} | {} | {} |",
             name,

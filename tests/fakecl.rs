@@ -69,7 +69,15 @@ fn gpu_mapped_polybench_is_correct_with_real_barriers() {
     harness_all_correct_on(
         "fakecl-mini-zero-copy",
         "MINI",
-        &["atax", "gemver", "correlation", "lu", "jacobi-2d", "durbin", "trisolv"],
+        &[
+            "atax",
+            "gemver",
+            "correlation",
+            "lu",
+            "jacobi-2d",
+            "durbin",
+            "trisolv",
+        ],
         &["--device", "generic-gpu"],
         Programs::OpenClAndEmulatedCuda,
     );

@@ -198,10 +198,7 @@ fn device_buffers_hold_what_regions_touch() {
     // Buffers of their own (PENCILC_ZERO_COPY=0), then PoCL's default:
     // buffers that wrap the user's arrays, which move nothing.
     let rows = 43 * 20000 * 8;
-    for (zero_copy, moved) in [
-        ("0", (rows + 8 * 60 + 8 * 60, rows + 8 * 60)),
-        ("", (0, 0)),
-    ] {
+    for (zero_copy, moved) in [("0", (rows + 8 * 60 + 8 * 60, rows + 8 * 60)), ("", (0, 0))] {
         let out = run(
             Command::new(&exe)
                 .env("PENCILC_OPENCL_DEVICE", "cpu")
@@ -1466,7 +1463,11 @@ fn regions_run_many_times_with_pooled_and_staged_buffers() {
             let p = pencilc::harness::profile::parse(&String::from_utf8_lossy(&got.stderr))
                 .expect("profile lines");
             assert_eq!(p.executions, 30);
-            assert!(p.bytes_in > 8 * 1_000_000 && p.bytes_out > 8 * 1_000_000, "{:?}", p);
+            assert!(
+                p.bytes_in > 8 * 1_000_000 && p.bytes_out > 8 * 1_000_000,
+                "{:?}",
+                p
+            );
             assert_eq!(
                 String::from_utf8_lossy(&got.stdout),
                 want,

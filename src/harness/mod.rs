@@ -1046,7 +1046,9 @@ fn run_cuda(
         envs.push(("PENCILC_RUN", version));
     }
     let (dump, ms, cuda_runs) = timed_runs(opts, runs, exe, dir, &envs, "cuda", region_seconds)?;
-    r.cuda_profile = cuda_runs.first().and_then(|run| profile::parse(&run.stderr));
+    r.cuda_profile = cuda_runs
+        .first()
+        .and_then(|run| profile::parse(&run.stderr));
     r.cuda_ms = gpu.then_some(ms);
     r.cuda_speedup = r.cuda_ms.filter(|&m| m > 0.0).map(|m| seq_ms / m);
     let c = compare_dumps(seq_dump, &dump, tolerance(opts, r));

@@ -86,7 +86,10 @@ mod tests {
             pencilc profile: broken line\n";
         let p = parse(err).unwrap();
         assert_eq!(p.executions, 2);
-        assert_eq!((p.alloc_ms, p.copy_in_ms, p.kernels_ms, p.copy_out_ms), (0.5, 2.0, 12.0, 1.25));
+        assert_eq!(
+            (p.alloc_ms, p.copy_in_ms, p.kernels_ms, p.copy_out_ms),
+            (0.5, 2.0, 12.0, 1.25)
+        );
         assert_eq!((p.bytes_in, p.bytes_out), (800, 88));
         assert!((p.data_share().unwrap() - 3.75 / 15.75).abs() < 1e-12);
         assert_eq!(parse("pencilc: f (b.c:1-2): device\n"), None);

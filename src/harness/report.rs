@@ -227,7 +227,16 @@ pub fn profile_table(results: &[KernelResult]) -> String {
     let _ = writeln!(
         s,
         "{:<15} {:<7} {:>5} {:>9} {:>9} {:>10} {:>9} {:>10} {:>10} {:>7}",
-        "kernel", "target", "runs", "alloc", "copy-in", "kernels", "copy-out", "MB in", "MB out", "data %"
+        "kernel",
+        "target",
+        "runs",
+        "alloc",
+        "copy-in",
+        "kernels",
+        "copy-out",
+        "MB in",
+        "MB out",
+        "data %"
     );
     for (name, target, p) in rows {
         let _ = writeln!(
