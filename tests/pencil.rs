@@ -240,10 +240,7 @@ fn omp_lines(dir: &Path) -> Vec<String> {
 /// Host-to-device copies of `array` in the generated host code.
 fn copies_in(dir: &Path, array: &str) -> usize {
     read(dir.join("p_host.c"))
-        .matches(&format!(
-            "clEnqueueWriteBuffer(pencilc_queue, dev_{},",
-            array
-        ))
+        .matches(&format!("pencilc_copy_in(&pencilc_prof, dev_{},", array))
         .count()
 }
 

@@ -1013,7 +1013,10 @@ fn emit_region(
                 Some(b) => (b.alloc, b.copied, b.host, b.first),
                 None => (size.clone(), size, host, None),
             };
+            // A region-local variable has no host memory in scope: its
+            // buffer is the device's own.
             let base = match &first {
+                _ if a.local => "(void *) 0".to_string(),
                 Some(f) => format!("(void *) ((char *) {} - {})", host, f),
                 None => format!("(void *) {}", host),
             };

@@ -18,6 +18,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/threads.h.tera"),
     ),
     (
+        "pool.h.tera",
+        include_str!("../../templates/pool.h.tera"),
+    ),
+    (
         "profile.h.tera",
         include_str!("../../templates/profile.h.tera"),
     ),
