@@ -1418,6 +1418,33 @@ fn regions_run_many_times_with_pooled_and_staged_buffers() {
             .arg(&staged),
         "cc (generated)",
     );
+    // No pool at all builds and runs; a chunk of no bytes, which would
+    // never end a copy, does not build.
+    let no_pool = dir.join("par-opencl-no-pool");
+    run(
+        Command::new("cc")
+            .args(["-O2", "-DPENCILC_POOL_SLOTS=0"])
+            .arg(dir.join("p_host.c"))
+            .args(["-lOpenCL", "-lm", "-o"])
+            .arg(&no_pool),
+        "cc -DPENCILC_POOL_SLOTS=0 (generated)",
+    );
+    let got = run(
+        Command::new(&no_pool)
+            .env("PENCILC_OPENCL_DEVICE", "cpu")
+            .env("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT")
+            .env("PENCILC_RUN", "device")
+            .env("PENCILC_ZERO_COPY", "0"),
+        "OpenCL program without a pool",
+    );
+    assert_eq!(String::from_utf8_lossy(&got.stdout), want);
+    let zero_chunk = Command::new("cc")
+        .args(["-O2", "-DPENCILC_STAGE_CHUNK=0", "-c", "-o"])
+        .arg(dir.join("zero-chunk.o"))
+        .arg(dir.join("p_host.c"))
+        .output()
+        .unwrap();
+    assert!(!zero_chunk.status.success());
     for copy in ["staged", "pageable"] {
         let got = run(
             Command::new(&staged)
