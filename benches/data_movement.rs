@@ -13,6 +13,7 @@
 
 mod common;
 
+use pencilc::harness::profile::RegionProfile;
 use serde_json::Value;
 use std::process::Command;
 
@@ -66,10 +67,8 @@ fn ms(v: &Value) -> String {
 
 /// The share of allocation and copies in the profiled run, percent.
 fn data_share(k: &Value) -> Option<f64> {
-    let p = &k["opencl_profile"];
-    let moving = p["alloc_ms"].as_f64()? + p["copy_in_ms"].as_f64()? + p["copy_out_ms"].as_f64()?;
-    let total = moving + p["kernels_ms"].as_f64()?;
-    (total > 0.0).then(|| moving / total * 100.0)
+    let p: RegionProfile = serde_json::from_value(k["opencl_profile"].clone()).ok()?;
+    p.data_share().map(|x| x * 100.0)
 }
 
 fn main() {

@@ -140,12 +140,9 @@ fn regions_called_from_several_threads() {
     // PoCL's own data path (buffers wrapping the arrays) and, every other
     // run, buffers of their own from the pool the threads share.
     for round in 0..6 {
-        let got = run(
-            Command::new(dir.join("par-opencl"))
-                .env("PENCILC_OPENCL_DEVICE", "cpu")
-                .env("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT")
-                .env("PENCILC_RUN", "device")
-                .env("PENCILC_ZERO_COPY", if round % 2 == 0 { "" } else { "0" }),
+        let got = device_run(
+            &dir.join("par-opencl"),
+            &[("PENCILC_ZERO_COPY", if round % 2 == 0 { "" } else { "0" })],
             "OpenCL program on threads",
         );
         assert_eq!(
@@ -1381,14 +1378,13 @@ fn regions_run_many_times_with_pooled_and_staged_buffers() {
     let want = String::from_utf8_lossy(&want);
     for zero_copy in ["1", "0"] {
         for pool in ["1", "0"] {
-            let got = run(
-                Command::new(dir.join("par-opencl"))
-                    .env("PENCILC_OPENCL_DEVICE", "cpu")
-                    .env("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT")
-                    .env("PENCILC_RUN", "device")
-                    .env("PENCILC_ZERO_COPY", zero_copy)
-                    .env("PENCILC_POOL", pool)
-                    .env("PENCILC_PROFILE", "1"),
+            let got = device_run(
+                &dir.join("par-opencl"),
+                &[
+                    ("PENCILC_ZERO_COPY", zero_copy),
+                    ("PENCILC_POOL", pool),
+                    ("PENCILC_PROFILE", "1"),
+                ],
                 "OpenCL program",
             );
             assert_eq!(
@@ -1429,12 +1425,9 @@ fn regions_run_many_times_with_pooled_and_staged_buffers() {
             .arg(&no_pool),
         "cc -DPENCILC_POOL_SLOTS=0 (generated)",
     );
-    let got = run(
-        Command::new(&no_pool)
-            .env("PENCILC_OPENCL_DEVICE", "cpu")
-            .env("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT")
-            .env("PENCILC_RUN", "device")
-            .env("PENCILC_ZERO_COPY", "0"),
+    let got = device_run(
+        &no_pool,
+        &[("PENCILC_ZERO_COPY", "0")],
         "OpenCL program without a pool",
     );
     assert_eq!(String::from_utf8_lossy(&got.stdout), want);
@@ -1446,13 +1439,9 @@ fn regions_run_many_times_with_pooled_and_staged_buffers() {
         .unwrap();
     assert!(!zero_chunk.status.success());
     for copy in ["staged", "pageable"] {
-        let got = run(
-            Command::new(&staged)
-                .env("PENCILC_OPENCL_DEVICE", "cpu")
-                .env("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT")
-                .env("PENCILC_RUN", "device")
-                .env("PENCILC_ZERO_COPY", "0")
-                .env("PENCILC_OPENCL_COPY", copy),
+        let got = device_run(
+            &staged,
+            &[("PENCILC_ZERO_COPY", "0"), ("PENCILC_OPENCL_COPY", copy)],
             "OpenCL program",
         );
         assert_eq!(
@@ -1504,4 +1493,15 @@ fn regions_run_many_times_with_pooled_and_staged_buffers() {
             );
         }
     }
+}
+
+/// Runs an OpenCL program `exe` on PoCL with its device version forced,
+/// its kernels built without contraction, and `env` besides.
+fn device_run(exe: &std::path::Path, env: &[(&str, &str)], what: &str) -> std::process::Output {
+    let mut cmd = Command::new(exe);
+    cmd.env("PENCILC_OPENCL_DEVICE", "cpu")
+        .env("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT")
+        .env("PENCILC_RUN", "device")
+        .envs(env.iter().copied());
+    run(&mut cmd, what)
 }

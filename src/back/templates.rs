@@ -17,10 +17,7 @@ const TEMPLATES: &[(&str, &str)] = &[
         "threads.h.tera",
         include_str!("../../templates/threads.h.tera"),
     ),
-    (
-        "pool.h.tera",
-        include_str!("../../templates/pool.h.tera"),
-    ),
+    ("pool.h.tera", include_str!("../../templates/pool.h.tera")),
     (
         "profile.h.tera",
         include_str!("../../templates/profile.h.tera"),

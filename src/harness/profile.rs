@@ -2,9 +2,9 @@
 //! device version's time went (allocation, copies each way, kernels) and
 //! the bytes it moved, summed over the region executions of one run.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RegionProfile {
     /// Region executions on the device (profile lines).
     pub executions: usize,
