@@ -1319,6 +1319,87 @@ fn names_the_c_library_declares_stay_the_programs() {
     check_cuda_emulated("libc_names");
 }
 
+/// pet's and PENCIL's builtins called without pencil.h (issue 33):
+/// `__pencil_assume`, `__pencil_kill`, `min`, `max`, `imin`, `imax`,
+/// `floord`, `ceild`. With the program's own definitions (for its build,
+/// under `#ifndef __PENCIL__`), every version on every target prints the
+/// sequential result, and `floord`/`ceild` in loop bounds are affine (all
+/// three nests parallel). Without any definition (the block removed), the
+/// host files pencilc writes define them: they build with
+/// `-Wall -Werror=implicit-function-declaration` and print the same.
+#[test]
+fn pet_builtins_are_known_without_the_header() {
+    let src = root().join("tests/programs/pet_builtins.c");
+    let dir = scratch("program-pet_builtins");
+    let report = check_source(&src, &dir, &["-v"]);
+    assert!(report.contains("parallel dims [1, 1, 2]"), "{}", report);
+    check_cuda_emulated("pet_builtins");
+    let want = run(&mut Command::new(dir.join("seq")), "sequential program").stdout;
+    // The same program with no definition of the builtins at all.
+    let text = std::fs::read_to_string(&src).unwrap();
+    let (head, rest) = text.split_once("#ifndef __PENCIL__").unwrap();
+    let (_, tail) = rest.split_once("#endif").unwrap();
+    let bare_dir = scratch("program-pet_builtins-bare");
+    let bare = bare_dir.join("bare.c");
+    std::fs::write(&bare, format!("{}{}", head, tail)).unwrap();
+    let strict = ["-O2", "-Wall", "-Werror=implicit-function-declaration"];
+    for (target, libs) in [
+        ("c", vec!["-lm"]),
+        ("opencl", vec!["-fopenmp", "-lOpenCL", "-lm"]),
+    ] {
+        let host = bare_dir.join(format!("{}_host.c", target));
+        run(
+            Command::new(pencilc())
+                .args(["--target", target, "-o"])
+                .arg(&host)
+                .arg(&bare),
+            "pencilc",
+        );
+        let exe = bare_dir.join(format!("par-{}", target));
+        run(
+            Command::new("cc")
+                .args(strict)
+                .arg(&host)
+                .args(&libs)
+                .arg("-o")
+                .arg(&exe),
+            "cc (generated, strict)",
+        );
+        let versions: &[&str] = if target == "opencl" {
+            &["device", "host", "seq"]
+        } else {
+            &["device"]
+        };
+        for v in versions {
+            let got = device_run(&exe, &[("PENCILC_RUN", v)], "bare program");
+            assert_eq!(
+                String::from_utf8_lossy(&got.stdout),
+                String::from_utf8_lossy(&want),
+                "{} PENCILC_RUN={}",
+                target,
+                v
+            );
+        }
+    }
+    let host = bare_dir.join("cuda_host.c");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "cuda", "-o"])
+            .arg(&host)
+            .arg(&bare),
+        "pencilc --target cuda",
+    );
+    let exe = bare_dir.join("par-cuda-emulated");
+    build_emulated_cuda(
+        &host,
+        &bare_dir.join("cuda_kernel.cu"),
+        &["-Werror=implicit-function-declaration".to_string()],
+        &[],
+        &exe,
+    );
+    assert_every_version_prints(&exe, &want, "bare pet_builtins");
+}
+
 /// A label in a region that no `goto` names (issue 33) is read as the
 /// statement it labels, on every target; the original code keeps it.
 #[test]

@@ -529,6 +529,7 @@ pub fn emit(
     prelude_ctx.insert("input_c", &input_c);
     prelude_ctx.insert("command", &comment_text(command));
     prelude_ctx.insert("helpers", &helpers);
+    prelude_ctx.insert("implicit", &implicit_builtins(&file_names));
     prelude_ctx.insert("host_file", &comment_text(&file_name(&paths.host)));
     prelude_ctx.insert("openmp", &openmp);
     let choice = match versioning {
@@ -616,6 +617,24 @@ pub fn emit(
         notes,
         warnings,
     })
+}
+
+/// Definitions of the PENCIL and pet builtins the user's file calls
+/// without declaring them (`front::implicit`), for the original code the
+/// host file keeps.
+fn implicit_builtins(names: &crate::front::names::FileNames) -> String {
+    let Some(used) = names.implicit_host_defines.get().filter(|u| !u.is_empty()) else {
+        return String::new();
+    };
+    let mut out =
+        String::from("/* PENCIL's builtins that this file calls without including pencil.h. */\n");
+    for b in crate::front::implicit::BUILTINS {
+        if used.contains(b.name) {
+            out.push_str(b.definition);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// The prelude with its headers kept off the names the user's file

@@ -297,6 +297,14 @@ impl<'a> AffineConverter<'a> {
                 }
                 Ok((Pw(out), t))
             }
+            ExprKind::Call(f, args) if (f == "pencilc_floord" || f == "pencilc_ceild") && args.len() == 2 => {
+                let (pa, t) = self.value(&args[0])?;
+                let (pb, _) = self.value(&args[1])?;
+                let d = pb.as_const().filter(|d| *d > 0).ok_or_else(|| {
+                    not_affine(e, "`floord` and `ceild` are affine only by a positive integer constant")
+                })?;
+                Ok((floor_div(&pa, d, f == "pencilc_ceild"), t))
+            }
             ExprKind::Call(f, _) => Err(not_affine(e, format!("the call to `{}` is not an affine expression", f))),
             ExprKind::Float(_) => Err(not_affine(e, "a floating-point value is not affine")),
             ExprKind::Index(..) => Err(not_affine(e, "an array element is data, not an affine expression")),
@@ -480,6 +488,22 @@ fn c_div(a: &Pw, d: i64) -> Pw {
             gn,
             Aff::atom(format!("floor((-({}))/{})", xs, dm)).scale(-sign),
         ));
+    }
+    Pw(out)
+}
+
+/// pet's `floord(a, d)` (`ceil`: `ceild`) for a positive constant `d`.
+fn floor_div(a: &Pw, d: i64, ceil: bool) -> Pw {
+    let sign = if ceil { -1 } else { 1 };
+    let mut out = Vec::new();
+    for (g, x) in &a.0 {
+        let x = x.scale(sign);
+        let v = match x.as_const() {
+            Some(c) => Aff::constant(c.div_euclid(d)),
+            None if d == 1 => x,
+            None => Aff::atom(format!("floor(({})/{})", x.to_isl(), d)),
+        };
+        out.push((g.clone(), v.scale(sign)));
     }
     Pw(out)
 }

@@ -197,7 +197,19 @@ impl CcCheck {
             return Ok(Verdict::Checked(None));
         }
         let text = String::from_utf8_lossy(&stderr);
-        let errors = parse_errors(&text);
+        // PENCIL's and pet's builtins are known without their header
+        // (`front::implicit`): their implicit declarations are no error.
+        let errors: Vec<CcError> = parse_errors(&text)
+            .into_iter()
+            .filter(|e| {
+                super::implicit::implicitly_declared(&e.message)
+                    .and_then(super::implicit::builtin)
+                    .is_none()
+            })
+            .collect();
+        if errors.is_empty() {
+            return Ok(Verdict::Checked(None));
+        }
         let here = |file: &str| Path::new(file) == self.path;
         if let Some(e) = errors
             .iter()

@@ -6,6 +6,7 @@ pub mod cc_check;
 pub mod cexpr;
 pub mod device_words;
 pub mod host_clashes;
+pub mod implicit;
 pub mod int_type;
 pub mod names;
 pub mod parse;

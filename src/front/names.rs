@@ -62,6 +62,12 @@ pub struct FileNames {
     /// file's own headers declare too (`host_clashes`), set once the
     /// file is known to have regions.
     pub host_clashes: std::sync::OnceLock<BTreeSet<String>>,
+    /// PENCIL's and pet's builtins that the file calls without declaring
+    /// them (`front::implicit`), set by the parse: the model knows them.
+    pub implicit_builtins: std::sync::OnceLock<BTreeSet<String>>,
+    /// Those of them that the file as written defines in none of its
+    /// conditional branches either: every host file defines them.
+    pub implicit_host_defines: std::sync::OnceLock<BTreeSet<String>>,
 }
 
 impl FileNames {
@@ -103,6 +109,8 @@ impl FileNames {
             macros,
             predefined_macros,
             host_clashes: std::sync::OnceLock::new(),
+            implicit_builtins: std::sync::OnceLock::new(),
+            implicit_host_defines: std::sync::OnceLock::new(),
         }
     }
 

@@ -283,6 +283,14 @@ pub fn parse_file_with(
         body_pragmas,
     };
     let root = tree.root_node();
+    let implicit = super::implicit::undeclared(root, blanked.as_bytes());
+    let written = std::fs::read(&pp.main_file)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+    let _ = names
+        .implicit_host_defines
+        .set(super::implicit::undeclared_as_written(&implicit, &written));
+    let _ = names.implicit_builtins.set(implicit);
     let enumerators = cx.collect_enumerators(root);
     *cx.enums.borrow_mut() = enumerators;
     // Struct members may have typedef'd types, and globals struct types:
@@ -541,6 +549,21 @@ fn is_pragma(node: Node, src: &[u8], word: &str) -> bool {
 }
 
 impl<'a> Cx<'a> {
+    /// The model's name for a call of `name`: a builtin the file uses
+    /// without declaring it is known by pencilc's name for it
+    /// (`front::implicit`), any other function by its own.
+    fn callee(&self, name: &str) -> String {
+        let implicit = self
+            .names
+            .implicit_builtins
+            .get()
+            .is_some_and(|s| s.contains(name));
+        match super::implicit::builtin(name).and_then(|b| b.model_name) {
+            Some(model) if implicit => model.to_string(),
+            _ => name.to_string(),
+        }
+    }
+
     fn text(&self, n: Node) -> &'a str {
         n.utf8_text(self.src).unwrap_or("")
     }
@@ -2387,7 +2410,7 @@ impl<'a> Cx<'a> {
                         _ => args.push(self.expr(a)?),
                     }
                 }
-                mk(ExprKind::Call(self.text(f).to_string(), args))
+                mk(ExprKind::Call(self.callee(self.text(f)), args))
             }
             "cast_expression" => {
                 let t = n

@@ -34,7 +34,11 @@ pub const PENCIL_BUILTINS: &[&str] = &[
 ];
 
 pub fn is_pure_function(f: &str) -> bool {
-    PURE_FUNCTIONS.contains(&f) || PENCIL_BUILTINS.contains(&f)
+    PURE_FUNCTIONS.contains(&f)
+        || PENCIL_BUILTINS.contains(&f)
+        // pet's `floord` and `ceild` used without a declaration
+        // (`front::implicit`).
+        || matches!(f, "pencilc_floord" | "pencilc_ceild")
 }
 
 enum SchedDim {
