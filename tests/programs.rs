@@ -1400,6 +1400,51 @@ fn pet_builtins_are_known_without_the_header() {
     assert_every_version_prints(&exe, &want, "bare pet_builtins");
 }
 
+/// Functions of the file that regions call as statements (issue 33): the
+/// kernel file gets device copies of them (array parameters as pointers
+/// into the flat buffers, 2-d ones linearised), rows of 2-d arrays are
+/// passed as the addresses of their first elements, with and without a
+/// summary, and a chain through rows stays sequential while independent
+/// rows run in parallel. Every version on every target prints the
+/// sequential result, on the CPU mapping and on a GPU's (shared memory
+/// possible), and with emulated CUDA. A function that reads a global has
+/// no device copy: the region keeps the original code, with a warning
+/// that says why.
+#[test]
+fn functions_the_kernels_call_get_device_copies() {
+    let src = root().join("tests/programs/called_functions.c");
+    let dir = scratch("program-called_functions");
+    let report = check_source(&src, &dir, &["-v"]);
+    assert!(report.contains("parallel dims [0, 1, 0]"), "{}", report);
+    let cl = std::fs::read_to_string(dir.join("p_kernel.cl")).unwrap();
+    for f in [
+        "void copy(int n, __global double *b, __global const double *a)",
+        "void scale_twice(int n, __global double *b)",
+        "s += w[t] * sqrt(d[i * m + (j - 1 + t)] + 1.0);",
+        "copy(n, &a[",
+    ] {
+        assert!(cl.contains(f), "{}\n{}", f, cl);
+    }
+    let gpu = scratch("program-called_functions-gpu");
+    check_source_on(&src, &gpu, &["--device", "generic-gpu"], &["opencl"]);
+    check_cuda_emulated("called_functions");
+
+    let dir = scratch("program-called-global");
+    let src = dir.join("global.c");
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\ndouble g = 3;\nstatic void addg(int n, double b[n]) { for (int i = 0; i < n; i++) b[i] += g; }\nvoid f(int n, double A[static const restrict 4][n]) {\n#pragma scop\n  for (int k = 0; k < 4; k++) addg(n, A[k]);\n#pragma endscop\n}\nint main(void) { static double A[4][100]; for (int k = 0; k < 4; k++) for (int i = 0; i < 100; i++) A[k][i] = i; f(100, A); double s = 0; for (int i = 0; i < 100; i++) s += A[2][i]; printf(\"%f\\n\", s); return 0; }\n",
+    )
+    .unwrap();
+    let warnings = check_source(&src, &dir, &[]);
+    assert!(
+        warnings.contains("the region calls `addg`, of which pencilc can make no device copy")
+            && warnings.contains("--opencl-include-file"),
+        "{}",
+        warnings
+    );
+}
+
 /// A label in a region that no `goto` names (issue 33) is read as the
 /// statement it labels, on every target; the original code keeps it.
 #[test]

@@ -6,6 +6,7 @@ pub mod body;
 mod builtins;
 pub mod choice;
 pub mod convert;
+mod device_fn;
 mod device_names;
 mod footprint;
 pub mod kernel;
@@ -445,23 +446,35 @@ pub fn emit(
     // Kernels also get PENCIL's typed builtins, the atomic reduction
     // helpers, and the user's device code
     // (only the items of PENCIL's builtin headers the kernels use).
-    let mut used = device_code.to_string();
+    let called = called_functions(regions, target, device_code)?;
+    let called = if target == Target::C {
+        called
+    } else {
+        let header = match target {
+            Target::OpenCl => OPENCL_BUILTINS,
+            _ => CUDA_BUILTINS,
+        };
+        device_names::rename_reserved(&called, target, &builtins::item_names(header))
+    };
+    let mut used = format!("{}{}", device_code, called);
     for k in &kernels {
         used.push_str(&k.body);
         used.push_str(&k.params.join(","));
     }
     let device_helpers = match target {
         Target::OpenCl => format!(
-            "{}\n{}{}",
+            "{}\n{}{}{}",
             helpers,
             builtins::used_part(OPENCL_BUILTINS, &used),
-            device_code
+            device_code,
+            called
         ),
         Target::Cuda => format!(
-            "{}\n{}{}",
+            "{}\n{}{}{}",
             helpers,
             builtins::used_part(CUDA_BUILTINS, &used),
-            device_code
+            device_code,
+            called
         ),
         Target::C => helpers.clone(),
     };
@@ -1148,30 +1161,7 @@ fn kernel_text(
             _ => format!("{} {} = threadIdx.{}", ity, thread_ids[j], xyz[d]),
         });
     }
-    let call_name = |f: &str| -> String {
-        if target == Target::OpenCl {
-            // PENCIL's abs, min, max and clamp are the int versions; OpenCL's
-            // are overloaded (ambiguous on mixed argument types) and its abs
-            // returns an unsigned type.
-            match f {
-                "abs" => return "pencilc_abs".to_string(),
-                "min" => return "imin".to_string(),
-                "max" => return "imax".to_string(),
-                "clamp" => return "clamp32".to_string(),
-                _ => {}
-            }
-        }
-        if target == Target::OpenCl {
-            // OpenCL C's math builtins are overloaded; the C99 `f` suffixed
-            // names do not exist there.
-            if let Some(base) = f.strip_suffix('f') {
-                if crate::scop::PURE_FUNCTIONS.contains(&base) && base != "f" {
-                    return base.to_string();
-                }
-            }
-        }
-        f.to_string()
-    };
+    let call_name = |f: &str| device_call_name(target, f);
     let printer = BodyPrinter {
         scop,
         style: DataStyle::Device,
@@ -1241,6 +1231,66 @@ fn kernel_text(
 }
 
 /// The build-time values of the kernels of one region (`specialise`).
+/// A called function's name in `target`'s kernels.
+fn device_call_name(target: Target, f: &str) -> String {
+    if target == Target::OpenCl {
+        // PENCIL's abs, min, max and clamp are the int versions; OpenCL's
+        // are overloaded (ambiguous on mixed argument types) and its abs
+        // returns an unsigned type.
+        match f {
+            "abs" => return "pencilc_abs".to_string(),
+            "min" => return "imin".to_string(),
+            "max" => return "imax".to_string(),
+            "clamp" => return "clamp32".to_string(),
+            _ => {}
+        }
+        // OpenCL C's math builtins are overloaded; the C99 `f` suffixed
+        // names do not exist there.
+        if let Some(base) = f.strip_suffix('f') {
+            if crate::scop::PURE_FUNCTIONS.contains(&base) && base != "f" {
+                return base.to_string();
+            }
+        }
+    }
+    f.to_string()
+}
+
+/// The device copies of the file's functions that the regions' kernels
+/// call (`device_fn`), those the user's device code defines left out.
+fn called_functions(regions: &[RegionCode], target: Target, device_code: &str) -> Result<String> {
+    if target == Target::C {
+        return Ok(String::new());
+    }
+    let mut in_device_code = std::collections::BTreeSet::new();
+    crate::front::names::for_each_identifier(device_code, |w, _| {
+        in_device_code.insert(w.to_string());
+    });
+    let mut fns: BTreeMap<&str, &crate::front::parse::called::CalledFn> = BTreeMap::new();
+    for r in regions {
+        for (name, c) in &r.scop.called {
+            if in_device_code.contains(name) {
+                continue;
+            }
+            match c {
+                Ok(f) => {
+                    fns.insert(name, f);
+                }
+                Err(why) => {
+                    return Err(Diagnostic::internal(
+                        "back",
+                        format!(
+                            "a kernel calls `{}`, which has no device copy: {}",
+                            name, why
+                        ),
+                    ))
+                }
+            }
+        }
+    }
+    let fns: Vec<_> = fns.into_values().collect();
+    device_fn::definitions(&fns, target, &|f| device_call_name(target, f))
+}
+
 fn region_values(kernels: &[KernelText]) -> Option<specialise::RegionValues> {
     specialise::region_values(kernels.iter().map(|k| k.specialised.as_slice()))
 }

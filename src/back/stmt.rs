@@ -164,13 +164,44 @@ impl StmtPrinter<'_> {
     ) -> Result<String> {
         let mut printed = Vec::new();
         for a in args {
-            printed.push(self.exprs.print(&self.convert(st, scope, a)?));
+            let a = self.convert(st, scope, a)?;
+            printed.push(match self.row_address(scope, &a) {
+                Some(addr) => addr,
+                None => self.exprs.print(&a),
+            });
         }
         Ok(format!(
             "{}({});",
             (self.exprs.call)(name),
             printed.join(", ")
         ))
+    }
+
+    /// A row of an array of the region passed to a function
+    /// (`f(n, A[i])`: fewer subscripts than the array has dimensions), as
+    /// the address of its first element, which the array's own subscript
+    /// printing makes right for flat device buffers and for C's arrays.
+    fn row_address(&self, scope: &[(String, String)], a: &Expr) -> Option<String> {
+        let mut subs = Vec::new();
+        let mut cur = a;
+        while let ExprKind::Index(b, i) = &cur.kind {
+            subs.push(i.as_ref());
+            cur = b;
+        }
+        let ExprKind::Ident(n) = &cur.kind else {
+            return None;
+        };
+        if subs.is_empty() || scope.iter().any(|(v, _)| v == n) {
+            return None;
+        }
+        let rank = self.scop.array(n)?.extents.len();
+        if subs.len() >= rank {
+            return None;
+        }
+        subs.reverse();
+        let mut printed: Vec<String> = subs.iter().map(|s| self.exprs.print(s)).collect();
+        printed.resize(rank, "0".to_string());
+        Some(format!("&{}", (self.exprs.access)(n, &printed)))
     }
 
     /// Prints a compound body; `scope` is restored on return, so what a

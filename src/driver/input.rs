@@ -170,7 +170,7 @@ fn files_read(
 
 /// The text of the user's device code for the target
 /// (`--opencl-include-file`, `--cuda-include-file`), for its names.
-fn device_code_text(opts: &Options) -> Result<String> {
+pub(super) fn device_code_text(opts: &Options) -> Result<String> {
     let mut out = String::new();
     match opts.target {
         Target::OpenCl => {

@@ -168,6 +168,14 @@ fn analyse(
     debug_fault(opts, "scop");
     let scop = scop::build_scop(region)?;
     progress(opts, &region.loc, no, "done", Instant::now());
+    if opts.target != Target::C && opts.emit.is_none() {
+        if let Some(w) = without_device_copy(region, opts)? {
+            // A kernel could not call the function: the region keeps the
+            // user's code, which can.
+            report.warnings.push(w);
+            return Ok(None);
+        }
+    }
     report.warnings.extend(scop.warnings.iter().cloned());
     report.placements.extend(scop.notes.iter().cloned());
     lap(report, "scop");
@@ -565,4 +573,58 @@ fn record(
         write_backs,
     });
     Ok(())
+}
+
+/// Why a kernel of `region` could not call a function the region calls
+/// as a statement: the file defines it in a way no device copy can be
+/// made of (`front::parse::called`), or only declares it, and the user's
+/// device code (`--opencl-include-file`, `--cuda-include-file`) does not
+/// define it either.
+fn without_device_copy(region: &Region, opts: &Options) -> Result<Option<Diagnostic>> {
+    use crate::front::parse::called::statement_calls;
+    let mut names = std::collections::BTreeSet::new();
+    statement_calls(&region.body, &mut names);
+    if names.is_empty() {
+        return Ok(None);
+    }
+    let mut device = std::collections::BTreeSet::new();
+    crate::front::names::for_each_identifier(&super::input::device_code_text(opts)?, |w, _| {
+        device.insert(w.to_string());
+    });
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(name) = names.pop_first() {
+        if !seen.insert(name.clone()) || device.contains(&name) {
+            continue;
+        }
+        let why = match region.called.get(&name) {
+            None => "this file declares it without a body".to_string(),
+            Some(Err(why)) => why.clone(),
+            Some(Ok(f)) => {
+                names.extend(f.calls.iter().cloned());
+                match f.expr_calls.iter().find(|c| !scop::is_pure_function(c)) {
+                    Some(c) => format!("its body calls `{}` in an expression", c),
+                    None => continue,
+                }
+            }
+        };
+        let include = match opts.target {
+            Target::Cuda => "--cuda-include-file",
+            _ => "--opencl-include-file",
+        };
+        return Ok(Some(
+            Diagnostic::warning(
+                Code::UnsupportedStatement,
+                Some(region.loc.clone()),
+                format!(
+                    "{}: the region calls `{}`, of which pencilc can make no device copy ({}); the region keeps the original code",
+                    region.function, name, why
+                ),
+            )
+            .with_hint(format!(
+                "define `{}` for the device in a file given with {}, or make it a function without a return value whose body uses only its parameters and locals",
+                name, include
+            )),
+        ));
+    }
+    Ok(None)
 }

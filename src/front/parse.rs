@@ -15,6 +15,7 @@ use tree_sitter::{Node, Parser};
 
 mod atomic;
 mod body_pragmas;
+pub mod called;
 mod casts;
 mod enums;
 mod inline;
@@ -211,6 +212,9 @@ pub struct Region {
     /// Every name of the file (`front::names`), which no generated name
     /// may be.
     pub names: Arc<FileNames>,
+    /// The functions of the file the region calls as statements, directly
+    /// or through each other, read as device code (`called`).
+    pub called: BTreeMap<String, called::Called>,
 }
 
 /// A summary function: its parameters in order and its body, whose
@@ -400,6 +404,10 @@ pub fn parse_file_with(
         r.names = names.clone();
         r.summaries = summaries.clone();
         r.inlined = inline::inline_calls(&mut r.body, &inlinable, &r.symbols, &r.loc);
+    }
+    let called = cx.called_functions(&regions, &functions, &typedefs);
+    for r in &mut regions {
+        r.called = called::reachable(&called, &r.body);
     }
     Ok(Parsed {
         regions,
@@ -1183,6 +1191,7 @@ impl<'a> Cx<'a> {
             whole_function: true,
             inlined: Vec::new(),
             names: Arc::new(FileNames::default()),
+            called: BTreeMap::new(),
         }))
     }
 
@@ -1292,6 +1301,7 @@ impl<'a> Cx<'a> {
                     whole_function: false,
                     inlined: Vec::new(),
                     names: Arc::new(FileNames::default()),
+                    called: BTreeMap::new(),
                 });
                 i = end + 1;
                 continue;

@@ -1258,7 +1258,9 @@ impl<'r> Builder<'r> {
             .with_hint("declare it before the region")
         })?;
         let subs = subscripts(e);
-        let whole = whole_ok && subs.is_empty() && decl.rank() > 0;
+        // With `whole_ok`, a row (`A[i]` of a 2-d `A`) is all of its
+        // elements too.
+        let whole = whole_ok && subs.len() < decl.rank();
         if subs.len() + 1 == decl.rank() && !decl.members.is_empty() {
             return Err(Diagnostic::error(
                 Code::UnsupportedType,
@@ -1759,6 +1761,7 @@ impl<'r> Builder<'r> {
             value_types,
             frame: Vec::new(),
             file_names: self.region.names.clone(),
+            called: self.region.called.clone(),
         };
         let mut scop = assume_in_bounds(scop)?;
         let (depth, deepest) = {

@@ -113,6 +113,9 @@ pub struct Scop {
     /// Every name of the file and of the user's device code
     /// (`front::names`): generated names are none of them.
     pub file_names: std::sync::Arc<crate::front::names::FileNames>,
+    /// The functions of the file that the region calls as statements,
+    /// read as device code, or why they cannot be (`front::parse::called`).
+    pub called: std::collections::BTreeMap<String, crate::front::parse::called::Called>,
 }
 
 /// The value an affine loop leaves in its iterator, a variable declared

@@ -277,6 +277,9 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
         .filter(|p| p.stmts.iter().any(|&s| runs_in(isl, k, s).unwrap_or(true)))
         .map(|p| p.array.as_str())
         .collect();
+    // Arrays passed to functions (`f(n, A[i])`): the callee gets a pointer
+    // into the array's buffer, which no tile of it may then stand for.
+    let passed = passed_to_functions(k.scop);
     // References: per statement and (non-scalar) array.
     let mut refs: Vec<Ref> = Vec::new();
     for st in &k.scop.stmts {
@@ -290,7 +293,7 @@ pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<Kern
         arrays.dedup();
         for a in arrays {
             let Some(arr) = k.scop.array(a) else { continue };
-            if arr.is_scalar() || private.contains(&a) {
+            if arr.is_scalar() || private.contains(&a) || passed.contains(a) {
                 continue;
             }
             let rel = |list: &[crate::scop::Access]| -> Result<UnionMap> {
@@ -721,4 +724,37 @@ fn merge_groups(isl: &Isl, refs: &[Ref], groups: &mut Vec<Vec<usize>>) -> Result
             return Ok(());
         }
     }
+}
+
+/// The arrays that the region's statements pass to functions, whole, as
+/// rows or by an element's address.
+fn passed_to_functions(scop: &crate::scop::Scop) -> std::collections::BTreeSet<String> {
+    use crate::front::syntax::Stmt;
+    fn args_of(body: &[Stmt], out: &mut Vec<crate::front::syntax::Expr>) {
+        for s in body {
+            match s {
+                Stmt::Call { args, .. } => out.extend(args.iter().cloned()),
+                Stmt::For { body, .. } | Stmt::While { body, .. } => args_of(body, out),
+                Stmt::If { then_, else_, .. } => {
+                    args_of(then_, out);
+                    args_of(else_, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut args = Vec::new();
+    for st in &scop.stmts {
+        match &st.body {
+            crate::scop::StmtBody::Call { args: a, .. } => args.extend(a.iter().cloned()),
+            crate::scop::StmtBody::Compound(b) => args_of(b, &mut args),
+            _ => {}
+        }
+    }
+    let mut names = Vec::new();
+    args.iter().for_each(|a| a.idents(&mut names));
+    names
+        .into_iter()
+        .filter(|n| scop.array(n).is_some_and(|a| !a.is_scalar()))
+        .collect()
 }

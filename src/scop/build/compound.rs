@@ -376,10 +376,39 @@ impl Builder<'_> {
                     reads.push(acc.clone());
                     writes.push(acc);
                 }
+                // A row (`A[i]` of a 2-d `A`): all of it, and the reads
+                // its subscripts make.
+                ExprKind::Index(..) if is_row(self, a) => {
+                    let mut cur = a;
+                    while let ExprKind::Index(b, i) = &cur.kind {
+                        self.reads_in(i, tuple, reads, false)?;
+                        cur = b;
+                    }
+                    let acc = self.access(a, tuple, true)?;
+                    reads.push(acc.clone());
+                    writes.push(acc);
+                }
                 _ => self.reads_in(a, tuple, reads, false)?,
             }
         }
         Ok(())
+    }
+}
+
+/// Whether `a` names a row of an array: fewer subscripts than it has
+/// dimensions.
+fn is_row(b: &Builder, a: &Expr) -> bool {
+    let mut n = 0;
+    let mut cur = a;
+    while let ExprKind::Index(x, _) = &cur.kind {
+        n += 1;
+        cur = x;
+    }
+    match &cur.kind {
+        ExprKind::Ident(name) => b
+            .decl(name)
+            .is_some_and(|d| n < d.rank() && d.members.is_empty()),
+        _ => false,
     }
 }
 

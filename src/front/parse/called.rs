@@ -1,0 +1,238 @@
+//! Functions of the file that regions call as statements (`f(n, A[i]);`,
+//! with or without a summary), parsed like region code so that the back
+//! ends can put a device copy of each into the kernel file: a kernel
+//! calls the function itself, and OpenCL C and CUDA have no access to the
+//! host's definition. A function that cannot be read as device code
+//! (it returns a value, reads a global, calls itself, uses what regions
+//! cannot) is recorded with the reason; the driver keeps a region that
+//! calls it on the host unless the user's device code defines it.
+
+use super::{Cx, Region};
+use crate::diag::Loc;
+use crate::front::syntax::{Expr, ExprKind, Stmt, VarDecl};
+use std::collections::{BTreeMap, BTreeSet};
+use tree_sitter::Node;
+
+/// A function a region calls as a statement, as region code.
+#[derive(Clone, Debug)]
+pub struct CalledFn {
+    pub name: String,
+    pub params: Vec<VarDecl>,
+    pub body: Vec<Stmt>,
+    /// The functions of the file its body calls as statements.
+    pub calls: BTreeSet<String>,
+    /// The functions its expressions call (the back end checks that each
+    /// is one the device knows).
+    pub expr_calls: BTreeSet<String>,
+    pub loc: Loc,
+}
+
+/// A called function, or why no device copy of it can be made.
+pub type Called = std::result::Result<CalledFn, String>;
+
+/// The names of the functions `body` calls as statements, other than
+/// PENCIL's builtins.
+pub fn statement_calls(body: &[Stmt], out: &mut BTreeSet<String>) {
+    for s in body {
+        match s {
+            Stmt::Call { name, .. } if !name.starts_with("__pencil_") => {
+                out.insert(name.clone());
+            }
+            Stmt::For { body, .. } | Stmt::While { body, .. } => statement_calls(body, out),
+            Stmt::If { then_, else_, .. } => {
+                statement_calls(then_, out);
+                statement_calls(else_, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Cx<'_> {
+    /// Every function of the file (`functions`) that a region calls as a
+    /// statement, directly or through another one, with its device
+    /// reading; functions the file only declares are left out.
+    pub(super) fn called_functions(
+        &self,
+        regions: &[Region],
+        functions: &[Node],
+        typedefs: &BTreeMap<String, String>,
+    ) -> BTreeMap<String, Called> {
+        let mut todo = BTreeSet::new();
+        for r in regions {
+            statement_calls(&r.body, &mut todo);
+        }
+        let mut out: BTreeMap<String, Called> = BTreeMap::new();
+        while let Some(name) = todo.pop_first() {
+            if out.contains_key(&name) {
+                continue;
+            }
+            let Some(f) = functions.iter().find(|f| self.function_name(**f) == name) else {
+                continue;
+            };
+            let called = self.called_function(*f, &name, typedefs);
+            if let Ok(c) = &called {
+                todo.extend(c.calls.iter().filter(|n| !out.contains_key(*n)).cloned());
+            }
+            out.insert(name, called);
+        }
+        // A function that calls itself, directly or through others, has no
+        // device copy (OpenCL C forbids recursion).
+        let names: Vec<String> = out.keys().cloned().collect();
+        for n in names {
+            if reaches(&out, &n, &n, &mut BTreeSet::new()) {
+                out.insert(n.clone(), Err(format!("`{}` calls itself", n)));
+            }
+        }
+        out
+    }
+
+    fn called_function(&self, f: Node, name: &str, typedefs: &BTreeMap<String, String>) -> Called {
+        let ret = f
+            .child_by_field_name("type")
+            .map(|t| self.text(t).trim().to_string())
+            .unwrap_or_default();
+        if ret != "void" {
+            return Err(format!("`{}` returns `{}`, not `void`", name, ret));
+        }
+        let warnings = self.warnings.borrow().len();
+        let parsed = (|| -> crate::diag::Result<(Vec<VarDecl>, Vec<Stmt>)> {
+            self.check_translated(f, "function")?;
+            let params = self.param_list(f, typedefs)?;
+            let mut body = Vec::new();
+            let mut ignored = Vec::new();
+            if let Some(b) = f.child_by_field_name("body") {
+                let mut c = b.walk();
+                let mut stmts: Vec<Node> = b
+                    .named_children(&mut c)
+                    .filter(|n| n.kind() != "comment")
+                    .collect();
+                if stmts.last().is_some_and(|l| {
+                    l.kind() == "return_statement" && self.text(*l).trim() == "return;"
+                }) {
+                    stmts.pop();
+                }
+                let _scope = self.enter_scope(params.iter().map(|p| p.name.clone()));
+                self.stmt_list(&stmts, &mut body, &mut ignored)?;
+            }
+            Ok((params, body))
+        })();
+        // Whatever reading it said is not the user's concern here: the
+        // region reports what it needs.
+        self.warnings.borrow_mut().truncate(warnings);
+        let (params, body) = parsed.map_err(|d| d.message)?;
+        if let Some(p) = params
+            .iter()
+            .find(|p| !p.members.is_empty() || p.struct_type.is_some())
+        {
+            return Err(format!("its parameter `{}` is a struct", p.name));
+        }
+        let mut declared: BTreeSet<String> = params.iter().map(|p| p.name.clone()).collect();
+        for s in &body {
+            let mut d = Vec::new();
+            s.declared(&mut d);
+            declared.extend(d);
+            iterators(s, &mut declared);
+        }
+        let mut used = Vec::new();
+        body.iter().for_each(|s| s.idents(&mut used));
+        for p in &params {
+            p.dims.iter().flatten().for_each(|d| d.idents(&mut used));
+        }
+        let mut calls = BTreeSet::new();
+        statement_calls(&body, &mut calls);
+        let mut called_in_exprs = BTreeSet::new();
+        for s in &body {
+            calls_in_exprs(s, &mut called_in_exprs);
+        }
+        if let Some(g) = used.iter().find(|n| {
+            !declared.contains(*n) && !calls.contains(*n) && !called_in_exprs.contains(*n)
+        }) {
+            return Err(format!("its body reads `{}`, which is not its own", g));
+        }
+        Ok(CalledFn {
+            name: name.to_string(),
+            params,
+            body,
+            calls,
+            expr_calls: called_in_exprs,
+            loc: self.loc(f),
+        })
+    }
+}
+
+fn iterators(s: &Stmt, out: &mut BTreeSet<String>) {
+    match s {
+        Stmt::For { iter, body, .. } => {
+            out.insert(iter.clone());
+            body.iter().for_each(|s| iterators(s, out));
+        }
+        Stmt::While { body, .. } => body.iter().for_each(|s| iterators(s, out)),
+        Stmt::If { then_, else_, .. } => {
+            then_.iter().chain(else_).for_each(|s| iterators(s, out));
+        }
+        _ => {}
+    }
+}
+
+/// Names called inside the statement's expressions (math functions).
+fn calls_in_exprs(s: &Stmt, out: &mut BTreeSet<String>) {
+    fn walk(e: &Expr, out: &mut BTreeSet<String>) {
+        match &e.kind {
+            ExprKind::Call(f, args) => {
+                out.insert(f.clone());
+                args.iter().for_each(|a| walk(a, out));
+            }
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => walk(a, out),
+            ExprKind::Cond(c, t, f) => {
+                walk(c, out);
+                walk(t, out);
+                walk(f, out);
+            }
+            _ => {}
+        }
+    }
+    let mut s = s.clone();
+    s.exprs_mut(&mut |e| walk(e, out));
+}
+
+/// The functions of `all` that `body` calls, directly or through others.
+pub fn reachable(all: &BTreeMap<String, Called>, body: &[Stmt]) -> BTreeMap<String, Called> {
+    let mut todo = BTreeSet::new();
+    statement_calls(body, &mut todo);
+    let mut out = BTreeMap::new();
+    while let Some(n) = todo.pop_first() {
+        if out.contains_key(&n) {
+            continue;
+        }
+        if let Some(c) = all.get(&n) {
+            if let Ok(f) = c {
+                todo.extend(f.calls.iter().cloned());
+            }
+            out.insert(n, c.clone());
+        }
+    }
+    out
+}
+
+/// Whether `from` reaches `to` through the calls of `fns`.
+fn reaches(
+    fns: &BTreeMap<String, Called>,
+    from: &str,
+    to: &str,
+    seen: &mut BTreeSet<String>,
+) -> bool {
+    let Some(Ok(f)) = fns.get(from) else {
+        return false;
+    };
+    for c in &f.calls {
+        if c == to || (seen.insert(c.clone()) && reaches(fns, c, to, seen)) {
+            return true;
+        }
+    }
+    false
+}
