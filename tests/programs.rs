@@ -1422,6 +1422,9 @@ fn functions_the_kernels_call_get_device_copies() {
         "void scale_twice(int n, __global double *b)",
         "s += w[t] * sqrt(d[i * m + (j - 1 + t)] + 1.0);",
         "copy(n, &a[",
+        // The summary, under `#ifdef pencil_access`, says `a` is only
+        // read: one thread per row of `e`.
+        "copy(n, &e[t0 * ",
     ] {
         assert!(cl.contains(f), "{}\n{}", f, cl);
     }

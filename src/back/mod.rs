@@ -446,7 +446,7 @@ pub fn emit(
     // Kernels also get PENCIL's typed builtins, the atomic reduction
     // helpers, and the user's device code
     // (only the items of PENCIL's builtin headers the kernels use).
-    let called = called_functions(regions, target, device_code)?;
+    let called = called_functions(regions, target)?;
     let called = if target == Target::C {
         called
     } else {
@@ -1256,21 +1256,16 @@ fn device_call_name(target: Target, f: &str) -> String {
 }
 
 /// The device copies of the file's functions that the regions' kernels
-/// call (`device_fn`), those the user's device code defines left out.
-fn called_functions(regions: &[RegionCode], target: Target, device_code: &str) -> Result<String> {
+/// call (`device_fn`; the driver leaves out those the user's device code
+/// defines, and keeps a region that calls a function without one on the
+/// host).
+fn called_functions(regions: &[RegionCode], target: Target) -> Result<String> {
     if target == Target::C {
         return Ok(String::new());
     }
-    let mut in_device_code = std::collections::BTreeSet::new();
-    crate::front::names::for_each_identifier(device_code, |w, _| {
-        in_device_code.insert(w.to_string());
-    });
     let mut fns: BTreeMap<&str, &crate::front::parse::called::CalledFn> = BTreeMap::new();
     for r in regions {
         for (name, c) in &r.scop.called {
-            if in_device_code.contains(name) {
-                continue;
-            }
             match c {
                 Ok(f) => {
                     fns.insert(name, f);

@@ -166,14 +166,22 @@ fn analyse(
     }
     progress(opts, &region.loc, no, "scop", deadline);
     debug_fault(opts, "scop");
-    let scop = scop::build_scop(region)?;
+    let mut scop = scop::build_scop(region)?;
     progress(opts, &region.loc, no, "done", Instant::now());
-    if opts.target != Target::C && opts.emit.is_none() {
-        if let Some(w) = without_device_copy(region, opts)? {
-            // A kernel could not call the function: the region keeps the
-            // user's code, which can.
-            report.warnings.push(w);
-            return Ok(None);
+    if opts.target != Target::C && !region.called.is_empty() {
+        let mut device = std::collections::BTreeSet::new();
+        crate::front::names::for_each_identifier(&super::input::device_code_text(opts)?, |w, _| {
+            device.insert(w.to_string());
+        });
+        // What the user's device code defines is not copied.
+        scop.called.retain(|n, _| !device.contains(n));
+        if let Some(w) = without_device_copy(region, &device, opts.target) {
+            if opts.emit.is_none() {
+                // A kernel could not call the function: the region keeps
+                // the user's code, which can.
+                report.warnings.push(w);
+                return Ok(None);
+            }
         }
     }
     report.warnings.extend(scop.warnings.iter().cloned());
@@ -580,17 +588,14 @@ fn record(
 /// made of (`front::parse::called`), or only declares it, and the user's
 /// device code (`--opencl-include-file`, `--cuda-include-file`) does not
 /// define it either.
-fn without_device_copy(region: &Region, opts: &Options) -> Result<Option<Diagnostic>> {
+fn without_device_copy(
+    region: &Region,
+    device: &std::collections::BTreeSet<String>,
+    target: Target,
+) -> Option<Diagnostic> {
     use crate::front::parse::called::statement_calls;
     let mut names = std::collections::BTreeSet::new();
     statement_calls(&region.body, &mut names);
-    if names.is_empty() {
-        return Ok(None);
-    }
-    let mut device = std::collections::BTreeSet::new();
-    crate::front::names::for_each_identifier(&super::input::device_code_text(opts)?, |w, _| {
-        device.insert(w.to_string());
-    });
     let mut seen = std::collections::BTreeSet::new();
     while let Some(name) = names.pop_first() {
         if !seen.insert(name.clone()) || device.contains(&name) {
@@ -607,11 +612,11 @@ fn without_device_copy(region: &Region, opts: &Options) -> Result<Option<Diagnos
                 }
             }
         };
-        let include = match opts.target {
+        let include = match target {
             Target::Cuda => "--cuda-include-file",
             _ => "--opencl-include-file",
         };
-        return Ok(Some(
+        return Some(
             Diagnostic::warning(
                 Code::UnsupportedStatement,
                 Some(region.loc.clone()),
@@ -624,7 +629,7 @@ fn without_device_copy(region: &Region, opts: &Options) -> Result<Option<Diagnos
                 "define `{}` for the device in a file given with {}, or make it a function without a return value whose body uses only its parameters and locals",
                 name, include
             )),
-        ));
+        );
     }
-    Ok(None)
+    None
 }

@@ -116,6 +116,10 @@ impl Preprocessed {
 pub(super) fn add_flags(cmd: &mut Command, opts: &CppOptions, pencil_headers: Option<&Path>) {
     // `__PENCIL__` lets pencil.h expose the builtins as calls pencilc recognises.
     cmd.arg("-D__PENCIL__").arg("-D__pencilc__");
+    // pet defines `pencil_access`, and PENCIL code written for it puts its
+    // summary attributes under `#ifdef pencil_access`. Defined as itself,
+    // the attribute reaches the parse as written.
+    cmd.arg("-Dpencil_access=pencil_access");
     for d in &opts.defines {
         cmd.arg(format!("-D{}", d));
     }

@@ -20,9 +20,13 @@ static void copy_summary(int n, double b[const restrict static n],
   }
 }
 
+/* Under `#ifdef pencil_access`, as code written for pet has it. */
 static void copy(int n, double b[const restrict static n],
                  const double a[const restrict static n])
-    __attribute__((pencil_access(copy_summary)));
+#ifdef pencil_access
+    __attribute__((pencil_access(copy_summary)))
+#endif
+    ;
 
 static void copy(int n, double b[const restrict static n],
                  const double a[const restrict static n])
@@ -62,7 +66,8 @@ static void smooth_row(int n, int m, double d[n][m], int i)
 
 static void kernels(int n, int m, double a[static const restrict K][n],
                     double c[static const restrict K][n],
-                    double d[static const restrict n][m])
+                    double d[static const restrict n][m],
+                    double e[static const restrict K][n])
 {
 #pragma scop
   /* A chain through rows: sequential. */
@@ -73,6 +78,9 @@ static void kernels(int n, int m, double a[static const restrict K][n],
     copy(n, c[k], a[k]);
   for (int k = 0; k < K; k++)
     scale_twice(n, c[k]);
+  /* Parallel only through the summary, which says `a` is only read. */
+  for (int k = 0; k < K; k++)
+    copy(n, e[k], a[3]);
   for (int i = 0; i < n; i++)
     smooth_row(n, m, d, i);
 #pragma endscop
@@ -80,17 +88,17 @@ static void kernels(int n, int m, double a[static const restrict K][n],
 
 int main(void)
 {
-  static double a[K][N], c[K][N], d[N][N - 9];
+  static double a[K][N], c[K][N], d[N][N - 9], e[K][N];
   for (int i = 0; i < N; i++) {
     a[0][i] = i % 13;
     for (int j = 0; j < N - 9; j++)
       d[i][j] = (i * 7 + j * 3) % 11;
   }
-  kernels(N, N - 9, a, c, d);
+  kernels(N, N - 9, a, c, d, e);
   double s = 0;
   for (int k = 0; k < K; k++)
     for (int i = 0; i < N; i++)
-      s += a[k][i] * (k + 1) + c[k][i] * (i % 3);
+      s += a[k][i] * (k + 1) + c[k][i] * (i % 3) + e[k][i] * (k % 4);
   for (int i = 0; i < N; i++)
     for (int j = 0; j < N - 9; j++)
       s += d[i][j] * ((i + j) % 5);
