@@ -973,6 +973,32 @@ fn calls_to_undeclared_functions_in_a_region_are_errors() {
     assert_eq!(status, Some(0), "{}", err);
 }
 
+/// An iterator read after a loop that may leave early (`break`) has no
+/// final value pencilc can state: the read is an error that says so
+/// (issue 33; reads after loops without `break` are their final values).
+#[test]
+fn iterator_read_after_a_loop_with_break() {
+    let (status, err, path) = compile_file(
+        "iterator-after-break",
+        "void f(int n, double B[100]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) { if (B[i] > 3) break; B[i] = 0; }\n  B[0] = i;\n#pragma endscop\n}\n",
+    );
+    assert_eq!(status, Some(1), "{}", err);
+    assert!(
+        err.starts_with(&format!("{}:5:10:", path))
+            && err.contains(
+                "`i` is a loop iterator of this region and is used here outside its loops"
+            )
+            && err.contains("[E0106]"),
+        "{}",
+        err
+    );
+    let (status, err, _) = compile_file(
+        "iterator-after-loop",
+        "void f(int n, double B[100]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i] = 0;\n  B[0] = i;\n#pragma endscop\n}\n",
+    );
+    assert_eq!(status, Some(0), "{}", err);
+}
+
 /// tree-sitter's error recovery is slow on deeply nested broken code
 /// (40,000 nested `if`s with one `if ()1`: 86 s): the parse has the
 /// region's time (at least 5 s) and then stops with an error.

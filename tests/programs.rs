@@ -1448,6 +1448,18 @@ fn functions_the_kernels_call_get_device_copies() {
     );
 }
 
+/// Loop iterators read after their loops inside the region (issue 33):
+/// each read is the value C leaves (`scop::final_values`), for steps up
+/// and down, of 1 and more, `<`, `<=`, `>`, `>=`, an inner loop's value
+/// in the outer loop's body, an unsigned iterator, and loops that run
+/// zero, one or many times; every version on every target prints the
+/// sequential result.
+#[test]
+fn iterators_read_after_their_loops_hold_their_final_values() {
+    check("iterators_after_loops");
+    check_cuda_emulated("iterators_after_loops");
+}
+
 /// A label in a region that no `goto` names (issue 33) is read as the
 /// statement it labels, on every target; the original code keeps it.
 #[test]

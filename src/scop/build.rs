@@ -122,6 +122,9 @@ struct Builder<'r> {
 }
 
 pub fn build_scop(region: &Region) -> Result<Scop> {
+    // Iterators read after their loops read their final values.
+    let rewritten = super::final_values::substituted(region);
+    let region = rewritten.as_ref().unwrap_or(region);
     // Pointers and linearised subscripts first become arrays of their
     // shapes (`reshape`); a shape that holds nowhere the region runs is
     // given up, and the region built again with that array flat.

@@ -9,6 +9,7 @@
 
 mod bounds;
 mod build;
+mod final_values;
 pub mod frame;
 pub mod nesting;
 mod reduction_uses;

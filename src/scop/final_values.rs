@@ -1,0 +1,210 @@
+//! A loop iterator read after its loop inside the region (`for (i = 0; i
+//! < n; i++) ...; A[0] = i;`, as PPCG's and pet's test programs do): C
+//! leaves the iterator at its final value, which for a loop without
+//! `break` whose bounds the body does not change is a function of the
+//! bounds: `lb < ub ? lb + s * ceild(ub - lb, s) : lb` for `i < ub` and a
+//! step `s > 0`. Reads of the iterator in the statements that follow the
+//! loop in its block become that expression, up to the first statement
+//! that runs another loop over the variable or assigns it; the model then
+//! sees an affine value where it would otherwise have refused the read.
+
+use crate::front::parse::Region;
+use crate::front::syntax::{subst_stmts, BinOp, Expr, ExprKind, Stmt};
+
+/// The region with such reads replaced, if it has any.
+pub fn substituted(region: &Region) -> Option<Region> {
+    let mut body = region.body.clone();
+    let mut changed = false;
+    process(&mut body, region, &mut changed);
+    changed.then(|| Region {
+        body,
+        ..region.clone()
+    })
+}
+
+fn process(body: &mut [Stmt], region: &Region, changed: &mut bool) {
+    // Inner blocks first: a read after an inner loop is that loop's.
+    for s in body.iter_mut() {
+        match s {
+            Stmt::For { body, .. } | Stmt::While { body, .. } => process(body, region, changed),
+            Stmt::If { then_, else_, .. } => {
+                process(then_, region, changed);
+                process(else_, region, changed);
+            }
+            _ => {}
+        }
+    }
+    for k in 0..body.len() {
+        let Some((iter, value)) = final_value(&body[k], region) else {
+            continue;
+        };
+        for s in body[k + 1..].iter_mut() {
+            if assigns(s, &iter) {
+                break;
+            }
+            let mut names = Vec::new();
+            s.idents(&mut names);
+            if names.contains(&iter) {
+                let map = |n: &str| (n == iter).then(|| value.clone());
+                *s = subst_stmts(std::slice::from_ref(s), &map).remove(0);
+                *changed = true;
+            }
+            if loops_over(s, &iter) {
+                break;
+            }
+        }
+    }
+}
+
+/// The iterator of the loop `s` and its value after the loop, where the
+/// loop has the form described above.
+fn final_value(s: &Stmt, region: &Region) -> Option<(String, Expr)> {
+    let Stmt::For {
+        iter,
+        iter_type: None,
+        init,
+        cond,
+        step,
+        body,
+        ..
+    } = s
+    else {
+        return None;
+    };
+    if has_break(body) {
+        return None;
+    }
+    let is_iter = |e: &Expr| matches!(&e.kind, ExprKind::Ident(n) if n == iter);
+    let ExprKind::Binary(op, a, b) = &cond.kind else {
+        return None;
+    };
+    // `i op bound`, or `bound op' i` flipped.
+    let (op, bound) = if is_iter(a) {
+        (*op, b.as_ref())
+    } else if is_iter(b) {
+        let flipped = match op {
+            BinOp::Lt => BinOp::Gt,
+            BinOp::Le => BinOp::Ge,
+            BinOp::Gt => BinOp::Lt,
+            BinOp::Ge => BinOp::Le,
+            _ => return None,
+        };
+        (flipped, a.as_ref())
+    } else {
+        return None;
+    };
+    let mut used = Vec::new();
+    init.idents(&mut used);
+    bound.idents(&mut used);
+    if used.contains(iter) {
+        return None;
+    }
+    // The bounds keep their values while the loop runs.
+    let mut written = Vec::new();
+    body.iter().for_each(|s| writes(s, &mut written));
+    if used.iter().any(|u| written.contains(u)) {
+        return None;
+    }
+    let loc = &cond.loc;
+    let mk = |kind| Expr {
+        kind,
+        loc: loc.clone(),
+    };
+    let bin = |op, x: Expr, y: Expr| mk(ExprKind::Binary(op, Box::new(x), Box::new(y)));
+    let int = |v: i64| mk(ExprKind::Int(v, v.to_string()));
+    let lb = init.clone();
+    // The first value the loop does not run: `end`, approached upwards
+    // (`up`) or downwards.
+    let (end, up) = match (op, *step > 0) {
+        (BinOp::Lt, true) => (bound.clone(), true),
+        (BinOp::Le, true) => (bin(BinOp::Add, bound.clone(), int(1)), true),
+        (BinOp::Gt, false) => (bound.clone(), false),
+        (BinOp::Ge, false) => (bin(BinOp::Sub, bound.clone(), int(1)), false),
+        _ => return None,
+    };
+    let s = step.abs();
+    let (runs, last) = if up {
+        let distance = bin(BinOp::Sub, end.clone(), lb.clone());
+        let past = if s == 1 {
+            end.clone()
+        } else {
+            let steps = mk(ExprKind::Call(
+                "pencilc_ceild".into(),
+                vec![distance, int(s)],
+            ));
+            bin(BinOp::Add, lb.clone(), bin(BinOp::Mul, int(s), steps))
+        };
+        (bin(BinOp::Lt, lb.clone(), end.clone()), past)
+    } else {
+        let distance = bin(BinOp::Sub, lb.clone(), end.clone());
+        let past = if s == 1 {
+            end.clone()
+        } else {
+            let steps = mk(ExprKind::Call(
+                "pencilc_ceild".into(),
+                vec![distance, int(s)],
+            ));
+            bin(BinOp::Sub, lb.clone(), bin(BinOp::Mul, int(s), steps))
+        };
+        (bin(BinOp::Gt, lb.clone(), end.clone()), past)
+    };
+    let value = mk(ExprKind::Cond(Box::new(runs), Box::new(last), Box::new(lb)));
+    // In the variable's own type, as C leaves it.
+    let value = match region.symbols.get(iter).map(|v| v.base_type.trim()) {
+        Some(t) if t != "int" && v_is_scalar(region, iter) => {
+            mk(ExprKind::Cast(t.to_string(), Box::new(value)))
+        }
+        _ => value,
+    };
+    Some((iter.clone(), value))
+}
+
+fn v_is_scalar(region: &Region, name: &str) -> bool {
+    region.symbols.get(name).is_some_and(|v| v.rank() == 0)
+}
+
+/// A `break` of this loop (not of a loop inside it).
+fn has_break(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::Break(_) => true,
+        Stmt::If { then_, else_, .. } => has_break(then_) || has_break(else_),
+        _ => false,
+    })
+}
+
+/// Names the statement may write: assigned variables and arrays, loop
+/// iterators, and every name in a call's arguments.
+fn writes(s: &Stmt, out: &mut Vec<String>) {
+    match s {
+        Stmt::Assign { lhs, .. } => {
+            let mut cur = lhs;
+            while let ExprKind::Index(b, _) = &cur.kind {
+                cur = b;
+            }
+            cur.idents(out);
+        }
+        Stmt::For { iter, body, .. } => {
+            out.push(iter.clone());
+            body.iter().for_each(|s| writes(s, out));
+        }
+        Stmt::While { body, .. } => body.iter().for_each(|s| writes(s, out)),
+        Stmt::If { then_, else_, .. } => then_.iter().chain(else_).for_each(|s| writes(s, out)),
+        Stmt::Call { args, .. } => args.iter().for_each(|a| a.idents(out)),
+        Stmt::Decl { var, .. } => out.push(var.name.clone()),
+        _ => {}
+    }
+}
+
+fn assigns(s: &Stmt, var: &str) -> bool {
+    matches!(s, Stmt::Assign { lhs, .. } if matches!(&lhs.kind, ExprKind::Ident(n) if n == var))
+}
+
+/// Whether the statement runs a loop over `var` (at any depth).
+fn loops_over(s: &Stmt, var: &str) -> bool {
+    match s {
+        Stmt::For { iter, body, .. } => iter == var || body.iter().any(|s| loops_over(s, var)),
+        Stmt::While { body, .. } => body.iter().any(|s| loops_over(s, var)),
+        Stmt::If { then_, else_, .. } => then_.iter().chain(else_).any(|s| loops_over(s, var)),
+        _ => false,
+    }
+}
