@@ -1460,6 +1460,24 @@ fn iterators_read_after_their_loops_hold_their_final_values() {
     check_cuda_emulated("iterators_after_loops");
 }
 
+/// Structs with array members (issues 31 and 33): `b[i][j].c[k]`, scalar
+/// and array members side by side, 2-d array members, a nested struct's
+/// array member, literal places and an accumulation into an array member
+/// give the sequential result in every version on every target and with
+/// emulated CUDA, and the nests over them are parallel.
+#[test]
+fn struct_array_members_are_accesses() {
+    let src = root().join("tests/programs/struct_array_members.c");
+    let dir = scratch("program-struct_array_members");
+    let report = check_source(&src, &dir, &["-v"]);
+    assert!(
+        report.contains("parallel dims [2, 2, 2, 1, 1]"),
+        "{}",
+        report
+    );
+    check_cuda_emulated("struct_array_members");
+}
+
 /// A label in a region that no `goto` names (issue 33) is read as the
 /// statement it labels, on every target; the original code keeps it.
 #[test]

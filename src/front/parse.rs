@@ -2301,6 +2301,10 @@ impl<'a> Cx<'a> {
                 self.expr(inner)
             }
             "subscript_expression" => {
+                // An element of a struct's array member, `A[i].c[k]`.
+                if let Some(r) = self.member_array_access(n) {
+                    return r;
+                }
                 let a = n
                     .child_by_field_name("argument")
                     .ok_or_else(|| self.syntax(n))?;

@@ -7,14 +7,16 @@
 //! code, which keeps the user's declarations, prints the member again
 //! (`back::body`).
 //!
-//! Nested structs count their members' members (`p.pos.x`). Members that
-//! are arrays, pointers, bit-fields or of another type, and unions, keep
-//! the struct out of the model: using it in a region is an error that says
-//! which member.
+//! Nested structs count their members' members (`p.pos.x`). A member that
+//! is an array of constant extents of the same type takes one place per
+//! element (`struct { int c[10]; }`: `b[i][j].c[k]` is `b[i][j][k]`), as C
+//! lays it out. Members that are pointers, bit-fields, of another type or
+//! arrays of structs, and unions, keep the struct out of the model: using
+//! it in a region is an error that says which member.
 
 use super::Cx;
 use crate::diag::{Code, Result};
-use crate::front::syntax::{integer_range, is_float_type, Expr, ExprKind, VarDecl};
+use crate::front::syntax::{integer_range, is_float_type, BinOp, Expr, ExprKind, VarDecl};
 use std::collections::BTreeMap;
 use tree_sitter::Node;
 
@@ -24,6 +26,8 @@ use tree_sitter::Node;
 pub(super) struct Layout {
     pub scalar: String,
     pub members: Vec<String>,
+    /// The members that are arrays: path, first place, extents.
+    pub arrays: Vec<(String, usize, Vec<usize>)>,
 }
 
 /// What the region may do with a variable of struct type: its layout and
@@ -140,6 +144,7 @@ impl Cx<'_> {
         known: &BTreeMap<String, std::result::Result<Layout, String>>,
     ) -> std::result::Result<Layout, String> {
         let mut members: Vec<(String, String)> = Vec::new();
+        let mut arrays: Vec<(String, usize, Vec<usize>)> = Vec::new();
         let mut c = body.walk();
         for f in body.named_children(&mut c) {
             if f.kind() != "field_declaration" {
@@ -161,6 +166,27 @@ impl Cx<'_> {
                 ));
             }
             for d in decls {
+                if d.kind() == "array_declarator" && is_arithmetic(&ty_text) {
+                    let Some((name, dims)) = self.constant_array(d) else {
+                        return Err(format!(
+                            "its member `{}` is an array without constant extents",
+                            normalise(self.text(d))
+                        ));
+                    };
+                    arrays.push((name.clone(), members.len(), dims.clone()));
+                    let count: usize = dims.iter().product();
+                    for k in 0..count {
+                        let mut rest = k;
+                        let mut place = String::new();
+                        for j in 0..dims.len() {
+                            let below: usize = dims[j + 1..].iter().product();
+                            place.push_str(&format!("[{}]", rest / below));
+                            rest %= below;
+                        }
+                        members.push((format!("{}{}", name, place), ty_text.clone()));
+                    }
+                    continue;
+                }
                 if d.kind() != "field_identifier" {
                     return Err(format!(
                         "its member `{}` is an array or a pointer",
@@ -181,6 +207,9 @@ impl Cx<'_> {
                             ))
                         }
                     };
+                    for (a, at, dims) in inner.arrays {
+                        arrays.push((format!("{}.{}", name, a), members.len() + at, dims));
+                    }
                     for m in inner.members {
                         members.push((format!("{}.{}", name, m), inner.scalar.clone()));
                     }
@@ -203,7 +232,102 @@ impl Cx<'_> {
         Ok(Layout {
             scalar,
             members: members.into_iter().map(|(n, _)| n).collect(),
+            arrays,
         })
+    }
+
+    /// `c[10]` or `c[2][5]` of a member declaration: the name and the
+    /// extents, where each is an integer literal (after the preprocessor),
+    /// at most 4096 elements in all.
+    fn constant_array(&self, d: Node) -> Option<(String, Vec<usize>)> {
+        let mut dims = Vec::new();
+        let mut cur = d;
+        while cur.kind() == "array_declarator" {
+            let size = cur.child_by_field_name("size")?;
+            let text = self
+                .text(size)
+                .trim()
+                .trim_end_matches(['u', 'U', 'l', 'L']);
+            dims.push(text.parse::<usize>().ok().filter(|v| *v > 0)?);
+            cur = cur.child_by_field_name("declarator")?;
+        }
+        if cur.kind() != "field_identifier" || dims.iter().product::<usize>() > 4096 {
+            return None;
+        }
+        dims.reverse();
+        Some((self.text(cur).to_string(), dims))
+    }
+
+    /// `X.c[k]` (`X` an element of an array of structs, `c` an array
+    /// member; `n` the subscript chain over the member): the element with
+    /// the place `first + k` (row-major in the member's extents), or
+    /// `None` where the chain is not of that form.
+    pub(super) fn member_array_access(&self, n: Node) -> Option<Result<Expr>> {
+        let mut indices = Vec::new();
+        let mut cur = n;
+        while cur.kind() == "subscript_expression" {
+            indices.push(cur.child_by_field_name("index")?);
+            cur = cur.child_by_field_name("argument")?;
+        }
+        if cur.kind() != "field_expression" {
+            return None;
+        }
+        indices.reverse();
+        let (base, layout, member) = match self.member_base(cur) {
+            Ok(x) => x,
+            Err(e) => return Some(Err(e)),
+        };
+        let (_, first, dims) = layout.arrays.iter().find(|(a, _, _)| *a == member)?.clone();
+        if indices.len() != dims.len() {
+            return Some(Err(self
+                .err(
+                    Code::UnsupportedType,
+                    n,
+                    format!(
+                        "the member `{}` has {} dimension(s) but is accessed with {} subscript(s)",
+                        member,
+                        dims.len(),
+                        indices.len()
+                    ),
+                )
+                .with_hint("subscript every dimension of an array member")));
+        }
+        let loc = self.loc(n);
+        let mk = |kind| Expr {
+            kind,
+            loc: loc.clone(),
+        };
+        let int = |v: usize| mk(ExprKind::Int(v as i64, v.to_string()));
+        let mut place: Option<Expr> = None;
+        for (k, i) in indices.iter().enumerate() {
+            let i = match self.expr(*i) {
+                Ok(i) => i,
+                Err(e) => return Some(Err(e)),
+            };
+            place = Some(match place {
+                None => i,
+                Some(p) => mk(ExprKind::Binary(
+                    BinOp::Add,
+                    Box::new(mk(ExprKind::Binary(
+                        BinOp::Mul,
+                        Box::new(p),
+                        Box::new(int(dims[k])),
+                    ))),
+                    Box::new(i),
+                )),
+            });
+        }
+        let place = place?;
+        let place = if first == 0 {
+            place
+        } else {
+            mk(ExprKind::Binary(
+                BinOp::Add,
+                Box::new(int(first)),
+                Box::new(place),
+            ))
+        };
+        Some(Ok(mk(ExprKind::Index(Box::new(base), Box::new(place)))))
     }
 
     fn resolve_typedef(&self, t: &str) -> String {
@@ -266,6 +390,52 @@ impl Cx<'_> {
     /// place (`A[i][j][1]`).
     pub(super) fn member_access(&self, n: Node) -> Result<Expr> {
         let loc = self.loc(n);
+        let (base, layout, member) = self.member_base(n)?;
+        let name = base_name(&base);
+        if layout.arrays.iter().any(|(a, _, _)| *a == member) {
+            return Err(self
+                .err(
+                    Code::UnsupportedType,
+                    n,
+                    format!(
+                        "the member `{}` of `{}` is an array, used here whole",
+                        member, name
+                    ),
+                )
+                .with_hint("access its elements, `A[i].member[k]`"));
+        }
+        let Some(k) = layout.members.iter().position(|m| *m == member) else {
+            let inner = layout
+                .members
+                .iter()
+                .any(|m| m.starts_with(&format!("{}.", member)));
+            let msg = if inner {
+                format!(
+                    "`{}` is a struct member of `{}`; only members of type `{}` can be accessed",
+                    member, name, layout.scalar
+                )
+            } else {
+                format!("`{}` has no member `{}`", name, member)
+            };
+            return Err(self
+                .err(Code::UnsupportedType, n, msg)
+                .with_hint(format!("its members: {}", layout.members.join(", "))));
+        };
+        Ok(Expr {
+            kind: ExprKind::Index(
+                Box::new(base),
+                Box::new(Expr {
+                    kind: ExprKind::Int(k as i64, k.to_string()),
+                    loc: loc.clone(),
+                }),
+            ),
+            loc,
+        })
+    }
+
+    /// The element a member access `n` reads a member of (`A[i][j]`), the
+    /// struct's layout and the member's path (`pos.x`).
+    fn member_base(&self, n: Node) -> Result<(Expr, Layout, String)> {
         // The member path, outermost first, and the struct-valued base.
         let mut path = Vec::new();
         let mut cur = n;
@@ -321,7 +491,7 @@ impl Cx<'_> {
             Some(StructVar::Unusable(why)) => {
                 return Err(self
                     .err(Code::UnsupportedType, n, format!("the member access `{}` is outside the model: {}", normalise(self.text(n)), why))
-                    .with_hint("structs whose members are all of one arithmetic type (e.g. `struct { float re, im; }`) are supported; otherwise copy the members into arrays of their own before `#pragma scop`"));
+                    .with_hint("structs whose members are all of one arithmetic type, arrays of it of constant size included (e.g. `struct { float re, im; }`, `struct { int c[10]; }`), are supported; otherwise copy the members into arrays of their own before `#pragma scop`"));
             }
             None => {
                 return Err(self
@@ -343,33 +513,19 @@ impl Cx<'_> {
                     "subscript every dimension of the array before the member, `A[i][j].member`",
                 ));
         }
-        let Some(k) = layout.members.iter().position(|m| *m == member) else {
-            let inner = layout
-                .members
-                .iter()
-                .any(|m| m.starts_with(&format!("{}.", member)));
-            let msg = if inner {
-                format!(
-                    "`{}` is a struct member of `{}`; only members of type `{}` can be accessed",
-                    member, name, layout.scalar
-                )
-            } else {
-                format!("`{}` has no member `{}`", name, member)
-            };
-            return Err(self
-                .err(Code::UnsupportedType, n, msg)
-                .with_hint(format!("its members: {}", layout.members.join(", "))));
-        };
-        Ok(Expr {
-            kind: ExprKind::Index(
-                Box::new(base),
-                Box::new(Expr {
-                    kind: ExprKind::Int(k as i64, k.to_string()),
-                    loc: loc.clone(),
-                }),
-            ),
-            loc,
-        })
+        Ok((base, layout, member))
+    }
+}
+
+/// The variable an element expression indexes.
+fn base_name(e: &Expr) -> String {
+    let mut b = e;
+    while let ExprKind::Index(a, _) = &b.kind {
+        b = a;
+    }
+    match &b.kind {
+        ExprKind::Ident(n) => n.clone(),
+        _ => String::new(),
     }
 }
 
