@@ -1478,6 +1478,44 @@ fn struct_array_members_are_accesses() {
     check_cuda_emulated("struct_array_members");
 }
 
+/// Calls in expressions of functions the file only declares (issue 33):
+/// taken as pure functions of their arguments, as pet and PPCG take them,
+/// with a warning; every version on every target prints the sequential
+/// result. Kernels call them where the user's device code defines them
+/// (both nests parallel); without it the OpenCL target keeps the region's
+/// original code and says why.
+#[test]
+fn calls_of_functions_without_a_body_are_taken_as_pure() {
+    let src = root().join("tests/programs/assumed_pure.c");
+    let dir = scratch("program-assumed_pure");
+    let warnings = check_source(&src, &dir, &[]);
+    assert!(
+        warnings.contains("the region calls `f`, which has no body in this file, so kernels cannot call it; the region keeps the original code"),
+        "{}",
+        warnings
+    );
+    let cl = root().join("tests/programs/assumed_pure.cl");
+    let dir = scratch("program-assumed_pure-device");
+    let report = check_source_on(
+        &src,
+        &dir,
+        &["-v", "--opencl-include-file", cl.to_str().unwrap()],
+        &["c", "opencl"],
+    );
+    assert!(
+        report.contains("`f` has no body or summary in this file: pencilc takes its calls as pure")
+            && report.contains("parallel dims [1, 1]"),
+        "{}",
+        report
+    );
+    let kernels = std::fs::read_to_string(dir.join("p_kernel.cl")).unwrap();
+    assert!(
+        kernels.contains("f((") || kernels.contains("f(c"),
+        "{}",
+        kernels
+    );
+}
+
 /// A label in a region that no `goto` names (issue 33) is read as the
 /// statement it labels, on every target; the original code keeps it.
 #[test]

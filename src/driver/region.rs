@@ -168,14 +168,16 @@ fn analyse(
     debug_fault(opts, "scop");
     let mut scop = scop::build_scop(region)?;
     progress(opts, &region.loc, no, "done", Instant::now());
-    if opts.target != Target::C && !region.called.is_empty() {
+    if opts.target != Target::C && (!region.called.is_empty() || !scop.assumed_pure.is_empty()) {
         let mut device = std::collections::BTreeSet::new();
         crate::front::names::for_each_identifier(&super::input::device_code_text(opts)?, |w, _| {
             device.insert(w.to_string());
         });
         // What the user's device code defines is not copied.
         scop.called.retain(|n, _| !device.contains(n));
-        if let Some(w) = without_device_copy(region, &device, opts.target) {
+        let missing = without_device_copy(region, &device, opts.target)
+            .or_else(|| without_device_definition(&scop, &device, opts.target));
+        if let Some(w) = missing {
             if opts.emit.is_none() {
                 // A kernel could not call the function: the region keeps
                 // the user's code, which can.
@@ -632,4 +634,33 @@ fn without_device_copy(
         );
     }
     None
+}
+
+/// A function without a body that the region calls in an expression
+/// (`Scop::assumed_pure`) and that the user's device code does not define:
+/// no kernel can call it.
+fn without_device_definition(
+    scop: &scop::Scop,
+    device: &std::collections::BTreeSet<String>,
+    target: Target,
+) -> Option<Diagnostic> {
+    let name = scop.assumed_pure.iter().find(|f| !device.contains(*f))?;
+    let include = match target {
+        Target::Cuda => "--cuda-include-file",
+        _ => "--opencl-include-file",
+    };
+    Some(
+        Diagnostic::warning(
+            Code::ImpureCall,
+            Some(scop.loc.clone()),
+            format!(
+                "{}: the region calls `{}`, which has no body in this file, so kernels cannot call it; the region keeps the original code",
+                scop.function, name
+            ),
+        )
+        .with_hint(format!(
+            "define `{}` for the device in a file given with {}, or compile with --target c",
+            name, include
+        )),
+    )
 }

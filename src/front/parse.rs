@@ -215,6 +215,10 @@ pub struct Region {
     /// The functions of the file the region calls as statements, directly
     /// or through each other, read as device code (`called`).
     pub called: BTreeMap<String, called::Called>,
+    /// Functions the user's file declares, returning a number, without a
+    /// body or a summary: their calls in expressions are taken as pure,
+    /// as pet and PPCG take them.
+    pub prototypes: BTreeSet<String>,
 }
 
 /// A summary function: its parameters in order and its body, whose
@@ -406,8 +410,12 @@ pub fn parse_file_with(
         r.inlined = inline::inline_calls(&mut r.body, &inlinable, &r.symbols, &r.loc);
     }
     let called = cx.called_functions(&regions, &functions, &typedefs);
+    let defined: BTreeSet<String> = functions.iter().map(|f| cx.function_name(*f)).collect();
+    let mut prototypes = cx.prototypes(root, &typedefs);
+    prototypes.retain(|p| !defined.contains(p) && !summary_of.contains_key(p));
     for r in &mut regions {
         r.called = called::reachable(&called, &r.body);
+        r.prototypes = prototypes.clone();
     }
     Ok(Parsed {
         regions,
@@ -557,6 +565,39 @@ fn is_pragma(node: Node, src: &[u8], word: &str) -> bool {
 }
 
 impl<'a> Cx<'a> {
+    /// Functions the user's own file (not a header) declares at file scope
+    /// that return an arithmetic type (`int f(void);`).
+    fn prototypes(&self, root: Node, typedefs: &BTreeMap<String, String>) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        let mut c = root.walk();
+        for d in root.children(&mut c) {
+            if d.kind() != "declaration" || !self.pp.is_main_file(d.start_position().row) {
+                continue;
+            }
+            let Some(ty) = d.child_by_field_name("type") else {
+                continue;
+            };
+            let ty = self.resolve_type(self.text(ty), typedefs);
+            let ty = ty
+                .split_whitespace()
+                .filter(|w| !matches!(*w, "const" | "static" | "extern" | "inline"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            if integer_range(&ty).is_none() && !is_float_type(&ty) {
+                continue;
+            }
+            let mut dc = d.walk();
+            for decl in d.children_by_field_name("declarator", &mut dc) {
+                if decl.kind() == "function_declarator" {
+                    if let Some(name) = find_function_name(decl, self.src) {
+                        out.insert(name);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The model's name for a call of `name`: a builtin the file uses
     /// without declaring it is known by pencilc's name for it
     /// (`front::implicit`), any other function by its own.
@@ -1192,6 +1233,7 @@ impl<'a> Cx<'a> {
             inlined: Vec::new(),
             names: Arc::new(FileNames::default()),
             called: BTreeMap::new(),
+            prototypes: BTreeSet::new(),
         }))
     }
 
@@ -1302,6 +1344,7 @@ impl<'a> Cx<'a> {
                     inlined: Vec::new(),
                     names: Arc::new(FileNames::default()),
                     called: BTreeMap::new(),
+                    prototypes: BTreeSet::new(),
                 });
                 i = end + 1;
                 continue;

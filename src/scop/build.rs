@@ -117,6 +117,8 @@ struct Builder<'r> {
     dynamic_vars: BTreeSet<String>,
     /// Variables of the region that a loop kept as one statement runs.
     run_by_compound: BTreeSet<String>,
+    /// Functions without a body whose calls are taken as pure so far.
+    assumed_pure: BTreeSet<String>,
     /// For the model's own checks while building.
     isl: crate::isl::Isl,
 }
@@ -205,6 +207,7 @@ fn build_with(prepared: &super::reshape::Prepared, dynamic: BTreeSet<String>) ->
         live_outs: vec![],
         dynamic_vars: dynamic.clone(),
         run_by_compound: BTreeSet::new(),
+        assumed_pure: BTreeSet::new(),
         isl: crate::isl::Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS),
     };
     loops::check_iterator_uses(&region.body)?;
@@ -1472,7 +1475,20 @@ impl<'r> Builder<'r> {
                 if *f == self.region.function {
                     return Err(recursion(f, &e.loc));
                 }
-                if !is_pure_function(f) {
+                if !is_pure_function(f) && self.region.prototypes.contains(f) {
+                    // pet and PPCG take a call of a function the file only
+                    // declares as a pure function of its arguments.
+                    if self.assumed_pure.insert(f.clone()) {
+                        self.warnings.push(
+                            Diagnostic::warning(
+                                Code::ImpureCall,
+                                Some(e.loc.clone()),
+                                format!("`{}` has no body or summary in this file: pencilc takes its calls as pure (no side effects, a result that depends on the arguments only), as pet and PPCG do", f),
+                            )
+                            .with_hint("if it has side effects, call it as a statement with a summary function (`__attribute__((pencil_access(summary)))`); kernels call it only where the device code given with --opencl-include-file or --cuda-include-file defines it"),
+                        );
+                    }
+                } else if !is_pure_function(f) {
                     return Err(Diagnostic::error(Code::ImpureCall, Some(e.loc.clone()), format!("call to `{}`, which is not known to be pure", f))
                         .with_hint("in an expression, only math builtins (sqrt, exp, fminf, mixf, clamp, ...) and functions of this file whose body is local declarations and one `return` (inlined, where the globals they read are declared before the region and no local hides them) may be called; call other functions as statements, with a summary function (`__attribute__((pencil_access(summary)))`)"));
                 }
@@ -1765,6 +1781,7 @@ impl<'r> Builder<'r> {
             frame: Vec::new(),
             file_names: self.region.names.clone(),
             called: self.region.called.clone(),
+            assumed_pure: std::mem::take(&mut self.assumed_pure),
         };
         let mut scop = assume_in_bounds(scop)?;
         let (depth, deepest) = {

@@ -117,6 +117,9 @@ pub struct Scop {
     /// The functions of the file that the region calls as statements,
     /// read as device code, or why they cannot be (`front::parse::called`).
     pub called: std::collections::BTreeMap<String, crate::front::parse::called::Called>,
+    /// Functions without a body whose calls in expressions the model takes
+    /// as pure (`front::parse::Region::prototypes`).
+    pub assumed_pure: std::collections::BTreeSet<String>,
 }
 
 /// The value an affine loop leaves in its iterator, a variable declared

@@ -78,9 +78,11 @@ static void kernels(int n, int m, double a[static const restrict K][n],
     copy(n, c[k], a[k]);
   for (int k = 0; k < K; k++)
     scale_twice(n, c[k]);
-  /* Parallel only through the summary, which says `a` is only read. */
-  for (int k = 0; k < K; k++)
-    copy(n, e[k], a[3]);
+  /* Parallel only through the summary, which says `a` is only read. The
+   * summary's own loop iterator is `i` too: it must not capture this `i`
+   * (all of row `e[i]` is written, not `e[i][i]`). */
+  for (int i = 0; i < K; i++)
+    copy(n, e[i], a[3]);
   for (int i = 0; i < n; i++)
     smooth_row(n, m, d, i);
 #pragma endscop

@@ -346,8 +346,24 @@ impl Builder<'_> {
                 ));
             }
             let formals: Vec<String> = sum.params.iter().map(|p| p.name.clone()).collect();
+            // The summary's own loop iterators and locals must not capture
+            // the names in the arguments (`set_odd(n, A[i])` into a summary
+            // that loops over its own `i`).
+            let mut in_args = Vec::new();
+            args.iter().for_each(|a| a.idents(&mut in_args));
+            let mut body = sum.body.clone();
+            let mut own = Vec::new();
+            body.iter().for_each(|s| s.declared(&mut own));
+            body.iter().for_each(|s| binders(s, &mut own));
+            for n in own.iter().filter(|n| in_args.contains(n)) {
+                let fresh = (0..)
+                    .map(|k| format!("pencilc_summary{}_{}", k, n))
+                    .find(|f| !self.region.names.contains(f) && !in_args.contains(f))
+                    .unwrap_or_default();
+                body = body.iter().map(|s| renamed(s, n, &fresh)).collect();
+            }
             let map = |n: &str| formals.iter().position(|f| f == n).map(|k| args[k].clone());
-            let body = crate::front::syntax::subst_stmts(&sum.body, &map);
+            let body = crate::front::syntax::subst_stmts(&body, &map);
             let mut declared = Vec::new();
             body.iter().for_each(|s| s.declared(&mut declared));
             let saved = self.inner_locals.clone();
@@ -393,6 +409,67 @@ impl Builder<'_> {
         }
         Ok(())
     }
+}
+
+/// The loop iterators bound inside `s`.
+fn binders(s: &Stmt, out: &mut Vec<String>) {
+    match s {
+        Stmt::For { iter, body, .. } => {
+            out.push(iter.clone());
+            body.iter().for_each(|s| binders(s, out));
+        }
+        Stmt::While { body, .. } => body.iter().for_each(|s| binders(s, out)),
+        Stmt::If { then_, else_, .. } => then_.iter().chain(else_).for_each(|s| binders(s, out)),
+        _ => {}
+    }
+}
+
+/// `s` with the variable `from` (its uses, loops over it and its
+/// declarations) named `to`.
+fn renamed(s: &Stmt, from: &str, to: &str) -> Stmt {
+    fn in_expr(e: &mut Expr, from: &str, to: &str) {
+        if let ExprKind::Ident(n) = &mut e.kind {
+            if n == from {
+                *n = to.to_string();
+            }
+            return;
+        }
+        match &mut e.kind {
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+                in_expr(a, from, to);
+                in_expr(b, from, to);
+            }
+            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => in_expr(a, from, to),
+            ExprKind::Cond(a, b, c) => {
+                in_expr(a, from, to);
+                in_expr(b, from, to);
+                in_expr(c, from, to);
+            }
+            ExprKind::Call(_, args) => args.iter_mut().for_each(|a| in_expr(a, from, to)),
+            _ => {}
+        }
+    }
+    fn binders_of(s: &mut Stmt, from: &str, to: &str) {
+        match s {
+            Stmt::For { iter, body, .. } => {
+                if iter == from {
+                    *iter = to.to_string();
+                }
+                body.iter_mut().for_each(|s| binders_of(s, from, to));
+            }
+            Stmt::While { body, .. } => body.iter_mut().for_each(|s| binders_of(s, from, to)),
+            Stmt::If { then_, else_, .. } => then_
+                .iter_mut()
+                .chain(else_.iter_mut())
+                .for_each(|s| binders_of(s, from, to)),
+            Stmt::Decl { var, .. } if var.name == from => var.name = to.to_string(),
+            _ => {}
+        }
+    }
+    let mut s = s.clone();
+    s.exprs_mut(&mut |e| in_expr(e, from, to));
+    binders_of(&mut s, from, to);
+    s
 }
 
 /// Whether `a` names a row of an array: fewer subscripts than it has

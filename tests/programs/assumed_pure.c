@@ -1,0 +1,58 @@
+/* Calls in expressions of functions the file declares without a body
+ * (issue 33): pet and PPCG take them as pure functions of their
+ * arguments, and so does pencilc, with a warning. The definition is the
+ * program's own (here under `#ifndef __PENCIL__`, as another file would
+ * hold it); kernels call it where the device code given with
+ * --opencl-include-file defines it (assumed_pure.cl), and otherwise the
+ * region keeps the original code on the OpenCL and CUDA targets. */
+#include <stdio.h>
+
+int f(int);
+double g(double x, int k);
+
+#define N 300
+
+static void region(int n, int A[static const restrict N], int B[static const restrict N],
+                   double C[static const restrict N])
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    A[i] = f(i) + B[i];
+  for (int i = 0; i < n; i++)
+    if (f(B[i]) > 3)
+      B[i] = f(A[i]) - 1;
+  for (int i = 1; i < n; i++)
+    C[i] = g(C[i], f(i % 5)) + C[i] / 2;
+#pragma endscop
+}
+
+#ifndef __PENCIL__
+int f(int x)
+{
+  return x * 3 % 7;
+}
+
+double g(double x, int k)
+{
+  return x * 0.25 + k;
+}
+#endif
+
+int main(void)
+{
+  static int A[N], B[N];
+  static double C[N];
+  for (int i = 0; i < N; i++) {
+    B[i] = (i * 5) % 11;
+    C[i] = i % 9;
+  }
+  region(N, A, B, C);
+  long s = 0;
+  double t = 0;
+  for (int i = 0; i < N; i++) {
+    s += A[i] * (i % 4 + 1) + B[i];
+    t += C[i] * (i % 3);
+  }
+  printf("%ld %.4f\n", s, t);
+  return 0;
+}

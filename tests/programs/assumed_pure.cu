@@ -1,0 +1,10 @@
+/* CUDA device definitions of assumed_pure.c's functions without a body. */
+__device__ int f(int x)
+{
+  return x * 3 % 7;
+}
+
+__device__ double g(double x, int k)
+{
+  return x * 0.25 + k;
+}
