@@ -2,7 +2,8 @@
 //!
 //! pet reads `__pencil_assume`, `__pencil_kill`, the summary functions'
 //! `__pencil_use`/`__pencil_def`/`__pencil_maybe`, and the integer
-//! operations `min`, `max`, `floord` and `ceild` as builtins whether or not
+//! operations `min`, `max`, `imin`, `imax`, `umin`, `umax`, `floord`,
+//! `ceild` (and Omega's `intFloor`, `intCeil`) as builtins whether or not
 //! the file declares them (PPCG's and pet's own test programs call them
 //! without `#include`). pencilc does the same: a builtin the file calls
 //! but never declares is known by its meaning here, the C compiler's check
@@ -74,6 +75,16 @@ pub const BUILTINS: &[Builtin] = &[
         model_name: None,
         definition: "static inline int imax(int a, int b) { return a > b ? a : b; }",
     },
+    Builtin {
+        name: "umin",
+        model_name: None,
+        definition: "static inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }",
+    },
+    Builtin {
+        name: "umax",
+        model_name: None,
+        definition: "static inline unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }",
+    },
     // pet's divisions round down and up for a positive divisor, whatever
     // the dividend's sign, in the dividend's type.
     Builtin {
@@ -85,6 +96,18 @@ pub const BUILTINS: &[Builtin] = &[
         name: "ceild",
         model_name: Some("pencilc_ceild"),
         definition: "#define ceild(n, d) pencilc_ceild(n, d)",
+    },
+    // The same divisions under the names of the Omega library, which
+    // pet knows too.
+    Builtin {
+        name: "intFloor",
+        model_name: Some("pencilc_floord"),
+        definition: "#define intFloor(n, d) pencilc_floord(n, d)",
+    },
+    Builtin {
+        name: "intCeil",
+        model_name: Some("pencilc_ceild"),
+        definition: "#define intCeil(n, d) pencilc_ceild(n, d)",
     },
 ];
 

@@ -127,6 +127,9 @@ impl Cx<'_> {
         {
             return Err(format!("its parameter `{}` is a struct", p.name));
         }
+        if let Some(v) = crate::front::parse::called::locals_without_constant_size(&body) {
+            return Err(format!("its local `{}` has no constant size", v));
+        }
         let mut declared: BTreeSet<String> = params.iter().map(|p| p.name.clone()).collect();
         for s in &body {
             let mut d = Vec::new();
@@ -198,6 +201,29 @@ fn calls_in_exprs(s: &Stmt, out: &mut BTreeSet<String>) {
     }
     let mut s = s.clone();
     s.exprs_mut(&mut |e| walk(e, out));
+}
+
+/// A local array of the body whose extents are not integer literals (a
+/// kernel's private arrays have constant sizes).
+pub fn locals_without_constant_size(body: &[Stmt]) -> Option<String> {
+    for s in body {
+        let found = match s {
+            Stmt::Decl { var, .. } => var
+                .dims
+                .iter()
+                .any(|d| !matches!(d.as_ref().map(|e| &e.kind), Some(ExprKind::Int(..))))
+                .then(|| var.name.clone()),
+            Stmt::For { body, .. } | Stmt::While { body, .. } => locals_without_constant_size(body),
+            Stmt::If { then_, else_, .. } => {
+                locals_without_constant_size(then_).or_else(|| locals_without_constant_size(else_))
+            }
+            _ => None,
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
 }
 
 /// The functions of `all` that `body` calls, directly or through others.
