@@ -204,15 +204,15 @@ fn iterator_leaves_its_type() {
     );
 }
 
-/// A variable the region's loops use as iterator has a known value only
-/// inside those loops.
+/// A variable the region's loops use as iterator has a known value after
+/// its loop only where the loop cannot leave early (`scop::final_values`).
 #[test]
 fn iterator_used_after_its_loop() {
     assert_diag(
         "iterator-after-loop",
-        "  for (i = 0; i < n; i++)\n    B[i] = 0;\n  B[1] = i;",
+        "  for (i = 0; i < n; i++) {\n    if (B[i] > 0)\n      break;\n    B[i] = 0;\n  }\n  B[1] = i;",
         "E0106",
-        8,
+        11,
         "i",
     );
 }
@@ -997,6 +997,34 @@ fn iterator_read_after_a_loop_with_break() {
         "void f(int n, double B[100]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i] = 0;\n  B[0] = i;\n#pragma endscop\n}\n",
     );
     assert_eq!(status, Some(0), "{}", err);
+}
+
+/// A function without a body that gets memory it may write (a pointer to
+/// elements that are not `const`) cannot be taken as pure: its call in an
+/// expression is an error naming the argument (issue 33); with a `const`
+/// parameter the same call is accepted, with a warning.
+#[test]
+fn bodiless_function_given_writable_memory_is_not_pure() {
+    let (status, err, path) = compile_file(
+        "bodiless-writable",
+        "int h(int *p);\nvoid f(int n, int B[100]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i] = h(&B[i]);\n#pragma endscop\n}\n",
+    );
+    assert_eq!(status, Some(1), "{}", err);
+    assert!(
+        err.starts_with(&format!("{}:5:36:", path))
+            && err.contains(
+                "`h` has no body or summary in this file and gets memory it may write (`&B[i]`)"
+            )
+            && err.contains("[E0109]"),
+        "{}",
+        err
+    );
+    let (status, err, _) = compile_file(
+        "bodiless-const",
+        "int h(const int *p);\nvoid f(int n, int B[100], int C[100]) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++) B[i] = h(&C[i]);\n#pragma endscop\n}\n",
+    );
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(err.contains("takes its calls as pure"), "{}", err);
 }
 
 /// tree-sitter's error recovery is slow on deeply nested broken code

@@ -168,6 +168,8 @@ fn analyse(
     debug_fault(opts, "scop");
     let mut scop = scop::build_scop(region)?;
     progress(opts, &region.loc, no, "done", Instant::now());
+    report.warnings.extend(scop.warnings.iter().cloned());
+    report.placements.extend(scop.notes.iter().cloned());
     if opts.target != Target::C && (!region.called.is_empty() || !scop.assumed_pure.is_empty()) {
         let mut device = std::collections::BTreeSet::new();
         crate::front::names::for_each_identifier(&super::input::device_code_text(opts)?, |w, _| {
@@ -186,8 +188,6 @@ fn analyse(
             }
         }
     }
-    report.warnings.extend(scop.warnings.iter().cloned());
-    report.placements.extend(scop.notes.iter().cloned());
     lap(report, "scop");
     if opts.emit == Some(Emit::Scop) {
         report.dump.push_str(&scop.dump());
@@ -598,6 +598,37 @@ fn without_device_copy(
     use crate::front::parse::called::statement_calls;
     let mut names = std::collections::BTreeSet::new();
     statement_calls(&region.body, &mut names);
+    if target == Target::OpenCl {
+        // A device copy's array parameters are `__global`: OpenCL C has no
+        // pointer that also reaches a kernel's own (private) variables.
+        let bodies = std::iter::once((&region.body[..], true)).chain(
+            region
+                .called
+                .values()
+                .flatten()
+                .map(|f| (&f.body[..], false)),
+        );
+        for (body, top) in bodies {
+            if let Some((f, local)) = passes_local(body, &mut Vec::new(), top) {
+                if !device.contains(&f) {
+                    return Some(
+                        Diagnostic::warning(
+                            Code::UnsupportedStatement,
+                            Some(region.loc.clone()),
+                            format!(
+                                "{}: the region passes `{}`, a variable of its own code, to `{}`, whose OpenCL copy takes `__global` memory; the region keeps the original code",
+                                region.function, local, f
+                            ),
+                        )
+                        .with_hint(format!(
+                            "declare `{}` before `#pragma scop`, or define `{}` for the device with --opencl-include-file",
+                            local, f
+                        )),
+                    );
+                }
+            }
+        }
+    }
     let mut seen = std::collections::BTreeSet::new();
     while let Some(name) = names.pop_first() {
         if !seen.insert(name.clone()) || device.contains(&name) {
@@ -663,4 +694,53 @@ fn without_device_definition(
             name, include
         )),
     )
+}
+
+/// A call statement of `body` that passes memory of a variable declared
+/// in `body` (its address, the array, or a row of it): the callee and the
+/// variable. `locals` are the names declared so far, with their ranks;
+/// declarations at the region's top level (`top`) are not counted: they
+/// are device buffers of their own, in `__global` memory.
+fn passes_local(
+    body: &[crate::front::syntax::Stmt],
+    locals: &mut Vec<(String, usize)>,
+    top: bool,
+) -> Option<(String, String)> {
+    use crate::front::syntax::{ExprKind, Stmt, UnOp};
+    let outer = locals.len();
+    let mut found = None;
+    for s in body {
+        found = match s {
+            Stmt::Decl { var, .. } => {
+                if !top {
+                    locals.push((var.name.clone(), var.rank()));
+                }
+                None
+            }
+            Stmt::Call { name, args, .. } => args.iter().find_map(|a| {
+                let address = matches!(a.kind, ExprKind::Unary(UnOp::AddrOf, _));
+                let mut e = a;
+                let mut subs = 0;
+                while let ExprKind::Unary(UnOp::AddrOf, x) | ExprKind::Index(x, _) = &e.kind {
+                    subs += usize::from(matches!(e.kind, ExprKind::Index(..)));
+                    e = x;
+                }
+                let ExprKind::Ident(n) = &e.kind else {
+                    return None;
+                };
+                let rank = locals.iter().rev().find(|(l, _)| l == n)?.1;
+                (address || subs < rank).then(|| (name.clone(), n.clone()))
+            }),
+            Stmt::For { body, .. } | Stmt::While { body, .. } => passes_local(body, locals, false),
+            Stmt::If { then_, else_, .. } => {
+                passes_local(then_, locals, false).or_else(|| passes_local(else_, locals, false))
+            }
+            _ => None,
+        };
+        if found.is_some() {
+            break;
+        }
+    }
+    locals.truncate(outer);
+    found
 }

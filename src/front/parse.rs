@@ -217,8 +217,11 @@ pub struct Region {
     pub called: BTreeMap<String, called::Called>,
     /// Functions the user's file declares, returning a number, without a
     /// body or a summary: their calls in expressions are taken as pure,
-    /// as pet and PPCG take them.
-    pub prototypes: BTreeSet<String>,
+    /// as pet and PPCG take them. With each, which parameters are
+    /// pointers or arrays to elements that are not `const` (the function
+    /// may write through them), or `None` where the declaration does not
+    /// list its parameters (`int f();`).
+    pub prototypes: BTreeMap<String, Option<Vec<bool>>>,
 }
 
 /// A summary function: its parameters in order and its body, whose
@@ -412,7 +415,7 @@ pub fn parse_file_with(
     let called = cx.called_functions(&regions, &functions, &typedefs);
     let defined: BTreeSet<String> = functions.iter().map(|f| cx.function_name(*f)).collect();
     let mut prototypes = cx.prototypes(root, &typedefs);
-    prototypes.retain(|p| !defined.contains(p) && !summary_of.contains_key(p));
+    prototypes.retain(|p, _| !defined.contains(p) && !summary_of.contains_key(p));
     for r in &mut regions {
         r.called = called::reachable(&called, &r.body);
         r.prototypes = prototypes.clone();
@@ -567,8 +570,12 @@ fn is_pragma(node: Node, src: &[u8], word: &str) -> bool {
 impl<'a> Cx<'a> {
     /// Functions the user's own file (not a header) declares at file scope
     /// that return an arithmetic type (`int f(void);`).
-    fn prototypes(&self, root: Node, typedefs: &BTreeMap<String, String>) -> BTreeSet<String> {
-        let mut out = BTreeSet::new();
+    fn prototypes(
+        &self,
+        root: Node,
+        typedefs: &BTreeMap<String, String>,
+    ) -> BTreeMap<String, Option<Vec<bool>>> {
+        let mut out = BTreeMap::new();
         let mut c = root.walk();
         for d in root.children(&mut c) {
             if d.kind() != "declaration" || !self.pp.is_main_file(d.start_position().row) {
@@ -590,12 +597,38 @@ impl<'a> Cx<'a> {
             for decl in d.children_by_field_name("declarator", &mut dc) {
                 if decl.kind() == "function_declarator" {
                     if let Some(name) = find_function_name(decl, self.src) {
-                        out.insert(name);
+                        out.insert(name, self.writable_pointer_params(decl));
                     }
                 }
             }
         }
         out
+    }
+
+    /// Which parameters of a function declarator point to elements that
+    /// are not `const` (`int *p`, `double a[]`, not `const int *p`);
+    /// `None` for `f()`, which does not say.
+    fn writable_pointer_params(&self, decl: Node) -> Option<Vec<bool>> {
+        let params = decl.child_by_field_name("parameters")?;
+        let mut c = params.walk();
+        let list: Vec<Node> = params
+            .named_children(&mut c)
+            .filter(|p| p.kind() == "parameter_declaration")
+            .collect();
+        if list.is_empty() && !self.text(params).contains("void") {
+            return None;
+        }
+        Some(
+            list.iter()
+                .map(|p| {
+                    let t = self.text(*p);
+                    match t.find(['*', '[']) {
+                        Some(at) => !t[..at].split_whitespace().any(|w| w == "const"),
+                        None => false,
+                    }
+                })
+                .collect(),
+        )
     }
 
     /// The model's name for a call of `name`: a builtin the file uses
@@ -1233,7 +1266,7 @@ impl<'a> Cx<'a> {
             inlined: Vec::new(),
             names: Arc::new(FileNames::default()),
             called: BTreeMap::new(),
-            prototypes: BTreeSet::new(),
+            prototypes: BTreeMap::new(),
         }))
     }
 
@@ -1344,7 +1377,7 @@ impl<'a> Cx<'a> {
                     inlined: Vec::new(),
                     names: Arc::new(FileNames::default()),
                     called: BTreeMap::new(),
-                    prototypes: BTreeSet::new(),
+                    prototypes: BTreeMap::new(),
                 });
                 i = end + 1;
                 continue;
@@ -2449,7 +2482,11 @@ impl<'a> Cx<'a> {
                 let args_node = n
                     .child_by_field_name("arguments")
                     .ok_or_else(|| self.syntax(n))?;
-                let by_address = self.call_statement.replace(false);
+                // Addresses of elements are arguments of call statements,
+                // and of calls in expressions of functions the file only
+                // declares (the model then checks the parameter is const).
+                self.call_statement.replace(false);
+                let by_address = true;
                 let mut args = Vec::new();
                 let mut c = args_node.walk();
                 for a in args_node.named_children(&mut c) {

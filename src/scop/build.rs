@@ -1413,6 +1413,19 @@ impl<'r> Builder<'r> {
         }
     }
 
+    /// Whether a call argument gives the callee memory rather than a value:
+    /// an element's address, an array, or a row of one.
+    fn names_memory(&self, a: &Expr) -> bool {
+        match &a.kind {
+            ExprKind::Unary(UnOp::AddrOf, _) => true,
+            ExprKind::Ident(_) | ExprKind::Index(..) => base_name(a)
+                .and_then(|b| self.decl(b))
+                .is_some_and(|d| subscripts(a).len() < d.rank()),
+            ExprKind::Cast(_, x) => self.names_memory(x),
+            _ => false,
+        }
+    }
+
     /// Reads inside an expression. For the left-hand side only its
     /// subscripts are searched.
     fn reads_in(
@@ -1475,7 +1488,24 @@ impl<'r> Builder<'r> {
                 if *f == self.region.function {
                     return Err(recursion(f, &e.loc));
                 }
-                if !is_pure_function(f) && self.region.prototypes.contains(f) {
+                let writable = |k: usize| match self.region.prototypes.get(f) {
+                    Some(Some(params)) => params.get(k).copied().unwrap_or(true),
+                    _ => true,
+                };
+                if let Some((_, a)) = args.iter().enumerate().find(|(k, a)| {
+                    writable(*k)
+                        && self.region.prototypes.contains_key(f)
+                        && !is_pure_function(f)
+                        && self.names_memory(a)
+                }) {
+                    return Err(Diagnostic::error(
+                        Code::ImpureCall,
+                        Some(a.loc.clone()),
+                        format!("`{}` has no body or summary in this file and gets memory it may write (`{}`): pencilc cannot take its call as pure", f, plain(a)),
+                    )
+                    .with_hint("declare the parameter `const` if the function only reads it, or call the function as a statement with a summary function (`__attribute__((pencil_access(summary)))`)"));
+                }
+                if !is_pure_function(f) && self.region.prototypes.contains_key(f) {
                     // pet and PPCG take a call of a function the file only
                     // declares as a pure function of its arguments.
                     if self.assumed_pure.insert(f.clone()) {
@@ -1492,7 +1522,29 @@ impl<'r> Builder<'r> {
                     return Err(Diagnostic::error(Code::ImpureCall, Some(e.loc.clone()), format!("call to `{}`, which is not known to be pure", f))
                         .with_hint("in an expression, only math builtins (sqrt, exp, fminf, mixf, clamp, ...) and functions of this file whose body is local declarations and one `return` (inlined, where the globals they read are declared before the region and no local hides them) may be called; call other functions as statements, with a summary function (`__attribute__((pencil_access(summary)))`)"));
                 }
+                let bodiless = !is_pure_function(f);
                 for a in args {
+                    if bodiless && self.names_memory(a) {
+                        // Memory the function only reads (its parameter is
+                        // `const`): all of the array, as pet takes it.
+                        let mut inner = a;
+                        while let ExprKind::Unary(UnOp::AddrOf, x) | ExprKind::Cast(_, x) =
+                            &inner.kind
+                        {
+                            inner = x;
+                        }
+                        for s in subscripts(inner) {
+                            self.reads_in(s, tuple, out, false)?;
+                        }
+                        if let Some(b) = base_name(inner) {
+                            let whole = Expr {
+                                kind: ExprKind::Ident(b.to_string()),
+                                loc: inner.loc.clone(),
+                            };
+                            out.push(self.access(&whole, tuple, true)?);
+                        }
+                        continue;
+                    }
                     self.reads_in(a, tuple, out, false)?;
                 }
                 Ok(())

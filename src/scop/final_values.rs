@@ -122,32 +122,29 @@ fn final_value(s: &Stmt, region: &Region) -> Option<(String, Expr)> {
         (BinOp::Ge, false) => (bin(BinOp::Sub, bound.clone(), int(1)), false),
         _ => return None,
     };
-    let s = step.abs();
-    let (runs, last) = if up {
-        let distance = bin(BinOp::Sub, end.clone(), lb.clone());
-        let past = if s == 1 {
-            end.clone()
-        } else {
-            let steps = mk(ExprKind::Call(
-                "pencilc_ceild".into(),
-                vec![distance, int(s)],
-            ));
-            bin(BinOp::Add, lb.clone(), bin(BinOp::Mul, int(s), steps))
-        };
-        (bin(BinOp::Lt, lb.clone(), end.clone()), past)
+    // Upwards: `lb < end ? lb + s * ceild(end - lb, s) : lb`; downwards
+    // the same with the operators turned round.
+    let (before, toward) = if up {
+        (BinOp::Lt, BinOp::Add)
     } else {
-        let distance = bin(BinOp::Sub, lb.clone(), end.clone());
-        let past = if s == 1 {
-            end.clone()
-        } else {
-            let steps = mk(ExprKind::Call(
-                "pencilc_ceild".into(),
-                vec![distance, int(s)],
-            ));
-            bin(BinOp::Sub, lb.clone(), bin(BinOp::Mul, int(s), steps))
-        };
-        (bin(BinOp::Gt, lb.clone(), end.clone()), past)
+        (BinOp::Gt, BinOp::Sub)
     };
+    let s = step.abs();
+    let last = if s == 1 {
+        end.clone()
+    } else {
+        let distance = if up {
+            bin(BinOp::Sub, end.clone(), lb.clone())
+        } else {
+            bin(BinOp::Sub, lb.clone(), end.clone())
+        };
+        let steps = mk(ExprKind::Call(
+            "pencilc_ceild".into(),
+            vec![distance, int(s)],
+        ));
+        bin(toward, lb.clone(), bin(BinOp::Mul, int(s), steps))
+    };
+    let runs = bin(before, lb.clone(), end.clone());
     let value = mk(ExprKind::Cond(Box::new(runs), Box::new(last), Box::new(lb)));
     // In the variable's own type, as C leaves it.
     let value = match region.symbols.get(iter).map(|v| v.base_type.trim()) {

@@ -9,11 +9,13 @@
 
 int f(int);
 double g(double x, int k);
+/* Reads p[0..2]: the model reads all of the array passed. */
+double avg3(const double *p);
 
 #define N 300
 
 static void region(int n, int A[static const restrict N], int B[static const restrict N],
-                   double C[static const restrict N])
+                   double C[static const restrict N], double E[static const restrict N])
 {
 #pragma scop
   for (int i = 0; i < n; i++)
@@ -23,6 +25,8 @@ static void region(int n, int A[static const restrict N], int B[static const res
       B[i] = f(A[i]) - 1;
   for (int i = 1; i < n; i++)
     C[i] = g(C[i], f(i % 5)) + C[i] / 2;
+  for (int i = 0; i < n - 2; i++)
+    E[i] = avg3(&C[i]);
 #pragma endscop
 }
 
@@ -36,22 +40,27 @@ double g(double x, int k)
 {
   return x * 0.25 + k;
 }
+
+double avg3(const double *p)
+{
+  return (p[0] + p[1] + p[2]) / 3;
+}
 #endif
 
 int main(void)
 {
   static int A[N], B[N];
-  static double C[N];
+  static double C[N], E[N];
   for (int i = 0; i < N; i++) {
     B[i] = (i * 5) % 11;
     C[i] = i % 9;
   }
-  region(N, A, B, C);
+  region(N, A, B, C, E);
   long s = 0;
   double t = 0;
   for (int i = 0; i < N; i++) {
     s += A[i] * (i % 4 + 1) + B[i];
-    t += C[i] * (i % 3);
+    t += C[i] * (i % 3) + E[i];
   }
   printf("%ld %.4f\n", s, t);
   return 0;

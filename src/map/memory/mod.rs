@@ -727,34 +727,73 @@ fn merge_groups(isl: &Isl, refs: &[Ref], groups: &mut Vec<Vec<usize>>) -> Result
 }
 
 /// The arrays that the region's statements pass to functions, whole, as
-/// rows or by an element's address.
+/// rows or by an element's address (call statements, and calls in
+/// expressions of functions without a body).
 fn passed_to_functions(scop: &crate::scop::Scop) -> std::collections::BTreeSet<String> {
-    use crate::front::syntax::Stmt;
-    fn args_of(body: &[Stmt], out: &mut Vec<crate::front::syntax::Expr>) {
+    use crate::front::syntax::{Expr, ExprKind, Stmt, UnOp};
+    fn memory_args(e: &Expr, scop: &crate::scop::Scop, out: &mut Vec<String>) {
+        if let ExprKind::Call(_, args) = &e.kind {
+            for a in args {
+                let mut x = a;
+                let mut subs = 0;
+                while let ExprKind::Unary(UnOp::AddrOf, y) | ExprKind::Index(y, _) = &x.kind {
+                    subs += usize::from(matches!(x.kind, ExprKind::Index(..)));
+                    x = y;
+                }
+                if let ExprKind::Ident(n) = &x.kind {
+                    let address = matches!(a.kind, ExprKind::Unary(UnOp::AddrOf, _));
+                    if scop
+                        .array(n)
+                        .is_some_and(|arr| address || subs < arr.extents.len())
+                    {
+                        out.push(n.clone());
+                    }
+                }
+            }
+        }
+        for c in e.children() {
+            memory_args(c, scop, out);
+        }
+    }
+    fn in_stmts(body: &[Stmt], scop: &crate::scop::Scop, out: &mut Vec<String>) {
         for s in body {
             match s {
-                Stmt::Call { args, .. } => out.extend(args.iter().cloned()),
-                Stmt::For { body, .. } | Stmt::While { body, .. } => args_of(body, out),
+                Stmt::Call { name, args, loc } => {
+                    let call = Expr {
+                        kind: ExprKind::Call(name.clone(), args.clone()),
+                        loc: loc.clone(),
+                    };
+                    memory_args(&call, scop, out);
+                }
+                Stmt::For { body, .. } | Stmt::While { body, .. } => in_stmts(body, scop, out),
                 Stmt::If { then_, else_, .. } => {
-                    args_of(then_, out);
-                    args_of(else_, out);
+                    in_stmts(then_, scop, out);
+                    in_stmts(else_, scop, out);
                 }
                 _ => {}
             }
-        }
-    }
-    let mut args = Vec::new();
-    for st in &scop.stmts {
-        match &st.body {
-            crate::scop::StmtBody::Call { args: a, .. } => args.extend(a.iter().cloned()),
-            crate::scop::StmtBody::Compound(b) => args_of(b, &mut args),
-            _ => {}
+            // Calls in the statement's own expressions (those of the
+            // statements inside it too).
+            let mut s = s.clone();
+            s.exprs_mut(&mut |e| memory_args(e, scop, out));
         }
     }
     let mut names = Vec::new();
-    args.iter().for_each(|a| a.idents(&mut names));
-    names
-        .into_iter()
-        .filter(|n| scop.array(n).is_some_and(|a| !a.is_scalar()))
-        .collect()
+    for st in &scop.stmts {
+        match &st.body {
+            crate::scop::StmtBody::Call { name, args } => {
+                let call = Expr {
+                    kind: ExprKind::Call(name.clone(), args.clone()),
+                    loc: st.loc.clone(),
+                };
+                memory_args(&call, scop, &mut names);
+            }
+            crate::scop::StmtBody::Compound(b) => in_stmts(b, scop, &mut names),
+            crate::scop::StmtBody::Assign { lhs, rhs, .. } => {
+                memory_args(lhs, scop, &mut names);
+                memory_args(rhs, scop, &mut names);
+            }
+        }
+    }
+    names.into_iter().collect()
 }
