@@ -287,7 +287,6 @@ pub fn parse_file_with(
         warnings: RefCell::new(Vec::new()),
         loop_depth: Cell::new(0),
         typedefs: RefCell::new(BTreeMap::new()),
-        call_statement: Cell::new(false),
         enums: RefCell::new(BTreeMap::new()),
         structs: RefCell::new(BTreeMap::new()),
         struct_vars: RefCell::new(BTreeMap::new()),
@@ -445,9 +444,6 @@ struct Cx<'a> {
     /// The file's typedefs (name → resolved type), for casts: a cast keeps
     /// its type as text, and device code knows no user typedef.
     typedefs: RefCell<BTreeMap<String, String>>,
-    /// Set while the call of a call statement is converted: its arguments
-    /// may be addresses of elements (`f(&A[i])`).
-    call_statement: Cell<bool>,
     /// The file's enumeration constants (`enums.rs`).
     enums: RefCell<BTreeMap<String, enums::Enumerator>>,
     /// The layouts of the file's struct types (`structs.rs`), by
@@ -2109,9 +2105,7 @@ impl<'a> Cx<'a> {
                 if let Some(update) = self.atomic_update(e, stmt)? {
                     return Ok(update);
                 }
-                self.call_statement.set(true);
                 let call = self.expr(e);
-                self.call_statement.set(false);
                 let Expr {
                     kind: ExprKind::Call(name, args),
                     ..
@@ -2485,8 +2479,6 @@ impl<'a> Cx<'a> {
                 // Addresses of elements are arguments of call statements,
                 // and of calls in expressions of functions the file only
                 // declares (the model then checks the parameter is const).
-                self.call_statement.replace(false);
-                let by_address = true;
                 let mut args = Vec::new();
                 let mut c = args_node.walk();
                 for a in args_node.named_children(&mut c) {
@@ -2497,7 +2489,7 @@ impl<'a> Cx<'a> {
                         && a.child_by_field_name("operator")
                             .is_some_and(|o| self.text(o) == "&");
                     match a.child_by_field_name("argument") {
-                        Some(x) if by_address && address => args.push(Expr {
+                        Some(x) if address => args.push(Expr {
                             kind: ExprKind::Unary(UnOp::AddrOf, Box::new(self.expr(x)?)),
                             loc: self.loc(a),
                         }),
