@@ -1207,6 +1207,31 @@ fn written_before_read_variables_get_a_copy_per_thread() {
     assert!(!log.contains("a reduction"), "{}", log);
 }
 
+/// Private copies whose live ranges pencilc's scheduler interleaves (the
+/// accumulation loop moved outward, issue 30): isl's scheduler, given the
+/// order between live ranges as conditional validity, keeps each whole,
+/// so the rows of Doolittle's upper-triangle update run on threads, each
+/// with its own `w`, instead of a reduction launched per element; the
+/// last `w` is still returned. ludcmp's rows, where the copies must go,
+/// stay correct. Every version of every target prints the sequential
+/// results.
+#[test]
+fn live_ranges_that_pencilcs_scheduler_interleaves_stay_whole() {
+    check("live_ranges_whole");
+    check_cuda_emulated("live_ranges_whole");
+    check_openmp("live_ranges_whole");
+    let dir = root().join("target/e2e/program-live_ranges_whole");
+    let k = std::fs::read_to_string(dir.join("cuda_kernel.cu")).unwrap();
+    assert!(k.contains("double pencilc_priv_w;"), "{}", k);
+    let log = verbose_log("live_ranges_whole");
+    assert!(
+        log.contains("`upper_rows` at lines 17-25: isl's scheduler keeps the live ranges"),
+        "{}",
+        log
+    );
+    assert!(!log.contains("line 22: `w` accumulates"), "{}", log);
+}
+
 /// Accumulations without `reduction` clauses (issues 30 and 31): an
 /// integer sum, a floating-point dot product, minimum and maximum written
 /// with `?:`, a triangular solve whose updates read other elements of

@@ -33,6 +33,15 @@ pub struct DependenceGraph {
     /// (`privatise`): the dependences above are those of the program in
     /// which they are expanded.
     pub privatised: Vec<Privatised>,
+    /// Live-range reordering as isl's scheduler takes it (conditional
+    /// validity): the flow dependences within one live range of a private
+    /// copy (the condition), and the anti and output dependences between
+    /// its live ranges that expansion removed (the order). A scheduler
+    /// that keeps the order wherever it carries an adjacent condition
+    /// never interleaves two values of one copy in one thread, which is
+    /// what `valid::check_private_copies` asks. `{ }` without copies.
+    pub reorder_condition: String,
+    pub reorder_order: String,
 }
 
 impl DependenceGraph {
@@ -241,6 +250,35 @@ impl Model {
         Ok(())
     }
 
+    /// The anti and output dependences of each of `privs` between
+    /// different live ranges, in the model before expansion: what keeps
+    /// one copy's values apart where a scheduler runs them in one thread.
+    fn order_between_live_ranges(
+        &self,
+        isl: &Isl,
+        scop: &Scop,
+        privs: &[Privatised],
+    ) -> Result<UnionMap> {
+        let mut out = isl.union_map("{ }").isl(isl, STAGE)?;
+        for p in privs {
+            let mine = |m: &UnionMap| privatise::accesses_of(isl, scop, m, p);
+            let writes = mine(&self.writes)?;
+            let accesses = mine(&self.reads)?
+                .union(writes.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            let deps = self
+                .false_info(isl, writes.copy().isl(isl, STAGE)?)?
+                .compute_flow()
+                .isl(isl, STAGE)?
+                .get_may_dependence()
+                .isl(isl, STAGE)?;
+            let deps = restrict_same_array(isl, deps, &accesses, &writes)?;
+            let apart = privatise::between_live_ranges(isl, scop, deps, p)?;
+            out = out.union(apart).isl(isl, STAGE)?;
+        }
+        out.coalesce().isl(isl, STAGE)
+    }
+
     /// `deps` without the pairs `independent` removes.
     fn keep_dependent(&self, isl: &Isl, deps: UnionMap) -> Result<UnionMap> {
         deps.subtract(self.independent.copy().isl(isl, STAGE)?)
@@ -285,6 +323,12 @@ pub fn analyze_with(isl: &Isl, scop: &Scop, excluded: &[String]) -> Result<Depen
             &model.kills,
             excluded,
         )?
+    };
+    // The order between live ranges, from the program as written.
+    let reorder_order = if privatised.is_empty() {
+        isl.union_map("{ }").isl(isl, STAGE)?
+    } else {
+        model.order_between_live_ranges(isl, scop, &privatised)?
     };
     if !privatised.is_empty() {
         model.privatise(isl, scop, &privatised)?;
@@ -353,7 +397,10 @@ pub fn analyze_with(isl: &Isl, scop: &Scop, excluded: &[String]) -> Result<Depen
             }
         }
     }
+    let reorder_condition = privatise::within_live_ranges(isl, scop, &flow, &privatised)?;
     Ok(DependenceGraph {
+        reorder_condition: text(isl, reorder_condition.to_str())?,
+        reorder_order: text(isl, reorder_order.to_str())?,
         flow: text(isl, flow.to_str())?,
         anti: text(isl, anti.to_str())?,
         output: text(isl, output.to_str())?,

@@ -80,6 +80,61 @@ pub fn live_range_map(isl: &Isl, scop: &Scop, stmts: &[usize], depth: usize) -> 
     .isl(isl, STAGE)
 }
 
+/// `acc` (instance → element) cut down to `p`'s statements and variable.
+pub fn accesses_of(isl: &Isl, scop: &Scop, acc: &UnionMap, p: &Privatised) -> Result<UnionMap> {
+    let a = scop.array(&p.array).expect("privatised arrays exist");
+    acc.copy()
+        .isl(isl, STAGE)?
+        .intersect_range(elements(isl, a)?)
+        .isl(isl, STAGE)?
+        .intersect_domain(instances_of(isl, scop, &p.stmts)?)
+        .isl(isl, STAGE)
+}
+
+/// Instance pairs of `p`'s statements in one live range.
+fn same_live_range(isl: &Isl, scop: &Scop, p: &Privatised) -> Result<UnionMap> {
+    let lr = live_range_map(isl, scop, &p.stmts, p.depth)?;
+    lr.copy()
+        .isl(isl, STAGE)?
+        .apply_range(lr.reverse().isl(isl, STAGE)?)
+        .isl(isl, STAGE)
+}
+
+/// The pairs of `deps` between `p`'s statements in different live ranges.
+pub fn between_live_ranges(
+    isl: &Isl,
+    scop: &Scop,
+    deps: UnionMap,
+    p: &Privatised,
+) -> Result<UnionMap> {
+    let nest = instances_of(isl, scop, &p.stmts)?;
+    deps.intersect_domain(nest.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .intersect_range(nest)
+        .isl(isl, STAGE)?
+        .subtract(same_live_range(isl, scop, p)?)
+        .isl(isl, STAGE)
+}
+
+/// The pairs of `flow` within one live range of one of `privs`.
+pub fn within_live_ranges(
+    isl: &Isl,
+    scop: &Scop,
+    flow: &UnionMap,
+    privs: &[Privatised],
+) -> Result<UnionMap> {
+    let mut out = isl.union_map("{ }").isl(isl, STAGE)?;
+    for p in privs {
+        let mine = flow
+            .copy()
+            .isl(isl, STAGE)?
+            .intersect(same_live_range(isl, scop, p)?)
+            .isl(isl, STAGE)?;
+        out = out.union(mine).isl(isl, STAGE)?;
+    }
+    out.coalesce().isl(isl, STAGE)
+}
+
 /// How many loops all of `stmts` share, outermost first.
 fn common_loops(isl: &Isl, scop: &Scop, stmts: &[usize]) -> Result<usize> {
     let mut common: Option<(Vec<i64>, usize)> = None;

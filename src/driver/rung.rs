@@ -9,7 +9,7 @@ use crate::diag::{Code, Diagnostic, Result};
 use crate::isl::{Isl, IslResultExt};
 use crate::ladder::RungOptions;
 use crate::map;
-use crate::sched;
+use crate::sched::{self, SchedulerKind};
 use crate::scop;
 use crate::valid;
 
@@ -72,13 +72,14 @@ pub(super) fn compile_rung(
     lap: &mut dyn FnMut(&mut FileReport, &'static str),
 ) -> Result<RegionOutcome> {
     let compile = |deps: &deps::DependenceGraph,
+                   options: RungOptions,
                    report: &mut FileReport,
                    lap: &mut dyn FnMut(&mut FileReport, &'static str)| {
         compile_region(
             isl,
             scop,
             deps,
-            r.options.clone(),
+            options,
             r.cpu,
             r.loaded,
             r.emit,
@@ -87,7 +88,12 @@ pub(super) fn compile_rung(
             lap,
         )
     };
-    let mut tried = compile(deps, report, lap);
+    let mut tried = compile(deps, r.options.clone(), report, lap);
+    // isl's scheduler keeps live ranges whole (conditional validity, the
+    // way PPCG reorders them); pencilc's may interleave them. So before a
+    // copy is given up, isl's scheduler gets its turn with every copy.
+    let mut isl_tried =
+        r.loaded.is_some() || r.options.original || r.options.sched.kind == SchedulerKind::Isl;
     while let Err(e) = &tried {
         let Some(name) = e
             .message
@@ -97,6 +103,20 @@ pub(super) fn compile_rung(
         else {
             break;
         };
+        if !isl_tried {
+            isl_tried = true;
+            let mut options = r.options.clone();
+            options.sched.kind = SchedulerKind::Isl;
+            tried = compile(deps, options, report, lap);
+            if tried.is_ok() {
+                report.placements.push(format!(
+                    "{}: isl's scheduler keeps the live ranges of the private copies whole ({})",
+                    scop.heading().trim_end(),
+                    valid::PRIVATE_COPIES_INTERLEAVE
+                ));
+            }
+            continue;
+        }
         if excluded.contains(&name) {
             break;
         }
@@ -109,7 +129,7 @@ pub(super) fn compile_rung(
         excluded.push(name);
         tried = deps::analyze_with(isl, scop, excluded).and_then(|d| {
             *deps = d;
-            compile(deps, report, lap)
+            compile(deps, r.options.clone(), report, lap)
         });
     }
     tried

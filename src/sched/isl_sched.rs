@@ -43,6 +43,17 @@ pub fn schedule_isl(
         .isl(isl, STAGE)?
         .set_proximity(all)
         .isl(isl, STAGE)?;
+    // Private copies: the order between their live ranges binds wherever a
+    // band carries the flow within one (PPCG's live-range reordering), so
+    // that each live range runs whole in one thread.
+    let order = isl.union_map(&deps.reorder_order).isl(isl, STAGE)?;
+    let sc = if order.is_empty().isl(isl, STAGE)? {
+        sc
+    } else {
+        let condition = isl.union_map(&deps.reorder_condition).isl(isl, STAGE)?;
+        sc.set_conditional_validity(condition, order)
+            .isl(isl, STAGE)?
+    };
     let text = sc.to_str().isl(isl, STAGE)?.to_string();
     let mut args = vec!["isl".to_string()];
     if serialize_sccs {

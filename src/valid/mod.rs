@@ -588,6 +588,8 @@ mod tests {
             copy_in: Default::default(),
             copy_out: Default::default(),
             privatised: vec![],
+            reorder_condition: "{ }".into(),
+            reorder_order: "{ }".into(),
         }
     }
 
