@@ -510,3 +510,103 @@ fn the_h100_constants_fit_the_measurement_of_2026_11_27() {
         table.join(", ")
     );
 }
+
+/// `pencilc-harness --gpu-model` (issue 30): every selected kernel's
+/// estimate beside a reference time, without a GPU. Its region estimates
+/// are those pencilc itself prints (`--emit gpu-model`, same description),
+/// its one-thread kernels are named with their launches, and a reference
+/// file's gaps (`-`) stay gaps.
+#[test]
+fn the_harness_reports_the_model_for_every_kernel() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let work = root.join("target/e2e/harness-gpu-model");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    let json = work.join("model.json");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pencilc-harness"))
+        .args([
+            "--gpu-model",
+            "--dataset",
+            "MINI",
+            "--kernels",
+            "gemm,ludcmp",
+        ])
+        .arg("--pencilc")
+        .arg(env!("CARGO_BIN_EXE_pencilc"))
+        .arg("--polybench")
+        .arg(root.join("polybench"))
+        .arg("--against")
+        .arg(root.join("tests/data/ppcg-h100-2026-11-26.tsv"))
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}{}",
+        table,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        table.contains("GPU model of nvidia-h100 at MINI"),
+        "{}",
+        table
+    );
+    // gemm against PPCG's 7.028 ms; ludcmp has no PPCG time.
+    let row = |name: &str| {
+        table
+            .lines()
+            .find(|l| l.starts_with(&format!("| {} |", name)))
+            .unwrap_or_else(|| panic!("no {} row in\n{}", name, table))
+            .to_string()
+    };
+    assert!(row("gemm").contains("| 7.03 |"), "{}", table);
+    assert!(row("ludcmp").ends_with("| - | - |"), "{}", table);
+    assert!(
+        table.contains("Estimates at or below the reference: ") && table.contains(" of 1"),
+        "{}",
+        table
+    );
+    assert!(table.contains("ludcmp kernel0 ("), "{}", table);
+    // The same estimate as pencilc's own.
+    let own = std::process::Command::new(env!("CARGO_BIN_EXE_pencilc"))
+        .args([
+            "--target",
+            "cuda",
+            "--emit",
+            "gpu-model",
+            "-DMINI_DATASET",
+            "-I",
+        ])
+        .arg(root.join("polybench/utilities"))
+        .arg(root.join("polybench/linear-algebra/blas/gemm/gemm.c"))
+        .output()
+        .unwrap();
+    let own = String::from_utf8_lossy(&own.stdout);
+    let own_ms: f64 = own
+        .lines()
+        .filter(|l| l.starts_with("region\t"))
+        .flat_map(|l| l.split('\t'))
+        .filter_map(|f| f.strip_prefix("estimate_ms="))
+        .map(|v| v.parse::<f64>().unwrap())
+        .sum();
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let gemm = &j["kernels"][0];
+    assert_eq!(gemm["name"], "gemm");
+    let ms = gemm["region_ms"].as_f64().unwrap();
+    assert!(
+        (ms - own_ms).abs() <= 1e-3 * own_ms.max(1e-3),
+        "harness {} ms, pencilc {} ms",
+        ms,
+        own_ms
+    );
+    assert!(
+        j["kernels"][1]["one_thread"]
+            .as_array()
+            .is_some_and(|a| !a.is_empty()),
+        "{}",
+        j
+    );
+}

@@ -136,6 +136,20 @@ struct Args {
     /// built-in generic-opencl-cpu).
     #[arg(long, value_name = "FILE")]
     calibrate_base: Option<PathBuf>,
+    /// Report the GPU cost model's estimates for every kernel at
+    /// --dataset instead of running anything (no GPU needed): region,
+    /// copies, kernels, launches, the slowest kernel and its bound, and
+    /// kernels that run loops on one thread.
+    #[arg(long)]
+    gpu_model: bool,
+    /// The device description whose [gpu_model] --gpu-model uses.
+    #[arg(long, default_value = "nvidia-h100")]
+    gpu_device: String,
+    /// Reference times for --gpu-model (NAME<TAB>MS per line, `-` for
+    /// none), e.g. tests/data/ppcg-h100-2026-11-26.tsv: PPCG's measured
+    /// region times on an H100.
+    #[arg(long, value_name = "TSV")]
+    against: Option<PathBuf>,
     /// Extra pencilc arguments, e.g. --pencilc-args "--scheduler isl".
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pencilc_args: String,
@@ -223,6 +237,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if a.gpu_model {
+        return gpu_model(
+            &opts,
+            &a.gpu_device,
+            a.against.as_deref(),
+            a.json.as_deref(),
+        );
+    }
     if !opts.opencl && opts.cuda == CudaRun::Off {
         eprintln!(
             "pencilc-harness: --no-opencl needs CUDA (--cuda on or emulate): nothing would run"
@@ -401,4 +423,50 @@ fn calibrate(
     }
     print!("{}", text);
     ExitCode::SUCCESS
+}
+
+/// `--gpu-model`: the model's estimates, no program run.
+fn gpu_model(
+    opts: &HarnessOptions,
+    device: &str,
+    against: Option<&std::path::Path>,
+    json: Option<&std::path::Path>,
+) -> ExitCode {
+    use pencilc::harness::gpu_model as gm;
+    let fail = |e: String| {
+        eprintln!("pencilc-harness: {}", e);
+        ExitCode::from(2)
+    };
+    let m = match gm::model_of(device) {
+        Ok(m) => m,
+        Err(e) => return fail(e),
+    };
+    let reference = match against {
+        None => None,
+        Some(p) => match std::fs::read_to_string(p)
+            .map_err(|e| format!("cannot read {}: {}", p.display(), e))
+            .and_then(|t| gm::read_reference(&t).map_err(|e| format!("{}: {}", p.display(), e)))
+        {
+            Ok(r) => Some(r),
+            Err(e) => return fail(e),
+        },
+    };
+    let rows = match gm::profiles(opts) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    print!(
+        "{}",
+        gm::table(&rows, &m, device, &opts.dataset, reference.as_ref())
+    );
+    if let Some(p) = json {
+        if let Err(e) = std::fs::write(p, gm::json(&rows, &m, device, &opts.dataset)) {
+            return fail(format!("cannot write {}: {}", p.display(), e));
+        }
+    }
+    if rows.iter().all(|r| r.regions.is_ok()) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

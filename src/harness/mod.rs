@@ -9,6 +9,7 @@
 pub mod calibrate;
 pub mod compare;
 pub mod emulate;
+pub mod gpu_model;
 pub mod profile;
 pub mod report;
 
