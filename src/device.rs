@@ -253,6 +253,20 @@ pub struct CostModel {
 }
 
 impl Device {
+    /// Whether the run-time choice's device estimates follow the GPU model
+    /// (`profile::chooser_scale`): a description with `[gpu_model]` whose
+    /// device costs were not measured for the choice itself (`[costs]`,
+    /// as `pencilc-harness --calibrate` writes them, which fits them to
+    /// the formula as it stands).
+    pub fn choice_follows_gpu_model(&self) -> bool {
+        let c = &self.costs;
+        self.gpu_model.is_some()
+            && c.launch_latency_us.is_none()
+            && c.transfer_bandwidth_gbs.is_none()
+            && c.device_ns_per_instance.is_none()
+            && c.device_serial_ns_per_instance.is_none()
+    }
+
     /// The GPU model, for descriptions of GPUs (with `[gpu_model]`).
     pub fn gpu_model(&self) -> Option<GpuModel> {
         self.gpu_model.as_ref().map(|t| t.fill(self))
@@ -268,19 +282,40 @@ impl Device {
     /// too, unless it has its own); OpenMP's threads start in 0.1 ms (on
     /// bare metal; a virtual machine's idle cores wake far slower, which a
     /// calibration measures).
+    ///
+    /// A description with a GPU model (`[gpu_model]`) gives the device's
+    /// costs from it instead: its launch latency and host link, one
+    /// thread's chain per instance (an instance and a far access) on one
+    /// work-item, and the resident threads sharing that chain, or the
+    /// memory bandwidth moving two 8-byte accesses, whichever is slower,
+    /// per instance otherwise. Each region's device estimate is then scaled
+    /// to the GPU model's estimate of it at compile time
+    /// (`profile::chooser_scale`).
     pub fn cost_model(&self) -> CostModel {
         let c = &self.costs;
+        let gm = self.gpu_model();
         CostModel {
             moves_bytes: !self.host_unified_memory,
-            launch_latency_us: c.launch_latency_us.unwrap_or(10.0),
+            launch_latency_us: c
+                .launch_latency_us
+                .or(gm.map(|m| m.launch_us))
+                .unwrap_or(10.0),
             transfer_bandwidth_gbs: c
                 .transfer_bandwidth_gbs
+                .or(gm.map(|m| m.transfer_gbs))
                 .unwrap_or(self.memory_bandwidth_gbs / 10.0),
             setup_ms: c.setup_ms.unwrap_or(100.0),
             device_ns_per_instance: c
                 .device_ns_per_instance
+                .or(gm.map(|m| {
+                    let chain = m.thread_instance_ns + m.thread_far_access_ns;
+                    (chain / m.resident_threads).max(16.0 / m.memory_gbs)
+                }))
                 .unwrap_or(2.0 / (self.peak_gflops_fp64 / 10.0)),
-            device_serial_ns_per_instance: c.device_serial_ns_per_instance.unwrap_or(10.0),
+            device_serial_ns_per_instance: c
+                .device_serial_ns_per_instance
+                .or(gm.map(|m| m.thread_instance_ns + m.thread_far_access_ns))
+                .unwrap_or(10.0),
             host_ns_per_instance: c.host_ns_per_instance.unwrap_or(1.0),
             host_version_ns_per_instance: c
                 .host_version_ns_per_instance

@@ -411,6 +411,7 @@ fn main() -> ExitCode {
         openmp: cli.openmp,
         versioning: !cli.no_versioning,
         costs: device.cost_model(),
+        choice_follows_gpu_model: device.choice_follows_gpu_model(),
         device_name: device.name.clone(),
         gpu_model,
         gpu_model_params,

@@ -162,9 +162,10 @@ pub fn choose_call(r: &RegionCode, cpu: &Ast, region: &str, values: &str) -> Res
         out.push_str("}\n");
     }
     out.push_str(&format!(
-        "pencilc_version = pencilc_choose(\"{}\", {}, {}, {}, {}, pencilc_launches, pencilc_forks);\n",
+        "pencilc_version = pencilc_choose(\"{}\", {}, {:e}, {}, {}, {}, pencilc_launches, pencilc_forks);\n",
         super::c_string(region),
         values,
+        r.device_scale,
         instances(r, |_| true),
         instances(r, |s| serial.contains(&s)),
         bytes(r),

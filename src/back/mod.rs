@@ -46,6 +46,10 @@ pub struct RegionCode<'a> {
     pub cpu: Option<&'a crate::ast::Ast>,
     /// Where privatised variables' copies are stored back (`ast::private`).
     pub write_backs: &'a [crate::ast::WriteBack],
+    /// What the run-time choice multiplies its device estimate by: the GPU
+    /// model's estimate over the choice's own at the profile's sizes
+    /// (`profile::chooser_scale`); 1 without a GPU model.
+    pub device_scale: f64,
 }
 
 pub struct GeneratedFile {

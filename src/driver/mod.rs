@@ -170,6 +170,7 @@ fn compile(path: &Path, opts: &Options) -> crate::diag::Result<(FileReport, Outp
         return Ok((report, outputs));
     }
     outputs.extend(outputs::generate(
+        &isl,
         path,
         &input.source,
         &file.compiled,

@@ -32,6 +32,9 @@ pub struct Options {
     pub versioning: bool,
     /// The cost model of that choice, and the device it describes.
     pub costs: crate::device::CostModel,
+    /// Whether the choice's device estimates are scaled to the GPU model
+    /// (`Device::choice_follows_gpu_model`).
+    pub choice_follows_gpu_model: bool,
     pub device_name: String,
     /// The device's GPU model (`[gpu_model]`): where set, `-v` and `--emit
     /// gpu-model` report each region's GPU profile and estimate.
@@ -92,6 +95,7 @@ impl Default for Options {
             openmp: false,
             versioning: true,
             costs: crate::device::Device::default_for_opencl().cost_model(),
+            choice_follows_gpu_model: false,
             device_name: crate::device::Device::default_for_opencl().name,
             gpu_model: None,
             gpu_model_params: Vec::new(),

@@ -49,6 +49,7 @@ pub(super) fn gpu_model_report(
 /// The generated files of the compiled regions: the user's file with each
 /// region replaced, and the kernels.
 pub(super) fn generate(
+    isl: &Isl,
     path: &Path,
     source: &SourceFile,
     compiled: &[Compiled],
@@ -56,14 +57,17 @@ pub(super) fn generate(
     report: &mut FileReport,
     lap: &mut Lap<'_>,
 ) -> Result<Outputs> {
+    let scales = device_scales(isl, compiled, opts)?;
     let codes: Vec<RegionCode> = compiled
         .iter()
-        .map(|c| RegionCode {
+        .zip(scales)
+        .map(|(c, device_scale)| RegionCode {
             scop: &c.scop,
             deps: &c.deps,
             ast: &c.ast,
             cpu: c.cpu.as_ref(),
             write_backs: &c.write_backs,
+            device_scale,
         })
         .collect();
     for c in compiled {
@@ -124,6 +128,29 @@ pub(super) fn generate(
             (f.path, bytes)
         })
         .collect())
+}
+
+/// Per region, what the run-time choice scales its device estimate by
+/// (`profile::chooser_scale`): only where regions are versioned for a
+/// device with a GPU model; 1 where the profile cannot anchor it.
+fn device_scales(isl: &Isl, compiled: &[Compiled], opts: &Options) -> Result<Vec<f64>> {
+    let Some(model) = opts
+        .gpu_model
+        .as_ref()
+        .filter(|_| opts.versioning && opts.choice_follows_gpu_model)
+    else {
+        return Ok(vec![1.0; compiled.len()]);
+    };
+    if opts.target == Target::C {
+        return Ok(vec![1.0; compiled.len()]);
+    }
+    let mut out = Vec::new();
+    for c in compiled {
+        let p = gpu_profile(isl, c, 0, opts).map_err(|e| super::at_region(e, &c.scop))?;
+        let e = crate::profile::estimate(&p, model);
+        out.push(crate::profile::chooser_scale(&p, &e, &opts.costs).unwrap_or(1.0));
+    }
+    Ok(out)
 }
 
 /// The GPU profile of a compiled region's device version, at the values

@@ -13,9 +13,11 @@
 //! `[gpu_model]`; `text` prints both and reads them back (the calibration
 //! data in `devices/`).
 //!
-//! Nothing here changes what is generated: `pencilc -v` and `--emit
-//! gpu-model` report it.
+//! `pencilc -v` and `--emit gpu-model` report it; the driver compares
+//! index-set splits and schedules with it, and anchors the run-time
+//! choice's device estimate to it (`anchor`).
 
+pub mod anchor;
 pub mod estimate;
 mod eval;
 pub mod fit;
@@ -25,6 +27,7 @@ pub mod text;
 mod transfers;
 mod walk;
 
+pub use anchor::chooser_scale;
 pub use estimate::{estimate, Estimate};
 pub use params::{ParamValue, Source};
 pub use transfers::{live_in_arrays, Transfers};
