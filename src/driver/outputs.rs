@@ -57,7 +57,7 @@ pub(super) fn generate(
     report: &mut FileReport,
     lap: &mut Lap<'_>,
 ) -> Result<Outputs> {
-    let scales = device_scales(isl, compiled, opts)?;
+    let scales = device_scales(isl, compiled, opts);
     let codes: Vec<RegionCode> = compiled
         .iter()
         .zip(scales)
@@ -133,24 +133,31 @@ pub(super) fn generate(
 /// Per region, what the run-time choice scales its device estimate by
 /// (`profile::chooser_scale`): only where regions are versioned for a
 /// device with a GPU model; 1 where the profile cannot anchor it.
-fn device_scales(isl: &Isl, compiled: &[Compiled], opts: &Options) -> Result<Vec<f64>> {
+fn device_scales(isl: &Isl, compiled: &[Compiled], opts: &Options) -> Vec<f64> {
     let Some(model) = opts
         .gpu_model
         .as_ref()
         .filter(|_| opts.versioning && opts.choice_follows_gpu_model)
     else {
-        return Ok(vec![1.0; compiled.len()]);
+        return vec![1.0; compiled.len()];
     };
     if opts.target == Target::C {
-        return Ok(vec![1.0; compiled.len()]);
+        return vec![1.0; compiled.len()];
     }
-    let mut out = Vec::new();
-    for c in compiled {
-        let p = gpu_profile(isl, c, 0, opts).map_err(|e| super::at_region(e, &c.scop))?;
-        let e = crate::profile::estimate(&p, model);
-        out.push(crate::profile::chooser_scale(&p, &e, &opts.costs).unwrap_or(1.0));
-    }
-    Ok(out)
+    // A profile that fails leaves the formula as it is: the factor refines
+    // a choice, it is no reason to stop a compilation.
+    compiled
+        .iter()
+        .map(|c| {
+            gpu_profile(isl, c, 0, opts)
+                .ok()
+                .and_then(|p| {
+                    let e = crate::profile::estimate(&p, model);
+                    crate::profile::chooser_scale(&p, &e, &opts.costs)
+                })
+                .unwrap_or(1.0)
+        })
+        .collect()
 }
 
 /// The GPU profile of a compiled region's device version, at the values
