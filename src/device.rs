@@ -68,6 +68,11 @@ pub struct Device {
     pub host_unified_memory: bool,
     /// Global memory bandwidth, GB/s (reported, and used by `-v`).
     pub memory_bandwidth_gbs: f64,
+    /// The last-level cache in front of global memory, bytes (the GPU
+    /// model serves a region whose buffers all fit in it at
+    /// `[gpu_model] l2_gbs`).
+    #[serde(default)]
+    pub l2_cache_bytes: Option<f64>,
     /// Peak double-precision rate, GFLOP/s.
     pub peak_gflops_fp64: f64,
     /// Peak single-precision rate, GFLOP/s.
@@ -163,6 +168,10 @@ pub struct GpuModelTable {
     pub resident_threads: Option<f64>,
     /// The share of `memory_bandwidth_gbs` that kernels reach (0..1].
     pub memory_efficiency: Option<f64>,
+    /// The bandwidth kernels reach when every buffer of their region fits
+    /// in `l2_cache_bytes` (their traffic then mostly hits the cache),
+    /// GB/s; at least the memory's.
+    pub l2_gbs: Option<f64>,
     /// The share of the peak rates that kernels reach (0..1].
     pub flops_efficiency: Option<f64>,
 }
@@ -185,6 +194,9 @@ pub struct GpuModel {
     pub barrier_ns: f64,
     pub resident_threads: f64,
     pub memory_gbs: f64,
+    /// `l2_gbs`, for regions whose buffers fit in `l2_bytes` (0: none do).
+    pub l2_gbs: f64,
+    pub l2_bytes: f64,
     pub fp64_gflops: f64,
     pub fp32_gflops: f64,
 }
@@ -194,6 +206,7 @@ impl GpuModelTable {
     /// plausible value for a discrete GPU on PCIe.
     pub fn fill(&self, d: &Device) -> GpuModel {
         let flops = self.flops_efficiency.unwrap_or(0.5);
+        let memory_gbs = d.memory_bandwidth_gbs * self.memory_efficiency.unwrap_or(0.7);
         GpuModel {
             moves_bytes: !d.host_unified_memory,
             launch_us: self.launch_us.unwrap_or(5.0),
@@ -207,14 +220,16 @@ impl GpuModelTable {
             thread_copy_ns: self.thread_copy_ns.unwrap_or(200.0),
             barrier_ns: self.barrier_ns.unwrap_or(50.0),
             resident_threads: self.resident_threads.unwrap_or(100_000.0),
-            memory_gbs: d.memory_bandwidth_gbs * self.memory_efficiency.unwrap_or(0.7),
+            memory_gbs,
+            l2_gbs: self.l2_gbs.unwrap_or(memory_gbs).max(memory_gbs),
+            l2_bytes: d.l2_cache_bytes.unwrap_or(0.0),
             fp64_gflops: d.peak_gflops_fp64 * flops,
             fp32_gflops: d.peak_gflops_fp32 * flops,
         }
     }
 
     /// The fields and their values, for checks and messages.
-    fn fields(&self) -> [(&'static str, Option<f64>); 13] {
+    fn fields(&self) -> [(&'static str, Option<f64>); 14] {
         [
             ("gpu_model.launch_us", self.launch_us),
             ("gpu_model.buffer_us", self.buffer_us),
@@ -229,6 +244,7 @@ impl GpuModelTable {
             ("gpu_model.resident_threads", self.resident_threads),
             ("gpu_model.memory_efficiency", self.memory_efficiency),
             ("gpu_model.flops_efficiency", self.flops_efficiency),
+            ("gpu_model.l2_gbs", self.l2_gbs),
         ]
     }
 }

@@ -78,8 +78,11 @@ fn chain_ns(w: &Work, m: &GpuModel) -> f64 {
         + w.barriers * m.barrier_ns
 }
 
-/// One kernel: its launches' latency and the largest limit.
-pub fn kernel_time(k: &KernelProfile, m: &GpuModel) -> KernelEstimate {
+/// One kernel: its launches' latency and the largest limit. `in_l2`: every
+/// buffer of its region fits in the last-level cache, so that its traffic
+/// goes at the cache's rate.
+pub fn kernel_time(k: &KernelProfile, m: &GpuModel, in_l2: bool) -> KernelEstimate {
+    let bandwidth = if in_l2 { m.l2_gbs } else { m.memory_gbs };
     let launch_ms = k.launches * m.launch_us * 1e-3;
     let limits = [
         (Bound::Span, chain_ns(&k.span, m) * 1e-6),
@@ -87,10 +90,7 @@ pub fn kernel_time(k: &KernelProfile, m: &GpuModel) -> KernelEstimate {
             Bound::Throughput,
             chain_ns(&k.work, m) / m.resident_threads * 1e-6,
         ),
-        (
-            Bound::Memory,
-            k.work.global_bytes / (m.memory_gbs * 1e9) * 1e3,
-        ),
+        (Bound::Memory, k.work.global_bytes / (bandwidth * 1e9) * 1e3),
         (
             Bound::Arithmetic,
             (k.work.flops64 / (m.fp64_gflops * 1e9) + k.work.flops32 / (m.fp32_gflops * 1e9)) * 1e3,
@@ -123,7 +123,8 @@ pub fn estimate(p: &RegionProfile, m: &GpuModel) -> Estimate {
         * 1e-3
         + moved * (t.bytes_in + t.bytes_out - t.bytes_out_fresh) / (m.transfer_gbs * 1e9) * 1e3
         + moved * t.bytes_out_fresh / (m.first_touch_gbs * 1e9) * 1e3;
-    let kernels: Vec<KernelEstimate> = p.kernels.iter().map(|k| kernel_time(k, m)).collect();
+    let in_l2 = m.l2_bytes > 0.0 && t.alloc_bytes <= m.l2_bytes;
+    let kernels: Vec<KernelEstimate> = p.kernels.iter().map(|k| kernel_time(k, m, in_l2)).collect();
     let kernel_ms: f64 = kernels.iter().map(|k| k.ms).sum();
     Estimate {
         transfer_ms,
@@ -153,6 +154,8 @@ mod tests {
             barrier_ns: 20.0,
             resident_threads: 100_000.0,
             memory_gbs: 1000.0,
+            l2_gbs: 1000.0,
+            l2_bytes: 0.0,
             fp64_gflops: 1000.0,
             fp32_gflops: 2000.0,
         }
@@ -166,22 +169,58 @@ mod tests {
             ..Default::default()
         };
         // Nothing but launches: 1000 x 5 us.
-        let e = kernel_time(&k, &m);
+        let e = kernel_time(&k, &m, false);
         assert_eq!(e.bound, Bound::Launches);
         assert!((e.ms - 5.0).abs() < 1e-9);
         // One thread of 1e6 instances: 10 ms of span.
         k.span.instances = 1e6;
         k.work.instances = 1e6;
-        let e = kernel_time(&k, &m);
+        let e = kernel_time(&k, &m, false);
         assert_eq!(e.bound, Bound::Span);
         assert!((e.ms - 15.0).abs() < 1e-6, "{}", e.ms);
         // 1e12 bytes at 1000 GB/s: a second.
         k.work.global_bytes = 1e12;
-        assert_eq!(kernel_time(&k, &m).bound, Bound::Memory);
+        assert_eq!(kernel_time(&k, &m, false).bound, Bound::Memory);
         k.work.flops64 = 1e13;
-        assert_eq!(kernel_time(&k, &m).bound, Bound::Arithmetic);
+        assert_eq!(kernel_time(&k, &m, false).bound, Bound::Arithmetic);
         k.work.instances = 1e15;
-        assert_eq!(kernel_time(&k, &m).bound, Bound::Throughput);
+        assert_eq!(kernel_time(&k, &m, false).bound, Bound::Throughput);
+    }
+
+    #[test]
+    fn regions_whose_buffers_fit_in_l2_move_bytes_at_its_rate() {
+        let m = GpuModel {
+            l2_gbs: 4000.0,
+            l2_bytes: 50e6,
+            ..model()
+        };
+        let k = KernelProfile {
+            launches: 1.0,
+            work: Work {
+                global_bytes: 4e9,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let region = |alloc_bytes: f64| RegionProfile {
+            region: "f:1".into(),
+            params: vec![],
+            runs: true,
+            kernels: vec![k.clone()],
+            transfers: Transfers {
+                alloc_bytes,
+                ..Default::default()
+            },
+            unknown: 0,
+        };
+        // 4 GB at 1000 GB/s, or at 4000 from the cache, plus the launch.
+        let far = estimate(&region(60e6), &m).kernel_ms;
+        let near = estimate(&region(40e6), &m).kernel_ms;
+        assert!((far - 4.005).abs() < 1e-9, "{}", far);
+        assert!((near - 1.005).abs() < 1e-9, "{}", near);
+        // Without a cache size, nothing fits.
+        let none = GpuModel { l2_bytes: 0.0, ..m };
+        assert!((estimate(&region(0.0), &none).kernel_ms - 4.005).abs() < 1e-9);
     }
 
     #[test]

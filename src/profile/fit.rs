@@ -158,6 +158,8 @@ mod tests {
             barrier_ns: 40.0,
             resident_threads: 200_000.0,
             memory_gbs: 2500.0,
+            l2_gbs: 2500.0,
+            l2_bytes: 0.0,
             fp64_gflops: 30000.0,
             fp32_gflops: 60000.0,
         };
