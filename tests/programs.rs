@@ -1346,7 +1346,8 @@ fn names_the_c_library_declares_stay_the_programs() {
 
 /// pet's and PENCIL's builtins called without pencil.h (issue 33):
 /// `__pencil_assume`, `__pencil_kill`, `min`, `max`, `imin`, `imax`,
-/// `floord`, `ceild`. With the program's own definitions (for its build,
+/// `floord`, `ceild`, `intCeil`, `intMod` (a remainder from 0, affine
+/// for a constant divisor). With the program's own definitions (for its build,
 /// under `#ifndef __PENCIL__`), every version on every target prints the
 /// sequential result, and `floord`/`ceild` in loop bounds are affine (all
 /// three nests parallel). Without any definition (the block removed), the
@@ -1368,19 +1369,24 @@ fn pet_builtins_are_known_without_the_header() {
     let bare = bare_dir.join("bare.c");
     std::fs::write(&bare, format!("{}{}", head, tail)).unwrap();
     let strict = ["-O2", "-Wall", "-Werror=implicit-function-declaration"];
-    for (target, libs) in [
-        ("c", vec!["-lm"]),
-        ("opencl", vec!["-fopenmp", "-lOpenCL", "-lm"]),
+    // The last: a region that keeps its own code (here every one, given
+    // no time) needs the definitions as much.
+    for (target, libs, extra) in [
+        ("c", vec!["-lm"], vec![]),
+        ("opencl", vec!["-fopenmp", "-lOpenCL", "-lm"], vec![]),
+        ("c", vec!["-lm"], vec!["--schedule-timeout", "0.001"]),
     ] {
-        let host = bare_dir.join(format!("{}_host.c", target));
+        let host = bare_dir.join(format!("{}{}_host.c", target, extra.len()));
         run(
             Command::new(pencilc())
-                .args(["--target", target, "-o"])
+                .args(["--target", target])
+                .args(&extra)
+                .arg("-o")
                 .arg(&host)
                 .arg(&bare),
             "pencilc",
         );
-        let exe = bare_dir.join(format!("par-{}", target));
+        let exe = bare_dir.join(format!("par-{}{}", target, extra.len()));
         run(
             Command::new("cc")
                 .args(strict)

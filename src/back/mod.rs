@@ -270,6 +270,7 @@ const CUDA_BUILTINS: &str = include_str!("../../pencil-headers/pencil_cuda.h");
 /// (`Scop::inclusion`), by the name the preprocessor gave it.
 pub fn emit(
     source: &SourceFile,
+    names: &crate::front::names::FileNames,
     headers: &BTreeMap<PathBuf, SourceFile>,
     regions: &[RegionCode],
     target: Target,
@@ -508,10 +509,9 @@ pub fn emit(
     let mut files = Vec::new();
     // Outlined regions: prototypes after the prelude, definitions after
     // the user's code (`outline`).
-    let file_names = regions
-        .first()
-        .map(|r| r.scop.file_names.clone())
-        .unwrap_or_default();
+    // The file's names, not a region's: a file whose every region keeps
+    // its own code still needs the builtins it calls defined.
+    let file_names = names;
     let host_file = |prelude: &str| -> String {
         let prelude = format!("{}\n{}", prelude.trim_end(), outline::prototypes(&outlined));
         let mut text = splice(

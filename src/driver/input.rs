@@ -15,6 +15,9 @@ use std::time::Duration;
 pub(super) struct Input {
     pub source: SourceFile,
     pub regions: Vec<Region>,
+    /// The file's names (its builtins called without a declaration
+    /// among them), whether or not any region compiles.
+    pub names: std::sync::Arc<front::names::FileNames>,
     cc_check: Option<front::cc_check::CcCheck>,
     /// What is done once per file (the parse, the C compiler's check) has
     /// the region's time, at least 5 s: a normal file parses and checks
@@ -86,6 +89,7 @@ pub(super) fn read(
     Ok(Input {
         source,
         regions,
+        names,
         cc_check,
         file_limit,
         syntax_warned,

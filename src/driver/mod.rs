@@ -173,6 +173,7 @@ fn compile(path: &Path, opts: &Options) -> crate::diag::Result<(FileReport, Outp
         &isl,
         path,
         &input.source,
+        &input.names,
         &file.compiled,
         opts,
         &mut report,

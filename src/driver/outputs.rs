@@ -52,6 +52,7 @@ pub(super) fn generate(
     isl: &Isl,
     path: &Path,
     source: &SourceFile,
+    names: &crate::front::names::FileNames,
     compiled: &[Compiled],
     opts: &Options,
     report: &mut FileReport,
@@ -103,6 +104,7 @@ pub(super) fn generate(
     }
     let emitted = back::emit(
         source,
+        names,
         &header_texts,
         &codes,
         opts.target,

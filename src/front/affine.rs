@@ -305,6 +305,14 @@ impl<'a> AffineConverter<'a> {
                 })?;
                 Ok((floor_div(&pa, d, f == "pencilc_ceild"), t))
             }
+            ExprKind::Call(f, args) if f == "pencilc_intmod" && args.len() == 2 => {
+                let (pa, t) = self.value(&args[0])?;
+                let (pb, _) = self.value(&args[1])?;
+                let d = pb.as_const().filter(|d| *d > 0).ok_or_else(|| {
+                    not_affine(e, "`intMod` is affine only by a positive integer constant")
+                })?;
+                Ok((floor_mod(&pa, d), t))
+            }
             ExprKind::Call(f, _) => Err(not_affine(e, format!("the call to `{}` is not an affine expression", f))),
             ExprKind::Float(_) => Err(not_affine(e, "a floating-point value is not affine")),
             ExprKind::Index(..) => Err(not_affine(e, "an array element is data, not an affine expression")),
@@ -506,6 +514,14 @@ fn floor_div(a: &Pw, d: i64, ceil: bool) -> Pw {
         out.push((g.clone(), v.scale(sign)));
     }
     Pw(out)
+}
+
+/// The remainder of `floor_div` (isl's `mod`): from 0 to `d - 1`.
+fn floor_mod(a: &Pw, d: i64) -> Pw {
+    a.map(|x| match x.as_const() {
+        Some(c) => Aff::constant(c.rem_euclid(d)),
+        None => Aff::atom(format!("(({}) mod {})", x.to_isl(), d)),
+    })
 }
 
 /// C's remainder by a constant: the sign follows the dividend.

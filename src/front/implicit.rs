@@ -3,7 +3,7 @@
 //! pet reads `__pencil_assume`, `__pencil_kill`, the summary functions'
 //! `__pencil_use`/`__pencil_def`/`__pencil_maybe`, and the integer
 //! operations `min`, `max`, `imin`, `imax`, `umin`, `umax`, `floord`,
-//! `ceild` (and Omega's `intFloor`, `intCeil`) as builtins whether or not
+//! `ceild` (and Omega's `intFloor`, `intCeil`, `intMod`) as builtins whether or not
 //! the file declares them (PPCG's and pet's own test programs call them
 //! without `#include`). pencilc does the same: a builtin the file calls
 //! but never declares is known by its meaning here, the C compiler's check
@@ -108,6 +108,12 @@ pub const BUILTINS: &[Builtin] = &[
         name: "intCeil",
         model_name: Some("pencilc_ceild"),
         definition: "#define intCeil(n, d) pencilc_ceild(n, d)",
+    },
+    // And the remainder of that division (never negative).
+    Builtin {
+        name: "intMod",
+        model_name: Some("pencilc_intmod"),
+        definition: "#define intMod(n, d) pencilc_intmod(n, d)",
     },
 ];
 

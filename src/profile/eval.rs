@@ -150,6 +150,7 @@ fn call<T>(f: &str, args: &[T], value: impl Fn(&T) -> Option<i64>) -> Option<i64
         ("min" | "imin" | "pencilc_min", [x, y]) => Some(*x.min(y)),
         ("max" | "imax" | "pencilc_max", [x, y]) => Some(*x.max(y)),
         ("floord" | "pencilc_floord", [x, y]) => div_floor(*x, *y),
+        ("pencilc_intmod", [x, y]) => div_floor(*x, *y).map(|q| x - y * q),
         ("abs" | "pencilc_abs", [x]) => x.checked_abs(),
         _ => None,
     }

@@ -38,7 +38,7 @@ pub fn is_pure_function(f: &str) -> bool {
         || PENCIL_BUILTINS.contains(&f)
         // pet's `floord` and `ceild` used without a declaration
         // (`front::implicit`).
-        || matches!(f, "pencilc_floord" | "pencilc_ceild")
+        || matches!(f, "pencilc_floord" | "pencilc_ceild" | "pencilc_intmod")
 }
 
 enum SchedDim {

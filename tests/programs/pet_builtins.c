@@ -1,6 +1,6 @@
 /* pet's and PENCIL's builtins called without pencil.h (issue 33): pet
  * knows __pencil_assume, __pencil_kill, min, max, imin, imax, umin, floord,
- * ceild and Omega's intCeil whether or not a file declares them. This program defines them
+ * ceild and Omega's intCeil and intMod whether or not a file declares them. This program defines them
  * for its own build only (a C compiler needs them); pencilc, which
  * defines __PENCIL__, sees the calls alone. The test also builds it with
  * that block removed: then the host files pencilc writes define them. */
@@ -17,6 +17,7 @@ static int floord(int n, int d) { return n < 0 ? -((-n + d - 1) / d) : n / d; }
 static int ceild(int n, int d) { return -floord(-n, d); }
 static unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
 static int intCeil(int n, int d) { return -floord(-n, d); }
+static int intMod(int n, int d) { return n - d * floord(n, d); }
 #endif
 
 #define N 97
@@ -31,12 +32,12 @@ static void run(int n, int m, double A[static const restrict n],
   for (int i = 0; i < n; i++)
     A[i] = A[i] * 2 + imax(i, 3) + floord(i - 50, 7) + ceild(i - 40, 3)
            + min(i, 20) + max(i, 80) + imin(-i, -5) + (int) umin(i, 9)
-           + intCeil(i - 30, 4);
+           + intCeil(i - 30, 4) + intMod(i - 33, 6);
   /* In loop bounds and subscripts: affine for a constant divisor. */
   for (int i = 0; i <= floord(n - 1, 2); i++)
-    B[i] = ceild(i, 4) - floord(-i, 3);
+    B[i] = ceild(i, 4) - floord(-i, 3) + 10 * intMod(-i, 4);
   for (int i = 0; i < n; i++)
-    if (i >= ceild(n, 3) && i < floord(2 * n, 3))
+    if (i >= ceild(n, 3) && i < floord(2 * n, 3) && intMod(i, 3) != 1)
       B[i] += 1;
   for (int i = 0; i < n; i++)
     for (int j = max(0, i - 3); j < min(m, i + 3); j++)
