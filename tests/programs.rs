@@ -1098,6 +1098,48 @@ fn unsigned_arithmetic_wraps_as_in_c() {
     );
 }
 
+/// A grid whose tile count isl defines only where some launch has tiles
+/// (`(unsigned) n` of an `int` n) gets no tiles elsewhere: at n = 0 one
+/// block, not the 2^27 of the n < 0 piece that the count took before.
+/// Every version prints the sequential result, emulated CUDA included,
+/// and the launch's grid expression, compiled and evaluated, gives one
+/// block at n = 0 and the tiles' count elsewhere.
+#[test]
+fn grids_have_no_tiles_where_no_launch_has_any() {
+    check("cast_bound_grid");
+    check_cuda_emulated("cast_bound_grid");
+    let dir = root().join("target/e2e/program-cast_bound_grid");
+    let host = std::fs::read_to_string(dir.join("cuda_host.c")).unwrap();
+    let at = host.find("kernel0_launch(").expect("a launch") + "kernel0_launch(".len();
+    let grid = &host[at..at + host[at..].find(", dev_A").expect("the grid argument")];
+    let probe = dir.join("grid.c");
+    std::fs::write(
+        &probe,
+        format!(
+            "#include <stdio.h>\n#define pencilc_max(x, y) ((x) > (y) ? (x) : (y))\n\
+             #define pencilc_min(x, y) ((x) < (y) ? (x) : (y))\n\
+             static long grid(int n) {{ return (long) ({}); }}\n\
+             int main(void) {{ printf(\"%ld %ld %ld\\n\", grid(0), grid(100), grid(-1)); return 0; }}\n",
+            grid
+        ),
+    )
+    .unwrap();
+    let exe = dir.join("grid");
+    run(
+        Command::new("cc").arg(&probe).arg("-o").arg(&exe),
+        "cc grid.c",
+    );
+    let out = run(&mut Command::new(&exe), "the grid probe");
+    // n = 0: no iteration, one block; n = 100: 4 tiles of 32; n = -1:
+    // 2^32 - 1 iterations, 2^27 tiles (C's conversion, as written).
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "1 4 134217728",
+        "grid {}",
+        grid
+    );
+}
+
 /// A parallel member that can be negative is shifted to start at block 0
 /// (`map::origin`); when its minimum per prefix is piecewise, the minimum
 /// over all prefixes (a function of the parameters, or a constant) serves.

@@ -997,8 +997,18 @@ fn grid_sizes(
                 // Text: the mapper's plan keeps each launch's largest tile count as text
                 // (`map::KernelPlan::tile_max`), a plain value kept beside the tree.
                 let pa = PwAff::read_from_str(&isl.ctx, max).isl(isl, STAGE)?;
-                // Parameters only: valid wherever some launch has tiles
-                // (elsewhere every block finds nothing to run).
+                // Parameters only, defined wherever some launch has
+                // tiles; elsewhere no tile (-1), said explicitly: left to
+                // the AST build, parameter values without tiles could get
+                // another piece's count (`(unsigned) n` at n = 0: 2^27
+                // empty blocks).
+                let defined = pa.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
+                let none = PwAff::val_on_domain(
+                    defined.complement().isl(isl, STAGE)?,
+                    isl_rs::Val::int_from_si(&isl.ctx, -1).isl(isl, STAGE)?,
+                )
+                .isl(isl, STAGE)?;
+                let pa = pa.union_max(none).isl(isl, STAGE)?;
                 let domain = pa.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
                 let e = crate::isl::ast_build::expr_from_params_pw_aff(isl, domain, pa)?;
                 let count =
