@@ -357,7 +357,13 @@ fn cuda_choice(name: &str, dataset: &str, extra: &[&str]) -> (f64, f64, f64) {
             .and_then(|v| v.parse().ok())
             .unwrap_or_else(|| panic!("no `{}` in {}", key, line))
     };
-    (after(", device "), after("GPU model x"), model_ms)
+    // The factor is said where it is not 1.
+    let scale = if line.contains("GPU model x") {
+        after("GPU model x")
+    } else {
+        1.0
+    };
+    (after(", device "), scale, model_ms)
 }
 
 /// CUDA output for an H100 (issue 30): the run-time choice's device
