@@ -303,181 +303,9 @@ fn main() -> ExitCode {
         say(&d);
         ExitCode::from(2)
     };
-    if cli.output.is_some() && cli.files.len() > 1 {
-        return usage(
-            Diagnostic::error(
-                Code::Usage,
-                None,
-                "-o names one output file, but several inputs were given",
-            )
-            .with_hint("use --output-dir DIR for several inputs"),
-        );
-    }
-    if cli.tile_size < 1 {
-        return usage(Diagnostic::error(
-            Code::Usage,
-            None,
-            "--tile-size must be positive",
-        ));
-    }
-    let deps = match dep_options(&cli) {
-        Ok(d) => d,
+    let (opts, device, deps) = match options(&cli, &argv) {
+        Ok(o) => o,
         Err(d) => return usage(d),
-    };
-    let target = match cli.target {
-        TargetArg::Opencl => Target::OpenCl,
-        TargetArg::Cuda => Target::Cuda,
-        TargetArg::C => Target::C,
-    };
-    let device = match &cli.device {
-        Some(d) => match pencilc::device::Device::lookup(d) {
-            Ok(d) => d,
-            Err(e) => return usage(e),
-        },
-        None if target == Target::Cuda => pencilc::device::Device::default_for_cuda(),
-        None => pencilc::device::Device::default_for_opencl(),
-    };
-    let mut map = pencilc::map::MapOptions::for_device(&device);
-    if target == Target::Cuda {
-        // gridDim.y is at most 65535 blocks; gridDim.x at most 2^31 - 1.
-        map.grid_limit = [65535, i32::MAX as i64];
-    }
-    map.tile_size = cli.tile_size;
-    map.mem.shared = !cli.no_shared_memory;
-    map.mem.private = !cli.no_private_memory;
-    map.mem.shared_write_back |= cli.shared_write_back;
-    if let Some(m) = cli.max_shared_memory {
-        if m < -1 {
-            return usage(Diagnostic::error(
-                Code::Usage,
-                None,
-                "--max-shared-memory must be -1 (unlimited) or a number of bytes",
-            ));
-        }
-        map.mem.max_shared_bytes = m;
-    }
-    if let Some(s) = &cli.sizes {
-        let isl = pencilc::isl::Isl::new(pencilc::isl::DEFAULT_MAX_OPERATIONS);
-        if let Err(e) = pencilc::map::sizes::check(&isl, s) {
-            return usage(e);
-        }
-        map.sizes = Some(s.clone());
-    }
-    let warnings = if cli.no_warnings {
-        WarningPolicy::Ignore
-    } else if cli.werror.last().map(String::as_str) == Some("error") {
-        WarningPolicy::Error
-    } else {
-        WarningPolicy::Report
-    };
-    if cli.openmp && target != Target::C {
-        return usage(
-            Diagnostic::error(Code::Usage, None, "--openmp is an option of --target c")
-                .with_hint("use --target c --openmp, and build the output with -fopenmp"),
-        );
-    }
-    if let Some(o) = &cli.output {
-        if let Err(e) = pencilc::back::check_host_name(target, o) {
-            return usage(e);
-        }
-    }
-    let gpu_model_params = match cli
-        .gpu_model_params
-        .as_deref()
-        .map(pencilc::profile::params::parse_given)
-        .transpose()
-    {
-        Ok(p) => p.unwrap_or_default(),
-        Err(e) => return usage(e),
-    };
-    let emit_gpu_model = matches!(cli.emit, Some(EmitArg::GpuModel));
-    if emit_gpu_model && target == Target::C {
-        return usage(
-            Diagnostic::error(
-                Code::Usage,
-                None,
-                "--emit gpu-model profiles a device version, which --target c has none of",
-            )
-            .with_hint("use --target cuda or --target opencl with a GPU --device"),
-        );
-    }
-    // A description without `[gpu_model]` (a CPU's) gets no report under
-    // -v; asked for explicitly, the profile comes with default constants.
-    let gpu_model = device.gpu_model().or_else(|| {
-        emit_gpu_model.then(|| pencilc::device::GpuModelTable::default().fill(&device))
-    });
-    let opts = Options {
-        target,
-        openmp: cli.openmp,
-        versioning: !cli.no_versioning,
-        costs: device.cost_model(),
-        choice_follows_gpu_model: device.choice_follows_gpu_model(),
-        device_name: device.name.clone(),
-        gpu_model,
-        gpu_model_params,
-        output: cli.output.clone(),
-        output_dir: cli.output_dir.clone(),
-        cpp: CppOptions {
-            cpp: Some(cli.cpp.clone()),
-            include_dirs: cli.include.clone(),
-            defines: cli.define.clone(),
-        },
-        emit: cli.emit.map(|e| match e {
-            EmitArg::Scop => Emit::Scop,
-            EmitArg::Deps => Emit::Deps,
-            EmitArg::Schedule => Emit::Schedule,
-            EmitArg::GpuModel => Emit::GpuModel,
-        }),
-        verbose: cli.verbose,
-        map,
-        max_operations: cli.isl_max_operations,
-        sched: pencilc::sched::SchedOptions {
-            kind: match cli.scheduler {
-                SchedulerArg::Pluto => pencilc::sched::SchedulerKind::Pluto,
-                SchedulerArg::Isl => pencilc::sched::SchedulerKind::Isl,
-            },
-            fuse: match cli.fuse {
-                FuseArg::Max => pencilc::sched::Fuse::Max,
-                FuseArg::Smart => pencilc::sched::Fuse::Smart,
-                FuseArg::Min => pencilc::sched::Fuse::Min,
-            },
-            worker: None,
-            wavefront_tile: cli.tile_size,
-            // The CPU version runs no wavefront of tiles (see
-            // `driver::schedule_for_cpu`); with --openmp nothing else runs.
-            wavefront: device.wavefront && !cli.openmp,
-        },
-        save_schedule: cli.save_schedule.clone(),
-        load_schedule: cli.load_schedule.clone(),
-        opencl_include: cli.opencl_include_file.clone(),
-        cuda_include: cli.cuda_include_file.clone(),
-        command: pencilc::cmdline::recorded(&Cli::command(), &argv, NOT_RECORDED),
-        warnings,
-        device_file: cli
-            .device
-            .as_ref()
-            .filter(|d| !pencilc::device::Device::is_builtin(d))
-            .map(PathBuf::from),
-        write_if_changed: cli.write_if_changed,
-        reductions: match cli.reductions {
-            ReductionsArg::Auto => pencilc::scop::ReductionMode::Auto,
-            ReductionsArg::Exact => pencilc::scop::ReductionMode::Exact,
-            ReductionsArg::Declared => pencilc::scop::ReductionMode::Declared,
-        },
-        region_timeout: std::time::Duration::from_secs_f64(cli.schedule_timeout),
-        first_rung: cli.ladder_start.unwrap_or(pencilc::ladder::Rung::Full),
-        start_rungs: cli
-            .internal_region_rung
-            .iter()
-            .map(|&(r, rung, _)| (r, rung))
-            .collect(),
-        region_budgets: cli
-            .internal_region_rung
-            .iter()
-            .filter_map(|&(r, _, t)| Some((r, t?)))
-            .collect(),
-        progress: cli.internal_file_worker.is_some(),
-        debug_fault: cli.debug_fault.clone(),
     };
     // Never over an input, and no two outputs in one file.
     let mut read: Vec<PathBuf> = cli.files.clone();
@@ -543,6 +371,29 @@ fn main() -> ExitCode {
             .collect()
     });
     progress.finish();
+    let failed = report(&results, &cli, &opts, &device, format, wall.elapsed());
+    if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// What each file's compilation says (warnings, dumps, `-v`), and the
+/// batch summary for several files; how many failed.
+fn report(
+    results: &[(
+        &PathBuf,
+        std::time::Duration,
+        pencilc::build_step::FileResult,
+    )],
+    cli: &Cli,
+    opts: &Options,
+    device: &pencilc::device::Device,
+    format: MessageFormat,
+    wall: std::time::Duration,
+) -> usize {
+    let say = |d: &Diagnostic, format: MessageFormat| eprint!("{}", d.format(format));
     let verbose = |file: &std::path::Path, line: String| match format {
         MessageFormat::Human => eprintln!("pencilc: {}: {}", file.display(), line),
         MessageFormat::Json => eprintln!(
@@ -551,11 +402,11 @@ fn main() -> ExitCode {
         ),
     };
     let mut failed = 0;
-    for (file, elapsed, r) in &results {
+    for (file, elapsed, r) in results {
         match r {
             Ok(rep) => {
                 for w in &rep.warnings {
-                    say(w);
+                    say(w, format);
                 }
                 print!("{}", rep.dump);
                 if cli.dump_sizes {
@@ -593,7 +444,7 @@ fn main() -> ExitCode {
             Err(diags) => {
                 failed += 1;
                 for d in diags {
-                    say(d);
+                    say(d, format);
                 }
             }
         }
@@ -605,18 +456,186 @@ fn main() -> ExitCode {
             .collect();
         match format {
             MessageFormat::Human => {
-                eprint!("{}", pencilc::batch::summary_table(&rows, wall.elapsed()))
+                eprint!("{}", pencilc::batch::summary_table(&rows, wall))
             }
             MessageFormat::Json => {
-                eprintln!("{}", pencilc::batch::summary_json(&rows, wall.elapsed()))
+                eprintln!("{}", pencilc::batch::summary_json(&rows, wall))
             }
         }
     }
-    if failed > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
+    failed
+}
+
+/// The compilation's options from the command line, each checked (a
+/// usage error otherwise), with the device description and the
+/// dependency-file options.
+fn options(
+    cli: &Cli,
+    argv: &[std::ffi::OsString],
+) -> Result<(Options, pencilc::device::Device, DepOptions), Diagnostic> {
+    if cli.output.is_some() && cli.files.len() > 1 {
+        return Err(Diagnostic::error(
+            Code::Usage,
+            None,
+            "-o names one output file, but several inputs were given",
+        )
+        .with_hint("use --output-dir DIR for several inputs"));
     }
+    if cli.tile_size < 1 {
+        return Err(Diagnostic::error(
+            Code::Usage,
+            None,
+            "--tile-size must be positive",
+        ));
+    }
+    let deps = dep_options(cli)?;
+    let target = match cli.target {
+        TargetArg::Opencl => Target::OpenCl,
+        TargetArg::Cuda => Target::Cuda,
+        TargetArg::C => Target::C,
+    };
+    let device = match &cli.device {
+        Some(d) => pencilc::device::Device::lookup(d)?,
+        None if target == Target::Cuda => pencilc::device::Device::default_for_cuda(),
+        None => pencilc::device::Device::default_for_opencl(),
+    };
+    let mut map = pencilc::map::MapOptions::for_device(&device);
+    if target == Target::Cuda {
+        // gridDim.y is at most 65535 blocks; gridDim.x at most 2^31 - 1.
+        map.grid_limit = [65535, i32::MAX as i64];
+    }
+    map.tile_size = cli.tile_size;
+    map.mem.shared = !cli.no_shared_memory;
+    map.mem.private = !cli.no_private_memory;
+    map.mem.shared_write_back |= cli.shared_write_back;
+    if let Some(m) = cli.max_shared_memory {
+        if m < -1 {
+            return Err(Diagnostic::error(
+                Code::Usage,
+                None,
+                "--max-shared-memory must be -1 (unlimited) or a number of bytes",
+            ));
+        }
+        map.mem.max_shared_bytes = m;
+    }
+    if let Some(s) = &cli.sizes {
+        let isl = pencilc::isl::Isl::new(pencilc::isl::DEFAULT_MAX_OPERATIONS);
+        pencilc::map::sizes::check(&isl, s)?;
+        map.sizes = Some(s.clone());
+    }
+    let warnings = if cli.no_warnings {
+        WarningPolicy::Ignore
+    } else if cli.werror.last().map(String::as_str) == Some("error") {
+        WarningPolicy::Error
+    } else {
+        WarningPolicy::Report
+    };
+    if cli.openmp && target != Target::C {
+        return Err(
+            Diagnostic::error(Code::Usage, None, "--openmp is an option of --target c")
+                .with_hint("use --target c --openmp, and build the output with -fopenmp"),
+        );
+    }
+    if let Some(o) = &cli.output {
+        pencilc::back::check_host_name(target, o)?;
+    }
+    let gpu_model_params = match cli
+        .gpu_model_params
+        .as_deref()
+        .map(pencilc::profile::params::parse_given)
+        .transpose()
+    {
+        Ok(p) => p.unwrap_or_default(),
+        Err(e) => return Err(e),
+    };
+    let emit_gpu_model = matches!(cli.emit, Some(EmitArg::GpuModel));
+    if emit_gpu_model && target == Target::C {
+        return Err(Diagnostic::error(
+            Code::Usage,
+            None,
+            "--emit gpu-model profiles a device version, which --target c has none of",
+        )
+        .with_hint("use --target cuda or --target opencl with a GPU --device"));
+    }
+    // A description without `[gpu_model]` (a CPU's) gets no report under
+    // -v; asked for explicitly, the profile comes with default constants.
+    let gpu_model = device.gpu_model().or_else(|| {
+        emit_gpu_model.then(|| pencilc::device::GpuModelTable::default().fill(&device))
+    });
+    let opts = Options {
+        target,
+        openmp: cli.openmp,
+        versioning: !cli.no_versioning,
+        costs: device.cost_model(),
+        choice_follows_gpu_model: device.choice_follows_gpu_model(),
+        device_name: device.name.clone(),
+        gpu_model,
+        gpu_model_params,
+        output: cli.output.clone(),
+        output_dir: cli.output_dir.clone(),
+        cpp: CppOptions {
+            cpp: Some(cli.cpp.clone()),
+            include_dirs: cli.include.clone(),
+            defines: cli.define.clone(),
+        },
+        emit: cli.emit.map(|e| match e {
+            EmitArg::Scop => Emit::Scop,
+            EmitArg::Deps => Emit::Deps,
+            EmitArg::Schedule => Emit::Schedule,
+            EmitArg::GpuModel => Emit::GpuModel,
+        }),
+        verbose: cli.verbose,
+        map,
+        max_operations: cli.isl_max_operations,
+        sched: pencilc::sched::SchedOptions {
+            kind: match cli.scheduler {
+                SchedulerArg::Pluto => pencilc::sched::SchedulerKind::Pluto,
+                SchedulerArg::Isl => pencilc::sched::SchedulerKind::Isl,
+            },
+            fuse: match cli.fuse {
+                FuseArg::Max => pencilc::sched::Fuse::Max,
+                FuseArg::Smart => pencilc::sched::Fuse::Smart,
+                FuseArg::Min => pencilc::sched::Fuse::Min,
+            },
+            worker: None,
+            wavefront_tile: cli.tile_size,
+            // The CPU version runs no wavefront of tiles (see
+            // `driver::schedule_for_cpu`); with --openmp nothing else runs.
+            wavefront: device.wavefront && !cli.openmp,
+        },
+        save_schedule: cli.save_schedule.clone(),
+        load_schedule: cli.load_schedule.clone(),
+        opencl_include: cli.opencl_include_file.clone(),
+        cuda_include: cli.cuda_include_file.clone(),
+        command: pencilc::cmdline::recorded(&Cli::command(), argv, NOT_RECORDED),
+        warnings,
+        device_file: cli
+            .device
+            .as_ref()
+            .filter(|d| !pencilc::device::Device::is_builtin(d))
+            .map(PathBuf::from),
+        write_if_changed: cli.write_if_changed,
+        reductions: match cli.reductions {
+            ReductionsArg::Auto => pencilc::scop::ReductionMode::Auto,
+            ReductionsArg::Exact => pencilc::scop::ReductionMode::Exact,
+            ReductionsArg::Declared => pencilc::scop::ReductionMode::Declared,
+        },
+        region_timeout: std::time::Duration::from_secs_f64(cli.schedule_timeout),
+        first_rung: cli.ladder_start.unwrap_or(pencilc::ladder::Rung::Full),
+        start_rungs: cli
+            .internal_region_rung
+            .iter()
+            .map(|&(r, rung, _)| (r, rung))
+            .collect(),
+        region_budgets: cli
+            .internal_region_rung
+            .iter()
+            .filter_map(|&(r, _, t)| Some((r, t?)))
+            .collect(),
+        progress: cli.internal_file_worker.is_some(),
+        debug_fault: cli.debug_fault.clone(),
+    };
+    Ok((opts, device, deps))
 }
 
 /// The dependency-file options, checked: they need -MD or -MMD, and a

@@ -48,6 +48,7 @@ pub(super) fn gpu_model_report(
 
 /// The generated files of the compiled regions: the user's file with each
 /// region replaced, and the kernels.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn generate(
     isl: &Isl,
     path: &Path,
