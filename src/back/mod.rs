@@ -268,6 +268,7 @@ const CUDA_BUILTINS: &str = include_str!("../../pencil-headers/pencil_cuda.h");
 
 /// `headers`: the text of every header that holds a region
 /// (`Scop::inclusion`), by the name the preprocessor gave it.
+#[allow(clippy::too_many_arguments)]
 pub fn emit(
     source: &SourceFile,
     names: &crate::front::names::FileNames,
@@ -284,14 +285,11 @@ pub fn emit(
     // The path goes into comments (`input`) and into C strings (`input_c`).
     let input = comment_text(&source.path.display().to_string());
     let input_c = c_string(&source.path.display().to_string());
-    let mut kernels: Vec<KernelText> = Vec::new();
+    let mut out = Gathered::default();
     let mut replacements: Vec<(u32, u32, String)> = Vec::new();
     // Regions of headers, by inclusion: each is pasted where it was
     // included, with its own regions' code.
     let mut pasted: BTreeMap<Inclusion, Vec<(u32, u32, String)>> = BTreeMap::new();
-    let mut notes = Vec::new();
-    let mut warnings = Vec::new();
-    let mut outlined: Vec<outline::Outlined> = Vec::new();
     let kernel_prefix = Spelling::kernel_prefix(regions);
     for r in regions {
         let spelling = Spelling {
@@ -311,178 +309,35 @@ pub fn emit(
                 (h, comment_text(&name), c_string(&name))
             }
         };
-        let three_way = match (target, r.cpu) {
-            (Target::C, _) | (_, None) => None,
-            (_, Some(cpu)) if versioning.is_some() => Some(cpu),
-            _ => None,
-        };
-        let first_text = kernels.len();
-        let host = emit_region(
+        let host = region_host_code(
             &tera,
             r,
             &spelling,
             target,
+            source,
             &input,
             &region_input_c,
-            &mut kernels,
-            &mut notes,
-            &mut warnings,
-            three_way.is_none(),
+            versioning,
+            &mut out,
         )?;
-        // isl spells C names that are isl keywords with a trailing `_`;
-        // the C code must use the user's names again.
-        let keywords = mangled_keywords(source, r.scop, &host)?;
-        let host = unmangle(&host, &keywords);
-        // Kernels keep isl's spelling: their parameters are theirs (a name
-        // can arrive both ways, `min` from a statement and `min_` from a
-        // bound), and the host passes the user's variable to each.
-        let bounds = r
-            .ast
-            .entry_check
-            .as_ref()
-            .map(|c| unmangle(&c.to_c(), &keywords));
-        // The generated code reads unsigned parameters as `long`: a 64-bit
-        // one above `LONG_MAX` runs the original code (tested unsigned).
-        let in_long: Vec<String> = r
-            .scop
-            .unsigned_params
-            .iter()
-            .filter(|(_, bits)| *bits > 32)
-            .map(|(p, _)| format!("{} <= 9223372036854775807UL", unmangle(p, &keywords)))
-            .collect();
-        let bounds = match (bounds, in_long.is_empty()) {
-            (b, true) => b,
-            (None, false) => Some(in_long.join(" && ")),
-            (Some(b), false) => Some(format!("{} && {}", in_long.join(" && "), b)),
-        };
-        let overlap = no_overlap_check(r.scop, r.ast).map(|o| unmangle(&o, &keywords));
-        let host = if let Some(cpu) = three_way {
-            let region = format!(
-                "{} ({}:{}-{})",
-                r.scop.function, input, r.scop.begin_line, r.scop.end_line
-            );
-            let cpu_text = choice::cpu_region(&tera, r, cpu, &input)?;
-            // The device version's cost includes building its program
-            // where none is built for these row lengths yet.
-            let values = match target {
-                Target::OpenCl => region_values(&kernels[first_text..]),
-                _ => None,
-            };
-            let choose = match &values {
-                Some(v) => specialise::around_choice(
-                    v,
-                    &choice::choose_call(r, cpu, &region, "pencilc_values")?,
-                ),
-                None => choice::choose_call(r, cpu, &region, "\"\"")?,
-            };
-            let keywords = mangled_keywords(source, r.scop, &format!("{}\n{}", cpu_text, choose))?;
-            let versions = ThreeVersions {
-                device: &host,
-                host: &unmangle(&cpu_text, &keywords),
-                choose: &unmangle(&choose, &keywords),
-                live_out: &unmangle(&choice::live_out_text(r), &keywords),
-                region: &region,
-            };
-            three_versions(source, r, &versions, bounds, overlap, &mut outlined)
-        } else if bounds.is_some() || overlap.is_some() || host.contains(DEVICE_FALLBACK) {
-            versioned(source, r, &host, bounds, overlap)
-        } else {
-            host
-        };
         let code = (r.scop.begin_line, r.scop.end_line, host);
         match &r.scop.inclusion {
             None => replacements.push(code),
             Some(inc) => pasted.entry(inc.clone()).or_default().push(code),
         }
     }
-    for (inc, codes) in &pasted {
-        let header = &headers[&inc.header];
-        replacements.push((
-            inc.include_line,
-            inc.include_line,
-            paste_header(header, codes),
-        ));
-        if has_pragma_once(&header.text) {
-            // The preprocessor skips later inclusions of a `#pragma once`
-            // header; the pasted text is no inclusion, so they are
-            // dropped here instead.
-            for line in later_includes_of(source, &inc.header, inc.include_line) {
-                if !replacements.iter().any(|r| r.0 <= line && line <= r.1) {
-                    replacements.push((
-                        line,
-                        line,
-                        format!(
-                            "/* pencilc: {} was pasted above, and has `#pragma once` */",
-                            comment_text(&inc.header.display().to_string())
-                        ),
-                    ));
-                }
-            }
-        }
-    }
+    let Gathered {
+        mut kernels,
+        notes,
+        warnings,
+        outlined,
+    } = out;
+    paste_included_headers(source, headers, &pasted, &mut replacements);
     replacements.sort_by_key(|r| r.0);
     let helpers = templates::render(&tera, "common_macros.h.tera", &Context::new())?;
     let version = env!("CARGO_PKG_VERSION");
-    let file_name = |p: &Path| {
-        p.file_name()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
-    // The user's names that the kernel language reserves are spelled
-    // `pencilc_user_<name>` in the kernel file (`device_names`).
-    if target != Target::C {
-        let header = match target {
-            Target::OpenCl => OPENCL_BUILTINS,
-            _ => CUDA_BUILTINS,
-        };
-        let helpers = builtins::item_names(header);
-        for k in &mut kernels {
-            let rename = |v: &mut Vec<String>| {
-                v.iter_mut()
-                    .for_each(|t| *t = device_names::rename_reserved(t, target, &helpers))
-            };
-            rename(&mut k.params);
-            rename(&mut k.ids);
-            rename(&mut k.launch.params);
-            rename(&mut k.launch.args);
-            k.body = device_names::rename_reserved(&k.body, target, &helpers);
-        }
-    }
-    // Kernels also get PENCIL's typed builtins, the atomic reduction
-    // helpers, and the user's device code
-    // (only the items of PENCIL's builtin headers the kernels use).
-    let called = called_functions(regions, target)?;
-    let called = if target == Target::C {
-        called
-    } else {
-        let header = match target {
-            Target::OpenCl => OPENCL_BUILTINS,
-            _ => CUDA_BUILTINS,
-        };
-        device_names::rename_reserved(&called, target, &builtins::item_names(header))
-    };
-    let mut used = format!("{}{}", device_code, called);
-    for k in &kernels {
-        used.push_str(&k.body);
-        used.push_str(&k.params.join(","));
-    }
-    let device_helpers = match target {
-        Target::OpenCl => format!(
-            "{}\n{}{}{}",
-            helpers,
-            builtins::used_part(OPENCL_BUILTINS, &used),
-            device_code,
-            called
-        ),
-        Target::Cuda => format!(
-            "{}\n{}{}{}",
-            helpers,
-            builtins::used_part(CUDA_BUILTINS, &used),
-            device_code,
-            called
-        ),
-        Target::C => helpers.clone(),
-    };
+    rename_reserved_in_kernels(&mut kernels, target);
+    let device_helpers = device_helpers(&helpers, target, regions, device_code, &kernels)?;
     let kernel_ctx = |header: &Path| {
         let mut c = Context::new();
         c.insert("version", version);
@@ -517,8 +372,8 @@ pub fn emit(
         let mut text = splice(
             source,
             &shield_from_user_names(
-                &shield_from_predefined_macros(&prelude, &file_names),
-                &file_names,
+                &shield_from_predefined_macros(&prelude, file_names),
+                file_names,
             ),
             &replacements,
         );
@@ -546,7 +401,7 @@ pub fn emit(
     prelude_ctx.insert("input_c", &input_c);
     prelude_ctx.insert("command", &comment_text(command));
     prelude_ctx.insert("helpers", &helpers);
-    prelude_ctx.insert("implicit", &implicit_builtins(&file_names));
+    prelude_ctx.insert("implicit", &implicit_builtins(file_names));
     prelude_ctx.insert("host_file", &comment_text(&file_name(&paths.host)));
     prelude_ctx.insert("openmp", &openmp);
     let choice = match versioning {
@@ -576,44 +431,13 @@ pub fn emit(
                 contents: ksrc,
             });
         }
-        Target::Cuda => {
-            let kpath = paths.kernel("cu");
-            let hpath = paths.kernel("h");
-            let header = file_name(&hpath);
-            prelude_ctx.insert("kernel_file", &comment_text(&file_name(&kpath)));
-            let header_name = Path::new(hpath.file_name().unwrap_or_default());
-            prelude_ctx.insert("header_file", &include_name(header_name));
-            let prelude = templates::render(&tera, "cuda/host_prelude.c.tera", &prelude_ctx)?;
-            files.push(GeneratedFile {
-                path: paths.host.clone(),
-                contents: host_file(&prelude),
-            });
-            files.push(GeneratedFile {
-                path: kpath.clone(),
-                contents: templates::render(
-                    &tera,
-                    "cuda/kernel.cu.tera",
-                    &kernel_ctx(header_name),
-                )?,
-            });
-            let mut hc = kernel_ctx(header_name);
-            let guard: String = header
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() {
-                        c.to_ascii_uppercase()
-                    } else {
-                        '_'
-                    }
-                })
-                .collect();
-            hc.insert("guard", &format!("PENCILC_{}", guard));
-            hc.insert("kernel_comment", &comment_text(&file_name(&kpath)));
-            files.push(GeneratedFile {
-                path: hpath,
-                contents: templates::render(&tera, "cuda/kernel.h.tera", &hc)?,
-            });
-        }
+        Target::Cuda => files.extend(cuda_files(
+            &tera,
+            paths,
+            &mut prelude_ctx,
+            &kernel_ctx,
+            &host_file,
+        )?),
         Target::C => {
             let prelude = templates::render(&tera, "c/prelude.c.tera", &prelude_ctx)?;
             files.push(GeneratedFile {
@@ -621,8 +445,8 @@ pub fn emit(
                 contents: splice(
                     source,
                     &shield_from_user_names(
-                        &shield_from_predefined_macros(&prelude, &file_names),
-                        &file_names,
+                        &shield_from_predefined_macros(&prelude, file_names),
+                        file_names,
                     ),
                     &replacements,
                 ),
@@ -634,6 +458,167 @@ pub fn emit(
         notes,
         warnings,
     })
+}
+
+/// The last component of `p`, as text.
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The CUDA target's files: the host file (its prelude including the
+/// kernels' header), the kernel file and that header.
+fn cuda_files(
+    tera: &tera::Tera,
+    paths: &OutputPaths,
+    prelude_ctx: &mut Context,
+    kernel_ctx: &dyn Fn(&Path) -> Context,
+    host_file: &dyn Fn(&str) -> String,
+) -> Result<Vec<GeneratedFile>> {
+    let mut files = Vec::new();
+    let kpath = paths.kernel("cu");
+    let hpath = paths.kernel("h");
+    let header = file_name(&hpath);
+    prelude_ctx.insert("kernel_file", &comment_text(&file_name(&kpath)));
+    let header_name = Path::new(hpath.file_name().unwrap_or_default());
+    prelude_ctx.insert("header_file", &include_name(header_name));
+    let prelude = templates::render(&tera, "cuda/host_prelude.c.tera", &prelude_ctx)?;
+    files.push(GeneratedFile {
+        path: paths.host.clone(),
+        contents: host_file(&prelude),
+    });
+    files.push(GeneratedFile {
+        path: kpath.clone(),
+        contents: templates::render(&tera, "cuda/kernel.cu.tera", &kernel_ctx(header_name))?,
+    });
+    let mut hc = kernel_ctx(header_name);
+    hc.insert("guard", &header_guard(&header));
+    hc.insert("kernel_comment", &comment_text(&file_name(&kpath)));
+    files.push(GeneratedFile {
+        path: hpath,
+        contents: templates::render(&tera, "cuda/kernel.h.tera", &hc)?,
+    });
+    Ok(files)
+}
+
+/// The user's names that the kernel language reserves are spelled
+/// `pencilc_user_<name>` in the kernel file (`device_names`).
+fn rename_reserved_in_kernels(kernels: &mut [KernelText], target: Target) {
+    if target == Target::C {
+        return;
+    }
+    let header = match target {
+        Target::OpenCl => OPENCL_BUILTINS,
+        _ => CUDA_BUILTINS,
+    };
+    let helpers = builtins::item_names(header);
+    for k in kernels {
+        let rename = |v: &mut Vec<String>| {
+            v.iter_mut()
+                .for_each(|t| *t = device_names::rename_reserved(t, target, &helpers))
+        };
+        rename(&mut k.params);
+        rename(&mut k.ids);
+        rename(&mut k.launch.params);
+        rename(&mut k.launch.args);
+        k.body = device_names::rename_reserved(&k.body, target, &helpers);
+    }
+}
+
+/// What kernel files define before the kernels: pencilc's helpers,
+/// PENCIL's typed builtins and the atomic reduction helpers the kernels
+/// use (only those items of the builtin headers), the user's device code,
+/// and device copies of the file's functions that kernels call.
+fn device_helpers(
+    helpers: &str,
+    target: Target,
+    regions: &[RegionCode],
+    device_code: &str,
+    kernels: &[KernelText],
+) -> Result<String> {
+    let called = called_functions(regions, target)?;
+    let called = if target == Target::C {
+        called
+    } else {
+        let header = match target {
+            Target::OpenCl => OPENCL_BUILTINS,
+            _ => CUDA_BUILTINS,
+        };
+        device_names::rename_reserved(&called, target, &builtins::item_names(header))
+    };
+    let mut used = format!("{}{}", device_code, called);
+    for k in kernels {
+        used.push_str(&k.body);
+        used.push_str(&k.params.join(","));
+    }
+    Ok(match target {
+        Target::OpenCl => format!(
+            "{}\n{}{}{}",
+            helpers,
+            builtins::used_part(OPENCL_BUILTINS, &used),
+            device_code,
+            called
+        ),
+        Target::Cuda => format!(
+            "{}\n{}{}{}",
+            helpers,
+            builtins::used_part(CUDA_BUILTINS, &used),
+            device_code,
+            called
+        ),
+        Target::C => helpers.to_string(),
+    })
+}
+
+/// Each header holding regions pasted over its inclusion, with its
+/// regions' code; a `#pragma once` header's later inclusions dropped.
+fn paste_included_headers(
+    source: &SourceFile,
+    headers: &BTreeMap<PathBuf, SourceFile>,
+    pasted: &BTreeMap<Inclusion, Vec<(u32, u32, String)>>,
+    replacements: &mut Vec<(u32, u32, String)>,
+) {
+    for (inc, codes) in pasted {
+        let header = &headers[&inc.header];
+        replacements.push((
+            inc.include_line,
+            inc.include_line,
+            paste_header(header, codes),
+        ));
+        if has_pragma_once(&header.text) {
+            // The preprocessor skips later inclusions of a `#pragma once`
+            // header; the pasted text is no inclusion, so they are
+            // dropped here instead.
+            for line in later_includes_of(source, &inc.header, inc.include_line) {
+                if !replacements.iter().any(|r| r.0 <= line && line <= r.1) {
+                    replacements.push((
+                        line,
+                        line,
+                        format!(
+                            "/* pencilc: {} was pasted above, and has `#pragma once` */",
+                            comment_text(&inc.header.display().to_string())
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// The include guard of a generated CUDA header named `header`.
+fn header_guard(header: &str) -> String {
+    let name: String = header
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("PENCILC_{}", name)
 }
 
 /// Definitions of the PENCIL and pet builtins the user's file calls
@@ -778,6 +763,112 @@ mod serde_json_like {
         pub ctype: String,
         pub value: String,
     }
+}
+
+/// The regions' kernels, `-v` notes, warnings and outlined functions,
+/// gathered across the file.
+#[derive(Default)]
+struct Gathered {
+    kernels: Vec<KernelText>,
+    notes: Vec<String>,
+    warnings: Vec<Diagnostic>,
+    outlined: Vec<outline::Outlined>,
+}
+
+/// The code that replaces one region in the host file: its device version
+/// alone, or the three versions and the choice between them, behind the
+/// region's entry check. `source` is the file the region is in (the
+/// user's, or a header pasted into it), `input`/`input_c` its name.
+#[allow(clippy::too_many_arguments)]
+fn region_host_code(
+    tera: &tera::Tera,
+    r: &RegionCode,
+    spelling: &Spelling,
+    target: Target,
+    source: &SourceFile,
+    input: &str,
+    region_input_c: &str,
+    versioning: Option<&Versioning>,
+    out: &mut Gathered,
+) -> Result<String> {
+    let three_way = match (target, r.cpu) {
+        (Target::C, _) | (_, None) => None,
+        (_, Some(cpu)) if versioning.is_some() => Some(cpu),
+        _ => None,
+    };
+    let first_text = out.kernels.len();
+    let host = emit_region(
+        tera,
+        r,
+        spelling,
+        target,
+        input,
+        region_input_c,
+        &mut out.kernels,
+        &mut out.notes,
+        &mut out.warnings,
+        three_way.is_none(),
+    )?;
+    // isl spells C names that are isl keywords with a trailing `_`;
+    // the C code must use the user's names again.
+    let keywords = mangled_keywords(source, r.scop, &host)?;
+    let host = unmangle(&host, &keywords);
+    // Kernels keep isl's spelling: their parameters are theirs (a name
+    // can arrive both ways, `min` from a statement and `min_` from a
+    // bound), and the host passes the user's variable to each.
+    let bounds = r
+        .ast
+        .entry_check
+        .as_ref()
+        .map(|c| unmangle(&c.to_c(), &keywords));
+    // The generated code reads unsigned parameters as `long`: a 64-bit
+    // one above `LONG_MAX` runs the original code (tested unsigned).
+    let in_long: Vec<String> = r
+        .scop
+        .unsigned_params
+        .iter()
+        .filter(|(_, bits)| *bits > 32)
+        .map(|(p, _)| format!("{} <= 9223372036854775807UL", unmangle(p, &keywords)))
+        .collect();
+    let bounds = match (bounds, in_long.is_empty()) {
+        (b, true) => b,
+        (None, false) => Some(in_long.join(" && ")),
+        (Some(b), false) => Some(format!("{} && {}", in_long.join(" && "), b)),
+    };
+    let overlap = no_overlap_check(r.scop, r.ast).map(|o| unmangle(&o, &keywords));
+    Ok(if let Some(cpu) = three_way {
+        let region = format!(
+            "{} ({}:{}-{})",
+            r.scop.function, input, r.scop.begin_line, r.scop.end_line
+        );
+        let cpu_text = choice::cpu_region(tera, r, cpu, input)?;
+        // The device version's cost includes building its program
+        // where none is built for these row lengths yet.
+        let values = match target {
+            Target::OpenCl => region_values(&out.kernels[first_text..]),
+            _ => None,
+        };
+        let choose = match &values {
+            Some(v) => specialise::around_choice(
+                v,
+                &choice::choose_call(r, cpu, &region, "pencilc_values")?,
+            ),
+            None => choice::choose_call(r, cpu, &region, "\"\"")?,
+        };
+        let keywords = mangled_keywords(source, r.scop, &format!("{}\n{}", cpu_text, choose))?;
+        let versions = ThreeVersions {
+            device: &host,
+            host: &unmangle(&cpu_text, &keywords),
+            choose: &unmangle(&choose, &keywords),
+            live_out: &unmangle(&choice::live_out_text(r), &keywords),
+            region: &region,
+        };
+        three_versions(source, r, &versions, bounds, overlap, &mut out.outlined)
+    } else if bounds.is_some() || overlap.is_some() || host.contains(DEVICE_FALLBACK) {
+        versioned(source, r, &host, bounds, overlap)
+    } else {
+        host
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
