@@ -313,13 +313,7 @@ fn cuda_choice(name: &str, dataset: &str, extra: &[&str]) -> (f64, f64, f64) {
             .arg(&src),
         "pencilc --emit gpu-model",
     );
-    let model_ms: f64 = String::from_utf8_lossy(&model.stdout)
-        .lines()
-        .filter(|l| l.starts_with("region\t"))
-        .flat_map(|l| l.split('\t'))
-        .filter_map(|f| f.strip_prefix("estimate_ms="))
-        .map(|v| v.parse::<f64>().unwrap())
-        .sum();
+    let model_ms = region_estimates_ms(&String::from_utf8_lossy(&model.stdout));
     let pb = dir.join("polybench.o");
     run(
         Command::new("cc")

@@ -16,6 +16,8 @@
 //! table to paste into the description and the comparison in
 //! docs/gpu-model.md.
 
+mod common;
+
 use pencilc::device::{Device, GpuModel, GpuModelTable};
 use pencilc::profile::{estimate, text, RegionProfile};
 
@@ -614,14 +616,7 @@ fn the_harness_reports_the_model_for_every_kernel() {
         .arg(root.join("polybench/linear-algebra/blas/gemm/gemm.c"))
         .output()
         .unwrap();
-    let own = String::from_utf8_lossy(&own.stdout);
-    let own_ms: f64 = own
-        .lines()
-        .filter(|l| l.starts_with("region\t"))
-        .flat_map(|l| l.split('\t'))
-        .filter_map(|f| f.strip_prefix("estimate_ms="))
-        .map(|v| v.parse::<f64>().unwrap())
-        .sum();
+    let own_ms = common::region_estimates_ms(&String::from_utf8_lossy(&own.stdout));
     let j: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let gemm = &j["kernels"][0];

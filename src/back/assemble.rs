@@ -203,23 +203,18 @@ pub(super) fn device_helpers(
         used.push_str(&k.body);
         used.push_str(&k.params.join(","));
     }
-    Ok(match target {
-        Target::OpenCl => format!(
-            "{}\n{}{}{}",
-            helpers,
-            builtins::used_part(OPENCL_BUILTINS, &used),
-            device_code,
-            called
-        ),
-        Target::Cuda => format!(
-            "{}\n{}{}{}",
-            helpers,
-            builtins::used_part(CUDA_BUILTINS, &used),
-            device_code,
-            called
-        ),
-        Target::C => helpers.to_string(),
-    })
+    let header = match target {
+        Target::OpenCl => OPENCL_BUILTINS,
+        Target::Cuda => CUDA_BUILTINS,
+        Target::C => return Ok(helpers.to_string()),
+    };
+    Ok(format!(
+        "{}\n{}{}{}",
+        helpers,
+        builtins::used_part(header, &used),
+        device_code,
+        called
+    ))
 }
 
 /// Each header holding regions pasted over its inclusion, with its

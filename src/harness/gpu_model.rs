@@ -7,7 +7,7 @@
 //! estimate: a reference time where one is given (`--against`, e.g. PPCG's
 //! measured region times in tests/data).
 
-use super::{flags, polybench_kernels, HarnessOptions, Kernel};
+use super::{flags, selected_kernels, HarnessOptions, Kernel};
 use crate::device::{Device, GpuModel};
 use crate::profile::{estimate, text, KernelProfile, RegionProfile};
 use rayon::prelude::*;
@@ -42,19 +42,7 @@ pub struct ModelSummary {
 /// Compiles every selected kernel (in parallel, `opts.jobs` at a time)
 /// for its profile at `opts.dataset`.
 pub fn profiles(opts: &HarnessOptions) -> Result<Vec<ModelRow>, String> {
-    let all = polybench_kernels(&opts.polybench)?;
-    for k in &opts.kernels {
-        if !all.iter().any(|a| &a.name == k) {
-            return Err(format!(
-                "unknown kernel `{}` (see polybench/kernels.txt)",
-                k
-            ));
-        }
-    }
-    let chosen: Vec<Kernel> = all
-        .into_iter()
-        .filter(|k| opts.kernels.is_empty() || opts.kernels.contains(&k.name))
-        .collect();
+    let chosen = selected_kernels(opts)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.max(1))
         .build()

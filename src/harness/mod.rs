@@ -323,19 +323,7 @@ pub fn run_suite(
     opts: &HarnessOptions,
     progress: &(dyn Fn(&KernelResult) + Sync),
 ) -> Result<Vec<KernelResult>, String> {
-    let all = polybench_kernels(&opts.polybench)?;
-    for k in &opts.kernels {
-        if !all.iter().any(|a| &a.name == k) {
-            return Err(format!(
-                "unknown kernel `{}` (see polybench/kernels.txt)",
-                k
-            ));
-        }
-    }
-    let chosen: Vec<Kernel> = all
-        .into_iter()
-        .filter(|k| opts.kernels.is_empty() || opts.kernels.contains(&k.name))
-        .collect();
+    let chosen = selected_kernels(opts)?;
     std::fs::create_dir_all(&opts.work_dir)
         .map_err(|e| format!("cannot create {}: {}", opts.work_dir.display(), e))?;
     // The programs run in their kernel's folder, so every path they are
@@ -359,6 +347,24 @@ pub fn run_suite(
             progress(&r);
             r
         })
+        .collect())
+}
+
+/// The kernels of `kernels.txt` that `opts.kernels` names (all where it
+/// names none), in the file's order; an unknown name is an error.
+pub fn selected_kernels(opts: &HarnessOptions) -> Result<Vec<Kernel>, String> {
+    let all = polybench_kernels(&opts.polybench)?;
+    for k in &opts.kernels {
+        if !all.iter().any(|a| &a.name == k) {
+            return Err(format!(
+                "unknown kernel `{}` (see polybench/kernels.txt)",
+                k
+            ));
+        }
+    }
+    Ok(all
+        .into_iter()
+        .filter(|k| opts.kernels.is_empty() || opts.kernels.contains(&k.name))
         .collect())
 }
 

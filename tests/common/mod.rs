@@ -601,3 +601,15 @@ pub fn skipped(test: &str, why: &str) {
         let _ = writeln!(f, "{}: {}", test, why);
     }
 }
+
+/// The sum of the region estimates (ms) in `pencilc --emit gpu-model`'s
+/// records.
+pub fn region_estimates_ms(records: &str) -> f64 {
+    records
+        .lines()
+        .filter(|l| l.starts_with("region\t"))
+        .flat_map(|l| l.split('\t'))
+        .filter_map(|f| f.strip_prefix("estimate_ms="))
+        .map(|v| v.parse::<f64>().unwrap())
+        .sum()
+}
