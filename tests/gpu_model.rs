@@ -636,4 +636,27 @@ fn the_harness_reports_the_model_for_every_kernel() {
         "{}",
         j
     );
+    // A dataset PolyBench does not know, and a description without a
+    // model, are usage errors, not a table of other sizes.
+    for (bad, named) in [
+        (["--dataset", "HUGE", "--gpu-device", "nvidia-h100"], "HUGE"),
+        (
+            ["--dataset", "MINI", "--gpu-device", "generic-opencl-cpu"],
+            "no [gpu_model]",
+        ),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pencilc-harness"))
+            .args(["--gpu-model", "--kernels", "gemm"])
+            .args(bad)
+            .arg("--pencilc")
+            .arg(env!("CARGO_BIN_EXE_pencilc"))
+            .arg("--polybench")
+            .arg(root.join("polybench"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{:?}", bad);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(named), "{:?}: {}", bad, err);
+        assert!(out.stdout.is_empty(), "{:?}", bad);
+    }
 }

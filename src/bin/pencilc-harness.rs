@@ -173,6 +173,15 @@ fn main() -> ExitCode {
     });
     let mut opts = HarnessOptions::new(polybench, pencilc, a.work_dir);
     opts.dataset = a.dataset.to_uppercase();
+    // PolyBench falls back to its default sizes for a dataset it does not
+    // know: the results would be labelled with one name and be of another.
+    if !["MINI", "SMALL", "MEDIUM", "LARGE", "EXTRALARGE"].contains(&opts.dataset.as_str()) {
+        eprintln!(
+            "pencilc-harness: --dataset {}: expected MINI, SMALL, MEDIUM, LARGE or EXTRALARGE",
+            a.dataset
+        );
+        return ExitCode::from(2);
+    }
     opts.mode = match harness::Mode::parse(&a.mode) {
         Some(m) => m,
         None => {

@@ -82,7 +82,8 @@ fn profile_of(opts: &HarnessOptions, k: &Kernel) -> Result<Vec<RegionProfile>, S
 
 /// The description's model, or why it has none.
 pub fn model_of(device: &str) -> Result<GpuModel, String> {
-    let d = Device::lookup(device).map_err(|e| e.message)?;
+    let d =
+        Device::lookup(device).map_err(|e| e.message.replacen("--device", "--gpu-device", 1))?;
     d.gpu_model().ok_or_else(|| {
         format!(
             "--gpu-device {}: the description has no [gpu_model] (see devices/nvidia-h100.toml)",
