@@ -9,7 +9,7 @@
 
 use super::{flags, selected_kernels, HarnessOptions, Kernel};
 use crate::device::{Device, GpuModel};
-use crate::profile::{estimate, text, KernelProfile, RegionProfile};
+use crate::profile::{estimate, text, RegionProfile};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::process::Command;
@@ -92,11 +92,6 @@ pub fn model_of(device: &str) -> Result<GpuModel, String> {
     })
 }
 
-/// Whether each launch of a kernel has one thread.
-fn one_thread(k: &KernelProfile) -> bool {
-    k.launches > 0.0 && k.threads <= k.launches
-}
-
 pub fn summary(regions: &[RegionProfile], m: &GpuModel) -> ModelSummary {
     let mut s = ModelSummary {
         region_ms: 0.0,
@@ -115,7 +110,7 @@ pub fn summary(regions: &[RegionProfile], m: &GpuModel) -> ModelSummary {
         for (k, ke) in r.kernels.iter().zip(&e.kernels) {
             s.kernels += 1;
             s.launches += k.launches;
-            if one_thread(k) {
+            if k.one_thread() {
                 s.one_thread
                     .push((k.name.clone(), k.launches, k.work.instances / k.launches));
             }
@@ -311,6 +306,7 @@ pub fn json(rows: &[ModelRow], m: &GpuModel, device: &str, dataset: &str) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::profile::KernelProfile;
 
     #[test]
     fn reference_times_read_with_their_gaps() {
@@ -335,8 +331,8 @@ mod tests {
             },
             span: Default::default(),
         };
-        assert!(one_thread(&k(10.0, 10.0, 1000.0)));
-        assert!(!one_thread(&k(10.0, 320.0, 1000.0)));
-        assert!(!one_thread(&k(0.0, 0.0, 0.0)));
+        assert!(k(10.0, 10.0, 1000.0).one_thread());
+        assert!(!k(10.0, 320.0, 1000.0).one_thread());
+        assert!(!k(0.0, 0.0, 0.0).one_thread());
     }
 }

@@ -28,7 +28,7 @@ pub fn chooser_device_seconds(p: &RegionProfile, costs: &CostModel) -> f64 {
     for k in &p.kernels {
         launches += k.launches;
         instances += k.work.instances;
-        if k.launches > 0.0 && k.threads <= k.launches {
+        if k.one_thread() {
             serial += k.work.instances;
         }
     }

@@ -100,6 +100,12 @@ pub struct KernelProfile {
 }
 
 impl KernelProfile {
+    /// Whether each launch runs one thread (a step the device takes at a
+    /// single thread's pace).
+    pub fn one_thread(&self) -> bool {
+        self.launches > 0.0 && self.threads <= self.launches
+    }
+
     pub fn blocks_per_launch(&self) -> f64 {
         if self.launches > 0.0 {
             self.blocks / self.launches
