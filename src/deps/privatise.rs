@@ -93,7 +93,11 @@ pub fn accesses_of(isl: &Isl, scop: &Scop, acc: &UnionMap, p: &Privatised) -> Re
 
 /// Instance pairs of `p`'s statements in one live range.
 fn same_live_range(isl: &Isl, scop: &Scop, p: &Privatised) -> Result<UnionMap> {
-    let lr = live_range_map(isl, scop, &p.stmts, p.depth)?;
+    pairs_in_one_range(isl, live_range_map(isl, scop, &p.stmts, p.depth)?)
+}
+
+/// Instance pairs that `lr` (instance -> live range) sends to one range.
+fn pairs_in_one_range(isl: &Isl, lr: UnionMap) -> Result<UnionMap> {
     lr.copy()
         .isl(isl, STAGE)?
         .apply_range(lr.reverse().isl(isl, STAGE)?)
@@ -275,12 +279,7 @@ pub fn find(
             let loops = common_loops(isl, scop, &stmts)?;
             let mut depth = 0;
             for d in (1..=loops).rev() {
-                let lr = live_range_map(isl, scop, &stmts, d)?;
-                let same = lr
-                    .copy()
-                    .isl(isl, STAGE)?
-                    .apply_range(lr.reverse().isl(isl, STAGE)?)
-                    .isl(isl, STAGE)?;
+                let same = pairs_in_one_range(isl, live_range_map(isl, scop, &stmts, d)?)?;
                 if mine.is_subset(&same).isl(isl, STAGE)? {
                     depth = d;
                     break;
