@@ -1274,6 +1274,44 @@ fn live_ranges_that_pencilcs_scheduler_interleaves_stay_whole() {
     assert!(!log.contains("line 22: `w` accumulates"), "{}", log);
 }
 
+/// Scalar forwarding (issue 30: ludcmp's `w`, shared by every `(i, j)`,
+/// ran as 2.3M launches of one-thread kernels at LARGE): where the GPU
+/// model prefers it, a scalar whose values each end in one element keeps
+/// them there. ludcmp, and ludcmp with guarded updates, are forwarded;
+/// the variants whose `w` is live after the region (returned, read by
+/// the loop around the region, read through a pointer) or of another
+/// type are not. Every target and version prints the sequential results,
+/// OpenCL on PoCL with a GPU's description (which has the model) too.
+#[test]
+fn scalars_whose_values_end_in_one_element_each_are_kept_there() {
+    check("forward_scalar");
+    check_with("forward_scalar", "-h100", &["--device", "nvidia-h100"]);
+    check_cuda_emulated("forward_scalar");
+    check_openmp("forward_scalar");
+    let src = root().join("tests/programs/forward_scalar.c");
+    let text = std::fs::read_to_string(&src).unwrap();
+    let uses: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_start().starts_with("LUDCMP("))
+        .map(|(k, _)| k + 1)
+        .collect();
+    assert_eq!(uses.len(), 6, "{:?}", uses);
+    let dir = scratch("program-forward_scalar-cuda-v");
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--target", "cuda", "-o"])
+            .arg(dir.join("p.c"))
+            .arg(&src),
+        "pencilc -v",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    for (k, line) in uses.iter().enumerate() {
+        let note = format!("line {}: `w` keeps its values in `A[i][j]`", line);
+        assert_eq!(log.contains(&note), k < 2, "line {}:\n{}", line, log);
+    }
+}
+
 /// Accumulations without `reduction` clauses (issues 30 and 31): an
 /// integer sum, a floating-point dot product, minimum and maximum written
 /// with `?:`, a triangular solve whose updates read other elements of

@@ -230,7 +230,17 @@ pub(super) fn under_half(
     a: &(crate::profile::Estimate, usize),
     b: &(crate::profile::Estimate, usize),
 ) -> bool {
-    a.1 == b.1 && b.0.total_ms < 0.5 * a.0.total_ms
+    faster_by(a, b, 0.5)
+}
+
+/// Whether the estimate `b` is under `share` of `a`, on the terms of
+/// `under_half`.
+pub(super) fn faster_by(
+    a: &(crate::profile::Estimate, usize),
+    b: &(crate::profile::Estimate, usize),
+    share: f64,
+) -> bool {
+    a.1 == b.1 && b.0.total_ms < share * a.0.total_ms
 }
 
 /// A warning for `--gpu-model-params` names that are no parameter of any

@@ -2,7 +2,7 @@
 //! loaded or the fallback ladder, and what the file keeps of it (the saved
 //! schedule, the compiled region).
 
-use super::outputs::{estimate, under_half};
+use super::outputs::{estimate, faster_by, under_half};
 use super::rung::{compile_rung, cpu_version, reduction_statements, RegionOutcome, RungCompile};
 use super::saved::{read_schedules, saved_for, SavedSchedule, SAVED_NO_COPY, SAVED_REDUCTIONS};
 use super::{at_region, debug_fault, progress, Emit, FileReport, Lap, Options};
@@ -315,6 +315,13 @@ fn climb_ladder(
                 tried = Ok(other.0);
             }
         }
+        if let Ok(o) = &tried {
+            if let Some(other) = with_forwarding(isl, w, o, &rung_opts, &before, opts, report, lap)?
+            {
+                before.placements.extend(other.1);
+                tried = Ok(other.0);
+            }
+        }
         if let (Ok(o), None) = (&tried, &opts.load_schedule) {
             if let Some(again) = with_reductions(isl, w, o, &rung_opts, before, opts, report, lap)?
             {
@@ -441,15 +448,7 @@ fn with_isl_scheduler(
     let Some(ours) = estimate(isl, &w.scop, &w.deps, ast, opts) else {
         return Ok(None);
     };
-    use crate::profile::estimate::Bound;
-    let serial: f64 = ours
-        .0
-        .kernels
-        .iter()
-        .filter(|k| matches!(k.bound, Bound::Launches | Bound::Span))
-        .map(|k| k.ms)
-        .sum();
-    if serial < 0.5 * ours.0.total_ms {
+    if !mostly_serial(&ours.0) {
         return Ok(None);
     }
     let mut options = rung_opts.options.clone();
@@ -494,6 +493,92 @@ fn with_isl_scheduler(
     w.excluded = excluded;
     *report = again;
     Ok(Some((other, note)))
+}
+
+/// Scalar forwarding (`scop::forward`) where the device version is bound
+/// by launches or by one thread's chain of work and the GPU model
+/// estimates the forwarded one at under half (ludcmp: `w`, shared by
+/// every `(i, j)`, orders them all; kept in `A[i][j]`, the rows are lu's):
+/// the outcome with it and the notes for `-v`. Saved schedules name the
+/// model's accesses as the user's code has them: none with one.
+#[allow(clippy::too_many_arguments)]
+fn with_forwarding(
+    isl: &Isl,
+    w: &mut Work,
+    o: &RegionOutcome,
+    rung_opts: &RungCompile,
+    before: &FileReport,
+    opts: &Options,
+    report: &mut FileReport,
+    lap: &mut Lap<'_>,
+) -> Result<Option<(RegionOutcome, Vec<String>)>> {
+    if opts.load_schedule.is_some() || opts.save_schedule.is_some() || rung_opts.options.original {
+        return Ok(None);
+    }
+    let Some(ast) = &o.ast else {
+        return Ok(None);
+    };
+    let Some(ours) = estimate(isl, &w.scop, &w.deps, ast, opts) else {
+        return Ok(None);
+    };
+    if !mostly_serial(&ours.0) {
+        return Ok(None);
+    }
+    let Some((forwarded, notes)) =
+        scop::forward::forward(isl, &w.scop).map_err(|e| at_region(e, &w.scop))?
+    else {
+        return Ok(None);
+    };
+    let mut again = before.clone();
+    let Some((d, o, none_excluded)) = compile_derived(isl, &forwarded, rung_opts, &mut again, lap)
+    else {
+        return Ok(None);
+    };
+    let Some(theirs) = o
+        .ast
+        .as_ref()
+        .and_then(|a| estimate(isl, &forwarded, &d, a, opts))
+    else {
+        return Ok(None);
+    };
+    // Forwarding changes where values live, not what is computed: a
+    // smaller margin than a new schedule's suffices.
+    if !faster_by(&ours, &theirs, FORWARDING_MARGIN) {
+        return Ok(None);
+    }
+    let notes: Vec<String> = notes
+        .into_iter()
+        .map(|n| {
+            format!(
+                "{} (GPU model: {:.3} ms against {:.3} ms)",
+                n, theirs.0.total_ms, ours.0.total_ms
+            )
+        })
+        .collect();
+    again.placements.extend(notes.iter().cloned());
+    w.scop = forwarded;
+    w.deps = d;
+    w.excluded = none_excluded;
+    *report = again;
+    Ok(Some((o, notes)))
+}
+
+/// The GPU model's estimate of a forwarded region must be under this
+/// share of the original's (`with_forwarding`).
+const FORWARDING_MARGIN: f64 = 0.75;
+
+/// Whether at least half of an estimate is kernels bound by their
+/// launches or by one thread's chain of work: what a schedule with more
+/// parallelism could remove.
+fn mostly_serial(e: &crate::profile::Estimate) -> bool {
+    use crate::profile::estimate::Bound;
+    let serial: f64 = e
+        .kernels
+        .iter()
+        .filter(|k| matches!(k.bound, Bound::Launches | Bound::Span))
+        .map(|k| k.ms)
+        .sum();
+    serial >= 0.5 * e.total_ms
 }
 
 /// Accumulations left in kernels of one thread (or outside every OpenMP

@@ -17,6 +17,7 @@ mod atomic;
 mod body_pragmas;
 pub mod called;
 mod casts;
+mod dead_after;
 mod enums;
 mod inline;
 mod structs;
@@ -222,6 +223,19 @@ pub struct Region {
     /// may write through them), or `None` where the declaration does not
     /// list its parameters (`int f();`).
     pub prototypes: BTreeMap<String, Option<Vec<bool>>>,
+    /// Automatic scalars of the enclosing function whose values after the
+    /// region nothing reads (`dead_after`): the region need not leave
+    /// their last values in them.
+    pub dead_after: BTreeSet<String>,
+}
+
+/// Where in its function a block of regions is.
+#[derive(Clone, Copy)]
+struct Within<'t> {
+    function: Node<'t>,
+    /// Inside a loop of the function: code before a region may run after
+    /// it.
+    in_loop: bool,
 }
 
 /// A summary function: its parameters in order and its body, whose
@@ -337,6 +351,7 @@ pub fn parse_file_with(
                     let _ = cx.collect_declaration(child, &typedefs, &mut found);
                     for (name, mut v) in found {
                         v.storage = Storage::Global;
+                        v.automatic = false;
                         globals.insert(name, v);
                     }
                 }
@@ -966,10 +981,15 @@ impl<'a> Cx<'a> {
         let read_only = self.declares_const(n, &base);
         let volatile_or_register = self.volatile_or_register(n, &base);
         let mut c = n.walk();
+        let automatic = !n.children(&mut c).any(|k| {
+            k.kind() == "storage_class_specifier" && matches!(self.text(k), "static" | "extern")
+        });
+        let mut c = n.walk();
         for d in n.children_by_field_name("declarator", &mut c) {
             if let Some(mut v) = self.declarator(d, &base)? {
                 v.read_only = read_only;
                 v.volatile_or_register = volatile_or_register;
+                v.automatic = automatic;
                 out.insert(v.name.clone(), v);
             }
         }
@@ -1078,6 +1098,7 @@ impl<'a> Cx<'a> {
             read_only: false,
             volatile_or_register: false,
             storage: Storage::Local,
+            automatic: false,
             members: Vec::new(),
             struct_type: None,
             loc: self.loc(cur),
@@ -1143,6 +1164,7 @@ impl<'a> Cx<'a> {
                     if let Some(d) = p.child_by_field_name("declarator") {
                         if let Some(mut v) = self.declarator(d, &base)? {
                             v.storage = Storage::Param;
+                            v.automatic = true;
                             v.read_only = self.declares_const(p, &base);
                             v.volatile_or_register = self.volatile_or_register(p, &base);
                             out.push(v);
@@ -1248,6 +1270,12 @@ impl<'a> Cx<'a> {
         };
         self.stmt_list(&stmts, &mut out, &mut ignored)?;
         let function = self.function_name(f);
+        // The region is the whole body: nothing of the call follows.
+        let dead_after = symbols
+            .values()
+            .filter(|v| dead_after::candidate(v))
+            .map(|v| v.name.clone())
+            .collect();
         Ok(Some(Region {
             function,
             begin_line: self.pp.physical_line(open_row + 1),
@@ -1263,6 +1291,7 @@ impl<'a> Cx<'a> {
             names: Arc::new(FileNames::default()),
             called: BTreeMap::new(),
             prototypes: BTreeMap::new(),
+            dead_after,
         }))
     }
 
@@ -1295,13 +1324,18 @@ impl<'a> Cx<'a> {
         for v in self.param_list(f, typedefs)? {
             symbols.insert(v.name.clone(), v);
         }
-        self.regions_in_block(body, &name, typedefs, &mut symbols, regions)
+        let within = Within {
+            function: f,
+            in_loop: false,
+        };
+        self.regions_in_block(body, &name, within, typedefs, &mut symbols, regions)
     }
 
     fn regions_in_block(
         &self,
         block: Node,
         function: &str,
+        within: Within,
         typedefs: &BTreeMap<String, String>,
         symbols: &mut BTreeMap<String, VarDecl>,
         regions: &mut Vec<Region>,
@@ -1374,6 +1408,7 @@ impl<'a> Cx<'a> {
                     names: Arc::new(FileNames::default()),
                     called: BTreeMap::new(),
                     prototypes: BTreeMap::new(),
+                    dead_after: self.dead_after(within, children[end], symbols),
                 });
                 i = end + 1;
                 continue;
@@ -1392,14 +1427,22 @@ impl<'a> Cx<'a> {
                         self.collect_declaration(init, typedefs, &mut inner)?;
                     }
                 }
+                let within = Within {
+                    in_loop: within.in_loop
+                        || matches!(
+                            ch.kind(),
+                            "for_statement" | "while_statement" | "do_statement"
+                        ),
+                    ..within
+                };
                 let mut c2 = ch.walk();
                 for g in ch.named_children(&mut c2) {
                     if g.kind() == "compound_statement" {
-                        self.regions_in_block(g, function, typedefs, &mut inner, regions)?;
+                        self.regions_in_block(g, function, within, typedefs, &mut inner, regions)?;
                     }
                 }
                 if ch.kind() == "compound_statement" {
-                    self.regions_in_block(ch, function, typedefs, &mut inner, regions)?;
+                    self.regions_in_block(ch, function, within, typedefs, &mut inner, regions)?;
                 }
             }
             i += 1;

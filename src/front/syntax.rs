@@ -577,6 +577,10 @@ pub struct VarDecl {
     /// writes it stays in the user's function (`back::outline`).
     pub volatile_or_register: bool,
     pub storage: Storage,
+    /// An automatic variable of the function (a local without `static`
+    /// or `extern`, a parameter): its object ends with the call, so what
+    /// the rest of the function does not read of it is dead.
+    pub automatic: bool,
     /// A variable of a struct type whose members are all of `base_type`:
     /// its members in memory order (nested ones as paths, `pos.x`); the
     /// last of `dims` is theirs (`parse::structs`). Empty otherwise.

@@ -1736,7 +1736,10 @@ impl<'r> Builder<'r> {
                 .map(|(_, p)| *p)
                 .collect();
             let killed_before = kill_at.iter().any(|k| positions.iter().all(|p| p > k));
-            let killed_after = kill_at.iter().any(|k| positions.iter().all(|p| p < k));
+            // A scalar the rest of its function never reads is as good as
+            // killed after the region (`front::parse::dead_after`).
+            let killed_after = kill_at.iter().any(|k| positions.iter().all(|p| p < k))
+                || self.region.dead_after.contains(name);
             let local = self.locals.contains_key(name);
             if !local && !d.members.is_empty() && d.rank() == 1 {
                 return Err(Diagnostic::error(

@@ -10,6 +10,7 @@
 mod bounds;
 mod build;
 mod final_values;
+pub mod forward;
 pub mod frame;
 pub mod nesting;
 mod reduction_uses;
