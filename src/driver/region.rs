@@ -608,10 +608,31 @@ fn with_reductions(
     let mut with = w.scop.clone();
     scop::reductions::apply(&mut with, &chosen).map_err(|e| at_region(e, &w.scop))?;
     let mut again = before;
-    let Some((d, o, none_excluded)) = compile_derived(isl, &with, rung_opts, &mut again, lap)
+    let Some((d, with_o, none_excluded)) = compile_derived(isl, &with, rung_opts, &mut again, lap)
     else {
         return Ok(None);
     };
+    // Where the GPU model can price both, the reductions must pay: a
+    // reduction per element of a sequential loop is a launch or two per
+    // instance, which at small sizes costs more than the one thread did.
+    if let (Some(ours), Some(theirs)) = (
+        o.ast
+            .as_ref()
+            .and_then(|a| estimate(isl, &w.scop, &w.deps, a, opts)),
+        with_o
+            .ast
+            .as_ref()
+            .and_then(|a| estimate(isl, &with, &d, a, opts)),
+    ) {
+        if !faster_by(&ours, &theirs, 1.0) {
+            report.placements.push(format!(
+                "line {}: no reductions: the GPU model estimates the region at {:.3} ms with them against {:.3} ms without",
+                w.scop.begin_line, theirs.0.total_ms, ours.0.total_ms
+            ));
+            return Ok(None);
+        }
+    }
+    let o = with_o;
     w.applied = reduction_statements(&with, &chosen);
     w.excluded = none_excluded;
     again.placements.extend(
