@@ -288,7 +288,10 @@ fn chain_holds(isl: &Isl, scop: &Scop, var: &str, c: &Chain) -> Result<bool> {
     let (Some(a), Some(v)) = (scop.array(array), scop.array(var)) else {
         return Ok(false);
     };
+    // `_Bool` elements live in bytes on devices, stored through a
+    // conversion (`back::stmt`) that compound assignments do not take.
     if a.elem_type != v.elem_type
+        || matches!(a.elem_type.as_str(), "_Bool" | "bool")
         || !a.members.is_empty()
         || a.no_address
         || scop
