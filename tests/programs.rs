@@ -1274,6 +1274,21 @@ fn live_ranges_that_pencilcs_scheduler_interleaves_stay_whole() {
     assert!(!log.contains("line 22: `w` accumulates"), "{}", log);
 }
 
+/// Structs that are one object declared outside the region (issue 33:
+/// pet's struct1, struct7, struct10, struct11 were rejected with E0111): a
+/// parameter by value read and written, a local with nested members, a
+/// global; each copied to the device by its address. Every target and
+/// version prints the sequential results.
+#[test]
+fn struct_objects_declared_outside_the_region_are_arrays_of_their_members() {
+    check("struct_objects");
+    check_cuda_emulated("struct_objects");
+    check_openmp("struct_objects");
+    let k = std::fs::read_to_string(root().join("target/e2e/program-struct_objects/cuda_host.c"))
+        .unwrap();
+    assert!(k.contains("((double *) &g)"), "{}", k);
+}
+
 /// Scalar forwarding (issue 30: ludcmp's `w`, shared by every `(i, j)`,
 /// ran as 2.3M launches of one-thread kernels at LARGE): where the GPU
 /// model prefers it, a scalar whose values each end in one element keeps

@@ -125,7 +125,10 @@ pub fn byte_range(scop: &Scop, ast: &GpuAst, name: &str) -> Option<(String, Stri
         for e in &a.extents {
             size = format!("{} * {}", size, extent_c(e));
         }
-        return Some((format!("(size_t) {}", name), format!("(size_t) {}", size)));
+        return Some((
+            format!("(size_t) {}", a.host_pointer()),
+            format!("(size_t) {}", size),
+        ));
     }
     let (first, len) = range(a, ast)?;
     let start = if first == "0L" {

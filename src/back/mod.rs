@@ -871,7 +871,7 @@ fn emit_region(
             } else if a.is_scalar() {
                 format!("&{}", a.name)
             } else {
-                a.name.clone()
+                a.host_pointer()
             };
             // A pointer's buffer holds what the region touches of it.
             let (alloc, size, host, first) = match footprint::buffer(a) {

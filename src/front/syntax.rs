@@ -608,6 +608,11 @@ impl VarDecl {
     pub fn rank(&self) -> usize {
         self.dims.len() + usize::from(self.pointer)
     }
+    /// One struct (`struct s s;`, a struct parameter), not an array of
+    /// them or a pointer: its only dimension is its members'.
+    pub fn is_struct_object(&self) -> bool {
+        !self.members.is_empty() && !self.pointer && self.dims.len() == 1
+    }
 }
 
 /// A C integer type: its width in bits and signedness on the LP64 targets

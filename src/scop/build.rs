@@ -288,7 +288,9 @@ fn may_alias(
         if d.restrict || d.pencil_array {
             return None;
         }
-        let pointer = d.storage == Storage::Param || plans.get(&a.name).is_some_and(|p| p.pointer);
+        // A struct parameter is a copy of the caller's, not a pointer.
+        let pointer = (d.storage == Storage::Param && !d.is_struct_object())
+            || plans.get(&a.name).is_some_and(|p| p.pointer);
         Some(if pointer {
             Kind::Pointer(d.storage)
         } else {
@@ -1741,17 +1743,6 @@ impl<'r> Builder<'r> {
             let killed_after = kill_at.iter().any(|k| positions.iter().all(|p| p < k))
                 || self.region.dead_after.contains(name);
             let local = self.locals.contains_key(name);
-            if !local && !d.members.is_empty() && d.rank() == 1 {
-                return Err(Diagnostic::error(
-                    Code::UnsupportedType,
-                    Some(d.loc.clone()),
-                    format!("`{}` is a struct declared outside the region, not an array of structs", name),
-                )
-                .with_hint(format!(
-                    "copy its members into scalars before `#pragma scop` (e.g. `{} {}_{} = {}.{};`)",
-                    d.base_type, name, d.members[0].replace('.', "_"), name, d.members[0]
-                )));
-            }
             arrays.push(Array {
                 name: name.clone(),
                 elem_type: d.base_type.clone(),

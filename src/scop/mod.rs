@@ -216,6 +216,24 @@ impl Array {
         self.extents.is_empty()
     }
 
+    /// One struct of the user's (not an array of them) whose members the
+    /// model holds as a 1-d array: host code takes its address.
+    pub fn is_struct_object(&self) -> bool {
+        !self.members.is_empty() && self.extents.len() == 1
+    }
+
+    /// Host code's pointer to the first element of an array (not a
+    /// scalar): the name, or a struct object's address as its members'
+    /// type (members side by side, as the generated code checks at
+    /// compile time).
+    pub fn host_pointer(&self) -> String {
+        if self.is_struct_object() {
+            format!("(({} *) &{})", self.elem_type, self.name)
+        } else {
+            self.name.clone()
+        }
+    }
+
     /// The device buffer starts at an offset from the user's pointer.
     pub fn has_offset(&self) -> bool {
         self.layout.as_ref().is_some_and(|l| l.offset)
