@@ -239,14 +239,38 @@ fn goto_statement() {
     );
 }
 
+/// A `for` loop outside PENCIL's form is the `while` loop C makes of it
+/// (dynamic control, as pet reads it); one that never ends is an error.
 #[test]
-fn non_canonical_step() {
+fn non_canonical_for_loops_are_while_loops_and_endless_ones_errors() {
+    for (name, body) in [
+        ("step", "  for (i = 1; i < n; i *= 2)\n    B[i] = 0;"),
+        (
+            "no-init",
+            "  i = 0;\n  for (; i < n; i += idx[i] + 1)\n    B[i] = 0;",
+        ),
+        (
+            "break",
+            "  for (i = 1; ; i *= 2) {\n    if (i > n)\n      break;\n    B[i] = 0;\n  }",
+        ),
+    ] {
+        let (status, err, _) = compile(name, body);
+        assert_eq!(status, 0, "{}: {}", name, err);
+        assert!(!err.contains("error"), "{}: {}", name, err);
+    }
     assert_diag(
-        "step",
-        "  for (i = 1; i < n; i *= 2)\n    B[i] = 0;",
+        "endless-for",
+        "  for (i = 0;; i++)\n    B[0] = B[0] + 1;",
         "E0107",
         6,
-        "i *= 2",
+        "for (i = 0;; i++)",
+    );
+    assert_diag(
+        "endless-while",
+        "  while (1) {\n    for (i = 0; i < n; i++)\n      B[i] = 0;\n  }",
+        "E0107",
+        6,
+        "while (1) {",
     );
 }
 

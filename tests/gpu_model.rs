@@ -601,7 +601,13 @@ fn the_harness_reports_the_model_for_every_kernel() {
         "{}",
         table
     );
-    assert!(table.contains("ludcmp kernel0 ("), "{}", table);
+    // ludcmp's per-step divisions run on one thread (its `w` is forwarded
+    // since 4d210ec, so which kernels those are changed).
+    assert!(
+        table.contains("Kernels of one thread: ludcmp kernel"),
+        "{}",
+        table
+    );
     // The same estimate as pencilc's own.
     let own = std::process::Command::new(env!("CARGO_BIN_EXE_pencilc"))
         .args([

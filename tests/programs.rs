@@ -1289,6 +1289,19 @@ fn struct_objects_declared_outside_the_region_are_arrays_of_their_members() {
     assert!(k.contains("((double *) &g)"), "{}", k);
 }
 
+/// `for` loops outside PENCIL's form (issue 33: pet's for_while_inc2-4,
+/// inc4 and inc5 were E0107) are the `while` loops C makes of them: a
+/// data-dependent increment with a `continue` (which still runs the
+/// increment), no initialiser, no condition with a `break`, a `double`
+/// iterator, and rows in parallel around a loop of their own. Every
+/// target and version prints the sequential results.
+#[test]
+fn for_loops_outside_pencils_form_run_as_while_loops() {
+    check("for_as_while");
+    check_cuda_emulated("for_as_while");
+    check_openmp("for_as_while");
+}
+
 /// Scalar forwarding (issue 30: ludcmp's `w`, shared by every `(i, j)`,
 /// ran as 2.3M launches of one-thread kernels at LARGE): where the GPU
 /// model prefers it, a scalar whose values each end in one element keeps

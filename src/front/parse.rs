@@ -1464,10 +1464,25 @@ impl<'a> Cx<'a> {
                 let _scope = self.enter_scope([]);
                 self.stmt_list(&children, out, ignored)
             }
-            "for_statement" => {
-                out.push(self.for_stmt(n, ignored, None)?);
-                Ok(())
-            }
+            "for_statement" => match self.for_stmt(n, ignored, None) {
+                Ok(f) => {
+                    out.push(f);
+                    Ok(())
+                }
+                // pet reads such a loop as the `while` loop it means.
+                Err(e) if e.code == Code::NonCanonicalLoop && self.body_pragma(n)?.is_none() => {
+                    let mut tried = Vec::new();
+                    match self.for_as_while(n, &mut tried, ignored) {
+                        Ok(()) => {
+                            out.extend(tried);
+                            Ok(())
+                        }
+                        Err(w) if w.code == Code::NonCanonicalLoop => Err(w),
+                        Err(_) => Err(e),
+                    }
+                }
+                Err(e) => Err(e),
+            },
             "while_statement" => {
                 let _loop = self.enter_loop(n)?;
                 let cond = n
@@ -1478,6 +1493,7 @@ impl<'a> Cx<'a> {
                 if let Some(b) = n.child_by_field_name("body") {
                     self.stmt(b, &mut body, ignored)?;
                 }
+                self.check_ends(n, &cond, &body)?;
                 out.push(Stmt::While {
                     cond,
                     body,
@@ -2316,6 +2332,63 @@ impl<'a> Cx<'a> {
         })
     }
 
+    /// A `for` loop outside PENCIL's form (no initialiser, no condition,
+    /// an increment that is not a constant step) as the `while` loop C
+    /// defines it to be: `init; while (cond) { body; inc; }`, where a
+    /// `continue` of the loop runs the increment first. Its control is
+    /// dynamic: one compound statement of the model.
+    fn for_as_while(&self, n: Node, out: &mut Vec<Stmt>, ignored: &mut Vec<Loc>) -> Result<()> {
+        let _loop = self.enter_loop(n)?;
+        // `for (int i = ...)` declares `i` for the loop only.
+        let _scope = self.enter_scope([]);
+        if let Some(init) = n.child_by_field_name("initializer") {
+            if init.kind() == "declaration" {
+                self.local_declaration(init, out)?;
+            } else {
+                self.assignment(init, init, out)?;
+            }
+        }
+        let cond = match n.child_by_field_name("condition") {
+            Some(c) => self.expr(c)?,
+            None => Expr {
+                kind: ExprKind::Int(1, "1".to_string()),
+                loc: self.loc(n),
+            },
+        };
+        let mut inc = Vec::new();
+        if let Some(u) = n.child_by_field_name("update") {
+            self.assignment(u, u, &mut inc)?;
+        }
+        let mut body = Vec::new();
+        if let Some(b) = n.child_by_field_name("body") {
+            self.stmt(b, &mut body, ignored)?;
+        }
+        self.check_ends(n, &cond, &body)?;
+        increment_before_continue(&mut body, &inc);
+        body.extend(inc);
+        out.push(Stmt::While {
+            cond,
+            body,
+            loc: self.loc(n),
+        });
+        Ok(())
+    }
+
+    /// A loop whose condition is a non-zero constant ends only by a
+    /// `break` of its own.
+    fn check_ends(&self, n: Node, cond: &Expr, body: &[Stmt]) -> Result<()> {
+        if const_value(cond).is_some_and(|v| v != 0) && !breaks(body) {
+            return Err(self
+                .err(
+                    Code::NonCanonicalLoop,
+                    n,
+                    "this loop never ends: its condition is always true and no `break` leaves it",
+                )
+                .with_hint("a region is code that finishes; give the loop a condition or a `break`, or keep it outside `#pragma scop`"));
+        }
+        Ok(())
+    }
+
     fn loop_step(&self, upd: Node, iter: &str) -> Option<i64> {
         match upd.kind() {
             "update_expression" => {
@@ -2711,6 +2784,36 @@ fn is_ident(e: &Expr, name: &str) -> bool {
 }
 
 /// The value of an integer constant expression made of literals.
+/// Whether a `break` of this loop (not of a loop inside) is in `body`.
+fn breaks(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::Break(_) => true,
+        Stmt::If { then_, else_, .. } => breaks(then_) || breaks(else_),
+        _ => false,
+    })
+}
+
+/// Each `continue` of this loop in `body` (not of a loop inside) runs
+/// `inc` first, as a `for` loop's `continue` does.
+fn increment_before_continue(body: &mut Vec<Stmt>, inc: &[Stmt]) {
+    if inc.is_empty() {
+        return;
+    }
+    let mut out = Vec::with_capacity(body.len());
+    for mut s in body.drain(..) {
+        match &mut s {
+            Stmt::Continue(_) => out.extend(inc.iter().cloned()),
+            Stmt::If { then_, else_, .. } => {
+                increment_before_continue(then_, inc);
+                increment_before_continue(else_, inc);
+            }
+            _ => {}
+        }
+        out.push(s);
+    }
+    *body = out;
+}
+
 pub fn const_value(e: &Expr) -> Option<i64> {
     match &e.kind {
         ExprKind::Int(v, _) => Some(*v),

@@ -1,0 +1,95 @@
+/* `for` loops outside PENCIL's form (issue 33: pet's for_while_inc2-4,
+ * inc4, inc5): no initialiser, no condition, an increment that is not a
+ * constant step, a `continue` that must still run the increment, a
+ * floating-point iterator. Each is the `while` loop C makes of it, one
+ * statement of dynamic control in the model; the loops around it stay
+ * parallel where they can. Every version must print what the sequential
+ * program prints. */
+#include <stdio.h>
+
+#define N 200
+
+static int step[N];
+static double A[N], B[N], C[N][N];
+
+/* A data-dependent increment and a `continue`. */
+static void strided(int n) {
+  int i;
+#pragma scop
+  for (i = 0; i < n; i += step[i]) {
+    if (A[i] < 0)
+      continue;
+    B[i] = B[i] + A[i];
+  }
+#pragma endscop
+}
+
+/* No initialiser: the iterator starts where the code before left it. */
+static int resumed(int n) {
+  int i = 3;
+#pragma scop
+  for (; i < n; i += 2)
+    B[i] = B[i] * 2;
+#pragma endscop
+  return i;
+}
+
+/* No condition: a `break` ends it; a multiplicative step. */
+static void powers(int n) {
+#pragma scop
+  for (int j = 1;; j *= 2) {
+    if (j >= n)
+      break;
+    B[j] = B[j] + 1;
+  }
+#pragma endscop
+}
+
+/* Rows in parallel, each with a loop of its own that is not canonical. */
+static void rows(int n) {
+#pragma scop
+  for (int r = 0; r < n; r++)
+    for (int c = r % 3; c < n; c += 1 + (r % 4))
+      C[r][c] = C[r][c] + r - c;
+#pragma endscop
+}
+
+/* A `double` iterator. */
+static double fractions(void) {
+  double acc = 0;
+#pragma scop
+  for (double x = 0; x < 1.0; x += 0.125)
+    acc = acc + x * x;
+#pragma endscop
+  return acc;
+}
+
+static double sum(int n) {
+  double s = 0;
+  for (int i = 0; i < N; i++) {
+    s += B[i] * (i % 5 + 1);
+    for (int j = 0; j < N; j++)
+      s += C[i][j] * ((i + j) % 3);
+  }
+  return s + n;
+}
+
+int main(void) {
+  for (int i = 0; i < N; i++) {
+    step[i] = 1 + (i * 7) % 5;
+    A[i] = (i % 9) - 3;
+    B[i] = i;
+    for (int j = 0; j < N; j++)
+      C[i][j] = (i * j) % 11;
+  }
+  strided(N);
+  printf("strided %.3f\n", sum(0));
+  int last = resumed(N - 1);
+  printf("resumed %d %.3f\n", last, sum(0));
+  powers(N);
+  printf("powers %.3f\n", sum(0));
+  rows(N - 7);
+  printf("rows %.3f\n", sum(0));
+  printf("fractions %.6f\n", fractions());
+  return 0;
+}
