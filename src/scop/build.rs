@@ -228,6 +228,37 @@ fn build_with(prepared: &super::reshape::Prepared, dynamic: BTreeSet<String>) ->
     b.finish()
 }
 
+/// A region whose code nests deeper than kernels allow stays on the host.
+fn limit_nesting(scop: &mut Scop) {
+    let (depth, deepest) = {
+        let (d, s) = super::nesting::depth(&scop.stmts);
+        (d, s.map(|s| s.loc.clone()))
+    };
+    if depth > super::nesting::MAX_STATEMENT_DEPTH {
+        scop.warnings.push(
+                Diagnostic::warning(
+                    Code::Budget,
+                    Some(deepest.unwrap_or_else(|| scop.loc.clone())),
+                    format!(
+                        "{}: the region's code nests brackets {} deep, beyond what OpenCL and CUDA compilers accept in a kernel (256 in all); the region keeps the original code",
+                        scop.function, depth
+                    ),
+                )
+                .with_hint("flatten the nesting (combine nested `if` conditions, name sub-expressions) to run it on the device"),
+            );
+        scop.host_only = true;
+    }
+}
+
+/// `dims` padded with zeros to `depth` (at least one) dimensions.
+fn pad(dims: &[String], depth: usize) -> String {
+    let mut dims = dims.to_vec();
+    while dims.len() < depth.max(1) {
+        dims.push("0".into());
+    }
+    dims.join(", ")
+}
+
 /// The scop with what its accesses imply (`bounds`) added to its context
 /// and domains, as checked facts.
 fn assume_in_bounds(mut scop: Scop) -> Result<Scop> {
@@ -1562,6 +1593,104 @@ impl<'r> Builder<'r> {
             .iter()
             .map(|(c, _)| format!("({})", c))
             .collect();
+        let (context, unsigned_params) = self.context(&params, &assumed)?;
+        let depth = self
+            .sched_dims
+            .iter()
+            .chain(self.kills.iter().map(|k| &k.sched))
+            .map(|d| d.len())
+            .max()
+            .unwrap_or(0);
+        self.place_statements(&prefix, &assumed, depth);
+        let (kills, whole_kills) = self.kill_statements(&prefix, depth);
+        let arrays = self.arrays(&whole_kills)?;
+        let may_alias = may_alias(&arrays, &self.region.symbols, self.plans);
+        self.check_reduction_uses()?;
+        let independent = self.independent_pairs(&params);
+        let param_ranges = self.param_ranges(&params);
+        let value_types = self.value_types(&arrays);
+        // One access may be visited as a write and as reads (`x = v < x ?
+        // v : x`): say each thing once.
+        let mut said = BTreeSet::new();
+        let mut warnings = std::mem::take(&mut self.warnings);
+        warnings.retain(|w| said.insert(format!("{:?} {}", w.loc, w.message)));
+        let scop = Scop {
+            function: self.region.function.clone(),
+            begin_line: self.region.begin_line,
+            end_line: self.region.end_line,
+            inclusion: self.region.inclusion.clone(),
+            loc: self.region.loc.clone(),
+            context,
+            params,
+            arrays,
+            may_alias,
+            stmts: std::mem::take(&mut self.stmts),
+            kills,
+            independent,
+            local_decls: std::mem::take(&mut self.local_decls),
+            warnings,
+            notes: Vec::new(),
+            host_only: false,
+            checked: None,
+            param_ranges,
+            live_out_iters: vec![],
+            index_type: "int".into(),
+            unsigned_params,
+            value_types,
+            frame: Vec::new(),
+            file_names: self.region.names.clone(),
+            called: self.region.called.clone(),
+            assumed_pure: std::mem::take(&mut self.assumed_pure),
+        };
+        let mut scop = assume_in_bounds(scop)?;
+        limit_nesting(&mut scop);
+        if self.needs_long_indices(&scop) {
+            scop.index_type = "long".into();
+        }
+        self.live_out_iters(&mut scop)?;
+        if let Some(defined) = loops::check_loop_ranges(
+            &self.isl,
+            &scop.params,
+            &scop.context,
+            &scop.param_ranges,
+            &self.loop_ranges,
+        )? {
+            scop.context = defined
+                .to_str()
+                .map_err(|e| self.isl.err("scop", e))?
+                .to_string();
+        }
+        // Delinearised shapes: proved, checked on entry, or given up.
+        let validity = super::reshape::validity::check(&self.isl, &scop, self.plans)?;
+        let (flat, kept): (Vec<_>, Vec<_>) = validity.never.into_iter().partition(|n| n.2);
+        if !flat.is_empty() {
+            return Ok(Built::Flat(
+                flat.into_iter().map(|(a, d, _)| (a, d)).collect(),
+            ));
+        }
+        // A declared shape that the code leaves everywhere (undefined in
+        // C): the region keeps the user's code.
+        if !kept.is_empty() {
+            scop.warnings.extend(kept.into_iter().map(|(_, d, _)| d));
+            scop.host_only = true;
+            return Ok(Built::Scop(Box::new(scop)));
+        }
+        scop.notes.extend(validity.notes);
+        if let Some(facts) = validity.facts {
+            assume_checked(&self.isl, &mut scop, facts)?;
+        }
+        super::reshape::footprint::measure(&self.isl, &mut scop, self.plans)?;
+        Ok(Built::Scop(Box::new(scop)))
+    }
+
+    /// The region's context: the assumptions, and each unsigned
+    /// parameter of 32 bits or more in its type's range; with those
+    /// parameters.
+    fn context(
+        &self,
+        params: &[String],
+        assumed: &[String],
+    ) -> Result<(String, Vec<(String, u32)>)> {
         let context = if assumed.is_empty() {
             format!("[{}] -> {{ : }}", params.join(", "))
         } else {
@@ -1608,20 +1737,12 @@ impl<'r> Builder<'r> {
                 ranges.join(" and ")
             )
         };
-        let depth = self
-            .sched_dims
-            .iter()
-            .chain(self.kills.iter().map(|k| &k.sched))
-            .map(|d| d.len())
-            .max()
-            .unwrap_or(0);
-        let pad = |dims: &[String]| {
-            let mut dims = dims.to_vec();
-            while dims.len() < depth.max(1) {
-                dims.push("0".into());
-            }
-            dims.join(", ")
-        };
+        Ok((context, unsigned_params))
+    }
+
+    /// Each statement's 2d+1 schedule (padded to `depth`), domain and
+    /// accesses under the parameters; which arrays are read and written.
+    fn place_statements(&mut self, prefix: &str, assumed: &[String], depth: usize) {
         for ((st, dims), cons) in self
             .stmts
             .iter_mut()
@@ -1637,7 +1758,7 @@ impl<'r> Builder<'r> {
                     .collect::<Vec<_>>()
                     .join(", ")
             );
-            st.schedule = format!("{}{{ {} -> [{}] }}", prefix, tuple, pad(dims));
+            st.schedule = format!("{}{{ {} -> [{}] }}", prefix, tuple, pad(dims, depth));
             // Assumptions hold wherever the region runs: they bound the
             // domains too, which is what the scheduler and tiler see. The
             // conditional ones stay in the context only: they quantify
@@ -1665,6 +1786,11 @@ impl<'r> Builder<'r> {
                 self.array_use.entry(a.array.clone()).or_default().1 = true;
             }
         }
+    }
+
+    /// The kill statements under the parameters, and the whole-array
+    /// kills at the top level with their positions.
+    fn kill_statements(&self, prefix: &str, depth: usize) -> (Vec<KillStmt>, Vec<(String, usize)>) {
         let mut kills = Vec::new();
         let mut whole_kills: Vec<(String, usize)> = Vec::new();
         for (k, pk) in self.kills.iter().enumerate() {
@@ -1673,7 +1799,7 @@ impl<'r> Builder<'r> {
             kills.push(KillStmt {
                 name: format!("K_{}", k),
                 domain: format!("{}{}", prefix, pk.domain),
-                schedule: format!("{}{{ {} -> [{}] }}", prefix, tuple, pad(&pk.sched)),
+                schedule: format!("{}{{ {} -> [{}] }}", prefix, tuple, pad(&pk.sched, depth)),
                 kills: pk
                     .kills
                     .iter()
@@ -1685,6 +1811,12 @@ impl<'r> Builder<'r> {
             });
             whole_kills.extend(pk.whole_top.iter().cloned());
         }
+        (kills, whole_kills)
+    }
+
+    /// The arrays the statements access, with their extents and what
+    /// kills and the rest of the function say of their values.
+    fn arrays(&self, whole_kills: &[(String, usize)]) -> Result<Vec<Array>> {
         let mut arrays = Vec::new();
         for (name, (read, written)) in &self.array_use {
             let d = self.decl(name).expect("accessed names are declared");
@@ -1759,9 +1891,11 @@ impl<'r> Builder<'r> {
                 loc: d.loc.clone(),
             });
         }
-        let may_alias = may_alias(&arrays, &self.region.symbols, self.plans);
-        self.check_reduction_uses()?;
-        let independent = self.independent_pairs(&params);
+        Ok(arrays)
+    }
+
+    /// The parameters' ranges by their C types.
+    fn param_ranges(&self, params: &[String]) -> String {
         let ranges: Vec<String> = params
             .iter()
             .filter_map(|p| {
@@ -1775,7 +1909,7 @@ impl<'r> Builder<'r> {
                 Some(format!("{} <= {} <= {}", lo, p, hi))
             })
             .collect();
-        let param_ranges = format!(
+        format!(
             "[{}] -> {{ : {} }}",
             params.join(", "),
             if ranges.is_empty() {
@@ -1783,9 +1917,13 @@ impl<'r> Builder<'r> {
             } else {
                 ranges.join(" and ")
             }
-        );
-        let value_types: Vec<(String, IntTy)> = self
-            .region
+        )
+    }
+
+    /// Integer scalars the region reads and never writes, with their
+    /// types.
+    fn value_types(&self, arrays: &[Array]) -> Vec<(String, IntTy)> {
+        self.region
             .symbols
             .iter()
             .filter(|(n, d)| {
@@ -1795,59 +1933,12 @@ impl<'r> Builder<'r> {
                     && !arrays.iter().any(|a| a.name == **n)
             })
             .filter_map(|(n, d)| Some((n.clone(), IntTy::of(&d.base_type)?)))
-            .collect();
-        // One access may be visited as a write and as reads (`x = v < x ?
-        // v : x`): say each thing once.
-        let mut said = BTreeSet::new();
-        let mut warnings = std::mem::take(&mut self.warnings);
-        warnings.retain(|w| said.insert(format!("{:?} {}", w.loc, w.message)));
-        let scop = Scop {
-            function: self.region.function.clone(),
-            begin_line: self.region.begin_line,
-            end_line: self.region.end_line,
-            inclusion: self.region.inclusion.clone(),
-            loc: self.region.loc.clone(),
-            context,
-            params,
-            arrays,
-            may_alias,
-            stmts: self.stmts,
-            kills,
-            independent,
-            local_decls: self.local_decls,
-            warnings,
-            notes: Vec::new(),
-            host_only: false,
-            checked: None,
-            param_ranges,
-            live_out_iters: vec![],
-            index_type: "int".into(),
-            unsigned_params,
-            value_types,
-            frame: Vec::new(),
-            file_names: self.region.names.clone(),
-            called: self.region.called.clone(),
-            assumed_pure: std::mem::take(&mut self.assumed_pure),
-        };
-        let mut scop = assume_in_bounds(scop)?;
-        let (depth, deepest) = {
-            let (d, s) = super::nesting::depth(&scop.stmts);
-            (d, s.map(|s| s.loc.clone()))
-        };
-        if depth > super::nesting::MAX_STATEMENT_DEPTH {
-            scop.warnings.push(
-                Diagnostic::warning(
-                    Code::Budget,
-                    Some(deepest.unwrap_or_else(|| scop.loc.clone())),
-                    format!(
-                        "{}: the region's code nests brackets {} deep, beyond what OpenCL and CUDA compilers accept in a kernel (256 in all); the region keeps the original code",
-                        scop.function, depth
-                    ),
-                )
-                .with_hint("flatten the nesting (combine nested `if` conditions, name sub-expressions) to run it on the device"),
-            );
-            scop.host_only = true;
-        }
+            .collect()
+    }
+
+    /// Whether a loop iterator's or a parameter's type holds values
+    /// outside `int`'s range: indices are then `long`.
+    fn needs_long_indices(&self, scop: &Scop) -> bool {
         let int = crate::front::syntax::integer_range("int");
         let param_types = scop.params.iter().filter_map(|p| {
             self.region
@@ -1856,16 +1947,17 @@ impl<'r> Builder<'r> {
                 .find(|(n, _)| isl_name(n) == *p)
                 .map(|(_, d)| d.base_type.clone())
         });
-        let wide = self
-            .loop_ranges
+        self.loop_ranges
             .iter()
             .map(|l| l.ty.clone())
             .chain(param_types)
             .filter_map(|t| crate::front::syntax::integer_range(&t))
-            .any(|(lo, hi)| Some((lo.min(int.unwrap().0), hi.max(int.unwrap().1))) != int);
-        if wide {
-            scop.index_type = "long".into();
-        }
+            .any(|(lo, hi)| Some((lo.min(int.unwrap().0), hi.max(int.unwrap().1))) != int)
+    }
+
+    /// The values iterators read after their loops have after the
+    /// region (`Scop::live_out_iters`).
+    fn live_out_iters(&self, scop: &mut Scop) -> Result<()> {
         let width = self
             .live_outs
             .iter()
@@ -1915,39 +2007,7 @@ impl<'r> Builder<'r> {
                 value: set.to_str().map_err(|e| isl.err("scop", e))?.to_string(),
             });
         }
-        if let Some(defined) = loops::check_loop_ranges(
-            &self.isl,
-            &scop.params,
-            &scop.context,
-            &scop.param_ranges,
-            &self.loop_ranges,
-        )? {
-            scop.context = defined
-                .to_str()
-                .map_err(|e| self.isl.err("scop", e))?
-                .to_string();
-        }
-        // Delinearised shapes: proved, checked on entry, or given up.
-        let validity = super::reshape::validity::check(&self.isl, &scop, self.plans)?;
-        let (flat, kept): (Vec<_>, Vec<_>) = validity.never.into_iter().partition(|n| n.2);
-        if !flat.is_empty() {
-            return Ok(Built::Flat(
-                flat.into_iter().map(|(a, d, _)| (a, d)).collect(),
-            ));
-        }
-        // A declared shape that the code leaves everywhere (undefined in
-        // C): the region keeps the user's code.
-        if !kept.is_empty() {
-            scop.warnings.extend(kept.into_iter().map(|(_, d, _)| d));
-            scop.host_only = true;
-            return Ok(Built::Scop(Box::new(scop)));
-        }
-        scop.notes.extend(validity.notes);
-        if let Some(facts) = validity.facts {
-            assume_checked(&self.isl, &mut scop, facts)?;
-        }
-        super::reshape::footprint::measure(&self.isl, &mut scop, self.plans)?;
-        Ok(Built::Scop(Box::new(scop)))
+        Ok(())
     }
 
     /// Contradictory assumptions leave no parameter values at all.
