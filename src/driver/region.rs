@@ -512,16 +512,23 @@ fn with_forwarding(
     report: &mut FileReport,
     lap: &mut Lap<'_>,
 ) -> Result<Option<(RegionOutcome, Vec<String>)>> {
-    if opts.load_schedule.is_some() || opts.save_schedule.is_some() || rung_opts.options.original {
+    // `PENCILC_FORWARD=always` forwards wherever the model allows it, on
+    // every target, and `never` nowhere: for testing the transformation
+    // itself, which the GPU model chooses rarely on small programs.
+    let forced = std::env::var("PENCILC_FORWARD").ok();
+    let always = forced.as_deref() == Some("always");
+    if forced.as_deref() == Some("never")
+        || opts.load_schedule.is_some()
+        || opts.save_schedule.is_some()
+        || rung_opts.options.original
+    {
         return Ok(None);
     }
-    let Some(ast) = &o.ast else {
-        return Ok(None);
+    let ours = match o.ast.as_ref() {
+        Some(ast) => estimate(isl, &w.scop, &w.deps, ast, opts),
+        None => None,
     };
-    let Some(ours) = estimate(isl, &w.scop, &w.deps, ast, opts) else {
-        return Ok(None);
-    };
-    if !mostly_serial(&ours.0) {
+    if !always && !ours.as_ref().is_some_and(|e| mostly_serial(&e.0)) {
         return Ok(None);
     }
     let Some((forwarded, notes)) =
@@ -534,26 +541,23 @@ fn with_forwarding(
     else {
         return Ok(None);
     };
-    let Some(theirs) = o
+    let theirs = o
         .ast
         .as_ref()
-        .and_then(|a| estimate(isl, &forwarded, &d, a, opts))
-    else {
-        return Ok(None);
+        .and_then(|a| estimate(isl, &forwarded, &d, a, opts));
+    let why = match (&ours, &theirs) {
+        // Forwarding changes where values live, not what is computed: a
+        // smaller margin than a new schedule's suffices.
+        (Some(ours), Some(theirs)) if faster_by(ours, theirs, FORWARDING_MARGIN) => format!(
+            "GPU model: {:.3} ms against {:.3} ms",
+            theirs.0.total_ms, ours.0.total_ms
+        ),
+        _ if always => "PENCILC_FORWARD=always".to_string(),
+        _ => return Ok(None),
     };
-    // Forwarding changes where values live, not what is computed: a
-    // smaller margin than a new schedule's suffices.
-    if !faster_by(&ours, &theirs, FORWARDING_MARGIN) {
-        return Ok(None);
-    }
     let notes: Vec<String> = notes
         .into_iter()
-        .map(|n| {
-            format!(
-                "{} (GPU model: {:.3} ms against {:.3} ms)",
-                n, theirs.0.total_ms, ours.0.total_ms
-            )
-        })
+        .map(|n| format!("{} ({})", n, why))
         .collect();
     again.placements.extend(notes.iter().cloned());
     w.scop = forwarded;

@@ -502,11 +502,21 @@ mod tests {
 
     #[test]
     fn a_start_the_end_does_not_always_follow_stays() {
+        // With the updates (whose instances outrun the store's) and
+        // without (where only the start's do).
         let src = LUDCMP_ROWS.replace(
             "A[i][j] = w / A[j][j];",
             "if (j > 2) A[i][j] = w / A[j][j];",
         );
         assert!(forwarded("fw-cond", &src).is_none());
+        let alone = src.replace(
+            "  for (int k = 0; k < j; k++)\n   w -= A[i][k] * A[k][j];\n",
+            "",
+        );
+        assert!(alone.contains("w = A[i][j];\n  if (j > 2)"), "{}", alone);
+        assert!(forwarded("fw-cond-alone", &alone).is_none());
+        let always = alone.replace("if (j > 2) ", "");
+        assert!(forwarded("fw-alone", &always).is_some());
     }
 
     #[test]
