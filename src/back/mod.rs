@@ -633,68 +633,8 @@ fn emit_region(
     }
     let first_kernel = kernels.iter().filter(|k| !k.helper).count();
     let first_text = kernels.len();
-    // Kernels of this region, one per launch site, each followed by its
-    // reductions' combining kernel if it has one.
-    let mut args_per_launch = Vec::new();
-    let mut plans = Vec::new();
-    let mut slices_per_launch = Vec::new();
-    for l in &r.ast.launches {
-        let mut args = kernel_args(scop, l, &r.ast.block_ids, &r.ast.thread_ids, r.write_backs);
-        if target != Target::C {
-            footprint::add_offset_args(scop, &mut args);
-        }
-        let plan = if target == Target::C {
-            reduce::Plan::default()
-        } else {
-            reduce::plan(scop, l, &spelling.kernel_name(first_kernel + l.index))
-        };
-        notes.extend(plan.notes.iter().cloned());
-        warnings.extend(plan.warnings.iter().cloned());
-        if !plan.privatized.is_empty() {
-            // The kernel writes its partials instead of the variables.
-            args.retain(|a| !plan.privatized.iter().any(|p| p.var == a.name()));
-            let at = args
-                .iter()
-                .position(|a| !matches!(a, KernelArg::Buffer { .. }))
-                .unwrap_or(args.len());
-            for (k, p) in plan.privatized.iter().enumerate() {
-                args.insert(
-                    at + k,
-                    KernelArg::Buffer {
-                        name: p.partial_name(),
-                        elem_type: p.elem_type.clone(),
-                    },
-                );
-            }
-        }
-        let slices = if target == Target::C {
-            Vec::new()
-        } else {
-            private::slices(scop, kernel::launch_stmts(l).into_iter())?
-        };
-        add_slice_args(&mut args, &slices);
-        if target != Target::C {
-            let number = first_kernel + l.index;
-            kernels.push(kernel_text(
-                r,
-                l,
-                &args,
-                target,
-                spelling.kernel_name(number),
-                &plan.privatized,
-            )?);
-            if !plan.privatized.is_empty() {
-                kernels.push(combine_kernel_text(
-                    &plan.privatized,
-                    target,
-                    &spelling.kernel_name(number),
-                ));
-            }
-        }
-        args_per_launch.push(args);
-        plans.push(plan);
-        slices_per_launch.push(slices);
-    }
+    let (args_per_launch, plans, slices_per_launch) =
+        region_kernels(r, spelling, target, first_kernel, kernels, notes, warnings)?;
     // `scop::nesting` keeps deeper regions on the host; a kernel beyond
     // clang's bracket limit would fail to build when the program runs.
     for k in &kernels[first_text..] {
@@ -852,7 +792,127 @@ fn emit_region(
     // user's variables (the C target); elsewhere they are device buffers.
     ctx.insert("local_decls", &scop.local_decls);
     ctx.insert("kernels", &all_kernel_names);
-    let buffers: Vec<serde_json_like::Buffer> = scop
+    let buffers = buffers(r, spelling);
+    ctx.insert("buffers", &buffers);
+    let mut prologue = if target == Target::C {
+        Vec::new()
+    } else {
+        footprint::host_decls(scop, r.ast)
+    };
+    // A `register` scalar has no address for the copies to use: they go
+    // through a local, copied back after the device's values arrive.
+    let mut epilogue = Vec::new();
+    if target != Target::C {
+        for a in scop
+            .arrays
+            .iter()
+            .filter(|a| a.is_scalar() && a.no_address && a.written)
+        {
+            let staged = staged_scalar(&a.name);
+            prologue.push(format!("{} {} = {};", a.elem_type, staged, a.name));
+            if r.deps.copy_out.contains(&a.name) {
+                epilogue.push(format!("{} = {};", a.name, staged));
+            }
+        }
+    }
+    ctx.insert("prologue", &prologue);
+    ctx.insert("epilogue", &epilogue);
+    ctx.insert("specialise", &region_values(&kernels[first_text..]));
+    let name = match target {
+        Target::OpenCl => "opencl/region.c.tera",
+        Target::Cuda => "cuda/region.c.tera",
+        Target::C => "c/region.c.tera",
+    };
+    templates::render(tera, name, &ctx)
+}
+
+/// What each launch of a region passes its kernel, the reductions it
+/// privatises (`reduce::Plan`) and the buffer slices of its compound
+/// statements; the kernels' texts (each followed by its reductions'
+/// combining kernel if it has one) go to `kernels`.
+#[allow(clippy::type_complexity)]
+fn region_kernels(
+    r: &RegionCode,
+    spelling: &Spelling,
+    target: Target,
+    first_kernel: usize,
+    kernels: &mut Vec<KernelText>,
+    notes: &mut Vec<String>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(
+    Vec<Vec<KernelArg>>,
+    Vec<reduce::Plan>,
+    Vec<Vec<(String, String, Vec<Expr>)>>,
+)> {
+    let scop = r.scop;
+    let mut args_per_launch = Vec::new();
+    let mut plans = Vec::new();
+    let mut slices_per_launch = Vec::new();
+    for l in &r.ast.launches {
+        let mut args = kernel_args(scop, l, &r.ast.block_ids, &r.ast.thread_ids, r.write_backs);
+        if target != Target::C {
+            footprint::add_offset_args(scop, &mut args);
+        }
+        let plan = if target == Target::C {
+            reduce::Plan::default()
+        } else {
+            reduce::plan(scop, l, &spelling.kernel_name(first_kernel + l.index))
+        };
+        notes.extend(plan.notes.iter().cloned());
+        warnings.extend(plan.warnings.iter().cloned());
+        if !plan.privatized.is_empty() {
+            // The kernel writes its partials instead of the variables.
+            args.retain(|a| !plan.privatized.iter().any(|p| p.var == a.name()));
+            let at = args
+                .iter()
+                .position(|a| !matches!(a, KernelArg::Buffer { .. }))
+                .unwrap_or(args.len());
+            for (k, p) in plan.privatized.iter().enumerate() {
+                args.insert(
+                    at + k,
+                    KernelArg::Buffer {
+                        name: p.partial_name(),
+                        elem_type: p.elem_type.clone(),
+                    },
+                );
+            }
+        }
+        let slices = if target == Target::C {
+            Vec::new()
+        } else {
+            private::slices(scop, kernel::launch_stmts(l).into_iter())?
+        };
+        add_slice_args(&mut args, &slices);
+        if target != Target::C {
+            let number = first_kernel + l.index;
+            kernels.push(kernel_text(
+                r,
+                l,
+                &args,
+                target,
+                spelling.kernel_name(number),
+                &plan.privatized,
+            )?);
+            if !plan.privatized.is_empty() {
+                kernels.push(combine_kernel_text(
+                    &plan.privatized,
+                    target,
+                    &spelling.kernel_name(number),
+                ));
+            }
+        }
+        args_per_launch.push(args);
+        plans.push(plan);
+        slices_per_launch.push(slices);
+    }
+    Ok((args_per_launch, plans, slices_per_launch))
+}
+
+/// The region's device buffers: for each array it writes or reads (not
+/// the scalars it only reads, which kernels take by value), the user's
+/// memory, the bytes allocated and copied, and the copies each way.
+fn buffers(r: &RegionCode, spelling: &Spelling) -> Vec<serde_json_like::Buffer> {
+    r.scop
         .arrays
         .iter()
         .filter(|a| !(a.is_scalar() && !a.written))
@@ -898,38 +958,7 @@ fn emit_region(
                 copy_out: r.deps.copy_out.contains(&a.name),
             }
         })
-        .collect();
-    ctx.insert("buffers", &buffers);
-    let mut prologue = if target == Target::C {
-        Vec::new()
-    } else {
-        footprint::host_decls(scop, r.ast)
-    };
-    // A `register` scalar has no address for the copies to use: they go
-    // through a local, copied back after the device's values arrive.
-    let mut epilogue = Vec::new();
-    if target != Target::C {
-        for a in scop
-            .arrays
-            .iter()
-            .filter(|a| a.is_scalar() && a.no_address && a.written)
-        {
-            let staged = staged_scalar(&a.name);
-            prologue.push(format!("{} {} = {};", a.elem_type, staged, a.name));
-            if r.deps.copy_out.contains(&a.name) {
-                epilogue.push(format!("{} = {};", a.name, staged));
-            }
-        }
-    }
-    ctx.insert("prologue", &prologue);
-    ctx.insert("epilogue", &epilogue);
-    ctx.insert("specialise", &region_values(&kernels[first_text..]));
-    let name = match target {
-        Target::OpenCl => "opencl/region.c.tera",
-        Target::Cuda => "cuda/region.c.tera",
-        Target::C => "c/region.c.tera",
-    };
-    templates::render(tera, name, &ctx)
+        .collect()
 }
 
 fn kernel_text(
