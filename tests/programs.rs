@@ -1293,13 +1293,18 @@ fn struct_objects_declared_outside_the_region_are_arrays_of_their_members() {
 /// inc4 and inc5 were E0107) are the `while` loops C makes of them: a
 /// data-dependent increment with a `continue` (which still runs the
 /// increment), no initialiser, no condition with a `break`, a `double`
-/// iterator, and rows in parallel around a loop of their own. Every
+/// iterator, and rows in parallel around a loop of their own; an
+/// increment in which the iterator cancels out is a constant step. Every
 /// target and version prints the sequential results.
 #[test]
 fn for_loops_outside_pencils_form_run_as_while_loops() {
     check("for_as_while");
     check_cuda_emulated("for_as_while");
     check_openmp("for_as_while");
+    // The rows around their own loops run in parallel, and so does the
+    // loop whose increment `(i + 3) - (i + 2)` is the constant 1.
+    let log = verbose_log("for_as_while");
+    assert!(log.contains("parallel dims [0, 0, 0, 1, 1, 0]"), "{}", log);
 }
 
 /// Scalar forwarding (issue 30: ludcmp's `w`, shared by every `(i, j)`,

@@ -54,6 +54,15 @@ static void rows(int n) {
 #pragma endscop
 }
 
+/* An increment in which the iterator cancels out: a constant step, so
+ * a canonical (parallel) loop. */
+static void cancelled(int n) {
+#pragma scop
+  for (int i = 0; i < n; i += (i + 3) - (i + 2))
+    B[i] = B[i] + 0.5 * i;
+#pragma endscop
+}
+
 /* A `double` iterator. */
 static double fractions(void) {
   double acc = 0;
@@ -91,5 +100,7 @@ int main(void) {
   rows(N - 7);
   printf("rows %.3f\n", sum(0));
   printf("fractions %.6f\n", fractions());
+  cancelled(N - 1);
+  printf("cancelled %.3f\n", sum(0));
   return 0;
 }

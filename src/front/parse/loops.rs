@@ -4,7 +4,7 @@
 
 use super::{const_value, Cx};
 use crate::diag::{Code, Diagnostic, Loc, Result};
-use crate::front::syntax::{is_integer_type, BinOp, Expr, ExprKind, Independent, Stmt};
+use crate::front::syntax::{is_integer_type, BinOp, Expr, ExprKind, Independent, Stmt, UnOp};
 use tree_sitter::Node;
 
 impl Cx<'_> {
@@ -271,17 +271,13 @@ impl Cx<'_> {
                 }
                 let op = self.text(upd.child_by_field_name("operator")?);
                 let r = self.expr(upd.child_by_field_name("right")?).ok()?;
+                // The change is a constant where the iterator cancels out
+                // (`i += (i + 100) - (i + 99)`, as pet simplifies it).
+                let (coef, c) = linear(&r, iter)?;
                 match op {
-                    "+=" => const_value(&r),
-                    "-=" => const_value(&r).map(|v| -v),
-                    "=" => match &r.kind {
-                        ExprKind::Binary(BinOp::Add, a, b) if is_ident(a, iter) => const_value(b),
-                        ExprKind::Binary(BinOp::Add, a, b) if is_ident(b, iter) => const_value(a),
-                        ExprKind::Binary(BinOp::Sub, a, b) if is_ident(a, iter) => {
-                            const_value(b).map(|v| -v)
-                        }
-                        _ => None,
-                    },
+                    "+=" if coef == 0 => Some(c),
+                    "-=" if coef == 0 => c.checked_neg(),
+                    "=" if coef == 1 => Some(c),
                     _ => None,
                 }
             }
@@ -290,8 +286,37 @@ impl Cx<'_> {
     }
 }
 
-fn is_ident(e: &Expr, name: &str) -> bool {
-    matches!(&e.kind, ExprKind::Ident(n) if n == name)
+/// `e` as `coef * iter + c` where it is one (integer literals, `iter`,
+/// `+`, `-`, and products by a constant), without overflow.
+fn linear(e: &Expr, iter: &str) -> Option<(i64, i64)> {
+    if let Some(v) = const_value(e) {
+        return Some((0, v));
+    }
+    match &e.kind {
+        ExprKind::Ident(n) if n == iter => Some((1, 0)),
+        ExprKind::Unary(UnOp::Plus, a) => linear(a, iter),
+        ExprKind::Unary(UnOp::Neg, a) => {
+            let (k, c) = linear(a, iter)?;
+            Some((k.checked_neg()?, c.checked_neg()?))
+        }
+        ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+            let ((ka, ca), (kb, cb)) = (linear(a, iter)?, linear(b, iter)?);
+            if *op == BinOp::Add {
+                Some((ka.checked_add(kb)?, ca.checked_add(cb)?))
+            } else {
+                Some((ka.checked_sub(kb)?, ca.checked_sub(cb)?))
+            }
+        }
+        ExprKind::Binary(BinOp::Mul, a, b) => {
+            let ((ka, ca), (kb, cb)) = (linear(a, iter)?, linear(b, iter)?);
+            match (ka, kb) {
+                (0, _) => Some((kb.checked_mul(ca)?, cb.checked_mul(ca)?)),
+                (_, 0) => Some((ka.checked_mul(cb)?, ca.checked_mul(cb)?)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// Whether a `break` of this loop (not of a loop inside) is in `body`.
@@ -322,4 +347,47 @@ fn increment_before_continue(body: &mut Vec<Stmt>, inc: &[Stmt]) {
         out.push(s);
     }
     *body = out;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::linear;
+    use crate::front::syntax::{BinOp, Expr, ExprKind};
+
+    fn e(kind: ExprKind) -> Expr {
+        Expr {
+            kind,
+            loc: crate::diag::Loc::unknown(),
+        }
+    }
+    fn int(v: i64) -> Expr {
+        e(ExprKind::Int(v, v.to_string()))
+    }
+    fn id(n: &str) -> Expr {
+        e(ExprKind::Ident(n.to_string()))
+    }
+    fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
+        e(ExprKind::Binary(op, Box::new(a), Box::new(b)))
+    }
+
+    #[test]
+    fn increments_where_the_iterator_cancels_out_are_constant() {
+        // (i + 100) - (i + 99)
+        let step = bin(
+            BinOp::Sub,
+            bin(BinOp::Add, id("i"), int(100)),
+            bin(BinOp::Add, id("i"), int(99)),
+        );
+        assert_eq!(linear(&step, "i"), Some((0, 1)));
+        // 2 * (i + 3) - i
+        let next = bin(
+            BinOp::Sub,
+            bin(BinOp::Mul, int(2), bin(BinOp::Add, id("i"), int(3))),
+            id("i"),
+        );
+        assert_eq!(linear(&next, "i"), Some((1, 6)));
+        // i * i and other names are not linear in `i` alone
+        assert_eq!(linear(&bin(BinOp::Mul, id("i"), id("i")), "i"), None);
+        assert_eq!(linear(&bin(BinOp::Add, id("i"), id("n")), "i"), None);
+    }
 }
