@@ -392,11 +392,7 @@ fn with_splits(
     else {
         return Ok(None);
     };
-    let Some(parts) = o
-        .ast
-        .as_ref()
-        .and_then(|a| estimate(isl, &split, &d, a, opts))
-    else {
+    let Some(parts) = estimate_of(isl, &split, &d, &o, opts) else {
         return Ok(None);
     };
     if !under_half(&whole, &parts) {
@@ -412,10 +408,7 @@ fn with_splits(
         })
         .collect();
     again.placements.extend(notes.iter().cloned());
-    w.scop = split;
-    w.deps = d;
-    w.excluded = none_excluded;
-    *report = again;
+    adopt(w, split, d, none_excluded, again, report);
     Ok(Some((o, notes)))
 }
 
@@ -474,11 +467,7 @@ fn with_isl_scheduler(
     ) else {
         return Ok(None);
     };
-    let Some(theirs) = other
-        .ast
-        .as_ref()
-        .and_then(|a| estimate(isl, &w.scop, &d, a, opts))
-    else {
+    let Some(theirs) = estimate_of(isl, &w.scop, &d, &other, opts) else {
         return Ok(None);
     };
     if !under_half(&ours, &theirs) {
@@ -524,10 +513,7 @@ fn with_forwarding(
     {
         return Ok(None);
     }
-    let ours = match o.ast.as_ref() {
-        Some(ast) => estimate(isl, &w.scop, &w.deps, ast, opts),
-        None => None,
-    };
+    let ours = estimate_of(isl, &w.scop, &w.deps, o, opts);
     if !always && !ours.as_ref().is_some_and(|e| mostly_serial(&e.0)) {
         return Ok(None);
     }
@@ -541,10 +527,7 @@ fn with_forwarding(
     else {
         return Ok(None);
     };
-    let theirs = o
-        .ast
-        .as_ref()
-        .and_then(|a| estimate(isl, &forwarded, &d, a, opts));
+    let theirs = estimate_of(isl, &forwarded, &d, &o, opts);
     let why = match (&ours, &theirs) {
         // Forwarding changes where values live, not what is computed: a
         // smaller margin than a new schedule's suffices.
@@ -560,10 +543,7 @@ fn with_forwarding(
         .map(|n| format!("{} ({})", n, why))
         .collect();
     again.placements.extend(notes.iter().cloned());
-    w.scop = forwarded;
-    w.deps = d;
-    w.excluded = none_excluded;
-    *report = again;
+    adopt(w, forwarded, d, none_excluded, again, report);
     Ok(Some((o, notes)))
 }
 
@@ -620,13 +600,8 @@ fn with_reductions(
     // reduction per element of a sequential loop is a launch or two per
     // instance, which at small sizes costs more than the one thread did.
     if let (Some(ours), Some(theirs)) = (
-        o.ast
-            .as_ref()
-            .and_then(|a| estimate(isl, &w.scop, &w.deps, a, opts)),
-        with_o
-            .ast
-            .as_ref()
-            .and_then(|a| estimate(isl, &with, &d, a, opts)),
+        estimate_of(isl, &w.scop, &w.deps, o, opts),
+        estimate_of(isl, &with, &d, &with_o, opts),
     ) {
         if !faster_by(&ours, &theirs, 1.0) {
             report.placements.push(format!(
@@ -636,19 +611,45 @@ fn with_reductions(
             return Ok(None);
         }
     }
-    let o = with_o;
     w.applied = reduction_statements(&with, &chosen);
-    w.excluded = none_excluded;
     again.placements.extend(
         with.notes
             .iter()
             .filter(|n| n.contains("a reduction"))
             .cloned(),
     );
-    w.scop = with;
-    w.deps = d;
+    adopt(w, with, d, none_excluded, again, report);
+    Ok(Some(with_o))
+}
+
+/// The GPU model's estimate of an outcome's device version, where it has
+/// one (`outputs::estimate`).
+fn estimate_of(
+    isl: &Isl,
+    scop: &scop::Scop,
+    deps: &deps::DependenceGraph,
+    o: &RegionOutcome,
+    opts: &Options,
+) -> Option<(crate::profile::Estimate, usize)> {
+    o.ast
+        .as_ref()
+        .and_then(|a| estimate(isl, scop, deps, a, opts))
+}
+
+/// A derived model becomes the region's: its dependences, the private
+/// copies it did without, and the report of its compilation with it.
+fn adopt(
+    w: &mut Work,
+    scop: scop::Scop,
+    deps: deps::DependenceGraph,
+    excluded: Vec<String>,
+    again: FileReport,
+    report: &mut FileReport,
+) {
+    w.scop = scop;
+    w.deps = deps;
+    w.excluded = excluded;
     *report = again;
-    Ok(Some(o))
 }
 
 /// What the file keeps of the region: its schedule in the saved file
