@@ -84,12 +84,19 @@ pub fn forward(isl: &Isl, scop: &Scop) -> Result<Option<(Scop, Vec<String>)>> {
         if !rewrite(isl, &mut next, &a.name, &chains)? {
             continue;
         }
-        let first = &out.stmts[chains[0].end];
+        // Each chain's element, once (ludcmp: `A[i][j]`, `y[i]`, `x[i]`).
+        let mut targets: Vec<String> = Vec::new();
+        for c in &chains {
+            let t = lhs_text(&out.stmts[c.end]);
+            if !targets.contains(&t) {
+                targets.push(t);
+            }
+        }
         notes.push(format!(
             "line {}: `{}` keeps its values in `{}`, the element each one is stored in (a value per element, where one scalar for all of them orders every iteration)",
             out.stmts[chains[0].start].loc.line,
             a.name,
-            lhs_text(first)
+            targets.join("`, `")
         ));
         out = next;
     }
@@ -476,9 +483,19 @@ mod tests {
             panic!()
         };
         assert_eq!(crate::front::cexpr::plain(lhs), "A[i][j]");
+        // The update writes the element `(i, j)`, where it wrote `w`.
+        let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
+        let dom = isl.set(&update.domain).unwrap();
+        let on = |text: &str| {
+            isl.map(text)
+                .unwrap()
+                .intersect_domain(dom.copy().unwrap())
+                .unwrap()
+        };
+        let expected = on(&format!("[n] -> {{ {}[i, j, k] -> A[i, j] }}", update.name));
+        assert_eq!(update.writes.len(), 1);
         assert!(
-            update.writes[0].relation.contains("A[i0, i1]")
-                || update.writes[0].relation.contains("A["),
+            on(&update.writes[0].relation).is_equal(&expected).unwrap(),
             "{}",
             update.writes[0].relation
         );
