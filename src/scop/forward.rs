@@ -100,7 +100,71 @@ pub fn forward(isl: &Isl, scop: &Scop) -> Result<Option<(Scop, Vec<String>)>> {
         ));
         out = next;
     }
-    Ok((!notes.is_empty()).then_some((out, notes)))
+    if notes.is_empty() {
+        return Ok(None);
+    }
+    drop_identities(isl, &mut out)?;
+    Ok(Some((out, notes)))
+}
+
+/// Drops the statements forwarding leaves as `T = T;` (ludcmp's `w =
+/// A[i][j];` and `y[i] = w;`): each would be a kernel, or a launch per
+/// step, that moves nothing. Only a plain store of an element into
+/// itself whose one read is that element goes: no call, no conversion
+/// (the chain's scalar and element have one type), no other effect.
+fn drop_identities(isl: &Isl, scop: &mut Scop) -> Result<()> {
+    let identity = |st: &Statement| -> Result<bool> {
+        let StmtBody::Assign {
+            lhs,
+            op: AssignOp::Assign,
+            rhs,
+        } = &st.body
+        else {
+            return Ok(false);
+        };
+        let (text, array) = (crate::front::cexpr::plain(lhs), base_name(lhs));
+        let plain = matches!(lhs.kind, ExprKind::Index(..))
+            && text == crate::front::cexpr::plain(rhs)
+            && st.reads.len() == 1
+            && st.writes.len() == 1
+            && !st.reads[0].may
+            && !st.writes[0].may
+            && Some(st.reads[0].array.as_str()) == array
+            && st.writes[0].array == st.reads[0].array
+            && st.reductions.is_empty();
+        if !plain {
+            return Ok(false);
+        }
+        let dom = isl.set(&st.domain).isl(isl, STAGE)?;
+        let on = |rel: &str| -> Result<Map> {
+            isl.map(rel)
+                .isl(isl, STAGE)?
+                .intersect_domain(dom.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)
+        };
+        on(&st.reads[0].relation)?
+            .is_equal(&on(&st.writes[0].relation)?)
+            .isl(isl, STAGE)
+    };
+    let mut keep = Vec::new();
+    for st in &scop.stmts {
+        keep.push(!identity(st)?);
+    }
+    // A region of nothing but such stores stays as it is: the stages
+    // after take a region to have statements.
+    if !keep.contains(&true) {
+        return Ok(());
+    }
+    let mut k = 0;
+    scop.stmts.retain(|_| {
+        k += 1;
+        keep[k - 1]
+    });
+    // Statement ids index `stmts` (the profile's per-statement counts).
+    for (k, st) in scop.stmts.iter_mut().enumerate() {
+        st.id = super::StmtId(k);
+    }
+    Ok(())
 }
 
 /// The position vector of a statement: its 2d+1 schedule's constants.
@@ -499,6 +563,44 @@ mod tests {
             "{}",
             update.writes[0].relation
         );
+    }
+
+    #[test]
+    fn stores_of_an_element_into_itself_go() {
+        // ludcmp's rows: `w = A[i][j];` becomes `A[i][j] = A[i][j];`,
+        // a kernel that moves nothing; the update and the division stay.
+        let (scop, _) = forwarded("fw-ident-rows", LUDCMP_ROWS).expect("forwards");
+        let texts: Vec<String> = scop
+            .stmts
+            .iter()
+            .map(|st| match &st.body {
+                StmtBody::Assign { lhs, rhs, .. } => format!(
+                    "{} = {}",
+                    crate::front::cexpr::plain(lhs),
+                    crate::front::cexpr::plain(rhs)
+                ),
+                _ => String::new(),
+            })
+            .collect();
+        assert_eq!(texts.len(), 2, "{:?}", texts);
+        assert!(
+            texts.iter().all(|t| t != "A[i][j] = A[i][j]"),
+            "{:?}",
+            texts
+        );
+        for (k, st) in scop.stmts.iter().enumerate() {
+            assert_eq!(st.id.0, k, "ids index the statements");
+        }
+        // ludcmp's forward substitution: the end `y[i] = w;` goes, the
+        // start `y[i] = b[i];` (a real copy) stays.
+        let subst = "void f(int n, double A[restrict const static n][n], double b[restrict const static n], double y[restrict const static n]) {\n double w;\n#pragma scop\nfor (int i = 0; i < n; i++) {\n  w = b[i];\n  for (int j = 0; j < i; j++)\n   w -= A[i][j] * y[j];\n  y[i] = w;\n }\n#pragma endscop\n}\n";
+        let (scop, notes) = forwarded("fw-ident-subst", subst).expect("forwards");
+        assert!(notes[0].contains("`y[i]`"), "{:?}", notes);
+        assert_eq!(scop.stmts.len(), 2, "{:?}", scop.stmts);
+        let StmtBody::Assign { rhs, .. } = &scop.stmts[0].body else {
+            panic!()
+        };
+        assert_eq!(crate::front::cexpr::plain(rhs), "b[i]");
     }
 
     #[test]
