@@ -1871,3 +1871,46 @@ fn device_run(exe: &std::path::Path, env: &[(&str, &str)], what: &str) -> std::p
         .envs(env.iter().copied());
     run(&mut cmd, what)
 }
+
+/// Steps that open with scalar work run it one step early inside the
+/// previous step's parallel kernel (`sched::pluto::rotate`): trisolv,
+/// a back substitution counting down, cholesky, a step reading one
+/// thread's result, steps of two, durbin's scalars; all versions print
+/// the sequential results. Only the step that reads two threads' results
+/// (`two_threads`) and durbin's scalars after its sum keep kernels of
+/// one thread.
+#[test]
+fn scalar_work_opening_a_step_runs_in_the_previous_steps_kernel() {
+    check("rotate_steps");
+    check_with("rotate_steps", "-h100", &["--device", "nvidia-h100"]);
+    check_cuda_emulated("rotate_steps");
+    check_openmp("rotate_steps");
+    let dir = scratch("program-rotate_steps-cuda");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "cuda", "-o"])
+            .arg(dir.join("p.c"))
+            .arg(root().join("tests/programs/rotate_steps.c")),
+        "pencilc --target cuda",
+    );
+    let cu = std::fs::read_to_string(dir.join("p_kernel.cu")).unwrap();
+    // Each kernel's signature, with whether its launcher starts blocks of
+    // one thread.
+    let mut one_thread = Vec::new();
+    for chunk in cu.split("__global__ void ").skip(1) {
+        let signature = chunk.lines().next().unwrap_or("").to_string();
+        if chunk.contains("pencilc_block(1);") && !signature.contains("_combine") {
+            one_thread.push(signature);
+        }
+    }
+    let allowed = |sig: &String| {
+        (sig.contains("*__restrict__ B") && sig.contains("*__restrict__ s"))
+            || sig.contains("*__restrict__ beta")
+    };
+    assert!(
+        !one_thread.is_empty() && one_thread.iter().all(allowed),
+        "{:#?}\n{}",
+        one_thread,
+        cu
+    );
+}

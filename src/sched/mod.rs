@@ -161,37 +161,7 @@ fn schedule_pluto(
     opts: &SchedOptions,
     timeout: Duration,
 ) -> Result<(std::result::Result<Schedule, String>, usize)> {
-    let problem = pluto::Problem {
-        params: scop.params.clone(),
-        stmts: scop
-            .stmts
-            .iter()
-            .map(|s| (s.name.clone(), s.iterators.len()))
-            .collect(),
-        domain: scop.domain_text(),
-        deps: crate::deps::pieces(isl, scop, deps)?,
-        arrays: scop
-            .stmts
-            .iter()
-            .map(|s| {
-                let mut names: Vec<String> = s
-                    .reads
-                    .iter()
-                    .chain(s.writes.iter())
-                    .filter(|a| scop.array(&a.array).is_some_and(|x| !x.is_scalar()))
-                    .map(|a| a.array.clone())
-                    .collect();
-                names.sort();
-                names.dedup();
-                names
-            })
-            .collect(),
-        private: deps
-            .privatised
-            .iter()
-            .map(|p| (p.depth, p.stmts.clone()))
-            .collect(),
-    };
+    let problem = problem_of(isl, scop, deps)?;
     let args: Vec<String> = vec![
         "pluto".into(),
         match opts.fuse {
@@ -235,6 +205,41 @@ fn schedule_pluto(
             )
         }
         Err(why) => (Err(why), 0),
+    })
+}
+
+/// What pencilc's scheduler works on, for `scop` and its dependences.
+pub(crate) fn problem_of(isl: &Isl, scop: &Scop, deps: &DependenceGraph) -> Result<pluto::Problem> {
+    Ok(pluto::Problem {
+        params: scop.params.clone(),
+        stmts: scop
+            .stmts
+            .iter()
+            .map(|s| (s.name.clone(), s.iterators.len()))
+            .collect(),
+        domain: scop.domain_text(),
+        deps: crate::deps::pieces(isl, scop, deps)?,
+        arrays: scop
+            .stmts
+            .iter()
+            .map(|s| {
+                let mut names: Vec<String> = s
+                    .reads
+                    .iter()
+                    .chain(s.writes.iter())
+                    .filter(|a| scop.array(&a.array).is_some_and(|x| !x.is_scalar()))
+                    .map(|a| a.array.clone())
+                    .collect();
+                names.sort();
+                names.dedup();
+                names
+            })
+            .collect(),
+        private: deps
+            .privatised
+            .iter()
+            .map(|p| (p.depth, p.stmts.clone()))
+            .collect(),
     })
 }
 

@@ -26,6 +26,7 @@ mod farkas;
 mod graph;
 mod ilp;
 mod linalg;
+mod rotate;
 mod tree;
 
 use crate::diag::{Diagnostic, Result};
@@ -278,6 +279,7 @@ pub fn schedule(isl: &Isl, scop: &Problem, opts: &PlutoOptions) -> PResult<(Node
     let all: Vec<usize> = (0..scop.stmts.len()).collect();
     let mut h = vec![Vec::new(); scop.stmts.len()];
     let node = p.group(&all, edges, &mut h)?;
+    let node = rotate::rotate_steps(isl, scop, node)?;
     Ok((node, p.solves))
 }
 
