@@ -1289,6 +1289,42 @@ fn struct_objects_declared_outside_the_region_are_arrays_of_their_members() {
     assert!(k.contains("((double *) &g)"), "{}", k);
 }
 
+/// Members that are arrays of structs, and C11's anonymous struct members
+/// (issue 33: pet's struct4, struct5, struct8 and struct14 were E0111):
+/// `s.f[i].a[j]` is the place `10 * i + j` of `s`, a struct object; an
+/// array of pairs of complex numbers; cells of four structs of an array
+/// and a scalar each. Every target and version prints the sequential
+/// results, the loops over the places in parallel where they can be.
+#[test]
+fn members_that_are_arrays_of_structs_are_places_of_their_struct() {
+    check("struct_member_structs");
+    check_with(
+        "struct_member_structs",
+        "-h100",
+        &["--device", "nvidia-h100"],
+    );
+    check_cuda_emulated("struct_member_structs");
+    check_openmp("struct_member_structs");
+    let dir = scratch("program-struct_member_structs-v");
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--target", "opencl", "-o"])
+            .arg(dir.join("p.c"))
+            .arg(root().join("tests/programs/struct_member_structs.c")),
+        "pencilc -v",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    // No delinearisation is tried on a struct's places.
+    assert!(!log.contains("delinearised"), "{}", log);
+    // `fill`'s first nest, `(i, j)` over `g.f[i].a[j]`, is parallel.
+    let host = std::fs::read_to_string(dir.join("p.c")).unwrap();
+    assert!(
+        host.contains("g.f[") || host.contains("((int *) &g)"),
+        "{}",
+        host
+    );
+}
+
 /// `for` loops outside PENCIL's form (issue 33: pet's for_while_inc2-4,
 /// inc4 and inc5 were E0107) are the `while` loops C makes of them: a
 /// data-dependent increment with a `continue` (which still runs the

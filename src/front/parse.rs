@@ -2225,7 +2225,7 @@ impl<'a> Cx<'a> {
             }
             "subscript_expression" => {
                 // An element of a struct's array member, `A[i].c[k]`.
-                if let Some(r) = self.member_array_access(n) {
+                if let Some(r) = self.member_chain(n) {
                     return r;
                 }
                 let a = n
@@ -2382,7 +2382,10 @@ impl<'a> Cx<'a> {
                     "pointer dereference and address-of are not allowed in a region",
                 )
                 .with_hint("index arrays with subscripts, e.g. `A[i]` instead of `*(A + i)`")),
-            "field_expression" => self.member_access(n),
+            "field_expression" => match self.member_chain(n) {
+                Some(r) => r,
+                None => Err(self.syntax(n)),
+            },
             "assignment_expression" | "update_expression" => Err(self
                 .err(
                     Code::UnsupportedStatement,

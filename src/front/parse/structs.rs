@@ -21,13 +21,59 @@ use std::collections::BTreeMap;
 use tree_sitter::Node;
 
 /// A struct type the model can hold: its members' type and the members in
-/// memory order, nested ones as paths (`pos.x`).
+/// memory order, nested ones as paths (`pos.x`, `f[3].a[5]`), and its
+/// fields as a tree for accesses to walk.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Layout {
     pub scalar: String,
     pub members: Vec<String>,
-    /// The members that are arrays: path, first place, extents.
-    pub arrays: Vec<(String, usize, Vec<usize>)>,
+    pub fields: Vec<Field>,
+}
+
+/// One field of a struct: its first place among the members and what it is.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Field {
+    pub name: String,
+    pub first: usize,
+    pub kind: FieldKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum FieldKind {
+    Scalar,
+    Struct(Layout),
+    /// An array of constant extents, of the scalar type (`elem` `None`) or
+    /// of structs of that type.
+    Array {
+        dims: Vec<usize>,
+        elem: Option<Box<Layout>>,
+    },
+}
+
+impl Layout {
+    /// Places one struct takes.
+    fn size(&self) -> usize {
+        self.members.len()
+    }
+}
+
+/// `[3][5]`: the subscripts of element `k` (row-major) of an array of
+/// extents `dims`.
+fn element_suffix(k: usize, dims: &[usize]) -> String {
+    let mut rest = k;
+    let mut out = String::new();
+    for j in 0..dims.len() {
+        let below: usize = dims[j + 1..].iter().product();
+        out.push_str(&format!("[{}]", rest / below));
+        rest %= below;
+    }
+    out
+}
+
+/// One step of a member access chain, outermost last: `.name` or `[index]`.
+enum Step<'t> {
+    Field(String),
+    Index(Node<'t>),
 }
 
 /// What the region may do with a variable of struct type: its layout and
@@ -109,12 +155,18 @@ impl Cx<'_> {
         root: Node,
     ) -> BTreeMap<String, std::result::Result<Layout, String>> {
         let mut out = BTreeMap::new();
-        // Iterative, children in order: the tree may be deep.
-        let mut stack = vec![root];
-        while let Some(n) = stack.pop() {
-            let mut c = n.walk();
-            let children: Vec<Node> = n.named_children(&mut c).collect();
-            stack.extend(children.into_iter().rev());
+        // Iterative (the tree may be deep), in post-order: a struct
+        // defined inside another's body (`struct s { struct { int a[10]; }
+        // f[10]; }`) is known before the one that holds it.
+        let mut stack = vec![(root, false)];
+        while let Some((n, children_done)) = stack.pop() {
+            if !children_done {
+                stack.push((n, true));
+                let mut c = n.walk();
+                let children: Vec<Node> = n.named_children(&mut c).collect();
+                stack.extend(children.into_iter().rev().map(|k| (k, false)));
+                continue;
+            }
             if n.kind() != "struct_specifier" {
                 continue;
             }
@@ -144,7 +196,21 @@ impl Cx<'_> {
         known: &BTreeMap<String, std::result::Result<Layout, String>>,
     ) -> std::result::Result<Layout, String> {
         let mut members: Vec<(String, String)> = Vec::new();
-        let mut arrays: Vec<(String, usize, Vec<usize>)> = Vec::new();
+        let mut fields: Vec<Field> = Vec::new();
+        // The layout of a member of struct type, or why it has none.
+        let inner_of = |ty: &str, name: &str| -> std::result::Result<Option<Layout>, String> {
+            let Some(key) = struct_key(ty) else {
+                return Ok(None);
+            };
+            match known.get(&key).or_else(|| known.get(&normalise(ty))) {
+                Some(Ok(l)) => Ok(Some(l.clone())),
+                Some(Err(why)) => Err(format!("its member `{}` is a struct: {}", name, why)),
+                None => Err(format!(
+                    "its member `{}` is a struct pencilc has not seen defined",
+                    name
+                )),
+            }
+        };
         let mut c = body.walk();
         for f in body.named_children(&mut c) {
             if f.kind() != "field_declaration" {
@@ -165,26 +231,71 @@ impl Cx<'_> {
                     self.text(f).trim()
                 ));
             }
+            if decls.is_empty() {
+                // C11's anonymous struct: its members are the parent's.
+                if let Some(inner) = inner_of(&ty_text, "(anonymous)")? {
+                    let at = members.len();
+                    for mut fl in inner.fields {
+                        fl.first += at;
+                        fields.push(fl);
+                    }
+                    for m in inner.members {
+                        members.push((m, inner.scalar.clone()));
+                    }
+                }
+                continue;
+            }
             for d in decls {
-                if d.kind() == "array_declarator" && is_arithmetic(&ty_text) {
+                if d.kind() == "array_declarator" {
                     let Some((name, dims)) = self.constant_array(d) else {
                         return Err(format!(
                             "its member `{}` is an array without constant extents",
                             normalise(self.text(d))
                         ));
                     };
-                    arrays.push((name.clone(), members.len(), dims.clone()));
                     let count: usize = dims.iter().product();
-                    for k in 0..count {
-                        let mut rest = k;
-                        let mut place = String::new();
-                        for j in 0..dims.len() {
-                            let below: usize = dims[j + 1..].iter().product();
-                            place.push_str(&format!("[{}]", rest / below));
-                            rest %= below;
+                    let first = members.len();
+                    if is_arithmetic(&ty_text) {
+                        for k in 0..count {
+                            members.push((
+                                format!("{}{}", name, element_suffix(k, &dims)),
+                                ty_text.clone(),
+                            ));
                         }
-                        members.push((format!("{}{}", name, place), ty_text.clone()));
+                        fields.push(Field {
+                            name,
+                            first,
+                            kind: FieldKind::Array { dims, elem: None },
+                        });
+                        continue;
                     }
+                    let Some(inner) = inner_of(&ty_text, &name)? else {
+                        return Err(format!(
+                            "its member `{}` is an array of `{}`",
+                            normalise(self.text(d)),
+                            ty_text
+                        ));
+                    };
+                    if count * inner.size() > 4096 {
+                        return Err(format!(
+                            "its member `{}` takes more than 4096 places",
+                            normalise(self.text(d))
+                        ));
+                    }
+                    for k in 0..count {
+                        let at = element_suffix(k, &dims);
+                        for m in &inner.members {
+                            members.push((format!("{}{}.{}", name, at, m), inner.scalar.clone()));
+                        }
+                    }
+                    fields.push(Field {
+                        name,
+                        first,
+                        kind: FieldKind::Array {
+                            dims,
+                            elem: Some(Box::new(inner)),
+                        },
+                    });
                     continue;
                 }
                 if d.kind() != "field_identifier" {
@@ -194,27 +305,23 @@ impl Cx<'_> {
                     ));
                 }
                 let name = self.text(d).to_string();
-                if let Some(key) = struct_key(&ty_text) {
-                    let inner = match known.get(&key) {
-                        Some(Ok(l)) => l.clone(),
-                        Some(Err(why)) => {
-                            return Err(format!("its member `{}` is a struct: {}", name, why))
-                        }
-                        None => {
-                            return Err(format!(
-                                "its member `{}` is a struct pencilc has not seen defined",
-                                name
-                            ))
-                        }
-                    };
-                    for (a, at, dims) in inner.arrays {
-                        arrays.push((format!("{}.{}", name, a), members.len() + at, dims));
-                    }
-                    for m in inner.members {
+                let first = members.len();
+                if let Some(inner) = inner_of(&ty_text, &name)? {
+                    for m in &inner.members {
                         members.push((format!("{}.{}", name, m), inner.scalar.clone()));
                     }
+                    fields.push(Field {
+                        name,
+                        first,
+                        kind: FieldKind::Struct(inner),
+                    });
                 } else if is_arithmetic(&ty_text) {
-                    members.push((name, ty_text.clone()));
+                    members.push((name.clone(), ty_text.clone()));
+                    fields.push(Field {
+                        name,
+                        first,
+                        kind: FieldKind::Scalar,
+                    });
                 } else {
                     return Err(format!("its member `{}` is of type `{}`", name, ty_text));
                 }
@@ -232,7 +339,7 @@ impl Cx<'_> {
         Ok(Layout {
             scalar,
             members: members.into_iter().map(|(n, _)| n).collect(),
-            arrays,
+            fields,
         })
     }
 
@@ -256,78 +363,6 @@ impl Cx<'_> {
         }
         dims.reverse();
         Some((self.text(cur).to_string(), dims))
-    }
-
-    /// `X.c[k]` (`X` an element of an array of structs, `c` an array
-    /// member; `n` the subscript chain over the member): the element with
-    /// the place `first + k` (row-major in the member's extents), or
-    /// `None` where the chain is not of that form.
-    pub(super) fn member_array_access(&self, n: Node) -> Option<Result<Expr>> {
-        let mut indices = Vec::new();
-        let mut cur = n;
-        while cur.kind() == "subscript_expression" {
-            indices.push(cur.child_by_field_name("index")?);
-            cur = cur.child_by_field_name("argument")?;
-        }
-        if cur.kind() != "field_expression" {
-            return None;
-        }
-        indices.reverse();
-        let (base, layout, member) = match self.member_base(cur) {
-            Ok(x) => x,
-            Err(e) => return Some(Err(e)),
-        };
-        let (_, first, dims) = layout.arrays.iter().find(|(a, _, _)| *a == member)?.clone();
-        if indices.len() != dims.len() {
-            return Some(Err(self
-                .err(
-                    Code::UnsupportedType,
-                    n,
-                    format!(
-                        "the member `{}` has {} dimension(s) but is accessed with {} subscript(s)",
-                        member,
-                        dims.len(),
-                        indices.len()
-                    ),
-                )
-                .with_hint("subscript every dimension of an array member")));
-        }
-        let loc = self.loc(n);
-        let mk = |kind| Expr {
-            kind,
-            loc: loc.clone(),
-        };
-        let int = |v: usize| mk(ExprKind::Int(v as i64, v.to_string()));
-        let mut place: Option<Expr> = None;
-        for (k, i) in indices.iter().enumerate() {
-            let i = match self.expr(*i) {
-                Ok(i) => i,
-                Err(e) => return Some(Err(e)),
-            };
-            place = Some(match place {
-                None => i,
-                Some(p) => mk(ExprKind::Binary(
-                    BinOp::Add,
-                    Box::new(mk(ExprKind::Binary(
-                        BinOp::Mul,
-                        Box::new(p),
-                        Box::new(int(dims[k])),
-                    ))),
-                    Box::new(i),
-                )),
-            });
-        }
-        let place = place?;
-        let place = if first == 0 {
-            place
-        } else {
-            mk(ExprKind::Binary(
-                BinOp::Add,
-                Box::new(int(first)),
-                Box::new(place),
-            ))
-        };
-        Some(Ok(mk(ExprKind::Index(Box::new(base), Box::new(place)))))
     }
 
     fn resolve_typedef(&self, t: &str) -> String {
@@ -386,95 +421,56 @@ impl Cx<'_> {
         }
     }
 
-    /// `A[i][j].Im`: the element's member, as a subscript of the member's
-    /// place (`A[i][j][1]`).
-    pub(super) fn member_access(&self, n: Node) -> Result<Expr> {
-        let loc = self.loc(n);
-        let (base, layout, member) = self.member_base(n)?;
-        let name = base_name(&base);
-        if layout.arrays.iter().any(|(a, _, _)| *a == member) {
-            return Err(self
-                .err(
-                    Code::UnsupportedType,
-                    n,
-                    format!(
-                        "the member `{}` of `{}` is an array, used here whole",
-                        member, name
-                    ),
-                )
-                .with_hint("access its elements, `A[i].member[k]`"));
+    /// A member access chain (`A[i][j].Im`, `s.f[i].a[j]`, `p.c[0].re`):
+    /// the element of the model's array with the member's place as its
+    /// last subscript (`A[i][j][1]`, `s[10 * i + j]`), the place affine in
+    /// the chain's subscripts. `None` where `n` is no such chain (a plain
+    /// subscript).
+    pub(super) fn member_chain(&self, n: Node) -> Option<Result<Expr>> {
+        let mut steps: Vec<Step> = Vec::new();
+        let mut cur = n;
+        loop {
+            match cur.kind() {
+                "subscript_expression" => {
+                    steps.push(Step::Index(cur.child_by_field_name("index")?));
+                    cur = cur.child_by_field_name("argument")?;
+                }
+                "field_expression" => {
+                    let op = cur
+                        .child_by_field_name("operator")
+                        .map(|o| self.text(o))
+                        .unwrap_or("");
+                    if op != "." {
+                        return Some(Err(self
+                            .err(
+                                Code::PointerArithmetic,
+                                cur,
+                                "`->` dereferences a pointer, which PENCIL does not allow in a region",
+                            )
+                            .with_hint("declare the structs as an array and write `A[i].member`")));
+                    }
+                    let field = cur.child_by_field_name("field")?;
+                    steps.push(Step::Field(self.text(field).to_string()));
+                    cur = cur.child_by_field_name("argument")?;
+                }
+                "parenthesized_expression" if cur.named_child_count() == 1 => {
+                    cur = cur.named_child(0)?;
+                }
+                _ => break,
+            }
         }
-        let Some(k) = layout.members.iter().position(|m| *m == member) else {
-            let inner = layout
-                .members
-                .iter()
-                .any(|m| m.starts_with(&format!("{}.", member)));
-            let msg = if inner {
-                format!(
-                    "`{}` is a struct member of `{}`; only members of type `{}` can be accessed",
-                    member, name, layout.scalar
-                )
-            } else {
-                format!("`{}` has no member `{}`", name, member)
-            };
-            return Err(self
-                .err(Code::UnsupportedType, n, msg)
-                .with_hint(format!("its members: {}", layout.members.join(", "))));
-        };
-        Ok(Expr {
-            kind: ExprKind::Index(
-                Box::new(base),
-                Box::new(Expr {
-                    kind: ExprKind::Int(k as i64, k.to_string()),
-                    loc: loc.clone(),
-                }),
-            ),
-            loc,
-        })
+        if !steps.iter().any(|s| matches!(s, Step::Field(_))) {
+            return None;
+        }
+        steps.reverse();
+        Some(self.member_place(n, cur, &steps))
     }
 
-    /// The element a member access `n` reads a member of (`A[i][j]`), the
-    /// struct's layout and the member's path (`pos.x`).
-    fn member_base(&self, n: Node) -> Result<(Expr, Layout, String)> {
-        // The member path, outermost first, and the struct-valued base.
-        let mut path = Vec::new();
-        let mut cur = n;
-        while cur.kind() == "field_expression" {
-            let op = cur
-                .child_by_field_name("operator")
-                .map(|o| self.text(o))
-                .unwrap_or("");
-            if op != "." {
-                return Err(self
-                    .err(
-                        Code::PointerArithmetic,
-                        cur,
-                        "`->` dereferences a pointer, which PENCIL does not allow in a region",
-                    )
-                    .with_hint("declare the structs as an array and write `A[i].member`"));
-            }
-            let Some(field) = cur.child_by_field_name("field") else {
-                return Err(self.syntax(cur));
-            };
-            path.push(self.text(field).to_string());
-            cur = match cur.child_by_field_name("argument") {
-                Some(a) => a,
-                None => return Err(self.syntax(cur)),
-            };
-            while cur.kind() == "parenthesized_expression" && cur.named_child_count() == 1 {
-                cur = cur.named_child(0).unwrap_or(cur);
-            }
-        }
-        path.reverse();
-        let member = path.join(".");
-        let base = self.expr(cur)?;
-        let mut subs = 0;
-        let mut b = &base;
-        while let ExprKind::Index(a, _) = &b.kind {
-            subs += 1;
-            b = a;
-        }
-        let ExprKind::Ident(name) = &b.kind else {
+    /// `member_chain` for the variable `var` and the chain's `steps`,
+    /// innermost first.
+    fn member_place(&self, n: Node, var: Node, steps: &[Step]) -> Result<Expr> {
+        let whole = normalise(self.text(n));
+        if var.kind() != "identifier" {
             return Err(self
                 .err(
                     Code::UnsupportedType,
@@ -484,14 +480,14 @@ impl Cx<'_> {
                 .with_hint(
                     "access members of struct variables or of array elements, `A[i].member`",
                 ));
-        };
-        let var = self.struct_vars.borrow().get(name).cloned();
-        let (layout, rank) = match var {
+        }
+        let name = self.text(var).to_string();
+        let (layout, rank) = match self.struct_vars.borrow().get(&name).cloned() {
             Some(StructVar::Usable { layout, rank }) => (layout, rank),
             Some(StructVar::Unusable(why)) => {
                 return Err(self
-                    .err(Code::UnsupportedType, n, format!("the member access `{}` is outside the model: {}", normalise(self.text(n)), why))
-                    .with_hint("structs whose members are all of one arithmetic type, arrays of it of constant size included (e.g. `struct { float re, im; }`, `struct { int c[10]; }`), are supported; otherwise copy the members into arrays of their own before `#pragma scop`"));
+                    .err(Code::UnsupportedType, n, format!("the member access `{}` is outside the model: {}", whole, why))
+                    .with_hint("structs whose members are all of one arithmetic type, arrays of it or of such structs of constant size included (e.g. `struct { float re, im; }`, `struct { int c[10]; }`), are supported; otherwise copy the members into arrays of their own before `#pragma scop`"));
             }
             None => {
                 return Err(self
@@ -499,6 +495,16 @@ impl Cx<'_> {
                     .with_hint("access members of struct variables or arrays declared with their struct type"));
             }
         };
+        let loc = self.loc(n);
+        let mk = |kind| Expr {
+            kind,
+            loc: loc.clone(),
+        };
+        // The element: the variable's own subscripts come first.
+        let subs = steps
+            .iter()
+            .take_while(|s| matches!(s, Step::Index(_)))
+            .count();
         if subs != rank {
             return Err(self
                 .err(
@@ -513,19 +519,132 @@ impl Cx<'_> {
                     "subscript every dimension of the array before the member, `A[i][j].member`",
                 ));
         }
-        Ok((base, layout, member))
-    }
-}
-
-/// The variable an element expression indexes.
-fn base_name(e: &Expr) -> String {
-    let mut b = e;
-    while let ExprKind::Index(a, _) = &b.kind {
-        b = a;
-    }
-    match &b.kind {
-        ExprKind::Ident(n) => n.clone(),
-        _ => String::new(),
+        let mut base = mk(ExprKind::Ident(name.clone()));
+        for s in &steps[..rank] {
+            if let Step::Index(i) = s {
+                base = mk(ExprKind::Index(Box::new(base), Box::new(self.expr(*i)?)));
+            }
+        }
+        // Walk the fields: the place is `offset + Σ index * stride`.
+        enum At<'l> {
+            Struct(&'l Layout),
+            Array(&'l [usize], Option<&'l Layout>, usize),
+            Scalar,
+        }
+        let mut at = At::Struct(&layout);
+        let mut offset = 0usize;
+        let mut terms: Vec<Expr> = Vec::new();
+        let mut path = String::new();
+        for s in &steps[rank..] {
+            match (s, &at) {
+                (Step::Field(f), At::Struct(l)) => {
+                    let Some(field) = l.fields.iter().find(|x| x.name == *f) else {
+                        let mut hint: Vec<&str> =
+                            l.fields.iter().map(|x| x.name.as_str()).collect();
+                        hint.dedup();
+                        return Err(self
+                            .err(
+                                Code::UnsupportedType,
+                                n,
+                                format!("`{}{}` has no member `{}`", name, path, f),
+                            )
+                            .with_hint(format!("its members: {}", hint.join(", "))));
+                    };
+                    offset += field.first;
+                    path.push('.');
+                    path.push_str(f);
+                    at = match &field.kind {
+                        FieldKind::Scalar => At::Scalar,
+                        FieldKind::Struct(inner) => At::Struct(inner),
+                        FieldKind::Array { dims, elem } => At::Array(dims, elem.as_deref(), 0),
+                    };
+                }
+                (Step::Index(i_node), At::Array(dims, elem, k)) => {
+                    let (dims, elem, k) = (*dims, *elem, *k);
+                    let i = i_node;
+                    let stride =
+                        dims[k + 1..].iter().product::<usize>() * elem.map_or(1, |l| l.size());
+                    let i = self.expr(*i)?;
+                    terms.push(if stride == 1 {
+                        i
+                    } else {
+                        mk(ExprKind::Binary(
+                            BinOp::Mul,
+                            Box::new(mk(ExprKind::Int(stride as i64, stride.to_string()))),
+                            Box::new(i),
+                        ))
+                    });
+                    path.push_str(&format!("[{}]", normalise(self.text(*i_node))));
+                    at = if k + 1 < dims.len() {
+                        At::Array(dims, elem, k + 1)
+                    } else {
+                        elem.map_or(At::Scalar, At::Struct)
+                    };
+                }
+                (Step::Field(f), _) => {
+                    return Err(self
+                        .err(
+                            Code::UnsupportedType,
+                            n,
+                            format!(
+                                "`{}{}` is not a struct: it has no member `{}`",
+                                name, path, f
+                            ),
+                        )
+                        .with_hint("access members of structs only"));
+                }
+                (Step::Index(_), _) => {
+                    return Err(self
+                        .err(
+                            Code::UnsupportedType,
+                            n,
+                            format!(
+                                "`{}{}` is not an array: it cannot be subscripted",
+                                name, path
+                            ),
+                        )
+                        .with_hint(
+                            "subscript array members only, as many times as they have dimensions",
+                        ));
+                }
+            }
+        }
+        match at {
+            At::Scalar => {}
+            At::Array(_, _, 0) => {
+                return Err(self
+                    .err(
+                        Code::UnsupportedType,
+                        n,
+                        format!(
+                            "the member `{}` of `{}` is an array, used here whole",
+                            path.trim_start_matches('.'),
+                            name
+                        ),
+                    )
+                    .with_hint("access its elements, `A[i].member[k]`"));
+            }
+            At::Array(dims_, _, k) => {
+                return Err(self
+                    .err(Code::UnsupportedType, n, format!("the member `{}` has {} dimension(s) but is accessed with {} subscript(s)", path.trim_start_matches('.'), dims_.len(), k))
+                    .with_hint("subscript every dimension of an array member"));
+            }
+            At::Struct(l) => {
+                return Err(self
+                    .err(Code::UnsupportedType, n, format!("`{}` is a struct member of `{}`; only members of type `{}` can be accessed", path.trim_start_matches('.'), name, l.scalar))
+                    .with_hint(format!("its members: {}", l.members.join(", "))));
+            }
+        }
+        let mut place: Option<Expr> = (offset != 0 || terms.is_empty())
+            .then(|| mk(ExprKind::Int(offset as i64, offset.to_string())));
+        for t in terms {
+            place = Some(match place {
+                None => t,
+                Some(p) => mk(ExprKind::Binary(BinOp::Add, Box::new(p), Box::new(t))),
+            });
+        }
+        let place = place.expect("a place");
+        Ok(mk(ExprKind::Index(Box::new(base), Box::new(place))))
     }
 }
 

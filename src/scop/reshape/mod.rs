@@ -197,7 +197,11 @@ pub fn prepare(region: &Region, keep_flat: &BTreeSet<String>) -> Result<Prepared
             plans.insert(name.clone(), plan);
             continue;
         }
+        // A struct object's one dimension is its members' places, which
+        // the struct lays out (`s.f[i].a[j]` is `s[10 * i + j]`): host
+        // code prints them as members again.
         let candidate = decl.rank() == 1
+            && decl.members.is_empty()
             && !list.is_empty()
             && !keep_flat.contains(name)
             && !called.contains(name)
