@@ -401,22 +401,24 @@ fn enumerators_without_a_usable_value() {
 /// Member accesses pencilc cannot model are errors at the access that
 /// say why: members of two types, `->`, a member that is itself a
 /// struct, an array of structs used without its subscripts, an aligned
-/// struct (padding between elements). (A struct declared outside the
+/// struct (padding between elements), an anonymous union member. (A struct declared outside the
 /// region that is not an array is accepted: tests/programs/struct_objects.c.)
 #[test]
 fn struct_members_outside_the_model() {
-    let head = "struct mixed { float v; int tag; };\nstruct cf { float re, im; };\nstruct nest { struct cf c; float w; };\nstruct __attribute__((aligned(16))) al { float x, y, z; };\n";
+    let head = "struct mixed { float v; int tag; };\nstruct cf { float re, im; };\nstruct nest { struct cf c; float w; };\nstruct __attribute__((aligned(16))) al { float x, y, z; };\nstruct un { union { float a; float b; }; float c; };\n";
     for (name, decl, stmt, at) in [
-        ("struct-mixed", "struct mixed A[n]", "A[i].v = 0;", "8:5"),
-        ("struct-arrow", "struct cf A[n]", "A->re = 0;", "8:5"),
+        ("struct-mixed", "struct mixed A[n]", "A[i].v = 0;", "9:5"),
+        ("struct-arrow", "struct cf A[n]", "A->re = 0;", "9:5"),
         (
             "struct-partial",
             "struct nest A[n]",
             "A[i].c = A[i].c;",
-            "8:5",
+            "9:5",
         ),
-        ("struct-unsubscripted", "struct cf A[n]", "A.re = 0;", "8:5"),
-        ("struct-aligned", "struct al A[n]", "A[i].x = 0;", "8:5"),
+        ("struct-unsubscripted", "struct cf A[n]", "A.re = 0;", "9:5"),
+        ("struct-aligned", "struct al A[n]", "A[i].x = 0;", "9:5"),
+        // An anonymous union overlays its members: no layout of places.
+        ("struct-union", "struct un A[n]", "A[i].c = 0;", "9:5"),
     ] {
         let text = format!(
             "{}void f(int n, {}) {{\n#pragma scop\n  for (int i = 0; i < n; i++)\n    {}\n#pragma endscop\n}}\n",

@@ -233,15 +233,20 @@ impl Cx<'_> {
             }
             if decls.is_empty() {
                 // C11's anonymous struct: its members are the parent's.
-                if let Some(inner) = inner_of(&ty_text, "(anonymous)")? {
-                    let at = members.len();
-                    for mut fl in inner.fields {
-                        fl.first += at;
-                        fields.push(fl);
-                    }
-                    for m in inner.members {
-                        members.push((m, inner.scalar.clone()));
-                    }
+                let Some(inner) = inner_of(&ty_text, "(anonymous)")? else {
+                    // An anonymous union overlays its members.
+                    return Err(format!(
+                        "its member `{}` is an anonymous union or declares no name",
+                        normalise(self.text(f))
+                    ));
+                };
+                let at = members.len();
+                for mut fl in inner.fields {
+                    fl.first += at;
+                    fields.push(fl);
+                }
+                for m in inner.members {
+                    members.push((m, inner.scalar.clone()));
                 }
                 continue;
             }
