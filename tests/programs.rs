@@ -1326,7 +1326,8 @@ fn members_that_are_arrays_of_structs_are_places_of_their_struct() {
 }
 
 /// `for` loops outside PENCIL's form (issue 33: pet's for_while_inc2-4,
-/// inc4 and inc5 were E0107) are the `while` loops C makes of them: a
+/// inc4, inc5 and for_while_init were E0107) are the `while` loops C
+/// makes of them: a condition that reads what the body changes, a
 /// data-dependent increment with a `continue` (which still runs the
 /// increment), no initialiser, no condition with a `break`, a `double`
 /// iterator, and rows in parallel around a loop of their own; an
@@ -1338,9 +1339,14 @@ fn for_loops_outside_pencils_form_run_as_while_loops() {
     check_cuda_emulated("for_as_while");
     check_openmp("for_as_while");
     // The rows around their own loops run in parallel, and so does the
-    // loop whose increment `(i + 3) - (i + 2)` is the constant 1.
+    // loop whose increment `(i + 3) - (i + 2)` is the constant 1, and
+    // the loop after the ones whose bounds their bodies change.
     let log = verbose_log("for_as_while");
-    assert!(log.contains("parallel dims [0, 0, 0, 1, 1, 0]"), "{}", log);
+    assert!(
+        log.contains("parallel dims [0, 0, 0, 1, 1, 0, 0, 1]"),
+        "{}",
+        log
+    );
 }
 
 /// Scalar forwarding (issue 30: ludcmp's `w`, shared by every `(i, j)`,

@@ -717,8 +717,8 @@ impl<'r> Builder<'r> {
                 independent,
                 loc,
             } => {
-                self.check_canonical(iter, iter_type.is_some(), init, cond, body, loc)?;
-                if self.is_dynamic_loop(iter, init, cond, body) {
+                let varying = self.check_canonical(iter, iter_type.is_some(), cond, body, loc)?;
+                if varying || self.is_dynamic_loop(iter, init, cond, body) {
                     self.compound(std::slice::from_ref(s), loc)?;
                 } else {
                     let ty = self.iterator_type(iter, iter_type.as_deref());
@@ -784,17 +784,17 @@ impl<'r> Builder<'r> {
         Ok(())
     }
 
-    /// PENCIL's structured `for`: the iterator is not assigned in the body,
-    /// and the bounds do not change while the loop runs.
+    /// PENCIL's structured `for`: the iterator is not assigned in the
+    /// body. True where the condition reads a variable the body changes
+    /// (the loop is then dynamic control).
     fn check_canonical(
         &self,
         iter: &str,
         declares_iter: bool,
-        init: &Expr,
         cond: &Expr,
         body: &[Stmt],
         loc: &Loc,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         if let Some(d) = self.decl(iter).filter(|_| !declares_iter) {
             if !d.is_integer() {
                 return Err(Diagnostic::error(
@@ -826,24 +826,13 @@ impl<'r> Builder<'r> {
             )
             .with_hint("PENCIL loops have one iterator that only the loop header changes"));
         }
+        // The initialiser runs once, before the body: what the body
+        // changes later does not matter to it. A condition that reads
+        // what the body changes is a `while` loop's: the loop is dynamic
+        // control, one statement that runs as written.
         let mut names = Vec::new();
-        init.idents(&mut names);
         cond.idents(&mut names);
-        if let Some(n) = names
-            .iter()
-            .find(|n| *n != iter && inner_written.contains(*n))
-        {
-            let at = find_ident(cond, n)
-                .or_else(|| find_ident(init, n))
-                .unwrap_or_else(|| cond.loc.clone());
-            return Err(Diagnostic::error(
-                Code::NonCanonicalLoop,
-                Some(at),
-                format!("the loop bound uses `{}`, which the loop body changes", n),
-            )
-            .with_hint("PENCIL loop bounds are invariant: compute the bound into a variable the loop does not assign"));
-        }
-        Ok(())
+        Ok(names.iter().any(|n| n != iter && inner_written.contains(n)))
     }
 
     /// A loop the model cannot see as a loop: non-affine bounds, or a

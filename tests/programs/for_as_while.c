@@ -1,7 +1,7 @@
 /* `for` loops outside PENCIL's form (issue 33: pet's for_while_inc2-4,
  * inc4, inc5): no initialiser, no condition, an increment that is not a
  * constant step, a `continue` that must still run the increment, a
- * floating-point iterator. Each is the `while` loop C makes of it, one
+ * floating-point iterator, a condition that reads what the body changes. Each is the `while` loop C makes of it, one
  * statement of dynamic control in the model; the loops around it stay
  * parallel where they can. Every version must print what the sequential
  * program prints. */
@@ -73,6 +73,27 @@ static double fractions(void) {
   return acc;
 }
 
+/* A condition that reads what the body changes (pet's for_while_init):
+ * C reads `m` anew each time, so the loop is a `while` loop; an
+ * initialiser that reads what the body changes runs once, before it. */
+static int shrinking(int n) {
+  int m = n, k = 3;
+#pragma scop
+  for (int i = 0; i < m; i++) {
+    B[i] = B[i] + i * 2;
+    if (step[i] % 3 == 0)
+      m--;
+  }
+  for (int i = k; i < n; i++) {
+    B[i] = B[i] + k;
+    k = i % 4;
+  }
+  for (int i = 0; i < n; i++)
+    C[i][0] = B[i] + m;
+#pragma endscop
+  return m * 100 + k;
+}
+
 static double sum(int n) {
   double s = 0;
   for (int i = 0; i < N; i++) {
@@ -102,5 +123,7 @@ int main(void) {
   printf("fractions %.6f\n", fractions());
   cancelled(N - 1);
   printf("cancelled %.3f\n", sum(0));
+  int left = shrinking(N - 5);
+  printf("shrinking %d %.3f\n", left, sum(0));
   return 0;
 }
