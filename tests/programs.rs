@@ -1325,6 +1325,28 @@ fn members_that_are_arrays_of_structs_are_places_of_their_struct() {
     );
 }
 
+/// A loop iterator the region also uses outside its loops (issue 33:
+/// pet's loop7, and a read after a loop with `break`, were E0106): the
+/// loops over it run as written, with a warning where it is used; the
+/// other loops stay parallel; uses of an iterator after a loop without
+/// `break` are its final value, with no warning. Every target and version
+/// prints the sequential results.
+#[test]
+fn iterators_used_outside_their_loops_are_variables() {
+    check("iterator_outside");
+    check_cuda_emulated("iterator_outside");
+    check_openmp("iterator_outside");
+    let log = verbose_log("iterator_outside");
+    assert!(log.contains("parallel dims [0, 0, 2, 1]"), "{}", log);
+    assert_eq!(
+        log.matches("is used here outside the loops it is the iterator of")
+            .count(),
+        2,
+        "{}",
+        log
+    );
+}
+
 /// `for` loops outside PENCIL's form (issue 33: pet's for_while_inc2-4,
 /// inc4, inc5 and for_while_init were E0107) are the `while` loops C
 /// makes of them: a condition that reads what the body changes, a

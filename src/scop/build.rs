@@ -210,7 +210,30 @@ fn build_with(prepared: &super::reshape::Prepared, dynamic: BTreeSet<String>) ->
         assumed_pure: BTreeSet::new(),
         isl: crate::isl::Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS),
     };
-    loops::check_iterator_uses(&region.body)?;
+    // Loops over a variable the region also uses outside them run as
+    // written, the variable a scalar like any other.
+    let outside = loops::iterators_used_outside(&region.body);
+    if outside.keys().any(|v| !dynamic.contains(v)) {
+        let mut all = dynamic.clone();
+        all.extend(outside.keys().cloned());
+        return build_with(prepared, all);
+    }
+    for (var, at) in &outside {
+        b.warnings.push(
+            Diagnostic::warning(
+                Code::UnsupportedStatement,
+                Some(at.clone()),
+                format!(
+                    "`{}` is used here outside the loops it is the iterator of: those loops run as written, one after the other, and `{}` is a variable like any other",
+                    var, var
+                ),
+            )
+            .with_hint(format!(
+                "to let pencilc parallelise the loops, give them an iterator of their own (`for (int {} = ...)`) and keep what is needed after them in another variable",
+                var
+            )),
+        );
+    }
     // The extents of delinearised arrays are parameters of the model even
     // where no rewritten subscript mentions them.
     b.params

@@ -546,42 +546,44 @@ fn undeclared_iterators(body: &[Stmt], out: &mut BTreeSet<String>) {
     }
 }
 
-/// A variable that a loop of the region uses as its iterator is read or
-/// written only inside such loops: the model knows its value there only
-/// (elsewhere it would read the value from before the region, while C
-/// reads what the last loop left).
-pub(super) fn check_iterator_uses(body: &[Stmt]) -> Result<()> {
+/// The variables that loops of the region use as iterators and that the
+/// region also reads or writes outside those loops (after final values
+/// were substituted: `final_values`), each with the first such use. The
+/// model knows an affine loop's iterator inside the loop only, so the
+/// loops over these run as written (`build_with`'s `dynamic`), and the
+/// variable is a scalar like any other (pet's loop7: `i = f(); for (i =
+/// i; i < 10; ++i)`).
+pub(super) fn iterators_used_outside(body: &[Stmt]) -> BTreeMap<String, crate::diag::Loc> {
     let mut vars = BTreeSet::new();
     undeclared_iterators(body, &mut vars);
-    if vars.is_empty() {
-        return Ok(());
+    let mut out = BTreeMap::new();
+    if !vars.is_empty() {
+        uses_outside(body, &vars, &mut Vec::new(), &mut out);
     }
-    uses_outside(body, &vars, &mut Vec::new())
+    out
 }
 
-fn uses_outside(body: &[Stmt], vars: &BTreeSet<String>, inside: &mut Vec<String>) -> Result<()> {
-    let check = |e: &Expr, inside: &[String]| -> Result<()> {
+fn uses_outside(
+    body: &[Stmt],
+    vars: &BTreeSet<String>,
+    inside: &mut Vec<String>,
+    out: &mut BTreeMap<String, crate::diag::Loc>,
+) {
+    fn check(
+        e: &Expr,
+        inside: &[String],
+        vars: &BTreeSet<String>,
+        out: &mut BTreeMap<String, crate::diag::Loc>,
+    ) {
         let mut names = Vec::new();
         e.idents(&mut names);
         for n in names {
             if vars.contains(&n) && !inside.contains(&n) {
                 let at = find_ident(e, &n).unwrap_or_else(|| e.loc.clone());
-                return Err(Diagnostic::error(
-                    Code::UnsupportedStatement,
-                    Some(at),
-                    format!(
-                        "`{}` is a loop iterator of this region and is used here outside its loops",
-                        n
-                    ),
-                )
-                .with_hint(format!(
-                    "pencilc knows the value of `{}` inside the loops that it controls only; keep what you need in another variable, or give this use its own variable",
-                    n
-                )));
+                out.entry(n).or_insert(at);
             }
         }
-        Ok(())
-    };
+    }
     // Declarations end with their block.
     let depth = inside.len();
     for s in body {
@@ -593,26 +595,26 @@ fn uses_outside(body: &[Stmt], vars: &BTreeSet<String>, inside: &mut Vec<String>
                 body,
                 ..
             } => {
-                check(init, inside)?;
+                check(init, inside, vars, out);
                 inside.push(iter.clone());
-                let r = check(cond, inside).and_then(|_| uses_outside(body, vars, inside));
+                check(cond, inside, vars, out);
+                uses_outside(body, vars, inside, out);
                 inside.pop();
-                r?;
             }
             Stmt::If {
                 cond, then_, else_, ..
             } => {
-                check(cond, inside)?;
-                uses_outside(then_, vars, inside)?;
-                uses_outside(else_, vars, inside)?;
+                check(cond, inside, vars, out);
+                uses_outside(then_, vars, inside, out);
+                uses_outside(else_, vars, inside, out);
             }
             Stmt::While { cond, body, .. } => {
-                check(cond, inside)?;
-                uses_outside(body, vars, inside)?;
+                check(cond, inside, vars, out);
+                uses_outside(body, vars, inside, out);
             }
             Stmt::Assign { lhs, rhs, .. } => {
-                check(lhs, inside)?;
-                check(rhs, inside)?;
+                check(lhs, inside, vars, out);
+                check(rhs, inside, vars, out);
             }
             Stmt::Decl { var, init, .. } => {
                 if vars.contains(&var.name) && !inside.contains(&var.name) {
@@ -620,26 +622,25 @@ fn uses_outside(body: &[Stmt], vars: &BTreeSet<String>, inside: &mut Vec<String>
                     inside.push(var.name.clone());
                 }
                 for d in var.dims.iter().flatten() {
-                    check(d, inside)?;
+                    check(d, inside, vars, out);
                 }
                 if let Some(i) = init {
-                    check(i, inside)?;
+                    check(i, inside, vars, out);
                 }
             }
-            Stmt::Assume { cond, .. } => check(cond, inside)?,
+            Stmt::Assume { cond, .. } => check(cond, inside, vars, out),
             Stmt::Kill { targets, .. } => {
                 for t in targets {
-                    check(t, inside)?;
+                    check(t, inside, vars, out);
                 }
             }
             Stmt::Call { args, .. } => {
                 for a in args {
-                    check(a, inside)?;
+                    check(a, inside, vars, out);
                 }
             }
             Stmt::Break(_) | Stmt::Continue(_) => {}
         }
     }
     inside.truncate(depth);
-    Ok(())
 }
