@@ -72,6 +72,20 @@ static void two_threads(int n, double B[restrict const static N][N], double s[re
 #pragma endscop
 }
 
+/* A step's scalar that the previous step's threads all read (a
+ * write-after-read from every thread): it keeps its own kernel. */
+static void war(int n, double B[restrict const static N][N], double t[restrict const static N]) {
+  double s = 1.0;
+#pragma scop
+  for (int i = 1; i < n; i++) {
+    s = s * 0.25 + 0.1 * B[i - 1][0];
+    for (int j = 0; j < n; j++)
+      B[i][j] = B[i - 1][j] * 0.25 + s;
+  }
+  t[0] = s;
+#pragma endscop
+}
+
 /* Steps of two: the scalar work of a step lands where no other runs. */
 static void stride(int n, double L[restrict const static N][N], double x[restrict const static N]) {
 #pragma scop
@@ -149,6 +163,8 @@ int main(void) {
   printf("one_thread %.8e %.8e %.8e\n", sum2(C), sum1(y), sum1(s));
   two_threads(N, B, s);
   printf("two_threads %.8e %.8e\n", sum2(B), sum1(s));
+  war(N, B, z);
+  printf("war %.8e %.8e\n", sum2(B), z[0]);
   for (int i = 0; i < N; i++)
     x[i] = 1.0 + i % 4;
   stride(N, L, x);
