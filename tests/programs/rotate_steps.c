@@ -86,6 +86,19 @@ static void war(int n, double B[restrict const static N][N], double t[restrict c
 #pragma endscop
 }
 
+/* Scalar work put on a thread that the step's own loop (`j > k`) never
+ * reaches (the scheduler fuses `t[k]` into the band at `j = 0`): the
+ * launches must still run it. */
+static void first_thread_gone(int n, double B[restrict const static N][N], double t[restrict const static N]) {
+#pragma scop
+  for (int k = 2; k < n; k++) {
+    t[k] = t[k - 1] * 0.5 + B[k - 2][k];
+    for (int j = k + 1; j < n; j++)
+      B[k][j] = B[k - 1][j] * 0.5 + t[k];
+  }
+#pragma endscop
+}
+
 /* Steps of two: the scalar work of a step lands where no other runs. */
 static void stride(int n, double L[restrict const static N][N], double x[restrict const static N]) {
 #pragma scop
@@ -163,6 +176,8 @@ int main(void) {
   printf("one_thread %.8e %.8e %.8e\n", sum2(C), sum1(y), sum1(s));
   two_threads(N, B, s);
   printf("two_threads %.8e %.8e\n", sum2(B), sum1(s));
+  first_thread_gone(N, C, r);
+  printf("first_thread_gone %.8e %.8e\n", sum2(C), sum1(r));
   war(N, B, z);
   printf("war %.8e %.8e\n", sum2(B), z[0]);
   for (int i = 0; i < N; i++)
