@@ -479,6 +479,36 @@ impl Mapper<'_> {
     }
 
     fn make_kernel(&mut self, node: ScheduleNode, leading: usize) -> Result<ScheduleNode> {
+        let (node, d) = self.kernel_dims(node, leading)?;
+        let tile_band = self.insert_blocks(node, &d)?;
+        let (point, mem) = self.map_threads(tile_band, &d)?;
+        let up = self.up_to_kernel_mark(point, &d, &mem)?;
+        self.kernels.push(KernelPlan {
+            id: d.k,
+            n_block: d.n_block,
+            block_sizes: d.block_sizes,
+            grid_cap: d.grid_cap,
+            wavefront: self.unit_tiles,
+            wraps: d.wraps,
+            tile_index: d.tile_index,
+            tile_max: d.tile_max,
+            band_members: d.n,
+            parallel_members: leading,
+            number: d.number,
+            tile_sizes: d.tiles,
+            memory: mem,
+        });
+        Ok(up)
+    }
+
+    /// A kernel's band, split where only part of it is mapped, with its
+    /// mapped members checked parallel, and its dimensions: members,
+    /// threads, blocks, tile and block sizes, and the grid.
+    fn kernel_dims(
+        &mut self,
+        node: ScheduleNode,
+        leading: usize,
+    ) -> Result<(ScheduleNode, KernelDims)> {
         let isl = self.isl;
         let n = node.band_n_member().isl(isl, STAGE)? as usize;
         let permutable = node.band_get_permutable().isl(isl, STAGE)?;
@@ -574,13 +604,6 @@ impl Mapper<'_> {
             })
             .collect();
         let depth = node.get_schedule_depth().isl(isl, STAGE)? as usize;
-
-        let band_vars: Vec<String> = (0..n).map(|k| format!("p{}", k)).collect();
-        let tuple = band_vars.join(", ");
-        let prefix_tuple = (0..depth)
-            .map(|k| format!("h{}", k))
-            .collect::<Vec<_>>()
-            .join(", ");
         let partial_map =
             UnionMap::from_multi_union_pw_aff(partial.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
 
@@ -605,28 +628,57 @@ impl Mapper<'_> {
             tile_max.push(max);
             tile_index.push(m.to_str().isl(isl, STAGE)?.to_string());
         }
+        let dims = KernelDims {
+            k,
+            number,
+            n,
+            n_thread,
+            n_block,
+            depth,
+            tiles,
+            block_sizes,
+            grid_cap,
+            wraps,
+            tile_index,
+            tile_max,
+            partial_map,
+            tuple: (0..n)
+                .map(|k| format!("p{}", k))
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        Ok((node, dims))
+    }
 
-        // Block filter: block b_j runs the tiles whose index is b_j modulo the grid.
+    /// The band under the kernel's mark, filtered to the tiles of a block
+    /// (`b_j` runs the tiles whose index is `b_j` modulo the grid), and
+    /// tiled: the tile band.
+    fn insert_blocks(&self, node: ScheduleNode, d: &KernelDims) -> Result<ScheduleNode> {
+        let isl = self.isl;
         let mut node = node;
-        if n_block > 0 && self.with_ids {
-            let ids = &self.block_ids[..n_block];
-            let cons: Vec<String> = (0..n_block)
+        if d.n_block > 0 && self.with_ids {
+            let ids = &self.block_ids[..d.n_block];
+            let cons: Vec<String> = (0..d.n_block)
                 .map(|j| {
-                    if wraps[j] {
+                    if d.wraps[j] {
                         format!(
                             "(floor(p{}/{}) - {}) mod {} = 0",
-                            j, tiles[j], ids[j], grid_cap[j]
+                            j, d.tiles[j], ids[j], d.grid_cap[j]
                         )
                     } else {
-                        format!("floor(p{}/{}) = {}", j, tiles[j], ids[j])
+                        format!("floor(p{}/{}) = {}", j, d.tiles[j], ids[j])
                     }
                 })
                 .collect();
-            let filter = self.filter_on(&partial_map, ids, &tuple, &cons)?;
+            let filter = self.filter_on(&d.partial_map, ids, &d.tuple, &cons)?;
             node = node.insert_filter(filter).isl(isl, STAGE)?;
-            let ctx_cons: Vec<String> = (0..n_block)
-                .map(|j| format!("0 <= {} < {}", ids[j], grid_cap[j]))
+            let ctx_cons: Vec<String> = (0..d.n_block)
+                .map(|j| format!("0 <= {} < {}", ids[j], d.grid_cap[j]))
                 .collect();
+            let prefix_tuple = (0..d.depth)
+                .map(|k| format!("h{}", k))
+                .collect::<Vec<_>>()
+                .join(", ");
             // Text: constraints on the block identifiers, written from their names.
             let ctx = Set::read_from_str(
                 &isl.ctx,
@@ -640,142 +692,166 @@ impl Mapper<'_> {
             .isl(isl, STAGE)?;
             node = node.insert_context(ctx).isl(isl, STAGE)?;
         }
-        let mark = self.mark_id(k)?;
+        let mark = self.mark_id(d.k)?;
         node = node.insert_mark(mark).isl(isl, STAGE)?;
         // Down to the band: mark → [context → filter →] band.
-        let steps = if n_block > 0 && self.with_ids { 3 } else { 1 };
+        let steps = if d.n_block > 0 && self.with_ids { 3 } else { 1 };
         for _ in 0..steps {
             node = node.child(0).isl(isl, STAGE)?;
         }
         let sizes = {
             let space = node.band_get_space().isl(isl, STAGE)?;
             let mut mv = MultiVal::zero(space).isl(isl, STAGE)?;
-            for (j, t) in tiles.iter().enumerate() {
+            for (j, t) in d.tiles.iter().enumerate() {
                 mv = mv
                     .set_val(j as i32, Val::int_from_si(&isl.ctx, *t).isl(isl, STAGE)?)
                     .isl(isl, STAGE)?;
             }
             mv
         };
-        node = node.band_tile(sizes).isl(isl, STAGE)?;
-        // What the memory planner needs from the tile band.
-        let tile_view = if self.with_ids {
-            Some((
-                node.get_domain().isl(isl, STAGE)?,
-                node.get_prefix_schedule_union_map().isl(isl, STAGE)?,
-                node.band_get_partial_schedule().isl(isl, STAGE)?,
-            ))
-        } else {
-            None
-        };
-        let mut point = node.child(0).isl(isl, STAGE)?;
+        node.band_tile(sizes).isl(isl, STAGE)
+    }
+
+    /// The point band under `tile_band`, filtered to a thread's points
+    /// (`t_j` runs those congruent to it modulo the block size), with the
+    /// kernel's memory planned on it and register tiles' loops unrolled.
+    fn map_threads(
+        &self,
+        tile_band: ScheduleNode,
+        d: &KernelDims,
+    ) -> Result<(ScheduleNode, memory::KernelMemory)> {
+        let isl = self.isl;
+        let mut point = tile_band.copy().isl(isl, STAGE)?.child(0).isl(isl, STAGE)?;
         let mut mem = memory::KernelMemory::default();
-        if n_thread > 0 && self.with_ids {
-            // Thread filter on the point band: thread t_j runs the points
-            // of the tile congruent to it modulo the block size.
-            let ids = &self.thread_ids[..n_thread];
-            let cons: Vec<String> = (0..n_thread)
-                .map(|j| {
-                    format!(
-                        "(p{j} - {t}*floor(p{j}/{t}) - {id}) mod {b} = 0",
-                        j = j,
-                        t = tiles[j],
-                        id = ids[j],
-                        b = block_sizes[j]
-                    )
-                })
-                .collect();
-            let filter = self.filter_on(&partial_map, ids, &tuple, &cons)?;
-            // Wavefront tiles run one thread per block: nothing to share.
-            let promote = !self.unit_tiles && (self.opts.mem.shared || self.opts.mem.private);
-            // The planner reasons about one thread: its ids are bounded.
-            let bounds: Vec<String> = (0..n_thread)
-                .map(|j| format!("0 <= {} < {}", ids[j], block_sizes[j]))
-                .collect();
-            let mine = filter
-                .copy()
-                .isl(isl, STAGE)?
-                .intersect_params(
-                    // Text: constraints written from names made here.
-                    Set::read_from_str(
-                        &isl.ctx,
-                        &format!("[{}] -> {{ : {} }}", ids.join(", "), bounds.join(" and ")),
-                    )
-                    .isl(isl, STAGE)?,
+        if d.n_thread == 0 || !self.with_ids {
+            return Ok((point, mem));
+        }
+        let ids = &self.thread_ids[..d.n_thread];
+        let cons: Vec<String> = (0..d.n_thread)
+            .map(|j| {
+                format!(
+                    "(p{j} - {t}*floor(p{j}/{t}) - {id}) mod {b} = 0",
+                    j = j,
+                    t = d.tiles[j],
+                    id = ids[j],
+                    b = d.block_sizes[j]
                 )
-                .isl(isl, STAGE)?;
-            if let (true, Some((instances, host_prefix, tile))) = (promote, &tile_view) {
-                let shape = memory::KernelShape {
-                    scop: self.scop,
-                    instances,
-                    host_prefix,
-                    tile,
-                    point: &point.band_get_partial_schedule().isl(isl, STAGE)?,
-                    n_block,
-                    block_sizes: &block_sizes,
-                    tile_sizes: &tiles,
-                    thread_filter: &mine,
-                    privatised: self.privatised,
-                };
-                let mut budget = self.opts.mem.clone();
-                if budget.max_shared_bytes >= 0 && has_reductions(isl, self.scop, instances)? {
-                    budget.max_shared_bytes =
-                        (budget.max_shared_bytes - memory::REDUCTION_LOCAL_BYTES).max(0);
+            })
+            .collect();
+        let filter = self.filter_on(&d.partial_map, ids, &d.tuple, &cons)?;
+        // Wavefront tiles run one thread per block: nothing to share.
+        let promote = !self.unit_tiles && (self.opts.mem.shared || self.opts.mem.private);
+        if promote {
+            mem = self.plan_memory(&tile_band, &point, &filter, d)?;
+        }
+        if mem
+            .promoted()
+            .any(|g| g.placement == memory::Placement::Private)
+        {
+            // Register tiles need constant indices: unroll the point
+            // loops that a thread runs several times.
+            for j in 0..d.n_thread {
+                if d.tiles[j] > d.block_sizes[j] {
+                    point = point
+                        .band_member_set_ast_loop_type(j as i32, ASTLoopType::Unroll)
+                        .isl(isl, STAGE)?;
                 }
-                mem = memory::plan_kernel(isl, &shape, &budget)?;
-            }
-            if mem
-                .promoted()
-                .any(|g| g.placement == memory::Placement::Private)
-            {
-                // Register tiles need constant indices: unroll the point
-                // loops that a thread runs several times.
-                for j in 0..n_thread {
-                    if tiles[j] > block_sizes[j] {
-                        point = point
-                            .band_member_set_ast_loop_type(j as i32, ASTLoopType::Unroll)
-                            .isl(isl, STAGE)?;
-                    }
-                }
-            }
-            point = point.insert_filter(filter).isl(isl, STAGE)?;
-            let inner_depth = depth + n;
-            let inner_tuple = (0..inner_depth)
-                .map(|k| format!("h{}", k))
-                .collect::<Vec<_>>()
-                .join(", ");
-            let ctx_cons: Vec<String> = (0..n_thread)
-                .map(|j| format!("0 <= {} < {}", ids[j], block_sizes[j]))
-                .collect();
-            // Text: constraints on the thread identifiers, written from their names.
-            let ctx = Set::read_from_str(
-                &isl.ctx,
-                &format!(
-                    "[{}] -> {{ [{}] : {} }}",
-                    ids.join(", "),
-                    inner_tuple,
-                    ctx_cons.join(" and ")
-                ),
-            )
-            .isl(isl, STAGE)?;
-            point = point.insert_context(ctx).isl(isl, STAGE)?;
-            if mem.needs(memory::Level::Inner) {
-                point = point
-                    .insert_mark(self.named_id(&format!("{}{}", MEM_INNER_MARK, k))?)
-                    .isl(isl, STAGE)?;
             }
         }
+        point = point.insert_filter(filter).isl(isl, STAGE)?;
+        let inner_tuple = (0..d.depth + d.n)
+            .map(|k| format!("h{}", k))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let ctx_cons: Vec<String> = (0..d.n_thread)
+            .map(|j| format!("0 <= {} < {}", ids[j], d.block_sizes[j]))
+            .collect();
+        // Text: constraints on the thread identifiers, written from their names.
+        let ctx = Set::read_from_str(
+            &isl.ctx,
+            &format!(
+                "[{}] -> {{ [{}] : {} }}",
+                ids.join(", "),
+                inner_tuple,
+                ctx_cons.join(" and ")
+            ),
+        )
+        .isl(isl, STAGE)?;
+        point = point.insert_context(ctx).isl(isl, STAGE)?;
+        if mem.needs(memory::Level::Inner) {
+            point = point
+                .insert_mark(self.named_id(&format!("{}{}", MEM_INNER_MARK, d.k))?)
+                .isl(isl, STAGE)?;
+        }
+        Ok((point, mem))
+    }
+
+    /// The kernel's memory plan, for one thread of one block (its ids
+    /// bounded), from the tile band and the point band.
+    fn plan_memory(
+        &self,
+        tile_band: &ScheduleNode,
+        point: &ScheduleNode,
+        filter: &UnionSet,
+        d: &KernelDims,
+    ) -> Result<memory::KernelMemory> {
+        let isl = self.isl;
+        let ids = &self.thread_ids[..d.n_thread];
+        let bounds: Vec<String> = (0..d.n_thread)
+            .map(|j| format!("0 <= {} < {}", ids[j], d.block_sizes[j]))
+            .collect();
+        let mine = filter
+            .copy()
+            .isl(isl, STAGE)?
+            .intersect_params(
+                // Text: constraints written from names made here.
+                Set::read_from_str(
+                    &isl.ctx,
+                    &format!("[{}] -> {{ : {} }}", ids.join(", "), bounds.join(" and ")),
+                )
+                .isl(isl, STAGE)?,
+            )
+            .isl(isl, STAGE)?;
+        let instances = tile_band.get_domain().isl(isl, STAGE)?;
+        let shape = memory::KernelShape {
+            scop: self.scop,
+            instances: &instances,
+            host_prefix: &tile_band.get_prefix_schedule_union_map().isl(isl, STAGE)?,
+            tile: &tile_band.band_get_partial_schedule().isl(isl, STAGE)?,
+            point: &point.band_get_partial_schedule().isl(isl, STAGE)?,
+            n_block: d.n_block,
+            block_sizes: &d.block_sizes,
+            tile_sizes: &d.tiles,
+            thread_filter: &mine,
+            privatised: self.privatised,
+        };
+        let mut budget = self.opts.mem.clone();
+        if budget.max_shared_bytes >= 0 && has_reductions(isl, self.scop, &instances)? {
+            budget.max_shared_bytes =
+                (budget.max_shared_bytes - memory::REDUCTION_LOCAL_BYTES).max(0);
+        }
+        memory::plan_kernel(isl, &shape, &budget)
+    }
+
+    /// From the point band up to the kernel's mark, marking where tiles
+    /// kept across the sequential tile loops are copied.
+    fn up_to_kernel_mark(
+        &self,
+        point: ScheduleNode,
+        d: &KernelDims,
+        mem: &memory::KernelMemory,
+    ) -> Result<ScheduleNode> {
+        let isl = self.isl;
         // The tile band.
         let mut up = point.parent().isl(isl, STAGE)?;
-        if mem.needs(memory::Level::Outer) && n_block < n {
-            up = up.band_split(n_block as i32).isl(isl, STAGE)?;
+        if mem.needs(memory::Level::Outer) && d.n_block < d.n {
+            up = up.band_split(d.n_block as i32).isl(isl, STAGE)?;
             up = up
                 .child(0)
                 .isl(isl, STAGE)?
-                .insert_mark(self.named_id(&format!("{}{}", MEM_OUTER_MARK, k))?)
+                .insert_mark(self.named_id(&format!("{}{}", MEM_OUTER_MARK, d.k))?)
                 .isl(isl, STAGE)?;
         }
-        // Back up to the kernel mark.
         loop {
             if up.get_type().isl(isl, STAGE)? == ScheduleNodeType::Mark
                 && up
@@ -783,31 +859,15 @@ impl Mapper<'_> {
                     .isl(isl, STAGE)?
                     .get_name()
                     .isl(isl, STAGE)?
-                    == format!("kernel_{}", k)
+                    == format!("kernel_{}", d.k)
             {
-                break;
+                return Ok(up);
             }
             if !up.has_parent().isl(isl, STAGE)? {
                 return Err(Diagnostic::internal(STAGE, "lost track of the kernel mark"));
             }
             up = up.parent().isl(isl, STAGE)?;
         }
-        self.kernels.push(KernelPlan {
-            id: k,
-            n_block,
-            block_sizes,
-            grid_cap,
-            wavefront: self.unit_tiles,
-            wraps,
-            tile_index,
-            tile_max,
-            band_members: n,
-            parallel_members: leading,
-            number,
-            tile_sizes: tiles,
-            memory: mem,
-        });
-        Ok(up)
     }
 
     /// Whether some tile index of `index` (instances → tile) over the
@@ -911,6 +971,27 @@ impl Mapper<'_> {
 }
 
 /// Whether a statement with `reduction` updates has instances in `domain`.
+/// A kernel's dimensions (`Mapper::kernel_dims`): its number among the
+/// region's (`k`) and the file's, band members, threads, blocks, the
+/// band's depth, tile and block sizes, the grid, and the band's partial
+/// schedule with its members' names (`p0, p1, ...`).
+struct KernelDims {
+    k: usize,
+    number: usize,
+    n: usize,
+    n_thread: usize,
+    n_block: usize,
+    depth: usize,
+    tiles: Vec<i64>,
+    block_sizes: Vec<i64>,
+    grid_cap: Vec<i64>,
+    wraps: Vec<bool>,
+    tile_index: Vec<String>,
+    tile_max: Vec<Option<String>>,
+    partial_map: UnionMap,
+    tuple: String,
+}
+
 fn has_reductions(isl: &Isl, scop: &Scop, domain: &UnionSet) -> Result<bool> {
     let sets = domain.get_set_list().isl(isl, STAGE)?;
     for i in 0..sets.size().isl(isl, STAGE)? {
