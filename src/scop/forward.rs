@@ -114,12 +114,7 @@ pub fn forward(isl: &Isl, scop: &Scop) -> Result<Option<(Scop, Vec<String>)>> {
 /// (the chain's scalar and element have one type), no other effect.
 fn drop_identities(isl: &Isl, scop: &mut Scop) -> Result<()> {
     let identity = |st: &Statement| -> Result<bool> {
-        let StmtBody::Assign {
-            lhs,
-            op: AssignOp::Assign,
-            rhs,
-        } = &st.body
-        else {
+        let Some((lhs, rhs)) = plain_assignment(st) else {
             return Ok(false);
         };
         let (text, array) = (crate::front::cexpr::plain(lhs), base_name(lhs));
@@ -199,16 +194,21 @@ fn touches(st: &Statement, name: &str) -> bool {
     st.reads.iter().chain(&st.writes).any(|a| a.array == name)
 }
 
+/// `lhs = rhs;` of a statement that is a plain assignment.
+fn plain_assignment(st: &Statement) -> Option<(&Expr, &Expr)> {
+    match &st.body {
+        StmtBody::Assign {
+            lhs,
+            op: AssignOp::Assign,
+            rhs,
+        } => Some((lhs, rhs)),
+        _ => None,
+    }
+}
+
 /// `A[f]` of an end, and `A`.
 fn end_target<'s>(st: &'s Statement, var: &str) -> Option<(&'s Expr, &'s str)> {
-    let StmtBody::Assign {
-        lhs,
-        op: AssignOp::Assign,
-        rhs,
-    } = &st.body
-    else {
-        return None;
-    };
+    let (lhs, rhs) = plain_assignment(st)?;
     let ExprKind::Index(..) = lhs.kind else {
         return None;
     };

@@ -380,6 +380,27 @@ mod tests {
         }
     }
 
+    /// A rotated statement's rows: the outer (sequential) row and the
+    /// parallel band's.
+    fn rotated_rows(outer: (Vec<i64>, i64), inner: (Vec<i64>, i64)) -> Vec<(Row, bool)> {
+        vec![
+            (
+                Row {
+                    coef: outer.0,
+                    shift: outer.1,
+                },
+                false,
+            ),
+            (
+                Row {
+                    coef: inner.0,
+                    shift: inner.1,
+                },
+                true,
+            ),
+        ]
+    }
+
     fn stmt(names: &[String], n: &str) -> usize {
         names.iter().position(|x| x == n).unwrap()
     }
@@ -395,22 +416,7 @@ mod tests {
         assert!(rows_to(&node, stmt(&names, "S_2"), &mut rows));
         assert_eq!(
             rows,
-            vec![
-                (
-                    Row {
-                        coef: vec![1],
-                        shift: -1
-                    },
-                    false
-                ),
-                (
-                    Row {
-                        coef: vec![1],
-                        shift: 0
-                    },
-                    true
-                )
-            ],
+            rotated_rows((vec![1], -1), (vec![1], 0)),
             "{:?}",
             node
         );
@@ -437,22 +443,7 @@ mod tests {
         assert!(rows_to(&node, stmt(&names, "S_0"), &mut rows));
         assert_eq!(
             rows,
-            vec![
-                (
-                    Row {
-                        coef: vec![1],
-                        shift: -1
-                    },
-                    false
-                ),
-                (
-                    Row {
-                        coef: vec![0],
-                        shift: 0
-                    },
-                    true
-                )
-            ],
+            rotated_rows((vec![1], -1), (vec![0], 0)),
             "{:?}",
             node
         );
