@@ -672,24 +672,7 @@ impl Mapper<'_> {
                 .collect();
             let filter = self.filter_on(&d.partial_map, ids, &d.tuple, &cons)?;
             node = node.insert_filter(filter).isl(isl, STAGE)?;
-            let ctx_cons: Vec<String> = (0..d.n_block)
-                .map(|j| format!("0 <= {} < {}", ids[j], d.grid_cap[j]))
-                .collect();
-            let prefix_tuple = (0..d.depth)
-                .map(|k| format!("h{}", k))
-                .collect::<Vec<_>>()
-                .join(", ");
-            // Text: constraints on the block identifiers, written from their names.
-            let ctx = Set::read_from_str(
-                &isl.ctx,
-                &format!(
-                    "[{}] -> {{ [{}] : {} }}",
-                    ids.join(", "),
-                    prefix_tuple,
-                    ctx_cons.join(" and ")
-                ),
-            )
-            .isl(isl, STAGE)?;
+            let ctx = ids_context(isl, ids, d.depth, &d.grid_cap)?;
             node = node.insert_context(ctx).isl(isl, STAGE)?;
         }
         let mark = self.mark_id(d.k)?;
@@ -759,24 +742,7 @@ impl Mapper<'_> {
             }
         }
         point = point.insert_filter(filter).isl(isl, STAGE)?;
-        let inner_tuple = (0..d.depth + d.n)
-            .map(|k| format!("h{}", k))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let ctx_cons: Vec<String> = (0..d.n_thread)
-            .map(|j| format!("0 <= {} < {}", ids[j], d.block_sizes[j]))
-            .collect();
-        // Text: constraints on the thread identifiers, written from their names.
-        let ctx = Set::read_from_str(
-            &isl.ctx,
-            &format!(
-                "[{}] -> {{ [{}] : {} }}",
-                ids.join(", "),
-                inner_tuple,
-                ctx_cons.join(" and ")
-            ),
-        )
-        .isl(isl, STAGE)?;
+        let ctx = ids_context(isl, ids, d.depth + d.n, &d.block_sizes)?;
         point = point.insert_context(ctx).isl(isl, STAGE)?;
         if mem.needs(memory::Level::Inner) {
             point = point
@@ -971,6 +937,31 @@ impl Mapper<'_> {
 }
 
 /// Whether a statement with `reduction` updates has instances in `domain`.
+/// The context of block or thread identifiers below `depth` schedule
+/// dimensions: `0 <= ids[j] < caps[j]`.
+fn ids_context(isl: &Isl, ids: &[String], depth: usize, caps: &[i64]) -> Result<Set> {
+    let tuple = (0..depth)
+        .map(|k| format!("h{}", k))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let cons: Vec<String> = ids
+        .iter()
+        .zip(caps)
+        .map(|(id, cap)| format!("0 <= {} < {}", id, cap))
+        .collect();
+    // Text: constraints on the identifiers, written from their names.
+    Set::read_from_str(
+        &isl.ctx,
+        &format!(
+            "[{}] -> {{ [{}] : {} }}",
+            ids.join(", "),
+            tuple,
+            cons.join(" and ")
+        ),
+    )
+    .isl(isl, STAGE)
+}
+
 /// A kernel's dimensions (`Mapper::kernel_dims`): its number among the
 /// region's (`k`) and the file's, band members, threads, blocks, the
 /// band's depth, tile and block sizes, the grid, and the band's partial
