@@ -763,9 +763,7 @@ impl Mapper<'_> {
     ) -> Result<memory::KernelMemory> {
         let isl = self.isl;
         let ids = &self.thread_ids[..d.n_thread];
-        let bounds: Vec<String> = (0..d.n_thread)
-            .map(|j| format!("0 <= {} < {}", ids[j], d.block_sizes[j]))
-            .collect();
+        let bounds = id_bounds(ids, &d.block_sizes);
         let mine = filter
             .copy()
             .isl(isl, STAGE)?
@@ -914,16 +912,7 @@ impl Mapper<'_> {
     ) -> Result<UnionSet> {
         let isl = self.isl;
         // Text: constraints written from names made here.
-        let set = UnionSet::read_from_str(
-            &isl.ctx,
-            &format!(
-                "[{}] -> {{ [{}] : {} }}",
-                ids.join(", "),
-                tuple,
-                cons.join(" and ")
-            ),
-        )
-        .isl(isl, STAGE)?;
+        let set = UnionSet::read_from_str(&isl.ctx, &on_ids(ids, tuple, cons)).isl(isl, STAGE)?;
         partial_map
             .copy()
             .isl(isl, STAGE)?
@@ -936,7 +925,6 @@ impl Mapper<'_> {
     }
 }
 
-/// Whether a statement with `reduction` updates has instances in `domain`.
 /// The context of block or thread identifiers below `depth` schedule
 /// dimensions: `0 <= ids[j] < caps[j]`.
 fn ids_context(isl: &Isl, ids: &[String], depth: usize, caps: &[i64]) -> Result<Set> {
@@ -944,22 +932,27 @@ fn ids_context(isl: &Isl, ids: &[String], depth: usize, caps: &[i64]) -> Result<
         .map(|k| format!("h{}", k))
         .collect::<Vec<_>>()
         .join(", ");
-    let cons: Vec<String> = ids
-        .iter()
+    // Text: constraints on the identifiers, written from their names.
+    Set::read_from_str(&isl.ctx, &on_ids(ids, &tuple, &id_bounds(ids, caps))).isl(isl, STAGE)
+}
+
+/// `0 <= ids[j] < caps[j]`, one per identifier.
+fn id_bounds(ids: &[String], caps: &[i64]) -> Vec<String> {
+    ids.iter()
         .zip(caps)
         .map(|(id, cap)| format!("0 <= {} < {}", id, cap))
-        .collect();
-    // Text: constraints on the identifiers, written from their names.
-    Set::read_from_str(
-        &isl.ctx,
-        &format!(
-            "[{}] -> {{ [{}] : {} }}",
-            ids.join(", "),
-            tuple,
-            cons.join(" and ")
-        ),
+        .collect()
+}
+
+/// `[ids] -> { [tuple] : cons }`: constraints over the identifiers (as
+/// parameters) and a tuple, as isl text.
+fn on_ids(ids: &[String], tuple: &str, cons: &[String]) -> String {
+    format!(
+        "[{}] -> {{ [{}] : {} }}",
+        ids.join(", "),
+        tuple,
+        cons.join(" and ")
     )
-    .isl(isl, STAGE)
 }
 
 /// A kernel's dimensions (`Mapper::kernel_dims`): its number among the
@@ -983,6 +976,7 @@ struct KernelDims {
     tuple: String,
 }
 
+/// Whether a statement with `reduction` updates has instances in `domain`.
 fn has_reductions(isl: &Isl, scop: &Scop, domain: &UnionSet) -> Result<bool> {
     let sets = domain.get_set_list().isl(isl, STAGE)?;
     for i in 0..sets.size().isl(isl, STAGE)? {
