@@ -279,7 +279,8 @@ pub fn schedule(isl: &Isl, scop: &Problem, opts: &PlutoOptions) -> PResult<(Node
     let all: Vec<usize> = (0..scop.stmts.len()).collect();
     let mut h = vec![Vec::new(); scop.stmts.len()];
     let node = p.group(&all, edges, &mut h)?;
-    let node = rotate::rotate_steps(isl, scop, node)?;
+    let all = p.edges()?;
+    let node = rotate::rotate_steps(isl, scop, &all, node)?;
     Ok((node, p.solves))
 }
 

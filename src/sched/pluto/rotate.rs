@@ -17,8 +17,8 @@
 //! them with isl, and the whole tree is checked against every dependence
 //! by `valid` like any other.
 
-use super::tree::{params_arrow, row_text, statement_tuple};
-use super::{Band, Node, Problem, Row};
+use super::tree::{iterators, params_arrow, row_text, statement_tuple};
+use super::{Band, Edge, Node, Problem, Row};
 use crate::diag::Result;
 use crate::isl::{Isl, IslResultExt};
 use isl_rs::{DimType, Map, PwMultiAff};
@@ -26,21 +26,22 @@ use std::collections::BTreeMap;
 
 const STAGE: &str = "sched";
 
-/// `node` with every step of the kind above rotated where it can be.
-pub fn rotate_steps(isl: &Isl, scop: &Problem, node: Node) -> Result<Node> {
+/// `node` with every step of the kind above rotated where it can be;
+/// `edges` are all the region's dependences.
+pub(super) fn rotate_steps(isl: &Isl, scop: &Problem, edges: &[Edge], node: Node) -> Result<Node> {
     Ok(match node {
         Node::Leaf => Node::Leaf,
         Node::Sequence(children) => {
             let mut out = Vec::new();
             for (stmts, child) in children {
-                out.push((stmts, rotate_steps(isl, scop, child)?));
+                out.push((stmts, rotate_steps(isl, scop, edges, child)?));
             }
             Node::Sequence(out)
         }
         Node::Band(mut b) => {
             let child = std::mem::replace(&mut *b.child, Node::Leaf);
-            *b.child = rotate_steps(isl, scop, child)?;
-            match rotated(isl, scop, &b)? {
+            *b.child = rotate_steps(isl, scop, edges, child)?;
+            match rotated(isl, scop, edges, &b)? {
                 Some(r) => Node::Band(r),
                 None => Node::Band(b),
             }
@@ -71,7 +72,7 @@ fn in_order(stmts: &[usize], node: &Node, out: &mut Vec<usize>) {
 
 /// `{ S[x] -> [row(x)] }`.
 fn row_map(isl: &Isl, scop: &Problem, s: usize, row: &Row) -> Result<Map> {
-    let it: Vec<String> = (0..scop.stmts[s].1).map(|k| format!("i{}", k)).collect();
+    let it = iterators(scop.stmts[s].1);
     let text = format!(
         "{}{{ {} -> [({})] }}",
         params_arrow(scop),
@@ -83,7 +84,7 @@ fn row_map(isl: &Isl, scop: &Problem, s: usize, row: &Row) -> Result<Map> {
 
 /// The band `b` with its leading scalar children rotated into its last
 /// child, or `None` where the shape does not fit or a check fails.
-fn rotated(isl: &Isl, scop: &Problem, b: &Band) -> Result<Option<Band>> {
+fn rotated(isl: &Isl, scop: &Problem, edges: &[Edge], b: &Band) -> Result<Option<Band>> {
     if b.rows.len() != 1 || b.coincident[0] {
         return Ok(None);
     }
@@ -118,7 +119,7 @@ fn rotated(isl: &Isl, scop: &Problem, b: &Band) -> Result<Option<Band>> {
     }
     // The dependences that join two instances of one step after the
     // rotation, by source and target statement.
-    let deps = deps_in_step(isl, scop, &new_outer, pstmts, &lstmts)?;
+    let deps = deps_in_step(isl, scop, edges, &new_outer, pstmts, &lstmts)?;
     let mut rows: Vec<BTreeMap<usize, Row>> = pb.rows.clone();
     for (m, member) in rows.iter_mut().enumerate() {
         for &s in &lstmts {
@@ -129,6 +130,7 @@ fn rotated(isl: &Isl, scop: &Problem, b: &Band) -> Result<Option<Band>> {
         }
     }
     // Within `L`, one step's dependences join instances of one thread.
+    let zero = isl.set("{ [0] }").isl(isl, STAGE)?;
     for (src, dst, rel) in &deps {
         if !(lstmts.contains(src) && lstmts.contains(dst)) {
             continue;
@@ -141,7 +143,6 @@ fn rotated(isl: &Isl, scop: &Problem, b: &Band) -> Result<Option<Band>> {
                 .isl(isl, STAGE)?
                 .apply_range(row_map(isl, scop, *dst, &member[dst])?)
                 .isl(isl, STAGE)?;
-            let zero = isl.set("{ [0] }").isl(isl, STAGE)?;
             let d = joined.deltas().isl(isl, STAGE)?;
             if !d.is_subset(&zero).isl(isl, STAGE)? {
                 return Ok(None);
@@ -181,25 +182,23 @@ fn rotated(isl: &Isl, scop: &Problem, b: &Band) -> Result<Option<Band>> {
 fn deps_in_step(
     isl: &Isl,
     scop: &Problem,
+    edges: &[Edge],
     outer: &BTreeMap<usize, Row>,
     pstmts: &[usize],
     lstmts: &[usize],
 ) -> Result<Vec<(usize, usize, Map)>> {
-    let index = |name: &str| scop.stmts.iter().position(|s| s.0 == name);
     let mut out = Vec::new();
-    for text in &scop.deps {
-        let rel = isl.map(text).isl(isl, STAGE)?;
-        let src = rel.get_tuple_name(DimType::In).isl(isl, STAGE)?;
-        let dst = rel.get_tuple_name(DimType::Out).isl(isl, STAGE)?;
-        let (Some(s), Some(d)) = (index(&src), index(&dst)) else {
-            continue;
-        };
+    for e in edges {
+        let (s, d) = (e.src, e.dst);
         if !lstmts.contains(&d) || !(pstmts.contains(&s) || lstmts.contains(&s)) {
             continue;
         }
         let step_s = row_map(isl, scop, s, &outer[&s])?;
         let step_d = row_map(isl, scop, d, &outer[&d])?;
-        let tied = rel
+        let tied = e
+            .rel
+            .copy()
+            .isl(isl, STAGE)?
             .intersect(
                 step_s
                     .apply_range(step_d.reverse().isl(isl, STAGE)?)
@@ -401,19 +400,23 @@ mod tests {
         ]
     }
 
-    fn stmt(names: &[String], n: &str) -> usize {
-        names.iter().position(|x| x == n).unwrap()
+    /// The tree of `src` and the rows from its root down to the statement
+    /// named `name`.
+    fn rows_of(test: &str, src: &str, name: &str) -> (Node, Vec<(Row, bool)>) {
+        let (node, names) = tree_of(test, src);
+        let s = names.iter().position(|x| x == name).unwrap();
+        let mut rows = Vec::new();
+        assert!(rows_to(&node, s, &mut rows), "{:?}", node);
+        (node, rows)
     }
 
     const TRISOLV: &str = "void f(int n, double L[restrict const static n][n], double x[restrict const static n], double b[restrict const static n]) {\n#pragma scop\nfor (int i = 0; i < n; i++) {\n  x[i] = b[i];\n  for (int j = 0; j < i; j++)\n   x[i] -= L[i][j] * x[j];\n  x[i] = x[i] / L[i][i];\n }\n#pragma endscop\n}\n";
 
     #[test]
     fn trisolvs_division_joins_the_previous_columns_update() {
-        let (node, names) = tree_of("rot-trisolv", TRISOLV);
+        let (node, rows) = rows_of("rot-trisolv", TRISOLV, "S_2");
         // S_2: `x[i] = x[i] / L[i][i]`, run one step early (after the
         // update of column i - 1) by the thread that updated `x[i]`.
-        let mut rows = Vec::new();
-        assert!(rows_to(&node, stmt(&names, "S_2"), &mut rows));
         assert_eq!(
             rows,
             rotated_rows((vec![1], -1), (vec![1], 0)),
@@ -427,9 +430,7 @@ mod tests {
         // `s[i]` reads what two different threads of the previous step
         // wrote: it cannot run inside that step's kernel.
         let src = "void f(int n, double B[restrict const static n][n], double s[restrict const static n]) {\n#pragma scop\nfor (int i = 1; i < n; i++) {\n  s[i] = B[i - 1][0] + B[i - 1][n - 1];\n  for (int j = 0; j < n; j++)\n   B[i][j] = s[i] * j;\n }\n#pragma endscop\n}\n";
-        let (node, names) = tree_of("rot-two", src);
-        let mut rows = Vec::new();
-        assert!(rows_to(&node, stmt(&names, "S_0"), &mut rows));
+        let (node, rows) = rows_of("rot-two", src, "S_0");
         assert_eq!(rows.len(), 1, "{:?}", node);
         assert_eq!(rows[0].0.shift, 0, "{:?}", node);
     }
@@ -438,9 +439,7 @@ mod tests {
     fn a_step_that_reads_one_threads_result_goes_to_that_thread() {
         // `s[i]` reads `y[0]`, which thread 0 of the previous step wrote.
         let src = "void f(int n, double B[restrict const static n][n], double C[restrict const static n][n], double y[restrict const static n], double s[restrict const static n]) {\n#pragma scop\nfor (int i = 1; i < n; i++) {\n  s[i] = y[0] * 0.5;\n  for (int j = 0; j < n; j++)\n   y[j] = B[i][j] + s[i];\n  for (int j = 0; j < n; j++)\n   C[i][j] = y[j] * 2;\n }\n#pragma endscop\n}\n";
-        let (node, names) = tree_of("rot-first", src);
-        let mut rows = Vec::new();
-        assert!(rows_to(&node, stmt(&names, "S_0"), &mut rows));
+        let (node, rows) = rows_of("rot-first", src, "S_0");
         assert_eq!(
             rows,
             rotated_rows((vec![1], -1), (vec![0], 0)),

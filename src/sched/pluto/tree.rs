@@ -43,7 +43,7 @@ pub fn params_arrow(scop: &Problem) -> String {
     }
 }
 
-fn iterators(n: usize) -> Vec<String> {
+pub(super) fn iterators(n: usize) -> Vec<String> {
     (0..n).map(|k| format!("i{}", k)).collect()
 }
 
