@@ -7,12 +7,15 @@
 //! code, which keeps the user's declarations, prints the member again
 //! (`back::body`).
 //!
-//! Nested structs count their members' members (`p.pos.x`). A member that
-//! is an array of constant extents of the same type takes one place per
-//! element (`struct { int c[10]; }`: `b[i][j].c[k]` is `b[i][j][k]`), as C
-//! lays it out. Members that are pointers, bit-fields, of another type or
-//! arrays of structs, and unions, keep the struct out of the model: using
-//! it in a region is an error that says which member.
+//! Nested structs count their members' members (`p.pos.x`), and C11's
+//! anonymous struct members are their parent's. A member that is an array
+//! of constant extents takes one place per element of the same type
+//! (`struct { int c[10]; }`: `b[i][j].c[k]` is `b[i][j][k]`), or its
+//! elements' places one after the other where they are structs
+//! (`s.f[i].a[j]` with `f[10]` of `struct { int a[10]; }` is `s[10 * i +
+//! j]`), as C lays it out. Members that are pointers, bit-fields or of
+//! another type, and unions, keep the struct out of the model: using it in
+//! a region is an error that says which member.
 
 use super::Cx;
 use crate::diag::{Code, Result};
@@ -530,23 +533,34 @@ impl Cx<'_> {
                 base = mk(ExprKind::Index(Box::new(base), Box::new(self.expr(*i)?)));
             }
         }
-        // Walk the fields: the place is `offset + Σ index * stride`.
+        let place = self.field_place(n, &name, &layout, &steps[rank..])?;
+        Ok(mk(ExprKind::Index(Box::new(base), Box::new(place))))
+    }
+
+    /// The place of the member that `steps` (fields and subscripts after
+    /// the element's own) select in a struct of `layout`: `offset + Σ
+    /// index * stride`, affine in the subscripts. `name` and `n` are for
+    /// the errors (a member that is no scalar of the struct's type).
+    fn field_place(&self, n: Node, name: &str, layout: &Layout, steps: &[Step]) -> Result<Expr> {
+        let loc = self.loc(n);
+        let mk = |kind| Expr {
+            kind,
+            loc: loc.clone(),
+        };
         enum At<'l> {
             Struct(&'l Layout),
             Array(&'l [usize], Option<&'l Layout>, usize),
             Scalar,
         }
-        let mut at = At::Struct(&layout);
+        let mut at = At::Struct(layout);
         let mut offset = 0usize;
         let mut terms: Vec<Expr> = Vec::new();
         let mut path = String::new();
-        for s in &steps[rank..] {
+        for s in steps {
             match (s, &at) {
                 (Step::Field(f), At::Struct(l)) => {
                     let Some(field) = l.fields.iter().find(|x| x.name == *f) else {
-                        let mut hint: Vec<&str> =
-                            l.fields.iter().map(|x| x.name.as_str()).collect();
-                        hint.dedup();
+                        let hint: Vec<&str> = l.fields.iter().map(|x| x.name.as_str()).collect();
                         return Err(self
                             .err(
                                 Code::UnsupportedType,
@@ -564,12 +578,11 @@ impl Cx<'_> {
                         FieldKind::Array { dims, elem } => At::Array(dims, elem.as_deref(), 0),
                     };
                 }
-                (Step::Index(i_node), At::Array(dims, elem, k)) => {
+                (Step::Index(index), At::Array(dims, elem, k)) => {
                     let (dims, elem, k) = (*dims, *elem, *k);
-                    let i = i_node;
                     let stride =
                         dims[k + 1..].iter().product::<usize>() * elem.map_or(1, |l| l.size());
-                    let i = self.expr(*i)?;
+                    let i = self.expr(*index)?;
                     terms.push(if stride == 1 {
                         i
                     } else {
@@ -579,7 +592,7 @@ impl Cx<'_> {
                             Box::new(i),
                         ))
                     });
-                    path.push_str(&format!("[{}]", normalise(self.text(*i_node))));
+                    path.push_str(&format!("[{}]", normalise(self.text(*index))));
                     at = if k + 1 < dims.len() {
                         At::Array(dims, elem, k + 1)
                     } else {
@@ -648,8 +661,7 @@ impl Cx<'_> {
                 Some(p) => mk(ExprKind::Binary(BinOp::Add, Box::new(p), Box::new(t))),
             });
         }
-        let place = place.expect("a place");
-        Ok(mk(ExprKind::Index(Box::new(base), Box::new(place))))
+        Ok(place.expect("a place"))
     }
 }
 
