@@ -109,6 +109,88 @@ fn emulated_cuda_runs_gemm_and_catches_a_missing_barrier_and_a_swapped_grid() {
     assert!(!c.ok(), "with the grid swapped the results should differ");
 }
 
+/// A reduction inside a sequential loop (durbin: one sum per step, 399
+/// steps at MEDIUM) allocates its partials once for the region and never
+/// waits for the device between steps: the launches queue up as on a GPU.
+/// (Each step allocated them and synchronised the device to give them
+/// back, 2,000 times at LARGE.) The pool is off, so that every
+/// allocation is a `cudaMalloc`; the combining kernel runs on a block of
+/// threads, not one.
+#[test]
+fn reductions_in_a_loop_allocate_once_and_do_not_wait_per_step() {
+    let src = kernel_path("durbin");
+    let dir = scratch("fakecuda-durbin-scratch");
+    let expected = sequential_dump(&dir, &src, "MEDIUM");
+    let host = dir.join("prog_host.c");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "cuda", "--device", "nvidia-h100"])
+            .args(flags(&src, "MEDIUM"))
+            .arg("-o")
+            .arg(&host)
+            .arg(&src),
+        "pencilc --target cuda",
+    );
+    let kernel = dir.join("prog_kernel.cu");
+    let cu = std::fs::read_to_string(&kernel).unwrap();
+    assert!(
+        cu.contains("_combine("),
+        "durbin's sum is a reduction:\n{}",
+        cu
+    );
+    assert!(
+        !cu.contains("dim3 pencilc_block(1);\n    kernel1_combine"),
+        "{}",
+        cu
+    );
+    let pb = dir.join("polybench.o");
+    run(
+        Command::new("cc")
+            .args(["-O2", "-c"])
+            .args(flags(&src, "MEDIUM"))
+            .arg(root().join("polybench/utilities/polybench.c"))
+            .arg("-o")
+            .arg(&pb),
+        "cc polybench.c",
+    );
+    let exe = dir.join("durbin");
+    build_emulated_cuda(&host, &kernel, &flags(&src, "MEDIUM"), &[pb], &exe);
+    let out = run(
+        Command::new(&exe)
+            .env("PENCILC_RUN", "device")
+            .env("PENCILC_POOL", "0")
+            .env("FAKECUDA_COUNT", "1"),
+        "running the emulated durbin",
+    );
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let counts = err
+        .lines()
+        .find(|l| l.starts_with("fakecuda: "))
+        .unwrap_or_else(|| panic!("no counts:\n{}", err));
+    let number = |what: &str| -> usize {
+        let at = counts.find(what).unwrap();
+        counts[..at]
+            .split_whitespace()
+            .last()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    // The region's buffers (alpha, beta, r, sum, y, z) and one buffer of
+    // partials; one synchronisation at the region's end, one in the copy
+    // back.
+    assert!(number(" cudaMalloc") <= 7, "{}", counts);
+    assert!(number(" cudaDeviceSynchronize") <= 3, "{}", counts);
+    let dump: String = err
+        .lines()
+        .filter(|l| !l.starts_with("fakecuda: "))
+        .map(|l| format!("{}\n", l))
+        .collect();
+    // The sums are reassociated: the harness's tolerance for them.
+    let c = pencilc::harness::compare::compare_dumps(&expected, &dump, 1e-6);
+    assert!(c.ok(), "{}", c.summary());
+}
+
 /// The arguments of a call whose text follows its opening parenthesis,
 /// split at the commas outside nested parentheses.
 fn top_level_args(call: &str) -> Vec<&str> {

@@ -601,6 +601,12 @@ mod serde_json_like {
         pub copy_in: bool,
         pub copy_out: bool,
     }
+    /// A region's device temporary (`scratch_buffers`).
+    #[derive(serde::Serialize)]
+    pub struct Scratch {
+        pub buffer: String,
+        pub elem_type: String,
+    }
     #[derive(serde::Serialize)]
     pub struct Arg {
         pub kind: String,
@@ -818,12 +824,42 @@ fn emit_region(
     ctx.insert("prologue", &prologue);
     ctx.insert("epilogue", &epilogue);
     ctx.insert("specialise", &region_values(&kernels[first_text..]));
+    ctx.insert(
+        "scratch",
+        &scratch_buffers(&plans, &slices_per_launch, &spelling.dev),
+    );
     let name = match target {
         Target::OpenCl => "opencl/region.c.tera",
         Target::Cuda => "cuda/region.c.tera",
         Target::C => "c/region.c.tera",
     };
     templates::render(tera, name, &ctx)
+}
+
+/// The device temporaries the region's launches grow as they need
+/// (`pencilc_scratch`): reduction partials and slices, one buffer per
+/// name for the whole region.
+fn scratch_buffers(
+    plans: &[reduce::Plan],
+    slices: &[Vec<(String, String, Vec<Expr>)>],
+    dev: &str,
+) -> Vec<serde_json_like::Scratch> {
+    let mut out: Vec<serde_json_like::Scratch> = Vec::new();
+    let partials = plans
+        .iter()
+        .flat_map(|p| &p.privatized)
+        .map(|p| (p.partial_name(), p.elem_type.clone()));
+    let slices = slices
+        .iter()
+        .flatten()
+        .map(|(name, elem_type, _)| (private::slice_buffer(name), opencl_type(elem_type)));
+    for (name, elem_type) in partials.chain(slices) {
+        let buffer = format!("{}{}", dev, name);
+        if !out.iter().any(|s| s.buffer == buffer) {
+            out.push(serde_json_like::Scratch { buffer, elem_type });
+        }
+    }
+    out
 }
 
 /// What each launch of a region passes its kernel, the reductions it
@@ -1152,13 +1188,13 @@ fn region_values(kernels: &[KernelText]) -> Option<specialise::RegionValues> {
     specialise::region_values(kernels.iter().map(|k| k.specialised.as_slice()))
 }
 
-/// The kernel that combines a launch's partials into its reduction
-/// variables (`reduce`).
 /// An element type as kernels declare buffers and arguments of it.
 fn opencl_type(t: &str) -> String {
     crate::front::syntax::buffer_type(t)
 }
 
+/// The kernel that combines a launch's partials into its reduction
+/// variables (`reduce::combine_kernel_body`).
 fn combine_kernel_text(privs: &[reduce::Privatized], target: Target, kernel: &str) -> KernelText {
     let mut params = Vec::new();
     let mut typed = Vec::new();
@@ -1191,8 +1227,8 @@ fn combine_kernel_text(privs: &[reduce::Privatized], target: Target, kernel: &st
         params,
         ids: vec![],
         body: reduce::combine_kernel_body(privs, target),
-        // One block of one thread per element (`reduction_launch`).
-        launch: Launcher::new(1, vec![1], &typed),
+        // One block per element (`reduction_launch`).
+        launch: Launcher::new(1, vec![reduce::COMBINE_THREADS], &typed),
         helper: true,
         specialised: Vec::new(),
     }
@@ -1245,6 +1281,7 @@ fn reduction_launch(
     ctx.insert("groups", &groups.join(" * "));
     ctx.insert("privs", &ps);
     ctx.insert("elems", &privs.iter().map(|p| p.len).max().unwrap_or(1));
+    ctx.insert("combine_threads", &reduce::COMBINE_THREADS);
     ctx.insert("launch", launch.trim_end());
     let name = match target {
         Target::OpenCl => "opencl/reduce_launch.c.tera",

@@ -5,9 +5,12 @@
 //! privatized: every thread combines its own updates into a private copy
 //! (in the order the thread runs them), the copies of one work-group are
 //! combined by a tree in local (shared) memory, work-item 0 writes the
-//! group's result into a partial array, and a second small kernel combines
-//! the old value of `v` with the partials in group order. The result is the
-//! same on every run with the same launch geometry; floating-point sums
+//! group's result into a partial array, and a second small kernel
+//! (`combine_kernel_body`, a work-group per element) combines the old
+//! value of `v` with the partials in an order fixed by their number. The
+//! partials live in a buffer of the region (`pencilc_scratch`), not one
+//! per launch. The result is the same on every run with the same launch
+//! geometry; floating-point sums
 //! differ from the sequential program's only by the association of the
 //! additions. Scalars of any supported type are privatized (a tree is also
 //! much faster than every thread hitting one atomic); whole arrays only
@@ -462,39 +465,77 @@ pub fn epilogue(privs: &[Privatized], launch: &Launch, target: Target) -> String
     out
 }
 
-/// The combining kernel: one work-item per element combines the groups'
-/// partials pairwise (a tree in global memory, in place: float sums stay
-/// accurate with many groups) and then into the variable's old value.
+/// Threads per work-group of a combining kernel: they stride over the
+/// groups' partials, then meet in a tree in local memory. A work-group per
+/// element: no single thread walks all the partials (a reduction over
+/// 10^7 elements leaves some 10^5 of them).
+pub const COMBINE_THREADS: i64 = 128;
+
+/// The combining kernel, one work-group of `COMBINE_THREADS` per element:
+/// each thread combines the partials `lid, lid + COMBINE_THREADS, ...` in
+/// order, a tree in local memory combines the threads' values, and
+/// work-item 0 combines the result into the variable's old value. The
+/// order of the operations depends only on the number of groups: the
+/// result is the same on every run with the same launch geometry.
 pub fn combine_kernel_body(privs: &[Privatized], target: Target) -> String {
-    let e = match target {
-        Target::OpenCl => "(int) get_global_id(0)",
-        _ => "(int) (blockIdx.x * blockDim.x + threadIdx.x)",
+    let (e, lid, barrier, space) = match target {
+        Target::OpenCl => (
+            "(int) get_group_id(0)",
+            "(int) get_local_id(0)",
+            "pencilc_local_barrier();",
+            "__local",
+        ),
+        _ => (
+            "(int) blockIdx.x",
+            "(int) threadIdx.x",
+            "__syncthreads();",
+            "__shared__",
+        ),
     };
-    let mut out = format!("    const int pencilc_e = {};\n", e);
+    let n = COMBINE_THREADS;
+    let mut out = format!(
+        "    const int pencilc_e = {};\n    const int pencilc_lid = {};\n",
+        e, lid
+    );
     for p in privs {
+        let ty = atomic_type(&p.elem_type).unwrap_or("int");
+        let tree = p.tree_name();
         let part = |g: &str| format!("{}[({}) * {} + pencilc_e]", p.partial_name(), g, p.len);
+        out.push_str(&format!("    {} {} {}[{}];\n", space, p.elem_type, tree, n));
+        // The condition is the same for the whole work-group: every
+        // work-item reaches the barriers or none does.
         out.push_str(&format!("    if (pencilc_e < {}) {{\n", p.len));
-        out.push_str(
-            "        for (int pencilc_w = 1; pencilc_w < pencilc_groups; pencilc_w *= 2)\n",
-        );
-        out.push_str("            for (int pencilc_g = 0; pencilc_g + pencilc_w < pencilc_groups; pencilc_g += 2 * pencilc_w)\n");
         out.push_str(&format!(
-            "                {}\n",
+            "        {} pencilc_acc = {};\n",
+            p.elem_type,
+            identity(p.op, ty, &p.elem_type, target)
+        ));
+        out.push_str(&format!(
+            "        for (int pencilc_g = pencilc_lid; pencilc_g < pencilc_groups; pencilc_g += {})\n            {}\n",
+            n,
+            combine(p.op, &p.elem_type, "pencilc_acc", &part("pencilc_g"))
+        ));
+        out.push_str(&format!("        {}[pencilc_lid] = pencilc_acc;\n", tree));
+        out.push_str(&format!("        {}\n", barrier));
+        out.push_str(&format!(
+            "        for (int pencilc_s = {}; pencilc_s > 0; pencilc_s >>= 1) {{\n            if (pencilc_lid < pencilc_s)\n                {}\n            {}\n        }}\n",
+            n / 2,
             combine(
                 p.op,
                 &p.elem_type,
-                &part("pencilc_g"),
-                &part("pencilc_g + pencilc_w")
-            )
+                &format!("{}[pencilc_lid]", tree),
+                &format!("{}[pencilc_lid + pencilc_s]", tree)
+            ),
+            barrier
         ));
-        out.push_str("        if (pencilc_groups > 0)\n");
+        out.push_str("        if (pencilc_lid == 0 && pencilc_groups > 0)\n");
         out.push_str(&format!(
             "            {}\n",
             combine(
                 p.op,
                 &p.elem_type,
                 &format!("{}[pencilc_e]", p.var),
-                &part("0")
+                &format!("{}[0]", tree)
             )
         ));
         out.push_str("    }\n");

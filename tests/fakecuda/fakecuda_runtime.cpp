@@ -9,7 +9,10 @@
  * on a device, and never a host allocation of that size (the memory would
  * be poisoned, so really used). Host threads may call it at once,
  * as CUDA's runtime allows: the allocations are kept under a lock, and
- * the last error is each thread's own, as CUDA's is.
+ * the last error is each thread's own, as CUDA's is. With FAKECUDA_COUNT
+ * set, the program prints at exit how often it allocated device memory
+ * and waited for the device (`fakecuda: N cudaMalloc, M
+ * cudaDeviceSynchronize`), what a region must not do per launch.
  */
 #include "cuda_runtime_api.h"
 
@@ -18,9 +21,22 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <atomic>
 #include <vector>
 
 static thread_local cudaError_t fakecuda_last_error = cudaSuccess;
+
+/* Calls counted for FAKECUDA_COUNT; printed by a static's destructor at
+ * exit. */
+static std::atomic<unsigned long> fakecuda_mallocs{0}, fakecuda_syncs{0};
+static struct fakecuda_counts {
+    ~fakecuda_counts()
+    {
+        if (std::getenv("FAKECUDA_COUNT"))
+            std::fprintf(stderr, "fakecuda: %lu cudaMalloc, %lu cudaDeviceSynchronize\n",
+                         fakecuda_mallocs.load(), fakecuda_syncs.load());
+    }
+} fakecuda_counts_at_exit;
 
 static std::mutex &fakecuda_allocations_lock()
 {
@@ -97,6 +113,7 @@ static void fakecuda_drain_all() { fakecuda_drain(static_cast<size_t>(-1)); }
 
 cudaError_t cudaDeviceSynchronize(void)
 {
+    fakecuda_syncs++;
     fakecuda_drain_all();
     return cudaSuccess;
 }
@@ -110,6 +127,7 @@ static size_t fakecuda_memory()
 
 cudaError_t cudaMalloc(void **p, size_t n)
 {
+    fakecuda_mallocs++;
     {
         std::lock_guard<std::mutex> held(fakecuda_allocations_lock());
         size_t used = 0;
