@@ -1,0 +1,42 @@
+//! Serializable views of the back end's values for the templates.
+
+#[derive(serde::Serialize)]
+pub struct K {
+    pub name: String,
+    pub params: Vec<String>,
+    pub ids: Vec<String>,
+    pub body: String,
+    pub launch_params: Vec<String>,
+    pub grid: Vec<String>,
+    pub block: Vec<i64>,
+    pub args: Vec<String>,
+}
+#[derive(serde::Serialize)]
+pub struct Buffer {
+    pub dev: String,
+    pub host: String,
+    /// Bytes allocated on the device.
+    pub alloc: String,
+    /// Bytes each copy moves, from the byte `first` of the device
+    /// buffer (0 where none).
+    pub size: String,
+    pub first: Option<String>,
+    /// The host address that byte 0 of the device buffer stands for
+    /// (`void *`): what a zero-copy buffer wraps.
+    pub base: String,
+    pub elem_type: String,
+    pub copy_in: bool,
+    pub copy_out: bool,
+}
+/// A region's device temporary (`scratch_buffers`).
+#[derive(serde::Serialize)]
+pub struct Scratch {
+    pub buffer: String,
+    pub elem_type: String,
+}
+#[derive(serde::Serialize)]
+pub struct Arg {
+    pub kind: String,
+    pub ctype: String,
+    pub value: String,
+}
