@@ -1,0 +1,387 @@
+//! Declarations: typedefs and their resolved types, file-scope and local
+//! variables with their declarators, function parameters, and the
+//! storage classes a region accepts.
+
+use super::*;
+
+impl<'a> Cx<'a> {
+    pub(super) fn collect_typedef(&self, n: Node, typedefs: &mut BTreeMap<String, String>) {
+        let Some(ty) = n.child_by_field_name("type") else {
+            return;
+        };
+        let base = self.resolve_type(self.text(ty), typedefs);
+        let mut c = n.walk();
+        for d in n.children_by_field_name("declarator", &mut c) {
+            // tree-sitter-c reads the <stdint.h> names (`uint8_t`,
+            // `size_t`, ...) as primitive types even where a typedef
+            // declares them; the typedef still says what they are.
+            if d.kind() == "type_identifier" || d.kind() == "primitive_type" {
+                typedefs.insert(self.text(d).to_string(), base.clone());
+            }
+        }
+    }
+
+    pub(super) fn resolve_type(&self, t: &str, typedefs: &BTreeMap<String, String>) -> String {
+        let t = t.split_whitespace().collect::<Vec<_>>().join(" ");
+        typedefs.get(&t).cloned().unwrap_or(t)
+    }
+
+    /// Records the variables a declaration introduces.
+    pub(super) fn collect_declaration(
+        &self,
+        n: Node,
+        typedefs: &BTreeMap<String, String>,
+        out: &mut BTreeMap<String, VarDecl>,
+    ) -> Result<()> {
+        let Some(ty) = n.child_by_field_name("type") else {
+            return Ok(());
+        };
+        let base = self.resolve_type(self.text(ty), typedefs);
+        let read_only = self.declares_const(n, &base);
+        let volatile_or_register = self.volatile_or_register(n, &base);
+        let mut c = n.walk();
+        let automatic = !n.children(&mut c).any(|k| {
+            k.kind() == "storage_class_specifier" && matches!(self.text(k), "static" | "extern")
+        });
+        let mut c = n.walk();
+        for d in n.children_by_field_name("declarator", &mut c) {
+            if let Some(mut v) = self.declarator(d, &base)? {
+                v.read_only = read_only;
+                v.volatile_or_register = volatile_or_register;
+                v.automatic = automatic;
+                out.insert(v.name.clone(), v);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the declaration or parameter `n` (of resolved type `base`)
+    /// qualifies what it declares as `const`: a qualifier beside the type,
+    /// or in the typedef. `double *const p` qualifies only the pointer,
+    /// whose elements stay writable.
+    pub(super) fn declares_const(&self, n: Node, base: &str) -> bool {
+        let mut c = n.walk();
+        let beside = n
+            .children(&mut c)
+            .any(|k| k.kind() == "type_qualifier" && self.text(k) == "const");
+        beside || base.split_whitespace().any(|w| w == "const")
+    }
+
+    /// Whether the declaration or parameter `n` (of resolved type `base`)
+    /// says `volatile` or `register`, anywhere in it (beside the type, in
+    /// the typedef, or on a pointer).
+    pub(super) fn volatile_or_register(&self, n: Node, base: &str) -> bool {
+        let words = |t: &str| {
+            t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|w| w == "volatile" || w == "register")
+        };
+        words(self.text(n)) || words(base)
+    }
+
+    /// Unwraps a declarator into name, extents and pointer-ness.
+    pub(super) fn declarator(&self, d: Node, base: &str) -> Result<Option<VarDecl>> {
+        let mut dims_rev: Vec<Option<Expr>> = Vec::new();
+        let mut pointer = false;
+        let mut pencil_array = false;
+        let mut restrict = false;
+        let mut cur = d;
+        loop {
+            match cur.kind() {
+                "identifier" => break,
+                "init_declarator" | "parenthesized_declarator" => {
+                    cur = match cur
+                        .child_by_field_name("declarator")
+                        .or_else(|| cur.named_child(0))
+                    {
+                        Some(x) => x,
+                        None => return Ok(None),
+                    };
+                }
+                "array_declarator" => {
+                    // `[static const restrict n]`: what `pencil_array` expands to.
+                    let mut c = cur.walk();
+                    let quals: Vec<&str> = cur
+                        .children(&mut c)
+                        .filter(|k| k.kind() == "type_qualifier" || k.kind() == "static")
+                        .map(|k| self.text(k))
+                        .collect();
+                    if ["static", "const", "restrict"]
+                        .iter()
+                        .all(|q| quals.contains(q))
+                    {
+                        pencil_array = true;
+                    }
+                    restrict |= quals.contains(&"restrict");
+                    let size = match cur.child_by_field_name("size") {
+                        Some(s) => Some(self.expr(s)?),
+                        None => None,
+                    };
+                    dims_rev.push(size);
+                    cur = match cur.child_by_field_name("declarator") {
+                        Some(x) => x,
+                        None => return Ok(None),
+                    };
+                }
+                "pointer_declarator" => {
+                    if pointer {
+                        // Pointers to pointers are outside PENCIL.
+                        return Ok(None);
+                    }
+                    pointer = true;
+                    let mut c = cur.walk();
+                    restrict |= cur
+                        .children(&mut c)
+                        .any(|k| k.kind() == "type_qualifier" && self.text(k) == "restrict");
+                    cur = match cur.child_by_field_name("declarator") {
+                        Some(x) => x,
+                        None => return Ok(None),
+                    };
+                }
+                _ => return Ok(None),
+            }
+        }
+        // `double (*A)[N]` (a pointer to rows) indexes like `double A[][N]`.
+        dims_rev.reverse();
+        let mut dims = dims_rev;
+        if pointer && !dims.is_empty() {
+            dims.insert(0, None);
+            pointer = false;
+        }
+        let mut v = VarDecl {
+            name: self.text(cur).to_string(),
+            base_type: base.to_string(),
+            dims,
+            pointer,
+            pencil_array,
+            restrict,
+            read_only: false,
+            volatile_or_register: false,
+            storage: Storage::Local,
+            automatic: false,
+            members: Vec::new(),
+            struct_type: None,
+            loc: self.loc(cur),
+        };
+        self.struct_element(&mut v);
+        Ok(Some(v))
+    }
+
+    pub(super) fn function_name(&self, f: Node) -> String {
+        f.child_by_field_name("declarator")
+            .and_then(|d| find_function_name(d, self.src))
+            .unwrap_or_else(|| "<function>".to_string())
+    }
+
+    /// `__attribute__((pencil_access(summary)))` on a function declaration
+    /// or definition.
+    pub(super) fn collect_summary_attribute(&self, n: Node, out: &mut BTreeMap<String, String>) {
+        let text = self.text(n);
+        let head = match text.find('{') {
+            Some(p) => &text[..p],
+            None => text,
+        };
+        let Some(p) = head.find("pencil_access") else {
+            return;
+        };
+        let rest = head[p + "pencil_access".len()..].trim_start();
+        let Some(rest) = rest.strip_prefix('(') else {
+            return;
+        };
+        let summary: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let mut c = n.walk();
+        for d in n.children_by_field_name("declarator", &mut c) {
+            if let Some(name) = find_function_name(d, self.src) {
+                if !summary.is_empty() {
+                    out.insert(name, summary.clone());
+                }
+            }
+        }
+    }
+
+    /// The parameters of a function definition, in order.
+    pub(super) fn param_list(
+        &self,
+        f: Node,
+        typedefs: &BTreeMap<String, String>,
+    ) -> Result<Vec<VarDecl>> {
+        let mut out = Vec::new();
+        let Some(decl) = f.child_by_field_name("declarator") else {
+            return Ok(out);
+        };
+        let mut stack = vec![decl];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "parameter_list" {
+                let mut c = n.walk();
+                for p in n.named_children(&mut c) {
+                    if p.kind() != "parameter_declaration" {
+                        continue;
+                    }
+                    let Some(ty) = p.child_by_field_name("type") else {
+                        continue;
+                    };
+                    let base = self.resolve_type(self.text(ty), typedefs);
+                    if let Some(d) = p.child_by_field_name("declarator") {
+                        if let Some(mut v) = self.declarator(d, &base)? {
+                            v.storage = Storage::Param;
+                            v.automatic = true;
+                            v.read_only = self.declares_const(p, &base);
+                            v.volatile_or_register = self.volatile_or_register(p, &base);
+                            out.push(v);
+                        }
+                    }
+                }
+                return Ok(out);
+            }
+            let mut c = n.walk();
+            for ch in n.named_children(&mut c) {
+                stack.push(ch);
+            }
+        }
+        Ok(out)
+    }
+
+    /// `T a = e, b[n];` inside a region: one `Stmt::Decl` per declarator.
+    pub(super) fn local_declaration(&self, n: Node, out: &mut Vec<Stmt>) -> Result<()> {
+        let Some(ty) = n.child_by_field_name("type") else {
+            return Err(self.syntax(n));
+        };
+        let base = self
+            .text(ty)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if matches!(ty.kind(), "union_specifier" | "enum_specifier") {
+            return Err(self
+                .err(
+                    Code::UnsupportedType,
+                    ty,
+                    format!("`{}` variables cannot be declared in a region", base),
+                )
+                .with_hint("declare scalars of arithmetic types and C99 arrays of them"));
+        }
+        let read_only = self.declares_const(n, &base);
+        self.check_storage_class(n, read_only)?;
+        let mut c = n.walk();
+        for d in n.children_by_field_name("declarator", &mut c) {
+            // The struct variable (if any) of the name before this
+            // declaration: a new name for the declared one leaves it.
+            let outer_struct = declared_name(d, self.src)
+                .and_then(|name| self.struct_vars.borrow().get(&name).cloned());
+            let Some(mut var) = self.declarator(d, &base)? else {
+                return Err(self
+                    .err(
+                        Code::UnsupportedType,
+                        d,
+                        "this declaration is outside PENCIL",
+                    )
+                    .with_hint("declare scalars and C99 arrays with their extents"));
+            };
+            if var.pointer {
+                return Err(self
+                    .err(
+                        Code::PointerArithmetic,
+                        d,
+                        "pointer variables cannot be declared in a region",
+                    )
+                    .with_hint("declare a C99 array with its extents instead"));
+            }
+            if ty.kind() == "struct_specifier" && var.members.is_empty() {
+                let why = match self.struct_vars.borrow().get(&var.name) {
+                    Some(structs::StructVar::Unusable(why)) => format!(": {}", why),
+                    _ => String::new(),
+                };
+                return Err(self
+                    .err(
+                        Code::UnsupportedType,
+                        ty,
+                        format!("`{}` variables cannot be declared in a region{}", base, why),
+                    )
+                    .with_hint("declare scalars of arithmetic types, C99 arrays of them, or structs whose members are all of one arithmetic type"));
+            }
+            let init = match d.child_by_field_name("value") {
+                // `T (*a)[n][m] = (T (*)[n][m]) buf;`: a pointer to rows of
+                // a flat buffer, which `scop::reshape` makes an array of
+                // that shape. The cast itself changes no value.
+                Some(v)
+                    if d.kind() == "init_declarator" && matches!(var.dims.first(), Some(None)) =>
+                {
+                    Some(self.reshaping_cast(v)?)
+                }
+                Some(v) if d.kind() == "init_declarator" => {
+                    if v.kind() == "initializer_list" {
+                        return Err(self
+                            .err(
+                                Code::UnsupportedStatement,
+                                v,
+                                "initializer lists are not supported in a region",
+                            )
+                            .with_hint("assign the elements in a loop"));
+                    }
+                    Some(self.expr(v)?)
+                }
+                _ => None,
+            };
+            var.read_only = read_only;
+            let spelled = self.declare(&var.name);
+            if spelled != var.name {
+                let mut vars = self.struct_vars.borrow_mut();
+                if let Some(v) = vars.remove(&var.name) {
+                    vars.insert(spelled.clone(), v);
+                }
+                if let Some(v) = outer_struct {
+                    vars.insert(var.name.clone(), v);
+                }
+                var.name = spelled;
+            }
+            out.push(Stmt::Decl {
+                var,
+                init,
+                loc: self.loc(n),
+            });
+        }
+        Ok(())
+    }
+
+    /// A declaration in a region makes a new object each time it runs,
+    /// which is what its versions do (a kernel's or thread's local). A
+    /// `static` local is one object for the whole program, initialised
+    /// once, that keeps its value from one iteration and one call to the
+    /// next; an `extern` or `_Thread_local` one names an object outside
+    /// the region. Made local, each would compute something else (a
+    /// counter reset every iteration), so they are errors, except
+    /// `static const` with an initialiser: never written, and always its
+    /// constant initial value, it is the same as an automatic `const`.
+    pub(super) fn check_storage_class(&self, n: Node, read_only: bool) -> Result<()> {
+        let mut c = n.walk();
+        let specs: Vec<Node> = n
+            .children(&mut c)
+            .filter(|k| k.kind() == "storage_class_specifier")
+            .collect();
+        for spec in specs {
+            let word = self.text(spec).trim();
+            let mut c2 = n.walk();
+            let initialised = n
+                .children_by_field_name("declarator", &mut c2)
+                .all(|d| d.kind() == "init_declarator");
+            let why = match word {
+                "auto" | "register" => continue,
+                "static" if read_only && initialised => continue,
+                "static" => "a `static` local is one object for the whole program, initialised once, that keeps its value from one iteration and one call to the next; the region's parallel versions would make it a new variable each time",
+                "extern" => "an `extern` declaration names an object outside the region, which the region's versions would make a new local variable",
+                _ => "a thread-local variable is one object per thread of the program, which the region's versions would make a new local variable",
+            };
+            return Err(self
+                .err(
+                    Code::UnsupportedStatement,
+                    spec,
+                    format!("`{}` declarations are not supported in a region: {}", word, why),
+                )
+                .with_hint("declare the variable before `#pragma scop` (in the function, `static` if it must keep its value between calls, or at file scope): the region then reads and updates that one object"));
+        }
+        Ok(())
+    }
+}

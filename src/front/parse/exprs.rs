@@ -1,0 +1,397 @@
+//! Expressions of a region as `Expr`: operators, subscripts, members,
+//! calls, casts that reshape an array, and integer constants with C's
+//! rules for their literals.
+
+use super::*;
+
+impl<'a> Cx<'a> {
+    /// The buffer a pointer-to-array declaration of the region points to:
+    /// `(T (*)[n]) buf` or `buf`.
+    pub(super) fn reshaping_cast(&self, v: Node) -> Result<Expr> {
+        let mut v = v;
+        while v.kind() == "parenthesized_expression" && v.named_child_count() == 1 {
+            v = v.named_child(0).ok_or_else(|| self.syntax(v))?;
+        }
+        if v.kind() == "cast_expression" {
+            let t = v
+                .child_by_field_name("type")
+                .ok_or_else(|| self.syntax(v))?;
+            if !self.text(t).contains('*') {
+                return Err(self
+                    .err(
+                        Code::PointerArithmetic,
+                        t,
+                        "a pointer to rows must be initialised with a pointer",
+                    )
+                    .with_hint(
+                        "write `T (*a)[n] = (T (*)[n]) buf;` with `buf` a pointer or array of `T`",
+                    ));
+            }
+            return self.reshaping_cast(
+                v.child_by_field_name("value")
+                    .ok_or_else(|| self.syntax(v))?,
+            );
+        }
+        if v.kind() != "identifier" {
+            return Err(self
+                .err(
+                    Code::PointerArithmetic,
+                    v,
+                    "a pointer to rows in a region must point to the start of a buffer the region names",
+                )
+                .with_hint("write `T (*a)[n] = (T (*)[n]) buf;` with `buf` a pointer parameter or array, without arithmetic"));
+        }
+        self.expr(v)
+    }
+
+    pub(super) fn syntax(&self, n: Node) -> Diagnostic {
+        self.err(Code::Syntax, n, "syntax error in the region")
+            .with_hint("check the C syntax of this statement")
+    }
+
+    pub fn expr(&self, n: Node) -> Result<Expr> {
+        let loc = self.loc(n);
+        let mk = |kind| {
+            Ok(Expr {
+                kind,
+                loc: loc.clone(),
+            })
+        };
+        match n.kind() {
+            "number_literal" => self.number(n),
+            "char_literal" => {
+                let t = self.text(n);
+                let inner = t.trim_matches('\'');
+                let v = if inner.len() == 1 {
+                    inner.as_bytes()[0] as i64
+                } else {
+                    return Err(self.unsupported_expr(n));
+                };
+                mk(ExprKind::Int(v, t.to_string()))
+            }
+            "identifier" => {
+                let name = self.text(n);
+                if let Some(e) = self.enumerator(n, name) {
+                    return e;
+                }
+                if !self.is_declared(name) {
+                    return Err(self.undeclared(n, name));
+                }
+                let name = self.resolve(name).unwrap_or_else(|| name.to_string());
+                mk(ExprKind::Ident(name))
+            }
+            "true" => mk(ExprKind::Int(1, "1".into())),
+            "false" => mk(ExprKind::Int(0, "0".into())),
+            "parenthesized_expression" => {
+                let inner = n.named_child(0).ok_or_else(|| self.syntax(n))?;
+                if inner.kind() == "comma_expression" {
+                    return Err(self.unsupported_expr(inner));
+                }
+                self.expr(inner)
+            }
+            "subscript_expression" => {
+                // An element of a struct's array member, `A[i].c[k]`.
+                if let Some(r) = self.member_chain(n) {
+                    return r;
+                }
+                let a = n
+                    .child_by_field_name("argument")
+                    .ok_or_else(|| self.syntax(n))?;
+                let i = n
+                    .child_by_field_name("index")
+                    .ok_or_else(|| self.syntax(n))?;
+                mk(ExprKind::Index(
+                    Box::new(self.expr(a)?),
+                    Box::new(self.expr(i)?),
+                ))
+            }
+            "binary_expression" => self.binary(n),
+            "unary_expression" => {
+                let a = n
+                    .child_by_field_name("argument")
+                    .ok_or_else(|| self.syntax(n))?;
+                let op = n
+                    .child_by_field_name("operator")
+                    .map(|o| self.text(o))
+                    .unwrap_or("");
+                let op = match op {
+                    "-" => UnOp::Neg,
+                    "+" => UnOp::Plus,
+                    "!" => UnOp::Not,
+                    "~" => UnOp::BitNot,
+                    _ => return Err(self.unsupported_expr(n)),
+                };
+                mk(ExprKind::Unary(op, Box::new(self.expr(a)?)))
+            }
+            "conditional_expression" => {
+                let c = n
+                    .child_by_field_name("condition")
+                    .ok_or_else(|| self.syntax(n))?;
+                let t = n
+                    .child_by_field_name("consequence")
+                    .ok_or_else(|| self.syntax(n))?;
+                let e = n
+                    .child_by_field_name("alternative")
+                    .ok_or_else(|| self.syntax(n))?;
+                mk(ExprKind::Cond(
+                    Box::new(self.expr(c)?),
+                    Box::new(self.expr(t)?),
+                    Box::new(self.expr(e)?),
+                ))
+            }
+            "call_expression" => self.call(n),
+            "cast_expression" => self.cast(n),
+            "pointer_expression" => Err(self
+                .err(
+                    Code::PointerArithmetic,
+                    n,
+                    "pointer dereference and address-of are not allowed in a region",
+                )
+                .with_hint("index arrays with subscripts, e.g. `A[i]` instead of `*(A + i)`")),
+            "field_expression" => match self.member_chain(n) {
+                Some(r) => r,
+                None => Err(self.syntax(n)),
+            },
+            "assignment_expression" | "update_expression" => Err(self
+                .err(
+                    Code::UnsupportedStatement,
+                    n,
+                    "assignments inside expressions are not allowed",
+                )
+                .with_hint("write each assignment as its own statement")),
+            "ERROR" => Err(self.syntax(n)),
+            _ => Err(self.unsupported_expr(n)),
+        }
+    }
+
+    /// An integer or floating-point constant.
+    fn number(&self, n: Node) -> Result<Expr> {
+        let mk = |kind| {
+            Ok(Expr {
+                kind,
+                loc: self.loc(n),
+            })
+        };
+        let t = self.text(n);
+        match parse_int_literal(t) {
+            Some(v) => mk(ExprKind::Int(v, t.to_string())),
+            // An integer constant that no C integer type holds has
+            // no type (C11 6.4.4p2); taken for a floating-point one,
+            // conversions chosen by type would go wrong.
+            None if is_integer_literal(t) && !fits_u64(t) => {
+                return Err(self
+                    .err(
+                        Code::UnsupportedStatement,
+                        n,
+                        format!(
+                            "integer constant `{}` is beyond 64-bit integers: no C integer type holds it",
+                            t
+                        ),
+                    )
+                    .with_hint(
+                        "write a value of at most 64 bits (18446744073709551615ULL), or a floating-point constant",
+                    ))
+            }
+            None => mk(ExprKind::Float(t.to_string())),
+        }
+    }
+
+    /// `l op r` with C's binary operators.
+    fn binary(&self, n: Node) -> Result<Expr> {
+        let mk = |kind| {
+            Ok(Expr {
+                kind,
+                loc: self.loc(n),
+            })
+        };
+        let l = n
+            .child_by_field_name("left")
+            .ok_or_else(|| self.syntax(n))?;
+        let r = n
+            .child_by_field_name("right")
+            .ok_or_else(|| self.syntax(n))?;
+        let op = n
+            .child_by_field_name("operator")
+            .map(|o| self.text(o))
+            .unwrap_or("");
+        let op = match op {
+            "+" => BinOp::Add,
+            "-" => BinOp::Sub,
+            "*" => BinOp::Mul,
+            "/" => BinOp::Div,
+            "%" => BinOp::Rem,
+            "<" => BinOp::Lt,
+            "<=" => BinOp::Le,
+            ">" => BinOp::Gt,
+            ">=" => BinOp::Ge,
+            "==" => BinOp::Eq,
+            "!=" => BinOp::Ne,
+            "&&" => BinOp::And,
+            "||" => BinOp::Or,
+            "&" => BinOp::BitAnd,
+            "|" => BinOp::BitOr,
+            "^" => BinOp::BitXor,
+            "<<" => BinOp::Shl,
+            ">>" => BinOp::Shr,
+            _ => return Err(self.unsupported_expr(n)),
+        };
+        mk(ExprKind::Binary(
+            op,
+            Box::new(self.expr(l)?),
+            Box::new(self.expr(r)?),
+        ))
+    }
+
+    /// A call of a function by name (its arguments may be addresses of
+    /// elements), or a cast through a typedef that looks like one.
+    fn call(&self, n: Node) -> Result<Expr> {
+        let mk = |kind| {
+            Ok(Expr {
+                kind,
+                loc: self.loc(n),
+            })
+        };
+        let f = n
+            .child_by_field_name("function")
+            .ok_or_else(|| self.syntax(n))?;
+        if let Some(cast) = self.typedef_cast(n, f)? {
+            return Ok(cast);
+        }
+        if f.kind() != "identifier" {
+            return Err(self
+                .err(
+                    Code::PointerArithmetic,
+                    f,
+                    "calls through function pointers are not allowed",
+                )
+                .with_hint("call the function by name"));
+        }
+        let args_node = n
+            .child_by_field_name("arguments")
+            .ok_or_else(|| self.syntax(n))?;
+        // Addresses of elements are arguments of call statements,
+        // and of calls in expressions of functions the file only
+        // declares (the model then checks the parameter is const).
+        let mut args = Vec::new();
+        let mut c = args_node.walk();
+        for a in args_node.named_children(&mut c) {
+            if a.kind() == "comment" {
+                continue;
+            }
+            let address = a.kind() == "pointer_expression"
+                && a.child_by_field_name("operator")
+                    .is_some_and(|o| self.text(o) == "&");
+            match a.child_by_field_name("argument") {
+                Some(x) if address => args.push(Expr {
+                    kind: ExprKind::Unary(UnOp::AddrOf, Box::new(self.expr(x)?)),
+                    loc: self.loc(a),
+                }),
+                _ => args.push(self.expr(a)?),
+            }
+        }
+        mk(ExprKind::Call(self.callee(self.text(f)), args))
+    }
+
+    /// A cast to an arithmetic type (typedefs resolved).
+    fn cast(&self, n: Node) -> Result<Expr> {
+        let mk = |kind| {
+            Ok(Expr {
+                kind,
+                loc: self.loc(n),
+            })
+        };
+        let t = n
+            .child_by_field_name("type")
+            .ok_or_else(|| self.syntax(n))?;
+        let v = n
+            .child_by_field_name("value")
+            .ok_or_else(|| self.syntax(n))?;
+        let ty = self
+            .text(t)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let ty = self.typedefs.borrow().get(&ty).cloned().unwrap_or(ty);
+        if ty.contains('*') {
+            return Err(self
+                .err(
+                    Code::PointerArithmetic,
+                    t,
+                    "casts to pointer types are not allowed",
+                )
+                .with_hint("PENCIL regions use arrays, not pointers"));
+        }
+        mk(ExprKind::Cast(ty, Box::new(self.expr(v)?)))
+    }
+
+    pub(super) fn unsupported_expr(&self, n: Node) -> Diagnostic {
+        self.err(
+            Code::UnsupportedStatement,
+            n,
+            format!("unsupported expression ({})", n.kind().replace('_', " ")),
+        )
+        .with_hint("use arithmetic on scalars and array elements, and calls to math functions")
+    }
+}
+
+/// The value of an integer constant expression made of literals.
+pub fn const_value(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(v, _) => Some(*v),
+        ExprKind::Unary(UnOp::Neg, a) => const_value(a).map(|v| -v),
+        ExprKind::Unary(UnOp::Plus, a) => const_value(a),
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (const_value(a)?, const_value(b)?);
+            match op {
+                BinOp::Add => a.checked_add(b),
+                BinOp::Sub => a.checked_sub(b),
+                BinOp::Mul => a.checked_mul(b),
+                BinOp::Div if b != 0 => Some(a / b),
+                BinOp::Rem if b != 0 => Some(a % b),
+                _ => None,
+            }
+        }
+        // Outside the type's range the cast would wrap: not folded.
+        ExprKind::Cast(t, a) => {
+            let v = const_value(a)?;
+            let (lo, hi) = crate::front::syntax::integer_range(t)?;
+            (lo <= v as i128 && v as i128 <= hi).then_some(v)
+        }
+        _ => None,
+    }
+}
+
+/// `t` is an integer constant of C (whatever its value), not a floating one.
+pub(super) fn is_integer_literal(t: &str) -> bool {
+    let s = t.trim_end_matches(['u', 'U', 'l', 'L']);
+    if s.starts_with("0x") || s.starts_with("0X") {
+        return !s.contains(['.', 'p', 'P']);
+    }
+    !s.contains(['.', 'e', 'E']) && !t.ends_with(['f', 'F'])
+}
+
+/// The integer constant `t` is at most `u64::MAX`.
+pub(super) fn fits_u64(t: &str) -> bool {
+    let s = t.trim_end_matches(['u', 'U', 'l', 'L']);
+    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        return u64::from_str_radix(h, 16).is_ok();
+    }
+    if s.len() > 1 && s.starts_with('0') {
+        return u64::from_str_radix(&s[1..], 8).is_ok();
+    }
+    s.parse::<u64>().is_ok()
+}
+
+pub(super) fn parse_int_literal(t: &str) -> Option<i64> {
+    let s = t.trim_end_matches(['u', 'U', 'l', 'L']);
+    if s.starts_with("0x") || s.starts_with("0X") {
+        return i64::from_str_radix(&s[2..], 16).ok();
+    }
+    if s.contains(['.', 'e', 'E', 'p', 'P']) || t.ends_with(['f', 'F']) {
+        return None;
+    }
+    if s.len() > 1 && s.starts_with('0') {
+        return i64::from_str_radix(&s[1..], 8).ok();
+    }
+    s.parse().ok()
+}

@@ -1,0 +1,131 @@
+//! The names a region's code sees: block scopes with the new names that
+//! hiding declarations get, loops entered (with the depth limit), and
+//! enumeration constants.
+
+use super::*;
+
+impl<'a> Cx<'a> {
+    /// Makes `names` visible until the guard is dropped.
+    pub(super) fn enter_scope(&self, names: impl IntoIterator<Item = String>) -> ScopeGuard<'_> {
+        self.scopes
+            .borrow_mut()
+            .push(names.into_iter().map(|n| (n.clone(), n)).collect());
+        ScopeGuard {
+            scopes: &self.scopes,
+        }
+    }
+
+    pub(super) fn enter_loop(&self, n: Node) -> Result<LoopGuard<'_>> {
+        let d = self.loop_depth.get() + 1;
+        if d > MAX_LOOP_DEPTH {
+            return Err(self
+                .err(
+                    Code::UnsupportedStatement,
+                    n,
+                    format!("loops nested deeper than {} in a region", MAX_LOOP_DEPTH),
+                )
+                .with_hint("put the inner loops in a function of their own, outside the region"));
+        }
+        self.loop_depth.set(d);
+        Ok(LoopGuard {
+            depth: &self.loop_depth,
+        })
+    }
+
+    /// Declares `name` in the innermost block and returns the name the
+    /// region's code gets for it. A declaration that hides a visible name
+    /// (`double t` in a loop, where the region also writes an outer `t`)
+    /// gets a new one, `t_1`, free of every name of the file: every later
+    /// stage then sees two variables where C has two, although the parser
+    /// flattens blocks and the model and back ends know variables by name.
+    pub(super) fn declare(&self, name: &str) -> String {
+        let hides = self.scopes.borrow().iter().any(|s| s.contains_key(name));
+        let spelled = if hides {
+            let mut spelled = self.spelled.borrow_mut();
+            let fresh = (1..)
+                .map(|k| format!("{}_{}", name, k))
+                .find(|n| !self.names.contains(n) && !spelled.contains(n))
+                .unwrap_or_else(|| name.to_string());
+            spelled.insert(fresh.clone());
+            fresh
+        } else {
+            name.to_string()
+        };
+        if let Some(top) = self.scopes.borrow_mut().last_mut() {
+            top.insert(name.to_string(), spelled.clone());
+        }
+        spelled
+    }
+
+    /// The name the region's code has for `name` where it is used: the
+    /// innermost declaration's (`declare`).
+    pub(super) fn resolve(&self, name: &str) -> Option<String> {
+        self.scopes
+            .borrow()
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name).cloned())
+    }
+
+    pub(super) fn is_declared(&self, name: &str) -> bool {
+        let scopes = self.scopes.borrow();
+        scopes.is_empty() || scopes.iter().any(|s| s.contains_key(name))
+    }
+
+    /// An enumeration constant where no variable of the region's scopes
+    /// hides it: the literal it stands for.
+    pub(super) fn enumerator(&self, n: Node, name: &str) -> Option<Result<Expr>> {
+        if self.scopes.borrow().iter().any(|s| s.contains_key(name)) {
+            return None;
+        }
+        let loc = self.loc(n);
+        let lit = |v: i64| Expr {
+            kind: ExprKind::Int(v, v.to_string()),
+            loc: loc.clone(),
+        };
+        match self.enums.borrow().get(name)? {
+            enums::Enumerator::Value(v) if *v >= 0 => Some(Ok(lit(*v))),
+            // A negative literal is a negated positive one in C; `int`'s
+            // least value has no positive counterpart in `int`.
+            enums::Enumerator::Value(v) => {
+                let e = |kind| Expr {
+                    kind,
+                    loc: loc.clone(),
+                };
+                Some(Ok(if *v == i64::from(i32::MIN) {
+                    e(ExprKind::Binary(
+                        BinOp::Sub,
+                        Box::new(e(ExprKind::Unary(
+                            UnOp::Neg,
+                            Box::new(lit(i64::from(i32::MAX))),
+                        ))),
+                        Box::new(lit(1)),
+                    ))
+                } else {
+                    e(ExprKind::Unary(UnOp::Neg, Box::new(lit(-v))))
+                }))
+            }
+            enums::Enumerator::Unknown(why, hint) => Some(Err(self
+                .err(
+                    Code::UnknownIdentifier,
+                    n,
+                    format!(
+                        "the enumerator `{}` has no value pencilc can use: {}",
+                        name, why
+                    ),
+                )
+                .with_hint(*hint))),
+        }
+    }
+
+    pub(super) fn undeclared(&self, n: Node, name: &str) -> Diagnostic {
+        self.err(
+            Code::UnknownIdentifier,
+            n,
+            format!("`{}` is not declared", name),
+        )
+        .with_hint(
+            "declare it before the region (or, for a loop iterator, in the loop: `for (int i = 0; ...)`); pencilc preprocesses the file with the -I and -D you pass",
+        )
+    }
+}
