@@ -93,27 +93,7 @@ pub fn prepare(region: &Region, keep_flat: &BTreeSet<String>) -> Result<Prepared
     super::build::collect_written(&region.body, &region.symbols, &mut written);
     let canon = equalities(&region.body, &region.symbols, &written);
 
-    // Every access, by array.
-    let mut uses: BTreeMap<String, Vec<Use>> = BTreeMap::new();
-    {
-        let mut visit = |e: &Expr, iters: &[String]| -> Result<Option<Expr>> {
-            if let Some((name, subs)) = walk::chain(e) {
-                // A name alone is a whole array in a kill (any shape's
-                // elements) or in a call (`called`, below); a pointer
-                // used so still needs its plan.
-                let list = uses.entry(name.to_string()).or_default();
-                if !subs.is_empty() {
-                    list.push(Use {
-                        subs: subs.into_iter().cloned().collect(),
-                        iters: iters.to_vec(),
-                        loc: e.loc.clone(),
-                    });
-                }
-            }
-            Ok(None)
-        };
-        walk::stmts(&region.body, &mut Vec::new(), &mut visit)?;
-    }
+    let uses = uses_by_array(&region.body)?;
     // Arrays passed to calls keep their declared form: a summary describes
     // them as its own parameters.
     let mut called = BTreeSet::new();
@@ -289,46 +269,7 @@ pub fn prepare(region: &Region, keep_flat: &BTreeSet<String>) -> Result<Prepared
         }
     }
 
-    // The rewrite itself.
-    {
-        let mut visit = |e: &Expr, iters: &[String]| -> Result<Option<Expr>> {
-            let Some((name, subs)) = walk::chain(e) else {
-                return Ok(None);
-            };
-            let Some(shape) = decompositions.get(name) else {
-                return Ok(None);
-            };
-            if subs.len() != 1 {
-                return Ok(None);
-            }
-            let kind = |n: &str| -> NameKind {
-                if iters.iter().any(|i| i == n) {
-                    NameKind::Iterator
-                } else {
-                    super::build::classify_name(&[], &written, &region.symbols, n)
-                }
-            };
-            let p = rename(
-                &expand(subs[0], &kind).map_err(|w| internal(&w.reason))?,
-                &canon,
-            );
-            let comps = shape
-                .decompose(&p, &|n| iters.iter().any(|i| i == n))
-                .map_err(|m| internal(&m.fact))?;
-            let mut out = Expr {
-                kind: ExprKind::Ident(name.to_string()),
-                loc: e.loc.clone(),
-            };
-            for c in comps {
-                out = Expr {
-                    kind: ExprKind::Index(Box::new(out), Box::new(c.to_expr(&subs[0].loc))),
-                    loc: e.loc.clone(),
-                };
-            }
-            Ok(Some(out))
-        };
-        region.body = walk::stmts(&region.body, &mut Vec::new(), &mut visit)?;
-    }
+    region.body = delinearise(&region, &decompositions, &written, &canon)?;
     region.symbols = symbols;
     Ok(Prepared {
         region,
@@ -337,6 +278,77 @@ pub fn prepare(region: &Region, keep_flat: &BTreeSet<String>) -> Result<Prepared
         warnings,
         reported,
     })
+}
+
+/// Every subscripted access of `body`, by array, with the loop iterators
+/// around it; an array only named (a whole array) has an empty list.
+fn uses_by_array(body: &[Stmt]) -> Result<BTreeMap<String, Vec<Use>>> {
+    let mut uses: BTreeMap<String, Vec<Use>> = BTreeMap::new();
+    let mut visit = |e: &Expr, iters: &[String]| -> Result<Option<Expr>> {
+        if let Some((name, subs)) = walk::chain(e) {
+            // A name alone is a whole array in a kill (any shape's
+            // elements) or in a call (`called_arrays`); a pointer
+            // used so still needs its plan.
+            let list = uses.entry(name.to_string()).or_default();
+            if !subs.is_empty() {
+                list.push(Use {
+                    subs: subs.into_iter().cloned().collect(),
+                    iters: iters.to_vec(),
+                    loc: e.loc.clone(),
+                });
+            }
+        }
+        Ok(None)
+    };
+    walk::stmts(body, &mut Vec::new(), &mut visit)?;
+    Ok(uses)
+}
+
+/// `region`'s body with each access of an array in `decompositions`
+/// rewritten into the subscripts of its shape.
+fn delinearise(
+    region: &Region,
+    decompositions: &BTreeMap<String, Shape>,
+    written: &BTreeSet<String>,
+    canon: &BTreeMap<String, String>,
+) -> Result<Vec<Stmt>> {
+    let mut visit = |e: &Expr, iters: &[String]| -> Result<Option<Expr>> {
+        let Some((name, subs)) = walk::chain(e) else {
+            return Ok(None);
+        };
+        let Some(shape) = decompositions.get(name) else {
+            return Ok(None);
+        };
+        if subs.len() != 1 {
+            return Ok(None);
+        }
+        let kind = |n: &str| -> NameKind {
+            if iters.iter().any(|i| i == n) {
+                NameKind::Iterator
+            } else {
+                super::build::classify_name(&[], &written, &region.symbols, n)
+            }
+        };
+        let p = rename(
+            &expand(subs[0], &kind).map_err(|w| internal(&w.reason))?,
+            &canon,
+        );
+        let comps = shape
+            .decompose(&p, &|n| iters.iter().any(|i| i == n))
+            .map_err(|m| internal(&m.fact))?;
+        let mut out = Expr {
+            kind: ExprKind::Ident(name.to_string()),
+            loc: e.loc.clone(),
+        };
+        for c in comps {
+            out = Expr {
+                kind: ExprKind::Index(Box::new(out), Box::new(c.to_expr(&subs[0].loc))),
+                loc: e.loc.clone(),
+            };
+        }
+        Ok(Some(out))
+    };
+    walk::stmts(&region.body, &mut Vec::new(), &mut visit)
 }
 
 fn internal(why: &str) -> Diagnostic {
