@@ -1,0 +1,225 @@
+//! Where a band cannot go on: a time loop around the rest, a wavefront of
+//! points, or a partition of the strongly connected components into
+//! groups that share data and domains.
+
+use super::*;
+
+impl<'a> Pluto<'a> {
+    /// A band's first row alone (typically time), sequential, around what
+    /// the dependences it does not carry allow: PPCG's mapping of a stencil
+    /// (a host time loop around parallel kernels), taken only if some row
+    /// inside is parallel; otherwise `None` and the caller keeps the
+    /// wavefront (seidel-2d has no parallelism at a fixed time step).
+    pub(super) fn time_loop(
+        &mut self,
+        group: &[usize],
+        edges: &[Edge],
+        first: &BTreeMap<usize, Row>,
+        h: &mut Vec<Vec<Vec<i64>>>,
+    ) -> PResult<Option<Node>> {
+        let mut h2 = h.clone();
+        for (&s, r) in first {
+            h2[s].push(r.coef.clone());
+        }
+        let remaining = self.restrict(edges, std::slice::from_ref(first))?;
+        // Whether the time loop leaves parallelism of its own inside: a
+        // point wavefront there would always find some, at the cost of a
+        // sequential loop per time step (seidel-2d: 3,000 launches per
+        // step, against 8,000 in all for the wavefront of the whole band).
+        let outer_trial = std::mem::replace(&mut self.in_time_loop_trial, true);
+        let suppressed = self.suppressed_wavefronts;
+        let mut h_trial = h2.clone();
+        let trial = self.group(
+            group,
+            remaining
+                .iter()
+                .map(|e| e.copy(self.isl))
+                .collect::<Result<_>>()?,
+            &mut h_trial,
+        );
+        self.in_time_loop_trial = outer_trial;
+        let trial = trial?;
+        if !has_parallel_row(&trial) {
+            return Ok(None);
+        }
+        // Wavefronts inside that the trial kept as tile wavefronts are
+        // point wavefronts in the schedule proper.
+        let child = if self.suppressed_wavefronts == suppressed {
+            h2 = h_trial;
+            trial
+        } else {
+            self.group(group, remaining, &mut h2)?
+        };
+        *h = h2;
+        Ok(Some(Node::Band(Band {
+            stmts: group.to_vec(),
+            rows: vec![first.clone()],
+            coincident: vec![false],
+            permutable: true,
+            child: Box::new(child),
+        })))
+    }
+
+    /// A permutable band with no parallel row, for a device that runs no
+    /// tile-level wavefront (a GPU, where one thread per tile serialises
+    /// the tile): the sum of its rows, `W = Σ φ_k`, sequential, around the
+    /// band `(φ_1, …, φ_m)`, all of whose members are parallel. Every
+    /// dependence pair of the band has non-negative distance along each
+    /// `φ_k`, so either all its distances are zero (a pair for the levels
+    /// below, zero along every member) or their sum, its distance along
+    /// `W`, is at least 1. The rows keep their rank (`W` and `φ_1..φ_m`
+    /// span what `φ_0..φ_m` span). PPCG's isl scheduler finds the same
+    /// hyperplanes for seidel-2d (one launch per `W`, 2-d blocks).
+    pub(super) fn point_wavefront(
+        &mut self,
+        group: &[usize],
+        edges: Vec<Edge>,
+        rows: &[(BTreeMap<usize, Row>, bool)],
+        h: &mut Vec<Vec<Vec<i64>>>,
+    ) -> PResult<Node> {
+        let mut sum: BTreeMap<usize, Row> = BTreeMap::new();
+        for (row, _) in rows {
+            for (&s, r) in row {
+                let acc = sum.entry(s).or_insert_with(|| Row {
+                    coef: vec![0; r.coef.len()],
+                    shift: 0,
+                });
+                for (a, c) in acc.coef.iter_mut().zip(&r.coef) {
+                    *a += c;
+                }
+                acc.shift += r.shift;
+            }
+        }
+        let inner: Vec<BTreeMap<usize, Row>> = rows[1..].iter().map(|(r, _)| r.clone()).collect();
+        for row in std::iter::once(&sum).chain(inner.iter()) {
+            for (&s, r) in row {
+                h[s].push(r.coef.clone());
+            }
+        }
+        let after_w = self.restrict(&edges, std::slice::from_ref(&sum))?;
+        let remaining = self.restrict(&after_w, &inner)?;
+        let child = self.group(group, remaining, h)?;
+        let inner_band = Node::Band(Band {
+            stmts: group.to_vec(),
+            coincident: vec![true; inner.len()],
+            rows: inner,
+            permutable: true,
+            child: Box::new(child),
+        });
+        Ok(Node::Band(Band {
+            stmts: group.to_vec(),
+            rows: vec![sum],
+            coincident: vec![false],
+            permutable: true,
+            child: Box::new(inner_band),
+        }))
+    }
+
+    /// Greedy smart fusion: walk the components in topological order and
+    /// add each to the current part if the two share data (a dependence
+    /// between them, or an array both touch) and the fused band keeps as
+    /// many parallel rows (and as deep a band) as each of the two scheduled
+    /// apart. Fusing nests that share nothing only saves a launch, and
+    /// costs a kernel with each nest under its own guards (3mm's two
+    /// independent products in one kernel: four times the code and the
+    /// barriers, which OpenCL compilers take minutes to build).
+    pub(super) fn smart_partition(
+        &mut self,
+        sccs: &[Vec<usize>],
+        edges: &[Edge],
+        h: &[Vec<Vec<i64>>],
+    ) -> PResult<Vec<Vec<usize>>> {
+        let mut memo: HashMap<Vec<usize>, (usize, usize)> = HashMap::new();
+        let mut quality = |me: &mut Self, part: &[usize]| -> PResult<(usize, usize)> {
+            if let Some(q) = memo.get(part) {
+                return Ok(*q);
+            }
+            let mine: Vec<Edge> = edges
+                .iter()
+                .filter(|e| part.contains(&e.src) && part.contains(&e.dst))
+                .map(|e| e.copy(me.isl))
+                .collect::<Result<Vec<_>>>()?;
+            let mut h2 = h.to_vec();
+            let rows = me.band_rows(part, &mine, &mut h2)?;
+            let q = (rows.iter().filter(|(_, c)| *c).count(), rows.len());
+            memo.insert(part.to_vec(), q);
+            Ok(q)
+        };
+        let mut parts: Vec<Vec<usize>> = Vec::new();
+        let mut current = sccs[0].clone();
+        for next in &sccs[1..] {
+            if !self.share_data(&current, next, edges) {
+                parts.push(std::mem::replace(&mut current, next.clone()));
+                continue;
+            }
+            let mut merged = current.clone();
+            merged.extend(next.iter().copied());
+            merged.sort();
+            let (pc, dc) = quality(self, &current)?;
+            let (pn, dn) = quality(self, next)?;
+            let (pm, dm) = quality(self, &merged)?;
+            // Fusing must not cost either part a parallel row (a parallel
+            // nest fused with a sequential one becomes sequential) or band
+            // depth (tilability).
+            if dm > 0 && pm >= pc.max(pn) && dm >= dc.max(dn) {
+                current = merged;
+            } else {
+                parts.push(std::mem::replace(&mut current, next.clone()));
+            }
+        }
+        parts.push(current);
+        Ok(parts)
+    }
+
+    /// Whether statements of `a` and of `b` depend on each other or touch a
+    /// common array, or have the same domains.
+    pub(super) fn share_data(&mut self, a: &[usize], b: &[usize], edges: &[Edge]) -> bool {
+        let linked = edges.iter().any(|e| {
+            (a.contains(&e.src) && b.contains(&e.dst)) || (b.contains(&e.src) && a.contains(&e.dst))
+        });
+        let arrays = |part: &[usize]| -> Vec<&String> {
+            part.iter()
+                .flat_map(|&s| self.scop.arrays.get(s).into_iter().flatten())
+                .collect()
+        };
+        let theirs = arrays(b);
+        linked || arrays(a).iter().any(|x| theirs.contains(x)) || self.same_domains(a, b)
+    }
+
+    /// Whether every statement of `a` and `b` has the same iteration
+    /// domain (statements of one loop nest, or outside every loop): fusing
+    /// them costs no guards, and saves a launch.
+    pub(super) fn same_domains(&mut self, a: &[usize], b: &[usize]) -> bool {
+        let all: Vec<usize> = a.iter().chain(b.iter()).copied().collect();
+        let Some(first) = all.first().and_then(|&s| self.domain_of(s)) else {
+            return false;
+        };
+        all[1..].iter().all(|&s| {
+            self.domain_of(s)
+                .is_some_and(|d| d.is_equal(&first).unwrap_or(false))
+        })
+    }
+
+    /// Statement `s`'s iteration domain, its tuple name removed.
+    pub(super) fn domain_of(&mut self, s: usize) -> Option<isl_rs::Set> {
+        if let Some(d) = self.domains.get(&s) {
+            return d.copy().ok();
+        }
+        let all = self.isl.union_set(&self.scop.domain).ok()?;
+        // Text: a set built from the statement's tuple as the model names it.
+        let space = isl_rs::Set::read_from_str(
+            &self.isl.ctx,
+            &format!(
+                "{}{{ {} }}",
+                tree::params_arrow(self.scop),
+                tree::statement_tuple(self.scop, s)
+            ),
+        )
+        .ok()?
+        .get_space()
+        .ok()?;
+        let d = all.extract_set(space).ok()?.reset_tuple_id().ok()?;
+        self.domains.insert(s, d.copy().ok()?);
+        Some(d)
+    }
+}
