@@ -1325,6 +1325,33 @@ fn members_that_are_arrays_of_structs_are_places_of_their_struct() {
     );
 }
 
+/// Pointers to structs (issue 33: `struct pt *p` indexed `p[i].x` was
+/// E0104, one dimension with two subscripts, and `->` was refused, pet's
+/// struct6): a pointer to structs indexes like an array of them, `p->m`
+/// is `p[0].m`. Points scaled in parallel (also at an offset, `p + 1`),
+/// an image read through `im->data[i]` whose `im->scale` the region then
+/// updates, a 2-d member through `->`, and two overlapping pointers to
+/// the same points. Every target and version prints the sequential
+/// results, the loops over points and pixels in parallel.
+#[test]
+fn pointers_to_structs_index_like_arrays_of_them() {
+    check("struct_pointers");
+    check_cuda_emulated("struct_pointers");
+    check_openmp("struct_pointers");
+    let dir = scratch("program-struct_pointers-v");
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--target", "opencl", "-o"])
+            .arg(dir.join("p.c"))
+            .arg(root().join("tests/programs/struct_pointers.c")),
+        "pencilc -v",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    // scale's points, blur's pixels (then its one update of the scale),
+    // sum_grid's (i, j) (then its sum), shift's points.
+    assert!(log.contains("parallel dims [1, 1, 0, 2, 0, 1]"), "{}", log);
+}
+
 /// A loop iterator the region also uses outside its loops (issue 33:
 /// pet's loop7, and a read after a loop with `break`, were E0106): the
 /// loops over it run as written, with a warning where it is used; the

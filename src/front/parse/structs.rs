@@ -77,6 +77,8 @@ fn element_suffix(k: usize, dims: &[usize]) -> String {
 enum Step<'t> {
     Field(String),
     Index(Node<'t>),
+    /// The struct a pointer points to: `p->m` is `p[0].m`.
+    Pointee,
 }
 
 /// What the region may do with a variable of struct type: its layout and
@@ -398,6 +400,13 @@ impl Cx<'_> {
             .unwrap_or_else(|| Err("pencilc has not seen the struct defined".into()));
         match layout {
             Ok(layout) => {
+                // A pointer to structs (`struct pt *p`) indexes like an
+                // array of them of unknown extent, `struct pt p[]`, as a
+                // pointer to rows does (`declarator`).
+                if v.pointer && v.dims.is_empty() {
+                    v.dims.push(None);
+                    v.pointer = false;
+                }
                 let rank = v.rank();
                 let written = normalise(&v.base_type);
                 v.struct_type = if written.contains('{') {
@@ -448,17 +457,11 @@ impl Cx<'_> {
                         .child_by_field_name("operator")
                         .map(|o| self.text(o))
                         .unwrap_or("");
-                    if op != "." {
-                        return Some(Err(self
-                            .err(
-                                Code::PointerArithmetic,
-                                cur,
-                                "`->` dereferences a pointer, which PENCIL does not allow in a region",
-                            )
-                            .with_hint("declare the structs as an array and write `A[i].member`")));
-                    }
                     let field = cur.child_by_field_name("field")?;
                     steps.push(Step::Field(self.text(field).to_string()));
+                    if op == "->" {
+                        steps.push(Step::Pointee);
+                    }
                     cur = cur.child_by_field_name("argument")?;
                 }
                 "parenthesized_expression" if cur.named_child_count() == 1 => {
@@ -511,7 +514,7 @@ impl Cx<'_> {
         // The element: the variable's own subscripts come first.
         let subs = steps
             .iter()
-            .take_while(|s| matches!(s, Step::Index(_)))
+            .take_while(|s| matches!(s, Step::Index(_) | Step::Pointee))
             .count();
         if subs != rank {
             return Err(self
@@ -529,9 +532,11 @@ impl Cx<'_> {
         }
         let mut base = mk(ExprKind::Ident(name.clone()));
         for s in &steps[..rank] {
-            if let Step::Index(i) = s {
-                base = mk(ExprKind::Index(Box::new(base), Box::new(self.expr(*i)?)));
-            }
+            let index = match s {
+                Step::Index(i) => self.expr(*i)?,
+                _ => mk(ExprKind::Int(0, "0".into())),
+            };
+            base = mk(ExprKind::Index(Box::new(base), Box::new(index)));
         }
         let place = self.field_place(n, &name, &layout, &steps[rank..])?;
         Ok(mk(ExprKind::Index(Box::new(base), Box::new(place))))
@@ -610,6 +615,18 @@ impl Cx<'_> {
                             ),
                         )
                         .with_hint("access members of structs only"));
+                }
+                (Step::Pointee, _) => {
+                    return Err(self
+                        .err(
+                            Code::PointerArithmetic,
+                            n,
+                            format!(
+                                "`{}{}` is a member, not a pointer to a struct: `->` follows pointers a region cannot model",
+                                name, path
+                            ),
+                        )
+                        .with_hint("use `->` on struct pointers the function declares (`p->m` is `p[0].m`), and `.` on members"));
                 }
                 (Step::Index(_), _) => {
                     return Err(self
