@@ -104,6 +104,15 @@ fn no_loop_nest_runs_on_one_gpu_thread_at_large() {
             .map(|k| k.block)
             .collect()
     };
+    // durbin: `alpha` after the sum runs in the sum's combining kernel,
+    // not in a kernel of one thread per step; what is left of one thread
+    // is the set-up before the first step.
+    assert_eq!(
+        all["durbin"].matches("dim3 pencilc_block(1);").count(),
+        1,
+        "{}",
+        all["durbin"]
+    );
     // symm: temp2 has a copy per thread, and (i, j) is one 2-d kernel.
     assert!(has("symm", "pencilc_priv_temp2"), "{}", all["symm"]);
     assert_eq!(blocks("symm"), ["32, 16"], "{}", all["symm"]);

@@ -1325,6 +1325,40 @@ fn members_that_are_arrays_of_structs_are_places_of_their_struct() {
     );
 }
 
+/// A scalar statement right after a reduction in each step of a
+/// sequential loop (issue 30: durbin's `alpha` ran as a kernel of one
+/// thread launched per step) runs in the reduction's combining kernel,
+/// on its work-item 0 once the result is there: a float sum, an integer
+/// maximum, and two sums before one statement. Every target and version
+/// prints the sequential results (the combining kernel's barriers are
+/// outside branches: under one, PoCL ran this program's device version
+/// for minutes without an end).
+#[test]
+fn statements_after_a_reduction_run_in_its_combining_kernel() {
+    check("reduction_epilogue");
+    check_cuda_emulated("reduction_epilogue");
+    check_openmp("reduction_epilogue");
+    let dir = scratch("program-reduction_epilogue-v");
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--target", "cuda", "-o"])
+            .arg(dir.join("p.c"))
+            .arg(root().join("tests/programs/reduction_epilogue.c")),
+        "pencilc -v",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    for (single, combine) in [(1, 0), (4, 3), (7, 6)] {
+        let note = format!(
+            "kernel[{}] runs in kernel{}_combine on its work-item 0",
+            single, combine
+        );
+        assert!(log.contains(&note), "{}\n{}", note, log);
+    }
+    let cu = std::fs::read_to_string(dir.join("p_kernel.cu")).unwrap();
+    assert!(!cu.contains("dim3 pencilc_block(1);"), "{}", cu);
+    assert!(!cu.contains("void kernel1("), "{}", cu);
+}
+
 /// Pointers to structs (issue 33: `struct pt *p` indexed `p[i].x` was
 /// E0104, one dimension with two subscripts, and `->` was refused, pet's
 /// struct6): a pointer to structs indexes like an array of them, `p->m`

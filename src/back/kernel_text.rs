@@ -20,6 +20,9 @@ pub(super) struct KernelText {
     pub(super) helper: bool,
     /// Arguments the OpenCL build may give as constants (`specialise`).
     pub(super) specialised: Vec<specialise::Specialised>,
+    /// Runs inside the combining kernel before it (`absorb`): not
+    /// printed, though it keeps its number.
+    pub(super) absorbed: bool,
 }
 
 pub(super) fn kernel_text(
@@ -149,6 +152,7 @@ pub(super) fn kernel_text(
         body: specialise::wrap_body(&specialised, body),
         launch,
         helper: false,
+        absorbed: false,
         specialised,
     })
 }
@@ -259,6 +263,7 @@ pub(super) fn combine_kernel_text(
         // One block per element (`reduction_launch`).
         launch: Launcher::new(1, vec![reduce::COMBINE_THREADS], &typed),
         helper: true,
+        absorbed: false,
         specialised: Vec::new(),
     }
 }
@@ -295,4 +300,54 @@ impl Launcher {
             args: params.iter().map(|(_, name)| name.clone()).collect(),
         }
     }
+}
+
+/// The name a kernel's parameter declares (`double *__restrict__ A`,
+/// `int n`).
+fn param_name(param: &str) -> &str {
+    param
+        .rsplit(|c: char| c.is_whitespace() || c == '*')
+        .next()
+        .unwrap_or(param)
+}
+
+/// Makes `combine`, a combining kernel of one work-group (scalar
+/// reductions), run `single`, a kernel of one thread launched right after
+/// it, on its work-item 0 once the reductions' values are written: one
+/// launch instead of two, and no kernel of one thread. Returns the
+/// positions of `single`'s parameters that `combine` takes in addition,
+/// in order (the host passes their values after its own).
+pub(super) fn absorb(combine: &mut KernelText, single: &mut KernelText) -> Vec<usize> {
+    let mut added = Vec::new();
+    let grid = single.launch.grid.len();
+    for (k, param) in single.params.iter().enumerate() {
+        let name = param_name(param);
+        if combine.params.iter().any(|p| param_name(p) == name) {
+            continue;
+        }
+        combine.params.push(param.clone());
+        if let Some(decl) = single.launch.params.get(grid + k) {
+            combine.launch.params.push(decl.clone());
+            combine.launch.args.push(name.to_string());
+        }
+        added.push(k);
+    }
+    let mut body = String::from("    if (pencilc_e == 0 && pencilc_lid == 0) {\n");
+    for id in &single.ids {
+        body.push_str(&format!("        {};\n", id));
+    }
+    for line in single.body.lines() {
+        if line.is_empty() {
+            body.push('\n');
+        } else {
+            body.push_str(&format!("    {}\n", line));
+        }
+    }
+    body.push_str("    }\n");
+    combine.body.push_str(&body);
+    combine
+        .specialised
+        .extend(single.specialised.iter().cloned());
+    single.absorbed = true;
+    added
 }

@@ -4,13 +4,41 @@
 
 use super::*;
 
+/// An argument the combining kernel passes on to the kernel it runs
+/// after the reduction (`kernel_text::absorb`): how OpenCL sets it, its
+/// type there, and the host's value.
+#[derive(serde::Serialize)]
+pub(super) struct EpilogueArg {
+    kind: String,
+    ctype: String,
+    value: String,
+}
+
+pub(super) fn epilogue_arg(l: &Launch, a: &KernelArg, index_type: &str, dev: &str) -> EpilogueArg {
+    EpilogueArg {
+        kind: if matches!(a, KernelArg::Buffer { .. }) {
+            "buffer".into()
+        } else {
+            "value".into()
+        },
+        ctype: match a {
+            KernelArg::Value { elem_type, .. } => elem_type.clone(),
+            _ => index_type.into(),
+        },
+        value: host_value(l, a, dev),
+    }
+}
+
 /// A launch whose kernel privatizes reductions: partial arrays around it,
-/// then the combining kernel.
+/// then the combining kernel (with `extra` arguments where it runs the
+/// next launch's kernel too).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn reduction_launch(
     tera: &tera::Tera,
     l: &Launch,
     kernel: &str,
     privs: &[reduce::Privatized],
+    extra: &[EpilogueArg],
     launch: &str,
     target: Target,
     dev: &str,
@@ -52,6 +80,9 @@ pub(super) fn reduction_launch(
     ctx.insert("privs", &ps);
     ctx.insert("elems", &privs.iter().map(|p| p.len).max().unwrap_or(1));
     ctx.insert("combine_threads", &reduce::COMBINE_THREADS);
+    ctx.insert("extra", extra);
+    // After the variables' and partials' buffers and the group count.
+    ctx.insert("extra_first", &(privs.len() * 2 + 1));
     ctx.insert("launch", launch.trim_end());
     let name = match target {
         Target::OpenCl => "opencl/reduce_launch.c.tera",

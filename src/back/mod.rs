@@ -315,6 +315,7 @@ pub fn emit(
         c.insert("header_comment", &comment_text(&header.to_string_lossy()));
         let ks: Vec<serde_json_like::K> = kernels
             .iter()
+            .filter(|k| !k.absorbed)
             .map(|k| serde_json_like::K {
                 name: k.name.clone(),
                 params: k.params.clone(),

@@ -502,23 +502,28 @@ pub fn combine_kernel_body(privs: &[Privatized], target: Target) -> String {
         let tree = p.tree_name();
         let part = |g: &str| format!("{}[({}) * {} + pencilc_e]", p.partial_name(), g, p.len);
         out.push_str(&format!("    {} {} {}[{}];\n", space, p.elem_type, tree, n));
-        // The condition is the same for the whole work-group: every
-        // work-item reaches the barriers or none does.
-        out.push_str(&format!("    if (pencilc_e < {}) {{\n", p.len));
+        // No barrier under a branch: every work-item reaches each one
+        // (kernel compilers such as PoCL's need not prove a branch
+        // uniform), and the work-groups beyond the variable's elements
+        // combine identities.
         out.push_str(&format!(
-            "        {} pencilc_acc = {};\n",
+            "    {{\n        {} pencilc_acc = {};\n",
             p.elem_type,
             identity(p.op, ty, &p.elem_type, target)
         ));
+        out.push_str(&format!("        if (pencilc_e < {})\n", p.len));
         out.push_str(&format!(
-            "        for (int pencilc_g = pencilc_lid; pencilc_g < pencilc_groups; pencilc_g += {})\n            {}\n",
+            "            for (int pencilc_g = pencilc_lid; pencilc_g < pencilc_groups; pencilc_g += {})\n                {}\n",
             n,
             combine(p.op, &p.elem_type, "pencilc_acc", &part("pencilc_g"))
         ));
-        out.push_str(&format!("        {}[pencilc_lid] = pencilc_acc;\n", tree));
-        out.push_str(&format!("        {}\n", barrier));
         out.push_str(&format!(
-            "        for (int pencilc_s = {}; pencilc_s > 0; pencilc_s >>= 1) {{\n            if (pencilc_lid < pencilc_s)\n                {}\n            {}\n        }}\n",
+            "        {}[pencilc_lid] = pencilc_acc;\n    }}\n",
+            tree
+        ));
+        out.push_str(&format!("    {}\n", barrier));
+        out.push_str(&format!(
+            "    for (int pencilc_s = {}; pencilc_s > 0; pencilc_s >>= 1) {{\n        if (pencilc_lid < pencilc_s)\n            {}\n        {}\n    }}\n",
             n / 2,
             combine(
                 p.op,
@@ -528,9 +533,12 @@ pub fn combine_kernel_body(privs: &[Privatized], target: Target) -> String {
             ),
             barrier
         ));
-        out.push_str("        if (pencilc_lid == 0 && pencilc_groups > 0)\n");
         out.push_str(&format!(
-            "            {}\n",
+            "    if (pencilc_e < {} && pencilc_lid == 0 && pencilc_groups > 0)\n",
+            p.len
+        ));
+        out.push_str(&format!(
+            "        {}\n",
             combine(
                 p.op,
                 &p.elem_type,
@@ -538,7 +546,6 @@ pub fn combine_kernel_body(privs: &[Privatized], target: Target) -> String {
                 &format!("{}[0]", tree)
             )
         ));
-        out.push_str("    }\n");
     }
     out
 }

@@ -3,6 +3,8 @@
 //! region adds to its file.
 
 use super::*;
+use crate::ast::Ast;
+use std::collections::BTreeSet;
 
 /// A kernel's slices: each buffer's name, element type and extents
 /// (`private::slices`).
@@ -15,6 +17,81 @@ pub(super) struct RegionLaunches {
     pub(super) args: Vec<Vec<KernelArg>>,
     pub(super) plans: Vec<reduce::Plan>,
     pub(super) slices: Vec<Slices>,
+    /// Reduction launches whose combining kernel runs the launch after
+    /// them (`fused_epilogues`): that launch and the positions of its
+    /// arguments the combining kernel takes in addition.
+    pub(super) epilogue: BTreeMap<usize, (usize, Vec<usize>)>,
+    /// The launches so run: no launch of their own.
+    pub(super) absorbed: BTreeSet<usize>,
+}
+
+/// The launches of one thread that follow a reduction launch at once in
+/// the host code (`(j, i)`: nothing between them, and no guard or loop of
+/// their own): they may run in the reduction's combining kernel, which
+/// runs on one work-group where every privatised variable is a scalar.
+/// The kernel of one thread must have no reductions, slices or tiles in
+/// local memory (its body goes inside a branch of the combining kernel).
+fn fused_epilogues(r: &RegionCode, launches: &RegionLaunches) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    r.ast.host.walk(&mut |n| {
+        let Ast::Block(items) = n else { return };
+        for pair in items.windows(2) {
+            let (Ast::Launch(i), Ast::Launch(j)) = (&pair[0], &pair[1]) else {
+                continue;
+            };
+            let (i, j) = (*i, *j);
+            let privs = &launches.plans[i].privatized;
+            let single = &r.ast.launches[j];
+            if !privs.is_empty()
+                && privs.iter().all(|p| p.len == 1)
+                && launches.slices[i].is_empty()
+                && single.plan.block_sizes.is_empty()
+                && single.locals.iter().all(|a| !a.shared)
+                && launches.plans[j].privatized.is_empty()
+                && launches.slices[j].is_empty()
+                && !out
+                    .iter()
+                    .any(|&(a, b)| a == j || b == j || a == i || b == i)
+            {
+                out.push((j, i));
+            }
+        }
+    });
+    out
+}
+
+/// Moves each kernel of one thread that `fused_epilogues` finds into the
+/// combining kernel before it (`kernel_text::absorb`).
+fn absorb_epilogues(
+    r: &RegionCode,
+    launches: &mut RegionLaunches,
+    kernel_names: &[String],
+    texts: &mut [KernelText],
+    notes: &mut Vec<String>,
+) {
+    for (j, i) in fused_epilogues(r, launches) {
+        let combine = format!("{}_combine", kernel_names[i]);
+        let (Some(c), Some(k)) = (
+            texts.iter().position(|t| t.name == combine),
+            texts.iter().position(|t| t.name == kernel_names[j]),
+        ) else {
+            continue;
+        };
+        let (c_text, k_text) = if c < k {
+            let (a, b) = texts.split_at_mut(k);
+            (&mut a[c], &mut b[0])
+        } else {
+            let (a, b) = texts.split_at_mut(c);
+            (&mut b[0], &mut a[k])
+        };
+        let added = absorb(c_text, k_text);
+        launches.epilogue.insert(i, (j, added));
+        launches.absorbed.insert(j);
+        notes.push(format!(
+            "kernel[{}] runs in {} on its work-item 0, after the reduction's result: no kernel of one thread",
+            r.ast.launches[j].plan.number, combine
+        ));
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -41,14 +118,25 @@ pub(super) fn emit_region(
     }
     let first_kernel = kernels.iter().filter(|k| !k.helper).count();
     let first_text = kernels.len();
-    let launches = region_kernels(r, spelling, target, first_kernel, kernels, notes, warnings)?;
-    check_bracket_depth(&kernels[first_text..])?;
+    let mut launches = region_kernels(r, spelling, target, first_kernel, kernels, notes, warnings)?;
     let kernel_names: Vec<String> = (0..r.ast.launches.len())
         .map(|i| spelling.kernel_name(first_kernel + i))
         .collect();
+    if target != Target::C {
+        absorb_epilogues(
+            r,
+            &mut launches,
+            &kernel_names,
+            &mut kernels[first_text..],
+            notes,
+        );
+    }
+    check_bracket_depth(&kernels[first_text..])?;
     let mut all_kernel_names = Vec::new();
     for (i, name) in kernel_names.iter().enumerate() {
-        all_kernel_names.push(name.clone());
+        if !launches.absorbed.contains(&i) {
+            all_kernel_names.push(name.clone());
+        }
         if !launches.plans[i].privatized.is_empty() {
             all_kernel_names.push(format!("{}_combine", name));
         }
@@ -224,6 +312,10 @@ fn launch_text(
     kernel_names: &[String],
     i: usize,
 ) -> Result<String> {
+    if launches.absorbed.contains(&i) {
+        // Its combining kernel runs it.
+        return Ok(String::new());
+    }
     let l = &r.ast.launches[i];
     let (name, args) = (&kernel_names[i], &launches.args[i]);
     let text = match target {
@@ -235,7 +327,32 @@ fn launch_text(
     let text = if privatized.is_empty() {
         text
     } else {
-        reduction_launch(tera, l, name, privatized, &text, target, &spelling.dev)?
+        {
+            let extra: Vec<EpilogueArg> = match launches.epilogue.get(&i) {
+                Some((j, added)) => added
+                    .iter()
+                    .map(|&k| {
+                        epilogue_arg(
+                            &r.ast.launches[*j],
+                            &launches.args[*j][k],
+                            &r.scop.index_type,
+                            &spelling.dev,
+                        )
+                    })
+                    .collect(),
+                None => Vec::new(),
+            };
+            reduction_launch(
+                tera,
+                l,
+                name,
+                privatized,
+                &extra,
+                &text,
+                target,
+                &spelling.dev,
+            )?
+        }
     };
     let slices = &launches.slices[i];
     Ok(if slices.is_empty() {
@@ -375,6 +492,8 @@ pub(super) fn region_kernels(
         args: args_per_launch,
         plans,
         slices: slices_per_launch,
+        epilogue: BTreeMap::new(),
+        absorbed: BTreeSet::new(),
     })
 }
 
