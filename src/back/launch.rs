@@ -63,16 +63,7 @@ pub(super) fn reduction_launch(
             len: p.len,
         })
         .collect();
-    let launch: String = launch
-        .lines()
-        .map(|line| {
-            if line.is_empty() {
-                "\n".to_string()
-            } else {
-                format!("    {}\n", line)
-            }
-        })
-        .collect();
+    let launch = indented_once(launch);
     let mut ctx = Context::new();
     ctx.insert("kernel", kernel);
     ctx.insert("dev", dev);
@@ -158,16 +149,7 @@ pub(super) fn slice_launch(
             }
         })
         .collect();
-    let launch: String = launch
-        .lines()
-        .map(|line| {
-            if line.is_empty() {
-                "\n".to_string()
-            } else {
-                format!("    {}\n", line)
-            }
-        })
-        .collect();
+    let launch = indented_once(launch);
     let mut ctx = Context::new();
     ctx.insert("kernel", kernel);
     ctx.insert("dev", dev);
@@ -333,4 +315,18 @@ pub(super) fn launch_c(
         out.push_str("}\n");
     }
     Ok(out)
+}
+
+/// `text` one level deeper (empty lines stay empty), as the templates
+/// nest a launch inside the block of its temporaries.
+fn indented_once(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            if line.is_empty() {
+                "\n".to_string()
+            } else {
+                format!("    {}\n", line)
+            }
+        })
+        .collect()
 }

@@ -166,12 +166,7 @@ impl<'a> Cx<'a> {
 
     /// An integer or floating-point constant.
     fn number(&self, n: Node) -> Result<Expr> {
-        let mk = |kind| {
-            Ok(Expr {
-                kind,
-                loc: self.loc(n),
-            })
-        };
+        let mk = |kind| self.at(n, kind);
         let t = self.text(n);
         match parse_int_literal(t) {
             Some(v) => mk(ExprKind::Int(v, t.to_string())),
@@ -198,12 +193,7 @@ impl<'a> Cx<'a> {
 
     /// `l op r` with C's binary operators.
     fn binary(&self, n: Node) -> Result<Expr> {
-        let mk = |kind| {
-            Ok(Expr {
-                kind,
-                loc: self.loc(n),
-            })
-        };
+        let mk = |kind| self.at(n, kind);
         let l = n
             .child_by_field_name("left")
             .ok_or_else(|| self.syntax(n))?;
@@ -245,12 +235,7 @@ impl<'a> Cx<'a> {
     /// A call of a function by name (its arguments may be addresses of
     /// elements), or a cast through a typedef that looks like one.
     fn call(&self, n: Node) -> Result<Expr> {
-        let mk = |kind| {
-            Ok(Expr {
-                kind,
-                loc: self.loc(n),
-            })
-        };
+        let mk = |kind| self.at(n, kind);
         let f = n
             .child_by_field_name("function")
             .ok_or_else(|| self.syntax(n))?;
@@ -294,12 +279,7 @@ impl<'a> Cx<'a> {
 
     /// A cast to an arithmetic type (typedefs resolved).
     fn cast(&self, n: Node) -> Result<Expr> {
-        let mk = |kind| {
-            Ok(Expr {
-                kind,
-                loc: self.loc(n),
-            })
-        };
+        let mk = |kind| self.at(n, kind);
         let t = n
             .child_by_field_name("type")
             .ok_or_else(|| self.syntax(n))?;
@@ -322,6 +302,14 @@ impl<'a> Cx<'a> {
                 .with_hint("PENCIL regions use arrays, not pointers"));
         }
         mk(ExprKind::Cast(ty, Box::new(self.expr(v)?)))
+    }
+
+    /// An expression of `kind` at `n`'s place.
+    fn at(&self, n: Node, kind: ExprKind) -> Result<Expr> {
+        Ok(Expr {
+            kind,
+            loc: self.loc(n),
+        })
     }
 
     pub(super) fn unsupported_expr(&self, n: Node) -> Diagnostic {
