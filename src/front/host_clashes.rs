@@ -137,10 +137,13 @@ fn top_level(n: Node, src: &[u8], out: &mut BTreeSet<String>) {
                     declared(d, src, out);
                 }
             }
-            "declaration" if !is_extern(child, src) => {
+            "declaration" if !has_storage(child, src, "extern") => {
+                // A `static` prototype gives the name internal linkage,
+                // which the header's external declaration contradicts.
+                let internal = has_storage(child, src, "static");
                 let mut c = child.walk();
                 for d in child.children_by_field_name("declarator", &mut c) {
-                    if !is_function_declarator(d) {
+                    if internal || !is_function_declarator(d) {
                         declared(d, src, out);
                     }
                 }
@@ -156,11 +159,12 @@ fn top_level(n: Node, src: &[u8], out: &mut BTreeSet<String>) {
     }
 }
 
-fn is_extern(decl: Node, src: &[u8]) -> bool {
+/// Whether `decl` has the storage class `word` (`extern`, `static`).
+fn has_storage(decl: Node, src: &[u8], word: &str) -> bool {
     let mut c = decl.walk();
     let found = decl
         .children(&mut c)
-        .any(|k| k.kind() == "storage_class_specifier" && k.utf8_text(src) == Ok("extern"));
+        .any(|k| k.kind() == "storage_class_specifier" && k.utf8_text(src) == Ok(word));
     found
 }
 
@@ -205,9 +209,13 @@ mod tests {
 
     #[test]
     fn file_scope_names_are_declarations_not_uses() {
-        let text = "#include <stdio.h>\nint printf(const char *, ...);\nextern int errno_like;\nint select(int a) { return a; }\nstatic double index[10], *time;\ntypedef struct { int x; } timer_t;\n#ifdef X\nlong random = 3;\n#endif\nint main(void) { int local = select(1); return local; }\n";
+        // A `static` prototype (the fuzzer's `static int puts(...)`) gives
+        // the name internal linkage, against the header's declaration.
+        let text = "#include <stdio.h>\nint printf(const char *, ...);\nstatic int puts(const char *);\nextern int errno_like;\nint select(int a) { return a; }\nstatic double index[10], *time;\ntypedef struct { int x; } timer_t;\n#ifdef X\nlong random = 3;\n#endif\nint main(void) { int local = select(1); return local; }\n";
         let names = file_scope_names(text);
-        for n in ["select", "index", "time", "timer_t", "random", "main"] {
+        for n in [
+            "select", "index", "time", "timer_t", "random", "main", "puts",
+        ] {
             assert!(names.contains(n), "{} in {:?}", n, names);
         }
         for n in ["local", "printf", "errno_like"] {

@@ -1,9 +1,12 @@
 /* Names the C library declares, defined by the program itself (issue 33:
  * a user function `select` clashed with the <sys/select.h> that the host
  * file's <stdlib.h> includes on glibc, and the host file did not build):
- * a function `select`, arrays `index` and `random`, a scalar `time`. The
+ * a function `select`, arrays `index` and `random`, a scalar `time`, and a
+ * `static` prototype of `puts` (the fuzzer's case: internal linkage
+ * against <stdio.h>'s declaration; never used, so never defined). The
  * program includes no header, so it is valid C on its own. */
 int printf(const char *, ...);
+static int puts(const char *);
 
 #define N 64
 
