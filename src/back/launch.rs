@@ -4,18 +4,17 @@
 
 use super::*;
 
-/// An argument the combining kernel passes on to the kernel it runs
-/// after the reduction (`kernel_text::absorb`): how OpenCL sets it, its
-/// type there, and the host's value.
-#[derive(serde::Serialize)]
-pub(super) struct EpilogueArg {
-    kind: String,
-    ctype: String,
-    value: String,
-}
-
-pub(super) fn epilogue_arg(l: &Launch, a: &KernelArg, index_type: &str, dev: &str) -> EpilogueArg {
-    EpilogueArg {
+/// How the host passes kernel argument `a` of launch `l` through OpenCL
+/// (a buffer or a value, its type there, the host's value); also the
+/// arguments a combining kernel passes on to the kernel it runs after the
+/// reduction (`kernel_text::absorb`).
+pub(super) fn host_arg(
+    l: &Launch,
+    a: &KernelArg,
+    index_type: &str,
+    dev: &str,
+) -> serde_json_like::Arg {
+    serde_json_like::Arg {
         kind: if matches!(a, KernelArg::Buffer { .. }) {
             "buffer".into()
         } else {
@@ -38,7 +37,7 @@ pub(super) fn reduction_launch(
     l: &Launch,
     kernel: &str,
     privs: &[reduce::Privatized],
-    extra: &[EpilogueArg],
+    extra: &[serde_json_like::Arg],
     launch: &str,
     target: Target,
     dev: &str,
@@ -211,18 +210,7 @@ pub(super) fn launch_opencl(
     let local: Vec<String> = dims.iter().map(|(_, t)| t.to_string()).collect();
     let a: Vec<serde_json_like::Arg> = args
         .iter()
-        .map(|a| serde_json_like::Arg {
-            kind: if matches!(a, KernelArg::Buffer { .. }) {
-                "buffer".into()
-            } else {
-                "value".into()
-            },
-            ctype: match a {
-                KernelArg::Value { elem_type, .. } => elem_type.clone(),
-                _ => index_type.into(),
-            },
-            value: host_value(l, a, dev),
-        })
+        .map(|a| host_arg(l, a, index_type, dev))
         .collect();
     let mut ctx = Context::new();
     ctx.insert("dims", &dims.len());

@@ -328,11 +328,11 @@ fn launch_text(
         text
     } else {
         {
-            let extra: Vec<EpilogueArg> = match launches.epilogue.get(&i) {
+            let extra: Vec<serde_json_like::Arg> = match launches.epilogue.get(&i) {
                 Some((j, added)) => added
                     .iter()
                     .map(|&k| {
-                        epilogue_arg(
+                        host_arg(
                             &r.ast.launches[*j],
                             &launches.args[*j][k],
                             &r.scop.index_type,

@@ -94,12 +94,8 @@ impl<'a> Cx<'a> {
                 if let Some(r) = self.member_chain(n) {
                     return r;
                 }
-                let a = n
-                    .child_by_field_name("argument")
-                    .ok_or_else(|| self.syntax(n))?;
-                let i = n
-                    .child_by_field_name("index")
-                    .ok_or_else(|| self.syntax(n))?;
+                let a = self.field(n, "argument")?;
+                let i = self.field(n, "index")?;
                 mk(ExprKind::Index(
                     Box::new(self.expr(a)?),
                     Box::new(self.expr(i)?),
@@ -107,9 +103,7 @@ impl<'a> Cx<'a> {
             }
             "binary_expression" => self.binary(n),
             "unary_expression" => {
-                let a = n
-                    .child_by_field_name("argument")
-                    .ok_or_else(|| self.syntax(n))?;
+                let a = self.field(n, "argument")?;
                 let op = n
                     .child_by_field_name("operator")
                     .map(|o| self.text(o))
@@ -124,15 +118,9 @@ impl<'a> Cx<'a> {
                 mk(ExprKind::Unary(op, Box::new(self.expr(a)?)))
             }
             "conditional_expression" => {
-                let c = n
-                    .child_by_field_name("condition")
-                    .ok_or_else(|| self.syntax(n))?;
-                let t = n
-                    .child_by_field_name("consequence")
-                    .ok_or_else(|| self.syntax(n))?;
-                let e = n
-                    .child_by_field_name("alternative")
-                    .ok_or_else(|| self.syntax(n))?;
+                let c = self.field(n, "condition")?;
+                let t = self.field(n, "consequence")?;
+                let e = self.field(n, "alternative")?;
                 mk(ExprKind::Cond(
                     Box::new(self.expr(c)?),
                     Box::new(self.expr(t)?),
@@ -194,12 +182,8 @@ impl<'a> Cx<'a> {
     /// `l op r` with C's binary operators.
     fn binary(&self, n: Node) -> Result<Expr> {
         let mk = |kind| self.at(n, kind);
-        let l = n
-            .child_by_field_name("left")
-            .ok_or_else(|| self.syntax(n))?;
-        let r = n
-            .child_by_field_name("right")
-            .ok_or_else(|| self.syntax(n))?;
+        let l = self.field(n, "left")?;
+        let r = self.field(n, "right")?;
         let op = n
             .child_by_field_name("operator")
             .map(|o| self.text(o))
@@ -236,9 +220,7 @@ impl<'a> Cx<'a> {
     /// elements), or a cast through a typedef that looks like one.
     fn call(&self, n: Node) -> Result<Expr> {
         let mk = |kind| self.at(n, kind);
-        let f = n
-            .child_by_field_name("function")
-            .ok_or_else(|| self.syntax(n))?;
+        let f = self.field(n, "function")?;
         if let Some(cast) = self.typedef_cast(n, f)? {
             return Ok(cast);
         }
@@ -251,9 +233,7 @@ impl<'a> Cx<'a> {
                 )
                 .with_hint("call the function by name"));
         }
-        let args_node = n
-            .child_by_field_name("arguments")
-            .ok_or_else(|| self.syntax(n))?;
+        let args_node = self.field(n, "arguments")?;
         // Addresses of elements are arguments of call statements,
         // and of calls in expressions of functions the file only
         // declares (the model then checks the parameter is const).
@@ -280,12 +260,8 @@ impl<'a> Cx<'a> {
     /// A cast to an arithmetic type (typedefs resolved).
     fn cast(&self, n: Node) -> Result<Expr> {
         let mk = |kind| self.at(n, kind);
-        let t = n
-            .child_by_field_name("type")
-            .ok_or_else(|| self.syntax(n))?;
-        let v = n
-            .child_by_field_name("value")
-            .ok_or_else(|| self.syntax(n))?;
+        let t = self.field(n, "type")?;
+        let v = self.field(n, "value")?;
         let ty = self
             .text(t)
             .split_whitespace()
@@ -302,6 +278,12 @@ impl<'a> Cx<'a> {
                 .with_hint("PENCIL regions use arrays, not pointers"));
         }
         mk(ExprKind::Cast(ty, Box::new(self.expr(v)?)))
+    }
+
+    /// `n`'s child `name`, which its kind always has: a syntax error where
+    /// tree-sitter recovered from one without it.
+    fn field<'t>(&self, n: Node<'t>, name: &str) -> Result<Node<'t>> {
+        n.child_by_field_name(name).ok_or_else(|| self.syntax(n))
     }
 
     /// An expression of `kind` at `n`'s place.
