@@ -1347,16 +1347,41 @@ fn statements_after_a_reduction_run_in_its_combining_kernel() {
         "pencilc -v",
     );
     let log = String::from_utf8_lossy(&out.stderr);
-    for (single, combine) in [(1, 0), (4, 3), (7, 6)] {
+    for (single, combine) in [(1, 0), (4, 3), (7, 6), (10, 9)] {
         let note = format!(
             "kernel[{}] runs in kernel{}_combine on its work-item 0",
             single, combine
         );
         assert!(log.contains(&note), "{}\n{}", note, log);
     }
+    assert!(
+        log.contains("kernel[10] runs in kernel9_combine on its work-item 0, after the reduction's result: launched alone only where `rows >= 1` fails"),
+        "{}",
+        log
+    );
     let cu = std::fs::read_to_string(dir.join("p_kernel.cu")).unwrap();
-    assert!(!cu.contains("dim3 pencilc_block(1);"), "{}", cu);
     assert!(!cu.contains("void kernel1("), "{}", cu);
+    // The one kernel of one thread left is the square root's own, for
+    // regions whose reduction does not run.
+    assert_eq!(cu.matches("dim3 pencilc_block(1);").count(), 1, "{}", cu);
+    let host = std::fs::read_to_string(dir.join("p.c")).unwrap();
+    assert!(
+        host.contains("if (!(rows >= 1)) {\n                            PENCILC_CUDA_CHECK(kernel10_launch(1,"),
+        "{}",
+        host
+    );
+    // At run time: the region runs once with no rows (30 steps, each
+    // launching the square root's kernel alone) and once with 300 rows
+    // (none); the other regions launch no kernel of one thread.
+    let exe = root().join("target/e2e/program-reduction_epilogue/par-cuda-emulated");
+    let out = run(
+        Command::new(&exe)
+            .env("PENCILC_RUN", "device")
+            .env("FAKECUDA_COUNT", "1"),
+        "the emulated program, device version",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(", 30 launches of one thread"), "{}", err);
 }
 
 /// Pointers to structs (issue 33: `struct pt *p` indexed `p[i].x` was

@@ -307,7 +307,7 @@ pub(super) fn launch_c(
 
 /// `text` one level deeper (empty lines stay empty), as the templates
 /// nest a launch inside the block of its temporaries.
-fn indented_once(text: &str) -> String {
+pub(super) fn indented_once(text: &str) -> String {
     text.lines()
         .map(|line| {
             if line.is_empty() {

@@ -3,8 +3,7 @@
 //! region adds to its file.
 
 use super::*;
-use crate::ast::Ast;
-use std::collections::BTreeSet;
+use crate::ast::{AExpr, AOp, Ast};
 
 /// A kernel's slices: each buffer's name, element type and extents
 /// (`private::slices`).
@@ -21,25 +20,37 @@ pub(super) struct RegionLaunches {
     /// them (`fused_epilogues`): that launch and the positions of its
     /// arguments the combining kernel takes in addition.
     pub(super) epilogue: BTreeMap<usize, (usize, Vec<usize>)>,
-    /// The launches so run: no launch of their own.
-    pub(super) absorbed: BTreeSet<usize>,
+    /// The launches so run: no launch of their own where the value is
+    /// `None`; otherwise a launch of their own only where that condition
+    /// holds (the reduction's launch, under guards the launch's imply,
+    /// did not run).
+    pub(super) absorbed: BTreeMap<usize, Option<AExpr>>,
 }
 
 /// The launches of one thread that follow a reduction launch at once in
-/// the host code (`(j, i)`: nothing between them, and no guard or loop of
-/// their own): they may run in the reduction's combining kernel, which
-/// runs on one work-group where every privatised variable is a scalar.
-/// The kernel of one thread must have no reductions, slices or tiles in
-/// local memory (its body goes inside a branch of the combining kernel).
-fn fused_epilogues(r: &RegionCode, launches: &RegionLaunches) -> Vec<(usize, usize)> {
-    let mut out: Vec<(usize, usize)> = Vec::new();
+/// the host code: `(j, i, unless)` where nothing runs between the end of
+/// launch `i` and launch `j` whenever `i` runs. Each may sit under `if`s
+/// (gramschmidt's square root runs for every step, its norm's reduction
+/// only where the columns are not empty): where every condition of `j`'s
+/// is one of `i`'s, `j` runs in the reduction's combining kernel, and on
+/// its own only where the rest of `i`'s conditions (`unless`) fail. The
+/// combining kernel runs on one work-group where every privatised
+/// variable is a scalar. The kernel of one thread must have no
+/// reductions, slices or tiles in local memory (its body goes inside a
+/// branch of the combining kernel).
+fn fused_epilogues(
+    r: &RegionCode,
+    launches: &RegionLaunches,
+) -> Vec<(usize, usize, Option<AExpr>)> {
+    let mut out: Vec<(usize, usize, Option<AExpr>)> = Vec::new();
     r.ast.host.walk(&mut |n| {
         let Ast::Block(items) = n else { return };
         for pair in items.windows(2) {
-            let (Ast::Launch(i), Ast::Launch(j)) = (&pair[0], &pair[1]) else {
+            let (Some((i, after)), Some((j, before))) =
+                (edge_launch(&pair[0], true), edge_launch(&pair[1], false))
+            else {
                 continue;
             };
-            let (i, j) = (*i, *j);
             let privs = &launches.plans[i].privatized;
             let single = &r.ast.launches[j];
             if !privs.is_empty()
@@ -49,15 +60,53 @@ fn fused_epilogues(r: &RegionCode, launches: &RegionLaunches) -> Vec<(usize, usi
                 && single.locals.iter().all(|a| !a.shared)
                 && launches.plans[j].privatized.is_empty()
                 && launches.slices[j].is_empty()
+                && before.iter().all(|c| after.contains(c))
                 && !out
                     .iter()
-                    .any(|&(a, b)| a == j || b == j || a == i || b == i)
+                    .any(|&(a, b, _)| a == j || b == j || a == i || b == i)
             {
-                out.push((j, i));
+                let rest: Vec<AExpr> = after
+                    .into_iter()
+                    .filter(|c| !before.contains(c))
+                    .cloned()
+                    .collect();
+                let unless = match rest.len() {
+                    0 => None,
+                    1 => rest.into_iter().next(),
+                    _ => Some(AExpr::Op(AOp::And, rest)),
+                };
+                out.push((j, i, unless));
             }
         }
     });
     out
+}
+
+/// The launch that `a` runs last (`last`) or first, and the conditions of
+/// the `if`s around it, split at `&&`: nothing else of `a` runs after
+/// (before) it.
+fn edge_launch(a: &Ast, last: bool) -> Option<(usize, Vec<&AExpr>)> {
+    match a {
+        Ast::Launch(i) => Some((*i, Vec::new())),
+        Ast::Block(items) => edge_launch(if last { items.last()? } else { items.first()? }, last),
+        Ast::If {
+            cond,
+            then_,
+            else_: None,
+        } => {
+            let (i, mut conds) = edge_launch(then_, last)?;
+            conjuncts(cond, &mut conds);
+            Some((i, conds))
+        }
+        _ => None,
+    }
+}
+
+fn conjuncts<'a>(e: &'a AExpr, out: &mut Vec<&'a AExpr>) {
+    match e {
+        AExpr::Op(AOp::And, args) => args.iter().for_each(|a| conjuncts(a, out)),
+        _ => out.push(e),
+    }
 }
 
 /// Moves each kernel of one thread that `fused_epilogues` finds into the
@@ -69,7 +118,7 @@ fn absorb_epilogues(
     texts: &mut [KernelText],
     notes: &mut Vec<String>,
 ) {
-    for (j, i) in fused_epilogues(r, launches) {
+    for (j, i, unless) in fused_epilogues(r, launches) {
         let combine = format!("{}_combine", kernel_names[i]);
         let (Some(c), Some(k)) = (
             texts.iter().position(|t| t.name == combine),
@@ -86,10 +135,18 @@ fn absorb_epilogues(
         };
         let added = absorb(c_text, k_text);
         launches.epilogue.insert(i, (j, added));
-        launches.absorbed.insert(j);
+        let note = match &unless {
+            None => "no kernel of one thread".to_string(),
+            Some(c) => {
+                // Still launched where the reduction's own guard fails.
+                k_text.absorbed = false;
+                format!("launched alone only where `{}` fails", c.to_c())
+            }
+        };
+        launches.absorbed.insert(j, unless);
         notes.push(format!(
-            "kernel[{}] runs in {} on its work-item 0, after the reduction's result: no kernel of one thread",
-            r.ast.launches[j].plan.number, combine
+            "kernel[{}] runs in {} on its work-item 0, after the reduction's result: {}",
+            r.ast.launches[j].plan.number, combine, note
         ));
     }
 }
@@ -134,7 +191,7 @@ pub(super) fn emit_region(
     check_bracket_depth(&kernels[first_text..])?;
     let mut all_kernel_names = Vec::new();
     for (i, name) in kernel_names.iter().enumerate() {
-        if !launches.absorbed.contains(&i) {
+        if !matches!(launches.absorbed.get(&i), Some(None)) {
             all_kernel_names.push(name.clone());
         }
         if !launches.plans[i].privatized.is_empty() {
@@ -312,10 +369,12 @@ fn launch_text(
     kernel_names: &[String],
     i: usize,
 ) -> Result<String> {
-    if launches.absorbed.contains(&i) {
+    let unless = match launches.absorbed.get(&i) {
         // Its combining kernel runs it.
-        return Ok(String::new());
-    }
+        Some(None) => return Ok(String::new()),
+        Some(Some(c)) => Some(c),
+        None => None,
+    };
     let l = &r.ast.launches[i];
     let (name, args) = (&kernel_names[i], &launches.args[i]);
     let text = match target {
@@ -355,10 +414,18 @@ fn launch_text(
         }
     };
     let slices = &launches.slices[i];
-    Ok(if slices.is_empty() {
+    let text = if slices.is_empty() {
         text
     } else {
         slice_launch(tera, l, name, slices, &text, target, &spelling.dev)?
+    };
+    Ok(match unless {
+        None => text,
+        Some(c) => format!(
+            "if (!({})) {{\n{}}}\n",
+            c.to_c(),
+            launch::indented_once(&text)
+        ),
     })
 }
 
@@ -493,7 +560,7 @@ pub(super) fn region_kernels(
         plans,
         slices: slices_per_launch,
         epilogue: BTreeMap::new(),
-        absorbed: BTreeSet::new(),
+        absorbed: BTreeMap::new(),
     })
 }
 

@@ -104,6 +104,7 @@ template <class F> void fakecuda_launch(dim3 grid, dim3 block, F body)
         fakecuda_set_error(cudaErrorInvalidValue);
         return;
     }
+    fakecuda_count_launch(blocks, threads);
     gridDim = grid;
     blockDim = block;
     fakecuda_call = [](const void *f) { (*static_cast<const F *>(f))(); };

@@ -61,6 +61,8 @@ cudaError_t cudaEventDestroy(cudaEvent_t e);
 /* Not CUDA's: how a failed launch in the kernel file reaches
  * cudaGetLastError. */
 void fakecuda_set_error(cudaError_t e);
+/* For FAKECUDA_COUNT: a valid launch of `blocks` blocks of `threads`. */
+void fakecuda_count_launch(unsigned long blocks, unsigned long threads);
 
 #ifdef __cplusplus
 }

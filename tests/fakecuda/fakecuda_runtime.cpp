@@ -11,8 +11,10 @@
  * as CUDA's runtime allows: the allocations are kept under a lock, and
  * the last error is each thread's own, as CUDA's is. With FAKECUDA_COUNT
  * set, the program prints at exit how often it allocated device memory
- * and waited for the device (`fakecuda: N cudaMalloc, M
- * cudaDeviceSynchronize`), what a region must not do per launch.
+ * and waited for the device, what a region must not do per launch, and
+ * how many kernels it launched, how many of them on a single thread
+ * (`fakecuda: N cudaMalloc, M cudaDeviceSynchronize, L launches, K
+ * launches of one thread`).
  */
 #include "cuda_runtime_api.h"
 
@@ -29,14 +31,25 @@ static thread_local cudaError_t fakecuda_last_error = cudaSuccess;
 /* Calls counted for FAKECUDA_COUNT; printed by a static's destructor at
  * exit. */
 static std::atomic<unsigned long> fakecuda_mallocs{0}, fakecuda_syncs{0};
+static std::atomic<unsigned long> fakecuda_launches{0}, fakecuda_single_thread_launches{0};
 static struct fakecuda_counts {
     ~fakecuda_counts()
     {
         if (std::getenv("FAKECUDA_COUNT"))
-            std::fprintf(stderr, "fakecuda: %lu cudaMalloc, %lu cudaDeviceSynchronize\n",
-                         fakecuda_mallocs.load(), fakecuda_syncs.load());
+            std::fprintf(stderr,
+                         "fakecuda: %lu cudaMalloc, %lu cudaDeviceSynchronize, %lu launches, %lu "
+                         "launches of one thread\n",
+                         fakecuda_mallocs.load(), fakecuda_syncs.load(), fakecuda_launches.load(),
+                         fakecuda_single_thread_launches.load());
     }
 } fakecuda_counts_at_exit;
+
+void fakecuda_count_launch(unsigned long blocks, unsigned long threads)
+{
+    fakecuda_launches++;
+    if (blocks * threads == 1)
+        fakecuda_single_thread_launches++;
+}
 
 static std::mutex &fakecuda_allocations_lock()
 {

@@ -2,14 +2,19 @@
  * sequential loop (durbin's `alpha = -(r[k] + sum) / beta`): it runs in
  * the reduction's combining kernel, on its work-item 0 once the sum is
  * there, not in a kernel of one thread launched per step. A float sum, an
- * integer maximum and two reductions before one statement. Every version
- * must print what the sequential program prints. */
+ * integer maximum and two reductions before one statement; and, as in
+ * gramschmidt, a statement that runs in every step after a reduction that
+ * runs only where its loop is not empty (`m >= 1`): in the combining
+ * kernel where the reduction runs, on its own elsewhere (the region runs
+ * with m = 0 first). Every version must print what the sequential program
+ * prints. */
 #include <stdio.h>
 
 #define N 300
 
 static double a[N], b[N], c[N];
 static int v[N], m[N];
+static double A[300][30], R[30];
 
 void steps(int n)
 {
@@ -46,6 +51,22 @@ void steps(int n)
 #pragma endscop
 }
 
+void columns(int n, int rows)
+{
+  double nrm;
+#pragma scop
+  for (int k = 0; k < n; k++) {
+    nrm = 0.0;
+    for (int i = 0; i < rows; i++)
+      nrm += A[i][k] * A[i][k];
+    R[k] = nrm * 0.5 + k + 1.0;
+    for (int i = 0; i < rows; i++)
+      for (int j = k + 1; j < n; j++)
+        A[i][j] = A[i][j] - A[i][k] / R[k] * 0.01;
+  }
+#pragma endscop
+}
+
 int main(void)
 {
   double sum = 0;
@@ -56,6 +77,15 @@ int main(void)
     v[i] = (i * 31) % 101 - 50;
   }
   steps(N);
+  for (int i = 0; i < 300; i++)
+    for (int j = 0; j < 30; j++)
+      A[i][j] = ((i * 13 + j * 7) % 23) * 0.125 - 1.0;
+  columns(30, 0);
+  for (int k = 0; k < 30; k++)
+    sum += R[k] * (k % 3 + 1);
+  columns(30, 300);
+  for (int k = 0; k < 30; k++)
+    sum += R[k] * (k % 5 + 1) + A[k][k];
   for (int i = 0; i < N; i++) {
     sum += c[i] * (i % 7 + 1) + a[i] + b[i];
     isum += m[i] * (i % 5 + 1) + v[i];
