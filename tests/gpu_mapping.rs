@@ -106,12 +106,42 @@ fn no_loop_nest_runs_on_one_gpu_thread_at_large() {
     };
     // durbin: `alpha` after the sum runs in the sum's combining kernel,
     // not in a kernel of one thread per step; what is left of one thread
-    // is the set-up before the first step.
+    // is the set-up before the first step (`beta` and `alpha`, which the
+    // steps write too: on the host, they would cost a copy each).
     assert_eq!(
         all["durbin"].matches("dim3 pencilc_block(1);").count(),
         1,
         "{}",
         all["durbin"]
+    );
+    // deriche's coefficients and adi's constants: set-up on the host
+    // (`scop::prologue`), kernels take them as values.
+    for k in ["deriche", "adi"] {
+        assert_eq!(
+            all[k].matches("dim3 pencilc_block(1);").count(),
+            0,
+            "{}",
+            all[k]
+        );
+    }
+    // gramschmidt: R[k][k] = sqrt(nrm) runs in the norm's combining
+    // kernel; its own kernel is launched only where the norm's loop is
+    // empty (m < 1).
+    let host =
+        std::fs::read_to_string(root().join("target/e2e/gpu-mapping-large/gramschmidt_host.c"))
+            .unwrap();
+    assert_eq!(
+        all["gramschmidt"].matches("dim3 pencilc_block(1);").count(),
+        1,
+        "{}",
+        all["gramschmidt"]
+    );
+    assert!(
+        host.contains(
+            "if (!(m >= 1)) {\n                            PENCILC_CUDA_CHECK(kernel2_launch(1,"
+        ),
+        "{}",
+        host
     );
     // symm: temp2 has a copy per thread, and (i, j) is one 2-d kernel.
     assert!(has("symm", "pencilc_priv_temp2"), "{}", all["symm"]);

@@ -1384,6 +1384,68 @@ fn statements_after_a_reduction_run_in_its_combining_kernel() {
     assert!(err.contains(", 30 launches of one thread"), "{}", err);
 }
 
+/// Set-up statements at a region's start run on the host before the
+/// device code (issue 30: deriche's and adi's constants were kernels of
+/// one thread): float constants through `expf`/`powf`, an `int` offset,
+/// an element of an array the region copies in anyway; what the loops
+/// write too, or what reads itself, stays. Every target and version
+/// prints the sequential results, also where the device cannot hold the
+/// buffers (the original code then runs after the set-up, which must
+/// leave the same state run twice).
+#[test]
+fn set_up_statements_run_on_the_host() {
+    check("host_setup");
+    check_cuda_emulated("host_setup");
+    check_openmp("host_setup");
+    let dir = scratch("program-host_setup-v");
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--target", "cuda", "-o"])
+            .arg(dir.join("p.c"))
+            .arg(root().join("tests/programs/host_setup.c")),
+        "pencilc -v",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    for lines in [
+        "23, 24, 25, 26, 27 run on the host",
+        "39, 40 run on the host",
+    ] {
+        assert!(log.contains(lines), "{}\n{}", lines, log);
+    }
+    let host = std::fs::read_to_string(dir.join("p.c")).unwrap();
+    assert!(host.contains("run by the host */\n"), "{}", host);
+    // The coefficients reach the filter's kernel as values.
+    let cu = std::fs::read_to_string(dir.join("p_kernel.cu")).unwrap();
+    assert!(cu.contains("float a1"), "{}", cu);
+    // At run time, the filter launches no kernel of one thread; the chain
+    // one per call (its recurrence).
+    let exe = root().join("target/e2e/program-host_setup/par-cuda-emulated");
+    let want = run(
+        &mut Command::new(root().join("target/e2e/program-host_setup/seq")),
+        "sequential program",
+    );
+    let counted = run(
+        Command::new(&exe)
+            .env("PENCILC_RUN", "device")
+            .env("FAKECUDA_COUNT", "1"),
+        "the emulated program, device version",
+    );
+    let err = String::from_utf8_lossy(&counted.stderr);
+    assert!(err.contains(", 2 launches of one thread"), "{}", err);
+    // A device that cannot hold the buffers: the original code runs after
+    // the set-up, and prints the same.
+    let small = run(
+        Command::new(&exe)
+            .env("PENCILC_RUN", "device")
+            .env("FAKECUDA_MEMORY", "4096"),
+        "the emulated program, a device of 4 kB",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&small.stdout),
+        String::from_utf8_lossy(&want.stdout)
+    );
+}
+
 /// Pointers to structs (issue 33: `struct pt *p` indexed `p[i].x` was
 /// E0104, one dimension with two subscripts, and `->` was refused, pet's
 /// struct6): a pointer to structs indexes like an array of them, `p->m`

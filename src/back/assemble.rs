@@ -15,6 +15,45 @@ pub(super) struct Gathered {
     pub outlined: Vec<outline::Outlined>,
 }
 
+/// The region's set-up statements that the host runs before either
+/// generated version (`scop::prologue`), as they read in the host
+/// version.
+fn host_prologue(r: &RegionCode) -> Result<String> {
+    if r.scop.host_prologue.is_empty() {
+        return Ok(String::new());
+    }
+    let call_name = |f: &str| f.to_string();
+    let printer = BodyPrinter {
+        scop: r.scop,
+        style: DataStyle::Host,
+        call_name: &call_name,
+        barrier: "",
+        privatized: &[],
+        target: Target::C,
+        kernel_rows: false,
+        temporaries: &[],
+        write_backs: &[],
+    };
+    let mut out = String::from("/* pencilc: the region's set-up, run by the host */\n");
+    for &k in &r.scop.host_prologue {
+        out.push_str(&printer.statement(k, &[])?);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// `code` (a block) after `prologue`, in one block.
+fn after_prologue(prologue: &str, code: &str) -> String {
+    if prologue.is_empty() {
+        return code.to_string();
+    }
+    format!(
+        "{{\n{}{}}}",
+        launch::indented_once(prologue),
+        launch::indented_once(code.trim_end())
+    )
+}
+
 /// The code that replaces one region in the host file: its device version
 /// alone, or the three versions and the choice between them, behind the
 /// region's entry check. `source` is the file the region is in (the
@@ -53,6 +92,9 @@ pub(super) fn region_host_code(
     // the C code must use the user's names again.
     let keywords = mangled_keywords(source, r.scop, &host)?;
     let host = unmangle(&host, &keywords);
+    let prologue = host_prologue(r)?;
+    let prologue = unmangle(&prologue, &mangled_keywords(source, r.scop, &prologue)?);
+    let host = after_prologue(&prologue, &host);
     // Kernels keep isl's spelling: their parameters are theirs (a name
     // can arrive both ways, `min` from a statement and `min_` from a
     // bound), and the host passes the user's variable to each.
@@ -98,7 +140,7 @@ pub(super) fn region_host_code(
         let keywords = mangled_keywords(source, r.scop, &format!("{}\n{}", cpu_text, choose))?;
         let versions = ThreeVersions {
             device: &host,
-            host: &unmangle(&cpu_text, &keywords),
+            host: &after_prologue(&prologue, &unmangle(&cpu_text, &keywords)),
             choose: &unmangle(&choose, &keywords),
             live_out: &unmangle(&choice::live_out_text(r), &keywords),
             region: &region,

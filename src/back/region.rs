@@ -571,7 +571,8 @@ pub(super) fn buffers(r: &RegionCode, spelling: &Spelling) -> Vec<serde_json_lik
     r.scop
         .arrays
         .iter()
-        .filter(|a| !(a.is_scalar() && !a.written))
+        // Not what only the host's set-up touches (`Scop::host_prologue`).
+        .filter(|a| (a.read || a.written) && !(a.is_scalar() && !a.written))
         .map(|a| {
             let mut size = format!("sizeof({})", a.elem_type);
             for e in &a.extents {

@@ -223,6 +223,7 @@ fn analyse(
         report.dump.push_str(&deps.dump());
         return Ok(None);
     }
+    let (scop, deps) = with_host_prologue(isl, scop, deps, opts, report);
     Ok(Some(Work {
         scop,
         deps,
@@ -231,6 +232,35 @@ fn analyse(
         applied: Vec::new(),
         excluded: Vec::new(),
     }))
+}
+
+/// The region with its set-up statements run by the host
+/// (`scop::prologue`) where the target has a device and that moves
+/// nothing more between host and device; else the region as it was.
+/// Saved and loaded schedules name every statement of the user's code:
+/// none moves with either.
+fn with_host_prologue(
+    isl: &Isl,
+    scop: scop::Scop,
+    deps: deps::DependenceGraph,
+    opts: &Options,
+    report: &mut FileReport,
+) -> (scop::Scop, deps::DependenceGraph) {
+    if opts.target == Target::C || opts.load_schedule.is_some() || opts.save_schedule.is_some() {
+        return (scop, deps);
+    }
+    let Ok(Some((peeled, notes))) = scop::prologue::peel(isl, &scop, &deps) else {
+        return (scop, deps);
+    };
+    // Dependences of what is left; where they cannot be had, the region
+    // as it was, whose were.
+    match deps::analyze(isl, &peeled) {
+        Ok(d) => {
+            report.placements.extend(notes);
+            (peeled, d)
+        }
+        Err(_) => (scop, deps),
+    }
 }
 
 /// What the loaded schedule was made for: its reductions and the private

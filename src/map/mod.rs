@@ -449,6 +449,11 @@ impl Mapper<'_> {
     fn make_sequential_kernel(&mut self, node: ScheduleNode) -> Result<ScheduleNode> {
         let isl = self.isl;
         let domain = node.get_domain().isl(isl, STAGE)?;
+        if domain.is_empty().isl(isl, STAGE)? {
+            // Statements that never run here (the host's set-up,
+            // `scop::prologue`): no code, so no kernel.
+            return Ok(node);
+        }
         let original = isl
             .union_map(self.original)
             .isl(isl, STAGE)?

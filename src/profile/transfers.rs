@@ -98,7 +98,9 @@ pub fn transfers(input: &Inputs, env: &Env) -> (Transfers, usize) {
     let mut t = Transfers::default();
     let mut unknown = 0;
     for a in &input.scop.arrays {
-        if a.is_scalar() && !a.written {
+        // As `back::region::buffers`: no buffer for a value passed to
+        // kernels, nor for what only the host's set-up touches.
+        if (a.is_scalar() && !a.written) || !(a.read || a.written) {
             continue;
         }
         let bytes = match elements(input, a, env) {

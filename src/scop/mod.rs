@@ -13,6 +13,7 @@ mod final_values;
 pub mod forward;
 pub mod frame;
 pub mod nesting;
+pub mod prologue;
 mod reduction_uses;
 pub mod reductions;
 mod reshape;
@@ -121,6 +122,12 @@ pub struct Scop {
     /// Functions without a body whose calls in expressions the model takes
     /// as pure (`front::parse::Region::prototypes`).
     pub assumed_pure: std::collections::BTreeSet<String>,
+    /// Set-up statements that the host runs, in this order, before the
+    /// device code (`prologue::peel`): they keep their places in `stmts`
+    /// with no instance and no access left.
+    pub host_prologue: Vec<usize>,
+    /// The variables they write, which the host hands back to the user.
+    pub host_writes: std::collections::BTreeSet<String>,
 }
 
 /// The value an affine loop leaves in its iterator, a variable declared

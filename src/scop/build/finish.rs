@@ -62,6 +62,8 @@ impl<'r> Builder<'r> {
             file_names: self.region.names.clone(),
             called: self.region.called.clone(),
             assumed_pure: std::mem::take(&mut self.assumed_pure),
+            host_prologue: Vec::new(),
+            host_writes: BTreeSet::new(),
         };
         let mut scop = assume_in_bounds(scop)?;
         limit_nesting(&mut scop);

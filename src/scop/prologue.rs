@@ -1,0 +1,212 @@
+//! Set-up statements that run on the host, before the region's device
+//! code. A region often opens with statements outside every loop that
+//! compute constants for the loops (deriche's filter coefficients, adi's
+//! `DX`, `B1`, `mul1`, ...). On a device each would be a kernel of one
+//! thread launched once; on the host, where every value they read already
+//! is when the region starts, they cost nothing, and what they write
+//! reaches the kernels as arguments.
+//!
+//! A statement is moved only where that moves no byte more between host
+//! and device: each variable it writes is a scalar the rest of the region
+//! does not write (the kernels then take it by value), or an array the
+//! rest does not touch, or one the region copies in anyway. durbin's
+//! `beta = 1.0` stays a kernel: the loops write `beta` too, and running it
+//! on the host would cost a copy to the device, as long as the launch it
+//! saves.
+//!
+//! The statements keep their places and names (`S_k` stays
+//! `scop.stmts[k]`, printed by the host from its body) with no instance
+//! and no access: no stage after this one sees them. They must be the
+//! region's first statements in the original order, one per top-level
+//! position (not inside a block with loops), run whenever the region
+//! runs, and touch no region-local variable. Running them twice must
+//! leave what running them once leaves (none writes what it or an earlier
+//! one reads), because a device version that cannot hold its buffers runs
+//! the user's original code after them.
+
+use super::Scop;
+use crate::deps::DependenceGraph;
+use crate::diag::Result;
+use crate::isl::{Isl, IslResultExt};
+use std::collections::BTreeSet;
+
+const STAGE: &str = "scop";
+
+/// The region without its set-up statements, which `Scop::host_prologue`
+/// lists, and a note for `-v` on each; `None` where none can move.
+pub fn peel(isl: &Isl, scop: &Scop, deps: &DependenceGraph) -> Result<Option<(Scop, Vec<String>)>> {
+    let mut order: Vec<(i64, usize)> = Vec::new();
+    for (k, st) in scop.stmts.iter().enumerate() {
+        let Some(p) = top_position(&st.schedule) else {
+            return Ok(None);
+        };
+        order.push((p, k));
+    }
+    order.sort();
+    let context = isl.set(&scop.context).isl(isl, STAGE)?;
+    let mut peeled: Vec<usize> = Vec::new();
+    let mut read_so_far: BTreeSet<&str> = BTreeSet::new();
+    for (at, &(p, k)) in order.iter().enumerate() {
+        let st = &scop.stmts[k];
+        let alone = order.iter().filter(|(q, _)| *q == p).count() == 1;
+        if !alone || !st.iterators.is_empty() {
+            break;
+        }
+        // Runs whenever the region runs.
+        let runs = isl
+            .set(&st.domain)
+            .isl(isl, STAGE)?
+            .params()
+            .isl(isl, STAGE)?;
+        if !context.is_subset(&runs).isl(isl, STAGE)? {
+            break;
+        }
+        let rest: Vec<&super::Statement> = order[at + 1..]
+            .iter()
+            .map(|&(_, t)| &scop.stmts[t])
+            .collect();
+        let written_by_rest = |v: &str| rest.iter().any(|t| t.writes.iter().any(|a| a.array == v));
+        let touched_by_rest = |v: &str| {
+            rest.iter()
+                .any(|t| t.reads.iter().chain(&t.writes).any(|a| a.array == v))
+        };
+        let reads: BTreeSet<&str> = st.reads.iter().map(|a| a.array.as_str()).collect();
+        let writes: BTreeSet<&str> = st.writes.iter().map(|a| a.array.as_str()).collect();
+        let local = reads
+            .iter()
+            .chain(&writes)
+            .any(|v| scop.array(v).is_none_or(|a| a.local));
+        let free = writes.iter().all(|v| {
+            let scalar = scop.array(v).is_some_and(|a| a.is_scalar());
+            if scalar {
+                !written_by_rest(v)
+            } else {
+                !touched_by_rest(v) || deps.copy_in.contains(*v)
+            }
+        });
+        let again = writes
+            .iter()
+            .any(|v| reads.contains(v) || read_so_far.contains(v));
+        if local || !free || again || writes.is_empty() {
+            break;
+        }
+        read_so_far.extend(reads);
+        peeled.push(k);
+    }
+    // Something must be left to compile.
+    if peeled.is_empty() || peeled.len() == scop.stmts.len() {
+        return Ok(None);
+    }
+    let mut out = scop.clone();
+    let lines: Vec<String> = peeled
+        .iter()
+        .map(|&k| scop.stmts[k].loc.line.to_string())
+        .collect();
+    let notes = vec![format!(
+        "set-up statement(s) at line(s) {} run on the host before the device code: no kernel of one thread, nothing more copied (`scop::prologue`)",
+        lines.join(", ")
+    )];
+    for &k in &peeled {
+        let st = &mut out.stmts[k];
+        let empty = isl
+            .set(&st.domain)
+            .isl(isl, STAGE)?
+            .subtract(isl.set(&st.domain).isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        st.domain = empty.to_str().isl(isl, STAGE)?.to_string();
+        for a in st.writes.iter() {
+            out.host_writes.insert(a.array.clone());
+        }
+        st.reads.clear();
+        st.writes.clear();
+    }
+    // What the rest reads and writes.
+    for a in out.arrays.iter_mut() {
+        let touches = |read: bool| {
+            out.stmts.iter().any(|t| {
+                let acc = if read { &t.reads } else { &t.writes };
+                acc.iter().any(|x| x.array == a.name)
+            })
+        };
+        a.read = touches(true);
+        a.written = touches(false);
+    }
+    out.host_prologue = peeled;
+    Ok(Some((out, notes)))
+}
+
+/// The statement's place among the region's top-level statements: the
+/// first value of its 2d+1 schedule, `[n] -> { S_0[] -> [2, 0, 0] }`.
+fn top_position(schedule: &str) -> Option<i64> {
+    let at = schedule.find("-> [")? + 4;
+    let rest = &schedule[at..];
+    let end = rest.find([',', ']'])?;
+    rest[..end].trim().parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scop::test_support::scop_of;
+
+    /// The statements `peel` moves to the host, by line.
+    fn peeled(name: &str, src: &str) -> Vec<u32> {
+        let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
+        let scop = scop_of(name, src);
+        let deps = crate::deps::analyze(&isl, &scop).unwrap();
+        match peel(&isl, &scop, &deps).unwrap() {
+            None => vec![],
+            Some((out, _)) => {
+                for &k in &out.host_prologue {
+                    assert!(out.stmts[k].reads.is_empty() && out.stmts[k].writes.is_empty());
+                    assert!(
+                        out.stmts[k].domain.contains("false"),
+                        "{}",
+                        out.stmts[k].domain
+                    );
+                }
+                out.host_prologue
+                    .iter()
+                    .map(|&k| out.stmts[k].loc.line)
+                    .collect()
+            }
+        }
+    }
+
+    #[test]
+    fn constants_for_the_loops_move() {
+        let src = "void f(int n, float al, float x[100], float y[100]) {\n  float k, a;\n#pragma scop\n  k = al * 2.0f;\n  a = k + 1.0f;\n  for (int i = 0; i < n; i++)\n    y[i] = x[i] * k + a;\n#pragma endscop\n}\n";
+        assert_eq!(peeled("pro-const", src), vec![4, 5]);
+    }
+
+    #[test]
+    fn what_the_loops_write_or_read_back_stays() {
+        // durbin's shape: the loops write `b` too (a copy to the device).
+        let src = "void f(int n, double x[100]) {\n  double b;\n#pragma scop\n  b = 1.0;\n  for (int i = 0; i < n; i++) {\n    b = b * 0.5 + x[i];\n    x[i] = b;\n  }\n#pragma endscop\n}\n";
+        assert_eq!(peeled("pro-written", src), Vec::<u32>::new());
+        // An element of an array the region writes whole, so does not
+        // copy in; an array it copies in anyway (not all written) moves.
+        let src = "void f(double x[100]) {\n#pragma scop\n  x[0] = 1.0;\n  for (int i = 1; i < 100; i++)\n    x[i] = x[i - 1] * 0.5;\n#pragma endscop\n}\n";
+        assert_eq!(peeled("pro-array", src), Vec::<u32>::new());
+        let src = "void f(int n, double x[100]) {\n#pragma scop\n  x[0] = 1.0;\n  for (int i = 1; i < n; i++)\n    x[i] = x[i - 1] * 0.5;\n#pragma endscop\n}\n";
+        assert_eq!(peeled("pro-array-in", src), vec![3]);
+    }
+
+    #[test]
+    fn only_leading_unconditional_repeatable_statements_move() {
+        // `s = s + 1` run twice (a device version that cannot hold its
+        // buffers runs the original code after the set-up) is not run once.
+        let src = "void f(int n, double s, double x[100]) {\n  double t;\n#pragma scop\n  t = 2.0;\n  s = s + 1.0;\n  for (int i = 0; i < n; i++)\n    x[i] = x[i] * t + s;\n#pragma endscop\n}\n";
+        assert_eq!(peeled("pro-again", src), vec![4]);
+        // Under a condition; after a loop.
+        let src = "void f(int n, double s, double x[100]) {\n  double t;\n#pragma scop\n  if (n > 3)\n    t = 2.0;\n  for (int i = 0; i < n; i++)\n    x[i] = x[i] * t;\n  s = 3.0;\n#pragma endscop\n}\n";
+        assert_eq!(peeled("pro-cond", src), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn top_positions() {
+        assert_eq!(top_position("[n] -> { S_0[] -> [2, 0, 0] }"), Some(2));
+        assert_eq!(top_position("{ S_3[k] -> [13, k, 0] }"), Some(13));
+        assert_eq!(top_position("{ S_3[k] -> [k, 0] }"), None);
+    }
+}
