@@ -572,7 +572,7 @@ pub(super) fn buffers(r: &RegionCode, spelling: &Spelling) -> Vec<serde_json_lik
         .arrays
         .iter()
         // Not what only the host's set-up touches (`Scop::host_prologue`).
-        .filter(|a| (a.read || a.written) && !(a.is_scalar() && !a.written))
+        .filter(|a| a.written || (a.read && !a.is_scalar()))
         .map(|a| {
             let mut size = format!("sizeof({})", a.elem_type);
             for e in &a.extents {

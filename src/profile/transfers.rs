@@ -100,7 +100,7 @@ pub fn transfers(input: &Inputs, env: &Env) -> (Transfers, usize) {
     for a in &input.scop.arrays {
         // As `back::region::buffers`: no buffer for a value passed to
         // kernels, nor for what only the host's set-up touches.
-        if (a.is_scalar() && !a.written) || !(a.read || a.written) {
+        if !(a.written || (a.read && !a.is_scalar())) {
             continue;
         }
         let bytes = match elements(input, a, env) {
