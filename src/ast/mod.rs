@@ -11,6 +11,7 @@ mod instances;
 mod launch;
 pub mod memory;
 mod private;
+pub mod reductions;
 mod redundant_barriers;
 mod wavefront;
 

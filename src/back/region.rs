@@ -3,7 +3,7 @@
 //! region adds to its file.
 
 use super::*;
-use crate::ast::{AExpr, AOp, Ast};
+use crate::ast::AExpr;
 
 /// A kernel's slices: each buffer's name, element type and extents
 /// (`private::slices`).
@@ -27,86 +27,16 @@ pub(super) struct RegionLaunches {
     pub(super) absorbed: BTreeMap<usize, Option<AExpr>>,
 }
 
-/// The launches of one thread that follow a reduction launch at once in
-/// the host code: `(j, i, unless)` where nothing runs between the end of
-/// launch `i` and launch `j` whenever `i` runs. Each may sit under `if`s
-/// (gramschmidt's square root runs for every step, its norm's reduction
-/// only where the columns are not empty): where every condition of `j`'s
-/// is one of `i`'s, `j` runs in the reduction's combining kernel, and on
-/// its own only where the rest of `i`'s conditions (`unless`) fail. The
-/// combining kernel runs on one work-group where every privatised
-/// variable is a scalar. The kernel of one thread must have no
-/// reductions, slices or tiles in local memory (its body goes inside a
-/// branch of the combining kernel).
+/// The launches of one thread that run in a reduction's combining kernel
+/// (`ast::reductions::fused_epilogues`), given the slices this back end
+/// gives compound statements' locals.
 fn fused_epilogues(
     r: &RegionCode,
     launches: &RegionLaunches,
 ) -> Vec<(usize, usize, Option<AExpr>)> {
-    let mut out: Vec<(usize, usize, Option<AExpr>)> = Vec::new();
-    r.ast.host.walk(&mut |n| {
-        let Ast::Block(items) = n else { return };
-        for pair in items.windows(2) {
-            let (Some((i, after)), Some((j, before))) =
-                (edge_launch(&pair[0], true), edge_launch(&pair[1], false))
-            else {
-                continue;
-            };
-            let privs = &launches.plans[i].privatized;
-            let single = &r.ast.launches[j];
-            if !privs.is_empty()
-                && privs.iter().all(|p| p.len == 1)
-                && launches.slices[i].is_empty()
-                && single.plan.block_sizes.is_empty()
-                && single.locals.iter().all(|a| !a.shared)
-                && launches.plans[j].privatized.is_empty()
-                && launches.slices[j].is_empty()
-                && before.iter().all(|c| after.contains(c))
-                && !out
-                    .iter()
-                    .any(|&(a, b, _)| a == j || b == j || a == i || b == i)
-            {
-                let rest: Vec<AExpr> = after
-                    .into_iter()
-                    .filter(|c| !before.contains(c))
-                    .cloned()
-                    .collect();
-                let unless = match rest.len() {
-                    0 => None,
-                    1 => rest.into_iter().next(),
-                    _ => Some(AExpr::Op(AOp::And, rest)),
-                };
-                out.push((j, i, unless));
-            }
-        }
-    });
-    out
-}
-
-/// The launch that `a` runs last (`last`) or first, and the conditions of
-/// the `if`s around it, split at `&&`: nothing else of `a` runs after
-/// (before) it.
-fn edge_launch(a: &Ast, last: bool) -> Option<(usize, Vec<&AExpr>)> {
-    match a {
-        Ast::Launch(i) => Some((*i, Vec::new())),
-        Ast::Block(items) => edge_launch(if last { items.last()? } else { items.first()? }, last),
-        Ast::If {
-            cond,
-            then_,
-            else_: None,
-        } => {
-            let (i, mut conds) = edge_launch(then_, last)?;
-            conjuncts(cond, &mut conds);
-            Some((i, conds))
-        }
-        _ => None,
-    }
-}
-
-fn conjuncts<'a>(e: &'a AExpr, out: &mut Vec<&'a AExpr>) {
-    match e {
-        AExpr::Op(AOp::And, args) => args.iter().for_each(|a| conjuncts(a, out)),
-        _ => out.push(e),
-    }
+    crate::ast::reductions::fused_epilogues(&r.ast.host, &r.ast.launches, &launches.plans, &|i| {
+        !launches.slices[i].is_empty()
+    })
 }
 
 /// Moves each kernel of one thread that `fused_epilogues` finds into the

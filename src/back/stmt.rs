@@ -470,20 +470,7 @@ fn red_name(r: RedOp) -> &'static str {
 }
 
 /// The suffix of the atomic helpers for an element type.
-pub fn atomic_type(elem: &str) -> Option<&'static str> {
-    match crate::front::syntax::integer_kind(elem) {
-        Some((32, true)) => Some("int"),
-        Some((32, false)) => Some("uint"),
-        Some((64, true)) => Some("long"),
-        Some((64, false)) => Some("ulong"),
-        Some(_) => None,
-        None => match elem.trim() {
-            "float" => Some("float"),
-            "double" => Some("double"),
-            _ => None,
-        },
-    }
-}
+pub use crate::ast::reductions::atomic_type;
 
 #[cfg(test)]
 mod tests {
