@@ -17,6 +17,8 @@
 //! docs/gpu-model.md.
 
 mod common;
+use common::*;
+use std::process::Command;
 
 use pencilc::device::{Device, GpuModel, GpuModelTable};
 use pencilc::profile::{estimate, text, RegionProfile};
@@ -665,4 +667,65 @@ fn the_harness_reports_the_model_for_every_kernel() {
         assert!(err.contains(named), "{:?}: {}", bad, err);
         assert!(out.stdout.is_empty(), "{:?}", bad);
     }
+}
+
+/// The model counts what the back end launches for a privatised
+/// reduction (issue 30): a combining kernel of `COMBINE_THREADS` threads
+/// after each reduction launch, and no launch of its own for the kernel of
+/// one thread that runs in it (durbin's `alpha`), whose work the combining
+/// kernel does; one that runs alone where the reduction's guard fails
+/// (gramschmidt's square root) is kept, at the launches where it does.
+#[test]
+fn combining_kernels_and_what_runs_in_them_are_counted() {
+    let out = Command::new(pencilc())
+        .args(["--target", "cuda", "--emit", "gpu-model"])
+        .arg(root().join("tests/programs/reduction_epilogue.c"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let kernel = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("kernel\tname={}\t", name)))
+            .map(|l| l.to_string())
+    };
+    let field = |line: &str, key: &str| -> f64 {
+        line.split('\t')
+            .find_map(|f| f.strip_prefix(&format!("{}=", key)))
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    // steps: k = 1 .. 299, one reduction launch and its combine each.
+    for (reduction, single) in [
+        ("kernel0", "kernel1"),
+        ("kernel3", "kernel4"),
+        ("kernel6", "kernel7"),
+    ] {
+        let combine = kernel(&format!("{}_combine", reduction)).expect(&text);
+        assert_eq!(field(&combine, "launches"), 299.0, "{}", combine);
+        assert_eq!(
+            field(&combine, "threads"),
+            299.0 * 128.0 * if reduction == "kernel6" { 2.0 } else { 1.0 },
+            "{}",
+            combine
+        );
+        assert!(field(&combine, "span_barriers") > 0.0, "{}", combine);
+        assert!(kernel(single).is_none(), "{}", text);
+    }
+    // The statement after the sum does its arithmetic in the combine.
+    assert!(
+        field(&kernel("kernel0_combine").unwrap(), "flops64") >= 299.0,
+        "{}",
+        text
+    );
+    // columns at rows = 300: the square root always in kernel9_combine.
+    let alone = kernel("kernel10").expect(&text);
+    assert_eq!(field(&alone, "launches"), 0.0, "{}", alone);
+    assert_eq!(
+        field(&kernel("kernel9_combine").unwrap(), "launches"),
+        30.0,
+        "{}",
+        text
+    );
 }

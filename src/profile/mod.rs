@@ -33,7 +33,7 @@ pub use params::{ParamValue, Source};
 pub use transfers::{live_in_arrays, Transfers};
 pub use walk::Sampling;
 
-use crate::ast::GpuAst;
+use crate::ast::{reductions, GpuAst};
 use crate::front::affine::isl_name;
 use crate::scop::Scop;
 use eval::Env;
@@ -147,6 +147,36 @@ pub struct Inputs<'a> {
     pub first_kernel: usize,
 }
 
+/// What a combining kernel does after a launch of `groups` work-groups:
+/// per element of each privatised variable, a work-group of
+/// `COMBINE_THREADS` reads the partials (each thread every
+/// `COMBINE_THREADS`-th, in order: consecutive threads, consecutive
+/// partials), then a tree in local memory (a barrier per level), and
+/// work-item 0 combines the result into the variable. All its threads
+/// together, and its busiest thread.
+fn combine_work(privatized: &[reductions::Privatized], groups: f64) -> (Work, Work) {
+    let threads = reductions::COMBINE_THREADS as f64;
+    let levels = threads.log2().ceil() + 1.0;
+    let mut work = Work::default();
+    let mut span = Work::default();
+    for p in privatized {
+        let elems = p.len as f64;
+        let bytes = stmts::elem_bytes(&p.elem_type);
+        let per_thread = (groups / threads).ceil();
+        work.instances += elems * (groups + 1.0);
+        work.global_accesses += elems * (groups + 2.0);
+        work.far_accesses += elems * groups;
+        work.global_bytes += elems * (groups + 2.0) * bytes;
+        work.barriers += elems * threads * levels;
+        span.instances += elems * (per_thread + levels);
+        span.global_accesses += elems * (per_thread + 2.0);
+        span.far_accesses += elems * per_thread;
+        span.global_bytes += elems * (per_thread + 2.0) * bytes;
+        span.barriers += elems * levels;
+    }
+    (work, span)
+}
+
 /// The profile of a region's device version at `params`.
 pub fn profile_region(input: &Inputs, params: &[ParamValue], sampling: Sampling) -> RegionProfile {
     let scop = input.scop;
@@ -192,13 +222,47 @@ pub fn profile_region(input: &Inputs, params: &[ParamValue], sampling: Sampling)
             ..Default::default()
         })
         .collect();
+    // Privatised reductions launch a combining kernel after their own,
+    // which runs the kernel of one thread after it where that one is
+    // fused (`ast::reductions`), as the back end prints them.
+    let plans: Vec<reductions::Plan> = ast
+        .launches
+        .iter()
+        .map(|l| reductions::plan(scop, l, ""))
+        .collect();
+    let fused = reductions::fused_epilogues(&ast.host, &ast.launches, &plans, &|_| false);
+    let mut combine_of: Vec<Option<usize>> = vec![None; ast.launches.len()];
+    for (i, p) in plans.iter().enumerate() {
+        if !p.privatized.is_empty() {
+            combine_of[i] = Some(kernels.len());
+            kernels.push(KernelProfile {
+                name: format!("kernel{}_combine", input.first_kernel + i),
+                block: vec![reductions::COMBINE_THREADS],
+                ..Default::default()
+            });
+        }
+    }
     let mut host_env = env.clone();
     region.host(
         &ast.host,
         &ast.launches,
         &mut host_env,
         1.0,
-        &mut |i, lw, w| {
+        &mut |i, lw, w, env| {
+            let in_combine = fused.iter().find(|f| f.0 == i).and_then(|(_, r, unless)| {
+                // Alone where the reduction's own guard failed.
+                let ran = unless
+                    .as_ref()
+                    .is_none_or(|c| eval::eval(c, env).is_none_or(|v| v != 0));
+                ran.then_some(combine_of[*r]).flatten()
+            });
+            if let Some(c) = in_combine {
+                // Work-item 0 of the combining kernel, after its tree.
+                let k = &mut kernels[c];
+                k.work.add_scaled(&lw.total, w);
+                k.span.add_scaled(&lw.busiest, w);
+                return;
+            }
             if let Some(k) = kernels.get_mut(i) {
                 k.launches += w;
                 k.blocks += w * lw.blocks;
@@ -206,8 +270,24 @@ pub fn profile_region(input: &Inputs, params: &[ParamValue], sampling: Sampling)
                 k.work.add_scaled(&lw.total, w);
                 k.span.add_scaled(&lw.busiest, w);
             }
+            if let (Some(c), Some(p)) = (combine_of.get(i).copied().flatten(), plans.get(i)) {
+                let (work, span) = combine_work(&p.privatized, lw.blocks);
+                let k = &mut kernels[c];
+                k.launches += w;
+                k.blocks += w * p.privatized.len() as f64;
+                k.threads += w * (p.privatized.len() as i64 * reductions::COMBINE_THREADS) as f64;
+                k.work.add_scaled(&work, w);
+                k.span.add_scaled(&span, w);
+            }
         },
     );
+    // A kernel that always runs in a combining kernel has no launch of
+    // its own to report.
+    let mut k = 0;
+    kernels.retain(|_| {
+        k += 1;
+        !fused.iter().any(|f| f.0 == k - 1 && f.2.is_none())
+    });
     let runs = match &ast.entry_check {
         Some(c) => eval::eval(c, &env).is_none_or(|v| v != 0),
         None => true,

@@ -559,7 +559,7 @@ impl Region<'_> {
         launches: &[Launch],
         env: &mut Env,
         w: f64,
-        on_launch: &mut dyn FnMut(usize, &LaunchWork, f64),
+        on_launch: &mut dyn FnMut(usize, &LaunchWork, f64, &Env),
     ) {
         match ast {
             Ast::Block(items) => {
@@ -616,7 +616,7 @@ impl Region<'_> {
             Ast::Launch(i) => match launches.get(*i) {
                 Some(l) => {
                     let lw = self.launch(l, env);
-                    on_launch(*i, &lw, w);
+                    on_launch(*i, &lw, w, env);
                 }
                 None => self.unknown += 1,
             },
