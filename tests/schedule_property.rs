@@ -1100,6 +1100,15 @@ impl Gen {
     fn block(&mut self, ranges: &mut Vec<(i64, i64)>) -> Vec<Node> {
         let depth = ranges.len();
         let mut items = Vec::new();
+        // Some regions open with set-up statements outside every loop
+        // (`scop::prologue` runs them on the host).
+        if depth == 0 && self.left > 1 && self.rng.chance(0.25) {
+            let setup = self.rng.range(1, 2.min(self.left as i64 - 1)) as usize;
+            for _ in 0..setup {
+                self.left -= 1;
+                items.push(Node::Stmt(self.stmt(ranges)));
+            }
+        }
         while self.left > 0 {
             let stmt_here = if depth == self.max_depth {
                 true
@@ -2594,6 +2603,7 @@ fn generator_is_deterministic_and_varied() {
             ("triangular", s.triangular),
             ("imperfect", s.imperfect),
             ("sequences", p.body.len() > 1),
+            ("set-up statements", matches!(p.body.first(), Some(Node::Stmt(_)))),
             ("4+ statements", p.statements() >= 4),
             ("symbolic sizes", p.uses_params()),
             ("MIN/MAX bounds", s.min_max),
@@ -2624,6 +2634,7 @@ fn generator_is_deterministic_and_varied() {
         ("triangular", 100),
         ("imperfect", 50),
         ("sequences", 100),
+        ("set-up statements", 60),
         ("4+ statements", 100),
         ("symbolic sizes", 200),
         ("MIN/MAX bounds", 50),
