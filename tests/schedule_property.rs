@@ -2603,7 +2603,10 @@ fn generator_is_deterministic_and_varied() {
             ("triangular", s.triangular),
             ("imperfect", s.imperfect),
             ("sequences", p.body.len() > 1),
-            ("set-up statements", matches!(p.body.first(), Some(Node::Stmt(_)))),
+            (
+                "set-up statements",
+                matches!(p.body.first(), Some(Node::Stmt(_))),
+            ),
             ("4+ statements", p.statements() >= 4),
             ("symbolic sizes", p.uses_params()),
             ("MIN/MAX bounds", s.min_max),

@@ -249,7 +249,7 @@ fn with_host_prologue(
     if opts.target == Target::C || opts.load_schedule.is_some() || opts.save_schedule.is_some() {
         return (scop, deps);
     }
-    let Ok(Some((peeled, notes))) = scop::prologue::peel(isl, &scop, &deps) else {
+    let Ok(Some((peeled, notes))) = scop::prologue::peel(isl, &scop, &deps.copy_in) else {
         return (scop, deps);
     };
     // Dependences of what is left; where they cannot be had, the region

@@ -25,7 +25,6 @@
 //! the user's original code after them.
 
 use super::Scop;
-use crate::deps::DependenceGraph;
 use crate::diag::Result;
 use crate::isl::{Isl, IslResultExt};
 use std::collections::BTreeSet;
@@ -33,8 +32,14 @@ use std::collections::BTreeSet;
 const STAGE: &str = "scop";
 
 /// The region without its set-up statements, which `Scop::host_prologue`
-/// lists, and a note for `-v` on each; `None` where none can move.
-pub fn peel(isl: &Isl, scop: &Scop, deps: &DependenceGraph) -> Result<Option<(Scop, Vec<String>)>> {
+/// lists, and a note for `-v`; `None` where none can move. `copy_in`: the
+/// arrays the region as it is copies to the device (the dependence
+/// analysis's `copy_in`).
+pub fn peel(
+    isl: &Isl,
+    scop: &Scop,
+    copy_in: &BTreeSet<String>,
+) -> Result<Option<(Scop, Vec<String>)>> {
     let mut order: Vec<(i64, usize)> = Vec::new();
     for (k, st) in scop.stmts.iter().enumerate() {
         let Some(p) = top_position(&st.schedule) else {
@@ -81,7 +86,7 @@ pub fn peel(isl: &Isl, scop: &Scop, deps: &DependenceGraph) -> Result<Option<(Sc
             if scalar {
                 !written_by_rest(v)
             } else {
-                !touched_by_rest(v) || deps.copy_in.contains(*v)
+                !touched_by_rest(v) || copy_in.contains(*v)
             }
         });
         let again = writes
@@ -149,12 +154,13 @@ mod tests {
     use super::*;
     use crate::scop::test_support::scop_of;
 
-    /// The statements `peel` moves to the host, by line.
-    fn peeled(name: &str, src: &str) -> Vec<u32> {
+    /// The statements `peel` moves to the host, by line, where the region
+    /// copies in `copy_in`.
+    fn peeled_with(name: &str, src: &str, copy_in: &[&str]) -> Vec<u32> {
         let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
         let scop = scop_of(name, src);
-        let deps = crate::deps::analyze(&isl, &scop).unwrap();
-        match peel(&isl, &scop, &deps).unwrap() {
+        let copy_in = copy_in.iter().map(|s| s.to_string()).collect();
+        match peel(&isl, &scop, &copy_in).unwrap() {
             None => vec![],
             Some((out, _)) => {
                 for &k in &out.host_prologue {
@@ -173,6 +179,10 @@ mod tests {
         }
     }
 
+    fn peeled(name: &str, src: &str) -> Vec<u32> {
+        peeled_with(name, src, &[])
+    }
+
     #[test]
     fn constants_for_the_loops_move() {
         let src = "void f(int n, float al, float x[100], float y[100]) {\n  float k, a;\n#pragma scop\n  k = al * 2.0f;\n  a = k + 1.0f;\n  for (int i = 0; i < n; i++)\n    y[i] = x[i] * k + a;\n#pragma endscop\n}\n";
@@ -184,12 +194,12 @@ mod tests {
         // durbin's shape: the loops write `b` too (a copy to the device).
         let src = "void f(int n, double x[100]) {\n  double b;\n#pragma scop\n  b = 1.0;\n  for (int i = 0; i < n; i++) {\n    b = b * 0.5 + x[i];\n    x[i] = b;\n  }\n#pragma endscop\n}\n";
         assert_eq!(peeled("pro-written", src), Vec::<u32>::new());
-        // An element of an array the region writes whole, so does not
-        // copy in; an array it copies in anyway (not all written) moves.
+        // An element of an array the region does not copy in (it writes
+        // it whole); one it copies in anyway (not all written) moves.
         let src = "void f(double x[100]) {\n#pragma scop\n  x[0] = 1.0;\n  for (int i = 1; i < 100; i++)\n    x[i] = x[i - 1] * 0.5;\n#pragma endscop\n}\n";
         assert_eq!(peeled("pro-array", src), Vec::<u32>::new());
         let src = "void f(int n, double x[100]) {\n#pragma scop\n  x[0] = 1.0;\n  for (int i = 1; i < n; i++)\n    x[i] = x[i - 1] * 0.5;\n#pragma endscop\n}\n";
-        assert_eq!(peeled("pro-array-in", src), vec![3]);
+        assert_eq!(peeled_with("pro-array-in", src, &["x"]), vec![3]);
     }
 
     #[test]
