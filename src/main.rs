@@ -25,10 +25,11 @@ enum TargetArg {
 enum ReductionsArg {
     /// Every accumulation found in the code (`v += e`, `v *= e`, `v =
     /// min(v, e)`, ...) where nothing else touches `v` in the loop:
-    /// floating-point sums then add their terms in another order.
+    /// floating-point sums then add their terms in another order, and
+    /// minima written with `?:` meet NaNs and signed zeros in another one.
     Auto,
     /// Only those whose result does not depend on the order: integer
-    /// types, and `min`/`max` of any type.
+    /// types, integer `min`/`max`, and `fmin`/`fmax`.
     Exact,
     /// Only the variables of `reduction` clauses.
     Declared,

@@ -1599,8 +1599,8 @@ fn accumulations_found_in_the_code_run_as_reductions() {
         "a prefix sum became a reduction:\n{}",
         log
     );
-    // Exact mode: the floating-point sum stays in order, the integer one
-    // and the minimum do not.
+    // Exact mode: the floating-point sum and minimum stay in order, the
+    // integer sum and the bitwise ones do not.
     let src = root().join("tests/programs/reductions_found.c");
     let dir = scratch("program-reductions_found-exact");
     let out = run(
@@ -1612,9 +1612,70 @@ fn accumulations_found_in_the_code_run_as_reductions() {
     );
     let log = String::from_utf8_lossy(&out.stderr);
     assert!(log.contains("`s` accumulates"), "{}", log);
-    assert!(log.contains("`lo` accumulates"), "{}", log);
+    // A `double` minimum written with `?:` depends on the order where NaNs
+    // or signed zeros meet (`minmax_nan.c`): in order in exact mode.
+    assert!(!log.contains("`lo` accumulates"), "{}", log);
     assert!(log.contains("`parity` accumulates"), "{}", log);
     assert!(!log.contains("`d` accumulates"), "{}", log);
+}
+
+/// Accumulations that C converts back to their variable's type at each
+/// step (a red-team case of issue 31: `int s; s += x[i]` with `double x`
+/// printed -1931 on the device, -19 on the host, -7 sequentially; the
+/// integer reduction took the terms' sum before truncating it) stay in
+/// order; exact conversions (`unsigned` of `long` terms, `double` of
+/// `float`s) still run as reductions. Every target and version.
+#[test]
+fn accumulations_through_conversions_keep_cs_result() {
+    check("reductions_converted");
+    check_cuda_emulated("reductions_converted");
+    check_openmp("reductions_converted");
+    let log = verbose_log("reductions_converted");
+    for var in ["s", "p", "l", "f", "t"] {
+        assert!(
+            !log.contains(&format!("`{}` accumulates", var)),
+            "{}\n{}",
+            var,
+            log
+        );
+    }
+    assert!(log.contains("`u` accumulates (add)"), "{}", log);
+    assert!(log.contains("`d` accumulates (add)"), "{}", log);
+}
+
+/// Floating-point minima and maxima written with `?:` (issue 31: with a
+/// NaN the device printed 0 where the sequential program prints 5, and
+/// `0` for `-0`): reordered only by default, with `-v` saying so; with
+/// `--reductions exact` every version prints the sequential results.
+/// `fmin`/`fmax` run as reductions either way.
+#[test]
+fn conditional_floating_point_minima_reorder_only_by_default() {
+    check_with("minmax_nan", "-exact", &["--reductions", "exact"]);
+    let log = verbose_log("minmax_nan");
+    for var in ["m", "M", "zm", "zM"] {
+        assert!(
+            log.contains(&format!(
+                "`{}` accumulates ({}) over loop `i`: a reduction, reordered (floating point `?:`",
+                var,
+                if var.ends_with('m') { "min" } else { "max" }
+            )),
+            "{}\n{}",
+            var,
+            log
+        );
+    }
+    let dir = scratch("program-minmax_nan-exact-v");
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--reductions", "exact", "--target", "opencl", "-o"])
+            .arg(dir.join("p_host.c"))
+            .arg(root().join("tests/programs/minmax_nan.c")),
+        "pencilc -v --reductions exact",
+    );
+    let exact = String::from_utf8_lossy(&out.stderr);
+    assert!(!exact.contains("`m` accumulates"), "{}", exact);
+    assert!(exact.contains("`fm` accumulates (min)"), "{}", exact);
+    assert!(exact.contains("`fM` accumulates (max)"), "{}", exact);
 }
 
 /// `register` scalars that a region reads and writes (a fuzz case of

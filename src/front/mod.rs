@@ -2,6 +2,7 @@
 //! each `#pragma scop` region, with locations mapped back to the user's file.
 
 pub mod affine;
+pub mod arith;
 pub mod cc_check;
 pub mod cexpr;
 pub mod device_words;

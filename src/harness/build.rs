@@ -186,7 +186,9 @@ pub(super) fn read_verbose_report(log: &str, r: &mut KernelResult) {
             }
         } else if line.contains(": warning: ") {
             r.warnings.push(line.trim().to_string());
-        } else if line.contains(crate::scop::reductions::REASSOCIATED) {
+        } else if line.contains(crate::scop::reductions::REASSOCIATED)
+            || line.contains(crate::scop::reductions::REORDERED_CONDITIONAL)
+        {
             r.reassociated = true;
         }
     }

@@ -15,18 +15,7 @@ mod finish;
 mod loops;
 mod statements;
 
-/// Math functions that are pure and exist in C, OpenCL C and CUDA (the
-/// OpenCL back end drops the `f` suffix of the float versions, since
-/// OpenCL C's builtins are overloaded).
-pub const PURE_FUNCTIONS: &[&str] = &[
-    "sqrt", "sqrtf", "exp", "expf", "exp2", "exp2f", "log", "logf", "log2", "log2f", "log10",
-    "log10f", "pow", "powf", "fabs", "fabsf", "abs", "sin", "sinf", "cos", "cosf", "tan", "tanf",
-    "asin", "asinf", "acos", "acosf", "atan", "atanf", "atan2", "atan2f", "sinh", "sinhf", "cosh",
-    "coshf", "tanh", "tanhf", "floor", "floorf", "ceil", "ceilf", "fmin", "fminf", "fmax", "fmaxf",
-    "fmod", "fmodf", "round", "roundf", "trunc", "truncf", "cbrt", "cbrtf", "hypot", "hypotf",
-    "erf", "erff", "min", "max", "atan2pi", "atan2pif", "mix", "mixf", "rsqrt", "rsqrtf", "exp10",
-    "exp10f",
-];
+pub use crate::front::arith::PURE_FUNCTIONS;
 
 /// PENCIL's typed builtins that OpenCL C and CUDA lack under these names:
 /// the back ends define them (pencil-headers/pencil_opencl.h,

@@ -18,6 +18,7 @@
 
 use super::{Scop, StmtBody};
 use crate::diag::Result;
+use crate::front::arith::{type_of, Arith};
 use crate::front::cexpr::plain;
 use crate::front::syntax::{AssignOp, BinOp, Expr, ExprKind, RedOp};
 use crate::isl::{Isl, IslResultExt};
@@ -33,7 +34,9 @@ pub enum ReductionMode {
     #[default]
     Auto,
     /// Those whose result does not depend on the order: integer types,
-    /// and `min`/`max` of any type.
+    /// integer `min`/`max`, and `fmin`/`fmax` of any type (a
+    /// floating-point `?:` minimum depends on it where NaNs or signed
+    /// zeros meet).
     Exact,
     /// Only those of `reduction` clauses.
     Declared,
@@ -124,6 +127,20 @@ pub fn candidates(scop: &Scop, mode: ReductionMode) -> Result<Vec<Candidate>> {
 /// (`--reductions exact` keeps the order).
 pub const REASSOCIATED: &str = ", reassociated (floating point: rounding may differ)";
 
+/// What `-v` adds to a floating-point minimum or maximum written with
+/// `?:`: in another order, a NaN or a zero of the other sign can give
+/// another result (`--reductions exact` keeps the order).
+pub const REORDERED_CONDITIONAL: &str =
+    ", reordered (floating point `?:`: a NaN or a signed zero may give another result)";
+
+/// Whether statement `st`'s accumulation is written with `?:`.
+fn written_as_cond(st: &super::Statement) -> bool {
+    match &st.body {
+        StmtBody::Assign { lhs, op, rhs } => accumulation(lhs, *op, rhs).is_some_and(|a| a.2),
+        _ => false,
+    }
+}
+
 /// Makes the `chosen` accumulations reductions: their updates may-writes
 /// that carry the reduction, their update-to-update pairs in
 /// `Scop::independent`.
@@ -137,9 +154,15 @@ pub fn apply(scop: &mut Scop, chosen: &[Candidate]) -> Result<()> {
         let (l, v, op, updates) = (&c.depth, &c.var, &c.op, &c.stmts);
         // Users (and the harness, which widens its tolerance on it) must
         // see when the result can differ by rounding.
-        let reassociated = matches!(op, RedOp::Add | RedOp::Mul)
-            && scop.array(v).is_some_and(|a| !is_integer(&a.elem_type));
+        let float = scop.array(v).is_some_and(|a| !is_integer(&a.elem_type));
         for &t in updates {
+            let note = match op {
+                RedOp::Add | RedOp::Mul if float => REASSOCIATED,
+                RedOp::Min | RedOp::Max if float && written_as_cond(&scop.stmts[t]) => {
+                    REORDERED_CONDITIONAL
+                }
+                _ => "",
+            };
             let st = &mut scop.stmts[t];
             for w in st.writes.iter_mut().filter(|w| w.array == *v) {
                 w.may = true;
@@ -151,7 +174,7 @@ pub fn apply(scop: &mut Scop, chosen: &[Candidate]) -> Result<()> {
                 v,
                 op.name(),
                 st.iterators[*l],
-                if reassociated { REASSOCIATED } else { "" }
+                note
             ));
         }
         for &t in updates {
@@ -216,8 +239,45 @@ fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedO
     if !accumulates_in_place(&array.elem_type) {
         return None;
     }
-    let red = accumulation(lhs, *op, rhs)?;
-    let exact = !matches!(red, RedOp::Add | RedOp::Mul) || is_integer(&array.elem_type);
+    let (red, term, written_as_cond) = accumulation(lhs, *op, rhs)?;
+    // C converts each step's value back to the variable's type: an `int`
+    // summing `double` terms truncates at every step, a `float` summing
+    // `double` ones rounds, and no other order gives what C gives. The
+    // terms must be of the variable's type or convert to it exactly
+    // (integers into integers, which wrap alike in every order; anything
+    // narrower into floating point).
+    let var = |n: &str| -> Option<String> {
+        if let Some(k) = st.iterators.iter().position(|i| i == n) {
+            return st.iterator_types.get(k).map(|t| t.c_name().to_string());
+        }
+        if let Some(a) = scop.array(n) {
+            return Some(a.elem_type.clone());
+        }
+        scop.value_types
+            .iter()
+            .find(|(v, _)| v == n)
+            .map(|(_, t)| t.c_name().to_string())
+    };
+    let acc = Arith::of_c_type(&array.elem_type)?;
+    let t = type_of(term, &var)?;
+    let integer = |a: Arith| a <= Arith::ULong;
+    let exactly = match red {
+        RedOp::Min | RedOp::Max => Arith::common(acc, t) == acc,
+        _ if integer(acc) => integer(t),
+        _ => Arith::common(acc, t) == acc,
+    };
+    if !exactly {
+        return None;
+    }
+    // A floating-point minimum written with `?:` is no reduction in C: a
+    // NaN or a zero of the other sign gives another result in another
+    // order (`m < x ? m : x` keeps the later of two equal values). It
+    // reassociates like a sum; `fmin`/`fmax` ignore NaNs in any order.
+    let exact = match red {
+        RedOp::Add | RedOp::Mul => is_integer(&array.elem_type),
+        RedOp::Min | RedOp::Max => is_integer(&array.elem_type) || !written_as_cond,
+        _ => true,
+    };
     if mode == ReductionMode::Exact && !exact {
         return None;
     }
@@ -227,34 +287,40 @@ fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedO
 }
 
 /// The operator of an accumulation `lhs op= e` or `lhs = lhs op e` (`+`,
-/// `-`, `*`, `&`, `|`, `^`, `min`/`max` as `?:` or a call), where `e` does not read
-/// `lhs` itself (other elements of its array it may: see
-/// `updates_commute`).
-fn accumulation(lhs: &Expr, op: AssignOp, rhs: &Expr) -> Option<RedOp> {
+/// `-`, `*`, `&`, `|`, `^`, `min`/`max` as `?:` or a call of C's or
+/// PENCIL's minimum and maximum), where `e` does not read `lhs` itself
+/// (other elements of its array it may: see `updates_commute`); with the
+/// term `e`, and whether it is a `?:`.
+fn accumulation<'e>(lhs: &Expr, op: AssignOp, rhs: &'e Expr) -> Option<(RedOp, &'e Expr, bool)> {
     let me = plain(lhs);
     let is_me = |e: &Expr| plain(e) == me;
     let free = |e: &Expr| self_reads(e, &me) == 0;
+    // The term of `me op e` or `e op me`.
+    let other = |a: &'e Expr, b: &'e Expr| -> Option<&'e Expr> {
+        if is_me(a) && free(b) {
+            Some(b)
+        } else if is_me(b) && free(a) {
+            Some(a)
+        } else {
+            None
+        }
+    };
     match op {
-        AssignOp::Add | AssignOp::Sub if free(rhs) => return Some(RedOp::Add),
-        AssignOp::Mul if free(rhs) => return Some(RedOp::Mul),
+        AssignOp::Add | AssignOp::Sub if free(rhs) => return Some((RedOp::Add, rhs, false)),
+        AssignOp::Mul if free(rhs) => return Some((RedOp::Mul, rhs, false)),
         AssignOp::Assign => {}
         _ => return None,
     }
     match &rhs.kind {
-        ExprKind::Binary(BinOp::Add, a, b) | ExprKind::Binary(BinOp::Mul, a, b) => {
-            let red = if matches!(rhs.kind, ExprKind::Binary(BinOp::Add, ..)) {
-                RedOp::Add
-            } else {
-                RedOp::Mul
-            };
-            ((is_me(a) && free(b)) || (is_me(b) && free(a))).then_some(red)
+        ExprKind::Binary(BinOp::Add, a, b) => Some((RedOp::Add, other(a, b)?, false)),
+        ExprKind::Binary(BinOp::Mul, a, b) => Some((RedOp::Mul, other(a, b)?, false)),
+        ExprKind::Binary(BinOp::Sub, a, b) => {
+            (is_me(a) && free(b)).then_some((RedOp::Add, &**b, false))
         }
-        ExprKind::Binary(BinOp::Sub, a, b) => (is_me(a) && free(b)).then_some(RedOp::Add),
         // `x &= e` and the like reach the model as `x = x & (e)`.
-        ExprKind::Binary(op, a, b) if RedOp::bitwise(*op).is_some() => ((is_me(a) && free(b))
-            || (is_me(b) && free(a)))
-        .then(|| RedOp::bitwise(*op))
-        .flatten(),
+        ExprKind::Binary(op, a, b) if RedOp::bitwise(*op).is_some() => {
+            Some((RedOp::bitwise(*op)?, other(a, b)?, false))
+        }
         ExprKind::Cond(c, a, b) => {
             let ExprKind::Binary(cmp, p, q) = &c.kind else {
                 return None;
@@ -268,22 +334,31 @@ fn accumulation(lhs: &Expr, op: AssignOp, rhs: &Expr) -> Option<RedOp> {
                 BinOp::Gt | BinOp::Ge => RedOp::Max,
                 _ => return None,
             };
-            ((is_me(p) && free(q)) || (is_me(q) && free(p))).then_some(red)
+            Some((red, other(a, b)?, true))
         }
         ExprKind::Call(f, args) if args.len() == 2 => {
-            let red = if f.contains("min") {
+            // Only functions whose meaning is known: a user's `admin(s, x)`
+            // is no minimum.
+            let red = if MIN_FUNCTIONS.contains(&f.as_str()) {
                 RedOp::Min
-            } else if f.contains("max") {
+            } else if MAX_FUNCTIONS.contains(&f.as_str()) {
                 RedOp::Max
             } else {
                 return None;
             };
-            ((is_me(&args[0]) && free(&args[1])) || (is_me(&args[1]) && free(&args[0])))
-                .then_some(red)
+            Some((red, other(&args[0], &args[1])?, false))
         }
         _ => None,
     }
 }
+
+/// C's and PENCIL's minimum and maximum functions of two values.
+const MIN_FUNCTIONS: &[&str] = &[
+    "fmin", "fminf", "min", "imin", "lmin", "umin", "ulmin", "min32", "min64",
+];
+const MAX_FUNCTIONS: &[&str] = &[
+    "fmax", "fmaxf", "max", "imax", "lmax", "umax", "ulmax", "max32", "max64",
+];
 
 /// How many times `e` reads the element printed as `me`.
 fn self_reads(e: &Expr, me: &str) -> usize {
@@ -419,4 +494,85 @@ pub fn positions(isl: &Isl, schedule: &str) -> Result<Option<Vec<i64>>> {
         out.push(v.get_num_si().isl(isl, STAGE)?);
     }
     Ok(Some(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scop::test_support::scop_of;
+
+    /// The variables of the accumulations `candidates` finds in the loop
+    /// `for (i ...) BODY`, with `DECLS` before the region.
+    fn found(name: &str, decls: &str, body: &str, mode: ReductionMode) -> Vec<String> {
+        let src = format!(
+            "double admin(double, double);\nvoid f(int n, double x[100], float y[100], int v[100], long w[100]) {{\n  {}\n#pragma scop\n  for (int i = 0; i < n; i++)\n    {}\n#pragma endscop\n}}\n",
+            decls, body
+        );
+        let scop = scop_of(name, &src);
+        candidates(&scop, mode)
+            .unwrap()
+            .into_iter()
+            .map(|c| c.var)
+            .collect()
+    }
+
+    #[test]
+    fn terms_that_c_converts_back_are_no_reduction() {
+        let auto = ReductionMode::Auto;
+        // Truncated or rounded to the variable's type at every step.
+        assert!(found("red-int-dbl", "int s = 0;", "s += x[i];", auto).is_empty());
+        assert!(found("red-int-dbl2", "int s = 0;", "s = s + x[i];", auto).is_empty());
+        assert!(found(
+            "red-int-mul",
+            "int s = 1;",
+            "s *= x[i] > 0 ? 1.01 : 0.99;",
+            auto
+        )
+        .is_empty());
+        assert!(found("red-long-sub", "long s = 0;", "s -= x[i] * 0.5;", auto).is_empty());
+        assert!(found("red-flt-dbl", "float s = 0;", "s += x[i];", auto).is_empty());
+        assert!(found(
+            "red-int-min",
+            "int s = 0;",
+            "s = s < x[i] ? s : x[i];",
+            auto
+        )
+        .is_empty());
+        // Exact conversions: integers into integers, narrower into wider.
+        assert_eq!(
+            found("red-int-int", "int s = 0;", "s += v[i] * 3;", auto),
+            ["s"]
+        );
+        assert_eq!(
+            found("red-uns-long", "unsigned s = 0;", "s += w[i];", auto),
+            ["s"]
+        );
+        assert_eq!(
+            found("red-dbl-flt", "double s = 0;", "s += y[i];", auto),
+            ["s"]
+        );
+        assert_eq!(
+            found("red-dbl-int", "double s = 0;", "s += v[i];", auto),
+            ["s"]
+        );
+    }
+
+    #[test]
+    fn floating_point_minima_written_with_conditions_reorder() {
+        let (auto, exact) = (ReductionMode::Auto, ReductionMode::Exact);
+        let body = "m = m < x[i] ? m : x[i];";
+        assert_eq!(found("red-cond-auto", "double m = 1e9;", body, auto), ["m"]);
+        assert!(found("red-cond-exact", "double m = 1e9;", body, exact).is_empty());
+        // `fmin` ignores NaNs in any order; an integer `?:` is exact.
+        let body = "m = fmin(m, x[i]);";
+        assert_eq!(
+            found("red-fmin-exact", "double m = 1e9;", body, exact),
+            ["m"]
+        );
+        let body = "k = k > v[i] ? k : v[i];";
+        assert_eq!(found("red-int-cond", "int k = 0;", body, exact), ["k"]);
+        // A function whose name only contains `min` is no minimum.
+        let body = "m = admin(m, x[i]);";
+        assert!(found("red-admin", "double m = 1e9;", body, auto).is_empty());
+    }
 }
