@@ -1558,3 +1558,22 @@ fn an_inlined_function_is_checked_as_c() {
         err
     );
 }
+
+/// A struct whose members are of different types is outside the model;
+/// the error names the members as declared, an array member by its name
+/// (an audit of issue 31 read `double v[0]` for `double v[1024]`, the
+/// array's first place).
+#[test]
+fn structs_of_mixed_members_are_named_as_declared() {
+    let (status, err, _) = compile_file(
+        "mixed-struct",
+        "#define N 1024\nstruct S { int n; double v[N]; };\nvoid f(int n, struct S *p, double r[1]) {\n  double t = 0;\n#pragma scop\n  for (int i = 0; i < n; i++)\n    t += p->v[i];\n  r[0] = t;\n#pragma endscop\n}\n",
+    );
+    assert_ne!(status, Some(0), "{}", err);
+    assert!(err.contains("[E0111]"), "{}", err);
+    assert!(
+        err.contains("its members are of different types (`int n`, `double` elements of `v`)"),
+        "{}",
+        err
+    );
+}

@@ -341,9 +341,15 @@ impl Cx<'_> {
             return Err("it has no members".into());
         };
         if let Some((name, ty)) = members.iter().find(|(_, t)| *t != scalar) {
+            // A place of an array member is `v[0]`: name the member.
+            let member = |n: &str, t: &str| match n.split_once('[') {
+                Some((base, _)) => format!("`{}` elements of `{}`", t, base),
+                None => format!("`{} {}`", t, n),
+            };
             return Err(format!(
-                "its members are of different types (`{} {}`, `{} {}`)",
-                scalar, first_name, ty, name
+                "its members are of different types ({}, {})",
+                member(&first_name, &scalar),
+                member(name, ty)
             ));
         }
         Ok(Layout {
