@@ -1643,6 +1643,40 @@ fn accumulations_through_conversions_keep_cs_result() {
     assert!(log.contains("`d` accumulates (add)"), "{}", log);
 }
 
+/// Accumulations under conditions on the data (issue 31: `if (v[i] % 3
+/// == 0) c += v[i]` stayed a sequential loop): the updates of one scalar
+/// in the branches of `if`s run as a reduction where no condition reads
+/// it; a condition or a value that reads it, two operators, two
+/// accumulators or another write beside the update keep the order.
+#[test]
+fn accumulations_under_data_conditions_run_as_reductions() {
+    check("reductions_guarded");
+    check_cuda_emulated("reductions_guarded");
+    check_openmp("reductions_guarded");
+    let log = verbose_log("reductions_guarded");
+    for (line, var, op) in [
+        (21, "c", "add"),
+        (24, "t", "add"),
+        (30, "m", "min"),
+        (33, "k", "add"),
+        (39, "u", "add"),
+    ] {
+        let note = format!(
+            "line {}: `{}` accumulates ({}) over loop `i`",
+            line, var, op
+        );
+        assert!(log.contains(&note), "{}\n{}", note, log);
+    }
+    for var in ["a", "b", "h", "p", "q", "r"] {
+        assert!(
+            !log.contains(&format!("`{}` accumulates", var)),
+            "{}\n{}",
+            var,
+            log
+        );
+    }
+}
+
 /// Floating-point minima and maxima written with `?:` (issue 31: with a
 /// NaN the device printed 0 where the sequential program prints 5, and
 /// `0` for `-0`): reordered only by default, with `-v` saying so; with

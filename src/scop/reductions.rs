@@ -20,7 +20,7 @@ use super::{Scop, StmtBody};
 use crate::diag::Result;
 use crate::front::arith::{type_of, Arith};
 use crate::front::cexpr::plain;
-use crate::front::syntax::{AssignOp, BinOp, Expr, ExprKind, RedOp};
+use crate::front::syntax::{AssignOp, BinOp, Expr, ExprKind, RedOp, Stmt};
 use crate::isl::{Isl, IslResultExt};
 use isl_rs::{DimType, Map};
 
@@ -135,10 +135,11 @@ pub const REORDERED_CONDITIONAL: &str =
 
 /// Whether statement `st`'s accumulation is written with `?:`.
 fn written_as_cond(st: &super::Statement) -> bool {
-    match &st.body {
-        StmtBody::Assign { lhs, op, rhs } => accumulation(lhs, *op, rhs).is_some_and(|a| a.2),
-        _ => false,
-    }
+    body_updates(&st.body).is_some_and(|(updates, _)| {
+        updates
+            .iter()
+            .any(|(lhs, op, rhs)| accumulation(lhs, *op, rhs).is_some_and(|a| a.2))
+    })
 }
 
 /// Makes the `chosen` accumulations reductions: their updates may-writes
@@ -220,13 +221,22 @@ fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedO
     if !st.reductions.is_empty() || st.iterators.is_empty() {
         return None;
     }
-    let StmtBody::Assign { lhs, op, rhs } = &st.body else {
-        return None;
-    };
+    let (updates, conds) = body_updates(&st.body)?;
+    let (lhs, _, _) = updates.first()?;
     let (name, subs) = access_parts(lhs)?;
     let array = scop.array(name)?;
     if subs.iter().any(|e| mentions(e, name)) {
         return None;
+    }
+    // Updates under conditions on the data (`if (v[i] % 3 == 0) c +=
+    // v[i]`): of one scalar, every one the same, no condition reading it.
+    if updates.len() > 1 || !conds.is_empty() {
+        if !subs.is_empty()
+            || updates.iter().any(|(l, _, _)| plain(l) != plain(lhs))
+            || conds.iter().any(|c| mentions(c, name))
+        {
+            return None;
+        }
     }
     // A struct's members are no array to OpenMP: a `reduction` clause
     // cannot name them.
@@ -239,7 +249,6 @@ fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedO
     if !accumulates_in_place(&array.elem_type) {
         return None;
     }
-    let (red, term, written_as_cond) = accumulation(lhs, *op, rhs)?;
     // C converts each step's value back to the variable's type: an `int`
     // summing `double` terms truncates at every step, a `float` summing
     // `double` ones rounds, and no other order gives what C gives. The
@@ -259,23 +268,34 @@ fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedO
             .map(|(_, t)| t.c_name().to_string())
     };
     let acc = Arith::of_c_type(&array.elem_type)?;
-    let t = type_of(term, &var)?;
     let integer = |a: Arith| a <= Arith::ULong;
-    let exactly = match red {
-        RedOp::Min | RedOp::Max => Arith::common(acc, t) == acc,
-        _ if integer(acc) => integer(t),
-        _ => Arith::common(acc, t) == acc,
-    };
-    if !exactly {
-        return None;
+    let mut found: Option<RedOp> = None;
+    let mut any_cond = false;
+    for (lhs, op, rhs) in &updates {
+        let (red, term, written_as_cond) = accumulation(lhs, *op, rhs)?;
+        if found.is_some_and(|f| f != red) {
+            return None;
+        }
+        found = Some(red);
+        any_cond |= written_as_cond;
+        let t = type_of(term, &var)?;
+        let exactly = match red {
+            RedOp::Min | RedOp::Max => Arith::common(acc, t) == acc,
+            _ if integer(acc) => integer(t),
+            _ => Arith::common(acc, t) == acc,
+        };
+        if !exactly {
+            return None;
+        }
     }
+    let red = found?;
     // A floating-point minimum written with `?:` is no reduction in C: a
     // NaN or a zero of the other sign gives another result in another
     // order (`m < x ? m : x` keeps the later of two equal values). It
     // reassociates like a sum; `fmin`/`fmax` ignore NaNs in any order.
     let exact = match red {
         RedOp::Add | RedOp::Mul => is_integer(&array.elem_type),
-        RedOp::Min | RedOp::Max => is_integer(&array.elem_type) || !written_as_cond,
+        RedOp::Min | RedOp::Max => is_integer(&array.elem_type) || !any_cond,
         _ => true,
     };
     if mode == ReductionMode::Exact && !exact {
@@ -284,6 +304,49 @@ fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedO
     // Whether the value reads elements that the updates write (a prefix
     // sum) is `updates_commute`'s question.
     Some((name.to_string(), red))
+}
+
+/// The assignments of a statement's body and the conditions around them:
+/// the body itself, or a compound statement of `if`s (and `else`s) whose
+/// branches hold assignments only; `None` for anything else (loops,
+/// declarations, calls).
+type Update<'b> = (&'b Expr, AssignOp, &'b Expr);
+fn body_updates(body: &StmtBody) -> Option<(Vec<Update<'_>>, Vec<&Expr>)> {
+    fn walk<'b>(
+        stmts: &'b [Stmt],
+        out: &mut Vec<Update<'b>>,
+        conds: &mut Vec<&'b Expr>,
+    ) -> Option<()> {
+        for s in stmts {
+            match s {
+                Stmt::Assign {
+                    lhs,
+                    op,
+                    rhs,
+                    atomic: false,
+                    ..
+                } => out.push((lhs, *op, rhs)),
+                Stmt::If {
+                    cond, then_, else_, ..
+                } => {
+                    conds.push(cond);
+                    walk(then_, out, conds)?;
+                    walk(else_, out, conds)?;
+                }
+                _ => return None,
+            }
+        }
+        Some(())
+    }
+    match body {
+        StmtBody::Assign { lhs, op, rhs } => Some((vec![(lhs, *op, rhs)], Vec::new())),
+        StmtBody::Compound(stmts) => {
+            let (mut out, mut conds) = (Vec::new(), Vec::new());
+            walk(stmts, &mut out, &mut conds)?;
+            Some((out, conds))
+        }
+        StmtBody::Call { .. } => None,
+    }
 }
 
 /// The operator of an accumulation `lhs op= e` or `lhs = lhs op e` (`+`,
@@ -405,6 +468,9 @@ fn updates_commute(isl: &Isl, scop: &Scop, updates: &[usize], v: &str, l: usize)
         // other read of that element (through another subscript) stays.
         let mut own = match &st.body {
             StmtBody::Assign { lhs, op, rhs } => expected_self_reads(lhs, *op, rhs),
+            // Guarded updates of a scalar (`update_of`): every read of it
+            // in the statement is an update's own.
+            StmtBody::Compound(_) if scop.array(v).is_some_and(|a| a.is_scalar()) => usize::MAX,
             _ => 0,
         };
         for a in st.reads.iter().filter(|a| a.array == v) {
