@@ -23,17 +23,7 @@ fn host_prologue(r: &RegionCode) -> Result<String> {
         return Ok(String::new());
     }
     let call_name = |f: &str| f.to_string();
-    let printer = BodyPrinter {
-        scop: r.scop,
-        style: DataStyle::Host,
-        call_name: &call_name,
-        barrier: "",
-        privatized: &[],
-        target: Target::C,
-        kernel_rows: false,
-        temporaries: &[],
-        write_backs: &[],
-    };
+    let printer = BodyPrinter::plain_host(r.scop, &call_name);
     let mut out = String::from("/* pencilc: the region's set-up, run by the host */\n");
     for &k in &r.scop.host_prologue {
         out.push_str(&printer.statement(k, &[])?);

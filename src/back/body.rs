@@ -91,6 +91,25 @@ pub fn indent(n: usize) -> String {
     "    ".repeat(n.min(MAX_INDENT))
 }
 
+impl<'a> BodyPrinter<'a> {
+    /// Host code on the user's own variables, without private copies or
+    /// reductions: the run-time choice's counting of the device version's
+    /// work, the set-up statements the host runs before either version.
+    pub fn plain_host(scop: &'a Scop, call_name: &'a dyn Fn(&str) -> String) -> Self {
+        BodyPrinter {
+            scop,
+            style: DataStyle::Host,
+            call_name,
+            barrier: "",
+            privatized: &[],
+            target: super::Target::C,
+            kernel_rows: false,
+            temporaries: &[],
+            write_backs: &[],
+        }
+    }
+}
+
 impl BodyPrinter<'_> {
     /// Prints `ast`; `launch` prints a kernel launch site (host code only).
     pub fn print(

@@ -127,17 +127,7 @@ pub fn live_out_text(r: &RegionCode) -> String {
 pub fn choose_call(r: &RegionCode, cpu: &Ast, region: &str, values: &str) -> Result<String> {
     let scop = r.scop;
     let call_name = |f: &str| f.to_string();
-    let printer = BodyPrinter {
-        scop,
-        style: DataStyle::Host,
-        call_name: &call_name,
-        barrier: "",
-        privatized: &[],
-        target: Target::C,
-        kernel_rows: false,
-        temporaries: &[],
-        write_backs: &[],
-    };
+    let printer = BodyPrinter::plain_host(scop, &call_name);
     let serial = serial_statements(&r.ast.launches);
     let mut out = String::new();
     out.push_str("double pencilc_launches = 0, pencilc_forks = 0;\n");
