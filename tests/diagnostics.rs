@@ -1577,3 +1577,22 @@ fn structs_of_mixed_members_are_named_as_declared() {
         err
     );
 }
+
+/// A `reduction(min: s)` update through a function whose name only
+/// contains `min` (`admin(s, x[i])`) is no minimum: the declared path and
+/// the accumulations found in the code share one list of C's and PENCIL's
+/// min/max functions (`scop::MIN_FUNCTIONS`); the declared one took any
+/// name containing `min` and combined the other argument alone.
+#[test]
+fn a_declared_minimum_through_an_unknown_function_is_refused() {
+    let (status, err, _) = compile_file(
+        "admin-min",
+        "double admin(double a, double b);\nvoid f(int n, double x[100], double r[1]) {\n  double s = 1e9;\n#pragma scop\n#pragma pencil independent reduction(min: s)\n  for (int i = 0; i < n; i++)\n    s = admin(s, x[i]);\n#pragma endscop\n  r[0] = s;\n}\n",
+    );
+    assert_ne!(status, Some(0), "{}", err);
+    assert!(
+        err.contains("this assignment is not a min update of it [E0106]"),
+        "{}",
+        err
+    );
+}

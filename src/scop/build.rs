@@ -26,6 +26,16 @@ pub const PENCIL_BUILTINS: &[&str] = &[
     "imin", "imax",
 ];
 
+/// C's and PENCIL's minimum and maximum functions of two values: the only
+/// calls an update may combine with as a `min` or `max` reduction (a
+/// user's `admin(s, x)` is no minimum).
+pub const MIN_FUNCTIONS: &[&str] = &[
+    "fmin", "fminf", "min", "imin", "lmin", "umin", "ulmin", "min32", "min64",
+];
+pub const MAX_FUNCTIONS: &[&str] = &[
+    "fmax", "fmaxf", "max", "imax", "lmax", "umax", "ulmax", "max32", "max64",
+];
+
 pub fn is_pure_function(f: &str) -> bool {
     PURE_FUNCTIONS.contains(&f)
         || PENCIL_BUILTINS.contains(&f)
@@ -545,8 +555,12 @@ pub fn reduction_value(lhs: &Expr, op: AssignOp, rhs: &Expr, red: RedOp) -> Opti
                 }
             }
             (ExprKind::Call(f, args), RedOp::Min | RedOp::Max) if args.len() == 2 => {
-                let want = if red == RedOp::Min { "min" } else { "max" };
-                if !f.contains(want) {
+                let known = if red == RedOp::Min {
+                    MIN_FUNCTIONS
+                } else {
+                    MAX_FUNCTIONS
+                };
+                if !known.contains(&f.as_str()) {
                     return None;
                 }
                 if same(&args[0]) && !mentions(&args[1], lhs) {

@@ -16,6 +16,7 @@
 //! parallel loop of their own (gemm's `C[i][j] += ...` stays a sequential
 //! `k` loop inside parallel `i` and `j`).
 
+use super::build::{MAX_FUNCTIONS, MIN_FUNCTIONS};
 use super::{Scop, StmtBody};
 use crate::diag::Result;
 use crate::front::arith::{type_of, Arith};
@@ -414,14 +415,6 @@ fn accumulation<'e>(lhs: &Expr, op: AssignOp, rhs: &'e Expr) -> Option<(RedOp, &
         _ => None,
     }
 }
-
-/// C's and PENCIL's minimum and maximum functions of two values.
-const MIN_FUNCTIONS: &[&str] = &[
-    "fmin", "fminf", "min", "imin", "lmin", "umin", "ulmin", "min32", "min64",
-];
-const MAX_FUNCTIONS: &[&str] = &[
-    "fmax", "fmaxf", "max", "imax", "lmax", "umax", "ulmax", "max32", "max64",
-];
 
 /// How many times `e` reads the element printed as `me`.
 fn self_reads(e: &Expr, me: &str) -> usize {
