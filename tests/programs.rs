@@ -1485,11 +1485,11 @@ fn iterators_used_outside_their_loops_are_variables() {
     check_cuda_emulated("iterator_outside");
     check_openmp("iterator_outside");
     let log = verbose_log("iterator_outside");
-    assert!(log.contains("parallel dims [0, 0, 2, 1]"), "{}", log);
+    assert!(log.contains("parallel dims [0, 0, 2, 1, 0, 1]"), "{}", log);
     assert_eq!(
         log.matches("is used here outside the loops it is the iterator of")
             .count(),
-        2,
+        3,
         "{}",
         log
     );

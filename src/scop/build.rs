@@ -13,6 +13,7 @@ mod compound;
 mod control;
 mod finish;
 mod loops;
+pub(super) use loops::iterators_used_outside;
 mod statements;
 
 pub use crate::front::arith::PURE_FUNCTIONS;
@@ -177,6 +178,10 @@ fn build_with(prepared: &super::reshape::Prepared, dynamic: BTreeSet<String>) ->
     check_const_writes(&region.body, &region.symbols)?;
     let mut written = BTreeSet::new();
     collect_written(&region.body, &region.symbols, &mut written);
+    // A loop run as written assigns its iterator: no parameter (the value
+    // read after the loop is the loop's last).
+    written.extend(dynamic.iter().cloned());
+    written.extend(loops::iterators_used_outside(&region.body).into_keys());
     let mut b = Builder {
         region,
         plans: &prepared.plans,

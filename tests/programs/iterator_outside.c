@@ -54,6 +54,21 @@ static int two_loops(int n) {
   return i;
 }
 
+/* A subscript after a loop under a condition (a fuzz mutant: the
+   variable was both the loop's iterator and a parameter of the model,
+   an internal error in isl's parser). */
+static int subscript_after(int n) {
+  int i = 5;
+#pragma scop
+  if (n > 2)
+    for (i = 1; i < n - 4; i++)
+      B[i][0] = B[i][0] + 1;
+  for (int j = 0; j < n; j++)
+    B[i][j] = B[i][j] + B[i - 1][j];
+#pragma endscop
+  return i;
+}
+
 int main(void) {
   for (int i = 0; i < N; i++) {
     A[i] = i;
@@ -63,12 +78,13 @@ int main(void) {
   int r1 = from_before();
   int r2 = after_break(N);
   int r3 = two_loops(N);
+  int r4 = subscript_after(N) + subscript_after(2);
   double s = 0;
   for (int i = 0; i < N; i++) {
     s += A[i] * (i % 5 + 1);
     for (int j = 0; j < N; j++)
       s += B[i][j] * ((i + j) % 3);
   }
-  printf("%d %d %d %.3f\n", r1, r2, r3, s);
+  printf("%d %d %d %d %.3f\n", r1, r2, r3, r4, s);
   return 0;
 }

@@ -553,7 +553,7 @@ fn undeclared_iterators(body: &[Stmt], out: &mut BTreeSet<String>) {
 /// loops over these run as written (`build_with`'s `dynamic`), and the
 /// variable is a scalar like any other (pet's loop7: `i = f(); for (i =
 /// i; i < 10; ++i)`).
-pub(super) fn iterators_used_outside(body: &[Stmt]) -> BTreeMap<String, crate::diag::Loc> {
+pub(in crate::scop) fn iterators_used_outside(body: &[Stmt]) -> BTreeMap<String, crate::diag::Loc> {
     let mut vars = BTreeSet::new();
     undeclared_iterators(body, &mut vars);
     let mut out = BTreeMap::new();

@@ -91,6 +91,8 @@ pub fn prepare(region: &Region, keep_flat: &BTreeSet<String>) -> Result<Prepared
     region.body = resolve_aliases(&region.body, &region.symbols, &mut aliases)?;
     let mut written = BTreeSet::new();
     super::build::collect_written(&region.body, &region.symbols, &mut written);
+    // Iterators read outside their loops vary within the region.
+    written.extend(super::build::iterators_used_outside(&region.body).into_keys());
     let canon = equalities(&region.body, &region.symbols, &written);
 
     let uses = uses_by_array(&region.body)?;
