@@ -308,6 +308,7 @@ pub fn parse_file_with(
         scopes: RefCell::new(Vec::new()),
         names: &names,
         spelled: RefCell::new(BTreeSet::new()),
+        flattened: RefCell::new(BTreeSet::new()),
         warnings: RefCell::new(Vec::new()),
         loop_depth: Cell::new(0),
         typedefs: RefCell::new(BTreeMap::new()),
@@ -463,6 +464,11 @@ struct Cx<'a> {
     names: &'a FileNames,
     /// The new names given so far.
     spelled: RefCell<BTreeSet<String>>,
+    /// Names the region declared with a declaration statement so far,
+    /// visible or not: the parser flattens blocks, so a later declaration
+    /// of one of them, even where the first is out of scope, must get a
+    /// name of its own (`declare`).
+    flattened: RefCell<BTreeSet<String>>,
     warnings: RefCell<Vec<Diagnostic>>,
     /// Loops around the statement being converted.
     loop_depth: Cell<usize>,

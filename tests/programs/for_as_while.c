@@ -94,6 +94,21 @@ static int shrinking(int n) {
   return m * 100 + k;
 }
 
+/* The first loop's declared iterator becomes a variable of the region
+   (`int i = 1; while (...)`); the second loop's `int i` is another (a
+   fuzz mutant's kernel read the first one's buffer, `i[0]`, and did not
+   build). */
+static double redeclared(int n) {
+  double d = 0;
+#pragma scop
+  for (int i = 1; i < n; i = 2 * i + 1)
+    B[i] = B[i] + 2;
+  for (int i = 0; i < n; i++)
+    d += B[i] * i;
+#pragma endscop
+  return d;
+}
+
 static double sum(int n) {
   double s = 0;
   for (int i = 0; i < N; i++) {
@@ -125,5 +140,6 @@ int main(void) {
   printf("cancelled %.3f\n", sum(0));
   int left = shrinking(N - 5);
   printf("shrinking %d %.3f\n", left, sum(0));
+  printf("redeclared %.3f\n", redeclared(N - 3));
   return 0;
 }

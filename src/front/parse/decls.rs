@@ -326,7 +326,7 @@ impl<'a> Cx<'a> {
                 _ => None,
             };
             var.read_only = read_only;
-            let spelled = self.declare(&var.name);
+            let spelled = self.declare_flattened(&var.name);
             if spelled != var.name {
                 let mut vars = self.struct_vars.borrow_mut();
                 if let Some(v) = vars.remove(&var.name) {

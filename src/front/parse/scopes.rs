@@ -7,6 +7,9 @@ use super::*;
 impl<'a> Cx<'a> {
     /// Makes `names` visible until the guard is dropped.
     pub(super) fn enter_scope(&self, names: impl IntoIterator<Item = String>) -> ScopeGuard<'_> {
+        if self.scopes.borrow().is_empty() {
+            self.flattened.borrow_mut().clear();
+        }
         self.scopes
             .borrow_mut()
             .push(names.into_iter().map(|n| (n.clone(), n)).collect());
@@ -38,8 +41,13 @@ impl<'a> Cx<'a> {
     /// gets a new one, `t_1`, free of every name of the file: every later
     /// stage then sees two variables where C has two, although the parser
     /// flattens blocks and the model and back ends know variables by name.
+    /// A declaration statement's name also differs from every earlier
+    /// one's in the region (`flattened`): `for (int i = 0; i < n;)` becomes
+    /// `int i = 0; while (...)`, and a later `for (int i ...)` is another
+    /// variable.
     pub(super) fn declare(&self, name: &str) -> String {
-        let hides = self.scopes.borrow().iter().any(|s| s.contains_key(name));
+        let hides = self.scopes.borrow().iter().any(|s| s.contains_key(name))
+            || self.flattened.borrow().contains(name);
         let spelled = if hides {
             let mut spelled = self.spelled.borrow_mut();
             let fresh = (1..)
@@ -54,6 +62,14 @@ impl<'a> Cx<'a> {
         if let Some(top) = self.scopes.borrow_mut().last_mut() {
             top.insert(name.to_string(), spelled.clone());
         }
+        spelled
+    }
+
+    /// `declare` for a declaration statement, which the parser flattens
+    /// into its enclosing block.
+    pub(super) fn declare_flattened(&self, name: &str) -> String {
+        let spelled = self.declare(name);
+        self.flattened.borrow_mut().insert(name.to_string());
         spelled
     }
 
