@@ -2224,3 +2224,22 @@ fn scalar_work_opening_a_step_runs_in_the_previous_steps_kernel() {
         cu
     );
 }
+
+/// A variable that an array's declared size reads, changed in the region
+/// (fuzz case 505177506): the kernels read `m` as a buffer where the
+/// subscripts needed the declared size, and did not build. The region
+/// keeps the user's code, with a warning that names the variable; every
+/// target and version prints the sequential results.
+#[test]
+fn regions_changing_a_declared_size_keep_the_users_code() {
+    check("extent_changes");
+    check_cuda_emulated("extent_changes");
+    check_openmp("extent_changes");
+    let log = verbose_log("extent_changes");
+    assert!(
+        log.contains("the region changes `m`, which `A`'s declared size reads"),
+        "{}",
+        log
+    );
+    assert!(log.contains("0 kernel(s)"), "{}", log);
+}

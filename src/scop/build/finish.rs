@@ -67,6 +67,7 @@ impl<'r> Builder<'r> {
         };
         let mut scop = assume_in_bounds(scop)?;
         limit_nesting(&mut scop);
+        self.keep_if_extents_change(&mut scop);
         if self.needs_long_indices(&scop) {
             scop.index_type = "long".into();
         }
@@ -104,6 +105,41 @@ impl<'r> Builder<'r> {
         }
         super::reshape::footprint::measure(&self.isl, &mut scop, self.plans)?;
         Ok(Built::Scop(Box::new(scop)))
+    }
+
+    /// An array whose extent names a variable the region changes (`void
+    /// f(int m, int A[m][m]) { ... m++; ... }`): C keeps the size the array
+    /// was declared with, which no later value of `m` gives the generated
+    /// code's subscripts (they read `m` itself); the region keeps the
+    /// user's code.
+    fn keep_if_extents_change(&self, scop: &mut Scop) {
+        let mut changed = self.written.clone();
+        loops::undeclared_iterators(&self.region.body, &mut changed);
+        for a in &scop.arrays {
+            let names = a.extents.iter().flat_map(|e| match e {
+                Extent::Expr { names, .. } => names.as_slice(),
+                _ => &[],
+            });
+            let Some(var) = names.into_iter().find(|n| changed.contains(*n)) else {
+                continue;
+            };
+            scop.warnings.push(
+                Diagnostic::warning(
+                    Code::UnsupportedStatement,
+                    Some(a.loc.clone()),
+                    format!(
+                        "the region changes `{}`, which `{}`'s declared size reads: C keeps the size `{}` had where `{}` was declared, which the generated code cannot know; the region keeps the original code",
+                        var, a.name, var, a.name
+                    ),
+                )
+                .with_hint(format!(
+                    "change a copy of `{}` in the region, so that the sizes stay what they were",
+                    var
+                )),
+            );
+            scop.host_only = true;
+            return;
+        }
     }
 
     /// The region's context: the assumptions, and each unsigned

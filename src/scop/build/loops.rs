@@ -522,7 +522,7 @@ impl PendingLiveOut {
 
 /// Variables that affine loops of `body` use as iterators without
 /// declaring them (`for (i = ...)`).
-fn undeclared_iterators(body: &[Stmt], out: &mut BTreeSet<String>) {
+pub(super) fn undeclared_iterators(body: &[Stmt], out: &mut BTreeSet<String>) {
     for s in body {
         match s {
             Stmt::For {
