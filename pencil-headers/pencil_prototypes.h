@@ -40,9 +40,13 @@
  * pass -include stdbool.h -include stdint.h -include stddef.h.)
  */
 /* The C compiler's check of pencilc's input (`cc -fsyntax-only` with
- * __pencilc_cc_check__) sees the same text and needs the typedefs. */
+ * __pencilc_cc_check__) sees the same text and needs the typedefs; and
+ * `bool` as the program's own build sees it (pencil_compat.h includes
+ * <stdbool.h>), so that a variable named `bool` is refused here rather
+ * than in the build of pencilc's output. */
 #ifdef __pencilc_cc_check__
 # include <stdint.h>
+# include <stdbool.h>
 #endif
 #define true  1
 #define false 0

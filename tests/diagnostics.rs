@@ -1596,3 +1596,49 @@ fn a_declared_minimum_through_an_unknown_function_is_refused() {
         err
     );
 }
+
+/// PENCIL's builtins called without a declaration have no prototype the C
+/// compiler's check could hold the calls to (fuzz case 505171096: `max
+/// max(0, 3)` is a call of `max` with one argument, which pencilc
+/// translated into code that did not build): pencilc checks the count.
+#[test]
+fn builtins_called_with_the_wrong_number_of_arguments() {
+    assert_diag(
+        "builtin_arity",
+        "  for (i = 0; i < n; i++)\n    B[i] = max(B[i]) + 1;",
+        "E0002",
+        7,
+        "max",
+    );
+    assert_diag(
+        "builtin_arity_stmt",
+        "  for (i = 0; i < n; i++)\n    B[i] = imin(i, 3, 4);",
+        "E0002",
+        7,
+        "imin",
+    );
+    let (status, err, _) = compile(
+        "builtin_arity_right",
+        "  for (i = 0; i < n; i++)\n    B[i] = max(i, 3) + floord(i, 2);",
+    );
+    assert_eq!(status, 0, "{}", err);
+}
+
+/// `bool` is `_Bool` in the program's own build (pencil.h includes
+/// <stdbool.h> there), so a variable named `bool` does not build; the C
+/// compiler's check of the input sees it the same way (fuzz case
+/// 505174360: pencilc translated the region and wrote a host file that
+/// did not build).
+#[test]
+fn a_variable_named_bool_is_refused_as_the_users_build_refuses_it() {
+    let (status, err, _) = compile_file(
+        "bool_name",
+        "#include <pencil.h>\nvoid g(int n, float A[pencil_array 8], float B[pencil_array 8]) {\n  float bool = 2;\n  for (int i = 0; i < 8; i++)\n    B[i] = A[i] * bool;\n}\n",
+    );
+    assert_eq!(status, Some(1), "{}", err);
+    assert!(
+        err.contains(":3:9: error") && err.contains("[E0002]"),
+        "{}",
+        err
+    );
+}

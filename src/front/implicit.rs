@@ -24,6 +24,8 @@ pub struct Builtin {
     /// generated file defines); `None`: the name is kept.
     pub model_name: Option<&'static str>,
     pub definition: &'static str,
+    /// How many arguments a call takes; `None`: any number.
+    pub arity: Option<usize>,
 }
 
 /// The builtins, in the order their definitions are printed.
@@ -32,26 +34,31 @@ pub const BUILTINS: &[Builtin] = &[
         name: "__pencil_assume",
         model_name: None,
         definition: "#define __pencil_assume(e) ((void)sizeof((e) ? 1 : 0))",
+        arity: Some(1),
     },
     Builtin {
         name: "__pencil_kill",
         model_name: None,
         definition: "#define __pencil_kill(...) ((void)0)",
+        arity: None,
     },
     Builtin {
         name: "__pencil_use",
         model_name: None,
         definition: "#define __pencil_use(...) ((void)0)",
+        arity: None,
     },
     Builtin {
         name: "__pencil_def",
         model_name: None,
         definition: "#define __pencil_def(...) ((void)0)",
+        arity: None,
     },
     Builtin {
         name: "__pencil_maybe",
         model_name: None,
         definition: "#define __pencil_maybe() 1",
+        arity: Some(0),
     },
     // PENCIL's `min` and `max` are the `int` ones (pencil.h), as pencilc's
     // model and its OpenCL kernels take them.
@@ -59,31 +66,37 @@ pub const BUILTINS: &[Builtin] = &[
         name: "min",
         model_name: None,
         definition: "static inline int min(int a, int b) { return a < b ? a : b; }",
+        arity: Some(2),
     },
     Builtin {
         name: "max",
         model_name: None,
         definition: "static inline int max(int a, int b) { return a > b ? a : b; }",
+        arity: Some(2),
     },
     Builtin {
         name: "imin",
         model_name: None,
         definition: "static inline int imin(int a, int b) { return a < b ? a : b; }",
+        arity: Some(2),
     },
     Builtin {
         name: "imax",
         model_name: None,
         definition: "static inline int imax(int a, int b) { return a > b ? a : b; }",
+        arity: Some(2),
     },
     Builtin {
         name: "umin",
         model_name: None,
         definition: "static inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }",
+        arity: Some(2),
     },
     Builtin {
         name: "umax",
         model_name: None,
         definition: "static inline unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }",
+        arity: Some(2),
     },
     // pet's divisions round down and up for a positive divisor, whatever
     // the dividend's sign, in the dividend's type.
@@ -91,11 +104,13 @@ pub const BUILTINS: &[Builtin] = &[
         name: "floord",
         model_name: Some("pencilc_floord"),
         definition: "#define floord(n, d) pencilc_floord(n, d)",
+        arity: Some(2),
     },
     Builtin {
         name: "ceild",
         model_name: Some("pencilc_ceild"),
         definition: "#define ceild(n, d) pencilc_ceild(n, d)",
+        arity: Some(2),
     },
     // The same divisions under the names of the Omega library, which
     // pet knows too.
@@ -103,17 +118,20 @@ pub const BUILTINS: &[Builtin] = &[
         name: "intFloor",
         model_name: Some("pencilc_floord"),
         definition: "#define intFloor(n, d) pencilc_floord(n, d)",
+        arity: Some(2),
     },
     Builtin {
         name: "intCeil",
         model_name: Some("pencilc_ceild"),
         definition: "#define intCeil(n, d) pencilc_ceild(n, d)",
+        arity: Some(2),
     },
     // And the remainder of that division (never negative).
     Builtin {
         name: "intMod",
         model_name: Some("pencilc_intmod"),
         definition: "#define intMod(n, d) pencilc_intmod(n, d)",
+        arity: Some(2),
     },
 ];
 

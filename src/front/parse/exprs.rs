@@ -254,7 +254,39 @@ impl<'a> Cx<'a> {
                 _ => args.push(self.expr(a)?),
             }
         }
+        self.check_builtin_arity(f, args.len())?;
         mk(ExprKind::Call(self.callee(self.text(f)), args))
+    }
+
+    /// A builtin the file calls without declaring it (`front::implicit`)
+    /// has no prototype the C compiler's check could hold its calls to:
+    /// pencilc does.
+    fn check_builtin_arity(&self, f: Node, given: usize) -> Result<()> {
+        let name = self.text(f);
+        let implicit = self
+            .names
+            .implicit_builtins
+            .get()
+            .is_some_and(|s| s.contains(name));
+        match super::super::implicit::builtin(name).and_then(|b| b.arity) {
+            Some(arity) if implicit && arity != given => Err(self
+                .err(
+                    Code::Syntax,
+                    f,
+                    format!(
+                        "`{}` takes {} argument{}, not {}",
+                        name,
+                        arity,
+                        if arity == 1 { "" } else { "s" },
+                        given
+                    ),
+                )
+                .with_hint(format!(
+                    "`{}` is PENCIL's builtin here (the file does not declare it): call it as pencil.h declares it",
+                    name
+                ))),
+            _ => Ok(()),
+        }
     }
 
     /// A cast to an arithmetic type (typedefs resolved).
