@@ -191,13 +191,16 @@ fn contradictory_assumptions() {
 }
 
 /// An iterator whose values C would wrap around (unsigned down past 0,
-/// `unsigned char` past 255) is not modelled as mathematical integers.
+/// `unsigned char` past 255) is not modelled as mathematical integers: its
+/// loop runs as written (`tests/programs/wrapping_iterators.c`), unless
+/// its condition holds for every value of the type, where the loop never
+/// ends.
 #[test]
 fn iterator_leaves_its_type() {
     assert_diag(
         "unsigned-wrap",
         "  for (unsigned u = 9; u >= 0; u--)\n    B[0] = B[0] + 1;",
-        "E0117",
+        "E0107",
         6,
         "for (unsigned u = 9; u >= 0; u--)",
     );
@@ -270,6 +273,16 @@ fn non_canonical_for_loops_are_while_loops_and_endless_ones_errors() {
         "E0107",
         6,
         "for (i = 0;; i++)",
+    );
+    // A loop in PENCIL's form with a condition that is always true (pet's
+    // unsigned3, E0117 before: its iterator wraps; now the loop would run
+    // as written, for ever).
+    assert_diag(
+        "endless-canonical",
+        "  for (i = 0; 1; i++)\n    B[0] = B[0] + 1;",
+        "E0107",
+        6,
+        "for (i = 0; 1; i++)",
     );
     assert_diag(
         "endless-while",

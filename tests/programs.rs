@@ -2243,3 +2243,22 @@ fn regions_changing_a_declared_size_keep_the_users_code() {
     );
     assert!(log.contains("0 kernel(s)"), "{}", log);
 }
+
+/// Iterators whose type wraps around (pet's unsigned2 and tobi1, E0117
+/// before): their loops run as written, with a warning; the loop around
+/// one stays parallel. Every target and version prints the sequential
+/// results.
+#[test]
+fn iterators_that_wrap_around_run_their_loops_as_written() {
+    check("wrapping_iterators");
+    check_cuda_emulated("wrapping_iterators");
+    check_openmp("wrapping_iterators");
+    let log = verbose_log("wrapping_iterators");
+    assert_eq!(
+        log.matches("may wrap around its type").count(),
+        4,
+        "{}",
+        log
+    );
+    assert!(log.contains("parallel dims [0, 0, 1, 0]"), "{}", log);
+}

@@ -151,6 +151,7 @@ pub fn build_scop(region: &Region) -> Result<Scop> {
                 scop.frame = super::frame::frame(&region.symbols);
                 return Ok(*scop);
             }
+            Built::Wraps(_, why) => return Err(why),
             Built::Flat(arrays) => {
                 for (name, why) in arrays {
                     if keep_flat.insert(name) {
@@ -166,6 +167,9 @@ pub fn build_scop(region: &Region) -> Result<Scop> {
 enum Built {
     Scop(Box<Scop>),
     Flat(Vec<(String, Diagnostic)>),
+    /// The iterator whose type wraps around may leave its range (and why
+    /// the model cannot hold its loops as loops).
+    Wraps(String, Diagnostic),
 }
 
 /// The scop with every loop over the variables `dynamic` kept as one
@@ -256,7 +260,38 @@ fn build_with(prepared: &super::reshape::Prepared, dynamic: BTreeSet<String>) ->
     if !mixed.is_empty() {
         return build_with(prepared, dynamic.union(&mixed).cloned().collect());
     }
-    b.finish()
+    match b.finish()? {
+        // A loop whose iterator may wrap around its type runs as written,
+        // where C's arithmetic wraps it as the sequential program does
+        // (pet's unsigned2: `unsigned char k = 252; (k % 9) <= 5; ++k`
+        // runs for 252 to 255, then 0 to 5).
+        Built::Wraps(iter, why) if !dynamic.contains(&iter) => {
+            let mut all = dynamic.clone();
+            all.insert(iter.clone());
+            let rebuilt = build_with(prepared, all)?;
+            Ok(match rebuilt {
+                Built::Scop(mut scop) => {
+                    scop.warnings.push(
+                        Diagnostic::warning(
+                            Code::IteratorRange,
+                            why.loc.clone(),
+                            format!(
+                                "the loop iterator `{}` may wrap around its type: its loops run as written, as one statement each, where C's arithmetic wraps it (a loop that wraps for ever never ends, as in the sequential program)",
+                                iter
+                            ),
+                        )
+                        .with_hint(format!(
+                            "to let pencilc parallelise the loop, bound it so that `{}` stays inside its type, or give `{}` a wider signed type",
+                            iter, iter
+                        )),
+                    );
+                    Built::Scop(scop)
+                }
+                other => other,
+            })
+        }
+        built => Ok(built),
+    }
 }
 
 /// A region whose code nests deeper than kernels allow stays on the host.

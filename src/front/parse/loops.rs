@@ -186,6 +186,7 @@ impl Cx<'_> {
         if let Some(b) = n.child_by_field_name("body") {
             self.stmt(b, &mut body, ignored)?;
         }
+        self.check_ends(n, &cond, &body)?;
         Ok(Stmt::For {
             iter,
             iter_type,

@@ -231,7 +231,7 @@ impl<'r> Builder<'r> {
                 return Err(e);
             }
         };
-        self.record_loop_range(iter, iter_type, init, &lb, step, &cons, loc);
+        self.record_loop_range(iter, iter_type, init, &lb, step, (&cons, &c), loc);
         if outlives && !self.locals.contains_key(iter) {
             let outer: Vec<String> = self.iters[..self.iters.len() - 1]
                 .iter()

@@ -72,13 +72,18 @@ impl<'r> Builder<'r> {
             scop.index_type = "long".into();
         }
         self.live_out_iters(&mut scop)?;
-        if let Some(defined) = loops::check_loop_ranges(
+        let defined = match loops::check_loop_ranges(
             &self.isl,
             &scop.params,
             &scop.context,
             &scop.param_ranges,
             &self.loop_ranges,
-        )? {
+        ) {
+            Ok(d) => d,
+            Err(loops::RangeError::Wraps(iter, why)) => return Ok(Built::Wraps(iter, why)),
+            Err(loops::RangeError::Other(why)) => return Err(why),
+        };
+        if let Some(defined) = defined {
             scop.context = defined
                 .to_str()
                 .map_err(|e| self.isl.err("scop", e))?

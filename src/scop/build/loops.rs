@@ -31,6 +31,8 @@ pub(super) struct LoopRange {
     pub lb_outside: Option<String>,
     /// The loop's iterations, over `vars`.
     pub domain: Vec<String>,
+    /// Its condition alone, over `vars`.
+    pub cond: String,
     /// Leaving the range wraps around (unsigned types, and types narrower
     /// than `int`, whose `i++` converts back) rather than being undefined
     /// behaviour: then the value after the last iteration must fit too.
@@ -166,7 +168,7 @@ impl Builder<'_> {
         init: &Expr,
         lb: &Pw,
         step: i64,
-        cons: &[String],
+        (cons, cond): (&[String], &str),
         loc: &Loc,
     ) {
         let Some((lo, hi)) = integer_range(ty) else {
@@ -208,6 +210,7 @@ impl Builder<'_> {
             reached: self.constraints.clone(),
             lb_outside,
             domain,
+            cond: cond.to_string(),
             wraps,
         });
     }
@@ -225,13 +228,28 @@ impl Builder<'_> {
 /// at which that happens are excluded, like the user's assumptions
 /// (`i != n` from 0 is then for `n >= 0` only). Returns the context
 /// without them, where there were any.
+/// Why `check_loop_ranges` refused the loops.
+pub(super) enum RangeError {
+    /// The iterator of a type that wraps around (unsigned, or narrower
+    /// than `int`) may leave its range: its loops can still run as
+    /// written, where C's own arithmetic wraps it.
+    Wraps(String, Diagnostic),
+    Other(Diagnostic),
+}
+
+impl From<Diagnostic> for RangeError {
+    fn from(d: Diagnostic) -> Self {
+        RangeError::Other(d)
+    }
+}
+
 pub(super) fn check_loop_ranges(
     isl: &Isl,
     params: &[String],
     context: &str,
     param_ranges: &str,
     checks: &[LoopRange],
-) -> Result<Option<isl_rs::Set>> {
+) -> std::result::Result<Option<isl_rs::Set>, RangeError> {
     if checks.is_empty() {
         return Ok(None);
     }
@@ -304,7 +322,10 @@ pub(super) fn check_loop_ranges(
                 .intersect_params(ctx.copy().isl(isl, STAGE)?)
                 .isl(isl, STAGE)?;
             if !bad.is_empty().isl(isl, STAGE)? {
-                return Err(Diagnostic::error(
+                if let Some(endless) = never_ends(isl, &p, ch, &ctx)? {
+                    return Err(RangeError::Other(endless));
+                }
+                return Err(RangeError::Wraps(ch.iter.clone(), Diagnostic::error(
                     Code::IteratorRange,
                     Some(ch.loc.clone()),
                     format!(
@@ -315,7 +336,7 @@ pub(super) fn check_loop_ranges(
                 .with_hint(format!(
                     "pencilc models iterators as mathematical integers, which is exact only while `{}` stays inside `{}`; bound the loop so that it does (e.g. `__pencil_assume(...)` on the parameters before the loop), or use a wider signed type",
                     ch.iter, ch.ty
-                )));
+                ))));
             }
         }
     }
@@ -333,16 +354,72 @@ pub(super) fn check_loop_ranges(
                 .gist(ranges)
                 .isl(isl, STAGE)?;
             if defined.is_empty().isl(isl, STAGE)? {
-                return Err(Diagnostic::error(
-                    Code::IteratorRange,
-                    checks.first().map(|c| c.loc.clone()),
-                    "every run of this region overflows a loop iterator",
-                )
-                .with_hint("check the loop bounds: with these, C's behaviour is undefined"));
+                return Err(RangeError::Other(
+                    Diagnostic::error(
+                        Code::IteratorRange,
+                        checks.first().map(|c| c.loc.clone()),
+                        "every run of this region overflows a loop iterator",
+                    )
+                    .with_hint("check the loop bounds: with these, C's behaviour is undefined"),
+                ));
             }
             Ok(Some(defined))
         }
     }
+}
+
+/// The error for a loop whose condition holds for every value of its
+/// iterator's type somewhere the loop is reached, at every value of the
+/// parameters: C's arithmetic wraps the iterator around, and no value
+/// ends the loop (`unsigned u; u >= 0`).
+fn never_ends(
+    isl: &Isl,
+    params: &str,
+    ch: &LoopRange,
+    ctx: &isl_rs::Set,
+) -> std::result::Result<Option<Diagnostic>, RangeError> {
+    let it = ch.vars.last().cloned().unwrap_or_default();
+    let outer = ch.vars[..ch.vars.len().saturating_sub(1)].join(", ");
+    let reached = if ch.reached.is_empty() {
+        "true".to_string()
+    } else {
+        ch.reached.join(" and ")
+    };
+    let set = |text: String| -> std::result::Result<isl_rs::Set, RangeError> {
+        Ok(isl
+            .set(&text)
+            .isl(isl, STAGE)?
+            .intersect_params(ctx.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?)
+    };
+    let reached = set(format!("[{}] -> {{ [{}] : {} }}", params, outer, reached))?;
+    // Where some value of the type fails the condition.
+    let exits = set(format!(
+        "[{}] -> {{ [{}] : exists ({} : {} <= {} <= {} and not ({})) }}",
+        params, outer, it, ch.lo, it, ch.hi, ch.cond
+    ))?;
+    // Only where that holds at every value of the parameters: at others
+    // the loop, run as written, ends, as the sequential program's does.
+    let endless = reached.subtract(exits).isl(isl, STAGE)?;
+    let ends_somewhere = ctx
+        .copy()
+        .isl(isl, STAGE)?
+        .subtract(endless.params().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    if !ends_somewhere.is_empty().isl(isl, STAGE)? {
+        return Ok(None);
+    }
+    Ok(Some(
+        Diagnostic::error(
+            Code::NonCanonicalLoop,
+            Some(ch.loc.clone()),
+            format!(
+                "this loop never ends: its condition holds for every value of `{}`'s type `{}` ({} to {}), which C's arithmetic wraps around",
+                ch.iter, ch.ty, ch.lo, ch.hi
+            ),
+        )
+        .with_hint("a region is code that finishes; bound the loop by a value its iterator's type can reach, or keep it outside `#pragma scop`"),
+    ))
 }
 
 /// A loop whose iterator is a variable of the enclosing function: after
