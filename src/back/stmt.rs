@@ -121,8 +121,18 @@ impl StmtPrinter<'_> {
         let Some((_, red)) = st.reductions.iter().find(|(v, _)| v == var) else {
             return Ok(None);
         };
+        // The model found (or was told) an update of `var` here; printed
+        // as written, it would race with the other threads' updates.
         let Some(value) = reduction_value(lhs, op, rhs, *red) else {
-            return Ok(None);
+            return Err(Diagnostic::internal(
+                "back",
+                format!(
+                    "the {} update of `{}` at line {} has no form the kernel can combine",
+                    red.name(),
+                    var,
+                    st.loc.line
+                ),
+            ));
         };
         if let Some(p) = self.privatized.iter().find(|p| p.var == var) {
             // The expression printer sends `var` to the private copy.

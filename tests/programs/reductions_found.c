@@ -18,6 +18,25 @@ static long int_sum(int n, int a[N]) {
   return s;
 }
 
+/* Chains that start from the accumulator: `(c - a[i]) - 1` and
+   `(a[i] + c2) + i`; and a product chain `(m * 3) * ...`, kept small.
+   Not reductions (the kernels' combining takes one term); an update the
+   model took for one once ran as written in every thread at once. */
+static long chained(int n, int a[N], long r[2]) {
+  long c = 7, c2 = 0, m = 1;
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    c = c - a[i] - 1;
+    c2 = a[i] + c2 + i;
+  }
+  for (int i = 0; i < 20; i++)
+    m = m * 3 * (i % 2 + 1);
+#pragma endscop
+  r[0] = c2;
+  r[1] = m;
+  return c;
+}
+
 static double dot_then_scale(int n, double x[N], double y[N], double z[N]) {
   double d;
 #pragma scop
@@ -128,6 +147,9 @@ int main(void) {
     printf(" %u", table[k]);
   printf("\n");
   printf("int_sum %ld\n", int_sum(N, a));
+  long r[2];
+  long c = chained(N, a, r);
+  printf("chained %ld %ld %ld\n", c, r[0], r[1]);
   double d = dot_then_scale(N, x, y, z);
   double sz = 0;
   for (int i = 0; i < N; i++)
