@@ -573,7 +573,7 @@ fn arrays_declared_in_loops_are_private_to_iterations() {
     check("local_arrays");
     check_cuda_emulated("local_arrays");
     let log = verbose_log("local_arrays");
-    assert!(log.contains("parallel dims [2]"), "{}", log);
+    assert!(log.contains("parallel dims [2, 0]"), "{}", log);
     let k = std::fs::read_to_string(root().join("target/e2e/program-local_arrays/p_kernel.cl"))
         .unwrap();
     for text in [

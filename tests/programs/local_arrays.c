@@ -55,6 +55,26 @@ static void filter(int h, int w, int m, int r, const float in[H][W], float out[H
 #pragma endscop
 }
 
+/* Two arrays of one name and two run-time sizes, one after the other's
+   block has ended: two variables (the second is renamed, issue 32; this
+   was E0111, as their slices would have shared one device buffer). */
+static void two_sizes(int n, int m, float A[H][W]) {
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    {
+      float t[m];
+      for (int j = 0; j < m; j++) t[j] = A[i][j] * 2.0f;
+      A[i][0] = t[1] + t[m - 1];
+    }
+    for (int j = 0; j < m; j++) {
+      float t[n];
+      for (int k = 0; k < n; k++) t[k] = A[k][j];
+      A[i][j] = A[i][j] + t[n - 1 - i] * 0.5f;
+    }
+  }
+#pragma endscop
+}
+
 int main(void) {
   static float in[H][W], out[H][W], rows[H][K], pre[H][10], sum3[H];
   for (int i = 0; i < H; i++)
@@ -67,5 +87,8 @@ int main(void) {
   for (int i = 0; i < H; i++)
     for (int k = 0; k < 10; k++) printf("%.6f\n", pre[i][k]);
   for (int i = 0; i < H; i++) printf("%.6f\n", sum3[i]);
+  two_sizes(H, W, in);
+  for (int i = 0; i < H; i++)
+    for (int j = 0; j < W; j += 3) printf("%.6f\n", in[i][j]);
   return 0;
 }
