@@ -128,39 +128,71 @@ struct Builder<'r> {
 }
 
 pub fn build_scop(region: &Region) -> Result<Scop> {
-    // Iterators read after their loops read their final values.
-    let rewritten = super::final_values::substituted(region);
-    let region = rewritten.as_ref().unwrap_or(region);
-    // Pointers and linearised subscripts first become arrays of their
-    // shapes (`reshape`); a shape that holds nowhere the region runs is
-    // given up, and the region built again with that array flat.
-    let mut keep_flat = BTreeSet::new();
-    let mut given_up = Vec::new();
-    loop {
-        let mut prepared = super::reshape::prepare(region, &keep_flat)?;
-        prepared.reported.extend(keep_flat.iter().cloned());
-        match build_with(&prepared, BTreeSet::new())? {
-            Built::Scop(mut scop) => {
-                let mut warnings = prepared.warnings;
-                warnings.append(&mut given_up);
-                warnings.append(&mut scop.warnings);
-                scop.warnings = warnings;
-                // The user's declarations, not the reshaped ones: what
-                // the function has is a pointer, whatever the model makes
-                // of it.
-                scop.frame = super::frame::frame(&region.symbols);
-                return Ok(*scop);
-            }
-            Built::Wraps(_, why) => return Err(why),
-            Built::Flat(arrays) => {
-                for (name, why) in arrays {
-                    if keep_flat.insert(name) {
-                        given_up.push(why);
+    // Iterators whose type wraps around and whose loops may take them
+    // past its end: those loops run as written (`Built::Wraps`).
+    let mut wrapping = BTreeSet::new();
+    let mut wrap_warnings = Vec::new();
+    'wraps: loop {
+        // Iterators read after their loops read their final values, which
+        // for a wrapping iterator's loop no formula gives.
+        let rewritten = super::final_values::substituted(region, &wrapping);
+        let region = rewritten.as_ref().unwrap_or(region);
+        // Pointers and linearised subscripts first become arrays of their
+        // shapes (`reshape`); a shape that holds nowhere the region runs is
+        // given up, and the region built again with that array flat.
+        let mut keep_flat = BTreeSet::new();
+        let mut given_up = Vec::new();
+        loop {
+            let mut prepared = super::reshape::prepare(region, &keep_flat)?;
+            prepared.reported.extend(keep_flat.iter().cloned());
+            match build_with(&prepared, wrapping.clone())? {
+                Built::Scop(mut scop) => {
+                    let mut warnings = prepared.warnings;
+                    warnings.append(&mut given_up);
+                    warnings.append(&mut scop.warnings);
+                    warnings.append(&mut wrap_warnings);
+                    scop.warnings = warnings;
+                    // The user's declarations, not the reshaped ones: what
+                    // the function has is a pointer, whatever the model makes
+                    // of it.
+                    scop.frame = super::frame::frame(&region.symbols);
+                    return Ok(*scop);
+                }
+                // A loop whose iterator may wrap around its type runs as
+                // written, where C's arithmetic wraps it as the sequential
+                // program does (pet's unsigned2: `unsigned char k = 252;
+                // (k % 9) <= 5; ++k` runs for 252 to 255, then 0 to 5).
+                Built::Wraps(iter, why) if !wrapping.contains(&iter) => {
+                    wrap_warnings.push(wraps_warning(&iter, &why));
+                    wrapping.insert(iter);
+                    continue 'wraps;
+                }
+                Built::Wraps(_, why) => return Err(why),
+                Built::Flat(arrays) => {
+                    for (name, why) in arrays {
+                        if keep_flat.insert(name) {
+                            given_up.push(why);
+                        }
                     }
                 }
             }
         }
     }
+}
+
+fn wraps_warning(iter: &str, why: &Diagnostic) -> Diagnostic {
+    Diagnostic::warning(
+        Code::IteratorRange,
+        why.loc.clone(),
+        format!(
+            "the loop iterator `{}` may wrap around its type: its loops run as written, as one statement each, where C's arithmetic wraps it (a loop that wraps for ever never ends, as in the sequential program)",
+            iter
+        ),
+    )
+    .with_hint(format!(
+        "to let pencilc parallelise the loop, bound it so that `{}` stays inside its type, or give `{}` a wider signed type",
+        iter, iter
+    ))
 }
 
 /// A scop, or the arrays whose delinearised shape never holds.
@@ -260,38 +292,7 @@ fn build_with(prepared: &super::reshape::Prepared, dynamic: BTreeSet<String>) ->
     if !mixed.is_empty() {
         return build_with(prepared, dynamic.union(&mixed).cloned().collect());
     }
-    match b.finish()? {
-        // A loop whose iterator may wrap around its type runs as written,
-        // where C's arithmetic wraps it as the sequential program does
-        // (pet's unsigned2: `unsigned char k = 252; (k % 9) <= 5; ++k`
-        // runs for 252 to 255, then 0 to 5).
-        Built::Wraps(iter, why) if !dynamic.contains(&iter) => {
-            let mut all = dynamic.clone();
-            all.insert(iter.clone());
-            let rebuilt = build_with(prepared, all)?;
-            Ok(match rebuilt {
-                Built::Scop(mut scop) => {
-                    scop.warnings.push(
-                        Diagnostic::warning(
-                            Code::IteratorRange,
-                            why.loc.clone(),
-                            format!(
-                                "the loop iterator `{}` may wrap around its type: its loops run as written, as one statement each, where C's arithmetic wraps it (a loop that wraps for ever never ends, as in the sequential program)",
-                                iter
-                            ),
-                        )
-                        .with_hint(format!(
-                            "to let pencilc parallelise the loop, bound it so that `{}` stays inside its type, or give `{}` a wider signed type",
-                            iter, iter
-                        )),
-                    );
-                    Built::Scop(scop)
-                }
-                other => other,
-            })
-        }
-        built => Ok(built),
-    }
+    b.finish()
 }
 
 /// A region whose code nests deeper than kernels allow stays on the host.

@@ -10,26 +10,31 @@
 
 use crate::front::parse::Region;
 use crate::front::syntax::{subst_stmts, BinOp, Expr, ExprKind, Stmt};
+use std::collections::BTreeSet;
 
-/// The region with such reads replaced, if it has any.
-pub fn substituted(region: &Region) -> Option<Region> {
+/// The region with such reads replaced, if it has any; not for the
+/// iterators `wrapping`, whose loops may take them around their type's
+/// end, where the formula does not hold.
+pub fn substituted(region: &Region, wrapping: &BTreeSet<String>) -> Option<Region> {
     let mut body = region.body.clone();
     let mut changed = false;
-    process(&mut body, region, &mut changed);
+    process(&mut body, region, wrapping, &mut changed);
     changed.then(|| Region {
         body,
         ..region.clone()
     })
 }
 
-fn process(body: &mut [Stmt], region: &Region, changed: &mut bool) {
+fn process(body: &mut [Stmt], region: &Region, wrapping: &BTreeSet<String>, changed: &mut bool) {
     // Inner blocks first: a read after an inner loop is that loop's.
     for s in body.iter_mut() {
         match s {
-            Stmt::For { body, .. } | Stmt::While { body, .. } => process(body, region, changed),
+            Stmt::For { body, .. } | Stmt::While { body, .. } => {
+                process(body, region, wrapping, changed)
+            }
             Stmt::If { then_, else_, .. } => {
-                process(then_, region, changed);
-                process(else_, region, changed);
+                process(then_, region, wrapping, changed);
+                process(else_, region, wrapping, changed);
             }
             _ => {}
         }
@@ -38,6 +43,9 @@ fn process(body: &mut [Stmt], region: &Region, changed: &mut bool) {
         let Some((iter, value)) = final_value(&body[k], region) else {
             continue;
         };
+        if wrapping.contains(&iter) {
+            continue;
+        }
         for s in body[k + 1..].iter_mut() {
             if assigns(s, &iter) {
                 break;

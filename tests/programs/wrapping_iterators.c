@@ -43,6 +43,33 @@ static void bounded(int n) {
 #pragma endscop
 }
 
+/* Wraps before it ends (240, then 4, 24, ..., 252): the value after the
+   loop is no formula's (the model read 260, converted to 4), and the
+   elements it reaches are not between the bounds (the device buffer held
+   A[240..249] only). */
+static int read_after(void) {
+  unsigned char k;
+  int r;
+#pragma scop
+  for (k = 240; k < 250; k += 20)
+    A[k] = A[k] + 1;
+  r = k;
+#pragma endscop
+  return r;
+}
+
+/* A loop kept as one statement (its `break`) whose 64-bit iterator wraps
+   below 0 and so ends: 3, 2, 1, 0. */
+static void down_past_zero(void) {
+#pragma scop
+  for (unsigned long k = 3; k < 10; k -= 1) {
+    if (A[k] < 0)
+      break;
+    B[k] = B[k] + A[k];
+  }
+#pragma endscop
+}
+
 int main(void) {
   for (int i = 0; i < 256; i++) {
     A[i] = i % 7;
@@ -55,6 +82,8 @@ int main(void) {
   odd_step();
   rows(8);
   bounded(100);
+  int after = read_after();
+  down_past_zero();
   double s = 0;
   for (int i = 0; i < 256; i++) {
     s += A[i] * (i + 1);
@@ -63,6 +92,6 @@ int main(void) {
   }
   for (int i = 0; i < 32; i++)
     s += B[i] * (i + 3);
-  printf("%d %.1f\n", k, s);
+  printf("%d %d %.1f\n", k, after, s);
   return 0;
 }

@@ -143,6 +143,46 @@ impl Builder<'_> {
         out
     }
 
+    /// Whether a compound statement's loop over `iter`, whose own
+    /// constraints are `own`, keeps `iter` and its value after each
+    /// iteration inside `range`, wherever the loops around reach it, for
+    /// every value of the parameters.
+    fn stays_in_type(&self, iter: &str, (lo, hi): (i128, i128), step: i64, own: &[String]) -> bool {
+        let vars: Vec<String> = self.all_iters().iter().map(|i| isl_name(i)).collect();
+        let params: Vec<String> = self.params.iter().cloned().collect();
+        let it = isl_name(iter);
+        let mut all: Vec<String> = self.constraints.clone();
+        all.extend(self.inner_cons.iter().cloned());
+        // The parameters' own types bound them (`i < n` with an `int` n
+        // keeps a `size_t` i far from its end).
+        for p in &params {
+            let range = self
+                .decl(p)
+                .and_then(|d| crate::front::syntax::integer_range(&d.base_type));
+            if let Some((plo, phi)) = range {
+                all.push(format!("({} <= {} <= {})", plo, p, phi));
+            }
+        }
+        all.extend(own.iter().cloned());
+        all.push(format!(
+            "({it} < {lo} or {it} > {hi} or {it} + ({step}) < {lo} or {it} + ({step}) > {hi})"
+        ));
+        let text = format!(
+            "[{}] -> {{ [{}] : {} }}",
+            params.join(", "),
+            vars.join(", "),
+            all.join(" and ")
+        );
+        match self.isl.set(&text).and_then(|s| s.is_empty()) {
+            Ok(empty) => empty,
+            Err(e) => {
+                // Unknown: the whole type (and isl's error state cleared).
+                let _ = self.isl.err("scop", e);
+                false
+            }
+        }
+    }
+
     /// The accesses of `body` inside a compound statement.
     fn collect(
         &mut self,
@@ -155,6 +195,7 @@ impl Builder<'_> {
             match s {
                 Stmt::For {
                     iter,
+                    iter_type,
                     init,
                     cond,
                     step,
@@ -189,13 +230,37 @@ impl Builder<'_> {
                         vec![],
                         crate::front::affine::Aff::atom(isl_name(iter)),
                     )]);
-                    if let Some(lb) = lb {
+                    let mut own = Vec::new();
+                    if let Some(lb) = &lb {
                         let op = if *step > 0 { BinOp::Ge } else { BinOp::Le };
-                        self.inner_cons.push(format!("({})", compare(&it, op, &lb)));
+                        own.push(format!("({})", compare(&it, op, lb)));
                     }
-                    if let Some(c) = c {
-                        self.inner_cons.push(format!("({})", c));
+                    if let Some(c) = &c {
+                        own.push(format!("({})", c));
                     }
+                    // An iterator whose type wraps around can take values
+                    // that neither bound gives (`unsigned char k = 240; k <
+                    // 250; k += 20` reaches 4): unless the bounds keep it
+                    // and its next value inside the type, it ranges over
+                    // the whole type.
+                    let ty = iter_type
+                        .clone()
+                        .or_else(|| self.decl(iter).map(|d| d.base_type.clone()))
+                        .unwrap_or_else(|| "int".to_string());
+                    if let Some((lo, hi)) = crate::front::syntax::integer_range(&ty) {
+                        let wraps = lo == 0 || hi < i32::MAX as i128;
+                        if wraps && !self.stays_in_type(iter, (lo, hi), *step, &own) {
+                            // (A 64-bit range is no bound at all: left out,
+                            // as isl's constants and the index type would
+                            // not hold it.)
+                            own = if hi > u32::MAX as i128 {
+                                Vec::new()
+                            } else {
+                                vec![format!("({} <= {} <= {})", lo, isl_name(iter), hi)]
+                            };
+                        }
+                    }
+                    self.inner_cons.extend(own);
                     let r = self.collect(body, tuple, reads, writes);
                     self.inner_cons.truncate(n);
                     self.inner_iters.pop();
