@@ -1585,6 +1585,9 @@ fn accumulations_found_in_the_code_run_as_reductions() {
     let log = verbose_log("reductions_found");
     for (line, var) in [
         ("`s` accumulates (add)", "int_sum"),
+        ("`c` accumulates (add)", "chained"),
+        ("`c2` accumulates (add)", "chained"),
+        ("`m` accumulates (mul)", "chained"),
         ("`d` accumulates (add)", "dot"),
         ("`lo` accumulates (min)", "extremes"),
         ("`h` accumulates (max)", "extremes"),

@@ -5,7 +5,7 @@
 use crate::diag::{Code, Diagnostic, Loc, Result};
 use crate::front::cexpr::ExprPrinter;
 use crate::front::syntax::{AssignOp, Expr, ExprKind, RedOp, Stmt, VarDecl};
-use crate::scop::{reduction_value, Scop, Statement, StmtBody};
+use crate::scop::{reduction_value_in, Scop, Statement, StmtBody};
 
 /// How one statement instance is printed.
 pub struct StmtPrinter<'a> {
@@ -123,7 +123,12 @@ impl StmtPrinter<'_> {
         };
         // The model found (or was told) an update of `var` here; printed
         // as written, it would race with the other threads' updates.
-        let Some(value) = reduction_value(lhs, op, rhs, *red) else {
+        let elem = self
+            .scop
+            .array(var)
+            .map(|a| a.elem_type.clone())
+            .unwrap_or_default();
+        let Some(value) = reduction_value_in(lhs, op, rhs, *red, Some(&elem)) else {
             return Err(Diagnostic::internal(
                 "back",
                 format!(
@@ -143,11 +148,6 @@ impl StmtPrinter<'_> {
                 &self.exprs.print(&value),
             )));
         }
-        let elem = self
-            .scop
-            .array(var)
-            .map(|a| a.elem_type.clone())
-            .unwrap_or_default();
         let ty = atomic_type(&elem).ok_or_else(|| {
             Diagnostic::error(
                 Code::UnsupportedType,

@@ -542,7 +542,29 @@ fn has_own_jump(body: &[Stmt]) -> bool {
 /// `v = v + e`, `v *= e`, `v = min(v, e)`, `v = max(e, v)` (any typed min
 /// or max builtin).
 pub fn reduction_value(lhs: &Expr, op: AssignOp, rhs: &Expr, red: RedOp) -> Option<Expr> {
+    reduction_value_in(lhs, op, rhs, red, None)
+}
+
+/// `reduction_value` where the value is computed: a chain (`v = v - a -
+/// 1`) gives `(T) 0 - a - 1` in the variable's type `acc`, so that each
+/// step's arithmetic is the one C does on `v` (in `int`, `-a - 1`
+/// could overflow where `long` `v - a - 1` does not).
+pub fn reduction_value_in(
+    lhs: &Expr,
+    op: AssignOp,
+    rhs: &Expr,
+    red: RedOp,
+    acc: Option<&str>,
+) -> Option<Expr> {
     let same = |e: &Expr| crate::front::cexpr::plain(e) == crate::front::cexpr::plain(lhs);
+    if op == AssignOp::Assign && matches!(red, RedOp::Add | RedOp::Mul) {
+        let free = |e: &Expr| !mentions(e, lhs);
+        if let Some(terms) = update_chain(rhs, red == RedOp::Mul, &same, &free) {
+            if terms.len() > 1 {
+                return Some(chain_value(red, &terms, acc));
+            }
+        }
+    }
     let neg = |e: &Expr| Expr {
         kind: ExprKind::Unary(UnOp::Neg, Box::new(e.clone())),
         loc: e.loc.clone(),
@@ -616,6 +638,81 @@ pub fn reduction_value(lhs: &Expr, op: AssignOp, rhs: &Expr, red: RedOp) -> Opti
         },
         _ => None,
     }
+}
+
+/// The terms of `rhs`, an accumulation into `v` written as a chain that
+/// starts from `v` (`is_me`): `v - a - 1` is `(v - a) - 1`, `a + v + b` is
+/// `(a + v) + b`, `v * 3 * x` is `(v * 3) * x`; each with whether it is
+/// subtracted. Products (`mul`) or sums and differences; the other
+/// operands must not read `v` (`free`).
+pub fn update_chain<'e>(
+    rhs: &'e Expr,
+    mul: bool,
+    is_me: &dyn Fn(&Expr) -> bool,
+    free: &dyn Fn(&Expr) -> bool,
+) -> Option<Vec<(bool, &'e Expr)>> {
+    fn walk<'e>(
+        e: &'e Expr,
+        mul: bool,
+        is_me: &dyn Fn(&Expr) -> bool,
+        free: &dyn Fn(&Expr) -> bool,
+        terms: &mut Vec<(bool, &'e Expr)>,
+    ) -> bool {
+        if is_me(e) {
+            return true;
+        }
+        let ExprKind::Binary(op, a, b) = &e.kind else {
+            return false;
+        };
+        match op {
+            BinOp::Add | BinOp::Mul if (*op == BinOp::Mul) == mul => {
+                if free(b) && walk(a, mul, is_me, free, terms) {
+                    terms.push((false, b));
+                    true
+                } else if free(a) && walk(b, mul, is_me, free, terms) {
+                    terms.push((false, a));
+                    true
+                } else {
+                    false
+                }
+            }
+            BinOp::Sub if !mul && free(b) && walk(a, mul, is_me, free, terms) => {
+                terms.push((true, b));
+                true
+            }
+            _ => false,
+        }
+    }
+    let mut terms = Vec::new();
+    (walk(rhs, mul, is_me, free, &mut terms) && !terms.is_empty()).then_some(terms)
+}
+
+/// The value of a chain's terms: the operator's identity in the
+/// variable's type (where known), then each term as the chain applies it.
+fn chain_value(red: RedOp, terms: &[(bool, &Expr)], acc: Option<&str>) -> Expr {
+    let loc = terms[0].1.loc.clone();
+    let mk = |kind| Expr {
+        kind,
+        loc: loc.clone(),
+    };
+    let identity = if red == RedOp::Mul { 1 } else { 0 };
+    let mut value = mk(ExprKind::Int(identity, identity.to_string()));
+    if let Some(t) = acc {
+        value = mk(ExprKind::Cast(t.to_string(), Box::new(value)));
+    }
+    for (negated, term) in terms {
+        let op = match (red, negated) {
+            (RedOp::Mul, _) => BinOp::Mul,
+            (_, true) => BinOp::Sub,
+            (_, false) => BinOp::Add,
+        };
+        value = mk(ExprKind::Binary(
+            op,
+            Box::new(value),
+            Box::new((*term).clone()),
+        ));
+    }
+    value
 }
 
 /// The operator of an atomic update as the front end writes it: `+=`/`-=`

@@ -21,7 +21,9 @@ pub mod split;
 #[cfg(test)]
 pub(crate) mod test_support;
 
-pub use build::{is_pure_function, reduction_value, PENCIL_BUILTINS, PURE_FUNCTIONS};
+pub use build::{
+    is_pure_function, reduction_value, reduction_value_in, PENCIL_BUILTINS, PURE_FUNCTIONS,
+};
 
 pub use build::build_scop;
 pub use reduction_uses::{only_reduction_uses, update_values_read};

@@ -273,20 +273,22 @@ fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedO
     let mut found: Option<RedOp> = None;
     let mut any_cond = false;
     for (lhs, op, rhs) in &updates {
-        let (red, term, written_as_cond) = accumulation(lhs, *op, rhs)?;
+        let (red, terms, written_as_cond) = accumulation(lhs, *op, rhs)?;
         if found.is_some_and(|f| f != red) {
             return None;
         }
         found = Some(red);
         any_cond |= written_as_cond;
-        let t = type_of(term, &var)?;
-        let exactly = match red {
-            RedOp::Min | RedOp::Max => Arith::common(acc, t) == acc,
-            _ if integer(acc) => integer(t),
-            _ => Arith::common(acc, t) == acc,
-        };
-        if !exactly {
-            return None;
+        for term in terms {
+            let t = type_of(term, &var)?;
+            let exactly = match red {
+                RedOp::Min | RedOp::Max => Arith::common(acc, t) == acc,
+                _ if integer(acc) => integer(t),
+                _ => Arith::common(acc, t) == acc,
+            };
+            if !exactly {
+                return None;
+            }
         }
     }
     let red = found?;
@@ -355,7 +357,11 @@ fn body_updates(body: &StmtBody) -> Option<(Vec<Update<'_>>, Vec<&Expr>)> {
 /// PENCIL's minimum and maximum), where `e` does not read `lhs` itself
 /// (other elements of its array it may: see `updates_commute`); with the
 /// term `e`, and whether it is a `?:`.
-fn accumulation<'e>(lhs: &Expr, op: AssignOp, rhs: &'e Expr) -> Option<(RedOp, &'e Expr, bool)> {
+fn accumulation<'e>(
+    lhs: &Expr,
+    op: AssignOp,
+    rhs: &'e Expr,
+) -> Option<(RedOp, Vec<&'e Expr>, bool)> {
     let me = plain(lhs);
     let is_me = |e: &Expr| plain(e) == me;
     let free = |e: &Expr| self_reads(e, &me) == 0;
@@ -370,20 +376,23 @@ fn accumulation<'e>(lhs: &Expr, op: AssignOp, rhs: &'e Expr) -> Option<(RedOp, &
         }
     };
     match op {
-        AssignOp::Add | AssignOp::Sub if free(rhs) => return Some((RedOp::Add, rhs, false)),
-        AssignOp::Mul if free(rhs) => return Some((RedOp::Mul, rhs, false)),
+        AssignOp::Add | AssignOp::Sub if free(rhs) => return Some((RedOp::Add, vec![rhs], false)),
+        AssignOp::Mul if free(rhs) => return Some((RedOp::Mul, vec![rhs], false)),
         AssignOp::Assign => {}
         _ => return None,
     }
     match &rhs.kind {
-        ExprKind::Binary(BinOp::Add, a, b) => Some((RedOp::Add, other(a, b)?, false)),
-        ExprKind::Binary(BinOp::Mul, a, b) => Some((RedOp::Mul, other(a, b)?, false)),
-        ExprKind::Binary(BinOp::Sub, a, b) => {
-            (is_me(a) && free(b)).then_some((RedOp::Add, &**b, false))
+        // Sums, differences and products that start from `lhs`: `s = s - a
+        // - 1` (`build::update_chain`), each term a conversion of its own.
+        ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), ..) => {
+            let mul = *op == BinOp::Mul;
+            let terms = super::build::update_chain(rhs, mul, &is_me, &free)?;
+            let red = if mul { RedOp::Mul } else { RedOp::Add };
+            Some((red, terms.into_iter().map(|(_, t)| t).collect(), false))
         }
         // `x &= e` and the like reach the model as `x = x & (e)`.
         ExprKind::Binary(op, a, b) if RedOp::bitwise(*op).is_some() => {
-            Some((RedOp::bitwise(*op)?, other(a, b)?, false))
+            Some((RedOp::bitwise(*op)?, vec![other(a, b)?], false))
         }
         ExprKind::Cond(c, a, b) => {
             let ExprKind::Binary(cmp, p, q) = &c.kind else {
@@ -398,7 +407,7 @@ fn accumulation<'e>(lhs: &Expr, op: AssignOp, rhs: &'e Expr) -> Option<(RedOp, &
                 BinOp::Gt | BinOp::Ge => RedOp::Max,
                 _ => return None,
             };
-            Some((red, other(a, b)?, true))
+            Some((red, vec![other(a, b)?], true))
         }
         ExprKind::Call(f, args) if args.len() == 2 => {
             // Only functions whose meaning is known: a user's `admin(s, x)`
@@ -410,7 +419,7 @@ fn accumulation<'e>(lhs: &Expr, op: AssignOp, rhs: &'e Expr) -> Option<(RedOp, &
             } else {
                 return None;
             };
-            Some((red, other(&args[0], &args[1])?, false))
+            Some((red, vec![other(&args[0], &args[1])?], false))
         }
         _ => None,
     }
@@ -573,6 +582,47 @@ mod tests {
             .into_iter()
             .map(|c| c.var)
             .collect()
+    }
+
+    #[test]
+    fn chains_that_start_from_the_variable_are_reductions() {
+        let auto = ReductionMode::Auto;
+        let exact = ReductionMode::Exact;
+        for (name, body) in [
+            ("chain-sub", "s = s - v[i] - 1;"),
+            ("chain-mid", "s = v[i] + s + i;"),
+            ("chain-mix", "s = s - v[i] + w[i];"),
+            ("chain-mul", "s = s * 3 * v[i];"),
+        ] {
+            assert_eq!(found(name, "long s = 0;", body, exact), ["s"], "{}", body);
+        }
+        for (name, body) in [
+            ("chain-neg", "s = 1 - s - v[i];"),
+            ("chain-affine", "s = s * 2 + 1;"),
+            ("chain-self", "s = s - s - v[i];"),
+            ("chain-mixed-ops", "s = s * 3 + v[i];"),
+        ] {
+            assert!(
+                found(name, "long s = 0;", body, auto).is_empty(),
+                "{}",
+                body
+            );
+        }
+        // Every term converts exactly: a `double` term into a `long` sum
+        // does not.
+        assert!(found("chain-conv", "long s = 0;", "s = s - v[i] - x[i];", auto).is_empty());
+        // Floating point: reassociated, so not in exact mode.
+        assert_eq!(
+            found("chain-fp", "double s = 0;", "s = s - x[i] - 1;", auto),
+            ["s"]
+        );
+        assert!(found(
+            "chain-fp-exact",
+            "double s = 0;",
+            "s = s - x[i] - 1;",
+            exact
+        )
+        .is_empty());
     }
 
     #[test]

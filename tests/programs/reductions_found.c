@@ -20,8 +20,9 @@ static long int_sum(int n, int a[N]) {
 
 /* Chains that start from the accumulator: `(c - a[i]) - 1` and
    `(a[i] + c2) + i`; and a product chain `(m * 3) * ...`, kept small.
-   Not reductions (the kernels' combining takes one term); an update the
-   model took for one once ran as written in every thread at once. */
+   The kernels combine `(long) 0 - a[i] - 1` and the like; an update the
+   model took for a reduction once ran as written in every thread at
+   once (the back end's recogniser did not know chains). */
 static long chained(int n, int a[N], long r[2]) {
   long c = 7, c2 = 0, m = 1;
 #pragma scop
