@@ -1588,6 +1588,7 @@ fn accumulations_found_in_the_code_run_as_reductions() {
         ("`c` accumulates (add)", "chained"),
         ("`c2` accumulates (add)", "chained"),
         ("`m` accumulates (mul)", "chained"),
+        ("`acc` accumulates (add)", "other_element"),
         ("`d` accumulates (add)", "dot"),
         ("`lo` accumulates (min)", "extremes"),
         ("`h` accumulates (max)", "extremes"),
@@ -1600,6 +1601,15 @@ fn accumulations_found_in_the_code_run_as_reductions() {
     assert!(
         !log.contains("`p` accumulates"),
         "a prefix sum became a reduction:\n{}",
+        log
+    );
+    // Its value reads `acc[k + 1]`: atomics on the array, no private copy
+    // (which would read its own zero there).
+    assert!(
+        log.contains(
+            "acc: add reduction with atomic updates: its updates read other elements of it"
+        ),
+        "{}",
         log
     );
     // Exact mode: the floating-point sum and minimum stay in order, the

@@ -19,7 +19,7 @@
 use super::{AExpr, AOp, Ast, Launch};
 use crate::diag::{Code, Diagnostic};
 use crate::front::syntax::RedOp;
-use crate::scop::{only_reduction_uses, Extent, Scop};
+use crate::scop::{only_reduction_uses, update_values_read, Extent, Scop};
 use std::collections::BTreeSet;
 
 /// Threads per work-group of a combining kernel: they stride over the
@@ -138,6 +138,16 @@ pub fn plan(scop: &Scop, launch: &Launch, kernel: &str) -> Plan {
                 why_not = Some(format!(
                     "the kernel also uses it outside its {} updates ({})",
                     op.name(),
+                    st.name
+                ));
+                break;
+            }
+            // A private copy of the whole array would also take the reads
+            // of its other elements (`acc[k] += x[i] * acc[k + 1]`), which
+            // must see the array.
+            if !array.is_scalar() && update_values_read(&st.body, &var, op) {
+                why_not = Some(format!(
+                    "its updates read other elements of it ({})",
                     st.name
                 ));
                 break;

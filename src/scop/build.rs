@@ -558,7 +558,7 @@ pub fn reduction_value_in(
 ) -> Option<Expr> {
     let same = |e: &Expr| crate::front::cexpr::plain(e) == crate::front::cexpr::plain(lhs);
     if op == AssignOp::Assign && matches!(red, RedOp::Add | RedOp::Mul) {
-        let free = |e: &Expr| !mentions(e, lhs);
+        let free = |e: &Expr| !reads_same(e, lhs);
         if let Some(terms) = update_chain(rhs, red == RedOp::Mul, &same, &free) {
             if terms.len() > 1 {
                 return Some(chain_value(red, &terms, acc));
@@ -576,24 +576,24 @@ pub fn reduction_value_in(
         (_, AssignOp::Assign) => match (&rhs.kind, red) {
             (ExprKind::Binary(BinOp::Add, a, b), RedOp::Add)
             | (ExprKind::Binary(BinOp::Mul, a, b), RedOp::Mul) => {
-                if same(a) && !mentions(b, lhs) {
+                if same(a) && !reads_same(b, lhs) {
                     Some((**b).clone())
-                } else if same(b) && !mentions(a, lhs) {
+                } else if same(b) && !reads_same(a, lhs) {
                     Some((**a).clone())
                 } else {
                     None
                 }
             }
             (ExprKind::Binary(bop, a, b), _) if RedOp::bitwise(*bop) == Some(red) => {
-                if same(a) && !mentions(b, lhs) {
+                if same(a) && !reads_same(b, lhs) {
                     Some((**b).clone())
-                } else if same(b) && !mentions(a, lhs) {
+                } else if same(b) && !reads_same(a, lhs) {
                     Some((**a).clone())
                 } else {
                     None
                 }
             }
-            (ExprKind::Binary(BinOp::Sub, a, b), RedOp::Add) if same(a) && !mentions(b, lhs) => {
+            (ExprKind::Binary(BinOp::Sub, a, b), RedOp::Add) if same(a) && !reads_same(b, lhs) => {
                 Some(neg(b))
             }
             // `p < q ? p : q` (and `<=`): `min(p, q)`; `>`/`>=`: `max`.
@@ -609,9 +609,9 @@ pub fn reduction_value_in(
                 {
                     return None;
                 }
-                if same(p) && !mentions(q, lhs) {
+                if same(p) && !reads_same(q, lhs) {
                     Some((**q).clone())
-                } else if same(q) && !mentions(p, lhs) {
+                } else if same(q) && !reads_same(p, lhs) {
                     Some((**p).clone())
                 } else {
                     None
@@ -626,9 +626,9 @@ pub fn reduction_value_in(
                 if !known.contains(&f.as_str()) {
                     return None;
                 }
-                if same(&args[0]) && !mentions(&args[1], lhs) {
+                if same(&args[0]) && !reads_same(&args[1], lhs) {
                     Some(args[1].clone())
-                } else if same(&args[1]) && !mentions(&args[0], lhs) {
+                } else if same(&args[1]) && !reads_same(&args[0], lhs) {
                     Some(args[0].clone())
                 } else {
                     None
@@ -728,10 +728,17 @@ fn atomic_op(op: AssignOp, rhs: &Expr) -> RedOp {
     }
 }
 
-fn mentions(e: &Expr, lhs: &Expr) -> bool {
-    let mut ids = Vec::new();
-    e.idents(&mut ids);
-    base_name(lhs).is_some_and(|b| ids.iter().any(|i| i == b))
+/// Whether `e` reads the element `lhs` itself (by its text, as the
+/// model's recogniser does: `scop::reductions`). Other elements of its
+/// array it may read; whether an update writes what another reads is the
+/// model's question (`updates_commute`), and a value that reads the array
+/// keeps it from private copies (`reduction_uses`).
+fn reads_same(e: &Expr, lhs: &Expr) -> bool {
+    let me = plain(lhs);
+    fn count(e: &Expr, me: &str) -> bool {
+        plain(e) == me || e.children().into_iter().any(|c| count(c, me))
+    }
+    count(e, &me)
 }
 
 impl<'r> Builder<'r> {

@@ -38,6 +38,18 @@ static long chained(int n, int a[N], long r[2]) {
   return c;
 }
 
+/* An update whose value reads another element of its array, which the
+   loop does not write: the model found a reduction, the back end's
+   recogniser did not (it refused any mention of the array), and the
+   kernel ran the statement as written in every thread at once. */
+static double other_element(int n, int k, double x[N], double acc[8]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    acc[k] = acc[k] + (x[i] + 9) * acc[k + 1];
+#pragma endscop
+  return acc[k];
+}
+
 static double dot_then_scale(int n, double x[N], double y[N], double z[N]) {
   double d;
 #pragma scop
@@ -151,6 +163,8 @@ int main(void) {
   long r[2];
   long c = chained(N, a, r);
   printf("chained %ld %ld %ld\n", c, r[0], r[1]);
+  double acc[8] = {1, 1, 1, 1, 0.5, 2, 1, 1};
+  printf("other_element %.3f\n", other_element(N, 4, x, acc));
   double d = dot_then_scale(N, x, y, z);
   double sz = 0;
   for (int i = 0; i < N; i++)
