@@ -45,7 +45,25 @@ pub fn convert_math_args(e: &Expr, var: &dyn Fn(&str) -> Option<String>) -> Expr
         ExprKind::Index(a, i) => ExprKind::Index(b(a), b(i)),
         ExprKind::Unary(op, a) => ExprKind::Unary(*op, b(a)),
         ExprKind::Binary(op, x, y) => ExprKind::Binary(*op, b(x), b(y)),
-        ExprKind::Cond(c, t, f) => ExprKind::Cond(b(c), b(t), b(f)),
+        // OpenCL C takes no floating-point condition in `?:` (C does: a
+        // comparison with zero).
+        ExprKind::Cond(c, t, f) => {
+            let cond = match type_of(c, var) {
+                Some(Arith::Float | Arith::Double) => Box::new(Expr {
+                    kind: ExprKind::Binary(
+                        crate::front::syntax::BinOp::Ne,
+                        b(c),
+                        Box::new(Expr {
+                            kind: ExprKind::Int(0, "0".to_string()),
+                            loc: c.loc.clone(),
+                        }),
+                    ),
+                    loc: c.loc.clone(),
+                }),
+                _ => b(c),
+            };
+            ExprKind::Cond(cond, b(t), b(f))
+        }
         // OpenCL C knows neither <stdint.h> nor `_Bool`; the cast keeps
         // C's conversion (wrap-around to the width, 0 or 1 for `bool`).
         ExprKind::Cast(t, a) => ExprKind::Cast(crate::front::syntax::device_int_type(t), b(a)),

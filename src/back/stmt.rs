@@ -75,13 +75,16 @@ impl StmtPrinter<'_> {
         rhs: &Expr,
     ) -> Result<String> {
         let p = self.exprs;
-        let lhs = &self.convert(st, scope, lhs)?;
-        let rhs = &self.convert(st, scope, rhs)?;
+        // A reduction's update is recognised as written (the conversions
+        // of its math calls' arguments, `fmaxf((float) hi, x)`, would
+        // hide its form), and its value converted after.
         if self.device {
-            if let Some(text) = self.atomic_update(st, lhs, op, rhs)? {
+            if let Some(text) = self.atomic_update(st, scope, lhs, op, rhs)? {
                 return Ok(text);
             }
         }
+        let lhs = &self.convert(st, scope, lhs)?;
+        let rhs = &self.convert(st, scope, rhs)?;
         if self.device && self.stores_bool(scope, lhs) {
             return Ok(bool_store(p, lhs, op, rhs));
         }
@@ -111,6 +114,7 @@ impl StmtPrinter<'_> {
     fn atomic_update(
         &self,
         st: &Statement,
+        scope: &[(String, String)],
         lhs: &Expr,
         op: AssignOp,
         rhs: &Expr,
@@ -139,6 +143,8 @@ impl StmtPrinter<'_> {
                 ),
             ));
         };
+        let lhs = &self.convert(st, scope, lhs)?;
+        let value = self.convert(st, scope, &value)?;
         if let Some(p) = self.privatized.iter().find(|p| p.var == var) {
             // The expression printer sends `var` to the private copy.
             return Ok(Some(super::reduce::combine(

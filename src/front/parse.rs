@@ -309,6 +309,7 @@ pub fn parse_file_with(
         names: &names,
         spelled: RefCell::new(BTreeSet::new()),
         flattened: RefCell::new(BTreeSet::new()),
+        loop_declared: RefCell::new(BTreeSet::new()),
         warnings: RefCell::new(Vec::new()),
         loop_depth: Cell::new(0),
         typedefs: RefCell::new(BTreeMap::new()),
@@ -469,6 +470,8 @@ struct Cx<'a> {
     /// of one of them, even where the first is out of scope, must get a
     /// name of its own (`declare`).
     flattened: RefCell<BTreeSet<String>>,
+    /// Names loops declared as their iterators so far (`declare_as`).
+    loop_declared: RefCell<BTreeSet<String>>,
     warnings: RefCell<Vec<Diagnostic>>,
     /// Loops around the statement being converted.
     loop_depth: Cell<usize>,

@@ -2,7 +2,8 @@
  * long long argument of `sqrt`/`floor`/`pow` is converted to double (OpenCL
  * overloads them, and rejects the ambiguous integer calls), a float
  * argument of `sqrt` is computed in double, a double argument of `sqrtf`
- * in float; `long long` data is OpenCL's `long`. */
+ * in float; `long long` data is OpenCL's `long`; a floating-point
+ * condition of `?:`, which OpenCL C refuses, is compared with zero. */
 #include <stdio.h>
 #include <math.h>
 #define N 50
@@ -14,6 +15,7 @@ static void kern(int n, double A[N], long long L[N], double B[N], float F[N],
     B[i] = floor(L[i]) + pow(i, 2) + ceil(L[i] / 2);
     D[i] = sqrt(F[i]) + sqrtf(D[i]) + F[i] * F[i];
     U[i] = U[i] * 3 + (unsigned long long) floor(sqrt(U[i]));
+    B[i] = (F[i] - 1.1f) ? B[i] : -B[i];
   }
 #pragma endscop
 }

@@ -109,6 +109,24 @@ static double redeclared(int n) {
   return d;
 }
 
+/* The same the other way round: a loop run as written (its bound changes
+   in the body) declares `i`, then a declaration statement of that name
+   (`int i = 1; while (...)`, a region variable) follows; the first loop
+   read the second's buffer (a fuzz mutant's kernel did not build). */
+static int declared_after(int n) {
+  int m = n;
+#pragma scop
+  for (int i = 0; i < m; i++) {
+    B[i] = B[i] * 0.5;
+    if (step[i] % 4 == 0)
+      m--;
+  }
+  for (int i = 1; i < n; i = 3 * i)
+    B[i] = B[i] + i;
+#pragma endscop
+  return m;
+}
+
 static double sum(int n) {
   double s = 0;
   for (int i = 0; i < N; i++) {
@@ -141,5 +159,7 @@ int main(void) {
   int left = shrinking(N - 5);
   printf("shrinking %d %.3f\n", left, sum(0));
   printf("redeclared %.3f\n", redeclared(N - 3));
+  int after = declared_after(N - 2);
+  printf("declared_after %d %.3f\n", after, sum(0));
   return 0;
 }

@@ -9,6 +9,7 @@ impl<'a> Cx<'a> {
     pub(super) fn enter_scope(&self, names: impl IntoIterator<Item = String>) -> ScopeGuard<'_> {
         if self.scopes.borrow().is_empty() {
             self.flattened.borrow_mut().clear();
+            self.loop_declared.borrow_mut().clear();
         }
         self.scopes
             .borrow_mut()
@@ -46,8 +47,20 @@ impl<'a> Cx<'a> {
     /// `int i = 0; while (...)`, and a later `for (int i ...)` is another
     /// variable.
     pub(super) fn declare(&self, name: &str) -> String {
+        self.declare_as(name, false)
+    }
+
+    /// `declare`; a declaration statement (`flattened`) also differs from
+    /// every loop's declared iterator before it (`for (int i ...) ...;
+    /// int i = k; while (...)`: the loop's `i` is no variable of the
+    /// region, the statement's is).
+    fn declare_as(&self, name: &str, flattened: bool) -> String {
         let hides = self.scopes.borrow().iter().any(|s| s.contains_key(name))
-            || self.flattened.borrow().contains(name);
+            || self.flattened.borrow().contains(name)
+            || (flattened && self.loop_declared.borrow().contains(name));
+        if !flattened {
+            self.loop_declared.borrow_mut().insert(name.to_string());
+        }
         let spelled = if hides {
             let mut spelled = self.spelled.borrow_mut();
             let fresh = (1..)
@@ -68,7 +81,7 @@ impl<'a> Cx<'a> {
     /// `declare` for a declaration statement, which the parser flattens
     /// into its enclosing block.
     pub(super) fn declare_flattened(&self, name: &str) -> String {
-        let spelled = self.declare(name);
+        let spelled = self.declare_as(name, true);
         self.flattened.borrow_mut().insert(name.to_string());
         spelled
     }
