@@ -1654,3 +1654,60 @@ fn a_variable_named_bool_is_refused_as_the_users_build_refuses_it() {
         err
     );
 }
+
+/// A loop outside PENCIL's form deep in a nest (fuzz case 574145756: a
+/// `double` iterator at depth 28): each enclosing loop read its body
+/// again as a `while` loop after the inner loop's error, 2^depth times,
+/// and pencilc ran for ever. Now the error of an inner loop is not the
+/// enclosing loop's: the nest reads once, and the inner loop is a `while`
+/// loop of its own.
+#[test]
+fn a_loop_outside_pencils_form_deep_in_a_nest_reads_once() {
+    let mut nest = String::new();
+    for d in 0..31 {
+        if d == 27 {
+            nest.push_str("for (double x = 0; x < 2; x++) ");
+        } else {
+            nest.push_str(&format!("for (int l{} = 0; l{} < 2; l{}++) ", d, d, d));
+        }
+    }
+    nest.push_str("B[l0 + l30] = B[l0 + l30] + 1;");
+    let dir = scratch("diag-deep-noncanonical");
+    let src = dir.join("deep.c");
+    std::fs::write(
+        &src,
+        format!(
+            "void f(double B[64]) {{\n#pragma scop\n  {}\n#pragma endscop\n}}\n",
+            nest
+        ),
+    )
+    .unwrap();
+    // (The model of 31 nested loops takes the fallbacks' time: 1 s each.)
+    let mut child = Command::new(pencilc())
+        .args(["--schedule-timeout", "1", "--output-dir"])
+        .arg(&dir)
+        .arg(&src)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("pencilc still reads the nest after 120 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    use std::io::Read;
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(status.success(), "{}", err);
+}

@@ -20,8 +20,16 @@ impl Cx<'_> {
                 out.push(f);
                 Ok(())
             }
-            // pet reads such a loop as the `while` loop it means.
-            Err(e) if e.code == Code::NonCanonicalLoop && self.body_pragma(n)?.is_none() => {
+            // pet reads such a loop as the `while` loop it means. Not for
+            // an error of a loop in its body, which that loop has tried
+            // as a `while` loop already: reading this one again as a
+            // `while` loop would give the same error, and nested loops
+            // would be read 2^depth times.
+            Err(e)
+                if e.code == Code::NonCanonicalLoop
+                    && !self.in_body(n, &e)
+                    && self.body_pragma(n)?.is_none() =>
+            {
                 let mut tried = Vec::new();
                 match self.for_as_while(n, &mut tried, ignored) {
                     Ok(()) => {
@@ -34,6 +42,15 @@ impl Cx<'_> {
             }
             Err(e) => Err(e),
         }
+    }
+
+    /// Whether the diagnostic is about code in the body of loop `n`.
+    fn in_body(&self, n: Node, e: &Diagnostic) -> bool {
+        let (Some(body), Some(at)) = (n.child_by_field_name("body"), e.loc.as_ref()) else {
+            return false;
+        };
+        let b = self.loc(body);
+        at.file == b.file && (at.line, at.col) >= (b.line, b.col)
     }
 
     pub(super) fn while_loop(
