@@ -631,15 +631,21 @@ impl<'a> Cx<'a> {
     /// without declaring it is known by pencilc's name for it
     /// (`front::implicit`), any other function by its own.
     fn callee(&self, name: &str) -> String {
+        match self.implicit_builtin(name).and_then(|b| b.model_name) {
+            Some(model) => model.to_string(),
+            None => name.to_string(),
+        }
+    }
+
+    /// The builtin `name` is, where the file calls it without declaring
+    /// it (`front::implicit`).
+    fn implicit_builtin(&self, name: &str) -> Option<&'static super::implicit::Builtin> {
         let implicit = self
             .names
             .implicit_builtins
             .get()
             .is_some_and(|s| s.contains(name));
-        match super::implicit::builtin(name).and_then(|b| b.model_name) {
-            Some(model) if implicit => model.to_string(),
-            _ => name.to_string(),
-        }
+        implicit.then(|| super::implicit::builtin(name)).flatten()
     }
 
     fn text(&self, n: Node) -> &'a str {

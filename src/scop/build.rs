@@ -215,9 +215,9 @@ fn build_with(prepared: &super::reshape::Prepared, dynamic: BTreeSet<String>) ->
     let mut written = BTreeSet::new();
     collect_written(&region.body, &region.symbols, &mut written);
     // A loop run as written assigns its iterator: no parameter (the value
-    // read after the loop is the loop's last).
+    // read after the loop is the loop's last). The iterators used outside
+    // their loops are among them once the model is built (below).
     written.extend(dynamic.iter().cloned());
-    written.extend(loops::iterators_used_outside(&region.body).into_keys());
     let mut b = Builder {
         region,
         plans: &prepared.plans,

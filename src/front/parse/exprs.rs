@@ -263,13 +263,8 @@ impl<'a> Cx<'a> {
     /// pencilc does.
     fn check_builtin_arity(&self, f: Node, given: usize) -> Result<()> {
         let name = self.text(f);
-        let implicit = self
-            .names
-            .implicit_builtins
-            .get()
-            .is_some_and(|s| s.contains(name));
-        match super::super::implicit::builtin(name).and_then(|b| b.arity) {
-            Some(arity) if implicit && arity != given => Err(self
+        match self.implicit_builtin(name).and_then(|b| b.arity) {
+            Some(arity) if arity != given => Err(self
                 .err(
                     Code::Syntax,
                     f,
