@@ -248,8 +248,9 @@ impl Builder<'_> {
                         .or_else(|| self.decl(iter).map(|d| d.base_type.clone()))
                         .unwrap_or_else(|| "int".to_string());
                     if let Some((lo, hi)) = crate::front::syntax::integer_range(&ty) {
-                        let wraps = lo == 0 || hi < i32::MAX as i128;
-                        if wraps && !self.stays_in_type(iter, (lo, hi), *step, &own) {
+                        if loops::wraps_around((lo, hi))
+                            && !self.stays_in_type(iter, (lo, hi), *step, &own)
+                        {
                             // (A 64-bit range is no bound at all: left out,
                             // as isl's constants and the index type would
                             // not hold it.)

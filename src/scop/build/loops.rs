@@ -183,7 +183,7 @@ impl Builder<'_> {
                     format!("({})", parts.join(" and "))
                 })
                 .collect();
-        let wraps = lo == 0 || hi < i32::MAX as i128;
+        let wraps = wraps_around((lo, hi));
         // A signed iterator of at least `int`'s rank receives its lower
         // bound in range unless the bound's expression overflowed first
         // (undefined behaviour) or has a wider type, whose conversion C
@@ -241,6 +241,13 @@ impl From<Diagnostic> for RangeError {
     fn from(d: Diagnostic) -> Self {
         RangeError::Other(d)
     }
+}
+
+/// Whether leaving an integer type's range `(lo, hi)` wraps around
+/// (unsigned types, and types narrower than `int`, whose `i++` converts
+/// back) rather than being undefined behaviour.
+pub(super) fn wraps_around((lo, hi): (i128, i128)) -> bool {
+    lo == 0 || hi < i32::MAX as i128
 }
 
 pub(super) fn check_loop_ranges(
