@@ -1474,6 +1474,49 @@ fn pointers_to_structs_index_like_arrays_of_them() {
     assert!(log.contains("parallel dims [1, 1, 0, 2, 0, 1]"), "{}", log);
 }
 
+/// Rows of an array of structs, one struct's address and a struct's member
+/// arrays passed to functions (issue 33: pet's inline7-9, struct9 and
+/// call_struct were E0104/E0111): each is all of its places, read and
+/// may-written, so each iteration's own row, struct or member leaves the
+/// loops parallel. Functions of structs keep the device version on the
+/// original code; member arrays of `int` reach the kernels' device copies
+/// as flat pointers, and host code passes the user's own types. Every
+/// target and version prints the sequential results.
+#[test]
+fn rows_of_structs_and_member_arrays_are_call_arguments() {
+    check("struct_rows");
+    check_cuda_emulated("struct_rows");
+    check_openmp("struct_rows");
+    let omp =
+        std::fs::read_to_string(root().join("target/e2e/program-struct_rows-omp/omp.c")).unwrap();
+    // `rows`: a row of structs, one struct, then the sums, each parallel.
+    for text in [
+        "for (int c0 = 0; c0 <= 8; c0 += 1) {\n        fill_row(&s[c0][0], c0 * 10);",
+        "fill(&s[c2][c3], ",
+        "shift((void *)&s[",
+    ] {
+        assert!(omp.contains(text), "{}\n{}", text, omp);
+    }
+    assert_eq!(
+        omp.matches("#pragma omp parallel for").count(),
+        4,
+        "{}",
+        omp
+    );
+    let k =
+        std::fs::read_to_string(root().join("target/e2e/program-struct_rows/p_kernel.cl")).unwrap();
+    for text in ["scale(8, &s[", "scale(5, &s[", "shift(&s["] {
+        assert!(k.contains(text), "{}\n{}", text, k);
+    }
+    let log = verbose_log("struct_rows");
+    assert!(
+        log.contains("the region calls `fill`, of which pencilc can make no device copy"),
+        "{}",
+        log
+    );
+    assert!(log.contains("parallel dims [2]"), "{}", log);
+}
+
 /// A loop iterator the region also uses outside its loops (issue 33:
 /// pet's loop7, and a read after a loop with `break`, were E0106): the
 /// loops over it run as written, with a warning where it is used; the

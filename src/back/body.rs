@@ -400,7 +400,9 @@ impl BodyPrinter<'_> {
                 subs.iter().map(|s| format!("[{}]", s)).collect::<String>()
             );
         };
-        if self.style == DataStyle::Host && !a.members.is_empty() {
+        // A row of structs or one whole struct (a call's argument) is the
+        // user's own `s[i]`; an element is a member.
+        if self.style == DataStyle::Host && !a.members.is_empty() && subs.len() == a.extents.len() {
             return host_member(name, &a.members, &a.elem_type, subs);
         }
         let host = self.style == DataStyle::Host;

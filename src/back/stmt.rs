@@ -181,16 +181,43 @@ impl StmtPrinter<'_> {
         let mut printed = Vec::new();
         for a in args {
             let a = self.convert(st, scope, a)?;
-            printed.push(match self.row_address(scope, &a) {
-                Some(addr) => addr,
-                None => self.exprs.print(&a),
-            });
+            printed.push(
+                match (self.member_row_address(&a), self.row_address(scope, &a)) {
+                    (Some(addr), _) | (None, Some(addr)) => addr,
+                    _ => self.exprs.print(&a),
+                },
+            );
         }
         Ok(format!(
             "{}({});",
             (self.exprs.call)(name),
             printed.join(", ")
         ))
+    }
+
+    /// A struct's member array or member struct passed to a function
+    /// (`syntax::MEMBER_ROW`), as the address of its first place: in
+    /// kernels a flat pointer into the buffer, as rows are passed; in host
+    /// code the user's type is the parameter's, reached from `void *`
+    /// where the address of one element is not it (`int a[30][40]`, a
+    /// struct).
+    fn member_row_address(&self, a: &Expr) -> Option<String> {
+        let ExprKind::Call(f, args) = &a.kind else {
+            return None;
+        };
+        if f != crate::front::syntax::MEMBER_ROW {
+            return None;
+        }
+        let [first, _places, structs, extents @ ..] = args.as_slice() else {
+            return None;
+        };
+        let addr = format!("&{}", self.exprs.print(first));
+        let whole_elements = matches!(structs.kind, ExprKind::Int(0, _)) && extents.len() <= 1;
+        Some(if self.device || whole_elements {
+            addr
+        } else {
+            format!("(void *){}", addr)
+        })
     }
 
     /// A row of an array of the region passed to a function
@@ -210,7 +237,10 @@ impl StmtPrinter<'_> {
         if subs.is_empty() || scope.iter().any(|(v, _)| v == n) {
             return None;
         }
-        let rank = self.scop.array(n)?.extents.len();
+        let array = self.scop.array(n)?;
+        // An array of structs: the last dimension is the members' places,
+        // and a row's first element is a whole struct (`&s[i][0]`).
+        let rank = array.extents.len() - usize::from(!array.members.is_empty());
         if subs.len() >= rank {
             return None;
         }

@@ -316,6 +316,7 @@ pub fn parse_file_with(
         enums: RefCell::new(BTreeMap::new()),
         structs: RefCell::new(BTreeMap::new()),
         struct_vars: RefCell::new(BTreeMap::new()),
+        member_rows: Cell::new(false),
         body_pragmas,
     };
     let root = tree.root_node();
@@ -487,6 +488,9 @@ struct Cx<'a> {
     /// converted (globals, parameters, then locals, a later declaration
     /// of a name replacing an earlier one).
     struct_vars: RefCell<BTreeMap<String, structs::StructVar>>,
+    /// Set while a call's argument is converted: an array member there is
+    /// a row (`structs::MEMBER_ROW`), taken by the first member access.
+    member_rows: Cell<bool>,
     /// `#pragma pencil` lines between a `for` header and its body,
     /// blanked in `src` (`body_pragmas`).
     body_pragmas: Vec<body_pragmas::BodyPragma>,

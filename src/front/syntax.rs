@@ -615,6 +615,29 @@ impl VarDecl {
     }
 }
 
+/// The marker call a call's argument that is a struct's member array or
+/// the address of a struct member becomes (`f(s[i].a[k])`, `g(&s.f[2])`):
+/// `pencilc_member_row(first, places, structs, extents...)`, `first` the
+/// element at the row's first place (`s[i][place]`), `places` how many it
+/// spans, `structs` 1 where they are structs' (the callee takes a struct
+/// type kernels do not know), `extents` those of the array dimensions the
+/// argument leaves. The prefix is reserved, so no user call has this name.
+pub const MEMBER_ROW: &str = "pencilc_member_row";
+
+/// Names for a diagnostic: the first eight, then how many there are (a
+/// struct of arrays has thousands of members).
+pub fn listed(names: &[String]) -> String {
+    const SHOWN: usize = 8;
+    if names.len() <= SHOWN {
+        return names.join(", ");
+    }
+    format!(
+        "{}, ... ({} in all)",
+        names[..SHOWN].join(", "),
+        names.len()
+    )
+}
+
 /// A C integer type: its width in bits and signedness on the LP64 targets
 /// pencilc emits for (x86-64 and CUDA hosts: `long` is 64 bits, `char`
 /// signed). `_Bool` is `(1, false)`. The <stdint.h> and <stddef.h> names

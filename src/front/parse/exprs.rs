@@ -3,6 +3,7 @@
 //! rules for their literals.
 
 use super::*;
+use crate::front::syntax::MEMBER_ROW;
 
 impl<'a> Cx<'a> {
     /// The buffer a pointer-to-array declaration of the region points to:
@@ -247,11 +248,31 @@ impl<'a> Cx<'a> {
                 && a.child_by_field_name("operator")
                     .is_some_and(|o| self.text(o) == "&");
             match a.child_by_field_name("argument") {
-                Some(x) if address => args.push(Expr {
-                    kind: ExprKind::Unary(UnOp::AddrOf, Box::new(self.expr(x)?)),
-                    loc: self.loc(a),
-                }),
-                _ => args.push(self.expr(a)?),
+                Some(x) if address => {
+                    // `&s.f[i]` of a struct member: the struct, a row.
+                    self.member_rows.set(matches!(
+                        x.kind(),
+                        "field_expression" | "subscript_expression"
+                    ));
+                    let inner = self.expr(x);
+                    self.member_rows.set(false);
+                    let inner = inner?;
+                    args.push(match &inner.kind {
+                        ExprKind::Call(f, _) if f == MEMBER_ROW => inner,
+                        _ => Expr {
+                            kind: ExprKind::Unary(UnOp::AddrOf, Box::new(inner)),
+                            loc: self.loc(a),
+                        },
+                    })
+                }
+                _ => {
+                    // `f(s.a[k])`: an array member is a row of its struct.
+                    let member = matches!(a.kind(), "field_expression" | "subscript_expression");
+                    self.member_rows.set(member);
+                    let arg = self.expr(a);
+                    self.member_rows.set(false);
+                    args.push(arg?);
+                }
             }
         }
         self.check_builtin_arity(f, args.len())?;

@@ -19,7 +19,9 @@
 
 use super::Cx;
 use crate::diag::{Code, Result};
-use crate::front::syntax::{integer_range, is_float_type, BinOp, Expr, ExprKind, VarDecl};
+use crate::front::syntax::{
+    integer_range, is_float_type, BinOp, Expr, ExprKind, VarDecl, MEMBER_ROW,
+};
 use std::collections::BTreeMap;
 use tree_sitter::Node;
 
@@ -71,6 +73,15 @@ fn element_suffix(k: usize, dims: &[usize]) -> String {
         rest %= below;
     }
     out
+}
+
+/// A member a call gets whole (`f(s.a[k])`, `g(&s.f[2])`): the places it
+/// spans, whether they are structs', and the extents of the array
+/// dimensions the call's argument leaves (none for one struct).
+struct MemberRow {
+    places: usize,
+    structs: bool,
+    extents: Vec<usize>,
 }
 
 /// One step of a member access chain, outermost last: `.name` or `[index]`.
@@ -450,6 +461,9 @@ impl Cx<'_> {
     /// the chain's subscripts. `None` where `n` is no such chain (a plain
     /// subscript).
     pub(super) fn member_chain(&self, n: Node) -> Option<Result<Expr>> {
+        // Only a call's argument itself may be an array member, not one in
+        // its subscripts: the flag is taken by the argument's own node.
+        let partial = self.member_rows.replace(false);
         let mut steps: Vec<Step> = Vec::new();
         let mut cur = n;
         loop {
@@ -480,12 +494,12 @@ impl Cx<'_> {
             return None;
         }
         steps.reverse();
-        Some(self.member_place(n, cur, &steps))
+        Some(self.member_place(n, cur, &steps, partial))
     }
 
     /// `member_chain` for the variable `var` and the chain's `steps`,
     /// innermost first.
-    fn member_place(&self, n: Node, var: Node, steps: &[Step]) -> Result<Expr> {
+    fn member_place(&self, n: Node, var: Node, steps: &[Step], partial: bool) -> Result<Expr> {
         let whole = normalise(self.text(n));
         if var.kind() != "identifier" {
             return Err(self
@@ -544,15 +558,37 @@ impl Cx<'_> {
             };
             base = mk(ExprKind::Index(Box::new(base), Box::new(index)));
         }
-        let place = self.field_place(n, &name, &layout, &steps[rank..])?;
-        Ok(mk(ExprKind::Index(Box::new(base), Box::new(place))))
+        let (place, row) = self.field_place(n, &name, &layout, &steps[rank..], partial)?;
+        let first = mk(ExprKind::Index(Box::new(base), Box::new(place)));
+        Ok(match row {
+            None => first,
+            // All places of the member from `first` on: the marker the
+            // model and the back end know (`MEMBER_ROW`).
+            Some(row) => {
+                let int = |v: usize| mk(ExprKind::Int(v as i64, v.to_string()));
+                let mut args = vec![first, int(row.places), int(usize::from(row.structs))];
+                args.extend(row.extents.iter().map(|&d| int(d)));
+                mk(ExprKind::Call(MEMBER_ROW.to_string(), args))
+            }
+        })
     }
 
     /// The place of the member that `steps` (fields and subscripts after
     /// the element's own) select in a struct of `layout`: `offset + Σ
     /// index * stride`, affine in the subscripts. `name` and `n` are for
     /// the errors (a member that is no scalar of the struct's type).
-    fn field_place(&self, n: Node, name: &str, layout: &Layout, steps: &[Step]) -> Result<Expr> {
+    ///
+    /// With `partial` (a call's argument), an array member subscripted in
+    /// fewer dimensions than it has (`s.a[k]`, `s.a`), or a struct member
+    /// whose address is taken, is its first place and the row it spans.
+    fn field_place(
+        &self,
+        n: Node,
+        name: &str,
+        layout: &Layout,
+        steps: &[Step],
+        partial: bool,
+    ) -> Result<(Expr, Option<MemberRow>)> {
         let loc = self.loc(n);
         let mk = |kind| Expr {
             kind,
@@ -650,8 +686,24 @@ impl Cx<'_> {
                 }
             }
         }
+        let mut row = None;
         match at {
             At::Scalar => {}
+            At::Array(dims_, elem, k) if partial => {
+                let extents = dims_[k..].to_vec();
+                row = Some(MemberRow {
+                    places: extents.iter().product::<usize>() * elem.map_or(1, |l| l.size()),
+                    structs: elem.is_some(),
+                    extents,
+                });
+            }
+            At::Struct(l) if partial => {
+                row = Some(MemberRow {
+                    places: l.size(),
+                    structs: true,
+                    extents: Vec::new(),
+                })
+            }
             At::Array(_, _, 0) => {
                 return Err(self
                     .err(
@@ -673,7 +725,7 @@ impl Cx<'_> {
             At::Struct(l) => {
                 return Err(self
                     .err(Code::UnsupportedType, n, format!("`{}` is a struct member of `{}`; only members of type `{}` can be accessed", path.trim_start_matches('.'), name, l.scalar))
-                    .with_hint(format!("its members: {}", l.members.join(", "))));
+                    .with_hint(format!("its members: {}", crate::front::syntax::listed(&l.members))));
             }
         }
         let mut place: Option<Expr> = (offset != 0 || terms.is_empty())
@@ -684,7 +736,7 @@ impl Cx<'_> {
                 Some(p) => mk(ExprKind::Binary(BinOp::Add, Box::new(p), Box::new(t))),
             });
         }
-        Ok(place.expect("a place"))
+        Ok((place.expect("a place"), row))
     }
 }
 

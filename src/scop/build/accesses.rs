@@ -3,6 +3,7 @@
 //! the reads an expression makes.
 
 use super::*;
+use crate::front::syntax::MEMBER_ROW;
 
 impl<'r> Builder<'r> {
     /// The access relation of a scalar or array element expression,
@@ -11,6 +12,38 @@ impl<'r> Builder<'r> {
     /// access becomes a may-access. With `whole_ok`, an array named
     /// without subscripts is all of it (summaries, kills, call arguments).
     pub(super) fn access(&mut self, e: &Expr, tuple: &str, whole_ok: bool) -> Result<Access> {
+        self.access_span(e, tuple, whole_ok, 1)
+    }
+
+    /// A call's or a kill's argument that is a struct's member array or
+    /// member struct (`syntax::MEMBER_ROW`): all the places it spans, from
+    /// its first (a may-access only where its subscripts are not affine).
+    pub(super) fn member_row(&mut self, e: &Expr, tuple: &str) -> Option<Result<Access>> {
+        let ExprKind::Call(f, args) = &e.kind else {
+            return None;
+        };
+        if f != MEMBER_ROW {
+            return None;
+        }
+        let (first, span) = match args.as_slice() {
+            [first, count, ..] => match count.kind {
+                ExprKind::Int(c, _) if c > 0 => (first, c as usize),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some(self.access_span(first, tuple, false, span))
+    }
+
+    /// `access`, where the last subscript is the first of `span` places in
+    /// a row (a member array of a struct).
+    fn access_span(
+        &mut self,
+        e: &Expr,
+        tuple: &str,
+        whole_ok: bool,
+        span: usize,
+    ) -> Result<Access> {
         let name = base_name(e).ok_or_else(|| {
             Diagnostic::error(
                 Code::PointerArithmetic,
@@ -30,7 +63,10 @@ impl<'r> Builder<'r> {
         // With `whole_ok`, a row (`A[i]` of a 2-d `A`) is all of its
         // elements too.
         let whole = whole_ok && subs.len() < decl.rank();
-        if subs.len() + 1 == decl.rank() && !decl.members.is_empty() {
+        // A whole struct is all of its members where the whole of an
+        // object is meant (a call's argument, a kill), and a copy the model
+        // cannot hold elsewhere.
+        if subs.len() + 1 == decl.rank() && !decl.members.is_empty() && !whole_ok {
             return Err(Diagnostic::error(
                 Code::UnsupportedType,
                 Some(e.loc.clone()),
@@ -41,7 +77,7 @@ impl<'r> Builder<'r> {
             )
             .with_hint(format!(
                 "assign or pass the members one by one ({})",
-                decl.members.join(", ")
+                crate::front::syntax::listed(&decl.members)
             )));
         }
         if subs.len() != decl.rank() && !whole {
@@ -83,6 +119,32 @@ impl<'r> Builder<'r> {
             let o = format!("o{}_", d);
             outs.push(o.clone());
             let Some(s) = subs.get(d) else { continue };
+            if span > 1 && d + 1 == decl.rank() {
+                // The places `s` to `s + span - 1`.
+                let last = Expr {
+                    kind: ExprKind::Binary(
+                        BinOp::Add,
+                        Box::new((*s).clone()),
+                        Box::new(Expr {
+                            kind: ExprKind::Int(span as i64 - 1, (span - 1).to_string()),
+                            loc: s.loc.clone(),
+                        }),
+                    ),
+                    loc: s.loc.clone(),
+                };
+                let ov = Pw(vec![(vec![], crate::front::affine::Aff::atom(o))]);
+                match (
+                    self.try_convert(|cv| cv.pw(s)),
+                    self.try_convert(|cv| cv.pw(&last)),
+                ) {
+                    (Ok(lo), Ok(hi)) => {
+                        cons.push(format!("({})", compare(&ov, BinOp::Ge, &lo)));
+                        cons.push(format!("({})", compare(&ov, BinOp::Le, &hi)));
+                    }
+                    _ => may = true,
+                }
+                continue;
+            }
             match self.try_convert(|cv| cv.pw(s)) {
                 // A plain affine subscript goes into the tuple itself.
                 Ok(pw)
@@ -176,11 +238,27 @@ impl<'r> Builder<'r> {
         }
     }
 
+    /// The reads the subscripts of `a` make (`A[x[i]][j]`: `x[i]`).
+    pub(super) fn subscript_reads(
+        &mut self,
+        a: &Expr,
+        tuple: &str,
+        reads: &mut Vec<Access>,
+    ) -> Result<()> {
+        let mut cur = a;
+        while let ExprKind::Index(b, i) = &cur.kind {
+            self.reads_in(i, tuple, reads, false)?;
+            cur = b;
+        }
+        Ok(())
+    }
+
     /// Whether a call argument gives the callee memory rather than a value:
     /// an element's address, an array, or a row of one.
     pub(super) fn names_memory(&self, a: &Expr) -> bool {
         match &a.kind {
             ExprKind::Unary(UnOp::AddrOf, _) => true,
+            ExprKind::Call(f, _) => f == MEMBER_ROW,
             ExprKind::Ident(_) | ExprKind::Index(..) => base_name(a)
                 .and_then(|b| self.decl(b))
                 .is_some_and(|d| subscripts(a).len() < d.rank()),
@@ -248,6 +326,13 @@ impl<'r> Builder<'r> {
                 if f == "__pencil_maybe" {
                     return Ok(());
                 }
+                if let Some(row) = self.member_row(e, tuple) {
+                    if let Some(first) = args.first() {
+                        self.subscript_reads(first, tuple, out)?;
+                    }
+                    out.push(row?);
+                    return Ok(());
+                }
                 if *f == self.region.function {
                     return Err(recursion(f, &e.loc));
                 }
@@ -287,6 +372,10 @@ impl<'r> Builder<'r> {
                 }
                 let bodiless = !is_pure_function(f);
                 for a in args {
+                    if matches!(&a.kind, ExprKind::Call(f, _) if f == MEMBER_ROW) {
+                        self.reads_in(a, tuple, out, false)?;
+                        continue;
+                    }
                     if bodiless && self.names_memory(a) {
                         // Memory the function only reads (its parameter is
                         // `const`): all of the array, as pet takes it.

@@ -385,15 +385,15 @@ impl Builder<'_> {
             self.check_declared(a)?;
         }
         if let Some(sum) = self.region.summaries.get(name) {
-            if let Some(a) = args
-                .iter()
-                .find(|a| matches!(a.kind, ExprKind::Unary(UnOp::AddrOf, _)))
-            {
+            if let Some(a) = args.iter().find(|a| {
+                matches!(&a.kind, ExprKind::Unary(UnOp::AddrOf, _))
+                    || matches!(&a.kind, ExprKind::Call(f, _) if f == crate::front::syntax::MEMBER_ROW)
+            }) {
                 return Err(Diagnostic::error(
                     Code::PointerArithmetic,
                     Some(a.loc.clone()),
                     format!(
-                        "`{}` has a summary, which pencilc cannot apply to an element's address",
+                        "`{}` has a summary, which pencilc cannot apply to an element's address or a struct's array member",
                         name
                     ),
                 )
@@ -444,6 +444,16 @@ impl Builder<'_> {
         // address it gets.
         for a in args {
             match &a.kind {
+                // `&s[i]` of an array of structs: all of that struct, read
+                // and may-written, and the reads its subscripts make.
+                ExprKind::Unary(UnOp::AddrOf, x) if self.is_whole_struct(x) => {
+                    self.subscript_reads(x, tuple, reads)?;
+                    let acc = self.access(x, tuple, true)?;
+                    reads.push(acc.clone());
+                    let mut w = acc;
+                    w.may = true;
+                    writes.push(w);
+                }
                 ExprKind::Unary(UnOp::AddrOf, x) => {
                     self.reads_in(x, tuple, reads, false)?;
                     let local = base_name(x).is_some_and(|b| self.inner_locals.contains(b));
@@ -460,12 +470,19 @@ impl Builder<'_> {
                 }
                 // A row (`A[i]` of a 2-d `A`): all of it, and the reads
                 // its subscripts make.
-                ExprKind::Index(..) if is_row(self, a) => {
-                    let mut cur = a;
-                    while let ExprKind::Index(b, i) = &cur.kind {
-                        self.reads_in(i, tuple, reads, false)?;
-                        cur = b;
+                // An array member of a struct (`s[i].a[k]`): its places.
+                ExprKind::Call(f, fargs) if f == crate::front::syntax::MEMBER_ROW => {
+                    if let Some(first) = fargs.first() {
+                        self.subscript_reads(first, tuple, reads)?;
                     }
+                    if let Some(acc) = self.member_row(a, tuple) {
+                        let acc = acc?;
+                        reads.push(acc.clone());
+                        writes.push(Access { may: true, ..acc });
+                    }
+                }
+                ExprKind::Index(..) if is_row(self, a) => {
+                    self.subscript_reads(a, tuple, reads)?;
                     let acc = self.access(a, tuple, true)?;
                     reads.push(acc.clone());
                     writes.push(acc);
@@ -538,6 +555,18 @@ fn renamed(s: &Stmt, from: &str, to: &str) -> Stmt {
     s
 }
 
+impl Builder<'_> {
+    /// Whether `a` names one whole struct of an array of them (`s[i]` of
+    /// `struct t s[n]`), whose members are the last dimension.
+    fn is_whole_struct(&self, a: &Expr) -> bool {
+        let Some(name) = base_name(a) else {
+            return false;
+        };
+        self.decl(name)
+            .is_some_and(|d| !d.members.is_empty() && subscripts(a).len() + 1 == d.rank())
+    }
+}
+
 /// Whether `a` names a row of an array: fewer subscripts than it has
 /// dimensions.
 fn is_row(b: &Builder, a: &Expr) -> bool {
@@ -548,9 +577,12 @@ fn is_row(b: &Builder, a: &Expr) -> bool {
         cur = x;
     }
     match &cur.kind {
-        ExprKind::Ident(name) => b
-            .decl(name)
-            .is_some_and(|d| n < d.rank() && d.members.is_empty()),
+        // Of an array of structs, whose last dimension is the members'
+        // places, a row holds whole structs (`s[i]` of `struct t s[m][n]`).
+        ExprKind::Ident(name) => b.decl(name).is_some_and(|d| {
+            let places = usize::from(!d.members.is_empty());
+            n + places < d.rank()
+        }),
         _ => false,
     }
 }

@@ -289,6 +289,14 @@ impl<'r> Builder<'r> {
         let mut kills = Vec::new();
         let mut whole_top = Vec::new();
         for t in targets {
+            // A struct's member array (`__pencil_kill(s[i].a[k])`): its places.
+            if let Some(acc) = self.member_row(t, &tuple) {
+                let acc = acc?;
+                if !acc.may {
+                    kills.push(acc);
+                }
+                continue;
+            }
             self.check_declared(t)?;
             let Some(base) = base_name(t) else {
                 return Err(Diagnostic::error(
