@@ -1515,6 +1515,32 @@ fn rows_of_structs_and_member_arrays_are_call_arguments() {
         log
     );
     assert!(log.contains("parallel dims [2]"), "{}", log);
+    // In an expression: functions only declared, taken as pure, get the
+    // member's address in the parameter's own type (this printed the
+    // model's marker call, and the output did not build).
+    let dir = scratch("program-struct_rows-pure");
+    let src = dir.join("pure.c");
+    std::fs::write(
+        &src,
+        "struct cell { int a[4][8]; int b[5]; };\nint sum8(const int a[8]);\nint sumall(const int a[4][8]);\nvoid run(struct cell s[12], int out[12]) {\n#pragma scop\n  for (int i = 0; i < 12; ++i)\n    out[i] = sum8(s[i].a[1]) + sumall(s[i].a) + sum8(s[i].b);\n#pragma endscop\n}\n",
+    )
+    .unwrap();
+    let out = dir.join("out.c");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "c", "-o"])
+            .arg(&out)
+            .arg(&src),
+        "pencilc",
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("sumall((void *)&s["), "{}", text);
+    run(
+        Command::new("cc")
+            .args(["-fsyntax-only", "-Wall", "-Werror", "-Wno-unknown-pragmas"])
+            .arg(&out),
+        "cc",
+    );
 }
 
 /// A loop iterator the region also uses outside its loops (issue 33:

@@ -343,6 +343,7 @@ impl BodyPrinter<'_> {
             ident: &ident,
             access: &access,
             call: &call,
+            flat_rows: self.style != DataStyle::Host,
         };
         let mut text = StmtPrinter {
             scop: self.scop,
@@ -377,6 +378,7 @@ impl BodyPrinter<'_> {
                 },
                 access: &global_access,
                 call: &call,
+                flat_rows: p.flat_rows,
             };
             let at: Vec<(String, AExpr)> = args
                 .iter()

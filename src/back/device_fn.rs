@@ -133,6 +133,7 @@ impl FnPrinter<'_> {
             ident: &|n| n.to_string(),
             access: &access,
             call: self.call_name,
+            flat_rows: true,
         }
         .print(&e)
     }

@@ -181,43 +181,16 @@ impl StmtPrinter<'_> {
         let mut printed = Vec::new();
         for a in args {
             let a = self.convert(st, scope, a)?;
-            printed.push(
-                match (self.member_row_address(&a), self.row_address(scope, &a)) {
-                    (Some(addr), _) | (None, Some(addr)) => addr,
-                    _ => self.exprs.print(&a),
-                },
-            );
+            printed.push(match self.row_address(scope, &a) {
+                Some(addr) => addr,
+                None => self.exprs.print(&a),
+            });
         }
         Ok(format!(
             "{}({});",
             (self.exprs.call)(name),
             printed.join(", ")
         ))
-    }
-
-    /// A struct's member array or member struct passed to a function
-    /// (`syntax::MEMBER_ROW`), as the address of its first place: in
-    /// kernels a flat pointer into the buffer, as rows are passed; in host
-    /// code the user's type is the parameter's, reached from `void *`
-    /// where the address of one element is not it (`int a[30][40]`, a
-    /// struct).
-    fn member_row_address(&self, a: &Expr) -> Option<String> {
-        let ExprKind::Call(f, args) = &a.kind else {
-            return None;
-        };
-        if f != crate::front::syntax::MEMBER_ROW {
-            return None;
-        }
-        let [first, _places, structs, extents @ ..] = args.as_slice() else {
-            return None;
-        };
-        let addr = format!("&{}", self.exprs.print(first));
-        let whole_elements = matches!(structs.kind, ExprKind::Int(0, _)) && extents.len() <= 1;
-        Some(if self.device || whole_elements {
-            addr
-        } else {
-            format!("(void *){}", addr)
-        })
     }
 
     /// A row of an array of the region passed to a function

@@ -3,7 +3,7 @@
 //! bodies are printed in terms of generated loop variables), array access
 //! linearisation, and function names.
 
-use crate::front::syntax::{BinOp, Expr, ExprKind, UnOp};
+use crate::front::syntax::{BinOp, Expr, ExprKind, UnOp, MEMBER_ROW};
 
 pub struct ExprPrinter<'a> {
     /// Prints a bare identifier (loop iterators become AST expressions,
@@ -13,6 +13,10 @@ pub struct ExprPrinter<'a> {
     pub access: &'a dyn Fn(&str, &[String]) -> String,
     /// Maps a called function's name for the target.
     pub call: &'a dyn Fn(&str) -> String,
+    /// Kernel code: a struct's member array passed to a function
+    /// (`syntax::MEMBER_ROW`) is a flat pointer into its buffer, as rows
+    /// are; host code passes the user's own type.
+    pub flat_rows: bool,
 }
 
 const PREC_COND: u8 = 3;
@@ -123,6 +127,7 @@ impl ExprPrinter<'_> {
                 ),
                 PREC_COND,
             ),
+            ExprKind::Call(f, args) if f == MEMBER_ROW => (self.member_row(args), PREC_UNARY),
             ExprKind::Call(f, args) => {
                 let args: Vec<String> = args.iter().map(|a| self.print(a)).collect();
                 (
@@ -131,6 +136,25 @@ impl ExprPrinter<'_> {
                 )
             }
             ExprKind::Cast(t, a) => (format!("({}){}", t, self.wrap(a, PREC_UNARY)), PREC_UNARY),
+        }
+    }
+}
+
+impl ExprPrinter<'_> {
+    /// A struct's member array passed to a function, as the address of its
+    /// first place: where one element's address is not of the parameter's
+    /// type (a multi-dimensional member, structs), host code reaches the
+    /// user's type through `void *`.
+    fn member_row(&self, args: &[Expr]) -> String {
+        let [first, _places, structs, extents @ ..] = args else {
+            return "0".to_string();
+        };
+        let addr = format!("&{}", self.wrap(first, PREC_UNARY));
+        let elements = matches!(structs.kind, ExprKind::Int(0, _)) && extents.len() <= 1;
+        if self.flat_rows || elements {
+            addr
+        } else {
+            format!("(void *){}", addr)
         }
     }
 }
@@ -160,6 +184,7 @@ pub fn plain(e: &Expr) -> String {
             )
         },
         call: &|f| f.to_string(),
+        flat_rows: false,
     };
     p.print(e)
 }
@@ -216,6 +241,7 @@ mod tests {
             ident: &|n| if n == "i" { "c0 + c1".into() } else { n.into() },
             access: &|n, _| n.into(),
             call: &|f| f.into(),
+            flat_rows: false,
         };
         assert_eq!(p.print(&x), "(c0 + c1) * n");
     }
