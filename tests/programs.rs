@@ -1474,6 +1474,37 @@ fn pointers_to_structs_index_like_arrays_of_them() {
     assert!(log.contains("parallel dims [1, 1, 0, 2, 0, 1]"), "{}", log);
 }
 
+/// A schedule whose coefficients the generated `int` arithmetic may
+/// overflow is refused and the region falls back (found by the
+/// differential tests, seed 52, case 132: isl's schedule had coefficients
+/// near 500,000 and 95 values came out wrong with exit status 0). With
+/// isl's scheduler asked for, every target and version prints the
+/// sequential results, and `-v` says why the schedule was refused.
+#[test]
+fn schedules_with_huge_coefficients_are_refused() {
+    check_with("schedule_coefficients", "-isl", &["--scheduler", "isl"]);
+    check_openmp("schedule_coefficients");
+    let dir = scratch("program-schedule_coefficients-isl-v");
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--scheduler", "isl", "--target", "c", "-o"])
+            .arg(dir.join("p.c"))
+            .arg(root().join("tests/programs/schedule_coefficients.c")),
+        "pencilc -v",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        log.contains("the schedule has a coefficient of 499480, beyond 64"),
+        "{}",
+        log
+    );
+    assert!(
+        log.contains("falling back to the region's own loop order"),
+        "{}",
+        log
+    );
+}
+
 /// Rows of an array of structs, one struct's address and a struct's member
 /// arrays passed to functions (issue 33: pet's inline7-9, struct9 and
 /// call_struct were E0104/E0111): each is all of its places, read and

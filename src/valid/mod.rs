@@ -25,6 +25,7 @@ const STAGE: &str = "valid";
 /// check linear and free of the floors' local variables (heat-3d's
 /// wavefront took isl 0.7 s, its tiled kernel 1.6 s more).
 pub fn check_schedule(isl: &Isl, deps: &DependenceGraph, tree: &str) -> Result<()> {
+    check_coefficients(tree)?;
     let sched = isl.schedule(tree).isl(isl, STAGE)?;
     let (view, bands) = without_wavefronts(isl, sched)?;
     check_schedule_map(isl, deps, view.get_map().isl(isl, STAGE)?)?;
@@ -37,6 +38,70 @@ pub fn check_schedule(isl: &Isl, deps: &DependenceGraph, tree: &str) -> Result<(
         check_permutable(isl, &all, &b.domain, &b.prefix, &b.band, "wavefront band")?;
     }
     Ok(())
+}
+
+/// The largest coefficient of an iterator or a parameter a schedule may
+/// have. Generated loops count in `int`, and isl's code for a band whose
+/// members have large coefficients multiplies them again: a schedule of
+/// isl's own (its Feautrier fallback does not keep to the coefficient
+/// bound it is given) with coefficients near 500,000 made bounds such as
+/// `2719 * c0 + 14480527` that overflowed `int` at 12 iterations, a wrong
+/// result. Pluto's coefficients are at most 4, isl's asked for at most 8.
+pub const MAX_COEFFICIENT: i64 = 64;
+
+/// Refuses a schedule with a coefficient beyond `MAX_COEFFICIENT` (a
+/// budget failure: the ladder falls back to a simpler schedule).
+fn check_coefficients(tree: &str) -> Result<()> {
+    match largest_coefficient(tree) {
+        Some(c) if c > MAX_COEFFICIENT => Err(Diagnostic::error(
+            crate::diag::Code::Budget,
+            None,
+            format!(
+                "the schedule has a coefficient of {}, beyond {}, which the generated code's `int` arithmetic may overflow",
+                c, MAX_COEFFICIENT
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The largest coefficient in the band schedules of a schedule tree's
+/// text: an integer that isl prints right before a name (`480300i`,
+/// `2n`), in each `schedule: "..."` of the tree (not its domain or
+/// filters, where constants bound the instances).
+fn largest_coefficient(tree: &str) -> Option<i64> {
+    const KEY: &str = "schedule: \"";
+    let mut largest = None;
+    let mut rest = tree;
+    while let Some(at) = rest.find(KEY) {
+        let body = &rest[at + KEY.len()..];
+        let end = body.find('"').unwrap_or(body.len());
+        let text = body[..end].as_bytes();
+        let mut k = 0;
+        while k < text.len() {
+            let starts_number = text[k].is_ascii_digit()
+                && (k == 0 || !(text[k - 1].is_ascii_alphanumeric() || text[k - 1] == b'_'));
+            if !starts_number {
+                k += 1;
+                continue;
+            }
+            let first = k;
+            while k < text.len() && text[k].is_ascii_digit() {
+                k += 1;
+            }
+            let names = k < text.len() && (text[k].is_ascii_alphabetic() || text[k] == b'_');
+            if names {
+                // Digits beyond i64 are a coefficient too large all the same.
+                let c = std::str::from_utf8(&text[first..k])
+                    .ok()
+                    .and_then(|d| d.parse::<i64>().ok())
+                    .unwrap_or(i64::MAX);
+                largest = largest.max(Some(c));
+            }
+        }
+        rest = &body[end..];
+    }
+    largest
 }
 
 /// A band whose members must each be non-negative along every dependence.
@@ -576,6 +641,21 @@ pub fn separates_live_ranges(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn coefficients_are_read_from_band_schedules_only() {
+        let tree = "{ domain: \"{ S_0[i, j] : 0 <= i <= 2000 and 0 <= j < 300 }\", child: { schedule: \"[n] -> [{ S_0[i, j] -> [(286288 + 480300i + 34200j)] }]\", child: { schedule: \"[{ S_0[i, j] -> [(2n + 3j - floor((i)/32))] }]\" } } }";
+        assert_eq!(largest_coefficient(tree), Some(480300));
+        assert!(check_coefficients(tree).is_err());
+        let small = "{ domain: \"{ S_0[i] : 0 <= i <= 2000 }\", child: { schedule: \"[{ S_0[i] -> [(64 + 4i)]; S_1[i] -> [(i - (i) mod 32)] }]\" } }";
+        assert_eq!(largest_coefficient(small), Some(4));
+        assert!(check_coefficients(small).is_ok());
+        // Names with digits are no coefficients (`S_1`, `c0`).
+        assert_eq!(
+            largest_coefficient("schedule: \"[{ S_12[c0] -> [(c0)] }]\""),
+            None
+        );
+    }
     use super::*;
     use crate::isl::DEFAULT_MAX_OPERATIONS;
 
