@@ -1318,9 +1318,10 @@ fn members_that_are_arrays_of_structs_are_places_of_their_struct() {
     // No delinearisation is tried on a struct's places.
     assert!(!log.contains("delinearised"), "{}", log);
     // `fill`'s first nest, `(i, j)` over `g.f[i].a[j]`, is parallel in
-    // both loops, and so are the loops over the pairs and the cells.
+    // both loops, and so are the loops over the pairs and the cells; the
+    // sum into the member `s.b` is a reduction (issue 31).
     assert!(
-        log.contains("parallel dims [2, 1, 1, 3, 1, 2, 0]"),
+        log.contains("parallel dims [2, 1, 1, 3, 1, 2, 1, 0]"),
         "{}",
         log
     );
@@ -1470,8 +1471,35 @@ fn pointers_to_structs_index_like_arrays_of_them() {
     );
     let log = String::from_utf8_lossy(&out.stderr);
     // scale's points, blur's pixels (then its one update of the scale),
-    // sum_grid's (i, j) (then its sum), shift's points.
-    assert!(log.contains("parallel dims [1, 1, 0, 2, 0, 1]"), "{}", log);
+    // sum_grid's (i, j) with its sum into `g->total` a reduction (issue
+    // 31: it was a kernel of its own, sequential), shift's points.
+    assert!(log.contains("parallel dims [1, 1, 0, 2, 1]"), "{}", log);
+}
+
+/// Accumulations into struct members (issue 31: they stayed sequential,
+/// as an OpenMP clause cannot name a member): a histogram of structs, an
+/// array member through a pointer, a complex sum's two members. Every loop
+/// is parallel, OpenMP's with `omp atomic`, and every target and version
+/// prints the sequential results.
+#[test]
+fn accumulations_into_struct_members_are_reductions() {
+    check("struct_reductions");
+    check_cuda_emulated("struct_reductions");
+    check_openmp("struct_reductions");
+    let log = verbose_log("struct_reductions");
+    assert!(log.contains("1 kernel(s), parallel dims [1]"), "{}", log);
+    for text in [
+        "`h` accumulates (add)",
+        "`g` accumulates (add)",
+        "`acc` accumulates (add)",
+    ] {
+        assert!(log.contains(text), "{}\n{}", text, log);
+    }
+    let omp =
+        std::fs::read_to_string(root().join("target/e2e/program-struct_reductions-omp/omp.c"))
+            .unwrap();
+    assert_eq!(omp.matches("#pragma omp atomic").count(), 5, "{}", omp);
+    assert!(!omp.contains("reduction("), "{}", omp);
 }
 
 /// A schedule whose coefficients the generated `int` arithmetic may

@@ -560,7 +560,10 @@ impl CpuMapper<'_> {
                         Extent::Const(c) => b.checked_mul(*c),
                         Extent::Expr { .. } | Extent::Accessed => None,
                     });
-            if bytes.is_some_and(|b| b <= MAX_CLAUSE_ARRAY_BYTES) {
+            // A struct's members are no array to OpenMP: a `reduction`
+            // clause cannot name them, and their updates are atomics.
+            let clause = array.members.is_empty();
+            if clause && bytes.is_some_and(|b| b <= MAX_CLAUSE_ARRAY_BYTES) {
                 out.reductions.push((var, op));
             } else if matches!(op, RedOp::Add | RedOp::Mul)
                 && touching

@@ -239,11 +239,6 @@ fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedO
             return None;
         }
     }
-    // A struct's members are no array to OpenMP: a `reduction` clause
-    // cannot name them.
-    if !array.members.is_empty() {
-        return None;
-    }
     // Narrower integers (`char`, `short`, `bool`) wrap at their own width
     // and devices have no atomics of them: their accumulations stay in
     // order, exactly as C computes them.
