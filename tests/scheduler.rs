@@ -240,6 +240,51 @@ fn an_illegal_loaded_schedule_is_an_error_not_code() {
     );
 }
 
+/// A loaded schedule whose coefficients the generated `int` arithmetic
+/// may overflow (`valid::MAX_COEFFICIENT`) is the user's error, as an
+/// illegal one is: no fallback replaces it, and no code is written.
+#[test]
+fn a_loaded_schedule_with_huge_coefficients_is_an_error_not_code() {
+    let dir = scratch("sched-huge");
+    let big = dir.join("big.sched");
+    let src = kernel_path("jacobi-1d");
+    let dom = {
+        let (out, _, ok) = pencilc_on("jacobi-1d", &["--emit", "schedule"]);
+        assert!(ok);
+        let start = out.find("domain: \"").unwrap() + 9;
+        let end = out[start..].find('"').unwrap() + start;
+        out[start..end].to_string()
+    };
+    std::fs::write(
+        &big,
+        format!(
+            "{{ domain: \"{}\", child: {{ schedule: \"[{{ S_0[t, i] -> [(100000t)]; S_1[t, i] -> [(100000t + 1)] }}]\", child: {{ sequence: [ {{ filter: \"{{ S_0[t, i] }}\" }}, {{ filter: \"{{ S_1[t, i] }}\" }} ] }} }} }}",
+            dom
+        ),
+    )
+    .unwrap();
+    let host = dir.join("out.c");
+    let out = Command::new(pencilc())
+        .args(flags(&src, "MINI"))
+        .args([
+            "-o",
+            host.to_str().unwrap(),
+            "--load-schedule",
+            big.to_str().unwrap(),
+        ])
+        .arg(&src)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{}", err);
+    assert!(
+        err.contains("--load-schedule: the schedule has a coefficient of 100000"),
+        "{}",
+        err
+    );
+    assert!(!host.exists(), "{}", err);
+}
+
 /// A budget of a millisecond: both schedulers give up at once, pencilc
 /// keeps the original order with a warning naming the region, and the
 /// program is still right.

@@ -188,7 +188,7 @@ fn compile_region(
     valid::check_schedule(isl, deps, &schedule.tree).map_err(|e| {
         // A schedule the user gave is the user's error, not pencilc's: no
         // fallback replaces it silently.
-        if loaded.is_some() && e.code == Code::Internal {
+        if loaded.is_some() && matches!(e.code, Code::Internal | Code::Budget) {
             Diagnostic::error(
                 Code::Usage,
                 Some(scop.loc.clone()),
