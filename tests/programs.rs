@@ -1476,6 +1476,30 @@ fn pointers_to_structs_index_like_arrays_of_them() {
     assert!(log.contains("parallel dims [1, 1, 0, 2, 1]"), "{}", log);
 }
 
+/// Whole structs copied (issue 33: `s[i] = t[i]` was E0111): a loop over
+/// the places, exact in the model, parallel where the copies are
+/// independent; host code copies through the members' type. Every target
+/// and version prints the sequential results.
+#[test]
+fn whole_structs_are_copied_place_by_place() {
+    check("struct_copies");
+    check_cuda_emulated("struct_copies");
+    check_openmp("struct_copies");
+    let omp =
+        std::fs::read_to_string(root().join("target/e2e/program-struct_copies-omp/omp.c")).unwrap();
+    assert!(
+        omp.contains("((int *)&t[c2])[c3] = ((int *)&s[10 - 1 - c2])[c3];"),
+        "{}",
+        omp
+    );
+    let log = verbose_log("struct_copies");
+    assert!(
+        log.contains("4 kernel(s), parallel dims [2, 2, 2, 1]"),
+        "{}",
+        log
+    );
+}
+
 /// Accumulations into struct members (issue 31: they stayed sequential,
 /// as an OpenMP clause cannot name a member): a histogram of structs, an
 /// array member through a pointer, a complex sum's two members. Every loop

@@ -249,10 +249,16 @@ impl<'a> Cx<'a> {
                         "the left-hand side of an assignment must be a variable or an array element",
                     ));
                 }
+                let copies = op == AssignOp::Assign && spelled_out.is_none();
                 let rhs = match chained {
                     Some(stored) => stored,
                     None => self.expr(rhs)?,
                 };
+                if copies {
+                    if let Some(copy) = self.struct_copy(&lhs, &rhs, &self.loc(stmt)) {
+                        return Ok(copy);
+                    }
+                }
                 let rhs = match spelled_out {
                     Some(b) => Expr {
                         loc: rhs.loc.clone(),

@@ -18,9 +18,9 @@
 //! a region is an error that says which member.
 
 use super::Cx;
-use crate::diag::{Code, Result};
+use crate::diag::{Code, Loc, Result};
 use crate::front::syntax::{
-    integer_range, is_float_type, BinOp, Expr, ExprKind, VarDecl, MEMBER_ROW,
+    integer_range, is_float_type, AssignOp, BinOp, Expr, ExprKind, Stmt, VarDecl, MEMBER_ROW,
 };
 use std::collections::BTreeMap;
 use tree_sitter::Node;
@@ -737,6 +737,63 @@ impl Cx<'_> {
             });
         }
         Ok((place.expect("a place"), row))
+    }
+}
+
+impl Cx<'_> {
+    /// `s[i] = t[j]` of two whole structs of one layout (issue 33: a whole
+    /// struct copied was E0111): a loop over the places, `for (int
+    /// pencilc_place = 0; pencilc_place < P; pencilc_place++) s[i][p] =
+    /// t[j][p]`, which the model holds exactly and host code prints through
+    /// the members' type. `None` where either side is no whole struct.
+    pub(super) fn struct_copy(&self, lhs: &Expr, rhs: &Expr, loc: &Loc) -> Option<Stmt> {
+        let whole = |e: &Expr| -> Option<Layout> {
+            let mut subs = 0;
+            let mut cur = e;
+            while let ExprKind::Index(b, _) = &cur.kind {
+                subs += 1;
+                cur = b;
+            }
+            let ExprKind::Ident(name) = &cur.kind else {
+                return None;
+            };
+            match self.struct_vars.borrow().get(name) {
+                Some(StructVar::Usable { layout, rank }) if *rank == subs => Some(layout.clone()),
+                _ => None,
+            }
+        };
+        let layout = whole(lhs)?;
+        if whole(rhs)? != layout {
+            return None;
+        }
+        let _scope = self.enter_scope([]);
+        let iter = self.declare("pencilc_place");
+        let at = |kind| Expr {
+            kind,
+            loc: loc.clone(),
+        };
+        let place = || at(ExprKind::Ident(iter.clone()));
+        let size = layout.size();
+        Some(Stmt::For {
+            iter: iter.clone(),
+            iter_type: Some("int".into()),
+            init: at(ExprKind::Int(0, "0".into())),
+            cond: at(ExprKind::Binary(
+                BinOp::Lt,
+                Box::new(place()),
+                Box::new(at(ExprKind::Int(size as i64, size.to_string()))),
+            )),
+            step: 1,
+            body: vec![Stmt::Assign {
+                lhs: at(ExprKind::Index(Box::new(lhs.clone()), Box::new(place()))),
+                op: AssignOp::Assign,
+                rhs: at(ExprKind::Index(Box::new(rhs.clone()), Box::new(place()))),
+                loc: loc.clone(),
+                atomic: false,
+            }],
+            independent: None,
+            loc: loc.clone(),
+        })
     }
 }
 
