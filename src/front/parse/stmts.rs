@@ -198,10 +198,19 @@ impl<'a> Cx<'a> {
                 }
                 let chained = if inner.kind() == "assignment_expression" {
                     let link = self.assignment_link(inner, stmt, out)?;
-                    let Stmt::Assign { lhs: stored, .. } = &link else {
-                        return Err(self.syntax(inner));
+                    let stored = match &link {
+                        Stmt::Assign { lhs, .. } => lhs.clone(),
+                        // A struct copy (`Cx::struct_copy`): its left-hand
+                        // side, whole.
+                        Stmt::For { body, .. } => match body.as_slice() {
+                            [Stmt::Assign { lhs, .. }] => match &lhs.kind {
+                                ExprKind::Index(whole, _) => (**whole).clone(),
+                                _ => return Err(self.syntax(inner)),
+                            },
+                            _ => return Err(self.syntax(inner)),
+                        },
+                        _ => return Err(self.syntax(inner)),
                     };
-                    let stored = stored.clone();
                     out.push(link);
                     Some(stored)
                 } else {
