@@ -1494,7 +1494,7 @@ fn whole_structs_are_copied_place_by_place() {
     );
     let log = verbose_log("struct_copies");
     assert!(
-        log.contains("4 kernel(s), parallel dims [2, 2, 2, 1]"),
+        log.contains("4 kernel(s), parallel dims [2, 2, 2, 2]"),
         "{}",
         log
     );
