@@ -197,12 +197,12 @@ fn saved_schedule_reloads_to_the_same_code() {
     );
 }
 
-/// A hand-edited schedule that runs jacobi-1d's time loop backwards is
-/// rejected with the violated dependence, and no code is written.
-#[test]
-fn an_illegal_loaded_schedule_is_an_error_not_code() {
-    let dir = scratch("sched-illegal");
-    let bad = dir.join("bad.sched");
+/// jacobi-1d (MINI) compiled with a hand-written schedule whose band is
+/// `band` (`S_0`'s member, `S_1`'s member): pencilc's output and whether
+/// it wrote the host file.
+fn with_loaded_band(tag: &str, band: (&str, &str)) -> (std::process::Output, bool) {
+    let dir = scratch(tag);
+    let sched = dir.join("loaded.sched");
     let src = kernel_path("jacobi-1d");
     let dom = {
         let (out, _, ok) = pencilc_on("jacobi-1d", &["--emit", "schedule"]);
@@ -212,10 +212,10 @@ fn an_illegal_loaded_schedule_is_an_error_not_code() {
         out[start..end].to_string()
     };
     std::fs::write(
-        &bad,
+        &sched,
         format!(
-            "{{ domain: \"{}\", child: {{ schedule: \"[{{ S_0[t, i] -> [(-t)]; S_1[t, i] -> [(-t)] }}]\", child: {{ sequence: [ {{ filter: \"{{ S_0[t, i] }}\" }}, {{ filter: \"{{ S_1[t, i] }}\" }} ] }} }} }}",
-            dom
+            "{{ domain: \"{}\", child: {{ schedule: \"[{{ S_0[t, i] -> [({})]; S_1[t, i] -> [({})] }}]\", child: {{ sequence: [ {{ filter: \"{{ S_0[t, i] }}\" }}, {{ filter: \"{{ S_1[t, i] }}\" }} ] }} }} }}",
+            dom, band.0, band.1
         ),
     )
     .unwrap();
@@ -226,18 +226,23 @@ fn an_illegal_loaded_schedule_is_an_error_not_code() {
             "-o",
             host.to_str().unwrap(),
             "--load-schedule",
-            bad.to_str().unwrap(),
+            sched.to_str().unwrap(),
         ])
         .arg(&src)
         .output()
         .unwrap();
+    (out, host.exists())
+}
+
+/// A hand-edited schedule that runs jacobi-1d's time loop backwards is
+/// rejected with the violated dependence, and no code is written.
+#[test]
+fn an_illegal_loaded_schedule_is_an_error_not_code() {
+    let (out, written) = with_loaded_band("sched-illegal", ("-t", "-t"));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{}", err);
     assert!(err.contains("violates the dependences"), "{}", err);
-    assert!(
-        !host.exists(),
-        "no code may be written for an illegal schedule"
-    );
+    assert!(!written, "no code may be written for an illegal schedule");
 }
 
 /// A loaded schedule whose coefficients the generated `int` arithmetic
@@ -245,36 +250,7 @@ fn an_illegal_loaded_schedule_is_an_error_not_code() {
 /// illegal one is: no fallback replaces it, and no code is written.
 #[test]
 fn a_loaded_schedule_with_huge_coefficients_is_an_error_not_code() {
-    let dir = scratch("sched-huge");
-    let big = dir.join("big.sched");
-    let src = kernel_path("jacobi-1d");
-    let dom = {
-        let (out, _, ok) = pencilc_on("jacobi-1d", &["--emit", "schedule"]);
-        assert!(ok);
-        let start = out.find("domain: \"").unwrap() + 9;
-        let end = out[start..].find('"').unwrap() + start;
-        out[start..end].to_string()
-    };
-    std::fs::write(
-        &big,
-        format!(
-            "{{ domain: \"{}\", child: {{ schedule: \"[{{ S_0[t, i] -> [(100000t)]; S_1[t, i] -> [(100000t + 1)] }}]\", child: {{ sequence: [ {{ filter: \"{{ S_0[t, i] }}\" }}, {{ filter: \"{{ S_1[t, i] }}\" }} ] }} }} }}",
-            dom
-        ),
-    )
-    .unwrap();
-    let host = dir.join("out.c");
-    let out = Command::new(pencilc())
-        .args(flags(&src, "MINI"))
-        .args([
-            "-o",
-            host.to_str().unwrap(),
-            "--load-schedule",
-            big.to_str().unwrap(),
-        ])
-        .arg(&src)
-        .output()
-        .unwrap();
+    let (out, written) = with_loaded_band("sched-huge", ("100000t", "100000t + 1"));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{}", err);
     assert!(
@@ -282,7 +258,7 @@ fn a_loaded_schedule_with_huge_coefficients_is_an_error_not_code() {
         "{}",
         err
     );
-    assert!(!host.exists(), "{}", err);
+    assert!(!written, "{}", err);
 }
 
 /// A budget of a millisecond: both schedulers give up at once, pencilc

@@ -3,7 +3,7 @@
 //! bodies are printed in terms of generated loop variables), array access
 //! linearisation, and function names.
 
-use crate::front::syntax::{BinOp, Expr, ExprKind, UnOp, MEMBER_ROW};
+use crate::front::syntax::{member_row, BinOp, Expr, ExprKind, MemberRowArgs, UnOp};
 
 pub struct ExprPrinter<'a> {
     /// Prints a bare identifier (loop iterators become AST expressions,
@@ -127,8 +127,10 @@ impl ExprPrinter<'_> {
                 ),
                 PREC_COND,
             ),
-            ExprKind::Call(f, args) if f == MEMBER_ROW => (self.member_row(args), PREC_UNARY),
             ExprKind::Call(f, args) => {
+                if let Some(row) = member_row(e) {
+                    return (self.member_row(&row), PREC_UNARY);
+                }
                 let args: Vec<String> = args.iter().map(|a| self.print(a)).collect();
                 (
                     format!("{}({})", (self.call)(f), args.join(", ")),
@@ -145,12 +147,9 @@ impl ExprPrinter<'_> {
     /// first place: where one element's address is not of the parameter's
     /// type (a multi-dimensional member, structs), host code reaches the
     /// user's type through `void *`.
-    fn member_row(&self, args: &[Expr]) -> String {
-        let [first, _places, structs, extents @ ..] = args else {
-            return "0".to_string();
-        };
-        let addr = format!("&{}", self.wrap(first, PREC_UNARY));
-        let elements = matches!(structs.kind, ExprKind::Int(0, _)) && extents.len() <= 1;
+    fn member_row(&self, row: &MemberRowArgs) -> String {
+        let addr = format!("&{}", self.wrap(row.first, PREC_UNARY));
+        let elements = !row.structs && row.extents.len() <= 1;
         if self.flat_rows || elements {
             addr
         } else {

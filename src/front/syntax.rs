@@ -624,6 +624,33 @@ impl VarDecl {
 /// argument leaves. The prefix is reserved, so no user call has this name.
 pub const MEMBER_ROW: &str = "pencilc_member_row";
 
+/// A `MEMBER_ROW` marker's arguments, read back.
+pub struct MemberRowArgs<'e> {
+    pub first: &'e Expr,
+    pub places: usize,
+    pub structs: bool,
+    pub extents: &'e [Expr],
+}
+
+/// `e`'s arguments where it is a `MEMBER_ROW` marker.
+pub fn member_row(e: &Expr) -> Option<MemberRowArgs<'_>> {
+    let ExprKind::Call(f, args) = &e.kind else {
+        return None;
+    };
+    let [first, places, structs, extents @ ..] = args.as_slice() else {
+        return None;
+    };
+    match (f == MEMBER_ROW, &places.kind, &structs.kind) {
+        (true, ExprKind::Int(p, _), ExprKind::Int(s, _)) if *p > 0 => Some(MemberRowArgs {
+            first,
+            places: *p as usize,
+            structs: *s != 0,
+            extents,
+        }),
+        _ => None,
+    }
+}
+
 /// Names for a diagnostic: the first eight, then how many there are (a
 /// struct of arrays has thousands of members).
 pub fn listed(names: &[String]) -> String {

@@ -3,7 +3,7 @@
 //! rules for their literals.
 
 use super::*;
-use crate::front::syntax::MEMBER_ROW;
+use crate::front::syntax::member_row;
 
 impl<'a> Cx<'a> {
     /// The buffer a pointer-to-array declaration of the region points to:
@@ -250,33 +250,35 @@ impl<'a> Cx<'a> {
             match a.child_by_field_name("argument") {
                 Some(x) if address => {
                     // `&s.f[i]` of a struct member: the struct, a row.
-                    self.member_rows.set(matches!(
-                        x.kind(),
-                        "field_expression" | "subscript_expression"
-                    ));
-                    let inner = self.expr(x);
-                    self.member_rows.set(false);
-                    let inner = inner?;
-                    args.push(match &inner.kind {
-                        ExprKind::Call(f, _) if f == MEMBER_ROW => inner,
-                        _ => Expr {
+                    let inner = self.call_argument(x)?;
+                    args.push(if member_row(&inner).is_some() {
+                        inner
+                    } else {
+                        Expr {
                             kind: ExprKind::Unary(UnOp::AddrOf, Box::new(inner)),
                             loc: self.loc(a),
-                        },
+                        }
                     })
                 }
-                _ => {
-                    // `f(s.a[k])`: an array member is a row of its struct.
-                    let member = matches!(a.kind(), "field_expression" | "subscript_expression");
-                    self.member_rows.set(member);
-                    let arg = self.expr(a);
-                    self.member_rows.set(false);
-                    args.push(arg?);
-                }
+                // `f(s.a[k])`: an array member is a row of its struct.
+                _ => args.push(self.call_argument(a)?),
             }
         }
         self.check_builtin_arity(f, args.len())?;
         mk(ExprKind::Call(self.callee(self.text(f)), args))
+    }
+
+    /// A call's argument `a`, where an array member of a struct is a row
+    /// (`syntax::MEMBER_ROW`): the flag is set for the argument's own
+    /// member access only (`Cx::member_chain` takes it).
+    fn call_argument(&self, a: Node) -> Result<Expr> {
+        self.member_rows.set(matches!(
+            a.kind(),
+            "field_expression" | "subscript_expression"
+        ));
+        let arg = self.expr(a);
+        self.member_rows.set(false);
+        arg
     }
 
     /// A builtin the file calls without declaring it (`front::implicit`)

@@ -3,7 +3,7 @@
 //! the reads an expression makes.
 
 use super::*;
-use crate::front::syntax::MEMBER_ROW;
+use crate::front::syntax::member_row;
 
 impl<'r> Builder<'r> {
     /// The access relation of a scalar or array element expression,
@@ -19,20 +19,8 @@ impl<'r> Builder<'r> {
     /// member struct (`syntax::MEMBER_ROW`): all the places it spans, from
     /// its first (a may-access only where its subscripts are not affine).
     pub(super) fn member_row(&mut self, e: &Expr, tuple: &str) -> Option<Result<Access>> {
-        let ExprKind::Call(f, args) = &e.kind else {
-            return None;
-        };
-        if f != MEMBER_ROW {
-            return None;
-        }
-        let (first, span) = match args.as_slice() {
-            [first, count, ..] => match count.kind {
-                ExprKind::Int(c, _) if c > 0 => (first, c as usize),
-                _ => return None,
-            },
-            _ => return None,
-        };
-        Some(self.access_span(first, tuple, false, span))
+        let row = member_row(e)?;
+        Some(self.access_span(row.first, tuple, false, row.places))
     }
 
     /// `access`, where the last subscript is the first of `span` places in
@@ -258,7 +246,7 @@ impl<'r> Builder<'r> {
     pub(super) fn names_memory(&self, a: &Expr) -> bool {
         match &a.kind {
             ExprKind::Unary(UnOp::AddrOf, _) => true,
-            ExprKind::Call(f, _) => f == MEMBER_ROW,
+            ExprKind::Call(..) => member_row(a).is_some(),
             ExprKind::Ident(_) | ExprKind::Index(..) => base_name(a)
                 .and_then(|b| self.decl(b))
                 .is_some_and(|d| subscripts(a).len() < d.rank()),
@@ -326,11 +314,10 @@ impl<'r> Builder<'r> {
                 if f == "__pencil_maybe" {
                     return Ok(());
                 }
-                if let Some(row) = self.member_row(e, tuple) {
-                    if let Some(first) = args.first() {
-                        self.subscript_reads(first, tuple, out)?;
-                    }
-                    out.push(row?);
+                if let Some(row) = member_row(e) {
+                    self.subscript_reads(row.first, tuple, out)?;
+                    let acc = self.access_span(row.first, tuple, false, row.places)?;
+                    out.push(acc);
                     return Ok(());
                 }
                 if *f == self.region.function {
@@ -372,7 +359,7 @@ impl<'r> Builder<'r> {
                 }
                 let bodiless = !is_pure_function(f);
                 for a in args {
-                    if matches!(&a.kind, ExprKind::Call(f, _) if f == MEMBER_ROW) {
+                    if member_row(a).is_some() {
                         self.reads_in(a, tuple, out, false)?;
                         continue;
                     }

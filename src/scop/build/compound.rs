@@ -387,7 +387,7 @@ impl Builder<'_> {
         if let Some(sum) = self.region.summaries.get(name) {
             if let Some(a) = args.iter().find(|a| {
                 matches!(&a.kind, ExprKind::Unary(UnOp::AddrOf, _))
-                    || matches!(&a.kind, ExprKind::Call(f, _) if f == crate::front::syntax::MEMBER_ROW)
+                    || crate::front::syntax::member_row(a).is_some()
             }) {
                 return Err(Diagnostic::error(
                     Code::PointerArithmetic,
@@ -471,14 +471,11 @@ impl Builder<'_> {
                 // A row (`A[i]` of a 2-d `A`): all of it, and the reads
                 // its subscripts make.
                 // An array member of a struct (`s[i].a[k]`): its places.
-                ExprKind::Call(f, fargs) if f == crate::front::syntax::MEMBER_ROW => {
-                    if let Some(first) = fargs.first() {
-                        self.subscript_reads(first, tuple, reads)?;
-                    }
+                ExprKind::Call(..) if crate::front::syntax::member_row(a).is_some() => {
+                    // Its subscripts' reads and all its places, read.
+                    self.reads_in(a, tuple, reads, false)?;
                     if let Some(acc) = self.member_row(a, tuple) {
-                        let acc = acc?;
-                        reads.push(acc.clone());
-                        writes.push(Access { may: true, ..acc });
+                        writes.push(Access { may: true, ..acc? });
                     }
                 }
                 ExprKind::Index(..) if is_row(self, a) => {
