@@ -1109,10 +1109,38 @@ fn unsigned_arithmetic_wraps_as_in_c() {
 fn grids_have_no_tiles_where_no_launch_has_any() {
     check("cast_bound_grid");
     check_cuda_emulated("cast_bound_grid");
-    let dir = root().join("target/e2e/program-cast_bound_grid");
+    // n = 0: no iteration, one block; n = 100: 4 tiles of 32; n = -1:
+    // 2^32 - 1 iterations, 2^27 tiles (C's conversion, as written).
+    let (grid, blocks) = launch_grid_at("cast_bound_grid", ", dev_A", &[0, 100, -1]);
+    assert_eq!(blocks, "1 4 134217728", "grid {}", grid);
+}
+
+/// A band whose tile indices are non-negative except, for n < 0, one
+/// statement's placed at `n` wraps around the grid, yet launches the
+/// tiles' count wherever every index is non-negative (`n / 32 + 1`), not
+/// the wrap-around size of 32,768 blocks, under which emulated CUDA ran
+/// for minutes (differential seed 58, case 34, shrunk). Every version
+/// prints the sequential result, emulated CUDA included.
+#[test]
+fn wrapping_tiles_launch_their_count_where_none_is_negative() {
+    let name = "grid_statement_at_parameter";
+    check(name);
+    check_cuda_emulated(name);
+    // Generated under isl's scheduler, whose schedule places the first
+    // statement at the band's last `l` (the cost model's choice here).
+    let (grid, blocks) = launch_grid_at(name, ", 1, dev_A", &[0, 1, 70, 1000, 2000000000, -5]);
+    assert_eq!(blocks, "1 1 3 32 32768 32768", "grid {}", grid);
+}
+
+/// The first grid argument of `kernel0_launch` in the emulated CUDA host
+/// file of test program `name` (up to `until`), compiled and evaluated at
+/// each `n`: the expression and its values.
+fn launch_grid_at(name: &str, until: &str, ns: &[i32]) -> (String, String) {
+    let dir = root().join("target/e2e").join(format!("program-{}", name));
     let host = std::fs::read_to_string(dir.join("cuda_host.c")).unwrap();
     let at = host.find("kernel0_launch(").expect("a launch") + "kernel0_launch(".len();
-    let grid = &host[at..at + host[at..].find(", dev_A").expect("the grid argument")];
+    let grid = host[at..at + host[at..].find(until).expect("the grid argument")].to_string();
+    let calls: Vec<String> = ns.iter().map(|n| format!("grid({})", n)).collect();
     let probe = dir.join("grid.c");
     std::fs::write(
         &probe,
@@ -1120,8 +1148,10 @@ fn grids_have_no_tiles_where_no_launch_has_any() {
             "#include <stdio.h>\n#define pencilc_max(x, y) ((x) > (y) ? (x) : (y))\n\
              #define pencilc_min(x, y) ((x) < (y) ? (x) : (y))\n\
              static long grid(int n) {{ return (long) ({}); }}\n\
-             int main(void) {{ printf(\"%ld %ld %ld\\n\", grid(0), grid(100), grid(-1)); return 0; }}\n",
-            grid
+             int main(void) {{ printf(\"{}\\n\", {}); return 0; }}\n",
+            grid,
+            vec!["%ld"; ns.len()].join(" "),
+            calls.join(", ")
         ),
     )
     .unwrap();
@@ -1131,14 +1161,8 @@ fn grids_have_no_tiles_where_no_launch_has_any() {
         "cc grid.c",
     );
     let out = run(&mut Command::new(&exe), "the grid probe");
-    // n = 0: no iteration, one block; n = 100: 4 tiles of 32; n = -1:
-    // 2^32 - 1 iterations, 2^27 tiles (C's conversion, as written).
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout).trim(),
-        "1 4 134217728",
-        "grid {}",
-        grid
-    );
+    let values = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    (grid, values)
 }
 
 /// A parallel member that can be negative is shifted to start at block 0

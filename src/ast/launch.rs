@@ -21,7 +21,11 @@ pub(super) fn launch_at(
     let thread_ids = &mapped.thread_ids[..];
     let h = launch_schedule(isl, prefix, build)?;
     if h.is_empty().isl(isl, STAGE)? {
-        let none: Vec<Option<TileBound>> = plan.tile_index.iter().map(|_| None).collect();
+        let none: Vec<LaunchTiles> = plan
+            .tile_index
+            .iter()
+            .map(|_| LaunchTiles::Unknown)
+            .collect();
         return Ok(Occurrence {
             kernel: plan.id,
             guard: None,
@@ -317,15 +321,12 @@ pub(super) fn reroot_contexts(sub: &str) -> Option<String> {
     Some(out)
 }
 
-/// Per block dimension, the launch's tile bound, or `None` where tile
-/// indices may be negative (skewed bands launch the wrap-around size).
-pub(super) fn tile_bounds(
-    isl: &Isl,
-    plan: &KernelPlan,
-    h: &UnionMap,
-) -> Result<Vec<Option<TileBound>>> {
+/// Per block dimension, what the launch knows of its tiles: a bound
+/// where every tile index is non-negative, a block count where some may
+/// be negative for some parameter values (`LaunchTiles`).
+pub(super) fn tile_bounds(isl: &Isl, plan: &KernelPlan, h: &UnionMap) -> Result<Vec<LaunchTiles>> {
     let mut out = Vec::new();
-    for idx_text in &plan.tile_index {
+    for (j, idx_text) in plan.tile_index.iter().enumerate() {
         let idx = isl.union_map(idx_text).isl(isl, STAGE)?;
         let rel = h
             .copy()
@@ -335,7 +336,7 @@ pub(super) fn tile_bounds(
             .apply_range(idx)
             .isl(isl, STAGE)?;
         if rel.is_empty().isl(isl, STAGE)? {
-            out.push(None);
+            out.push(LaunchTiles::Unknown);
             continue;
         }
         // The relation with local variables eliminated, as one convex
@@ -366,15 +367,13 @@ pub(super) fn tile_bounds(
             break;
         }
         let Some((hull, mn, max)) = found else {
-            out.push(None);
+            out.push(LaunchTiles::Unknown);
             continue;
         };
         let dom = mn.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
-        if !dom
-            .is_subset(&mn.nonneg_set().isl(isl, STAGE)?)
-            .isl(isl, STAGE)?
-        {
-            out.push(None);
+        let nonneg = mn.nonneg_set().isl(isl, STAGE)?;
+        if !dom.is_subset(&nonneg).isl(isl, STAGE)? {
+            out.push(counted(isl, max, nonneg, plan.grid_cap[j])?);
             continue;
         }
         let max = max.coalesce().isl(isl, STAGE)?;
@@ -386,9 +385,36 @@ pub(super) fn tile_bounds(
             .isl(isl, STAGE)?
             .coalesce()
             .isl(isl, STAGE)?;
-        out.push(Some(TileBound { max, below }));
+        out.push(LaunchTiles::Bounded(TileBound { max, below }));
     }
     Ok(out)
+}
+
+/// The blocks a launch whose tile indices may be negative needs: `max +
+/// 1` where the hull's smallest index is non-negative (`nonneg`; the
+/// kernel's block `b` runs tiles `b`, `b + cap`, ..., so no block beyond
+/// the largest index has work), the wrap-around size `cap` elsewhere.
+/// Total over the host values, so the grid is defined wherever the
+/// launch runs. Without this, a band whose one statement sits at `n`
+/// launched `cap` blocks (32,768) for every `n`, most of them empty.
+fn counted(isl: &Isl, max: PwAff, nonneg: Set, cap: i64) -> Result<LaunchTiles> {
+    let one = isl_rs::Val::int_from_si(&isl.ctx, 1).isl(isl, STAGE)?;
+    let some = max
+        .add_constant_val(one)
+        .isl(isl, STAGE)?
+        .intersect_domain(nonneg.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    let rest = PwAff::val_on_domain(
+        nonneg.complement().isl(isl, STAGE)?,
+        isl_rs::Val::int_from_si(&isl.ctx, cap).isl(isl, STAGE)?,
+    )
+    .isl(isl, STAGE)?;
+    let count = some
+        .union_max(rest)
+        .isl(isl, STAGE)?
+        .coalesce()
+        .isl(isl, STAGE)?;
+    Ok(LaunchTiles::Counted { count })
 }
 
 /// An optimum of a relaxed relation, or `None` where it is unbounded
@@ -416,13 +442,13 @@ pub(super) fn bounded(
 /// host loops with the parameters that carry their values into the kernel.
 pub(super) fn block_id_bounds(
     isl: &Isl,
-    bounds: &[Option<TileBound>],
+    bounds: &[LaunchTiles],
     at: &Set,
     block_ids: &[String],
 ) -> Result<Set> {
     let mut out = isl.set("{ : }").isl(isl, STAGE)?;
     for (bound, id) in bounds.iter().zip(block_ids) {
-        let Some(bound) = bound else { continue };
+        let Some(bound) = bound.bound() else { continue };
         let below = bound.below.copy().isl(isl, STAGE)?;
         let universe = Set::universe(below.get_space().isl(isl, STAGE)?.range().isl(isl, STAGE)?)
             .isl(isl, STAGE)?;
@@ -458,10 +484,10 @@ pub(super) fn block_id_bounds(
 pub(super) fn launch_guard(
     isl: &Isl,
     build: &BuildAt,
-    bounds: &[Option<TileBound>],
+    bounds: &[LaunchTiles],
 ) -> Result<Option<AExpr>> {
     let mut domain: Option<Set> = None;
-    for b in bounds.iter().flatten() {
+    for b in bounds.iter().filter_map(LaunchTiles::bound) {
         let d = b.max.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
         domain = Some(match domain {
             None => d,
@@ -486,15 +512,16 @@ pub(super) fn launch_guard(
 }
 
 /// Blocks needed per grid dimension at this launch: the tile bound plus
-/// one (capped at the wrap-around size), or the cap itself when tile
-/// indices may be negative (skewed bands). Where the AST cannot express
+/// one (capped at the wrap-around size); where tile indices may be
+/// negative, the launch's block count (`LaunchTiles::Counted`), else the
+/// cap itself (skewed bands). Where the AST cannot express
 /// the launch's own bound, the largest tile index of any launch
 /// (`KernelPlan::tile_max`, parameters only) plus one.
 pub(super) fn grid_sizes(
     isl: &Isl,
     plan: &KernelPlan,
     build: &BuildAt,
-    bounds: &[Option<TileBound>],
+    bounds: &[LaunchTiles],
     empty: bool,
 ) -> Result<Vec<AExpr>> {
     let mut out = Vec::new();
@@ -529,9 +556,22 @@ pub(super) fn grid_sizes(
             }
             _ => None,
         };
-        let Some(bound) = bound else {
-            out.push(whole.unwrap_or(AExpr::Int(if empty { 1 } else { cap })));
-            continue;
+        let bound = match bound {
+            LaunchTiles::Bounded(bound) => bound,
+            LaunchTiles::Counted { count } => {
+                let e = build
+                    .expr_from_pw_aff(count.copy().isl(isl, STAGE)?)
+                    .ok_or_else(|| isl.last_error(STAGE))?;
+                out.push(match convert_expr(isl, &e)?.simplify() {
+                    AExpr::Int(c) => AExpr::Int(c.clamp(1, cap)),
+                    c => AExpr::op(AOp::Min, vec![c, AExpr::Int(cap)]),
+                });
+                continue;
+            }
+            LaunchTiles::Unknown => {
+                out.push(whole.unwrap_or(AExpr::Int(if empty { 1 } else { cap })));
+                continue;
+            }
         };
         let e = build
             .expr_from_pw_aff(bound.max.copy().isl(isl, STAGE)?)

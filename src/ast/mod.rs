@@ -376,6 +376,32 @@ struct TileBound {
     below: Map,
 }
 
+/// What one launch knows of its tiles along one block dimension.
+enum LaunchTiles {
+    /// Nothing usable (no instances, or no bounded hull): the launch runs
+    /// the wrap-around grid.
+    Unknown,
+    /// Tile indices may be negative for some parameter values (a
+    /// statement placed at `n` in a band whose other instances start at
+    /// 0, with `n` any `int`). Blocks then wrap around the grid, so for
+    /// those values the launch needs the wrap-around size, but where every
+    /// index is non-negative `max + 1` blocks suffice. `count` is that
+    /// number of blocks, total over the host values; the kernel may
+    /// assume nothing more of its block ids.
+    Counted { count: PwAff },
+    /// Every tile index is non-negative wherever the launch has instances.
+    Bounded(TileBound),
+}
+
+impl LaunchTiles {
+    fn bound(&self) -> Option<&TileBound> {
+        match self {
+            LaunchTiles::Bounded(b) => Some(b),
+            _ => None,
+        }
+    }
+}
+
 /// More blocks than PPCG's wrap-around grid: a constant grid beyond it
 /// is replaced by the parametric count where there is one.
 const HUGE_CONSTANT_GRID: i64 = 32768;

@@ -338,10 +338,6 @@ impl Mapper<'_> {
         }
     }
 
-    /// Whether some tile index of `index` (instances → tile) over the
-    /// band's instances may be negative or reach `cap`, for some values of
-    /// the parameters their C types allow. Answered on the instances with
-    /// local variables eliminated (a superset), so `false` is certain.
     /// Whether a kernel's tiles along one block dimension must wrap
     /// around a grid smaller than their number, and otherwise their
     /// largest index over the launch as a function of the parameters
@@ -355,6 +351,9 @@ impl Mapper<'_> {
     /// largest index (a time-skewed stencil's tiles grow with `tsteps`)
     /// wraps nowhere: a kernel with wrap-around tiles costs isl's AST
     /// generation more than a hundred times as much on the stencils.
+    /// Answered on the instances with local variables eliminated (a
+    /// superset), so "no wrap" is certain. Where tiles wrap, each launch
+    /// still counts its own blocks (`ast::launch::tile_bounds`).
     pub(super) fn tiles_may_wrap(
         &self,
         index: &UnionMap,

@@ -163,11 +163,13 @@ pub fn choose(subs: &[Poly], is_iter: &dyn Fn(&str) -> bool) -> Result<Option<Sh
         }
         // A parameter in a stride is a row length (`i * n + 1` is `[i][1]`
         // of rows of `n`); a constant is one only where some subscript
-        // has an iterator below it (`2 * i` alone is a stride).
+        // has an iterator both in its rows and below them (`2 * i + j`;
+        // `2 * k` beside another subscript `j + 1` is a stride, not rows).
+        let varies = |p: &Poly| p.names().iter().any(|n| is_iter(n));
         let rows = !s.params.is_empty()
             || subs
                 .iter()
-                .any(|p| divide(p, &s).is_some_and(|(_, r)| r.names().iter().any(|n| is_iter(n))));
+                .any(|p| divide(p, &s).is_some_and(|(q, r)| varies(&q) && varies(&r)));
         if rows {
             strides.push(s);
         }
@@ -243,8 +245,10 @@ mod tests {
         let s = choose(&[p.clone()], &iter).unwrap().unwrap();
         assert_eq!(text(&s.sizes()), ["2 * m"]);
         assert_eq!(text(&s.decompose(&p, &iter).unwrap()), ["i", "2 * j + 1"]);
-        // 2 * i alone is a stride, not rows.
+        // 2 * i alone is a stride, not rows, also beside j + 1.
         assert_eq!(choose(&[prod(&[k(2), v("i")])], &iter).unwrap(), None);
+        let beside = [prod(&[k(2), v("i")]), sum(&[v("j"), k(1)])];
+        assert_eq!(choose(&beside, &iter).unwrap(), None);
     }
 
     #[test]
