@@ -114,6 +114,7 @@ fn parallel_loops(ast: Ast, lp: &ParallelLoop, iters: &[String]) -> Ast {
             if canonical(&iter, &init, &cond, &inc) {
                 Ast::Parallel {
                     reductions: lp.reductions.clone(),
+                    locals: lp.locals.clone(),
                     body: Box::new(Ast::For {
                         iter,
                         init,

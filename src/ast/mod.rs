@@ -93,6 +93,9 @@ pub enum Ast {
     /// combine the `reductions` variables into private copies.
     Parallel {
         reductions: Vec<(String, crate::front::syntax::RedOp)>,
+        /// Elements reduced through locals around the loop
+        /// (`map::cpu::LocalAccumulator`).
+        locals: Vec<crate::map::cpu::LocalAccumulator>,
         body: Box<Ast>,
     },
     /// A statement instance whose update is `#pragma omp atomic`.

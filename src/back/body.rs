@@ -37,6 +37,10 @@ pub struct BodyPrinter<'a> {
     pub temporaries: &'a [crate::deps::Privatised],
     /// Where those copies are stored into the variables themselves.
     pub write_backs: &'a [crate::ast::WriteBack],
+    /// The locals of the OpenMP loop being printed (`Ast::Parallel`'s
+    /// `locals`): an access of the element goes to the local. Each is
+    /// the variable, its printed subscripts and the local's name.
+    pub locals: std::cell::RefCell<Vec<(String, Vec<String>, String)>>,
 }
 
 /// Declarations of the private copies of `temporaries` whose statements
@@ -106,6 +110,7 @@ impl<'a> BodyPrinter<'a> {
             kernel_rows: false,
             temporaries: &[],
             write_backs: &[],
+            locals: Default::default(),
         }
     }
 }
@@ -210,7 +215,11 @@ impl BodyPrinter<'_> {
             }
             Ast::Site { body, .. } => self.print(body, depth, out, launch)?,
             Ast::Launch(i) => launch(*i, depth, out)?,
-            Ast::Parallel { reductions, body } => {
+            Ast::Parallel {
+                reductions,
+                locals,
+                body,
+            } => {
                 let private = if self.temporaries.is_empty() {
                     String::new()
                 } else {
@@ -223,13 +232,44 @@ impl BodyPrinter<'_> {
                             .join(", ")
                     )
                 };
+                // Each local starts from the element's value and is
+                // stored back after the loop: with no iteration, the
+                // element is unchanged.
+                let (depth, ind) = if locals.is_empty() {
+                    (depth, ind)
+                } else {
+                    out.push_str(&format!("{}{{\n", ind));
+                    (depth + 1, indent(depth + 1))
+                };
+                let mut clauses = self.reduction_clauses(reductions);
+                let mut active = Vec::new();
+                for (k, l) in locals.iter().enumerate() {
+                    let subs: Vec<String> = l.subs.iter().map(|c| c.to_string()).collect();
+                    let name = l.local_name(k);
+                    out.push_str(&format!(
+                        "{}{} {} = {};\n",
+                        ind,
+                        l.elem_type,
+                        name,
+                        self.access(&l.var, &subs)
+                    ));
+                    clauses.push_str(&format!(" reduction({}: {})", l.op.clause_text(), name));
+                    active.push((l.var.clone(), subs, name));
+                }
                 out.push_str(&format!(
                     "{}#pragma omp parallel for{}{}\n",
-                    ind,
-                    private,
-                    self.reduction_clauses(reductions)
+                    ind, private, clauses
                 ));
-                self.print(body, depth, out, launch)?;
+                *self.locals.borrow_mut() = active.clone();
+                let printed = self.print(body, depth, out, launch);
+                self.locals.borrow_mut().clear();
+                printed?;
+                if !locals.is_empty() {
+                    for (var, subs, name) in &active {
+                        out.push_str(&format!("{}{} = {};\n", ind, self.access(var, subs), name));
+                    }
+                    out.push_str(&format!("{}}}\n", indent(depth - 1)));
+                }
             }
             Ast::Atomic(body) => {
                 out.push_str(&format!("{}#pragma omp atomic\n", ind));
@@ -308,6 +348,14 @@ impl BodyPrinter<'_> {
             global_ident(n)
         };
         let access = |n: &str, subs: &[String]| -> String {
+            if let Some((.., local)) = self
+                .locals
+                .borrow()
+                .iter()
+                .find(|(v, s, _)| v == n && s.as_slice() == subs)
+            {
+                return local.clone();
+            }
             if let Some(v) = private(n) {
                 return format!(
                     "{}{}",

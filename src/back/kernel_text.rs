@@ -104,6 +104,7 @@ pub(super) fn kernel_text(
         kernel_rows: target == Target::OpenCl,
         temporaries: &r.deps.privatised,
         write_backs: r.write_backs,
+        locals: Default::default(),
     };
     let mut body = String::new();
     // Each thread's copies of the privatised variables it uses.

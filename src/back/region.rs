@@ -228,6 +228,7 @@ fn host_body(
         kernel_rows: false,
         temporaries: &r.deps.privatised,
         write_backs: r.write_backs,
+        locals: Default::default(),
     };
     let mut body = struct_layout_checks(scop);
     if target == Target::C {

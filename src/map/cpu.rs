@@ -48,6 +48,33 @@ pub struct ParallelLoop {
     pub reductions: Vec<(String, RedOp)>,
     /// Statements whose updates are `#pragma omp atomic` in this loop.
     pub atomic_stmts: Vec<usize>,
+    /// Single elements accumulated into where no clause can name them
+    /// (a struct's member, an element of a pointer's array): each is
+    /// read into a local before the loop, which the clause reduces, and
+    /// stored back after it.
+    pub locals: Vec<LocalAccumulator>,
+}
+
+/// One element that a parallel loop accumulates into through a local
+/// variable: `T local = var[subs]; #pragma omp parallel for
+/// reduction(op: local) ...; var[subs] = local;`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocalAccumulator {
+    pub var: String,
+    /// The element's constant subscripts, outermost first (a struct
+    /// member's place last).
+    pub subs: Vec<i64>,
+    pub op: RedOp,
+    /// The element's C type.
+    pub elem_type: String,
+}
+
+impl LocalAccumulator {
+    /// The local's name, in pencilc's reserved prefix; `k` numbers the
+    /// loop's locals.
+    pub fn local_name(&self, k: usize) -> String {
+        format!("pencilc_acc{}_{}", k, self.var)
+    }
 }
 
 /// The CPU tree (in the isl context that made it) and its parallel loops.
@@ -521,8 +548,10 @@ impl CpuMapper<'_> {
             }
         }
         vars.sort();
+        let mut names: Vec<String> = vars.iter().map(|(v, _)| v.clone()).collect();
+        names.dedup();
         let mut out = ParallelLoop::default();
-        for (var, op) in vars {
+        for var in names {
             let Some(array) = self.scop.array(&var) else {
                 return Ok(None);
             };
@@ -537,21 +566,32 @@ impl CpuMapper<'_> {
                         .any(|a| a.array == var)
                 })
                 .collect();
-            let only_updates = touching.iter().all(|&s| {
+            // Each statement's operator on `var`: one per statement, and
+            // every use of `var` there an update with it.
+            let mut ops: Vec<(usize, RedOp)> = Vec::new();
+            for &s in &touching {
                 let st = &self.scop.stmts[s];
-                st.reductions.contains(&(var.clone(), op))
-                    && only_reduction_uses(&st.body, &var, op)
-            });
-            // A clause's private copy of an array hides the elements the
-            // updates read (lu's A[i][k] * A[k][j] would read zeros), and
-            // atomics on one element from every iteration would serialise
-            // the loop anyway: it stays sequential.
-            let reads_array = touching
-                .iter()
-                .any(|&s| update_values_read(&self.scop.stmts[s].body, &var, op));
-            if !only_updates || reads_array {
-                return Ok(None);
+                let mut own = st.reductions.iter().filter(|(v, _)| *v == var);
+                let (Some((_, op)), None) = (own.next(), own.next()) else {
+                    return Ok(None);
+                };
+                if !only_reduction_uses(&st.body, &var, *op) {
+                    return Ok(None);
+                }
+                // A clause's private copy of an array hides the elements
+                // the updates read (lu's A[i][k] * A[k][j] would read
+                // zeros), and atomics on one element from every
+                // iteration would serialise the loop anyway: it stays
+                // sequential.
+                if update_values_read(&st.body, &var, *op) {
+                    return Ok(None);
+                }
+                ops.push((s, *op));
             }
+            let one_op = match ops.as_slice() {
+                [(_, first), rest @ ..] if rest.iter().all(|(_, o)| o == first) => Some(*first),
+                _ => None,
+            };
             let bytes =
                 array
                     .extents
@@ -561,11 +601,25 @@ impl CpuMapper<'_> {
                         Extent::Expr { .. } | Extent::Accessed => None,
                     });
             // A struct's members are no array to OpenMP: a `reduction`
-            // clause cannot name them, and their updates are atomics.
+            // clause cannot name them. Single elements accumulated into
+            // (members, `*sum` through a pointer; each with an operator of
+            // its own) go through locals the clause names; other updates
+            // are atomics.
             let clause = array.members.is_empty();
-            if clause && bytes.is_some_and(|b| b <= MAX_CLAUSE_ARRAY_BYTES) {
+            let clause_op =
+                one_op.filter(|_| clause && bytes.is_some_and(|b| b <= MAX_CLAUSE_ARRAY_BYTES));
+            if let Some(op) = clause_op {
                 out.reductions.push((var, op));
-            } else if matches!(op, RedOp::Add | RedOp::Mul)
+            } else if let Some(elements) = constant_elements(&self.scop.stmts, &ops, &var) {
+                for (subs, op) in elements {
+                    out.locals.push(LocalAccumulator {
+                        var: var.clone(),
+                        subs,
+                        op,
+                        elem_type: array.elem_type.clone(),
+                    });
+                }
+            } else if one_op.is_some_and(|op| matches!(op, RedOp::Add | RedOp::Mul))
                 && touching
                     .iter()
                     .all(|&s| matches!(self.scop.stmts[s].body, StmtBody::Assign { .. }))
@@ -578,6 +632,53 @@ impl CpuMapper<'_> {
         out.atomic_stmts.sort();
         out.atomic_stmts.dedup();
         Ok(Some(out))
+    }
+}
+
+/// The elements of `var` that the statements of `ops` update with their
+/// operators, each statement an assignment whose left-hand side is one
+/// element with constant subscripts (`acc->re += x`, `s->lo = s->lo < x ?
+/// s->lo : x`), in order; `None` where one varies or one element has two
+/// operators. The caller has checked that `var` is used by these updates
+/// only, so each element is reduced on its own.
+fn constant_elements(
+    all: &[crate::scop::Statement],
+    ops: &[(usize, RedOp)],
+    var: &str,
+) -> Option<Vec<(Vec<i64>, RedOp)>> {
+    let mut found: Vec<(Vec<i64>, RedOp)> = Vec::new();
+    for &(s, op) in ops {
+        let StmtBody::Assign { lhs, .. } = &all[s].body else {
+            return None;
+        };
+        let subs = constant_element(lhs, var)?;
+        match found.iter().find(|(e, _)| *e == subs) {
+            Some((_, o)) if *o != op => return None,
+            Some(_) => {}
+            None => found.push((subs, op)),
+        }
+    }
+    (!found.is_empty()).then_some(found)
+}
+
+/// `var[c0][c1]...` with integer constants, as `[c0, c1, ...]`.
+fn constant_element(e: &crate::front::syntax::Expr, var: &str) -> Option<Vec<i64>> {
+    use crate::front::syntax::ExprKind;
+    let mut subs = Vec::new();
+    let mut cur = e;
+    while let ExprKind::Index(base, idx) = &cur.kind {
+        let ExprKind::Int(c, _) = idx.kind else {
+            return None;
+        };
+        subs.push(c);
+        cur = base;
+    }
+    match &cur.kind {
+        ExprKind::Ident(n) if n == var && !subs.is_empty() => {
+            subs.reverse();
+            Some(subs)
+        }
+        _ => None,
     }
 }
 
