@@ -233,12 +233,16 @@ impl BodyPrinter<'_> {
                     )
                 };
                 // Each local starts from the element's value and is
-                // stored back after the loop: with no iteration, the
-                // element is unchanged.
+                // stored back after the loop, only where the loop runs:
+                // the user's code reads no element (`r` may be NULL) where
+                // it does not.
                 let (depth, ind) = if locals.is_empty() {
                     (depth, ind)
                 } else {
-                    out.push_str(&format!("{}{{\n", ind));
+                    match first_iteration(body) {
+                        Some(c) => out.push_str(&format!("{}if ({}) {{\n", ind, c.to_c())),
+                        None => out.push_str(&format!("{}{{\n", ind)),
+                    }
                     (depth + 1, indent(depth + 1))
                 };
                 let mut clauses = self.reduction_clauses(reductions);
@@ -488,6 +492,22 @@ impl BodyPrinter<'_> {
             return format!("{}[{}]", name, lin);
         }
         format!("{}[{}]", name, super::footprint::device_index(a, lin))
+    }
+}
+
+/// The condition under which the OpenMP loop `body` runs at least once
+/// (its condition at its first value); `None` where it always does.
+/// The parallel loop is the node itself (`ast::cpu::parallel_loops`).
+fn first_iteration(body: &Ast) -> Option<AExpr> {
+    let Ast::For {
+        iter, init, cond, ..
+    } = body
+    else {
+        return None;
+    };
+    match cond.substitute(&[(iter.clone(), init.clone())]).simplify() {
+        AExpr::Int(c) if c != 0 => None,
+        c => Some(c),
     }
 }
 

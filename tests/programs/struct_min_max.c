@@ -7,7 +7,8 @@
  * after the loop (before, the minimum and maximum stayed sequential and
  * the sums were atomic updates of one address from every thread). The
  * terms are binary fractions and integers, so every order gives the
- * same result. */
+ * same result. Where a loop does not run, no element is read: the
+ * pointers may then be null. */
 #include <math.h>
 #include <stdio.h>
 
@@ -45,6 +46,8 @@ int main(void) {
   scan(N, a, v, &r, &t, &total);
   printf("%.17g %.17g %ld %ld %.17g\n", r.lo, r.hi, t.sum, t.count, total);
   scan(0, a, v, &r, &t, &total);
+  /* No iteration reads an element: null pointers are fine in C. */
+  scan(0, a, v, NULL, NULL, NULL);
   printf("%.17g %.17g %ld %ld %.17g\n", r.lo, r.hi, t.sum, t.count, total);
   scan(N / 3, a, v, &r, &t, &total);
   printf("%.17g %.17g %ld %ld %.17g\n", r.lo, r.hi, t.sum, t.count, total);
