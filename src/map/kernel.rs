@@ -373,22 +373,7 @@ impl Mapper<'_> {
         cap: i64,
     ) -> Result<(bool, Option<String>)> {
         let isl = self.isl;
-        let context = isl
-            .set(&self.scop.context)
-            .isl(isl, STAGE)?
-            .intersect(isl.set(&self.scop.param_ranges).isl(isl, STAGE)?)
-            .isl(isl, STAGE)?;
-        let tiles = index
-            .copy()
-            .isl(isl, STAGE)?
-            .intersect_domain(node.get_domain().isl(isl, STAGE)?)
-            .isl(isl, STAGE)?
-            .range()
-            .isl(isl, STAGE)?
-            .intersect_params(context)
-            .isl(isl, STAGE)?
-            .remove_divs()
-            .isl(isl, STAGE)?;
+        let tiles = self.band_values(index.copy().isl(isl, STAGE)?, node)?;
         let within = isl
             .union_set(&format!("{{ [t] : 0 <= t < {} }}", cap))
             .isl(isl, STAGE)?;
@@ -426,22 +411,9 @@ impl Mapper<'_> {
         j: usize,
     ) -> Result<Option<i64>> {
         let isl = self.isl;
-        let context = isl
-            .set(&self.scop.context)
-            .isl(isl, STAGE)?
-            .intersect(isl.set(&self.scop.param_ranges).isl(isl, STAGE)?)
-            .isl(isl, STAGE)?;
         let member = partial.get_union_pw_aff(j as i32).isl(isl, STAGE)?;
-        let values = UnionMap::from_union_pw_aff(member)
-            .isl(isl, STAGE)?
-            .intersect_domain(node.get_domain().isl(isl, STAGE)?)
-            .isl(isl, STAGE)?
-            .range()
-            .isl(isl, STAGE)?
-            .intersect_params(context)
-            .isl(isl, STAGE)?
-            .remove_divs()
-            .isl(isl, STAGE)?;
+        let values =
+            self.band_values(UnionMap::from_union_pw_aff(member).isl(isl, STAGE)?, node)?;
         if values.is_empty().isl(isl, STAGE)? {
             return Ok(None);
         }
@@ -454,6 +426,27 @@ impl Mapper<'_> {
             return Ok(None);
         };
         Ok(Some(max + 1))
+    }
+
+    /// The values `of` (instances → one value) takes over the band's
+    /// instances, at the parameter values the context and the
+    /// parameters' C types allow, with local variables eliminated (a
+    /// superset).
+    fn band_values(&self, of: UnionMap, node: &ScheduleNode) -> Result<UnionSet> {
+        let isl = self.isl;
+        let context = isl
+            .set(&self.scop.context)
+            .isl(isl, STAGE)?
+            .intersect(isl.set(&self.scop.param_ranges).isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        of.intersect_domain(node.get_domain().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .range()
+            .isl(isl, STAGE)?
+            .intersect_params(context)
+            .isl(isl, STAGE)?
+            .remove_divs()
+            .isl(isl, STAGE)
     }
 
     pub(super) fn named_id(&self, name: &str) -> Result<Id> {
