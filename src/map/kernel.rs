@@ -83,14 +83,18 @@ impl Mapper<'_> {
             })
             .collect();
         // A thread member whose values lie in `0..e` for every parameter
-        // value, with `e` below the tile size, is one tile of `e`: its
-        // blocks then have `e` threads, not the default's (a loop over 2
-        // columns ran in blocks of 32 x 16 threads, 510 of them idle at
-        // every launch). The user's sizes are kept as given.
+        // value, with `e` well below the tile size, is one tile of `e`
+        // rounded up to a power of two: its blocks then have that many
+        // threads, not the default's (a loop over 2 columns ran in
+        // blocks of 32 x 16 threads, 510 of them idle at every launch).
+        // Rounding keeps warps on whole rows where the extent is near the
+        // tile (29 columns of a stencil stay 32 threads wide, one memory
+        // segment per warp). The user's sizes are kept as given.
         if !self.unit_tiles && user.tile.is_none() && user.block.is_none() {
             for (j, tile) in tiles.iter_mut().enumerate().take(n_thread) {
                 if let Some(e) = self.constant_extent(&node, &partial, j)? {
-                    *tile = (*tile).min(e).max(1);
+                    let rounded = (e.max(1) as u64).next_power_of_two() as i64;
+                    *tile = (*tile).min(rounded);
                 }
             }
         }

@@ -1,8 +1,8 @@
 /* Parallel loops with a few constant values mapped to threads: three
  * colour channels beside a loop of n pixels, and rows 2 to 5 of a
  * recurrence along n. Their blocks have as many threads as the loops
- * have values (3 x 32 and 6), not the default 16 x 32 and 32 with all
- * but a few threads idle at every launch; the recurrence launches a
+ * have values, rounded up to a power of two (4 x 32 and 8), not the
+ * default 16 x 32 and 32 with all but a few threads idle at every launch; the recurrence launches a
  * kernel per step (differential seed 60, case 130: 2,520 launches of
  * 512 threads for 2 values each, which emulated CUDA could not finish in
  * 30 s). */
