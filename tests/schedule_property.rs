@@ -2732,6 +2732,37 @@ fn negative_parallel_member_launches_few_blocks() {
     }
 }
 
+/// Found by seed 65 (case 378, pluto with `--fuse max`, at `4a2adb2`):
+/// a launch whose tile bound's relaxed hull has a negative minimum for
+/// some host values, in a kernel whose tiles the mapper proved never wrap,
+/// took the wrap-around count for those values (`b0 < min(c1 + 2 == c0 ?
+/// 1 : 2147483647, ...)` on the C target, which runs blocks one after
+/// another): the program ran for seconds instead of 3 ms. Such launches
+/// keep the mapper's count over every launch (one block here).
+#[test]
+fn tiles_that_never_wrap_keep_the_mappers_count() {
+    let source = "#include <stdio.h>\ndouble A[12][15];\ndouble B[10][10][10];\ndouble C[3][6][10];\ndouble D[4][2][2];\nint main(void)\n{\n  for (int x = 0; x < 12; x++) for (int y = 0; y < 15; y++) A[x][y] = (x + 2 * y) % 7 * 0.125;\n  for (int x = 0; x < 10; x++) for (int y = 0; y < 10; y++) for (int z = 0; z < 10; z++) B[x][y][z] = (x + y + z) % 5 * 0.25;\n  for (int x = 0; x < 3; x++) for (int y = 0; y < 6; y++) for (int z = 0; z < 10; z++) C[x][y][z] = (x + z) % 3 * 0.5;\n  for (int x = 0; x < 4; x++) for (int y = 0; y < 2; y++) for (int z = 0; z < 2; z++) D[x][y][z] = x * 0.25;\n#pragma scop\n  for (int i = 0; i <= 1; i++) {\n    for (int j = i - 1; j < 12; j++)\n      for (int k = 0; k <= 11; k++)\n        A[k][j + 1] += 0.125 * A[k][i] * A[i][j + 1];\n    for (int j = 0; j < i + 2; j++) {\n      if (i <= j)\n        A[2 * j][i + 1] = 0.25 * C[j][2 * j + 1][9 - i] + 0.125 * B[9 - i][9 - i][2 * i];\n      B[i + 2][9 - i][j] = 0.5 * B[2 * j][i + j][j] - 0.125 * D[i + j][i][i] - 0.125 * B[2 * j][i + j][9 - i];\n    }\n    for (int j = i; j < 8; j++)\n      for (int k = 2; k < 6; k++) {\n        A[k - 1][k] += 0.5 * A[2 * i][2 * j];\n        A[k][j] += 0.25 * A[k][i] * A[i][j];\n      }\n  }\n#pragma endscop\n  double s = 0;\n  for (int x = 0; x < 12; x++) for (int y = 0; y < 15; y++) s += A[x][y] * (x + y + 1);\n  printf(\"%.17g\\n\", s);\n  return 0;\n}\n";
+    let (p, generated, ran) = compile_small(
+        "repro-never-wrapping-count",
+        source,
+        &[
+            "--scheduler",
+            "pluto",
+            "--fuse",
+            "max",
+            "--reductions",
+            "exact",
+        ],
+    );
+    assert!(p.ok, "pencilc failed:\n{}", p.stderr);
+    assert!(
+        !generated.contains("2147483647"),
+        "a launch of the whole grid:\n{}",
+        generated
+    );
+    assert!(ran.is_some_and(|r| r.ok), "the generated program failed");
+}
+
 /// Found by seed 1 (case 473, every setting; shrunk by hand): both
 /// schedulers fail on this two-statement nest, and pencilc keeps the
 /// original order with warning E0201: "pencilc's scheduler failed: no

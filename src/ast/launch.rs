@@ -373,7 +373,14 @@ pub(super) fn tile_bounds(isl: &Isl, plan: &KernelPlan, h: &UnionMap) -> Result<
         let dom = mn.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
         let nonneg = mn.nonneg_set().isl(isl, STAGE)?;
         if !dom.is_subset(&nonneg).isl(isl, STAGE)? {
-            out.push(counted(isl, max, nonneg, plan.grid_cap[j])?);
+            // Where the mapper proved the tiles never wrap, its count
+            // over every launch serves (`grid_sizes`); the hull's
+            // negative minimum is then the relaxation's, not the tiles'.
+            out.push(if plan.wraps[j] {
+                counted(isl, max, nonneg, plan.grid_cap[j])?
+            } else {
+                LaunchTiles::Unknown
+            });
             continue;
         }
         let max = max.coalesce().isl(isl, STAGE)?;
