@@ -92,9 +92,13 @@ impl Mapper<'_> {
         // segment per warp). The user's sizes are kept as given.
         if !self.unit_tiles && user.tile.is_none() && user.block.is_none() {
             for (j, tile) in tiles.iter_mut().enumerate().take(n_thread) {
-                if let Some(e) = self.constant_extent(&node, &partial, j)? {
-                    let rounded = (e.max(1) as u64).next_power_of_two() as i64;
-                    *tile = (*tile).min(rounded);
+                // Extents at the tile size or beyond (a `long` loop bound's
+                // 2^63 - 1) change nothing, and must not be rounded.
+                match self.constant_extent(&node, &partial, j)? {
+                    Some(e) if e < *tile => {
+                        *tile = (e.max(1) as u64).next_power_of_two() as i64;
+                    }
+                    _ => {}
                 }
             }
         }
@@ -429,7 +433,7 @@ impl Mapper<'_> {
         let Some(max) = launch_free_max(isl, values)? else {
             return Ok(None);
         };
-        Ok(Some(max + 1))
+        Ok(max.checked_add(1))
     }
 
     /// The values `of` (instances → one value) takes over the band's
@@ -502,14 +506,17 @@ pub(super) struct KernelDims {
 }
 
 /// The largest value of a one-dimensional set over every parameter value,
-/// where that is one constant; `None` where it grows with the parameters.
+/// where that is one constant of at most 2^30; `None` where it grows with
+/// the parameters or is larger.
 fn launch_free_max(isl: &Isl, values: Set) -> Result<Option<i64>> {
     let max = values
         .project_out_all_params()
         .isl(isl, STAGE)?
         .dim_max_val(0)
         .isl(isl, STAGE)?;
-    if !max.is_int().isl(isl, STAGE)? {
+    // Beyond 2^30 it is no small extent (and may not fit an `i64`: an
+    // `unsigned long` bound's 2^64 - 1).
+    if !max.is_int().isl(isl, STAGE)? || max.gt_si(1 << 30).isl(isl, STAGE)? {
         return Ok(None);
     }
     Ok(Some(max.get_num_si().isl(isl, STAGE)?))
