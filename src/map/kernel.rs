@@ -89,14 +89,19 @@ impl Mapper<'_> {
         // blocks of 32 x 16 threads, 510 of them idle at every launch).
         // Rounding keeps warps on whole rows where the extent is near the
         // tile (29 columns of a stencil stay 32 threads wide, one memory
-        // segment per warp). The user's sizes are kept as given.
+        // segment per warp). The innermost (x) dimension keeps a warp's
+        // width: a GPU schedules whole warps, so fewer threads there
+        // save nothing, and a block stays at least one full warp. The
+        // user's sizes are kept as given.
         if !self.unit_tiles && user.tile.is_none() && user.block.is_none() {
             for (j, tile) in tiles.iter_mut().enumerate().take(n_thread) {
+                let least = if j + 1 == n_thread { WARP } else { 1 };
                 // Extents at the tile size or beyond (a `long` loop bound's
                 // 2^63 - 1) change nothing, and must not be rounded.
                 match self.constant_extent(&node, &partial, j)? {
                     Some(e) if e < *tile => {
-                        *tile = (e.max(1) as u64).next_power_of_two() as i64;
+                        let rounded = (e.max(1) as u64).next_power_of_two() as i64;
+                        *tile = rounded.max(least).min(*tile);
                     }
                     _ => {}
                 }
@@ -504,6 +509,9 @@ pub(super) struct KernelDims {
     pub(super) partial_map: UnionMap,
     pub(super) tuple: String,
 }
+
+/// A warp's width: the threads a GPU schedules together.
+const WARP: i64 = 32;
 
 /// The largest value of a one-dimensional set over every parameter value,
 /// where that is one constant of at most 2^30; `None` where it grows with

@@ -1,11 +1,11 @@
 /* Parallel loops with a few constant values mapped to threads: three
  * colour channels beside a loop of n pixels, and rows 2 to 5 of a
- * recurrence along n. Their blocks have as many threads as the loops
- * have values, rounded up to a power of two (4 x 32 and 8), not the
- * default 16 x 32 and 32 with all but a few threads idle at every launch; the recurrence launches a
- * kernel per step (differential seed 60, case 130: 2,520 launches of
- * 512 threads for 2 values each, which emulated CUDA could not finish in
- * 30 s). */
+ * recurrence along n. The channels' blocks have as many threads as the
+ * loop has values, rounded up to a power of two (32 x 4), not the
+ * default 32 x 16 with three quarters of them idle at every launch; the
+ * rows are the innermost thread dimension, which keeps a warp's 32
+ * (differential seed 60, case 130: 2,520 launches of 512 threads for 2
+ * values each, which emulated CUDA could not finish in 30 s). */
 #include <stdio.h>
 #define N 300
 static void filter(int n, double img[3][N], double out[N][3], double B[8][N]) {
