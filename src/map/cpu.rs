@@ -8,9 +8,11 @@
 //! permutable and every marked member parallel against every dependence
 //! (`valid`), so a failed check is an internal error, never a race.
 //! Reduction variables (`#pragma pencil independent reduction`, atomic
-//! updates) updated under a marked loop get an OpenMP `reduction` clause,
-//! or atomic updates where a clause cannot hold them; a loop whose
-//! reductions neither can carry stays sequential.
+//! updates) updated under a marked loop get an OpenMP `reduction` clause;
+//! single constant elements a clause cannot name (struct members,
+//! elements through pointers) go through locals the clause names
+//! (`LocalAccumulator`); other updates are atomic; a loop whose
+//! reductions none of these can carry stays sequential.
 
 use crate::deps::DependenceGraph;
 use crate::diag::Result;

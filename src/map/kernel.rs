@@ -435,7 +435,7 @@ impl Mapper<'_> {
             return Ok(None);
         }
         let values = Set::from_union_set(values).isl(isl, STAGE)?;
-        let Some(max) = launch_free_max(isl, values)? else {
+        let Some(max) = largest_constant(isl, values)? else {
             return Ok(None);
         };
         Ok(max.checked_add(1))
@@ -516,7 +516,7 @@ const WARP: i64 = 32;
 /// The largest value of a one-dimensional set over every parameter value,
 /// where that is one constant of at most 2^30; `None` where it grows with
 /// the parameters or is larger.
-fn launch_free_max(isl: &Isl, values: Set) -> Result<Option<i64>> {
+fn largest_constant(isl: &Isl, values: Set) -> Result<Option<i64>> {
     let max = values
         .project_out_all_params()
         .isl(isl, STAGE)?
