@@ -2504,3 +2504,13 @@ fn iterators_that_wrap_around_run_their_loops_as_written() {
     );
     assert!(log.contains("parallel dims [0, 0, 1, 0, 0, 0]"), "{}", log);
 }
+
+/// Differential seed 67 (case 269): isl's AST generator printed host code
+/// that runs S_4[2, 0] before S_2[1, 2], which reads what it writes,
+/// against the tree (`schedule_property::host_version_of_seed_67_case_269
+/// _is_right`). The region falls back to isl's schedule; every version,
+/// on every target, prints what the original prints.
+#[test]
+fn statements_isl_would_print_out_of_order() {
+    check("isl_statement_order");
+}

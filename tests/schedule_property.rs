@@ -2764,20 +2764,15 @@ fn tiles_that_never_wrap_keep_the_mappers_count() {
 }
 
 /// Found by seed 67 (case 269, `--target c --openmp`, 2026-11-28; also
-/// wrong at `f773bfe`): the host version under pluto's schedule (smart
-/// and min fusion) prints 6 wrong values of `A`, on one thread and
-/// without `-fopenmp` too, so the CPU mapping's tree or its AST is wrong,
-/// not a race; PoCL's device version is wrong as well, while `--target c`
-/// (the GPU mapping run in order), emulated CUDA, isl's schedule and
-/// pluto with `--fuse max` are right; pluto's schedule saved and loaded
-/// gives the same. Localised by hand: at m = 33 and (c0, c1) = (70, 36)
-/// the CPU code runs S_4[2, 0] (writes B[3][1]) before S_2[1, 2] (reads
-/// it), though the tree's third member orders S_2 first (3 < 4): the
-/// AST isl builds from the CPU tree (`map::cpu`'s band split and marks,
-/// `ast::cpu`) contradicts the tree. A silent wrong result, open in
-/// issue 32.
+/// wrong at `f773bfe`): the host version under pluto's schedule printed
+/// 6 wrong values of `A`. The tree was right; isl's AST generator (the
+/// one pencilc links, in isl-rs 0.3.1) printed code that contradicts it:
+/// at m = 33 and (c0, c1) = (70, 36) the code ran S_4[2, 0] (writes
+/// B[3][1]) before S_2[1, 2] (reads it), though the tree's third member
+/// orders S_2 first (3 < 4); reproduced with isl alone on the three
+/// statements' bands. `ast::executed` now reads the code back and finds
+/// the dependence it violates; the region falls back to isl's schedule.
 #[test]
-#[ignore = "bug: silent wrong result of the host version (seed 67, case 269), not yet triaged"]
 fn host_version_of_seed_67_case_269_is_right() {
     let source = "#include <stdio.h>\n\n#define MIN(a, b) ((a) < (b) ? (a) : (b))\n#define MAX(a, b) ((a) > (b) ? (a) : (b))\n\ndouble A[6][12][6];\ndouble B[72][70];\n\nstatic void init(void)\n{\n  for (int x0 = 0; x0 < 6; x0++) for (int x1 = 0; x1 < 12; x1++) for (int x2 = 0; x2 < 6; x2++) A[x0][x1][x2] = (double)((3 + 7 * x0 + 13 * x1 + 5 * x2) % 37) / 37.0 - 0.25;\n  for (int x0 = 0; x0 < 72; x0++) for (int x1 = 0; x1 < 70; x1++) B[x0][x1] = (double)((5 + 7 * x0 + 13 * x1) % 37) / 37.0 - 0.25;\n}\n\nstatic void dump(void)\n{\n  printf(\"A\\n\");\n  for (int x0 = 0; x0 < 6; x0++) for (int x1 = 0; x1 < 12; x1++) for (int x2 = 0; x2 < 6; x2++) printf(\"%.17g\\n\", A[x0][x1][x2]);\n  printf(\"B\\n\");\n  for (int x0 = 0; x0 < 72; x0++) for (int x1 = 0; x1 < 70; x1++) printf(\"%.17g\\n\", B[x0][x1]);\n}\n\nstatic void kernel(int n, int m)\n{\n#pragma scop\n  for (int i = 1; i <= 1; i++) {\n    for (int j = 0; j <= 1; j++) {\n      A[i][2][3] = 0.375 * B[i - 1][i - 1];\n    }\n  }\n  for (int i = 0; i <= m - 1; i++) {\n    for (int j = 0; j <= 3; j++) {\n      A[j + 2][8 - j][j + 2] = 0.125 * A[j + 2][8 - j][j + 2];\n      A[j + 1][11 - j][j] += 0.25 * B[j + 1][i];\n      B[69 - i][j + 1] += 0.125 * B[i + 2][i];\n      B[i + 1][j + 1] = 0.2 * B[i + 1][j + 1] + 0.2 * B[i][j + 1] + 0.2 * B[i + 2][j + 1] + 0.2 * B[i + 1][j] + 0.2 * B[i + 1][j + 2];\n    }\n  }\n#pragma endscop\n}\n\nint main(void)\n{\n  init();\n  printf(\"n = 1, m = 33\\n\");\n  kernel(1, 33);\n  dump();\n  init();\n  printf(\"n = 31, m = 70\\n\");\n  kernel(31, 70);\n  dump();\n  init();\n  printf(\"n = 33, m = 1\\n\");\n  kernel(33, 1);\n  dump();\n  init();\n  printf(\"n = 70, m = 31\\n\");\n  kernel(70, 31);\n  dump();\n  return 0;\n}\n";
     let dir = root().join("target/proptest-repro/repro-seed67-269");
@@ -2789,6 +2784,14 @@ fn host_version_of_seed_67_case_269_is_right() {
     let want = run_limited(&mut Command::new(&exe), &dir, "orig", PROGRAM_LIMIT);
     let (p, _, ran) = compile_small("repro-seed67-269", source, &["--openmp"]);
     assert!(p.ok, "pencilc failed:\n{}", p.stderr);
+    assert!(
+        p.stderr
+            .contains("isl's AST generator printed code that contradicts its schedule")
+            && p.stderr.contains("S_2[")
+            && p.stderr.contains("S_4["),
+        "the contradiction was not found:\n{}",
+        p.stderr
+    );
     let ran = ran.expect("the generated program built");
     assert_eq!(ran.stdout, want.stdout, "the host version's output differs");
 }

@@ -1,8 +1,10 @@
 //! Code structure of the CPU version (`map::cpu`): isl's AST of the tiled
 //! tree, each loop of a `pencilc_omp_<k>` mark an `Ast::Parallel`.
 
+use super::executed::ReadBack;
 use super::{convert_node, fresh_prefix_beside, Ast, STAGE};
 use crate::ast::AExpr;
+use crate::deps::DependenceGraph;
 use crate::diag::{Diagnostic, Result};
 use crate::front::affine::isl_name;
 use crate::isl::ast_build::{node_from_schedule, BuildAt};
@@ -12,8 +14,13 @@ use crate::scop::Scop;
 use isl_rs::ASTNode;
 
 /// The CPU version's code: loops over the statements, OpenMP's parallel
-/// loops marked.
-pub fn generate_cpu(isl: &Isl, scop: &Scop, mapping: CpuMapping) -> Result<Ast> {
+/// loops marked; read back and checked against `deps` (`executed`).
+pub fn generate_cpu(
+    isl: &Isl,
+    scop: &Scop,
+    deps: &DependenceGraph,
+    mapping: CpuMapping,
+) -> Result<(Ast, ReadBack)> {
     isl.reset_budget();
     isl.set_id_casts(
         scop.value_types
@@ -25,7 +32,9 @@ pub fn generate_cpu(isl: &Isl, scop: &Scop, mapping: CpuMapping) -> Result<Ast> 
     let prefix = fresh_prefix_beside(scop, &[], "c");
     let mut no_hook = |_: &str, _: &BuildAt| -> Option<String> { None };
     let node = node_from_schedule(isl, mapping.tree, context, &prefix, &mut no_hook)?;
-    convert_cpu(isl, scop, &node, &mapping.loops, &prefix)
+    let ast = convert_cpu(isl, scop, &node, &mapping.loops, &prefix)?;
+    let read_back = super::executed::check_sequential_code(isl, scop, deps, &ast)?;
+    Ok((ast, read_back))
 }
 
 fn convert_cpu(

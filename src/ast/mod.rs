@@ -5,6 +5,7 @@
 mod barrier;
 mod convert;
 pub mod cpu;
+pub mod executed;
 mod expr;
 mod footprint;
 mod instances;

@@ -219,7 +219,8 @@ fn compile_region(
             ));
             (None, None)
         } else {
-            let a = ast::cpu::generate_cpu(isl, scop, m)?;
+            let (a, read_back) = ast::cpu::generate_cpu(isl, scop, deps, m)?;
+            report.placements.push(read_back.note(scop));
             (Some(ast::frame(isl, scop)?), Some(a))
         };
         lap(report, "cpu");
@@ -283,15 +284,20 @@ fn compile_region(
     }
     let cpu = match (&mut ast, made) {
         (Some(device), Some(made)) => match made {
-            Ok((a, instances)) => {
+            Ok((a, read_back, instances)) => {
                 device.instances = instances;
+                report.placements.push(read_back.note(scop));
                 Some(a)
             }
             // The device version stands without it, unless the region is
-            // to be compiled again without privatisation.
+            // to be compiled again without privatisation, or isl printed
+            // the host version's code wrong: the device version's code
+            // comes from the same schedule through the same generator,
+            // and is not read back itself.
             Err(e)
                 if matches!(e.code, Code::Budget | Code::Internal)
-                    && !e.message.contains(valid::PRIVATE_COPIES_INTERLEAVE) =>
+                    && !e.message.contains(valid::PRIVATE_COPIES_INTERLEAVE)
+                    && !e.message.contains(ast::executed::CODE_CONTRADICTS) =>
             {
                 warnings.push(
                     Diagnostic::warning(
@@ -453,10 +459,10 @@ fn host_version(
     schedule: &sched::Schedule,
     sched_opts: &sched::SchedOptions,
     tile_size: i64,
-) -> Result<(ast::Ast, Vec<ast::InstanceBox>)> {
+) -> Result<(ast::Ast, ast::executed::ReadBack, Vec<ast::InstanceBox>)> {
     let m = host_mapping(isl, scop, deps, schedule, sched_opts, tile_size)?;
-    let a = ast::cpu::generate_cpu(isl, scop, m)?;
-    Ok((a, ast::instance_boxes(isl, scop)?))
+    let (a, read_back) = ast::cpu::generate_cpu(isl, scop, deps, m)?;
+    Ok((a, read_back, ast::instance_boxes(isl, scop)?))
 }
 
 /// The CPU mapping of a region (tiles, parallel loops) from its schedule.

@@ -1,0 +1,661 @@
+//! What generated code executes, read back from the code itself: each
+//! statement instance's execution time, from the loops, guards and
+//! sequences that `Ast` holds, as isl sets. The schedule tree was checked
+//! against every dependence (`valid`); this checks the code printed from
+//! it, since isl's AST generator can contradict its tree: it orders the
+//! statements of one schedule dimension by splitting their domains, and
+//! has emitted those pieces under guards that put one statement's
+//! instance before another's that the tree runs first (differential seed
+//! 67, case 269: `tests/schedule_property.rs`). A failed check is an
+//! internal error, so the ladder falls back to a simpler version.
+//!
+//! The time of an instance is the path to its call: the position of each
+//! item in its block, and the value of each loop's iterator. A loop's
+//! iterations are `init <= i`, its test, and `i ≡ init` modulo its step;
+//! a `Let`'s iterator equals its value; a guard holds on the `then`
+//! branch and fails on `else`.
+
+use super::{AExpr, AOp, Ast, STAGE};
+use crate::deps::DependenceGraph;
+use crate::diag::{Code, Diagnostic, Result};
+use crate::front::affine::isl_name;
+use crate::isl::{Isl, IslResultExt};
+use crate::scop::Scop;
+use isl_rs::{DimType, LocalSpace, Map, PwAff, Set, UnionMap, Val};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// isl operations that reading back one version's code may take. Most
+/// regions' code reads back in a small part of this (PolyBench's, the
+/// differential tests'); a wavefront-tiled stencil's loop bounds (floors
+/// of sums of parameters, in every bound) cost minutes at any budget, and
+/// there the check is left out (`ReadBack::TooCostly`).
+pub const READ_BACK_OPERATIONS: u64 = 3_000_000;
+
+/// Begins every message of a failed check: the driver does not keep a
+/// device version made from the same schedule as code that failed it.
+pub const CODE_CONTRADICTS: &str = "isl's AST generator printed code that";
+
+/// How far the generated code was checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadBack {
+    /// Every instance runs once, and every dependence in order.
+    Checked,
+    /// The check ran out of its budget (`READ_BACK_OPERATIONS`): the code
+    /// is as isl generated it from the checked tree.
+    TooCostly,
+}
+
+impl ReadBack {
+    /// The `-v` line for a region's host code.
+    pub fn note(self, scop: &Scop) -> String {
+        let what = match self {
+            ReadBack::Checked => "read back: every instance runs once, every dependence in order".to_string(),
+            ReadBack::TooCostly => format!(
+                "not read back (more than {} isl operations); as isl generated it from the checked schedule",
+                READ_BACK_OPERATIONS
+            ),
+        };
+        format!(
+            "lines {}-{}: the host code is {}",
+            scop.begin_line, scop.end_line, what
+        )
+    }
+}
+
+/// Checks that `ast` (sequential code: loops, guards, `Let`s, calls; an
+/// OpenMP loop read as the loop it wraps) runs every instance of the
+/// region's statements once, where the context holds, and orders every
+/// dependence as the schedule does. A failed check is an internal error.
+pub fn check_sequential_code(
+    isl: &Isl,
+    scop: &Scop,
+    deps: &DependenceGraph,
+    ast: &Ast,
+) -> Result<ReadBack> {
+    let budget = match isl.max_operations() {
+        0 => READ_BACK_OPERATIONS,
+        m => m.min(READ_BACK_OPERATIONS),
+    };
+    isl.ctx.reset_operations();
+    isl.ctx.set_max_operations(budget);
+    let r = check_within_budget(isl, scop, deps, ast);
+    isl.reset_budget();
+    match r {
+        Ok(()) => Ok(ReadBack::Checked),
+        // The region's own time running out is not this check's budget.
+        Err(e) if e.code == Code::Budget && isl.time_left() != Some(Duration::ZERO) => {
+            Ok(ReadBack::TooCostly)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn check_within_budget(isl: &Isl, scop: &Scop, deps: &DependenceGraph, ast: &Ast) -> Result<()> {
+    let executed = executed_times(isl, scop, ast)?;
+    let context = isl.set(&scop.context).isl(isl, STAGE)?;
+    let domain = isl
+        .union_set(&scop.domain_text())
+        .isl(isl, STAGE)?
+        .intersect_params(context)
+        .isl(isl, STAGE)?;
+    let ran = executed.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
+    if !ran.is_equal(&domain).isl(isl, STAGE)? {
+        let missing = domain
+            .copy()
+            .isl(isl, STAGE)?
+            .subtract(ran.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        let extra = ran.subtract(domain).isl(isl, STAGE)?;
+        return Err(Diagnostic::internal(
+            STAGE,
+            format!(
+                "isl's AST generator printed code that does not run the region's instances: it misses {} and runs {}",
+                missing.to_str().isl(isl, STAGE)?,
+                extra.to_str().isl(isl, STAGE)?
+            ),
+        ));
+    }
+    if !executed.is_single_valued().isl(isl, STAGE)? {
+        return Err(Diagnostic::internal(
+            STAGE,
+            "isl's AST generator printed code that runs some statement instance more than once",
+        ));
+    }
+    crate::valid::check_schedule_map(isl, deps, executed).map_err(|e| {
+        if e.code == Code::Budget {
+            return e;
+        }
+        Diagnostic::internal(
+            STAGE,
+            format!(
+                "isl's AST generator printed code that contradicts its schedule: {}",
+                e.message
+                    .trim_start_matches("internal error in stage `valid`: ")
+                    .replace("the schedule violates", "the code violates")
+            ),
+        )
+    })
+}
+
+/// Statement instance → time, as the code runs them where the region's
+/// context holds (times of different lengths: `valid::check_schedule_map`
+/// pads them).
+pub fn executed_times(isl: &Isl, scop: &Scop, ast: &Ast) -> Result<UnionMap> {
+    let mut iters = Vec::new();
+    collect_iterators(ast, &mut iters);
+    let dims: Vec<String> = (0..iters.len()).map(|k| format!("d{}", k)).collect();
+    let universe = isl
+        .set(&format!(
+            "{} -> {{ [{}] }}",
+            scop.param_prefix(),
+            dims.join(", ")
+        ))
+        .isl(isl, STAGE)?;
+    let mut names = BTreeMap::new();
+    for p in &scop.params {
+        names.insert(p.clone(), Name::Param(p.clone()));
+        names.insert(isl_name(p), Name::Param(p.clone()));
+    }
+    for (k, it) in iters.iter().enumerate() {
+        names.insert(it.clone(), Name::Dim(k));
+    }
+    let mut r = Reader {
+        isl,
+        scop,
+        names,
+        universe: universe.copy().isl(isl, STAGE)?,
+        no_values: isl
+            .map(&format!(
+                "{} -> {{ [{}] -> [] }}",
+                scop.param_prefix(),
+                dims.join(", ")
+            ))
+            .isl(isl, STAGE)?,
+        out: isl.union_map("{ }").isl(isl, STAGE)?,
+    };
+    // isl generated the code for the context's parameter values only.
+    let context = isl.set(&scop.context).isl(isl, STAGE)?;
+    let mut time = vec![Time::Const(0)];
+    r.node(
+        ast,
+        universe.intersect_params(context).isl(isl, STAGE)?,
+        &mut time,
+    )?;
+    Ok(r.out)
+}
+
+#[derive(Clone, Debug)]
+enum Name {
+    Param(String),
+    Dim(usize),
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Time {
+    Const(i64),
+    Dim(usize),
+}
+
+fn collect_iterators(ast: &Ast, out: &mut Vec<String>) {
+    let add = |i: &String, out: &mut Vec<String>| {
+        if !out.contains(i) {
+            out.push(i.clone());
+        }
+    };
+    match ast {
+        Ast::Block(items) => items.iter().for_each(|a| collect_iterators(a, out)),
+        Ast::For { iter, body, .. } | Ast::Let { iter, body, .. } => {
+            add(iter, out);
+            collect_iterators(body, out);
+        }
+        Ast::If { then_, else_, .. } => {
+            collect_iterators(then_, out);
+            if let Some(e) = else_ {
+                collect_iterators(e, out);
+            }
+        }
+        Ast::Parallel { body, .. } | Ast::Atomic(body) | Ast::Site { body, .. } => {
+            collect_iterators(body, out)
+        }
+        Ast::User { .. } | Ast::Barrier | Ast::Copy { .. } | Ast::Launch(_) => {}
+    }
+}
+
+struct Reader<'a> {
+    isl: &'a Isl,
+    scop: &'a Scop,
+    names: BTreeMap<String, Name>,
+    universe: Set,
+    /// The map from the iterators to the empty tuple.
+    no_values: Map,
+    out: UnionMap,
+}
+
+impl Reader<'_> {
+    /// Adds the instances `ast` runs where `path` holds, at times that
+    /// start with `time`.
+    fn node(&mut self, ast: &Ast, path: Set, time: &mut Vec<Time>) -> Result<()> {
+        let isl = self.isl;
+        isl.check_deadline(STAGE)?;
+        if path.is_empty().isl(isl, STAGE)? {
+            return Ok(());
+        }
+        match ast {
+            Ast::Block(items) => {
+                for (k, a) in items.iter().enumerate() {
+                    time.push(Time::Const(k as i64));
+                    self.node(a, path.copy().isl(isl, STAGE)?, time)?;
+                    time.pop();
+                }
+                Ok(())
+            }
+            Ast::For {
+                iter,
+                init,
+                cond,
+                inc,
+                body,
+            } => {
+                let k = self.dim(iter)?;
+                let step = match inc {
+                    AExpr::Int(s) if *s > 0 => *s,
+                    _ => {
+                        return Err(self.unsupported("a loop step that is not a positive constant"))
+                    }
+                };
+                let bound = match cond {
+                    AExpr::Op(AOp::Le | AOp::Lt, args)
+                        if args.len() == 2 && args[0] == AExpr::Id(iter.clone()) =>
+                    {
+                        let mut ids = std::collections::BTreeSet::new();
+                        args[1].ids(&mut ids);
+                        if ids.contains(iter) {
+                            return Err(
+                                self.unsupported("a loop test that bounds its iterator by itself")
+                            );
+                        }
+                        cond
+                    }
+                    _ => return Err(self.unsupported("a loop test other than `i < e` or `i <= e`")),
+                };
+                let i = self.var(k)?;
+                let start = self.value(init)?;
+                let mut iterations = i
+                    .copy()
+                    .isl(isl, STAGE)?
+                    .ge_set(start.copy().isl(isl, STAGE)?)
+                    .isl(isl, STAGE)?
+                    .intersect(self.condition(bound)?)
+                    .isl(isl, STAGE)?;
+                if step > 1 {
+                    let on_stride = i
+                        .sub(start)
+                        .isl(isl, STAGE)?
+                        .mod_val(Val::int_from_si(&isl.ctx, step).isl(isl, STAGE)?)
+                        .isl(isl, STAGE)?
+                        .eq_set(self.constant(0)?)
+                        .isl(isl, STAGE)?;
+                    iterations = iterations.intersect(on_stride).isl(isl, STAGE)?;
+                }
+                time.push(Time::Dim(k));
+                let path = path
+                    .intersect(iterations)
+                    .isl(isl, STAGE)?
+                    .coalesce()
+                    .isl(isl, STAGE)?;
+                let r = self.node(body, path, time);
+                time.pop();
+                r
+            }
+            Ast::Let { iter, value, body } => {
+                let k = self.dim(iter)?;
+                let is = self.var(k)?.eq_set(self.value(value)?).isl(isl, STAGE)?;
+                self.node(body, path.intersect(is).isl(isl, STAGE)?, time)
+            }
+            Ast::If { cond, then_, else_ } => {
+                let holds = self.condition(cond)?;
+                if let Some(e) = else_ {
+                    let fails = holds.copy().isl(isl, STAGE)?.complement().isl(isl, STAGE)?;
+                    time.push(Time::Const(0));
+                    self.node(
+                        then_,
+                        path.copy()
+                            .isl(isl, STAGE)?
+                            .intersect(holds)
+                            .isl(isl, STAGE)?,
+                        time,
+                    )?;
+                    time.pop();
+                    time.push(Time::Const(1));
+                    let r = self.node(e, path.intersect(fails).isl(isl, STAGE)?, time);
+                    time.pop();
+                    r
+                } else {
+                    self.node(then_, path.intersect(holds).isl(isl, STAGE)?, time)
+                }
+            }
+            Ast::Parallel { body, .. } | Ast::Atomic(body) => self.node(body, path, time),
+            Ast::User { stmt, args, .. } => self.user(stmt.0, args, path, time),
+            Ast::Barrier | Ast::Copy { .. } | Ast::Site { .. } | Ast::Launch(_) => {
+                Err(self.unsupported("device code"))
+            }
+        }
+    }
+
+    /// Statement `stmt`'s instance `args` → `time`, where `path` holds.
+    fn user(&mut self, stmt: usize, args: &[AExpr], path: Set, time: &[Time]) -> Result<()> {
+        let isl = self.isl;
+        let st =
+            self.scop.stmts.get(stmt).ok_or_else(|| {
+                Diagnostic::internal(STAGE, format!("unknown statement {}", stmt))
+            })?;
+        if args.len() != st.iterators.len() {
+            return Err(Diagnostic::internal(
+                STAGE,
+                format!(
+                    "a call of {} with {} arguments for {} iterators",
+                    st.name,
+                    args.len(),
+                    st.iterators.len()
+                ),
+            ));
+        }
+        let mut instance = self.tuple(args.iter().map(|a| self.value(a)))?;
+        instance = instance
+            .set_tuple_name(DimType::Out, &st.name)
+            .isl(isl, STAGE)?;
+        let at = self.tuple(time.iter().map(|t| match t {
+            Time::Const(c) => self.constant(*c),
+            Time::Dim(k) => self.var(*k),
+        }))?;
+        let timed = instance
+            .intersect_domain(path)
+            .isl(isl, STAGE)?
+            .reverse()
+            .isl(isl, STAGE)?
+            .apply_range(at)
+            .isl(isl, STAGE)?
+            .coalesce()
+            .isl(isl, STAGE)?;
+        let out = std::mem::replace(&mut self.out, isl.union_map("{ }").isl(isl, STAGE)?);
+        self.out = out
+            .union(UnionMap::from_map(timed).isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        Ok(())
+    }
+
+    /// The map from the iterators to the values `parts`.
+    fn tuple(&self, parts: impl Iterator<Item = Result<PwAff>>) -> Result<Map> {
+        let isl = self.isl;
+        let mut m = self.no_values.copy().isl(isl, STAGE)?;
+        for p in parts {
+            m = m
+                .flat_range_product(Map::from_pw_aff(p?).isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+        }
+        Ok(m)
+    }
+
+    fn dim(&self, name: &str) -> Result<usize> {
+        match self.names.get(name) {
+            Some(Name::Dim(k)) => Ok(*k),
+            _ => Err(Diagnostic::internal(
+                STAGE,
+                format!("`{}` is not an iterator of the generated code", name),
+            )),
+        }
+    }
+
+    fn var(&self, k: usize) -> Result<PwAff> {
+        let isl = self.isl;
+        let ls =
+            LocalSpace::from_space(self.universe.get_space().isl(isl, STAGE)?).isl(isl, STAGE)?;
+        PwAff::var_on_domain(ls, DimType::Set, k as u32).isl(isl, STAGE)
+    }
+
+    fn constant(&self, c: i64) -> Result<PwAff> {
+        let isl = self.isl;
+        PwAff::val_on_domain(
+            self.universe.copy().isl(isl, STAGE)?,
+            Val::int_from_si(&isl.ctx, c).isl(isl, STAGE)?,
+        )
+        .isl(isl, STAGE)
+    }
+
+    fn unsupported(&self, what: &str) -> Diagnostic {
+        Diagnostic::internal(
+            STAGE,
+            format!("cannot read back the generated code: {}", what),
+        )
+    }
+
+    /// The value of an integer expression, as C computes it.
+    fn value(&self, e: &AExpr) -> Result<PwAff> {
+        let isl = self.isl;
+        let bin = |args: &[AExpr], f: &dyn Fn(PwAff, PwAff) -> Result<PwAff>| -> Result<PwAff> {
+            let mut it = args.iter();
+            let first = it
+                .next()
+                .ok_or_else(|| self.unsupported("an operator without operands"))?;
+            let mut acc = self.value(first)?;
+            for a in it {
+                acc = f(acc, self.value(a)?)?;
+            }
+            Ok(acc)
+        };
+        match e {
+            AExpr::Int(c) => self.constant(*c),
+            AExpr::Id(name) => match self.names.get(name) {
+                Some(Name::Dim(k)) => self.var(*k),
+                Some(Name::Param(p)) => PwAff::param_on_domain_id(
+                    self.universe.copy().isl(isl, STAGE)?,
+                    isl.id(&isl_name(p)).isl(isl, STAGE)?,
+                )
+                .isl(isl, STAGE),
+                None => Err(self.unsupported(&format!("the name `{}`", name))),
+            },
+            // A cast of a parameter: the same value (the context bounds it).
+            AExpr::Op(AOp::Call, args) if args.len() == 2 => self.value(&args[1]),
+            AExpr::Op(AOp::Neg, args) if args.len() == 1 => {
+                self.value(&args[0])?.neg().isl(isl, STAGE)
+            }
+            AExpr::Op(AOp::Add, args) => bin(args, &|a, b| a.add(b).isl(isl, STAGE)),
+            AExpr::Op(AOp::Sub, args) => bin(args, &|a, b| a.sub(b).isl(isl, STAGE)),
+            AExpr::Op(AOp::Mul, args) => bin(args, &|a, b| a.mul(b).isl(isl, STAGE)),
+            AExpr::Op(AOp::Min, args) => bin(args, &|a, b| a.min(b).isl(isl, STAGE)),
+            AExpr::Op(AOp::Max, args) => bin(args, &|a, b| a.max(b).isl(isl, STAGE)),
+            // isl prints `/` and `%` only where the dividend is not
+            // negative, or (`%`) compared with zero: where C's truncation
+            // agrees with floor division and modulo, which keep one piece.
+            AExpr::Op(AOp::Div | AOp::FloorDiv, args) => bin(args, &|a, b| {
+                a.div(b).isl(isl, STAGE)?.floor().isl(isl, STAGE)
+            }),
+            AExpr::Op(AOp::Rem, args) => bin(args, &|a, b| {
+                let q = a
+                    .copy()
+                    .isl(isl, STAGE)?
+                    .div(b.copy().isl(isl, STAGE)?)
+                    .isl(isl, STAGE)?;
+                a.sub(q.floor().isl(isl, STAGE)?.mul(b).isl(isl, STAGE)?)
+                    .isl(isl, STAGE)
+            }),
+            AExpr::Op(AOp::Cond, args) if args.len() == 3 => {
+                let holds = self.condition(&args[0])?;
+                let fails = holds.copy().isl(isl, STAGE)?.complement().isl(isl, STAGE)?;
+                self.value(&args[1])?
+                    .intersect_domain(holds)
+                    .isl(isl, STAGE)?
+                    .union_add(
+                        self.value(&args[2])?
+                            .intersect_domain(fails)
+                            .isl(isl, STAGE)?,
+                    )
+                    .isl(isl, STAGE)
+            }
+            _ => Err(self.unsupported(&format!("the expression {:?}", e))),
+        }
+    }
+
+    /// Where a condition holds. Comparisons with a minimum or maximum
+    /// become conjunctions or disjunctions of comparisons with their
+    /// operands (`i <= min(a, b)` is `i <= a and i <= b`), which keeps
+    /// loop bounds single convex pieces instead of a piece per operand.
+    fn condition(&self, e: &AExpr) -> Result<Set> {
+        let isl = self.isl;
+        match e {
+            AExpr::Op(AOp::And, args) => {
+                let mut acc = self.universe.copy().isl(isl, STAGE)?;
+                for a in args {
+                    acc = acc.intersect(self.condition(a)?).isl(isl, STAGE)?;
+                }
+                Ok(acc)
+            }
+            AExpr::Op(AOp::Or, args) => {
+                let mut acc =
+                    Set::empty(self.universe.get_space().isl(isl, STAGE)?).isl(isl, STAGE)?;
+                for a in args {
+                    acc = acc.union(self.condition(a)?).isl(isl, STAGE)?;
+                }
+                Ok(acc)
+            }
+            AExpr::Op(op @ (AOp::Eq | AOp::Le | AOp::Lt | AOp::Ge | AOp::Gt), args) => {
+                let [a, b] = args.as_slice() else {
+                    return Err(self.unsupported("a comparison of other than two operands"));
+                };
+                match op {
+                    AOp::Le => self.at_most(a, b, false),
+                    AOp::Lt => self.at_most(a, b, true),
+                    AOp::Ge => self.at_most(b, a, false),
+                    AOp::Gt => self.at_most(b, a, true),
+                    _ => self.value(a)?.eq_set(self.value(b)?).isl(isl, STAGE),
+                }
+            }
+            _ => Err(self.unsupported(&format!("the condition {:?}", e))),
+        }
+    }
+
+    /// Where `a <= b` (`a < b` if `strict`).
+    fn at_most(&self, a: &AExpr, b: &AExpr, strict: bool) -> Result<Set> {
+        let isl = self.isl;
+        let each = |xs: &[AExpr], all: bool, f: &dyn Fn(&AExpr) -> Result<Set>| -> Result<Set> {
+            let mut acc: Option<Set> = None;
+            for x in xs {
+                let s = f(x)?;
+                acc = Some(match acc {
+                    None => s,
+                    Some(a) if all => a.intersect(s).isl(isl, STAGE)?,
+                    Some(a) => a.union(s).isl(isl, STAGE)?,
+                });
+            }
+            acc.ok_or_else(|| self.unsupported("a minimum or maximum of nothing"))
+        };
+        match (a, b) {
+            (_, AExpr::Op(AOp::Min, xs)) => each(xs, true, &|x| self.at_most(a, x, strict)),
+            (AExpr::Op(AOp::Max, xs), _) => each(xs, true, &|x| self.at_most(x, b, strict)),
+            (_, AExpr::Op(AOp::Max, xs)) => each(xs, false, &|x| self.at_most(a, x, strict)),
+            (AExpr::Op(AOp::Min, xs), _) => each(xs, false, &|x| self.at_most(x, b, strict)),
+            _ => {
+                let (a, b) = (self.value(a)?, self.value(b)?);
+                if strict {
+                    a.lt_set(b).isl(isl, STAGE)
+                } else {
+                    a.le_set(b).isl(isl, STAGE)
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scop::StmtId;
+
+    const SRC: &str = "double A[100], B[100];\nvoid f(int n)\n{\n#pragma scop\n  for (int i = 0; i < n; i++) {\n    A[i] = i;\n    B[i] = A[i] + 1.0;\n  }\n#pragma endscop\n}\n";
+
+    fn call(stmt: usize) -> Ast {
+        Ast::User {
+            stmt: StmtId(stmt),
+            args: vec![AExpr::Id("c0".into())],
+            promoted: vec![],
+        }
+    }
+
+    /// `for (c0 = 0; c0 < n; c0 += step) body`
+    fn loop_over(step: i64, body: Vec<Ast>) -> Ast {
+        Ast::For {
+            iter: "c0".into(),
+            init: AExpr::Int(0),
+            cond: AExpr::Op(AOp::Lt, vec![AExpr::Id("c0".into()), AExpr::Id("n".into())]),
+            inc: AExpr::Int(step),
+            body: Box::new(Ast::Block(body)),
+        }
+    }
+
+    fn check(name: &str, ast: &Ast) -> Result<ReadBack> {
+        let scop = crate::scop::test_support::scop_of(name, SRC);
+        let isl = Isl::new(0);
+        let deps = crate::deps::analyze(&isl, &scop).unwrap();
+        check_sequential_code(&isl, &scop, &deps, ast)
+    }
+
+    fn message(r: Result<ReadBack>) -> String {
+        r.expect_err("the check passed").message
+    }
+
+    #[test]
+    fn code_in_the_programs_order_passes() {
+        let ast = loop_over(1, vec![call(0), call(1)]);
+        assert_eq!(check("rb-ok", &ast).unwrap(), ReadBack::Checked);
+    }
+
+    #[test]
+    fn a_read_before_its_write_is_an_error() {
+        let m = message(check("rb-order", &loop_over(1, vec![call(1), call(0)])));
+        assert!(m.contains("contradicts its schedule"), "{}", m);
+        assert!(m.contains("S_0[") && m.contains("S_1["), "{}", m);
+    }
+
+    #[test]
+    fn missing_and_repeated_instances_are_errors() {
+        let m = message(check("rb-missing", &loop_over(1, vec![call(0)])));
+        assert!(m.contains("misses") && m.contains("S_1["), "{}", m);
+        let m = message(check("rb-stride", &loop_over(2, vec![call(0), call(1)])));
+        assert!(m.contains("misses"), "{}", m);
+        let m = message(check(
+            "rb-twice",
+            &loop_over(1, vec![call(0), call(0), call(1)]),
+        ));
+        assert!(m.contains("more than once"), "{}", m);
+    }
+
+    #[test]
+    fn guards_and_their_else_branches_are_read() {
+        // `if (c0 < 5) S_0 else S_0` runs S_0 once per iteration.
+        let guard = AExpr::Op(AOp::Lt, vec![AExpr::Id("c0".into()), AExpr::Int(5)]);
+        let split = Ast::If {
+            cond: guard,
+            then_: Box::new(call(0)),
+            else_: Some(Box::new(call(0))),
+        };
+        assert_eq!(
+            check("rb-else", &loop_over(1, vec![split, call(1)])).unwrap(),
+            ReadBack::Checked
+        );
+        // A guard that drops instances: `c0 <= min(n, 5)` is `c0 <= n and c0 <= 5`.
+        let capped = Ast::If {
+            cond: AExpr::Op(
+                AOp::Le,
+                vec![
+                    AExpr::Id("c0".into()),
+                    AExpr::Op(AOp::Min, vec![AExpr::Id("n".into()), AExpr::Int(5)]),
+                ],
+            ),
+            then_: Box::new(call(1)),
+            else_: None,
+        };
+        let m = message(check("rb-min", &loop_over(1, vec![call(0), capped])));
+        assert!(m.contains("misses") && m.contains("S_1["), "{}", m);
+    }
+}
