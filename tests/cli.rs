@@ -702,3 +702,31 @@ fn input_names_that_are_not_utf8() {
     );
     assert!(!dir.join(name(b"bad\xff_host.c")).exists());
 }
+
+/// `-v` says whether each region's generated code was read back and
+/// checked (`ast::executed`); PolyBench's gemm fits the budget on the
+/// host and in its kernels. Fails if the read back stops running or
+/// stops fitting.
+#[test]
+fn verbose_says_the_generated_code_was_read_back() {
+    let src = kernel_path("gemm");
+    let dir = scratch("cli-read-back");
+    let mut args: Vec<String> = vec!["-v".into(), "--target".into(), "cuda".into()];
+    args.extend(flags(&src, "LARGE"));
+    args.push("-o".into());
+    args.push(dir.join("gemm.c").display().to_string());
+    args.push(src.display().to_string());
+    let out = Command::new(pencilc()).args(&args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{}", err);
+    assert!(
+        err.contains("the host code is read back: every instance runs once"),
+        "{}",
+        err
+    );
+    assert!(
+        err.contains("the kernel code is read back: each thread runs its instances once"),
+        "{}",
+        err
+    );
+}

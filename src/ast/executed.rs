@@ -36,14 +36,19 @@ pub const READ_BACK_OPERATIONS: u64 = 3_000_000;
 /// device version made from the same schedule as code that failed it.
 pub const CODE_CONTRADICTS: &str = "isl's AST generator printed code that";
 
+/// Begins the message of code the read back does not model.
+const UNREADABLE: &str = "cannot read back the generated code";
+
 /// How far the generated code was checked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReadBack {
     /// Every instance runs once, and every dependence in order.
     Checked,
     /// The check ran out of its budget (`READ_BACK_OPERATIONS`): the code
     /// is as isl generated it from the checked tree.
     TooCostly,
+    /// Kernel code with what the read back does not model (named).
+    Unreadable(String),
 }
 
 impl ReadBack {
@@ -55,9 +60,23 @@ impl ReadBack {
                 "not read back (more than {} isl operations); as isl generated it from the checked schedule",
                 READ_BACK_OPERATIONS
             ),
+            ReadBack::Unreadable(what) => format!("not read back ({})", what),
         };
         format!(
             "lines {}-{}: the host code is {}",
+            scop.begin_line, scop.end_line, what
+        )
+    }
+
+    /// The `-v` line for a region's kernels.
+    pub fn kernel_note(self, scop: &Scop) -> String {
+        let what = match self {
+            ReadBack::Checked => "read back: each thread runs its instances once, every dependence between them in order".to_string(),
+            ReadBack::TooCostly => "not read back (over the budget)".to_string(),
+            ReadBack::Unreadable(what) => format!("not read back ({})", what),
+        };
+        format!(
+            "lines {}-{}: the kernel code is {}",
             scop.begin_line, scop.end_line, what
         )
     }
@@ -91,6 +110,108 @@ pub fn check_sequential_code(
     }
 }
 
+/// Checks each kernel's code as one thread runs it: with its block and
+/// thread ids and host values fixed, every instance runs once and every
+/// dependence between two of them in order. Dependences between threads
+/// are the schedule's (`valid` checked the mapped members), and are not
+/// read here.
+pub fn check_kernels(
+    isl: &Isl,
+    scop: &Scop,
+    deps: &DependenceGraph,
+    gpu: &super::GpuAst,
+) -> Result<ReadBack> {
+    let budget = match isl.max_operations() {
+        0 => READ_BACK_OPERATIONS,
+        m => m.min(READ_BACK_OPERATIONS),
+    };
+    isl.ctx.reset_operations();
+    isl.ctx.set_max_operations(budget);
+    let r = check_kernels_within_budget(isl, scop, deps, gpu);
+    isl.reset_budget();
+    match r {
+        Ok(()) => Ok(ReadBack::Checked),
+        Err(e) if e.code == Code::Budget && isl.time_left() != Some(Duration::ZERO) => {
+            Ok(ReadBack::TooCostly)
+        }
+        Err(e) if e.code == Code::Internal && e.message.contains(UNREADABLE) => Ok(
+            ReadBack::Unreadable(e.message[e.message.find(UNREADABLE).unwrap_or(0)..].to_string()),
+        ),
+        Err(e) => Err(e),
+    }
+}
+
+fn check_kernels_within_budget(
+    isl: &Isl,
+    scop: &Scop,
+    deps: &DependenceGraph,
+    gpu: &super::GpuAst,
+) -> Result<()> {
+    let all = deps.all(isl)?;
+    for launch in &gpu.launches {
+        isl.check_deadline(STAGE)?;
+        let threads = launch.plan.block_sizes.iter().copied().max().unwrap_or(1);
+        let blocks = launch
+            .plan
+            .grid_cap
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(i32::MAX as i64);
+        let ids: Vec<(String, i64)> = gpu
+            .block_ids
+            .iter()
+            .map(|b| (b.clone(), blocks - 1))
+            .chain(gpu.thread_ids.iter().map(|t| (t.clone(), threads - 1)))
+            .collect();
+        let extra: Vec<String> = ids
+            .iter()
+            .map(|(n, _)| n.clone())
+            .chain(launch.host_values.iter().map(|(n, _)| n.clone()))
+            .collect();
+        let times = read(isl, scop, &launch.body, &extra, Some(&ids))?;
+        let what = format!("kernel {}", launch.plan.id);
+        if !times.is_single_valued().isl(isl, STAGE)? {
+            return Err(Diagnostic::internal(
+                STAGE,
+                format!(
+                    "{} {}'s code, where one thread runs some statement instance more than once",
+                    CODE_CONTRADICTS, what
+                ),
+            ));
+        }
+        // The dependences between instances of one thread.
+        let ran = times.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
+        let within = all
+            .copy()
+            .isl(isl, STAGE)?
+            .intersect_domain(ran.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .intersect_range(ran)
+            .isl(isl, STAGE)?;
+        crate::valid::check_order(isl, within, times).map_err(|e| contradiction(e, &what))?;
+    }
+    Ok(())
+}
+
+/// A failed order check, as an error of the code isl printed.
+fn contradiction(e: Diagnostic, what: &str) -> Diagnostic {
+    if e.code == Code::Budget {
+        return e;
+    }
+    Diagnostic::internal(
+        STAGE,
+        format!(
+            "{} contradicts its schedule ({}): {}",
+            CODE_CONTRADICTS,
+            what,
+            e.message
+                .trim_start_matches("internal error in stage `valid`: ")
+                .replace("the schedule violates", "the code violates")
+        ),
+    )
+}
+
 fn check_within_budget(isl: &Isl, scop: &Scop, deps: &DependenceGraph, ast: &Ast) -> Result<()> {
     let executed = executed_times(isl, scop, ast)?;
     let context = isl.set(&scop.context).isl(isl, STAGE)?;
@@ -122,38 +243,56 @@ fn check_within_budget(isl: &Isl, scop: &Scop, deps: &DependenceGraph, ast: &Ast
             "isl's AST generator printed code that runs some statement instance more than once",
         ));
     }
-    crate::valid::check_schedule_map(isl, deps, executed).map_err(|e| {
-        if e.code == Code::Budget {
-            return e;
-        }
-        Diagnostic::internal(
-            STAGE,
-            format!(
-                "isl's AST generator printed code that contradicts its schedule: {}",
-                e.message
-                    .trim_start_matches("internal error in stage `valid`: ")
-                    .replace("the schedule violates", "the code violates")
-            ),
-        )
-    })
+    crate::valid::check_schedule_map(isl, deps, executed).map_err(|e| contradiction(e, "host code"))
 }
 
 /// Statement instance → time, as the code runs them where the region's
 /// context holds (times of different lengths: `valid::check_schedule_map`
 /// pads them).
 pub fn executed_times(isl: &Isl, scop: &Scop, ast: &Ast) -> Result<UnionMap> {
+    read(isl, scop, ast, &[], None)
+}
+
+/// The instances `ast` runs → their times. `extra` names more parameters
+/// (a kernel's block and thread ids and host values); `kernel` reads a
+/// kernel's body (copies and barriers run no instances), with the ids
+/// in `0..` their largest value.
+fn read(
+    isl: &Isl,
+    scop: &Scop,
+    ast: &Ast,
+    extra: &[String],
+    kernel: Option<&[(String, i64)]>,
+) -> Result<UnionMap> {
     let mut iters = Vec::new();
     collect_iterators(ast, &mut iters);
     let dims: Vec<String> = (0..iters.len()).map(|k| format!("d{}", k)).collect();
+    let params: Vec<String> = scop
+        .params
+        .iter()
+        .cloned()
+        .chain(extra.iter().filter(|e| !scop.params.contains(e)).cloned())
+        .collect();
+    let prefix = format!("[{}]", params.join(", "));
+    let ids: Vec<String> = kernel
+        .unwrap_or(&[])
+        .iter()
+        .map(|(id, max)| format!("0 <= {} <= {}", id, max))
+        .collect();
     let universe = isl
         .set(&format!(
-            "{} -> {{ [{}] }}",
-            scop.param_prefix(),
-            dims.join(", ")
+            "{} -> {{ [{}] : {} }}",
+            prefix,
+            dims.join(", "),
+            if ids.is_empty() {
+                "true".to_string()
+            } else {
+                ids.join(" and ")
+            }
         ))
         .isl(isl, STAGE)?;
     let mut names = BTreeMap::new();
-    for p in &scop.params {
+    for p in &params {
         names.insert(p.clone(), Name::Param(p.clone()));
         names.insert(isl_name(p), Name::Param(p.clone()));
     }
@@ -166,13 +305,10 @@ pub fn executed_times(isl: &Isl, scop: &Scop, ast: &Ast) -> Result<UnionMap> {
         names,
         universe: universe.copy().isl(isl, STAGE)?,
         no_values: isl
-            .map(&format!(
-                "{} -> {{ [{}] -> [] }}",
-                scop.param_prefix(),
-                dims.join(", ")
-            ))
+            .map(&format!("{} -> {{ [{}] -> [] }}", prefix, dims.join(", ")))
             .isl(isl, STAGE)?,
         out: isl.union_map("{ }").isl(isl, STAGE)?,
+        kernel: kernel.is_some(),
     };
     // isl generated the code for the context's parameter values only.
     let context = isl.set(&scop.context).isl(isl, STAGE)?;
@@ -195,6 +331,27 @@ enum Name {
 enum Time {
     Const(i64),
     Dim(usize),
+}
+
+/// Whether the loop test `cond` holds on an interval of `iter` that
+/// starts at the loop's start: a conjunction of `iter < e`, `iter <= e`
+/// and conditions free of `iter` (the iterations are then the values
+/// from the start where it holds).
+fn upper_bounds(cond: &AExpr, iter: &str) -> bool {
+    let free = |e: &AExpr| {
+        let mut ids = std::collections::BTreeSet::new();
+        e.ids(&mut ids);
+        !ids.contains(iter)
+    };
+    match cond {
+        AExpr::Op(AOp::And, args) => args.iter().all(|a| upper_bounds(a, iter)),
+        AExpr::Op(AOp::Le | AOp::Lt, args)
+            if args.len() == 2 && args[0] == AExpr::Id(iter.to_string()) =>
+        {
+            free(&args[1])
+        }
+        other => free(other),
+    }
 }
 
 fn collect_iterators(ast: &Ast, out: &mut Vec<String>) {
@@ -230,6 +387,8 @@ struct Reader<'a> {
     /// The map from the iterators to the empty tuple.
     no_values: Map,
     out: UnionMap,
+    /// Reading a kernel's body: copies and barriers are no instances.
+    kernel: bool,
 }
 
 impl Reader<'_> {
@@ -264,21 +423,13 @@ impl Reader<'_> {
                         return Err(self.unsupported("a loop step that is not a positive constant"))
                     }
                 };
-                let bound = match cond {
-                    AExpr::Op(AOp::Le | AOp::Lt, args)
-                        if args.len() == 2 && args[0] == AExpr::Id(iter.clone()) =>
-                    {
-                        let mut ids = std::collections::BTreeSet::new();
-                        args[1].ids(&mut ids);
-                        if ids.contains(iter) {
-                            return Err(
-                                self.unsupported("a loop test that bounds its iterator by itself")
-                            );
-                        }
+                if !upper_bounds(cond, iter) {
+                    return Err(self.unsupported(&format!(
+                        "a loop test other than bounds `i < e`, `i <= e` and conditions free of `i`: {:?}",
                         cond
-                    }
-                    _ => return Err(self.unsupported("a loop test other than `i < e` or `i <= e`")),
-                };
+                    )));
+                }
+                let bound = cond;
                 let i = self.var(k)?;
                 let start = self.value(init)?;
                 let mut iterations = i
@@ -337,6 +488,8 @@ impl Reader<'_> {
             }
             Ast::Parallel { body, .. } | Ast::Atomic(body) => self.node(body, path, time),
             Ast::User { stmt, args, .. } => self.user(stmt.0, args, path, time),
+            Ast::Barrier | Ast::Copy { .. } if self.kernel => Ok(()),
+            Ast::Site { body, .. } if self.kernel => self.node(body, path, time),
             Ast::Barrier | Ast::Copy { .. } | Ast::Site { .. } | Ast::Launch(_) => {
                 Err(self.unsupported("device code"))
             }
@@ -424,10 +577,7 @@ impl Reader<'_> {
     }
 
     fn unsupported(&self, what: &str) -> Diagnostic {
-        Diagnostic::internal(
-            STAGE,
-            format!("cannot read back the generated code: {}", what),
-        )
+        Diagnostic::internal(STAGE, format!("{}: {}", UNREADABLE, what))
     }
 
     /// The value of an integer expression, as C computes it.
@@ -491,6 +641,16 @@ impl Reader<'_> {
                             .intersect_domain(fails)
                             .isl(isl, STAGE)?,
                     )
+                    .isl(isl, STAGE)
+            }
+            // A condition's value: 1 where it holds, 0 elsewhere.
+            AExpr::Op(AOp::And | AOp::Or | AOp::Eq | AOp::Le | AOp::Lt | AOp::Ge | AOp::Gt, _) => {
+                let holds = self.condition(e)?;
+                let fails = holds.copy().isl(isl, STAGE)?.complement().isl(isl, STAGE)?;
+                self.constant(1)?
+                    .intersect_domain(holds)
+                    .isl(isl, STAGE)?
+                    .union_add(self.constant(0)?.intersect_domain(fails).isl(isl, STAGE)?)
                     .isl(isl, STAGE)
             }
             _ => Err(self.unsupported(&format!("the expression {:?}", e))),
@@ -657,5 +817,80 @@ mod tests {
         };
         let m = message(check("rb-min", &loop_over(1, vec![call(0), capped])));
         assert!(m.contains("misses") && m.contains("S_1["), "{}", m);
+    }
+
+    /// One kernel over `32 * b0 + t0 < n`, whose thread runs `order`.
+    fn kernel(order: &[usize]) -> crate::ast::GpuAst {
+        let index = AExpr::Op(
+            AOp::Add,
+            vec![
+                AExpr::Op(AOp::Mul, vec![AExpr::Int(32), AExpr::Id("b0".into())]),
+                AExpr::Id("t0".into()),
+            ],
+        );
+        let calls = order
+            .iter()
+            .map(|s| Ast::User {
+                stmt: StmtId(*s),
+                args: vec![index.clone()],
+                promoted: vec![],
+            })
+            .collect();
+        let body = Ast::If {
+            cond: AExpr::Op(AOp::Lt, vec![index.clone(), AExpr::Id("n".into())]),
+            then_: Box::new(Ast::Block(calls)),
+            else_: None,
+        };
+        let plan = crate::map::KernelPlan {
+            id: 0,
+            n_block: 1,
+            block_sizes: vec![32],
+            grid_cap: vec![32768],
+            wavefront: false,
+            wraps: vec![false],
+            tile_index: vec![],
+            tile_max: vec![],
+            band_members: 1,
+            parallel_members: 1,
+            number: 0,
+            tile_sizes: vec![32],
+            memory: Default::default(),
+        };
+        crate::ast::GpuAst {
+            entry_check: None,
+            host: Ast::Launch(0),
+            launches: vec![crate::ast::Launch {
+                index: 0,
+                plan,
+                grid: vec![AExpr::Id("n".into())],
+                host_values: vec![],
+                body,
+                locals: vec![],
+            }],
+            block_ids: vec!["b0".into()],
+            thread_ids: vec!["t0".into()],
+            live_out: vec![],
+            instances: vec![],
+            footprints: vec![],
+        }
+    }
+
+    fn check_kernel(name: &str, gpu: &crate::ast::GpuAst) -> Result<ReadBack> {
+        let scop = crate::scop::test_support::scop_of(name, SRC);
+        let isl = Isl::new(0);
+        let deps = crate::deps::analyze(&isl, &scop).unwrap();
+        check_kernels(&isl, &scop, &deps, gpu)
+    }
+
+    #[test]
+    fn a_thread_that_reads_before_it_writes_is_an_error() {
+        assert_eq!(
+            check_kernel("rb-kernel-ok", &kernel(&[0, 1])).unwrap(),
+            ReadBack::Checked
+        );
+        let m = message(check_kernel("rb-kernel-order", &kernel(&[1, 0])));
+        assert!(m.contains("contradicts its schedule (kernel 0)"), "{}", m);
+        let m = message(check_kernel("rb-kernel-twice", &kernel(&[0, 0, 1])));
+        assert!(m.contains("more than once"), "{}", m);
     }
 }

@@ -282,11 +282,12 @@ fn compile_region(
     if want_cpu {
         lap(report, "cpu");
     }
+    let mut host_note = None;
     let cpu = match (&mut ast, made) {
         (Some(device), Some(made)) => match made {
             Ok((a, read_back, instances)) => {
                 device.instances = instances;
-                report.placements.push(read_back.note(scop));
+                host_note = Some(read_back.note(scop));
                 Some(a)
             }
             // The device version stands without it, unless the region is
@@ -321,6 +322,7 @@ fn compile_region(
     report.ilp_solves += solves;
     report.sizes.extend(sizes);
     report.placements.extend(placements);
+    report.placements.extend(host_note);
     Ok(RegionOutcome {
         schedule: schedule.tree,
         dump,
@@ -437,6 +439,8 @@ fn device_version(
     } else {
         isl.check_deadline("ast")?;
         let a = ast::generate(isl, scop, &mapped, mapped_trees)?;
+        let read_back = ast::executed::check_kernels(isl, scop, deps, &a)?;
+        placements.push(read_back.kernel_note(scop));
         lap(report, "ast");
         Some(a)
     };

@@ -179,8 +179,12 @@ fn find_mark(isl: &Isl, node: ScheduleNode, name: &str) -> Result<Option<Schedul
 /// grows with the dependences, not with the square of the statements (the
 /// order between every pair of statements' schedules).
 pub fn check_schedule_map(isl: &Isl, deps: &DependenceGraph, map: UnionMap) -> Result<()> {
+    check_order(isl, deps.all(isl)?, map)
+}
+
+/// `check_schedule_map` for the dependences `all`.
+pub fn check_order(isl: &Isl, all: UnionMap, map: UnionMap) -> Result<()> {
     let flat = crate::isl::time::padded_map(isl, map)?;
-    let all = deps.all(isl)?;
     if all.is_empty().isl(isl, STAGE)? {
         return Ok(());
     }
