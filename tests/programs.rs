@@ -2514,3 +2514,24 @@ fn iterators_that_wrap_around_run_their_loops_as_written() {
 fn statements_isl_would_print_out_of_order() {
     check("isl_statement_order");
 }
+
+/// The read back of generated code (`ast::executed`) checks the
+/// dependences between instances the region runs: the dependence
+/// analysis also relates instances at parameter values where a domain is
+/// empty (`(int)(n - 1) + 3` overflowing at n = 2^31), and reading those
+/// as unordered failed every rung of these programs, down to the
+/// original code.
+#[test]
+fn wrapping_bounds_keep_their_schedule_when_read_back() {
+    for name in ["unsigned_bounds", "integer_types"] {
+        let src = root().join("tests/programs").join(format!("{}.c", name));
+        let dir = scratch(&format!("program-read-back-{}", name));
+        let warnings = check_source_on(&src, &dir, &[], &["openmp"]);
+        assert!(
+            !warnings.contains("contradicts its schedule"),
+            "{}: {}",
+            name,
+            warnings
+        );
+    }
+}
