@@ -92,22 +92,7 @@ pub fn check_sequential_code(
     deps: &DependenceGraph,
     ast: &Ast,
 ) -> Result<ReadBack> {
-    let budget = match isl.max_operations() {
-        0 => READ_BACK_OPERATIONS,
-        m => m.min(READ_BACK_OPERATIONS),
-    };
-    isl.ctx.reset_operations();
-    isl.ctx.set_max_operations(budget);
-    let r = check_within_budget(isl, scop, deps, ast);
-    isl.reset_budget();
-    match r {
-        Ok(()) => Ok(ReadBack::Checked),
-        // The region's own time running out is not this check's budget.
-        Err(e) if e.code == Code::Budget && isl.time_left() != Some(Duration::ZERO) => {
-            Ok(ReadBack::TooCostly)
-        }
-        Err(e) => Err(e),
-    }
+    within_budget(isl, false, || check_within_budget(isl, scop, deps, ast))
 }
 
 /// Checks each kernel's code as one thread runs it: with its block and
@@ -121,22 +106,38 @@ pub fn check_kernels(
     deps: &DependenceGraph,
     gpu: &super::GpuAst,
 ) -> Result<ReadBack> {
+    within_budget(isl, true, || {
+        check_kernels_within_budget(isl, scop, deps, gpu)
+    })
+}
+
+/// Runs a read back `check` within `READ_BACK_OPERATIONS` (a fresh
+/// operation count for it, and for the caller after it). Out of that
+/// budget the code is `TooCostly`; with `unmodelled_ok`, code with what
+/// the read back does not model is `Unreadable`, not an error. The
+/// region's own time running out stays an error.
+fn within_budget(
+    isl: &Isl,
+    unmodelled_ok: bool,
+    check: impl FnOnce() -> Result<()>,
+) -> Result<ReadBack> {
     let budget = match isl.max_operations() {
         0 => READ_BACK_OPERATIONS,
         m => m.min(READ_BACK_OPERATIONS),
     };
     isl.ctx.reset_operations();
     isl.ctx.set_max_operations(budget);
-    let r = check_kernels_within_budget(isl, scop, deps, gpu);
+    let r = check();
     isl.reset_budget();
     match r {
         Ok(()) => Ok(ReadBack::Checked),
         Err(e) if e.code == Code::Budget && isl.time_left() != Some(Duration::ZERO) => {
             Ok(ReadBack::TooCostly)
         }
-        Err(e) if e.code == Code::Internal && e.message.contains(UNREADABLE) => Ok(
-            ReadBack::Unreadable(e.message[e.message.find(UNREADABLE).unwrap_or(0)..].to_string()),
-        ),
+        Err(e) if unmodelled_ok && e.code == Code::Internal && e.message.contains(UNREADABLE) => {
+            let at = e.message.find(UNREADABLE).unwrap_or(0);
+            Ok(ReadBack::Unreadable(e.message[at..].to_string()))
+        }
         Err(e) => Err(e),
     }
 }
