@@ -150,11 +150,7 @@ fn parallel_loops(ast: Ast, lp: &ParallelLoop, iters: &[String]) -> Ast {
 /// `e` and the start free of `i`, a constant step.
 fn canonical(iter: &str, init: &AExpr, cond: &AExpr, inc: &AExpr) -> bool {
     use super::AOp;
-    let mentions = |e: &AExpr| {
-        let mut ids = std::collections::BTreeSet::new();
-        e.ids(&mut ids);
-        ids.contains(iter)
-    };
+    let mentions = |e: &AExpr| e.mentions(iter);
     let test = match cond {
         AExpr::Op(AOp::Le | AOp::Lt | AOp::Ge | AOp::Gt, args) if args.len() == 2 => {
             args[0] == AExpr::Id(iter.to_string()) && !mentions(&args[1])

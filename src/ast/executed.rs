@@ -276,8 +276,14 @@ fn read(
     extra: &[String],
     kernel: Option<&[(String, i64)]>,
 ) -> Result<UnionMap> {
-    let mut iters = Vec::new();
-    collect_iterators(ast, &mut iters);
+    let mut iters: Vec<String> = Vec::new();
+    ast.walk(&mut |n| {
+        if let Ast::For { iter, .. } | Ast::Let { iter, .. } = n {
+            if !iters.contains(iter) {
+                iters.push(iter.clone());
+            }
+        }
+    });
     let dims: Vec<String> = (0..iters.len()).map(|k| format!("d{}", k)).collect();
     let params: Vec<String> = scop
         .params
@@ -350,44 +356,14 @@ enum Time {
 /// and conditions free of `iter` (the iterations are then the values
 /// from the start where it holds).
 fn upper_bounds(cond: &AExpr, iter: &str) -> bool {
-    let free = |e: &AExpr| {
-        let mut ids = std::collections::BTreeSet::new();
-        e.ids(&mut ids);
-        !ids.contains(iter)
-    };
     match cond {
         AExpr::Op(AOp::And, args) => args.iter().all(|a| upper_bounds(a, iter)),
         AExpr::Op(AOp::Le | AOp::Lt, args)
             if args.len() == 2 && args[0] == AExpr::Id(iter.to_string()) =>
         {
-            free(&args[1])
+            !args[1].mentions(iter)
         }
-        other => free(other),
-    }
-}
-
-fn collect_iterators(ast: &Ast, out: &mut Vec<String>) {
-    let add = |i: &String, out: &mut Vec<String>| {
-        if !out.contains(i) {
-            out.push(i.clone());
-        }
-    };
-    match ast {
-        Ast::Block(items) => items.iter().for_each(|a| collect_iterators(a, out)),
-        Ast::For { iter, body, .. } | Ast::Let { iter, body, .. } => {
-            add(iter, out);
-            collect_iterators(body, out);
-        }
-        Ast::If { then_, else_, .. } => {
-            collect_iterators(then_, out);
-            if let Some(e) = else_ {
-                collect_iterators(e, out);
-            }
-        }
-        Ast::Parallel { body, .. } | Ast::Atomic(body) | Ast::Site { body, .. } => {
-            collect_iterators(body, out)
-        }
-        Ast::User { .. } | Ast::Barrier | Ast::Copy { .. } | Ast::Launch(_) => {}
+        other => !other.mentions(iter),
     }
 }
 
@@ -642,31 +618,27 @@ impl Reader<'_> {
                 a.sub(q.floor().isl(isl, STAGE)?.mul(b).isl(isl, STAGE)?)
                     .isl(isl, STAGE)
             }),
-            AExpr::Op(AOp::Cond, args) if args.len() == 3 => {
-                let holds = self.condition(&args[0])?;
-                let fails = holds.copy().isl(isl, STAGE)?.complement().isl(isl, STAGE)?;
-                self.value(&args[1])?
-                    .intersect_domain(holds)
-                    .isl(isl, STAGE)?
-                    .union_add(
-                        self.value(&args[2])?
-                            .intersect_domain(fails)
-                            .isl(isl, STAGE)?,
-                    )
-                    .isl(isl, STAGE)
-            }
+            AExpr::Op(AOp::Cond, args) if args.len() == 3 => self.select(
+                self.condition(&args[0])?,
+                self.value(&args[1])?,
+                self.value(&args[2])?,
+            ),
             // A condition's value: 1 where it holds, 0 elsewhere.
             AExpr::Op(AOp::And | AOp::Or | AOp::Eq | AOp::Le | AOp::Lt | AOp::Ge | AOp::Gt, _) => {
-                let holds = self.condition(e)?;
-                let fails = holds.copy().isl(isl, STAGE)?.complement().isl(isl, STAGE)?;
-                self.constant(1)?
-                    .intersect_domain(holds)
-                    .isl(isl, STAGE)?
-                    .union_add(self.constant(0)?.intersect_domain(fails).isl(isl, STAGE)?)
-                    .isl(isl, STAGE)
+                self.select(self.condition(e)?, self.constant(1)?, self.constant(0)?)
             }
             _ => Err(self.unsupported(&format!("the expression {:?}", e))),
         }
+    }
+
+    /// `then` where `holds`, `otherwise` elsewhere.
+    fn select(&self, holds: Set, then: PwAff, otherwise: PwAff) -> Result<PwAff> {
+        let isl = self.isl;
+        let fails = holds.copy().isl(isl, STAGE)?.complement().isl(isl, STAGE)?;
+        then.intersect_domain(holds)
+            .isl(isl, STAGE)?
+            .union_add(otherwise.intersect_domain(fails).isl(isl, STAGE)?)
+            .isl(isl, STAGE)
     }
 
     /// Where a condition holds. Comparisons with a minimum or maximum

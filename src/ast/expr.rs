@@ -93,6 +93,13 @@ impl AExpr {
         }
     }
 
+    /// Whether the identifier `name` occurs in this expression.
+    pub fn mentions(&self, name: &str) -> bool {
+        let mut ids = std::collections::BTreeSet::new();
+        self.ids(&mut ids);
+        ids.contains(name)
+    }
+
     pub fn ids(&self, out: &mut std::collections::BTreeSet<String>) {
         match self {
             AExpr::Id(s) => {
