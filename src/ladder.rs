@@ -36,6 +36,10 @@ pub struct RungOptions {
     pub sched: SchedOptions,
     /// Use the region's own order instead of scheduling.
     pub original: bool,
+    /// For the read back's test (`--debug-fault misorder:<rung>`): the
+    /// device version's host code runs its first two launches in the
+    /// reverse order, as isl's AST generator could print them.
+    pub misorder_launches: bool,
 }
 
 impl Rung {
@@ -111,6 +115,7 @@ impl Rung {
             map,
             sched,
             original: self >= Rung::OriginalOrder,
+            misorder_launches: false,
         }
     }
 

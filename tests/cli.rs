@@ -705,7 +705,7 @@ fn input_names_that_are_not_utf8() {
 
 /// `-v` says whether each region's generated code was read back and
 /// checked (`ast::executed`); PolyBench's gemm fits the budget on the
-/// host and in its kernels. Fails if the read back stops running or
+/// host, in its kernels and in its launches. Fails if the read back stops running or
 /// stops fitting.
 #[test]
 fn verbose_says_the_generated_code_was_read_back() {
@@ -726,6 +726,11 @@ fn verbose_says_the_generated_code_was_read_back() {
     );
     assert!(
         err.contains("the kernel code is read back: each thread runs its instances once"),
+        "{}",
+        err
+    );
+    assert!(
+        err.contains("the device version's launches are read back: every instance runs once"),
         "{}",
         err
     );

@@ -2535,3 +2535,27 @@ fn wrapping_bounds_keep_their_schedule_when_read_back() {
         );
     }
 }
+
+/// A device version whose host code runs its two launches in the wrong
+/// order (`--debug-fault misorder:full` swaps them, as isl's AST
+/// generator could print them) is found by the read back of the launches
+/// (`ast::executed::check_launches`): the rung falls back, and every
+/// version's output stays right. Without the check, the device version
+/// reads `A` before it is written.
+#[test]
+fn launches_printed_out_of_order_are_found() {
+    let src = root().join("tests/programs/launch_order.c");
+    let dir = scratch("program-launch-order");
+    let warnings = check_source_on(
+        &src,
+        &dir,
+        &["--debug-fault", "misorder:full"],
+        &["c", "opencl"],
+    );
+    assert!(
+        warnings.contains("contradicts its schedule (the order of the launches)")
+            && warnings.contains("S_0[i] -> S_1[i' = -1 + n - i]"),
+        "{}",
+        warnings
+    );
+}

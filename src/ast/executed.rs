@@ -15,13 +15,13 @@
 //! a `Let`'s iterator equals its value; a guard holds on the `then`
 //! branch and fails on `else`.
 
-use super::{AExpr, AOp, Ast, STAGE};
+use super::{AExpr, AOp, Ast, GpuAst, Launch, STAGE};
 use crate::deps::DependenceGraph;
 use crate::diag::{Code, Diagnostic, Result};
 use crate::front::affine::isl_name;
 use crate::isl::{Isl, IslResultExt};
 use crate::scop::Scop;
-use isl_rs::{DimType, LocalSpace, Map, PwAff, Set, UnionMap, Val};
+use isl_rs::{DimType, LocalSpace, Map, PwAff, Set, UnionMap, UnionSet, Val};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -31,6 +31,14 @@ use std::time::Duration;
 /// of sums of parameters, in every bound) cost minutes at any budget, and
 /// there the check is left out (`ReadBack::TooCostly`).
 pub const READ_BACK_OPERATIONS: u64 = 3_000_000;
+
+/// isl operations that reading back a device version's launches may take.
+/// Fewer than `READ_BACK_OPERATIONS`: the instances of a launch are a
+/// projection of its kernel's loops, and on a wavefront-tiled stencil's
+/// (seidel-2d) one operation on them can take a tenth of a second (its
+/// check took 16 s within a million operations; it stops in under one
+/// second at this budget, where PolyBench's other launches read back).
+pub const LAUNCH_READ_BACK_OPERATIONS: u64 = 300_000;
 
 /// Begins every message of a failed check: the driver does not keep a
 /// device version made from the same schedule as code that failed it.
@@ -68,6 +76,19 @@ impl ReadBack {
         )
     }
 
+    /// The `-v` line for a device version's host code and launches.
+    pub fn launch_note(self, scop: &Scop) -> String {
+        let what = match self {
+            ReadBack::Checked => "read back: every instance runs once, in one thread of one launch or on the host, and every dependence between launches and host statements is in order".to_string(),
+            ReadBack::TooCostly => "not read back (over the budget)".to_string(),
+            ReadBack::Unreadable(what) => format!("not read back ({})", what),
+        };
+        format!(
+            "lines {}-{}: the device version's launches are {}",
+            scop.begin_line, scop.end_line, what
+        )
+    }
+
     /// The `-v` line for a region's kernels.
     pub fn kernel_note(self, scop: &Scop) -> String {
         let what = match self {
@@ -92,7 +113,9 @@ pub fn check_sequential_code(
     deps: &DependenceGraph,
     ast: &Ast,
 ) -> Result<ReadBack> {
-    within_budget(isl, false, || check_within_budget(isl, scop, deps, ast))
+    within_budget(isl, READ_BACK_OPERATIONS, false, || {
+        check_within_budget(isl, scop, deps, ast)
+    })
 }
 
 /// Checks each kernel's code as one thread runs it: with its block and
@@ -106,7 +129,7 @@ pub fn check_kernels(
     deps: &DependenceGraph,
     gpu: &super::GpuAst,
 ) -> Result<ReadBack> {
-    within_budget(isl, true, || {
+    within_budget(isl, READ_BACK_OPERATIONS, true, || {
         check_kernels_within_budget(isl, scop, deps, gpu)
     })
 }
@@ -118,12 +141,13 @@ pub fn check_kernels(
 /// region's own time running out stays an error.
 fn within_budget(
     isl: &Isl,
+    limit: u64,
     unmodelled_ok: bool,
     check: impl FnOnce() -> Result<()>,
 ) -> Result<ReadBack> {
     let budget = match isl.max_operations() {
-        0 => READ_BACK_OPERATIONS,
-        m => m.min(READ_BACK_OPERATIONS),
+        0 => limit,
+        m => m.min(limit),
     };
     isl.ctx.reset_operations();
     isl.ctx.set_max_operations(budget);
@@ -170,7 +194,7 @@ fn check_kernels_within_budget(
             .map(|(n, _)| n.clone())
             .chain(launch.host_values.iter().map(|(n, _)| n.clone()))
             .collect();
-        let times = read(isl, scop, &launch.body, &extra, Some(&ids))?;
+        let times = read(isl, scop, &launch.body, &extra, Some(&ids), None)?.0;
         let what = format!("kernel {}", launch.plan.id);
         if !times.is_single_valued().isl(isl, STAGE)? {
             return Err(Diagnostic::internal(
@@ -215,14 +239,34 @@ fn contradiction(e: Diagnostic, what: &str) -> Diagnostic {
 
 fn check_within_budget(isl: &Isl, scop: &Scop, deps: &DependenceGraph, ast: &Ast) -> Result<()> {
     let executed = executed_times(isl, scop, ast)?;
-    let context = isl.set(&scop.context).isl(isl, STAGE)?;
+    let ran = runs_each_once(isl, scop, &executed, "")?;
+    crate::valid::check_order(isl, deps_between(isl, deps, ran)?, executed)
+        .map_err(|e| contradiction(e, "host code"))
+}
+
+/// Checks that `executed` (instance → time) runs every instance of the
+/// region once where its context holds (and the entry check, which the
+/// generated code runs behind); the instances it runs. `what` names the
+/// code in messages.
+fn runs_each_once(isl: &Isl, scop: &Scop, executed: &UnionMap, what: &str) -> Result<UnionSet> {
+    let mut context = isl.set(&scop.context).isl(isl, STAGE)?;
+    if let Some(checked) = &scop.checked {
+        context = context
+            .intersect(isl.set(checked).isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+    }
     let domain = isl
         .union_set(&scop.domain_text())
         .isl(isl, STAGE)?
+        .intersect_params(context.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    let ran = executed
+        .copy()
+        .isl(isl, STAGE)?
+        .domain()
+        .isl(isl, STAGE)?
         .intersect_params(context)
         .isl(isl, STAGE)?;
-    let ran = executed.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
-    let ran_again = ran.copy().isl(isl, STAGE)?;
     if !ran.is_equal(&domain).isl(isl, STAGE)? {
         let missing = domain
             .copy()
@@ -233,7 +277,9 @@ fn check_within_budget(isl: &Isl, scop: &Scop, deps: &DependenceGraph, ast: &Ast
         return Err(Diagnostic::internal(
             STAGE,
             format!(
-                "isl's AST generator printed code that does not run the region's instances: it misses {} and runs {}",
+                "{}{} does not run the region's instances: it misses {} and runs {}",
+                CODE_CONTRADICTS,
+                what,
                 missing.to_str().isl(isl, STAGE)?,
                 extra.to_str().isl(isl, STAGE)?
             ),
@@ -242,40 +288,59 @@ fn check_within_budget(isl: &Isl, scop: &Scop, deps: &DependenceGraph, ast: &Ast
     if !executed.is_single_valued().isl(isl, STAGE)? {
         return Err(Diagnostic::internal(
             STAGE,
-            "isl's AST generator printed code that runs some statement instance more than once",
+            format!(
+                "{}{} runs some statement instance more than once",
+                CODE_CONTRADICTS, what
+            ),
         ));
     }
-    // Dependences between the instances the region runs: the dependence
-    // analysis may also relate instances at parameter values where a
-    // domain is empty (`(int)(n - 1) + 3` overflowing: tests/programs/
-    // unsigned_bounds.c), which no code runs.
-    let all = deps
-        .all(isl)?
-        .intersect_domain(ran_again.copy().isl(isl, STAGE)?)
+    // The same instances as `ran`, in the domain's simpler terms.
+    Ok(domain)
+}
+
+/// The dependences between instances the code runs: the dependence
+/// analysis may also relate instances at parameter values where a domain
+/// is empty (`(int)(n - 1) + 3` overflowing: tests/programs/
+/// unsigned_bounds.c), which no code runs.
+fn deps_between(isl: &Isl, deps: &DependenceGraph, ran: UnionSet) -> Result<UnionMap> {
+    deps.all(isl)?
+        .intersect_domain(ran.copy().isl(isl, STAGE)?)
         .isl(isl, STAGE)?
-        .intersect_range(ran_again)
-        .isl(isl, STAGE)?;
-    crate::valid::check_order(isl, all, executed).map_err(|e| contradiction(e, "host code"))
+        .intersect_range(ran)
+        .isl(isl, STAGE)
+}
+
+/// Checks a device version's host code with its launches: every instance
+/// runs once, in one thread of one launch or on the host, and every
+/// dependence between instances of different launches, or with the host's
+/// own statements, is in the order the host code runs them. (Within one
+/// launch, a thread's order is `check_kernels`'s and the order between
+/// threads is the mapping's, which `valid` checked.)
+pub fn check_launches(
+    isl: &Isl,
+    scop: &Scop,
+    deps: &DependenceGraph,
+    gpu: &GpuAst,
+) -> Result<ReadBack> {
+    within_budget(isl, LAUNCH_READ_BACK_OPERATIONS, true, || {
+        let (executed, on_host) = read(isl, scop, &gpu.host, &[], None, Some(gpu))?;
+        let ran = runs_each_once(isl, scop, &executed, " (a device version's launches)")?;
+        // Instances at the same time of the host code run in the same
+        // execution of one launch.
+        crate::valid::check_order_or_together(isl, deps_between(isl, deps, ran)?, on_host)
+            .map_err(|e| contradiction(e, "the order of the launches"))
+    })
 }
 
 /// Statement instance → time, as the code runs them where the region's
 /// context holds (times of different lengths: `valid::check_schedule_map`
 /// pads them).
 pub fn executed_times(isl: &Isl, scop: &Scop, ast: &Ast) -> Result<UnionMap> {
-    read(isl, scop, ast, &[], None)
+    Ok(read(isl, scop, ast, &[], None, None)?.0)
 }
 
-/// The instances `ast` runs → their times. `extra` names more parameters
-/// (a kernel's block and thread ids and host values); `kernel` reads a
-/// kernel's body (copies and barriers run no instances), with the ids
-/// in `0..` their largest value.
-fn read(
-    isl: &Isl,
-    scop: &Scop,
-    ast: &Ast,
-    extra: &[String],
-    kernel: Option<&[(String, i64)]>,
-) -> Result<UnionMap> {
+/// The loop and `Let` iterators of `ast`, each once.
+fn iterators(ast: &Ast) -> Vec<String> {
     let mut iters: Vec<String> = Vec::new();
     ast.walk(&mut |n| {
         if let Ast::For { iter, .. } | Ast::Let { iter, .. } = n {
@@ -284,7 +349,53 @@ fn read(
             }
         }
     });
-    let dims: Vec<String> = (0..iters.len()).map(|k| format!("d{}", k)).collect();
+    iters
+}
+
+/// The dimensions reading a launch's body takes beside the host code's:
+/// its block and thread ids, the host values it is given, and its
+/// iterators (a scope of their own: a kernel may reuse the host's names).
+fn launch_scope(l: &Launch, gpu: &GpuAst) -> Vec<String> {
+    gpu.block_ids
+        .iter()
+        .take(l.plan.n_block)
+        .chain(gpu.thread_ids.iter().take(l.plan.block_sizes.len()))
+        .chain(l.host_values.iter().map(|(n, _)| n))
+        .cloned()
+        .chain(iterators(&l.body))
+        .collect()
+}
+
+/// The instances `ast` runs → their times. `extra` names more parameters
+/// (a kernel's block and thread ids and host values); `kernel` reads a
+/// kernel's body (copies and barriers run no instances), with the ids
+/// in `0..` their largest value. With `device`, `ast` is that version's
+/// host code and its launches run their kernels' instances (for every
+/// block and thread the launch has), at the time of the launch followed
+/// by the block and thread ids and the time within the thread; the second
+/// map holds the times of the host code alone (a launch's instances all
+/// at the launch's).
+fn read(
+    isl: &Isl,
+    scop: &Scop,
+    ast: &Ast,
+    extra: &[String],
+    kernel: Option<&[(String, i64)]>,
+    device: Option<&GpuAst>,
+) -> Result<(UnionMap, UnionMap)> {
+    let iters = iterators(ast);
+    let kernel_dims = device
+        .map(|g| {
+            g.launches
+                .iter()
+                .map(|l| launch_scope(l, g).len())
+                .max()
+                .unwrap_or(0)
+        })
+        .unwrap_or(0);
+    let dims: Vec<String> = (0..iters.len() + kernel_dims)
+        .map(|k| format!("d{}", k))
+        .collect();
     let params: Vec<String> = scop
         .params
         .iter()
@@ -326,7 +437,10 @@ fn read(
             .map(&format!("{} -> {{ [{}] -> [] }}", prefix, dims.join(", ")))
             .isl(isl, STAGE)?,
         out: isl.union_map("{ }").isl(isl, STAGE)?,
+        host_out: isl.union_map("{ }").isl(isl, STAGE)?,
         kernel: kernel.is_some(),
+        device: device.map(|gpu| (gpu, iters.len())),
+        launch_at: None,
     };
     // isl generated the code for the context's parameter values only.
     let context = isl.set(&scop.context).isl(isl, STAGE)?;
@@ -336,7 +450,7 @@ fn read(
         universe.intersect_params(context).isl(isl, STAGE)?,
         &mut time,
     )?;
-    Ok(r.out)
+    Ok((r.out, r.host_out))
 }
 
 #[derive(Clone, Debug)]
@@ -375,8 +489,16 @@ struct Reader<'a> {
     /// The map from the iterators to the empty tuple.
     no_values: Map,
     out: UnionMap,
+    /// With `device`: instance → the time of the host code alone.
+    host_out: UnionMap,
     /// Reading a kernel's body: copies and barriers are no instances.
     kernel: bool,
+    /// A device version's host code, whose launches are read, and the
+    /// first dimension of a launch's own scope (`launch_scope`).
+    device: Option<(&'a GpuAst, usize)>,
+    /// In a launch's body: the length of the launch's time in the host
+    /// code.
+    launch_at: Option<usize>,
 }
 
 impl Reader<'_> {
@@ -478,10 +600,77 @@ impl Reader<'_> {
             Ast::User { stmt, args, .. } => self.user(stmt.0, args, path, time),
             Ast::Barrier | Ast::Copy { .. } if self.kernel => Ok(()),
             Ast::Site { body, .. } if self.kernel => self.node(body, path, time),
+            Ast::Launch(i) if !self.kernel && self.device.is_some() => self.launch(*i, path, time),
             Ast::Barrier | Ast::Copy { .. } | Ast::Site { .. } | Ast::Launch(_) => {
                 Err(self.unsupported("device code"))
             }
         }
+    }
+
+    /// The instances launch `i` runs where `path` holds: its body, for
+    /// every block (`0 <= b < grid`) and thread (`0 <= t < block size`),
+    /// with its host values equal to what the host passes, read in a scope
+    /// of its own.
+    fn launch(&mut self, i: usize, path: Set, time: &mut Vec<Time>) -> Result<()> {
+        let isl = self.isl;
+        let Some((gpu, base)) = self.device else {
+            return Err(self.unsupported("a launch outside a device version"));
+        };
+        let l = gpu
+            .launches
+            .get(i)
+            .ok_or_else(|| Diagnostic::internal(STAGE, format!("unknown launch {}", i)))?;
+        let scope = launch_scope(l, gpu);
+        let mut names: BTreeMap<String, Name> = self
+            .names
+            .iter()
+            .filter(|(_, n)| matches!(n, Name::Param(_)))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for (k, n) in scope.iter().enumerate() {
+            names.insert(n.clone(), Name::Dim(base + k));
+        }
+        // Bounds of the ids and the host values, in the host's names.
+        let mut within = path;
+        let (n_block, n_thread) = (l.plan.n_block, l.plan.block_sizes.len());
+        if l.grid.len() < n_block {
+            return Err(self.unsupported("a launch with fewer grid sizes than block ids"));
+        }
+        let ids = (0..n_block + n_thread).map(|k| base + k);
+        for (k, dim) in ids.clone().enumerate() {
+            let end = if k < n_block {
+                self.value(&l.grid[k])?
+            } else {
+                self.constant(l.plan.block_sizes[k - n_block])?
+            };
+            let id = self.var(dim)?;
+            let runs = id
+                .copy()
+                .isl(isl, STAGE)?
+                .ge_set(self.constant(0)?)
+                .isl(isl, STAGE)?
+                .intersect(id.lt_set(end).isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            within = within.intersect(runs).isl(isl, STAGE)?;
+        }
+        for (k, (_, v)) in l.host_values.iter().enumerate() {
+            let is = self
+                .var(base + n_block + n_thread + k)?
+                .eq_set(self.value(v)?)
+                .isl(isl, STAGE)?;
+            within = within.intersect(is).isl(isl, STAGE)?;
+        }
+        let host_names = std::mem::replace(&mut self.names, names);
+        let host_len = time.len();
+        time.extend(ids.map(Time::Dim));
+        self.kernel = true;
+        self.launch_at = Some(host_len);
+        let r = self.node(&l.body, within, time);
+        self.kernel = false;
+        self.launch_at = None;
+        time.truncate(host_len);
+        self.names = host_names;
+        r
     }
 
     /// Statement `stmt`'s instance `args` → `time`, where `path` holds.
@@ -506,16 +695,28 @@ impl Reader<'_> {
         instance = instance
             .set_tuple_name(DimType::Out, &st.name)
             .isl(isl, STAGE)?;
-        let at = self.tuple(time.iter().map(|t| match t {
-            Time::Const(c) => self.constant(*c),
-            Time::Dim(k) => self.var(*k),
-        }))?;
-        let timed = instance
+        // Instance → the iterators' values where it runs.
+        let reached = instance
             .intersect_domain(path)
             .isl(isl, STAGE)?
             .reverse()
-            .isl(isl, STAGE)?
-            .apply_range(at)
+            .isl(isl, STAGE)?;
+        if self.device.is_some() {
+            let on_host = &time[..self.launch_at.unwrap_or(time.len())];
+            let at = reached
+                .copy()
+                .isl(isl, STAGE)?
+                .apply_range(self.at(on_host)?)
+                .isl(isl, STAGE)?
+                .coalesce()
+                .isl(isl, STAGE)?;
+            let host = std::mem::replace(&mut self.host_out, isl.union_map("{ }").isl(isl, STAGE)?);
+            self.host_out = host
+                .union(UnionMap::from_map(at).isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+        }
+        let timed = reached
+            .apply_range(self.at(time)?)
             .isl(isl, STAGE)?
             .coalesce()
             .isl(isl, STAGE)?;
@@ -524,6 +725,14 @@ impl Reader<'_> {
             .union(UnionMap::from_map(timed).isl(isl, STAGE)?)
             .isl(isl, STAGE)?;
         Ok(())
+    }
+
+    /// The map from the iterators to `time`.
+    fn at(&self, time: &[Time]) -> Result<Map> {
+        self.tuple(time.iter().map(|t| match t {
+            Time::Const(c) => self.constant(*c),
+            Time::Dim(k) => self.var(*k),
+        }))
     }
 
     /// The map from the iterators to the values `parts`.
@@ -803,8 +1012,9 @@ mod tests {
         assert!(m.contains("misses") && m.contains("S_1["), "{}", m);
     }
 
-    /// One kernel over `32 * b0 + t0 < n`, whose thread runs `order`.
-    fn kernel(order: &[usize]) -> crate::ast::GpuAst {
+    /// A launch over `32 * b0 + t0 < n` on `grid` blocks of 32 threads,
+    /// each thread running `order`.
+    fn launch_of(order: &[usize], grid: AExpr) -> crate::ast::Launch {
         let index = AExpr::Op(
             AOp::Add,
             vec![
@@ -840,23 +1050,36 @@ mod tests {
             tile_sizes: vec![32],
             memory: Default::default(),
         };
+        crate::ast::Launch {
+            index: 0,
+            plan,
+            grid: vec![grid],
+            host_values: vec![],
+            body,
+            locals: vec![],
+        }
+    }
+
+    /// A device version of `launches`, run by `host`.
+    fn device(host: Ast, launches: Vec<crate::ast::Launch>) -> crate::ast::GpuAst {
         crate::ast::GpuAst {
             entry_check: None,
-            host: Ast::Launch(0),
-            launches: vec![crate::ast::Launch {
-                index: 0,
-                plan,
-                grid: vec![AExpr::Id("n".into())],
-                host_values: vec![],
-                body,
-                locals: vec![],
-            }],
+            host,
+            launches,
             block_ids: vec!["b0".into()],
             thread_ids: vec!["t0".into()],
             live_out: vec![],
             instances: vec![],
             footprints: vec![],
         }
+    }
+
+    /// One kernel over `32 * b0 + t0 < n`, whose thread runs `order`.
+    fn kernel(order: &[usize]) -> crate::ast::GpuAst {
+        device(
+            Ast::Launch(0),
+            vec![launch_of(order, AExpr::Id("n".into()))],
+        )
     }
 
     fn check_kernel(name: &str, gpu: &crate::ast::GpuAst) -> Result<ReadBack> {
@@ -875,6 +1098,73 @@ mod tests {
         let m = message(check_kernel("rb-kernel-order", &kernel(&[1, 0])));
         assert!(m.contains("contradicts its schedule (kernel 0)"), "{}", m);
         let m = message(check_kernel("rb-kernel-twice", &kernel(&[0, 0, 1])));
+        assert!(m.contains("more than once"), "{}", m);
+    }
+
+    fn check_device(name: &str, gpu: &crate::ast::GpuAst) -> Result<ReadBack> {
+        let scop = crate::scop::test_support::scop_of(name, SRC);
+        let isl = Isl::new(0);
+        let deps = crate::deps::analyze(&isl, &scop).unwrap();
+        check_launches(&isl, &scop, &deps, gpu)
+    }
+
+    /// `(n + 31) / 32` blocks: enough for `n` threads.
+    fn blocks_for_n() -> AExpr {
+        AExpr::Op(
+            AOp::Div,
+            vec![
+                AExpr::Op(AOp::Add, vec![AExpr::Id("n".into()), AExpr::Int(31)]),
+                AExpr::Int(32),
+            ],
+        )
+    }
+
+    #[test]
+    fn launches_are_read_in_the_host_codes_order() {
+        let two = |first: usize, second: usize| {
+            device(
+                Ast::Block(vec![Ast::Launch(0), Ast::Launch(1)]),
+                vec![
+                    launch_of(&[first], blocks_for_n()),
+                    launch_of(&[second], blocks_for_n()),
+                ],
+            )
+        };
+        // The write of A[i] (S_0) in the first launch, its read (S_1) in
+        // the second: in order. One launch running both per thread too.
+        assert_eq!(
+            check_device("rb-launch-ok", &two(0, 1)).unwrap(),
+            ReadBack::Checked
+        );
+        assert_eq!(
+            check_device("rb-launch-one", &kernel(&[0, 1])).unwrap(),
+            ReadBack::Checked
+        );
+        let m = message(check_device("rb-launch-order", &two(1, 0)));
+        assert!(
+            m.contains("contradicts its schedule (the order of the launches)"),
+            "{}",
+            m
+        );
+        assert!(m.contains("S_0[") && m.contains("S_1["), "{}", m);
+    }
+
+    #[test]
+    fn a_grid_too_small_or_a_launch_run_twice_is_an_error() {
+        // `n / 32` blocks leave the last partial block's instances out.
+        let short = AExpr::Op(AOp::Div, vec![AExpr::Id("n".into()), AExpr::Int(32)]);
+        let m = message(check_device(
+            "rb-launch-short",
+            &device(Ast::Launch(0), vec![launch_of(&[0, 1], short)]),
+        ));
+        assert!(m.contains("misses"), "{}", m);
+        let m = message(check_device(
+            "rb-launch-twice",
+            &device(
+                Ast::Block(vec![Ast::Launch(0), Ast::Launch(0)]),
+                vec![launch_of(&[0, 1], blocks_for_n())],
+            ),
+        ));
         assert!(m.contains("more than once"), "{}", m);
     }
 }

@@ -417,7 +417,7 @@ fn id_name(isl: &Isl, e: &ASTExpr) -> Result<String> {
 
 impl Ast {
     /// Mutable visit of every node.
-    fn walk_mut(&mut self, f: &mut dyn FnMut(&mut Ast)) {
+    pub fn walk_mut(&mut self, f: &mut dyn FnMut(&mut Ast)) {
         f(self);
         match self {
             Ast::Block(items) => items.iter_mut().for_each(|i| i.walk_mut(f)),

@@ -314,8 +314,11 @@ fn climb_ladder(
         progress(opts, &w.scop.loc, no, rung.name(), deadline);
         debug_fault(opts, rung.name());
         isl.set_deadline(Some(deadline));
+        let mut options = rung.options(&opts.sched, map_opts);
+        options.misorder_launches =
+            opts.debug_fault.as_deref() == Some(&format!("misorder:{}", rung.name()));
         let rung_opts = RungCompile {
-            options: rung.options(&opts.sched, map_opts),
+            options,
             cpu: cpu_version(opts),
             loaded: loaded.filter(|_| rung <= Rung::NoPromotion),
             emit: opts.emit,

@@ -438,9 +438,14 @@ fn device_version(
         None
     } else {
         isl.check_deadline("ast")?;
-        let a = ast::generate(isl, scop, &mapped, mapped_trees)?;
+        let mut a = ast::generate(isl, scop, &mapped, mapped_trees)?;
+        if opts.misorder_launches {
+            misorder_launches(&mut a.host);
+        }
         let read_back = ast::executed::check_kernels(isl, scop, deps, &a)?;
         placements.push(read_back.kernel_note(scop));
+        let read_back = ast::executed::check_launches(isl, scop, deps, &a)?;
+        placements.push(read_back.launch_note(scop));
         lap(report, "ast");
         Some(a)
     };
@@ -452,6 +457,23 @@ fn device_version(
         ast,
         sequential,
     })
+}
+
+/// `--debug-fault misorder:<rung>`: swaps the first two launches that
+/// follow each other in one block of the host code.
+fn misorder_launches(host: &mut ast::Ast) {
+    let mut done = false;
+    host.walk_mut(&mut |n| {
+        if let ast::Ast::Block(items) = n {
+            let at = items
+                .windows(2)
+                .position(|w| matches!(w, [ast::Ast::Launch(_), ast::Ast::Launch(_)]));
+            if let (Some(k), false) = (at, done) {
+                items.swap(k, k + 1);
+                done = true;
+            }
+        }
+    });
 }
 
 /// The host version of a region (`map::cpu`, `ast::cpu`) and the boxes

@@ -184,6 +184,17 @@ pub fn check_schedule_map(isl: &Isl, deps: &DependenceGraph, map: UnionMap) -> R
 
 /// `check_schedule_map` for the dependences `all`.
 pub fn check_order(isl: &Isl, all: UnionMap, map: UnionMap) -> Result<()> {
+    check_order_with(isl, all, map, false)
+}
+
+/// `check_order`, where a dependence's two instances may also share a time
+/// (a time that stands for a set of instances run together whose order the
+/// caller checks otherwise: one execution of a kernel launch).
+pub fn check_order_or_together(isl: &Isl, all: UnionMap, map: UnionMap) -> Result<()> {
+    check_order_with(isl, all, map, true)
+}
+
+fn check_order_with(isl: &Isl, all: UnionMap, map: UnionMap, together_ok: bool) -> Result<()> {
     let flat = crate::isl::time::padded_map(isl, map)?;
     if all.is_empty().isl(isl, STAGE)? {
         return Ok(());
@@ -211,7 +222,11 @@ pub fn check_order(isl: &Isl, all: UnionMap, map: UnionMap) -> Result<()> {
         .isl(isl, STAGE)?;
     let mut bad = untimed;
     if !in_time.is_empty().isl(isl, STAGE)? {
-        let backwards = not_later(isl, Map::from_union_map(in_time).isl(isl, STAGE)?)?;
+        let backwards = not_later(
+            isl,
+            Map::from_union_map(in_time).isl(isl, STAGE)?,
+            together_ok,
+        )?;
         let backwards = UnionMap::from_map(backwards).isl(isl, STAGE)?;
         if !backwards.is_empty().isl(isl, STAGE)? {
             // Name the dependences (instance pairs), not their times.
@@ -248,7 +263,8 @@ pub fn check_order(isl: &Isl, all: UnionMap, map: UnionMap) -> Result<()> {
 }
 
 /// The pairs of `in_time` (source time → target time, one space) whose
-/// target does not come strictly later than the source.
+/// target does not come strictly later than the source (with
+/// `together_ok`: that comes earlier).
 ///
 /// Walked one time dimension at a time: the pairs tied on the dimensions
 /// before `d` either go backwards at `d`, or stay tied, and only those
@@ -256,7 +272,7 @@ pub fn check_order(isl: &Isl, all: UnionMap, map: UnionMap) -> Result<()> {
 /// lexicographic order would complement it, which is costly when time is
 /// a floor of a tiled or wavefront schedule, and most dependences are
 /// carried, and so leave, at the first dimensions.
-fn not_later(isl: &Isl, in_time: Map) -> Result<Map> {
+fn not_later(isl: &Isl, in_time: Map, together_ok: bool) -> Result<Map> {
     let space = in_time.get_space().isl(isl, STAGE)?;
     let n = in_time.dim(DimType::In).isl(isl, STAGE)?;
     let mut backwards = Map::empty(space.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
@@ -289,6 +305,9 @@ fn not_later(isl: &Isl, in_time: Map) -> Result<Map> {
         }
     }
     // Pairs tied on every dimension run at the same time: not ordered.
+    if together_ok {
+        return Ok(backwards);
+    }
     backwards.union(tied).isl(isl, STAGE)
 }
 
