@@ -19,6 +19,7 @@ use super::{AExpr, AOp, Ast, GpuAst, Launch, STAGE};
 use crate::deps::DependenceGraph;
 use crate::diag::{Code, Diagnostic, Result};
 use crate::front::affine::isl_name;
+use crate::front::int_type::IntTy;
 use crate::isl::{Isl, IslResultExt};
 use crate::scop::Scop;
 use isl_rs::{DimType, LocalSpace, Map, PwAff, Set, UnionMap, UnionSet, Val};
@@ -249,12 +250,7 @@ fn check_within_budget(isl: &Isl, scop: &Scop, deps: &DependenceGraph, ast: &Ast
 /// generated code runs behind); the instances it runs. `what` names the
 /// code in messages.
 fn runs_each_once(isl: &Isl, scop: &Scop, executed: &UnionMap, what: &str) -> Result<UnionSet> {
-    let mut context = isl.set(&scop.context).isl(isl, STAGE)?;
-    if let Some(checked) = &scop.checked {
-        context = context
-            .intersect(isl.set(checked).isl(isl, STAGE)?)
-            .isl(isl, STAGE)?;
-    }
+    let context = runs_where(isl, scop)?;
     let domain = isl
         .union_set(&scop.domain_text())
         .isl(isl, STAGE)?
@@ -296,6 +292,49 @@ fn runs_each_once(isl: &Isl, scop: &Scop, executed: &UnionMap, what: &str) -> Re
     }
     // The same instances as `ran`, in the domain's simpler terms.
     Ok(domain)
+}
+
+/// The parameter values for which generated code runs: the region's
+/// context, its entry check, and each parameter within its C type's range
+/// (the index type's where the scop records none). isl generates code for
+/// the context alone, and may leave values the type cannot hold without
+/// a piece (an `int n` above 2^31 - 1, where a grid counts the tiles of
+/// `(unsigned) n`: tests/programs/cast_bound_grid.c).
+fn runs_where(isl: &Isl, scop: &Scop) -> Result<Set> {
+    let index = IntTy::of(&scop.index_type).unwrap_or(IntTy::INT);
+    let ranges: Vec<String> = scop
+        .params
+        .iter()
+        .map(|p| {
+            let t = scop
+                .value_types
+                .iter()
+                .find(|(n, _)| n == p || isl_name(n) == *p)
+                .map(|(_, t)| *t)
+                .unwrap_or(index);
+            let (lo, hi) = t.range();
+            format!("{} <= {} <= {}", lo, p, hi)
+        })
+        .collect();
+    let mut context = isl
+        .set(&format!(
+            "{} -> {{ : {} }}",
+            scop.param_prefix(),
+            if ranges.is_empty() {
+                "true".to_string()
+            } else {
+                ranges.join(" and ")
+            }
+        ))
+        .isl(isl, STAGE)?
+        .intersect(isl.set(&scop.context).isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    if let Some(checked) = &scop.checked {
+        context = context
+            .intersect(isl.set(checked).isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+    }
+    Ok(context)
 }
 
 /// The dependences between instances the code runs: the dependence
@@ -443,7 +482,7 @@ fn read(
         launch_at: None,
     };
     // isl generated the code for the context's parameter values only.
-    let context = isl.set(&scop.context).isl(isl, STAGE)?;
+    let context = runs_where(isl, scop)?;
     let mut time = vec![Time::Const(0)];
     r.node(
         ast,
