@@ -63,43 +63,51 @@ pub enum ReadBack {
 impl ReadBack {
     /// The `-v` line for a region's host code.
     pub fn note(self, scop: &Scop) -> String {
-        let what = match self {
-            ReadBack::Checked => "read back: every instance runs once, every dependence in order".to_string(),
-            ReadBack::TooCostly => format!(
-                "not read back (more than {} isl operations); as isl generated it from the checked schedule",
+        self.line(
+            scop,
+            "the host code",
+            "every instance runs once, every dependence in order",
+            &format!(
+                "more than {} isl operations); as isl generated it from the checked schedule",
                 READ_BACK_OPERATIONS
             ),
-            ReadBack::Unreadable(what) => format!("not read back ({})", what),
-        };
-        format!(
-            "lines {}-{}: the host code is {}",
-            scop.begin_line, scop.end_line, what
         )
     }
 
     /// The `-v` line for a device version's host code and launches.
     pub fn launch_note(self, scop: &Scop) -> String {
-        let what = match self {
-            ReadBack::Checked => "read back: every instance runs once, in one thread of one launch or on the host, and every dependence between launches and host statements is in order".to_string(),
-            ReadBack::TooCostly => "not read back (over the budget)".to_string(),
-            ReadBack::Unreadable(what) => format!("not read back ({})", what),
-        };
-        format!(
-            "lines {}-{}: the device version's launches are {}",
-            scop.begin_line, scop.end_line, what
+        self.line(
+            scop,
+            "the device version's launches",
+            "every instance runs once, in one thread of one launch or on the host, and every dependence between launches and host statements is in order",
+            "over the budget)",
         )
     }
 
     /// The `-v` line for a region's kernels.
     pub fn kernel_note(self, scop: &Scop) -> String {
+        self.line(
+            scop,
+            "the kernel code",
+            "each thread runs its instances once, every dependence between them in order",
+            "over the budget)",
+        )
+    }
+
+    /// "lines a-b: `code` is read back: `checked`", or why it is not.
+    fn line(self, scop: &Scop, code: &str, checked: &str, too_costly: &str) -> String {
         let what = match self {
-            ReadBack::Checked => "read back: each thread runs its instances once, every dependence between them in order".to_string(),
-            ReadBack::TooCostly => "not read back (over the budget)".to_string(),
+            ReadBack::Checked => format!("read back: {}", checked),
+            ReadBack::TooCostly => format!("not read back ({}", too_costly),
             ReadBack::Unreadable(what) => format!("not read back ({})", what),
         };
         format!(
-            "lines {}-{}: the kernel code is {}",
-            scop.begin_line, scop.end_line, what
+            "lines {}-{}: {} {} {}",
+            scop.begin_line,
+            scop.end_line,
+            code,
+            if code.ends_with('s') { "are" } else { "is" },
+            what
         )
     }
 }
@@ -482,7 +490,9 @@ fn read(
         launch_at: None,
     };
     // isl generated the code for the context's parameter values only.
-    let context = runs_where(isl, scop)?;
+    // (Not `runs_where`'s: type ranges in every set made the read of
+    // seidel-2d's wavefront-tiled launches take longer than its rung.)
+    let context = isl.set(&scop.context).isl(isl, STAGE)?;
     let mut time = vec![Time::Const(0)];
     r.node(
         ast,
