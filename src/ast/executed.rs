@@ -203,7 +203,7 @@ fn check_kernels_within_budget(
             .map(|(n, _)| n.clone())
             .chain(launch.host_values.iter().map(|(n, _)| n.clone()))
             .collect();
-        let times = read(isl, scop, &launch.body, &extra, Some(&ids), None)?.0;
+        let times = read(isl, scop, &launch.body, &extra, Some(&ids), None)?.executed;
         let what = format!("kernel {}", launch.plan.id);
         if !times.is_single_valued().isl(isl, STAGE)? {
             return Err(Diagnostic::internal(
@@ -302,6 +302,77 @@ fn runs_each_once(isl: &Isl, scop: &Scop, executed: &UnionMap, what: &str) -> Re
     Ok(domain)
 }
 
+/// Checks that the dependences `deps` between instances of one execution
+/// of a launch (`by_block`: instance → the launch's time in the host code,
+/// `host_len` long, then its `n_block` block ids) stay within one block:
+/// blocks run in no order, and nothing orders two of them within one
+/// launch.
+fn in_one_block(
+    isl: &Isl,
+    deps: &UnionMap,
+    by_block: UnionMap,
+    host_len: usize,
+    n_block: usize,
+) -> Result<()> {
+    if n_block == 0 {
+        return Ok(());
+    }
+    let in_time = deps
+        .copy()
+        .isl(isl, STAGE)?
+        .apply_domain(by_block.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .apply_range(by_block.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    if in_time.is_empty().isl(isl, STAGE)? {
+        return Ok(());
+    }
+    let mut same_launch = Map::from_union_map(in_time).isl(isl, STAGE)?;
+    for d in 0..host_len {
+        same_launch = same_launch
+            .equate(DimType::In, d as i32, DimType::Out, d as i32)
+            .isl(isl, STAGE)?;
+    }
+    let space = same_launch.get_space().isl(isl, STAGE)?;
+    for d in host_len..host_len + n_block {
+        for before in [true, false] {
+            let universe = Map::universe(space.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+            let apart = if before {
+                universe.order_lt(DimType::In, d as i32, DimType::Out, d as i32)
+            } else {
+                universe.order_gt(DimType::In, d as i32, DimType::Out, d as i32)
+            }
+            .isl(isl, STAGE)?;
+            let across = same_launch
+                .copy()
+                .isl(isl, STAGE)?
+                .intersect(apart)
+                .isl(isl, STAGE)?;
+            if across.is_empty().isl(isl, STAGE)? {
+                continue;
+            }
+            // Name the dependences, not their times.
+            let pairs = by_block
+                .copy()
+                .isl(isl, STAGE)?
+                .apply_range(UnionMap::from_map(across).isl(isl, STAGE)?)
+                .isl(isl, STAGE)?
+                .apply_range(by_block.reverse().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?
+                .intersect(deps.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            return Err(Diagnostic::internal(
+                STAGE,
+                format!(
+                    "the schedule violates the dependences {} (their instances run in different blocks of one launch)",
+                    pairs.to_str().isl(isl, STAGE)?
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The parameter values for which generated code runs: the region's
 /// context, its entry check, and each parameter within its C type's range
 /// (the index type's where the scop records none). isl generates code for
@@ -370,12 +441,18 @@ pub fn check_launches(
     gpu: &GpuAst,
 ) -> Result<ReadBack> {
     within_budget(isl, LAUNCH_READ_BACK_OPERATIONS, true, || {
-        let (executed, on_host) = read(isl, scop, &gpu.host, &[], None, Some(gpu))?;
-        let ran = runs_each_once(isl, scop, &executed, " (a device version's launches)")?;
+        let timed = read(isl, scop, &gpu.host, &[], None, Some(gpu))?;
+        let ran = runs_each_once(isl, scop, &timed.executed, " (a device version's launches)")?;
+        let deps = deps_between(isl, deps, ran)?;
         // Instances at the same time of the host code run in the same
         // execution of one launch.
-        crate::valid::check_order_or_together(isl, deps_between(isl, deps, ran)?, on_host)
-            .map_err(|e| contradiction(e, "the order of the launches"))
+        crate::valid::check_order_or_together(isl, deps.copy().isl(isl, STAGE)?, timed.on_host)
+            .map_err(|e| contradiction(e, "the order of the launches"))?;
+        for (launch, (host_len, n_block, by_block)) in timed.by_block {
+            in_one_block(isl, &deps, by_block, host_len, n_block)
+                .map_err(|e| contradiction(e, &format!("launch {}", launch)))?;
+        }
+        Ok(())
     })
 }
 
@@ -383,7 +460,7 @@ pub fn check_launches(
 /// context holds (times of different lengths: `valid::check_schedule_map`
 /// pads them).
 pub fn executed_times(isl: &Isl, scop: &Scop, ast: &Ast) -> Result<UnionMap> {
-    Ok(read(isl, scop, ast, &[], None, None)?.0)
+    Ok(read(isl, scop, ast, &[], None, None)?.executed)
 }
 
 /// The loop and `Let` iterators of `ast`, each once.
@@ -429,7 +506,7 @@ fn read(
     extra: &[String],
     kernel: Option<&[(String, i64)]>,
     device: Option<&GpuAst>,
-) -> Result<(UnionMap, UnionMap)> {
+) -> Result<Timed> {
     let iters = iterators(ast);
     let kernel_dims = device
         .map(|g| {
@@ -487,7 +564,8 @@ fn read(
         host_out: isl.union_map("{ }").isl(isl, STAGE)?,
         kernel: kernel.is_some(),
         device: device.map(|gpu| (gpu, iters.len())),
-        launch_at: None,
+        in_launch: None,
+        by_block: BTreeMap::new(),
     };
     // isl generated the code for the context's parameter values only.
     // (Not `runs_where`'s: type ranges in every set made the read of
@@ -499,7 +577,11 @@ fn read(
         universe.intersect_params(context).isl(isl, STAGE)?,
         &mut time,
     )?;
-    Ok((r.out, r.host_out))
+    Ok(Timed {
+        executed: r.out,
+        on_host: r.host_out,
+        by_block: r.by_block,
+    })
 }
 
 #[derive(Clone, Debug)]
@@ -545,9 +627,21 @@ struct Reader<'a> {
     /// A device version's host code, whose launches are read, and the
     /// first dimension of a launch's own scope (`launch_scope`).
     device: Option<(&'a GpuAst, usize)>,
-    /// In a launch's body: the length of the launch's time in the host
-    /// code.
-    launch_at: Option<usize>,
+    /// In a launch's body: the launch, the length of its time in the
+    /// host code, and its block ids (which follow that time).
+    in_launch: Option<(usize, usize, usize)>,
+    /// Per launch: instance → the launch's time in the host code followed
+    /// by the block ids of the thread that runs it.
+    by_block: BTreeMap<usize, (usize, usize, UnionMap)>,
+}
+
+/// What `read` found: instance → time (for device code, the host code's
+/// time followed by the block and thread ids and the time in the thread),
+/// instance → the host code's time alone, and per launch `by_block`.
+struct Timed {
+    executed: UnionMap,
+    on_host: UnionMap,
+    by_block: BTreeMap<usize, (usize, usize, UnionMap)>,
 }
 
 impl Reader<'_> {
@@ -713,10 +807,10 @@ impl Reader<'_> {
         let host_len = time.len();
         time.extend(ids.map(Time::Dim));
         self.kernel = true;
-        self.launch_at = Some(host_len);
+        self.in_launch = Some((i, host_len, n_block));
         let r = self.node(&l.body, within, time);
         self.kernel = false;
-        self.launch_at = None;
+        self.in_launch = None;
         time.truncate(host_len);
         self.names = host_names;
         r
@@ -751,18 +845,18 @@ impl Reader<'_> {
             .reverse()
             .isl(isl, STAGE)?;
         if self.device.is_some() {
-            let on_host = &time[..self.launch_at.unwrap_or(time.len())];
-            let at = reached
-                .copy()
-                .isl(isl, STAGE)?
-                .apply_range(self.at(on_host)?)
-                .isl(isl, STAGE)?
-                .coalesce()
-                .isl(isl, STAGE)?;
+            let host_len = self.in_launch.map_or(time.len(), |(_, h, _)| h);
+            let at = self.timed(&reached, &time[..host_len])?;
             let host = std::mem::replace(&mut self.host_out, isl.union_map("{ }").isl(isl, STAGE)?);
-            self.host_out = host
-                .union(UnionMap::from_map(at).isl(isl, STAGE)?)
-                .isl(isl, STAGE)?;
+            self.host_out = host.union(at).isl(isl, STAGE)?;
+            if let Some((launch, host_len, n_block)) = self.in_launch {
+                let at = self.timed(&reached, &time[..host_len + n_block])?;
+                let entry = match self.by_block.remove(&launch) {
+                    Some((_, _, m)) => m.union(at).isl(isl, STAGE)?,
+                    None => at,
+                };
+                self.by_block.insert(launch, (host_len, n_block, entry));
+            }
         }
         let timed = reached
             .apply_range(self.at(time)?)
@@ -774,6 +868,19 @@ impl Reader<'_> {
             .union(UnionMap::from_map(timed).isl(isl, STAGE)?)
             .isl(isl, STAGE)?;
         Ok(())
+    }
+
+    /// `reached` (instance → iterators) at `time`.
+    fn timed(&self, reached: &Map, time: &[Time]) -> Result<UnionMap> {
+        let isl = self.isl;
+        let m = reached
+            .copy()
+            .isl(isl, STAGE)?
+            .apply_range(self.at(time)?)
+            .isl(isl, STAGE)?
+            .coalesce()
+            .isl(isl, STAGE)?;
+        UnionMap::from_map(m).isl(isl, STAGE)
     }
 
     /// The map from the iterators to `time`.
@@ -1064,18 +1171,30 @@ mod tests {
     /// A launch over `32 * b0 + t0 < n` on `grid` blocks of 32 threads,
     /// each thread running `order`.
     fn launch_of(order: &[usize], grid: AExpr) -> crate::ast::Launch {
-        let index = AExpr::Op(
+        let calls = order.iter().map(|s| (*s, thread_index())).collect();
+        launch_with(calls, grid)
+    }
+
+    /// `32 * b0 + t0`
+    fn thread_index() -> AExpr {
+        AExpr::Op(
             AOp::Add,
             vec![
                 AExpr::Op(AOp::Mul, vec![AExpr::Int(32), AExpr::Id("b0".into())]),
                 AExpr::Id("t0".into()),
             ],
-        );
-        let calls = order
-            .iter()
-            .map(|s| Ast::User {
-                stmt: StmtId(*s),
-                args: vec![index.clone()],
+        )
+    }
+
+    /// `launch_of` whose thread runs each statement of `calls` at its
+    /// instance.
+    fn launch_with(calls: Vec<(usize, AExpr)>, grid: AExpr) -> crate::ast::Launch {
+        let index = thread_index();
+        let calls = calls
+            .into_iter()
+            .map(|(s, at)| Ast::User {
+                stmt: StmtId(s),
+                args: vec![at],
                 promoted: vec![],
             })
             .collect();
@@ -1215,5 +1334,34 @@ mod tests {
             ),
         ));
         assert!(m.contains("more than once"), "{}", m);
+    }
+
+    #[test]
+    fn a_dependence_between_blocks_of_one_launch_is_an_error() {
+        // Each thread writes A[i] (S_0) at its index and reads A[n - 1 - i]
+        // (S_1): the value another block writes, in the same launch.
+        let reversed = AExpr::Op(
+            AOp::Sub,
+            vec![
+                AExpr::Op(AOp::Sub, vec![AExpr::Id("n".into()), AExpr::Int(1)]),
+                thread_index(),
+            ],
+        );
+        let m = message(check_device(
+            "rb-launch-blocks",
+            &device(
+                Ast::Launch(0),
+                vec![launch_with(
+                    vec![(0, thread_index()), (1, reversed)],
+                    blocks_for_n(),
+                )],
+            ),
+        ));
+        assert!(
+            m.contains("contradicts its schedule (launch 0)")
+                && m.contains("different blocks of one launch"),
+            "{}",
+            m
+        );
     }
 }
