@@ -9,6 +9,12 @@
 //! 67, case 269: `tests/schedule_property.rs`). A failed check is an
 //! internal error, so the ladder falls back to a simpler version.
 //!
+//! A device version is read back with its launches: a launch runs its
+//! kernel's body for every block and thread of the grid the host code
+//! computes; its instances must each run once, the dependences between
+//! launches (and host statements) follow the host code's order, and none
+//! joins two blocks of one launch.
+//!
 //! The time of an instance is the path to its call: the position of each
 //! item in its block, and the value of each loop's iterator. A loop's
 //! iterations are `init <= i`, its test, and `i ≡ init` modulo its step;
