@@ -68,6 +68,7 @@
 mod common;
 use common::{pencilc, root};
 
+use pencilc::front::implicit;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -1215,10 +1216,18 @@ fn cc_errors_in(
     let mut lines = Vec::new();
     let mut first = None;
     let mut in_region = None;
+    let mut builtins_only = false;
     for l in ran.stderr.lines() {
         let Some((_, msg)) = l.split_once("error: ") else {
             continue;
         };
+        // PENCIL's and pet's builtins are known without their header, as
+        // pet knows them (`front::implicit`): a call of `__pencil_assume`
+        // whose `#include <pencil.h>` a mutation removed is still PENCIL.
+        if implicit::implicitly_declared(msg).is_some_and(|f| implicit::builtin(f).is_some()) {
+            builtins_only = true;
+            continue;
+        }
         first.get_or_insert_with(|| msg.to_string());
         if let Some(rest) = l.strip_prefix(&prefix) {
             if let Some(n) = rest.split(':').next().and_then(|n| n.parse().ok()) {
@@ -1228,6 +1237,9 @@ fn cc_errors_in(
                 }
             }
         }
+    }
+    if builtins_only && first.is_none() {
+        return None;
     }
     let first = in_region.or(first);
     let first = first.unwrap_or_else(|| {
@@ -2003,4 +2015,22 @@ fn oracle_finds_invalid_c() {
     assert!(invalid_accepted(&[9], &[(2, 5)], true, false));
     // Copied through unchanged; the output's own headers declare it.
     assert!(!invalid_accepted(&[9], &[(2, 5)], true, true));
+    // PENCIL's builtins are known without `pencil.h` (fuzz case 35004097:
+    // a splice had removed the `#include`); another undeclared call in
+    // the same file is still an error.
+    let assume = dir.join("assume.c");
+    std::fs::write(
+        &assume,
+        "void f(int n, double A[n]) {\n#pragma scop\n  __pencil_assume(n > 0);\n  for (int i = 0; i < n; i++)\n    A[i] = i;\n#pragma endscop\n}\n",
+    )
+    .unwrap();
+    assert!(cc_errors(&[], &assume, &dir, "cc").is_none());
+    let both = dir.join("both.c");
+    std::fs::write(
+        &both,
+        "void f(int n, double A[n]) {\n#pragma scop\n  __pencil_assume(n > 0);\n  for (int i = 0; i < n; i++)\n    A[i] = undeclared_fn(i);\n#pragma endscop\n}\n",
+    )
+    .unwrap();
+    let (lines, _) = cc_errors(&[], &both, &dir, "cc").expect("an undeclared call");
+    assert_eq!(lines, vec![5]);
 }

@@ -2559,3 +2559,12 @@ fn launches_printed_out_of_order_are_found() {
         warnings
     );
 }
+
+/// A loop's double start converted to its int iterator, the iterator read
+/// after the loop: its final value uses the converted start (fuzz case
+/// 35004201: `B[i][alpha + 1 < m ? m : alpha + 1]`, a double subscript,
+/// did not compile).
+#[test]
+fn final_values_of_loops_with_converted_starts() {
+    check("converted_loop_start");
+}

@@ -8,6 +8,7 @@
 //! that runs another loop over the variable or assigns it; the model then
 //! sees an affine value where it would otherwise have refused the read.
 
+use crate::front::arith::{self, Arith};
 use crate::front::parse::Region;
 use crate::front::syntax::{subst_stmts, BinOp, Expr, ExprKind, Stmt};
 use std::collections::BTreeSet;
@@ -120,7 +121,18 @@ fn final_value(s: &Stmt, region: &Region) -> Option<(String, Expr)> {
     };
     let bin = |op, x: Expr, y: Expr| mk(ExprKind::Binary(op, Box::new(x), Box::new(y)));
     let int = |v: i64| mk(ExprKind::Int(v, v.to_string()));
-    let lb = init.clone();
+    // The start as the iterator holds it: `k = alpha + 1` of a `double`
+    // alpha stores its conversion, which the loop then compares.
+    let var = |n: &str| region.symbols.get(n).map(|v| v.base_type.clone());
+    let lb = match (
+        arith::type_of(init, &var),
+        region.symbols.get(iter).map(|v| v.base_type.trim()),
+    ) {
+        (Some(Arith::Int | Arith::UInt | Arith::Long | Arith::ULong), _) | (_, None) => {
+            init.clone()
+        }
+        (_, Some(t)) => mk(ExprKind::Cast(t.to_string(), Box::new(init.clone()))),
+    };
     // The first value the loop does not run: `end`, approached upwards
     // (`up`) or downwards.
     let (end, up) = match (op, *step > 0) {
