@@ -357,16 +357,12 @@ fn in_one_block(
             if across.is_empty().isl(isl, STAGE)? {
                 continue;
             }
-            // Name the dependences, not their times.
-            let pairs = by_block
-                .copy()
-                .isl(isl, STAGE)?
-                .apply_range(UnionMap::from_map(across).isl(isl, STAGE)?)
-                .isl(isl, STAGE)?
-                .apply_range(by_block.reverse().isl(isl, STAGE)?)
-                .isl(isl, STAGE)?
-                .intersect(deps.copy().isl(isl, STAGE)?)
-                .isl(isl, STAGE)?;
+            let pairs = crate::valid::dependences_at(
+                isl,
+                deps,
+                &by_block,
+                UnionMap::from_map(across).isl(isl, STAGE)?,
+            )?;
             return Err(Diagnostic::internal(
                 STAGE,
                 format!(

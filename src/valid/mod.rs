@@ -229,19 +229,7 @@ fn check_order_with(isl: &Isl, all: UnionMap, map: UnionMap, together_ok: bool) 
         )?;
         let backwards = UnionMap::from_map(backwards).isl(isl, STAGE)?;
         if !backwards.is_empty().isl(isl, STAGE)? {
-            // Name the dependences (instance pairs), not their times.
-            let violated = all
-                .copy()
-                .isl(isl, STAGE)?
-                .intersect(
-                    flat.copy()
-                        .isl(isl, STAGE)?
-                        .apply_range(backwards.copy().isl(isl, STAGE)?)
-                        .isl(isl, STAGE)?
-                        .apply_range(flat.reverse().isl(isl, STAGE)?)
-                        .isl(isl, STAGE)?,
-                )
-                .isl(isl, STAGE)?;
+            let violated = dependences_at(isl, &all, &flat, backwards.copy().isl(isl, STAGE)?)?;
             let named = if violated.is_empty().isl(isl, STAGE)? {
                 backwards
             } else {
@@ -260,6 +248,26 @@ fn check_order_with(isl: &Isl, all: UnionMap, map: UnionMap, together_ok: bool) 
         ));
     }
     Ok(())
+}
+
+/// The dependences of `all` whose instances run at the pairs of times
+/// `time_pairs` under `times` (instance → time): what a failed check names,
+/// instance pairs rather than their times.
+pub fn dependences_at(
+    isl: &Isl,
+    all: &UnionMap,
+    times: &UnionMap,
+    time_pairs: UnionMap,
+) -> Result<UnionMap> {
+    let at = times
+        .copy()
+        .isl(isl, STAGE)?
+        .apply_range(time_pairs)
+        .isl(isl, STAGE)?
+        .apply_range(times.copy().isl(isl, STAGE)?.reverse().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    // `all` first: the message prints the dependences as written there.
+    all.copy().isl(isl, STAGE)?.intersect(at).isl(isl, STAGE)
 }
 
 /// The pairs of `in_time` (source time → target time, one space) whose
