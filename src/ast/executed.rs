@@ -309,17 +309,13 @@ fn runs_each_once(isl: &Isl, scop: &Scop, executed: &UnionMap, what: &str) -> Re
 }
 
 /// Checks that the dependences `deps` between instances of one execution
-/// of a launch (`by_block`: instance → the launch's time in the host code,
-/// `host_len` long, then its `n_block` block ids) stay within one block:
-/// blocks run in no order, and nothing orders two of them within one
-/// launch.
-fn in_one_block(
-    isl: &Isl,
-    deps: &UnionMap,
-    by_block: UnionMap,
-    host_len: usize,
-    n_block: usize,
-) -> Result<()> {
+/// of a launch stay within one block: blocks run in no order, and nothing
+/// orders two of them within one launch.
+fn in_one_block(isl: &Isl, deps: &UnionMap, blocks: LaunchBlocks) -> Result<()> {
+    let InLaunch {
+        host_len, n_block, ..
+    } = blocks.at;
+    let by_block = blocks.times;
     if n_block == 0 {
         return Ok(());
     }
@@ -387,13 +383,7 @@ fn runs_where(isl: &Isl, scop: &Scop) -> Result<Set> {
         .params
         .iter()
         .map(|p| {
-            let t = scop
-                .value_types
-                .iter()
-                .find(|(n, _)| n == p || isl_name(n) == *p)
-                .map(|(_, t)| *t)
-                .unwrap_or(index);
-            let (lo, hi) = t.range();
+            let (lo, hi) = scop.own_int_type(p).unwrap_or(index).range();
             format!("{} <= {} <= {}", lo, p, hi)
         })
         .collect();
@@ -433,9 +423,11 @@ fn deps_between(isl: &Isl, deps: &DependenceGraph, ran: UnionSet) -> Result<Unio
 /// Checks a device version's host code with its launches: every instance
 /// runs once, in one thread of one launch or on the host, and every
 /// dependence between instances of different launches, or with the host's
-/// own statements, is in the order the host code runs them. (Within one
-/// launch, a thread's order is `check_kernels`'s and the order between
-/// threads is the mapping's, which `valid` checked.)
+/// own statements, is in the order the host code runs them, and no
+/// dependence within one execution of a launch joins two of its blocks
+/// (`in_one_block`). (Within one launch, a thread's order is
+/// `check_kernels`'s; between threads of one block, the mapping's, which
+/// `valid` checked.)
 pub fn check_launches(
     isl: &Isl,
     scop: &Scop,
@@ -450,8 +442,8 @@ pub fn check_launches(
         // execution of one launch.
         crate::valid::check_order_or_together(isl, deps.copy().isl(isl, STAGE)?, timed.on_host)
             .map_err(|e| contradiction(e, "the order of the launches"))?;
-        for (launch, (host_len, n_block, by_block)) in timed.by_block {
-            in_one_block(isl, &deps, by_block, host_len, n_block)
+        for (launch, blocks) in timed.by_block {
+            in_one_block(isl, &deps, blocks)
                 .map_err(|e| contradiction(e, &format!("launch {}", launch)))?;
         }
         Ok(())
@@ -629,12 +621,26 @@ struct Reader<'a> {
     /// A device version's host code, whose launches are read, and the
     /// first dimension of a launch's own scope (`launch_scope`).
     device: Option<(&'a GpuAst, usize)>,
-    /// In a launch's body: the launch, the length of its time in the
-    /// host code, and its block ids (which follow that time).
-    in_launch: Option<(usize, usize, usize)>,
-    /// Per launch: instance → the launch's time in the host code followed
-    /// by the block ids of the thread that runs it.
-    by_block: BTreeMap<usize, (usize, usize, UnionMap)>,
+    /// In a launch's body: which launch, and where its times stand.
+    in_launch: Option<InLaunch>,
+    /// Per launch: its instances' times by block.
+    by_block: BTreeMap<usize, LaunchBlocks>,
+}
+
+/// A launch being read: its index, the length of its time in the host
+/// code, and the number of its block ids (which follow that time).
+#[derive(Clone, Copy, Debug)]
+struct InLaunch {
+    launch: usize,
+    host_len: usize,
+    n_block: usize,
+}
+
+/// One launch's instances → the launch's time in the host code followed
+/// by the block ids of the thread that runs each.
+struct LaunchBlocks {
+    at: InLaunch,
+    times: UnionMap,
 }
 
 /// What `read` found: instance → time (for device code, the host code's
@@ -643,7 +649,7 @@ struct Reader<'a> {
 struct Timed {
     executed: UnionMap,
     on_host: UnionMap,
-    by_block: BTreeMap<usize, (usize, usize, UnionMap)>,
+    by_block: BTreeMap<usize, LaunchBlocks>,
 }
 
 impl Reader<'_> {
@@ -809,7 +815,11 @@ impl Reader<'_> {
         let host_len = time.len();
         time.extend(ids.map(Time::Dim));
         self.kernel = true;
-        self.in_launch = Some((i, host_len, n_block));
+        self.in_launch = Some(InLaunch {
+            launch: i,
+            host_len,
+            n_block,
+        });
         let r = self.node(&l.body, within, time);
         self.kernel = false;
         self.in_launch = None;
@@ -847,17 +857,18 @@ impl Reader<'_> {
             .reverse()
             .isl(isl, STAGE)?;
         if self.device.is_some() {
-            let host_len = self.in_launch.map_or(time.len(), |(_, h, _)| h);
+            let host_len = self.in_launch.map_or(time.len(), |l| l.host_len);
             let at = self.timed(&reached, &time[..host_len])?;
             let host = std::mem::replace(&mut self.host_out, isl.union_map("{ }").isl(isl, STAGE)?);
             self.host_out = host.union(at).isl(isl, STAGE)?;
-            if let Some((launch, host_len, n_block)) = self.in_launch {
-                let at = self.timed(&reached, &time[..host_len + n_block])?;
-                let entry = match self.by_block.remove(&launch) {
-                    Some((_, _, m)) => m.union(at).isl(isl, STAGE)?,
+            if let Some(l) = self.in_launch {
+                let at = self.timed(&reached, &time[..l.host_len + l.n_block])?;
+                let times = match self.by_block.remove(&l.launch) {
+                    Some(b) => b.times.union(at).isl(isl, STAGE)?,
                     None => at,
                 };
-                self.by_block.insert(launch, (host_len, n_block, entry));
+                self.by_block
+                    .insert(l.launch, LaunchBlocks { at: l, times });
             }
         }
         let timed = reached
