@@ -1738,3 +1738,102 @@ fn member_arrays_are_call_arguments_only() {
         err
     );
 }
+
+/// A cast of a call's argument to a pointer type is dropped only where it
+/// changes no type (`programs::pointer_casts_that_change_no_type_are_dropped`);
+/// one that changes the element type, or of a value whose type the parser
+/// cannot tell, is an error at the cast that says which.
+#[test]
+fn pointer_casts_that_change_the_type_are_refused() {
+    let head = "void foo(int a[static 1]);\n";
+    for (name, decl, arg, says) in [
+        (
+            "cast-double",
+            "double s;",
+            "(int *) &s",
+            "which points to `double`",
+        ),
+        (
+            "cast-row",
+            "int s[4][4];",
+            "(int *) s",
+            "cannot tell that `s` already is",
+        ),
+        (
+            "cast-value",
+            "int s;",
+            "(int *) s",
+            "cannot tell that `s` already is",
+        ),
+        (
+            "cast-pointer-pointer",
+            "int s;",
+            "(int **) &s",
+            "a cast to `int **`",
+        ),
+    ] {
+        let text = format!(
+            "{}void f(void) {{\n  {}\n#pragma scop\n  foo({});\n#pragma endscop\n}}\n",
+            head, decl, arg
+        );
+        assert_whole(name, &text, "E0104", "5:8");
+        let (_, err, _) = compile_file(name, &text);
+        assert!(err.contains(says), "{}: {}", name, err);
+    }
+    // The same cast where it changes nothing compiles.
+    let (status, err, _) = compile_file(
+        "cast-same",
+        "typedef int num;\nvoid foo(int a[static 1]);\nvoid f(int t[8]) {\n  int s;\n#pragma scop\n  foo((num *) &s);\n  foo((const int *) &t[3]);\n  foo((int *) t);\n#pragma endscop\n}\n",
+    );
+    assert_eq!(status, Some(0), "{}", err);
+}
+
+/// A call of a function of the file whose effects reach past its
+/// arguments (a variable of the file, a `static` local, a function the
+/// file does not define) keeps the region as the user's code, with a
+/// warning at the call that says why.
+#[test]
+fn calls_with_effects_beyond_their_arguments_keep_the_region() {
+    for (name, defs, why) in [
+        (
+            "effects-global",
+            "int g;\nstatic void h(int a[4], int i) { a[i] = g++; }\n",
+            "its body uses `g`",
+        ),
+        (
+            "effects-static",
+            "static void h(int a[4], int i) { static int t; a[i] = t++; }\n",
+            "a `static` local",
+        ),
+        (
+            "effects-io",
+            "#include <stdio.h>\nstatic void h(int a[4], int i) { printf(\"%d\", a[i]); }\n",
+            "it calls `printf`",
+        ),
+    ] {
+        let text = format!(
+            "{}void f(int a[4]) {{\n#pragma scop\n  for (int i = 0; i < 4; i++)\n    h(a, i);\n#pragma endscop\n}}\n",
+            defs
+        );
+        let (status, err, path) = compile_file(name, &text);
+        assert_eq!(status, Some(0), "{}", err);
+        assert!(
+            err.contains(&format!("{}:", path)) && err.contains(why),
+            "{}: {}",
+            name,
+            err
+        );
+        assert!(
+            err.contains("the region keeps the original code [E0106]"),
+            "{}",
+            err
+        );
+    }
+    // A constant of the file, and C's math, are no such effect.
+    let (status, err, _) = compile_file(
+        "effects-none",
+        "#include <math.h>\nconst double k = 2.0;\nstatic void h(double a[4], int i) { a[i] = sqrt(a[i]) * k; }\nvoid f(double a[4]) {\n#pragma scop\n  for (int i = 0; i < 4; i++)\n    h(a, i);\n#pragma endscop\n}\n",
+    );
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(!err.contains("may have effects"), "{}", err);
+}

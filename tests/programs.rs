@@ -2568,3 +2568,54 @@ fn launches_printed_out_of_order_are_found() {
 fn final_values_of_loops_with_converted_starts() {
     check("converted_loop_start");
 }
+
+/// A call's argument cast to the pointer type it already has (pet's
+/// call7, `foo((int *) &s)` of an `int s`, was E0104): the cast is
+/// dropped, and the region is the one written without it. Every target
+/// and version prints the sequential results.
+#[test]
+fn pointer_casts_that_change_no_type_are_dropped() {
+    check("pointer_casts");
+    check_cuda_emulated("pointer_casts");
+    check_openmp("pointer_casts");
+    let log = verbose_log("pointer_casts");
+    assert!(!log.contains("error"), "{}", log);
+    // The casts' regions are compiled, not kept as the user's code.
+    assert!(log.contains("2 region(s), 3 kernel(s)"), "{}", log);
+}
+
+/// Calls that reach past their arguments: a callee indexing past the
+/// element whose address it gets (`p[1]` of `&A[i][j]`) reaches the rest
+/// of its row, so the loop over `j` is sequential (it ran on threads, a
+/// race on a GPU); callees that use variables of the file, keep a
+/// `static` local or print keep the region as the user's code (their
+/// loops ran as OpenMP loops).
+#[test]
+fn calls_reaching_past_their_arguments_are_ordered() {
+    check("call_effects");
+    check_cuda_emulated("call_effects");
+    check_openmp("call_effects");
+    let log = verbose_log("call_effects");
+    assert!(
+        log.contains(
+            "`twice` may have effects beyond its arguments (it calls `count`, which may too)"
+        ),
+        "{}",
+        log
+    );
+    assert!(
+        log.contains("2 region(s), 2 kernel(s), parallel dims [1, 1]"),
+        "{}",
+        log
+    );
+    let omp =
+        std::fs::read_to_string(root().join("target/e2e/program-call_effects-omp/omp.c")).unwrap();
+    // `neighbours`' two loops only; `effects` is the user's code.
+    assert_eq!(
+        omp.matches("#pragma omp parallel for").count(),
+        2,
+        "{}",
+        omp
+    );
+    assert!(!omp.contains("region of effects"), "{}", omp);
+}

@@ -170,7 +170,13 @@ fn analyse(
     progress(opts, &region.loc, no, "done", Instant::now());
     report.warnings.extend(scop.warnings.iter().cloned());
     report.placements.extend(scop.notes.iter().cloned());
-    if opts.target != Target::C && (!region.called.is_empty() || !scop.assumed_pure.is_empty()) {
+    // A region that stays the user's code anyway needs no device copies
+    // (and no second warning).
+    let device_needed = !(scop.host_only && opts.emit.is_none());
+    if device_needed
+        && opts.target != Target::C
+        && (!region.called.is_empty() || !scop.assumed_pure.is_empty())
+    {
         let mut device = std::collections::BTreeSet::new();
         crate::front::names::for_each_identifier(&super::input::device_code_text(opts)?, |w, _| {
             device.insert(w.to_string());

@@ -19,6 +19,7 @@ pub mod called;
 mod casts;
 mod dead_after;
 mod decls;
+mod effects;
 mod enums;
 mod exprs;
 mod inline;
@@ -226,6 +227,10 @@ pub struct Region {
     /// The functions of the file the region calls as statements, directly
     /// or through each other, read as device code (`called`).
     pub called: BTreeMap<String, called::Called>,
+    /// What the model needs of the functions of the file that regions
+    /// call as statements (`called::CallFacts`); a function missing here
+    /// is one the file only declares.
+    pub call_facts: BTreeMap<String, called::CallFacts>,
     /// Functions the user's file declares, returning a number, without a
     /// body or a summary: their calls in expressions are taken as pure,
     /// as pet and PPCG take them. With each, which parameters are
@@ -316,6 +321,7 @@ pub fn parse_file_with(
         enums: RefCell::new(BTreeMap::new()),
         structs: RefCell::new(BTreeMap::new()),
         struct_vars: RefCell::new(BTreeMap::new()),
+        declared: RefCell::new(BTreeMap::new()),
         member_rows: Cell::new(false),
         body_pragmas,
     };
@@ -394,6 +400,7 @@ pub fn parse_file_with(
                 let children: Vec<Node> = b.named_children(&mut c).collect();
                 let names = globals.keys().chain(params.iter().map(|p| &p.name));
                 let _scope = cx.enter_scope(names.cloned());
+                cx.note_declared(globals.values().chain(params.iter()));
                 cx.stmt_list(&children, &mut body, &mut ignored)?;
             }
             summaries.insert(
@@ -439,12 +446,22 @@ pub fn parse_file_with(
         r.summaries = summaries.clone();
         r.inlined = inline::inline_calls(&mut r.body, &inlinable, &r.symbols, &r.loc);
     }
-    let called = cx.called_functions(&regions, &functions, &typedefs);
     let defined: BTreeSet<String> = functions.iter().map(|f| cx.function_name(*f)).collect();
     let mut prototypes = cx.prototypes(root, &typedefs);
     prototypes.retain(|p, _| !defined.contains(p) && !summary_of.contains_key(p));
+    // Functions the user's file declares that get no writable pointer: a
+    // call in an expression is taken as pure, in a called function's body
+    // as in a region.
+    let pure_declared: BTreeSet<String> = prototypes
+        .iter()
+        .filter(|(_, w)| w.as_ref().is_some_and(|w| !w.contains(&true)))
+        .map(|(n, _)| n.clone())
+        .collect();
+    let (called, call_facts) =
+        cx.called_functions(&regions, &functions, &typedefs, &globals, &pure_declared);
     for r in &mut regions {
         r.called = called::reachable(&called, &r.body);
+        r.call_facts = call_facts.clone();
         r.prototypes = prototypes.clone();
     }
     Ok(Parsed {
@@ -488,6 +505,9 @@ struct Cx<'a> {
     /// converted (globals, parameters, then locals, a later declaration
     /// of a name replacing an earlier one).
     struct_vars: RefCell<BTreeMap<String, structs::StructVar>>,
+    /// The types of the variables visible in the code being converted, by
+    /// their region names, for casts of their addresses (`casts.rs`).
+    declared: RefCell<BTreeMap<String, casts::Declared>>,
     /// Set while a call's argument is converted: an array member there is
     /// a row (`structs::MEMBER_ROW`), taken by the first member access.
     member_rows: Cell<bool>,

@@ -113,6 +113,9 @@ struct Builder<'r> {
     /// reads there may not happen, so they are may-reads.
     conditional: usize,
     warnings: Vec<Diagnostic>,
+    /// A call whose effects the model cannot see (`CallFacts`): the
+    /// region keeps the user's code.
+    unseen_effects: bool,
     /// What each affine loop's iterator must satisfy (`loops`).
     loop_ranges: Vec<loops::LoopRange>,
     /// Affine loops whose iterators outlive the region.
@@ -247,6 +250,7 @@ fn build_with(prepared: &super::reshape::Prepared, dynamic: BTreeSet<String>) ->
         inner_declared: Vec::new(),
         conditional: 0,
         warnings: vec![],
+        unseen_effects: false,
         loop_ranges: vec![],
         live_outs: vec![],
         dynamic_vars: dynamic.clone(),

@@ -30,6 +30,46 @@ pub struct CalledFn {
 /// A called function, or why no device copy of it can be made.
 pub type Called = std::result::Result<CalledFn, String>;
 
+/// What the model needs of a function of the file that a region calls as
+/// a statement, where no summary describes it (`effects`).
+#[derive(Clone, Debug, Default)]
+pub struct CallFacts {
+    /// Per parameter, whether the body reaches only the element it points
+    /// to (`*p`, `p[0]`, `p->m`): a call passing `&A[i][j]` then touches
+    /// that element alone; otherwise the callee may index past it into
+    /// the rest of `A`.
+    pub first_element: Vec<bool>,
+    /// Why the call may have effects beyond its arguments (its body uses a
+    /// variable of the file, directly or through the functions it calls,
+    /// or pencilc cannot read it), if it may: the model, which sees a
+    /// call's arguments only, cannot order it against the region's other
+    /// statements.
+    pub unseen_effects: Option<String>,
+    /// The functions of the file its body calls.
+    calls: BTreeSet<String>,
+}
+
+impl CallFacts {
+    pub(super) fn new(
+        first_element: Vec<bool>,
+        unseen_effects: Option<String>,
+        calls: BTreeSet<String>,
+    ) -> CallFacts {
+        CallFacts {
+            first_element,
+            unseen_effects,
+            calls,
+        }
+    }
+
+    pub(super) fn unseen(why: String) -> CallFacts {
+        CallFacts {
+            unseen_effects: Some(why),
+            ..CallFacts::default()
+        }
+    }
+}
+
 /// The names of the functions `body` calls as statements, other than
 /// PENCIL's builtins.
 pub fn statement_calls(body: &[Stmt], out: &mut BTreeSet<String>) {
@@ -57,7 +97,11 @@ impl Cx<'_> {
         regions: &[Region],
         functions: &[Node],
         typedefs: &BTreeMap<String, String>,
-    ) -> BTreeMap<String, Called> {
+        globals: &BTreeMap<String, VarDecl>,
+        pure_declared: &BTreeSet<String>,
+    ) -> (BTreeMap<String, Called>, BTreeMap<String, CallFacts>) {
+        let mut facts: BTreeMap<String, CallFacts> = BTreeMap::new();
+        let defined: BTreeSet<String> = functions.iter().map(|f| self.function_name(*f)).collect();
         let mut todo = BTreeSet::new();
         for r in regions {
             statement_calls(&r.body, &mut todo);
@@ -70,11 +114,34 @@ impl Cx<'_> {
             let Some(f) = functions.iter().find(|f| self.function_name(**f) == name) else {
                 continue;
             };
-            let called = self.called_function(*f, &name, typedefs);
-            if let Ok(c) = &called {
-                todo.extend(c.calls.iter().filter(|n| !out.contains_key(*n)).cloned());
-            }
+            let called = self.called_function(*f, &name, typedefs, globals);
+            let fact = self.call_facts(*f, globals, &defined, pure_declared);
+            todo.extend(fact.calls.iter().filter(|n| !out.contains_key(*n)).cloned());
+            facts.insert(name.clone(), fact);
             out.insert(name, called);
+        }
+        // Effects through the functions a body calls.
+        loop {
+            let unseen: Vec<(String, String)> = facts
+                .iter()
+                .filter(|(_, f)| f.unseen_effects.is_none())
+                .filter_map(|(n, f)| {
+                    let g = f
+                        .calls
+                        .iter()
+                        .find(|g| facts.get(*g).is_some_and(|x| x.unseen_effects.is_some()))?;
+                    Some((n.clone(), g.clone()))
+                })
+                .collect();
+            if unseen.is_empty() {
+                break;
+            }
+            for (n, g) in unseen {
+                let why = format!("it calls `{}`, which may too", g);
+                if let Some(f) = facts.get_mut(&n) {
+                    f.unseen_effects = Some(why);
+                }
+            }
         }
         // A function that calls itself, directly or through others, has no
         // device copy (OpenCL C forbids recursion).
@@ -84,10 +151,17 @@ impl Cx<'_> {
                 out.insert(n.clone(), Err(format!("`{}` calls itself", n)));
             }
         }
-        out
+        (out, facts)
     }
 
-    fn called_function(&self, f: Node, name: &str, typedefs: &BTreeMap<String, String>) -> Called {
+    /// The function as device code, or why it cannot be.
+    fn called_function(
+        &self,
+        f: Node,
+        name: &str,
+        typedefs: &BTreeMap<String, String>,
+        globals: &BTreeMap<String, VarDecl>,
+    ) -> Called {
         let ret = f
             .child_by_field_name("type")
             .map(|t| self.text(t).trim().to_string())
@@ -95,6 +169,17 @@ impl Cx<'_> {
         if ret != "void" {
             return Err(format!("`{}` returns `{}`, not `void`", name, ret));
         }
+        self.device_function(f, name, self.parsed_function(f, typedefs, globals))
+    }
+
+    /// The function's parameters and body read as region code (the file's
+    /// variables visible, for `not_its_own` to find).
+    fn parsed_function(
+        &self,
+        f: Node,
+        typedefs: &BTreeMap<String, String>,
+        globals: &BTreeMap<String, VarDecl>,
+    ) -> std::result::Result<(Vec<VarDecl>, Vec<Stmt>), String> {
         let warnings = self.warnings.borrow().len();
         let parsed = (|| -> crate::diag::Result<(Vec<VarDecl>, Vec<Stmt>)> {
             self.check_translated(f, "function")?;
@@ -112,7 +197,9 @@ impl Cx<'_> {
                 }) {
                     stmts.pop();
                 }
-                let _scope = self.enter_scope(params.iter().map(|p| p.name.clone()));
+                let names = globals.keys().chain(params.iter().map(|p| &p.name));
+                let _scope = self.enter_scope(names.cloned());
+                self.note_declared(globals.values().chain(&params));
                 self.stmt_list(&stmts, &mut body, &mut ignored)?;
             }
             Ok((params, body))
@@ -120,7 +207,17 @@ impl Cx<'_> {
         // Whatever reading it said is not the user's concern here: the
         // region reports what it needs.
         self.warnings.borrow_mut().truncate(warnings);
-        let (params, body) = parsed.map_err(|d| d.message)?;
+        parsed.map_err(|d| d.message)
+    }
+
+    /// The parsed function as device code, or why it cannot be.
+    fn device_function(
+        &self,
+        f: Node,
+        name: &str,
+        parsed: std::result::Result<(Vec<VarDecl>, Vec<Stmt>), String>,
+    ) -> Called {
+        let (params, body) = parsed?;
         if let Some(p) = params
             .iter()
             .find(|p| !p.members.is_empty() || p.struct_type.is_some())
@@ -130,28 +227,14 @@ impl Cx<'_> {
         if let Some(v) = crate::front::parse::called::locals_without_constant_size(&body) {
             return Err(format!("its local `{}` has no constant size", v));
         }
-        let mut declared: BTreeSet<String> = params.iter().map(|p| p.name.clone()).collect();
-        for s in &body {
-            let mut d = Vec::new();
-            s.declared(&mut d);
-            declared.extend(d);
-            iterators(s, &mut declared);
-        }
-        let mut used = Vec::new();
-        body.iter().for_each(|s| s.idents(&mut used));
-        for p in &params {
-            p.dims.iter().flatten().for_each(|d| d.idents(&mut used));
+        if let Some(g) = not_its_own(&params, &body).first() {
+            return Err(format!("its body reads `{}`, which is not its own", g));
         }
         let mut calls = BTreeSet::new();
         statement_calls(&body, &mut calls);
         let mut called_in_exprs = BTreeSet::new();
         for s in &body {
             calls_in_exprs(s, &mut called_in_exprs);
-        }
-        if let Some(g) = used.iter().find(|n| {
-            !declared.contains(*n) && !calls.contains(*n) && !called_in_exprs.contains(*n)
-        }) {
-            return Err(format!("its body reads `{}`, which is not its own", g));
         }
         Ok(CalledFn {
             name: name.to_string(),
@@ -162,6 +245,36 @@ impl Cx<'_> {
             loc: self.loc(f),
         })
     }
+}
+
+/// The names a function's body (and its parameters' extents) uses that
+/// are not its own: not a parameter, local or loop iterator, nor a
+/// function it calls. Variables of the file, in order of use.
+fn not_its_own(params: &[VarDecl], body: &[Stmt]) -> Vec<String> {
+    let mut declared: BTreeSet<String> = params.iter().map(|p| p.name.clone()).collect();
+    for s in body {
+        let mut d = Vec::new();
+        s.declared(&mut d);
+        declared.extend(d);
+        iterators(s, &mut declared);
+    }
+    let mut used = Vec::new();
+    body.iter().for_each(|s| s.idents(&mut used));
+    for p in params {
+        p.dims.iter().flatten().for_each(|d| d.idents(&mut used));
+    }
+    let mut calls = BTreeSet::new();
+    statement_calls(body, &mut calls);
+    for s in body {
+        calls_in_exprs(s, &mut calls);
+    }
+    let mut out: Vec<String> = Vec::new();
+    for n in used {
+        if !declared.contains(&n) && !calls.contains(&n) && !out.contains(&n) {
+            out.push(n);
+        }
+    }
+    out
 }
 
 fn iterators(s: &Stmt, out: &mut BTreeSet<String>) {

@@ -337,6 +337,7 @@ impl<'a> Cx<'a> {
                 }
                 var.name = spelled;
             }
+            self.note_declared([&var]);
             out.push(Stmt::Decl {
                 var,
                 init,

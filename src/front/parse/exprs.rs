@@ -244,6 +244,7 @@ impl<'a> Cx<'a> {
             if a.kind() == "comment" {
                 continue;
             }
+            let a = self.without_pointer_cast(a)?;
             let address = a.kind() == "pointer_expression"
                 && a.child_by_field_name("operator")
                     .is_some_and(|o| self.text(o) == "&");

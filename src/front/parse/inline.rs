@@ -97,6 +97,7 @@ impl<'a> Cx<'a> {
         }
         let names = globals.keys().chain(params.iter().map(|p| &p.name));
         let _scope = self.enter_scope(names.cloned());
+        self.note_declared(globals.values().chain(params.iter()));
         let mut stmts = Vec::new();
         for d in decls {
             self.local_declaration(*d, &mut stmts).ok()?;

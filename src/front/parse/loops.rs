@@ -176,7 +176,9 @@ impl Cx<'_> {
         // `for (int i = ...)` declares `i` for the rest of the loop.
         let _scope = (init.kind() == "declaration").then(|| self.enter_scope([]));
         let iter = if init.kind() == "declaration" {
-            self.declare(&iter)
+            let spelled = self.declare(&iter);
+            self.forget_declared(&spelled);
+            spelled
         } else {
             iter
         };

@@ -84,6 +84,7 @@ impl<'a> Cx<'a> {
         let mut out = Vec::new();
         let mut ignored = Vec::new();
         let _scope = self.enter_scope(symbols.keys().cloned());
+        self.note_declared(symbols.values());
         // `return;` as the last statement is allowed (single exit).
         let stmts: Vec<Node> = match stmts.last() {
             Some(l) if l.kind() == "return_statement" && self.text(*l).trim() == "return;" => {
@@ -113,6 +114,7 @@ impl<'a> Cx<'a> {
             inlined: Vec::new(),
             names: Arc::new(FileNames::default()),
             called: BTreeMap::new(),
+            call_facts: BTreeMap::new(),
             prototypes: BTreeMap::new(),
             dead_after,
         }))
@@ -210,6 +212,7 @@ impl<'a> Cx<'a> {
                 )?;
                 {
                     let _scope = self.enter_scope(symbols.keys().cloned());
+                    self.note_declared(symbols.values());
                     self.stmt_list(&children[i + 1..end], &mut body, &mut ignored)?;
                 }
                 let line_of = |r: usize| match inclusion {
@@ -230,6 +233,7 @@ impl<'a> Cx<'a> {
                     inlined: Vec::new(),
                     names: Arc::new(FileNames::default()),
                     called: BTreeMap::new(),
+                    call_facts: BTreeMap::new(),
                     prototypes: BTreeMap::new(),
                     dead_after: self.dead_after(within, children[end], symbols),
                 });

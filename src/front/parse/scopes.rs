@@ -10,6 +10,7 @@ impl<'a> Cx<'a> {
         if self.scopes.borrow().is_empty() {
             self.flattened.borrow_mut().clear();
             self.loop_declared.borrow_mut().clear();
+            self.declared.borrow_mut().clear();
         }
         self.scopes
             .borrow_mut()

@@ -439,11 +439,56 @@ impl Builder<'_> {
             self.inner_locals = saved;
             return r;
         }
+        if let Some(why) = self
+            .region
+            .call_facts
+            .get(name)
+            .and_then(|f| f.unseen_effects.as_ref())
+        {
+            if !self.unseen_effects {
+                self.warnings.push(
+                    Diagnostic::warning(
+                        Code::UnsupportedStatement,
+                        Some(loc.clone()),
+                        format!(
+                            "`{}` may have effects beyond its arguments ({}), which no reordering of the region can be checked against; the region keeps the original code",
+                            name, why
+                        ),
+                    )
+                    .with_hint(format!(
+                        "pass what `{}` uses as arguments, or give it a summary function (`__attribute__((pencil_access(...)))`) that says what it reads and writes",
+                        name
+                    )),
+                );
+            }
+            self.unseen_effects = true;
+        }
         // No summary: the callee may read and write all of each array
         // argument (PENCIL paper, §2.5), and the element or variable whose
-        // address it gets.
-        for a in args {
+        // address it gets, or where its body indexes past that element
+        // (`p[1]`), or is not known, all of that element's row.
+        let first_only = |k: usize| {
+            self.region
+                .call_facts
+                .get(name)
+                .map(|f| &f.first_element)
+                .filter(|v| v.len() == args.len())
+                .is_some_and(|v| v[k])
+        };
+        for (k, a) in args.iter().enumerate() {
             match &a.kind {
+                ExprKind::Unary(UnOp::AddrOf, x)
+                    if !first_only(k) && self.element_of_array(x).is_some() =>
+                {
+                    self.subscript_reads(x, tuple, reads)?;
+                    let local = base_name(x).is_some_and(|b| self.inner_locals.contains(b));
+                    if !local {
+                        let whole = self.element_of_array(x).unwrap_or_else(|| (**x).clone());
+                        let acc = self.access(&whole, tuple, true)?;
+                        reads.push(acc.clone());
+                        writes.push(Access { may: true, ..acc });
+                    }
+                }
                 // `&s[i]` of an array of structs: all of that struct, read
                 // and may-written, and the reads its subscripts make.
                 ExprKind::Unary(UnOp::AddrOf, x) if self.is_whole_struct(x) => {
@@ -555,6 +600,22 @@ fn renamed(s: &Stmt, from: &str, to: &str) -> Stmt {
 impl Builder<'_> {
     /// Whether `a` names one whole struct of an array of them (`s[i]` of
     /// `struct t s[n]`), whose members are the last dimension.
+    /// The row of the array that `a`, an element (or a whole struct), is
+    /// in: `A[i]` for `A[i][j]`, `s` for `s[i]` of a one-dimensional
+    /// array of structs; `None` for a scalar or one struct object. C
+    /// defines indexing from an element's address within its row only.
+    fn element_of_array(&self, a: &Expr) -> Option<Expr> {
+        let name = base_name(a)?;
+        let d = self.decl(name)?;
+        if d.rank() == 0 {
+            return None;
+        }
+        match &a.kind {
+            ExprKind::Index(row, _) => Some((**row).clone()),
+            _ => None,
+        }
+    }
+
     fn is_whole_struct(&self, a: &Expr) -> bool {
         let Some(name) = base_name(a) else {
             return false;

@@ -66,6 +66,7 @@ impl<'r> Builder<'r> {
             host_writes: BTreeSet::new(),
         };
         let mut scop = assume_in_bounds(scop)?;
+        scop.host_only |= self.unseen_effects;
         limit_nesting(&mut scop);
         self.keep_if_extents_change(&mut scop);
         if self.needs_long_indices(&scop) {

@@ -1,0 +1,192 @@
+//! What a call of a function of the file may touch, read from the
+//! function's syntax (whether or not its body reads as region code): the
+//! model sees a call's arguments only, so a callee that reaches further
+//! (a variable of the file, a `static` local kept between calls, a
+//! function with effects of its own such as `printf`) cannot be ordered
+//! against the region's other statements, and one that indexes past the
+//! element whose address it gets (`p[1]` of `&A[i][j]`) reaches more of
+//! the array than that element.
+
+use super::called::CallFacts;
+use super::Cx;
+use crate::front::syntax::VarDecl;
+use std::collections::{BTreeMap, BTreeSet};
+use tree_sitter::Node;
+
+impl Cx<'_> {
+    /// The facts of function `f` (a definition); `defined`: the functions
+    /// the file defines, whose calls are followed (`calls`) rather than
+    /// refused; `pure_declared`: functions the file only declares, taken
+    /// as pure where an expression calls them (as in a region).
+    pub(super) fn call_facts(
+        &self,
+        f: Node,
+        globals: &BTreeMap<String, VarDecl>,
+        defined: &BTreeSet<String>,
+        pure_declared: &BTreeSet<String>,
+    ) -> CallFacts {
+        let params = self.param_names(f);
+        let Some(body) = f.child_by_field_name("body") else {
+            return CallFacts::unseen("it has no body".into());
+        };
+        let mut scan = Scan {
+            cx: self,
+            params: &params,
+            globals,
+            defined,
+            pure_declared,
+            unseen: None,
+            calls: BTreeSet::new(),
+            beyond_first: BTreeSet::new(),
+        };
+        scan.node(body);
+        CallFacts::new(
+            params
+                .iter()
+                .map(|p| !scan.beyond_first.contains(p))
+                .collect(),
+            scan.unseen,
+            scan.calls,
+        )
+    }
+
+    /// The names of `f`'s parameters, in order.
+    fn param_names(&self, f: Node) -> Vec<String> {
+        let mut d = f.child_by_field_name("declarator");
+        while let Some(n) = d {
+            if n.kind() == "function_declarator" {
+                break;
+            }
+            d = n.child_by_field_name("declarator");
+        }
+        let Some(list) = d.and_then(|n| n.child_by_field_name("parameters")) else {
+            return Vec::new();
+        };
+        let mut c = list.walk();
+        list.named_children(&mut c)
+            .filter(|p| p.kind() == "parameter_declaration")
+            .map(|p| {
+                p.child_by_field_name("declarator")
+                    .and_then(|d| innermost_identifier(d))
+                    .map(|n| self.text(n).to_string())
+                    .unwrap_or_default()
+            })
+            .collect()
+    }
+}
+
+struct Scan<'c, 'a> {
+    cx: &'c Cx<'a>,
+    params: &'c [String],
+    globals: &'c BTreeMap<String, VarDecl>,
+    defined: &'c BTreeSet<String>,
+    pure_declared: &'c BTreeSet<String>,
+    unseen: Option<String>,
+    calls: BTreeSet<String>,
+    /// Parameters used otherwise than as their first element.
+    beyond_first: BTreeSet<String>,
+}
+
+impl Scan<'_, '_> {
+    fn node(&mut self, n: Node) {
+        match n.kind() {
+            "declaration" => {
+                let mut c = n.walk();
+                if n.children(&mut c)
+                    .any(|k| k.kind() == "storage_class_specifier" && self.cx.text(k) == "static")
+                {
+                    self.say(format!(
+                        "it keeps `{}` between calls (a `static` local)",
+                        self.cx.text(n).trim()
+                    ));
+                }
+            }
+            "call_expression" => {
+                if let Some(f) = n.child_by_field_name("function") {
+                    if f.kind() == "identifier" {
+                        let name = self.cx.text(f);
+                        let in_expression = n
+                            .parent()
+                            .is_some_and(|p| p.kind() != "expression_statement");
+                        if self.defined.contains(name) {
+                            self.calls.insert(name.to_string());
+                        } else if !known_pure(name)
+                            && !(in_expression && self.pure_declared.contains(name))
+                        {
+                            self.say(format!(
+                                "it calls `{}`, which this file does not define",
+                                name
+                            ));
+                        }
+                        if let Some(args) = n.child_by_field_name("arguments") {
+                            self.node(args);
+                        }
+                        return;
+                    }
+                }
+            }
+            "identifier" => {
+                let name = self.cx.text(n);
+                if self.params.iter().any(|p| p == name) {
+                    if !first_element_use(self.cx, n) {
+                        self.beyond_first.insert(name.to_string());
+                    }
+                } else if self.globals.get(name).is_some_and(|g| !g.read_only) {
+                    self.say(format!(
+                        "its body uses `{}`, a variable of the file that is not a constant",
+                        name
+                    ));
+                }
+                return;
+            }
+            _ => {}
+        }
+        let mut c = n.walk();
+        for k in n.children(&mut c) {
+            self.node(k);
+        }
+    }
+
+    fn say(&mut self, why: String) {
+        self.unseen.get_or_insert(why);
+    }
+}
+
+/// Functions whose calls touch nothing but their arguments' values: C's
+/// math functions and PENCIL's builtins.
+fn known_pure(name: &str) -> bool {
+    crate::front::arith::PURE_FUNCTIONS.contains(&name) || name.starts_with("__pencil_")
+}
+
+/// Whether identifier `n` (a parameter) is used as the element it points
+/// to: `*p`, `p[0]` (and `p[0][k]`), `p->m`.
+fn first_element_use(cx: &Cx, n: Node) -> bool {
+    let Some(parent) = n.parent() else {
+        return false;
+    };
+    match parent.kind() {
+        "pointer_expression" => parent
+            .child_by_field_name("operator")
+            .is_some_and(|o| cx.text(o) == "*"),
+        "subscript_expression" => {
+            parent.child_by_field_name("argument") == Some(n)
+                && parent
+                    .child_by_field_name("index")
+                    .is_some_and(|i| cx.text(i).trim() == "0")
+        }
+        "field_expression" => parent
+            .child_by_field_name("operator")
+            .is_some_and(|o| cx.text(o) == "->"),
+        _ => false,
+    }
+}
+
+/// The identifier a declarator declares.
+fn innermost_identifier(mut d: Node) -> Option<Node> {
+    loop {
+        if d.kind() == "identifier" {
+            return Some(d);
+        }
+        d = d.child_by_field_name("declarator")?;
+    }
+}
