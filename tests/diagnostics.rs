@@ -1806,6 +1806,11 @@ fn calls_with_effects_beyond_their_arguments_keep_the_region() {
             "a `static` local",
         ),
         (
+            "effects-extern",
+            "static void h(int a[4], int i) { extern int g; a[i] = g++; }\n",
+            "it declares `extern int g;`",
+        ),
+        (
             "effects-io",
             "#include <stdio.h>\nstatic void h(int a[4], int i) { printf(\"%d\", a[i]); }\n",
             "it calls `printf`",
@@ -1829,10 +1834,12 @@ fn calls_with_effects_beyond_their_arguments_keep_the_region() {
             err
         );
     }
-    // A constant of the file, and C's math, are no such effect.
+    // A constant of the file, C's math, and a call statement of a
+    // function the user's file declares (PENCIL's rule: it touches what
+    // its arguments pass, as in a region) are no such effect.
     let (status, err, _) = compile_file(
         "effects-none",
-        "#include <math.h>\nconst double k = 2.0;\nstatic void h(double a[4], int i) { a[i] = sqrt(a[i]) * k; }\nvoid f(double a[4]) {\n#pragma scop\n  for (int i = 0; i < 4; i++)\n    h(a, i);\n#pragma endscop\n}\n",
+        "#include <math.h>\nconst double k = 2.0;\nvoid ext(double a[4]);\nstatic void h(double a[4], int i) { a[i] = sqrt(a[i]) * k; ext(a); }\nvoid f(double a[4]) {\n#pragma scop\n  for (int i = 0; i < 4; i++)\n    h(a, i);\n#pragma endscop\n}\n",
     );
     assert_eq!(status, Some(0), "{}", err);
     assert!(!err.contains("may have effects"), "{}", err);

@@ -452,13 +452,21 @@ pub fn parse_file_with(
     // Functions the user's file declares that get no writable pointer: a
     // call in an expression is taken as pure, in a called function's body
     // as in a region.
-    let pure_declared: BTreeSet<String> = prototypes
-        .iter()
-        .filter(|(_, w)| w.as_ref().is_some_and(|w| !w.contains(&true)))
-        .map(|(n, _)| n.clone())
-        .collect();
+    let file_functions = effects::FileFunctions {
+        pure_declared: prototypes
+            .iter()
+            .filter(|(_, w)| w.as_ref().is_some_and(|w| !w.contains(&true)))
+            .map(|(n, _)| n.clone())
+            .collect(),
+        declared: cx
+            .declared_functions(root)
+            .into_iter()
+            .filter(|n| !defined.contains(n))
+            .collect(),
+        defined: defined.clone(),
+    };
     let (called, call_facts) =
-        cx.called_functions(&regions, &functions, &typedefs, &globals, &pure_declared);
+        cx.called_functions(&regions, &functions, &typedefs, &globals, &file_functions);
     for r in &mut regions {
         r.called = called::reachable(&called, &r.body);
         r.call_facts = call_facts.clone();
@@ -619,6 +627,25 @@ impl<'a> Cx<'a> {
                     if let Some(name) = find_function_name(decl, self.src) {
                         out.insert(name, self.writable_pointer_params(decl));
                     }
+                }
+            }
+        }
+        out
+    }
+
+    /// The functions the user's own file declares at file scope (with or
+    /// without a body elsewhere).
+    fn declared_functions(&self, root: Node) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        let mut c = root.walk();
+        for d in root.children(&mut c) {
+            if d.kind() != "declaration" || !self.pp.is_main_file(d.start_position().row) {
+                continue;
+            }
+            let mut dc = d.walk();
+            for decl in d.children_by_field_name("declarator", &mut dc) {
+                if decl.kind() == "function_declarator" {
+                    out.extend(find_function_name(decl, self.src));
                 }
             }
         }

@@ -98,10 +98,9 @@ impl Cx<'_> {
         functions: &[Node],
         typedefs: &BTreeMap<String, String>,
         globals: &BTreeMap<String, VarDecl>,
-        pure_declared: &BTreeSet<String>,
+        file_functions: &super::effects::FileFunctions,
     ) -> (BTreeMap<String, Called>, BTreeMap<String, CallFacts>) {
         let mut facts: BTreeMap<String, CallFacts> = BTreeMap::new();
-        let defined: BTreeSet<String> = functions.iter().map(|f| self.function_name(*f)).collect();
         let mut todo = BTreeSet::new();
         for r in regions {
             statement_calls(&r.body, &mut todo);
@@ -115,7 +114,7 @@ impl Cx<'_> {
                 continue;
             };
             let called = self.called_function(*f, &name, typedefs, globals);
-            let fact = self.call_facts(*f, globals, &defined, pure_declared);
+            let fact = self.call_facts(*f, globals, file_functions);
             todo.extend(fact.calls.iter().filter(|n| !out.contains_key(*n)).cloned());
             facts.insert(name.clone(), fact);
             out.insert(name, called);

@@ -13,17 +13,29 @@ use crate::front::syntax::VarDecl;
 use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::Node;
 
+/// The functions of the file, as far as a callee's calls need them.
+pub(super) struct FileFunctions {
+    /// Defined in the file: their calls are followed (`CallFacts::calls`).
+    pub defined: BTreeSet<String>,
+    /// Declared in the user's own file (not a system header) without a
+    /// body: a call statement of one touches what its arguments pass, as
+    /// PENCIL's rule for functions without code says, as in a region.
+    pub declared: BTreeSet<String>,
+    /// Of those, the ones that return a number and get no writable
+    /// pointer: taken as pure where an expression calls them, as in a
+    /// region.
+    pub pure_declared: BTreeSet<String>,
+}
+
 impl Cx<'_> {
-    /// The facts of function `f` (a definition); `defined`: the functions
-    /// the file defines, whose calls are followed (`calls`) rather than
-    /// refused; `pure_declared`: functions the file only declares, taken
-    /// as pure where an expression calls them (as in a region).
+    /// The facts of function `f` (a definition). A call of any other
+    /// function (`printf`, a function pointer) may have effects of its
+    /// own.
     pub(super) fn call_facts(
         &self,
         f: Node,
         globals: &BTreeMap<String, VarDecl>,
-        defined: &BTreeSet<String>,
-        pure_declared: &BTreeSet<String>,
+        functions: &FileFunctions,
     ) -> CallFacts {
         let params = self.param_names(f);
         let Some(body) = f.child_by_field_name("body") else {
@@ -33,8 +45,7 @@ impl Cx<'_> {
             cx: self,
             params: &params,
             globals,
-            defined,
-            pure_declared,
+            functions,
             unseen: None,
             calls: BTreeSet::new(),
             beyond_first: BTreeSet::new(),
@@ -79,8 +90,7 @@ struct Scan<'c, 'a> {
     cx: &'c Cx<'a>,
     params: &'c [String],
     globals: &'c BTreeMap<String, VarDecl>,
-    defined: &'c BTreeSet<String>,
-    pure_declared: &'c BTreeSet<String>,
+    functions: &'c FileFunctions,
     unseen: Option<String>,
     calls: BTreeSet<String>,
     /// Parameters used otherwise than as their first element.
@@ -92,11 +102,19 @@ impl Scan<'_, '_> {
         match n.kind() {
             "declaration" => {
                 let mut c = n.walk();
-                if n.children(&mut c)
-                    .any(|k| k.kind() == "storage_class_specifier" && self.cx.text(k) == "static")
-                {
+                let storage: Vec<&str> = n
+                    .children(&mut c)
+                    .filter(|k| k.kind() == "storage_class_specifier")
+                    .map(|k| self.cx.text(k))
+                    .collect();
+                if storage.contains(&"static") {
                     self.say(format!(
                         "it keeps `{}` between calls (a `static` local)",
+                        self.cx.text(n).trim()
+                    ));
+                } else if storage.contains(&"extern") {
+                    self.say(format!(
+                        "it declares `{}`, a variable of the program",
                         self.cx.text(n).trim()
                     ));
                 }
@@ -108,10 +126,12 @@ impl Scan<'_, '_> {
                         let in_expression = n
                             .parent()
                             .is_some_and(|p| p.kind() != "expression_statement");
-                        if self.defined.contains(name) {
+                        let f = self.functions;
+                        if f.defined.contains(name) {
                             self.calls.insert(name.to_string());
                         } else if !known_pure(name)
-                            && !(in_expression && self.pure_declared.contains(name))
+                            && !(in_expression && f.pure_declared.contains(name))
+                            && !(!in_expression && f.declared.contains(name))
                         {
                             self.say(format!(
                                 "it calls `{}`, which this file does not define",
