@@ -1811,6 +1811,11 @@ fn calls_with_effects_beyond_their_arguments_keep_the_region() {
             "it declares `extern int g;`",
         ),
         (
+            "effects-const-pointer",
+            "const int *gp;\nstatic void h(int a[4], int i) { a[i] = gp[i]; }\n",
+            "its body uses `gp`",
+        ),
+        (
             "effects-io",
             "#include <stdio.h>\nstatic void h(int a[4], int i) { printf(\"%d\", a[i]); }\n",
             "it calls `printf`",

@@ -119,6 +119,10 @@ impl Scan<'_, '_> {
                     ));
                 }
             }
+            "gnu_asm_expression" => {
+                self.say("it runs inline assembly".into());
+                return;
+            }
             "call_expression" => {
                 if let Some(f) = n.child_by_field_name("function") {
                     if f.kind() == "identifier" {
@@ -151,7 +155,13 @@ impl Scan<'_, '_> {
                     if !first_element_use(self.cx, n) {
                         self.beyond_first.insert(name.to_string());
                     }
-                } else if self.globals.get(name).is_some_and(|g| !g.read_only) {
+                } else if self
+                    .globals
+                    .get(name)
+                    // A constant's value is fixed; a pointer to constant
+                    // elements may point to what the region writes.
+                    .is_some_and(|g| !g.read_only || g.pointer || g.dims.first() == Some(&None))
+                {
                     self.say(format!(
                         "its body uses `{}`, a variable of the file that is not a constant",
                         name
