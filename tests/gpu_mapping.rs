@@ -105,12 +105,14 @@ fn no_loop_nest_runs_on_one_gpu_thread_at_large() {
             .collect()
     };
     // durbin: `alpha` after the sum runs in the sum's combining kernel,
-    // not in a kernel of one thread per step; what is left of one thread
-    // is the set-up before the first step (`beta` and `alpha`, which the
-    // steps write too: on the host, they would cost a copy each).
+    // not in a kernel of one thread per step; the set-up before the first
+    // step (`beta` and `alpha`, which the steps write too) runs on the
+    // host, each scalar then copied to the device, which the H100's cost
+    // model says costs less than the launch (it was a kernel of one
+    // thread).
     assert_eq!(
         all["durbin"].matches("dim3 pencilc_block(1);").count(),
-        1,
+        0,
         "{}",
         all["durbin"]
     );

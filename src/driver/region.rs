@@ -255,7 +255,15 @@ fn with_host_prologue(
     if opts.target == Target::C || opts.load_schedule.is_some() || opts.save_schedule.is_some() {
         return (scop, deps);
     }
-    let Ok(Some((peeled, notes))) = scop::prologue::peel(isl, &scop, &deps.copy_in) else {
+    // A scalar's copy to the device against the launch it saves, where
+    // the device has a GPU cost model.
+    let moves = scop::prologue::Moves {
+        scalar_copy: opts.gpu_model.as_ref().is_some_and(|m| {
+            let copy_us = m.copy_us + 8.0 / (m.transfer_gbs * 1e3);
+            copy_us < m.launch_us
+        }),
+    };
+    let Ok(Some((peeled, notes))) = scop::prologue::peel(isl, &scop, &deps.copy_in, moves) else {
         return (scop, deps);
     };
     // Dependences of what is left; where they cannot be had, the region

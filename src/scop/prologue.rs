@@ -6,13 +6,14 @@
 //! is when the region starts, they cost nothing, and what they write
 //! reaches the kernels as arguments.
 //!
-//! A statement is moved only where that moves no byte more between host
-//! and device: each variable it writes is a scalar the rest of the region
+//! A statement is moved where that moves no byte more between host and
+//! device: each variable it writes is a scalar the rest of the region
 //! does not write (the kernels then take it by value), or an array the
-//! rest does not touch, or one the region copies in anyway. durbin's
-//! `beta = 1.0` stays a kernel: the loops write `beta` too, and running it
-//! on the host would cost a copy to the device, as long as the launch it
-//! saves.
+//! rest does not touch, or one the region copies in anyway. A scalar the
+//! rest writes too (durbin's `beta = 1.0`, which its loops update) moves
+//! where the device's cost model says a copy of it to the device costs
+//! less than the kernel of one thread it saves (`Moves::scalar_copy`: the
+//! H100's fitted copy is 1 us, its launch 3.65 us).
 //!
 //! The statements keep their places and names (`S_k` stays
 //! `scop.stmts[k]`, printed by the host from its body) with no instance
@@ -31,6 +32,14 @@ use std::collections::BTreeSet;
 
 const STAGE: &str = "scop";
 
+/// What a set-up statement may cost to move to the host.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Moves {
+    /// A scalar the rest of the region also writes may move: it is then
+    /// copied to the device, which costs less than a launch.
+    pub scalar_copy: bool,
+}
+
 /// The region without its set-up statements, which `Scop::host_prologue`
 /// lists, and a note for `-v`; `None` where none can move. `copy_in`: the
 /// arrays the region as it is copies to the device (the dependence
@@ -39,6 +48,7 @@ pub fn peel(
     isl: &Isl,
     scop: &Scop,
     copy_in: &BTreeSet<String>,
+    moves: Moves,
 ) -> Result<Option<(Scop, Vec<String>)>> {
     let mut order: Vec<(i64, usize)> = Vec::new();
     for (k, st) in scop.stmts.iter().enumerate() {
@@ -84,7 +94,7 @@ pub fn peel(
         let free = writes.iter().all(|v| {
             let scalar = scop.array(v).is_some_and(|a| a.is_scalar());
             if scalar {
-                !written_by_rest(v)
+                !written_by_rest(v) || moves.scalar_copy
             } else {
                 !touched_by_rest(v) || copy_in.contains(*v)
             }
@@ -107,9 +117,28 @@ pub fn peel(
         .iter()
         .map(|&k| scop.stmts[k].loc.line.to_string())
         .collect();
+    let copied: Vec<&str> = peeled
+        .iter()
+        .flat_map(|&k| scop.stmts[k].writes.iter().map(|a| a.array.as_str()))
+        .filter(|v| {
+            scop.array(v).is_some_and(|a| a.is_scalar())
+                && order.iter().any(|&(_, t)| {
+                    !peeled.contains(&t) && scop.stmts[t].writes.iter().any(|a| a.array == *v)
+                })
+        })
+        .collect();
+    let cost = if copied.is_empty() {
+        "nothing more copied".to_string()
+    } else {
+        format!(
+            "`{}` copied to the device instead, which the cost model says costs less than a launch",
+            copied.join("`, `")
+        )
+    };
     let notes = vec![format!(
-        "set-up statement(s) at line(s) {} run on the host before the device code: no kernel of one thread, nothing more copied (`scop::prologue`)",
-        lines.join(", ")
+        "set-up statement(s) at line(s) {} run on the host before the device code: no kernel of one thread, {} (`scop::prologue`)",
+        lines.join(", "),
+        cost
     )];
     for &k in &peeled {
         let st = &mut out.stmts[k];
@@ -157,10 +186,14 @@ mod tests {
     /// The statements `peel` moves to the host, by line, where the region
     /// copies in `copy_in`.
     fn peeled_with(name: &str, src: &str, copy_in: &[&str]) -> Vec<u32> {
+        peeled_moving(name, src, copy_in, Moves::default())
+    }
+
+    fn peeled_moving(name: &str, src: &str, copy_in: &[&str], moves: Moves) -> Vec<u32> {
         let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
         let scop = scop_of(name, src);
         let copy_in = copy_in.iter().map(|s| s.to_string()).collect();
-        match peel(&isl, &scop, &copy_in).unwrap() {
+        match peel(&isl, &scop, &copy_in, moves).unwrap() {
             None => vec![],
             Some((out, _)) => {
                 for &k in &out.host_prologue {
@@ -200,6 +233,17 @@ mod tests {
         assert_eq!(peeled("pro-array", src), Vec::<u32>::new());
         let src = "void f(int n, double x[100]) {\n#pragma scop\n  x[0] = 1.0;\n  for (int i = 1; i < n; i++)\n    x[i] = x[i - 1] * 0.5;\n#pragma endscop\n}\n";
         assert_eq!(peeled_with("pro-array-in", src, &["x"]), vec![3]);
+    }
+
+    #[test]
+    fn scalars_the_loops_write_move_where_a_copy_costs_less_than_a_launch() {
+        // durbin's shape, on a device whose copy is cheaper than a launch.
+        let src = "void f(int n, double x[100]) {\n  double b;\n#pragma scop\n  b = 1.0;\n  for (int i = 0; i < n; i++) {\n    b = b * 0.5 + x[i];\n    x[i] = b;\n  }\n#pragma endscop\n}\n";
+        let moves = Moves { scalar_copy: true };
+        assert_eq!(peeled_moving("pro-copy", src, &[], moves), vec![4]);
+        // Arrays still move only where they are copied in anyway.
+        let src = "void f(double x[100]) {\n#pragma scop\n  x[0] = 1.0;\n  for (int i = 1; i < 100; i++)\n    x[i] = x[i - 1] * 0.5;\n#pragma endscop\n}\n";
+        assert_eq!(peeled_moving("pro-copy-array", src, &[], moves), Vec::<u32>::new());
     }
 
     #[test]
