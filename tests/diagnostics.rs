@@ -1798,7 +1798,7 @@ fn calls_with_effects_beyond_their_arguments_keep_the_region() {
         (
             "effects-global",
             "int g;\nstatic void h(int a[4], int i) { a[i] = g++; }\n",
-            "its body uses `g`",
+            "its body writes or passes on `g`",
         ),
         (
             "effects-static",
@@ -1839,6 +1839,19 @@ fn calls_with_effects_beyond_their_arguments_keep_the_region() {
             err
         );
     }
+    // A variable of the file that the callee only reads and the region
+    // does not write is no such effect; one the region writes is.
+    let (status, err, _) = compile_file(
+        "effects-read",
+        "double g = 3;\nstatic void addg(double b[4], int i) { b[i] += g; }\nvoid f(double A[4]) {\n#pragma scop\n  for (int i = 0; i < 4; i++)\n    addg(A, i);\n#pragma endscop\n}\nvoid h(double A[4]) {\n#pragma scop\n  for (int i = 0; i < 4; i++) {\n    addg(A, i);\n    g = g + 1;\n  }\n#pragma endscop\n}\n",
+    );
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(!err.contains(":6:5: warning"), "{}", err);
+    assert!(
+        err.contains(":12:5: warning: `addg` reads `g`, which the region writes"),
+        "{}",
+        err
+    );
     // A constant of the file, C's math, and a call statement of a
     // function the user's file declares (PENCIL's rule: it touches what
     // its arguments pass, as in a region) are no such effect.
@@ -1848,4 +1861,25 @@ fn calls_with_effects_beyond_their_arguments_keep_the_region() {
     );
     assert_eq!(status, Some(0), "{}", err);
     assert!(!err.contains("may have effects"), "{}", err);
+}
+
+/// An array passed to a function whose summary does not use it (PPCG's
+/// not_accessed.c): a kernel would have no buffer to pass on (the OpenCL
+/// build failed on an `int` argument); the region keeps the user's code,
+/// with a warning at the call that says why.
+#[test]
+fn arrays_a_summary_does_not_use_keep_the_region() {
+    let (status, err, path) = compile_file(
+        "summary-unused",
+        "void copy_summary(int b[100], int a[100], int pos, int c[100]) { b[pos] = 0; int d = a[pos]; }\n__attribute__((pencil_access(copy_summary)))\nvoid copy(int b[100], int a[100], int pos, int c[100]);\nvoid f(int a[100], int b[100], int c[100]) {\n#pragma scop\n  for (int i = 0; i < 100; ++i)\n    copy(b, a, i, c);\n#pragma endscop\n}\n",
+    );
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(
+        err.contains(&format!(
+            "{}:7:5: warning: `copy`'s summary does not use `c`",
+            path
+        )),
+        "{}",
+        err
+    );
 }

@@ -116,6 +116,14 @@ struct Builder<'r> {
     /// A call whose effects the model cannot see (`CallFacts`): the
     /// region keeps the user's code.
     unseen_effects: bool,
+    /// Arrays passed whole to a function whose summary does not use them:
+    /// (statement tuple, array, callee, call). Where the statement has no
+    /// access to the array, a kernel would get no buffer for it.
+    unused_array_args: Vec<(String, String, String, Loc)>,
+    /// Variables of the file that called functions read (callee,
+    /// variable, call): where the region writes one, the model cannot
+    /// order the call against the write.
+    global_reads: Vec<(String, String, Loc)>,
     /// What each affine loop's iterator must satisfy (`loops`).
     loop_ranges: Vec<loops::LoopRange>,
     /// Affine loops whose iterators outlive the region.
@@ -251,6 +259,8 @@ fn build_with(prepared: &super::reshape::Prepared, dynamic: BTreeSet<String>) ->
         conditional: 0,
         warnings: vec![],
         unseen_effects: false,
+        unused_array_args: Vec::new(),
+        global_reads: Vec::new(),
         loop_ranges: vec![],
         live_outs: vec![],
         dynamic_vars: dynamic.clone(),

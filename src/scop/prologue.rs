@@ -243,7 +243,10 @@ mod tests {
         assert_eq!(peeled_moving("pro-copy", src, &[], moves), vec![4]);
         // Arrays still move only where they are copied in anyway.
         let src = "void f(double x[100]) {\n#pragma scop\n  x[0] = 1.0;\n  for (int i = 1; i < 100; i++)\n    x[i] = x[i - 1] * 0.5;\n#pragma endscop\n}\n";
-        assert_eq!(peeled_moving("pro-copy-array", src, &[], moves), Vec::<u32>::new());
+        assert_eq!(
+            peeled_moving("pro-copy-array", src, &[], moves),
+            Vec::<u32>::new()
+        );
     }
 
     #[test]

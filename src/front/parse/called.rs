@@ -45,6 +45,10 @@ pub struct CallFacts {
     /// call's arguments only, cannot order it against the region's other
     /// statements.
     pub unseen_effects: Option<String>,
+    /// Variables of the file (not constants) it reads, directly or
+    /// through the functions it calls: where the region writes one, the
+    /// model cannot order the call against the write.
+    pub global_reads: BTreeSet<String>,
     /// The functions of the file its body calls.
     calls: BTreeSet<String>,
 }
@@ -53,11 +57,13 @@ impl CallFacts {
     pub(super) fn new(
         first_element: Vec<bool>,
         unseen_effects: Option<String>,
+        global_reads: BTreeSet<String>,
         calls: BTreeSet<String>,
     ) -> CallFacts {
         CallFacts {
             first_element,
             unseen_effects,
+            global_reads,
             calls,
         }
     }
@@ -118,6 +124,27 @@ impl Cx<'_> {
             todo.extend(fact.calls.iter().filter(|n| !out.contains_key(*n)).cloned());
             facts.insert(name.clone(), fact);
             out.insert(name, called);
+        }
+        // Reads through the functions a body calls.
+        loop {
+            let mut grew = false;
+            let names: Vec<String> = facts.keys().cloned().collect();
+            for n in &names {
+                let more: BTreeSet<String> = facts[n]
+                    .calls
+                    .iter()
+                    .filter_map(|g| facts.get(g))
+                    .flat_map(|g| g.global_reads.iter().cloned())
+                    .collect();
+                if let Some(f) = facts.get_mut(n) {
+                    let before = f.global_reads.len();
+                    f.global_reads.extend(more);
+                    grew |= f.global_reads.len() > before;
+                }
+            }
+            if !grew {
+                break;
+            }
         }
         // Effects through the functions a body calls.
         loop {

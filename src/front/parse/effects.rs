@@ -49,6 +49,7 @@ impl Cx<'_> {
             unseen: None,
             calls: BTreeSet::new(),
             beyond_first: BTreeSet::new(),
+            reads: BTreeSet::new(),
         };
         scan.node(body);
         CallFacts::new(
@@ -57,6 +58,7 @@ impl Cx<'_> {
                 .map(|p| !scan.beyond_first.contains(p))
                 .collect(),
             scan.unseen,
+            scan.reads,
             scan.calls,
         )
     }
@@ -95,6 +97,8 @@ struct Scan<'c, 'a> {
     calls: BTreeSet<String>,
     /// Parameters used otherwise than as their first element.
     beyond_first: BTreeSet<String>,
+    /// Variables of the file it only reads.
+    reads: BTreeSet<String>,
 }
 
 impl Scan<'_, '_> {
@@ -155,17 +159,23 @@ impl Scan<'_, '_> {
                     if !first_element_use(self.cx, n) {
                         self.beyond_first.insert(name.to_string());
                     }
-                } else if self
-                    .globals
-                    .get(name)
-                    // A constant's value is fixed; a pointer to constant
-                    // elements may point to what the region writes.
-                    .is_some_and(|g| !g.read_only || g.pointer || g.dims.first() == Some(&None))
-                {
-                    self.say(format!(
-                        "its body uses `{}`, a variable of the file that is not a constant",
-                        name
-                    ));
+                } else if let Some(g) = self.globals.get(name) {
+                    // A constant's value is fixed; a pointer may point to
+                    // what the region writes.
+                    let pointer = g.pointer || g.dims.first() == Some(&None);
+                    if pointer {
+                        self.say(format!(
+                            "its body uses `{}`, a pointer of the file, which may point to what the region writes",
+                            name
+                        ));
+                    } else if !only_read(self.cx, n) {
+                        self.say(format!(
+                            "its body writes or passes on `{}`, a variable of the file",
+                            name
+                        ));
+                    } else if !g.read_only {
+                        self.reads.insert(name.to_string());
+                    }
                 }
                 return;
             }
@@ -186,6 +196,32 @@ impl Scan<'_, '_> {
 /// math functions and PENCIL's builtins.
 fn known_pure(name: &str) -> bool {
     crate::front::arith::PURE_FUNCTIONS.contains(&name) || name.starts_with("__pencil_")
+}
+
+/// Whether identifier `n` (a variable, or an element or member of it) is
+/// only read where it stands: not assigned, incremented, taken the address
+/// of, or passed to a call (an array would decay to a pointer).
+fn only_read(cx: &Cx, n: Node) -> bool {
+    let mut cur = n;
+    while let Some(p) = cur.parent() {
+        let through = match p.kind() {
+            "subscript_expression" => p.child_by_field_name("argument") == Some(cur),
+            "field_expression" | "parenthesized_expression" => true,
+            _ => false,
+        };
+        if !through {
+            return match p.kind() {
+                "assignment_expression" => p.child_by_field_name("left") != Some(cur),
+                "update_expression" | "argument_list" => false,
+                "pointer_expression" => p
+                    .child_by_field_name("operator")
+                    .is_some_and(|o| cx.text(o) == "*"),
+                _ => true,
+            };
+        }
+        cur = p;
+    }
+    true
 }
 
 /// Whether identifier `n` (a parameter) is used as the element it points

@@ -437,6 +437,21 @@ impl Builder<'_> {
                 .extend(declared.into_iter().filter(|n| !is_iterator_of(&body, n)));
             let r = self.collect(&body, tuple, reads, writes);
             self.inner_locals = saved;
+            for a in args {
+                let whole = match &a.kind {
+                    ExprKind::Ident(n) => self.decl(n).is_some_and(|d| d.rank() > 0),
+                    ExprKind::Index(..) => is_row(self, a),
+                    _ => false,
+                };
+                if let Some(n) = base_name(a).filter(|_| whole) {
+                    self.unused_array_args.push((
+                        tuple.to_string(),
+                        n.to_string(),
+                        name.to_string(),
+                        loc.clone(),
+                    ));
+                }
+            }
             return r;
         }
         if let Some(why) = self
@@ -462,6 +477,12 @@ impl Builder<'_> {
                 );
             }
             self.unseen_effects = true;
+        }
+        if let Some(f) = self.region.call_facts.get(name) {
+            for g in &f.global_reads {
+                self.global_reads
+                    .push((name.to_string(), g.clone(), loc.clone()));
+            }
         }
         // No summary: the callee may read and write all of each array
         // argument (PENCIL paper, §2.5), and the element or variable whose

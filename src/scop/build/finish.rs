@@ -67,6 +67,8 @@ impl<'r> Builder<'r> {
         };
         let mut scop = assume_in_bounds(scop)?;
         scop.host_only |= self.unseen_effects;
+        self.keep_if_read_globals_change(&mut scop);
+        self.keep_if_array_args_unused(&mut scop);
         limit_nesting(&mut scop);
         self.keep_if_extents_change(&mut scop);
         if self.needs_long_indices(&scop) {
@@ -111,6 +113,61 @@ impl<'r> Builder<'r> {
         }
         super::reshape::footprint::measure(&self.isl, &mut scop, self.plans)?;
         Ok(Built::Scop(Box::new(scop)))
+    }
+
+    /// A call of a function that reads a variable of the file the region
+    /// writes: the model sees the write but not the read.
+    fn keep_if_read_globals_change(&self, scop: &mut Scop) {
+        if scop.host_only {
+            return;
+        }
+        let written = |g: &str| self.array_use.get(g).is_some_and(|u| u.1);
+        if let Some((callee, g, loc)) = self.global_reads.iter().find(|(_, g, _)| written(g)) {
+            scop.warnings.push(
+                Diagnostic::warning(
+                    Code::UnsupportedStatement,
+                    Some(loc.clone()),
+                    format!(
+                        "`{}` reads `{}`, which the region writes, and the model sees a call's arguments only; the region keeps the original code",
+                        callee, g
+                    ),
+                )
+                .with_hint(format!("pass `{}` to `{}` as an argument", g, callee)),
+            );
+            scop.host_only = true;
+        }
+    }
+
+    /// An array passed whole to a function whose summary does not use it
+    /// (PPCG's not_accessed.c): the statement has no access to it, so a
+    /// kernel would get no buffer to pass on; the region keeps the user's
+    /// code, which passes the array itself.
+    fn keep_if_array_args_unused(&self, scop: &mut Scop) {
+        for (tuple, array, callee, loc) in &self.unused_array_args {
+            let stmt = tuple.split('[').next().unwrap_or_default();
+            let accessed = scop.stmts.iter().any(|s| {
+                s.name == stmt && s.reads.iter().chain(&s.writes).any(|a| a.array == *array)
+            });
+            if accessed {
+                continue;
+            }
+            scop.warnings.push(
+                Diagnostic::warning(
+                    Code::UnsupportedStatement,
+                    Some(loc.clone()),
+                    format!(
+                        "`{}`'s summary does not use `{}`, which the call passes: a kernel would have no buffer to pass for it; the region keeps the original code",
+                        callee, array
+                    ),
+                )
+                .with_hint(format!(
+                    "say in the summary what `{}` reads or writes of `{}` (`__pencil_use`, `__pencil_def`), or leave it out of the call",
+                    callee, array
+                )),
+            );
+            scop.host_only = true;
+            return;
+        }
     }
 
     /// An array whose extent names a variable the region changes (`void
