@@ -39,6 +39,10 @@ pub struct CallFacts {
     /// that element alone; otherwise the callee may index past it into
     /// the rest of `A`.
     pub first_element: Vec<bool>,
+    /// Per parameter, whether the body only reads through it (`p[i]`
+    /// read, never written, passed on or used as a value): a call then
+    /// reads what it passes there and writes none of it.
+    pub read_only: Vec<bool>,
     /// Why the call may have effects beyond its arguments (its body uses a
     /// variable of the file, directly or through the functions it calls,
     /// or pencilc cannot read it), if it may: the model, which sees a
@@ -56,12 +60,14 @@ pub struct CallFacts {
 impl CallFacts {
     pub(super) fn new(
         first_element: Vec<bool>,
+        read_only: Vec<bool>,
         unseen_effects: Option<String>,
         global_reads: BTreeSet<String>,
         calls: BTreeSet<String>,
     ) -> CallFacts {
         CallFacts {
             first_element,
+            read_only,
             unseen_effects,
             global_reads,
             calls,

@@ -50,12 +50,17 @@ impl Cx<'_> {
             calls: BTreeSet::new(),
             beyond_first: BTreeSet::new(),
             reads: BTreeSet::new(),
+            written_through: BTreeSet::new(),
         };
         scan.node(body);
         CallFacts::new(
             params
                 .iter()
                 .map(|p| !scan.beyond_first.contains(p))
+                .collect(),
+            params
+                .iter()
+                .map(|p| !scan.written_through.contains(p))
                 .collect(),
             scan.unseen,
             scan.reads,
@@ -99,6 +104,8 @@ struct Scan<'c, 'a> {
     beyond_first: BTreeSet<String>,
     /// Variables of the file it only reads.
     reads: BTreeSet<String>,
+    /// Parameters it may write through (or pass on, or take apart).
+    written_through: BTreeSet<String>,
 }
 
 impl Scan<'_, '_> {
@@ -158,6 +165,9 @@ impl Scan<'_, '_> {
                 if self.params.iter().any(|p| p == name) {
                     if !first_element_use(self.cx, n) {
                         self.beyond_first.insert(name.to_string());
+                    }
+                    if !read_through(self.cx, n) {
+                        self.written_through.insert(name.to_string());
                     }
                 } else if let Some(g) = self.globals.get(name) {
                     // A constant's value is fixed; a pointer may point to
@@ -222,6 +232,26 @@ fn only_read(cx: &Cx, n: Node) -> bool {
         cur = p;
     }
     true
+}
+
+/// Whether identifier `n` (a pointer or array parameter) is used to read
+/// what it points to and for nothing else: `p[i]`, `p[i][j]`, `*p`,
+/// `p->m` read, never written, passed on, or used as a value (`p + 1`).
+fn read_through(cx: &Cx, n: Node) -> bool {
+    let Some(parent) = n.parent() else {
+        return false;
+    };
+    let through = match parent.kind() {
+        "subscript_expression" => parent.child_by_field_name("argument") == Some(n),
+        "pointer_expression" => parent
+            .child_by_field_name("operator")
+            .is_some_and(|o| cx.text(o) == "*"),
+        "field_expression" => parent
+            .child_by_field_name("operator")
+            .is_some_and(|o| cx.text(o) == "->"),
+        _ => false,
+    };
+    through && only_read(cx, parent)
 }
 
 /// Whether identifier `n` (a parameter) is used as the element it points

@@ -488,15 +488,21 @@ impl Builder<'_> {
         // argument (PENCIL paper, §2.5), and the element or variable whose
         // address it gets, or where its body indexes past that element
         // (`p[1]`), or is not known, all of that element's row.
-        let first_only = |k: usize| {
+        let fact = |k: usize, of: fn(&crate::front::parse::called::CallFacts) -> &Vec<bool>| {
             self.region
                 .call_facts
                 .get(name)
-                .map(|f| &f.first_element)
+                .map(of)
                 .filter(|v| v.len() == args.len())
                 .is_some_and(|v| v[k])
         };
+        let first_only = |k: usize| fact(k, |f| &f.first_element);
+        // A parameter the callee only reads through: what the argument
+        // passes is read, none of it written.
+        let read_only = |k: usize| fact(k, |f| &f.read_only);
         for (k, a) in args.iter().enumerate() {
+            let written_before = writes.len();
+            let read_only = read_only(k);
             match &a.kind {
                 ExprKind::Unary(UnOp::AddrOf, x)
                     if !first_only(k) && self.element_of_array(x).is_some() =>
@@ -551,6 +557,9 @@ impl Builder<'_> {
                     writes.push(acc);
                 }
                 _ => self.reads_in(a, tuple, reads, false)?,
+            }
+            if read_only {
+                writes.truncate(written_before);
             }
         }
         Ok(())
