@@ -144,19 +144,26 @@ impl Scan<'_, '_> {
                         let f = self.functions;
                         if f.defined.contains(name) {
                             self.calls.insert(name.to_string());
-                        } else if !known_pure(name)
-                            && !(in_expression && f.pure_declared.contains(name))
-                            && !(!in_expression && f.declared.contains(name))
-                        {
+                        } else {
+                            // Pure by the region's rules: math, PENCIL's
+                            // builtins, a declared function of numbers in
+                            // an expression; a declared function called
+                            // as a statement follows PENCIL's rule.
+                            let known = known_pure(name)
+                                || if in_expression {
+                                    f.pure_declared.contains(name)
+                                } else {
+                                    f.declared.contains(name)
+                                };
+                            if known {
+                                return self.args(n);
+                            }
                             self.say(format!(
                                 "it calls `{}`, which this file does not define",
                                 name
                             ));
                         }
-                        if let Some(args) = n.child_by_field_name("arguments") {
-                            self.node(args);
-                        }
-                        return;
+                        return self.args(n);
                     }
                 }
             }
@@ -194,6 +201,13 @@ impl Scan<'_, '_> {
         let mut c = n.walk();
         for k in n.children(&mut c) {
             self.node(k);
+        }
+    }
+
+    /// The arguments of call `n`.
+    fn args(&mut self, n: Node) {
+        if let Some(args) = n.child_by_field_name("arguments") {
+            self.node(args);
         }
     }
 
