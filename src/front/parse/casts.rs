@@ -130,41 +130,31 @@ impl Cx<'_> {
     /// one-dimensional array or a pointer by name, a row `A[i]` of a
     /// two-dimensional array.
     fn pointed_to(&self, x: Node) -> Option<String> {
-        let declared = |name: Node| -> Option<Declared> {
-            if name.kind() != "identifier" {
-                return None;
-            }
-            let spelled = self.resolve(self.text(name))?;
-            self.declared.borrow().get(&spelled).cloned()
-        };
-        match x.kind() {
-            // An array or pointer by name, or a row of an array (`y[i]`
-            // of a `double y[n][m]`) with one dimension left.
-            "identifier" | "subscript_expression" => {
-                let mut cur = x;
-                let mut subscripts = 0;
-                while cur.kind() == "subscript_expression" {
-                    subscripts += 1;
-                    cur = strip_parentheses(cur.child_by_field_name("argument")?);
-                }
-                let d = declared(cur)?;
-                (d.dims + usize::from(d.pointer) == subscripts + 1).then_some(d.element)
-            }
+        // An array or pointer by name, or a row of an array (`y[i]` of a
+        // `double y[n][m]`), has one dimension left; an element's address
+        // none, below the element it points to.
+        let (x, left) = match x.kind() {
             "pointer_expression"
                 if x.child_by_field_name("operator")
                     .is_some_and(|o| self.text(o) == "&") =>
             {
-                let mut cur = strip_parentheses(x.child_by_field_name("argument")?);
-                let mut subscripts = 0;
-                while cur.kind() == "subscript_expression" {
-                    subscripts += 1;
-                    cur = strip_parentheses(cur.child_by_field_name("argument")?);
-                }
-                let d = declared(cur)?;
-                (d.dims + usize::from(d.pointer) == subscripts).then_some(d.element)
+                (strip_parentheses(x.child_by_field_name("argument")?), 0)
             }
-            _ => None,
+            "identifier" | "subscript_expression" => (x, 1),
+            _ => return None,
+        };
+        let mut name = x;
+        let mut subscripts = 0;
+        while name.kind() == "subscript_expression" {
+            subscripts += 1;
+            name = strip_parentheses(name.child_by_field_name("argument")?);
         }
+        if name.kind() != "identifier" {
+            return None;
+        }
+        let spelled = self.resolve(self.text(name))?;
+        let d = self.declared.borrow().get(&spelled).cloned()?;
+        (d.dims + usize::from(d.pointer) == subscripts + left).then_some(d.element)
     }
 
     /// `(pixel)(x)` with `pixel` a typedef: tree-sitter, which knows no

@@ -85,8 +85,7 @@ impl Cx<'_> {
             .filter(|p| p.kind() == "parameter_declaration")
             .map(|p| {
                 p.child_by_field_name("declarator")
-                    .and_then(|d| innermost_identifier(d))
-                    .map(|n| self.text(n).to_string())
+                    .and_then(|d| super::declared_name(d, self.src))
                     .unwrap_or_default()
             })
             .collect()
@@ -248,55 +247,35 @@ fn only_read(cx: &Cx, n: Node) -> bool {
     true
 }
 
-/// Whether identifier `n` (a pointer or array parameter) is used to read
-/// what it points to and for nothing else: `p[i]`, `p[i][j]`, `*p`,
-/// `p->m` read, never written, passed on, or used as a value (`p + 1`).
-fn read_through(cx: &Cx, n: Node) -> bool {
-    let Some(parent) = n.parent() else {
-        return false;
-    };
+/// The expression through which identifier `n` (a pointer or array)
+/// reaches an element, with its subscript where it is one: `p[i]`, `*p`,
+/// `p->m`; `None` where `n` is used otherwise (as a value, passed on).
+fn element_through<'t>(cx: &Cx, n: Node<'t>) -> Option<(Node<'t>, Option<Node<'t>>)> {
+    let parent = n.parent()?;
     let through = match parent.kind() {
-        "subscript_expression" => parent.child_by_field_name("argument") == Some(n),
-        "pointer_expression" => parent
-            .child_by_field_name("operator")
-            .is_some_and(|o| cx.text(o) == "*"),
-        "field_expression" => parent
-            .child_by_field_name("operator")
-            .is_some_and(|o| cx.text(o) == "->"),
-        _ => false,
+        "subscript_expression" => {
+            return (parent.child_by_field_name("argument") == Some(n))
+                .then(|| (parent, parent.child_by_field_name("index")));
+        }
+        "pointer_expression" => "*",
+        "field_expression" => "->",
+        _ => return None,
     };
-    through && only_read(cx, parent)
+    parent
+        .child_by_field_name("operator")
+        .is_some_and(|o| cx.text(o) == through)
+        .then_some((parent, None))
 }
 
 /// Whether identifier `n` (a parameter) is used as the element it points
 /// to: `*p`, `p[0]` (and `p[0][k]`), `p->m`.
 fn first_element_use(cx: &Cx, n: Node) -> bool {
-    let Some(parent) = n.parent() else {
-        return false;
-    };
-    match parent.kind() {
-        "pointer_expression" => parent
-            .child_by_field_name("operator")
-            .is_some_and(|o| cx.text(o) == "*"),
-        "subscript_expression" => {
-            parent.child_by_field_name("argument") == Some(n)
-                && parent
-                    .child_by_field_name("index")
-                    .is_some_and(|i| cx.text(i).trim() == "0")
-        }
-        "field_expression" => parent
-            .child_by_field_name("operator")
-            .is_some_and(|o| cx.text(o) == "->"),
-        _ => false,
-    }
+    element_through(cx, n).is_some_and(|(_, index)| index.is_none_or(|i| cx.text(i).trim() == "0"))
 }
 
-/// The identifier a declarator declares.
-fn innermost_identifier(mut d: Node) -> Option<Node> {
-    loop {
-        if d.kind() == "identifier" {
-            return Some(d);
-        }
-        d = d.child_by_field_name("declarator")?;
-    }
+/// Whether identifier `n` (a pointer or array parameter) is used to read
+/// what it points to and for nothing else: `p[i]`, `p[i][j]`, `*p`,
+/// `p->m` read, never written, passed on, or used as a value (`p + 1`).
+fn read_through(cx: &Cx, n: Node) -> bool {
+    element_through(cx, n).is_some_and(|(at, _)| only_read(cx, at))
 }
