@@ -1601,6 +1601,62 @@ fn single_elements_reduce_through_locals() {
     assert!(!omp.contains("omp atomic"), "{}", omp);
 }
 
+/// Different operators into the members of one struct in one loop, and
+/// minima and maxima into elements that vary (issue 31): the first three
+/// loops are reductions (before, a struct's updates had to share one
+/// operator, and a varying minimum kept the host's loop sequential), two
+/// operators on one member (`t->sum`) are not, and a sum beside reads of
+/// other members is (its loop stays in order on the host). With OpenMP the single
+/// struct's members are locals a clause names; the varying elements are
+/// `omp atomic` updates in a form it takes (an integer chain did not
+/// compile) and compare-and-swap loops for the minima and maxima. Every
+/// target and version prints the sequential results, OpenMP on three
+/// threads.
+#[test]
+fn different_operators_into_one_struct_are_reductions() {
+    check("struct_member_mixed");
+    check_cuda_emulated("struct_member_mixed");
+    check_openmp("struct_member_mixed");
+    let log = verbose_log("struct_member_mixed");
+    for text in [
+        "line 28: `s` accumulates (max)",
+        "line 29: `s` accumulates (min)",
+        "line 33: `h` accumulates (min)",
+        "line 34: `h` accumulates (max)",
+        "line 37: `g` accumulates (add)",
+        "line 38: `g` accumulates (min)",
+        "line 39: `g` accumulates (xor)",
+        "line 40: `g` accumulates (add)",
+        "line 47: `u` accumulates (add)",
+    ] {
+        assert!(log.contains(text), "{}\n{}", text, log);
+    }
+    assert!(!log.contains("`t` accumulates"), "{}", log);
+    let omp =
+        std::fs::read_to_string(root().join("target/e2e/program-struct_member_mixed-omp/omp.c"))
+            .unwrap();
+    for text in [
+        "reduction(max: pencilc_acc3_s) reduction(min: pencilc_acc4_s)",
+        "g[v[c0] % 8].c += ((int)0 - v[c0] - 1);",
+        "g[v[c0] % 8].x ^= (v[c0]);",
+    ] {
+        assert!(omp.contains(text), "{}\n{}", text, omp);
+    }
+    // h's minimum and maximum, g's minimum.
+    assert_eq!(
+        omp.matches("__atomic_compare_exchange(").count(),
+        3,
+        "{}",
+        omp
+    );
+    assert_eq!(
+        omp.matches("#pragma omp parallel for").count(),
+        1,
+        "{}",
+        omp
+    );
+}
+
 /// A schedule whose coefficients the generated `int` arithmetic may
 /// overflow is refused and the region falls back (found by the
 /// differential tests, seed 52, case 132: isl's schedule had coefficients

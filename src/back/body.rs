@@ -41,6 +41,8 @@ pub struct BodyPrinter<'a> {
     /// `locals`): an access of the element goes to the local. Each is
     /// the variable, its printed subscripts and the local's name.
     pub locals: std::cell::RefCell<Vec<(String, Vec<String>, String)>>,
+    /// Set while an `Ast::Atomic` statement is printed (host code).
+    pub host_atomic: std::cell::Cell<bool>,
 }
 
 /// Declarations of the private copies of `temporaries` whose statements
@@ -111,6 +113,7 @@ impl<'a> BodyPrinter<'a> {
             temporaries: &[],
             write_backs: &[],
             locals: Default::default(),
+            host_atomic: Default::default(),
         }
     }
 }
@@ -276,8 +279,18 @@ impl BodyPrinter<'_> {
                 }
             }
             Ast::Atomic(body) => {
-                out.push_str(&format!("{}#pragma omp atomic\n", ind));
-                self.print(body, depth, out, launch)?;
+                // A minimum or maximum is a compare-and-swap loop of its
+                // own (`StmtPrinter::host_atomic_update`).
+                let min_max = matches!(&**body, Ast::User { stmt, .. }
+                    if self.scop.stmts[stmt.0].reductions.iter()
+                        .any(|(_, op)| matches!(op, RedOp::Min | RedOp::Max)));
+                if !min_max {
+                    out.push_str(&format!("{}#pragma omp atomic\n", ind));
+                }
+                self.host_atomic.set(true);
+                let printed = self.print(body, depth, out, launch);
+                self.host_atomic.set(false);
+                printed?;
             }
         }
         Ok(())
@@ -404,6 +417,7 @@ impl BodyPrinter<'_> {
             privatized: self.privatized,
             target: self.target,
             slices: Default::default(),
+            host_atomic: self.host_atomic.get(),
         }
         .print(st)?;
         // The instance that writes a private copy's last value stores it

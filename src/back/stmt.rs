@@ -22,6 +22,10 @@ pub struct StmtPrinter<'a> {
     /// The compound body's arrays kept in buffer slices so far, with their
     /// extents (`private::Placement::Slice`).
     pub slices: std::cell::RefCell<Vec<(String, Vec<Expr>)>>,
+    /// Host code of an OpenMP loop's atomic update (`Ast::Atomic`): the
+    /// update in a form `#pragma omp atomic` takes, or a compare-and-swap
+    /// loop for a minimum or maximum, which it cannot make.
+    pub host_atomic: bool,
 }
 
 impl StmtPrinter<'_> {
@@ -80,6 +84,10 @@ impl StmtPrinter<'_> {
         // hide its form), and its value converted after.
         if self.device {
             if let Some(text) = self.atomic_update(st, scope, lhs, op, rhs)? {
+                return Ok(text);
+            }
+        } else if self.host_atomic {
+            if let Some(text) = self.host_atomic_update(st, lhs, op, rhs)? {
                 return Ok(text);
             }
         }
@@ -169,6 +177,55 @@ impl StmtPrinter<'_> {
             self.exprs.print(lhs),
             self.exprs.print(&value)
         )))
+    }
+
+    /// A reduction update of the host's OpenMP loop that other threads
+    /// update too: `lhs op= value;` for the `#pragma omp atomic` before it
+    /// (which takes neither chains, `v = v - a[i] - 1`, nor `?:`), and for
+    /// a minimum or maximum a compare-and-swap loop (GCC's and Clang's
+    /// `__atomic` builtins; a critical section elsewhere).
+    fn host_atomic_update(
+        &self,
+        st: &Statement,
+        lhs: &Expr,
+        op: AssignOp,
+        rhs: &Expr,
+    ) -> Result<Option<String>> {
+        let Some(var) = base(lhs) else {
+            return Ok(None);
+        };
+        let Some((_, red)) = st.reductions.iter().find(|(v, _)| v == var) else {
+            return Ok(None);
+        };
+        let elem = self
+            .scop
+            .array(var)
+            .map(|a| a.elem_type.clone())
+            .unwrap_or_default();
+        let Some(value) = reduction_value_in(lhs, op, rhs, *red, Some(&elem)) else {
+            return Err(Diagnostic::internal(
+                "back",
+                format!(
+                    "the {} update of `{}` at line {} has no form an atomic update takes",
+                    red.name(),
+                    var,
+                    st.loc.line
+                ),
+            ));
+        };
+        let (lhs, value) = (self.exprs.print(lhs), self.exprs.print(&value));
+        let assign = match red {
+            RedOp::Add => "+=",
+            RedOp::Mul => "*=",
+            RedOp::BitAnd => "&=",
+            RedOp::BitOr => "|=",
+            RedOp::BitXor => "^=",
+            RedOp::Min | RedOp::Max => {
+                let cmp = if *red == RedOp::Min { "<" } else { ">" };
+                return Ok(Some(host_min_max(&elem, &lhs, cmp, &value)));
+            }
+        };
+        Ok(Some(format!("{} {} ({});", lhs, assign, value)))
     }
 
     fn call(
@@ -482,6 +539,28 @@ fn base(e: &Expr) -> Option<&str> {
         ExprKind::Index(b, _) => base(b),
         _ => None,
     }
+}
+
+/// `if (value cmp lhs) lhs = value;` made atomic: the term is computed
+/// once, and the element replaced only while it is still the one compared
+/// with (a NaN term changes nothing, as in the kernels' `combine`).
+fn host_min_max(elem: &str, lhs: &str, cmp: &str, value: &str) -> String {
+    format!(
+        "{{\n    {elem} pencilc_term = {value};\n\
+         #if defined(__GNUC__)\n    \
+         {elem} pencilc_old, pencilc_new;\n    \
+         __atomic_load(&{lhs}, &pencilc_old, __ATOMIC_RELAXED);\n    \
+         do\n        \
+         pencilc_new = pencilc_term {cmp} pencilc_old ? pencilc_term : pencilc_old;\n    \
+         while (pencilc_new != pencilc_old\n           \
+         && !__atomic_compare_exchange(&{lhs}, &pencilc_old, &pencilc_new, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));\n\
+         #else\n    \
+         #pragma omp critical (pencilc_min_max)\n    \
+         if (pencilc_term {cmp} {lhs})\n        \
+         {lhs} = pencilc_term;\n\
+         #endif\n\
+         }}"
+    )
 }
 
 fn red_name(r: RedOp) -> &'static str {

@@ -621,11 +621,14 @@ impl CpuMapper<'_> {
                         elem_type: array.elem_type.clone(),
                     });
                 }
-            } else if one_op.is_some_and(|op| matches!(op, RedOp::Add | RedOp::Mul))
-                && touching
-                    .iter()
-                    .all(|&s| matches!(self.scop.stmts[s].body, StmtBody::Assign { .. }))
+            } else if touching
+                .iter()
+                .all(|&s| matches!(self.scop.stmts[s].body, StmtBody::Assign { .. }))
+                && ops.iter().all(|(_, op)| host_atomic(*op, &array.elem_type))
             {
+                // Each update atomic with its own operator: the updates of
+                // different operators touch different elements (members),
+                // or the dependences between them keep them apart.
                 out.atomic_stmts.extend(touching);
             } else {
                 return Ok(None);
@@ -634,6 +637,20 @@ impl CpuMapper<'_> {
         out.atomic_stmts.sort();
         out.atomic_stmts.dedup();
         Ok(Some(out))
+    }
+}
+
+/// Whether the host updates an element of type `elem` with `op`
+/// atomically: `#pragma omp atomic` for the arithmetic and bitwise
+/// operators, a compare-and-swap loop for a minimum or maximum (of the
+/// types `__atomic_compare_exchange` handles without a library).
+fn host_atomic(op: RedOp, elem: &str) -> bool {
+    match op {
+        RedOp::Min | RedOp::Max => {
+            matches!(crate::front::syntax::integer_kind(elem), Some((32 | 64, _)))
+                || matches!(elem.trim(), "float" | "double")
+        }
+        _ => true,
     }
 }
 

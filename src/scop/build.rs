@@ -610,23 +610,15 @@ pub fn reduction_value_in(
             (ExprKind::Binary(BinOp::Sub, a, b), RedOp::Add) if same(a) && !reads_same(b, lhs) => {
                 Some(neg(b))
             }
-            // `p < q ? p : q` (and `<=`): `min(p, q)`; `>`/`>=`: `max`.
             (ExprKind::Cond(c, a, b), RedOp::Min | RedOp::Max) => {
-                let ExprKind::Binary(cmp, p, q) = &c.kind else {
-                    return None;
-                };
-                let is_min = matches!(cmp, BinOp::Lt | BinOp::Le);
-                let is_max = matches!(cmp, BinOp::Gt | BinOp::Ge);
-                if !(is_min && red == RedOp::Min || is_max && red == RedOp::Max)
-                    || plain(p) != plain(a)
-                    || plain(q) != plain(b)
-                {
+                let (found, p, q) = conditional_min_max(c, a, b)?;
+                if found != red {
                     return None;
                 }
                 if same(p) && !reads_same(q, lhs) {
-                    Some((**q).clone())
+                    Some(q.clone())
                 } else if same(q) && !reads_same(p, lhs) {
-                    Some((**p).clone())
+                    Some(p.clone())
                 } else {
                     None
                 }
@@ -727,6 +719,33 @@ fn chain_value(red: RedOp, terms: &[(bool, &Expr)], acc: Option<&str>) -> Expr {
         ));
     }
     value
+}
+
+/// The minimum or maximum that `c ? a : b` computes, and its two operands:
+/// `p < q ? p : q` (and `<=`) is `min(p, q)`, with `>` (`>=`) `max(p, q)`;
+/// with the arms the other way round (`p < q ? q : p`) the other one.
+/// `None` for any other conditional.
+pub fn conditional_min_max<'e>(
+    c: &'e Expr,
+    a: &'e Expr,
+    b: &'e Expr,
+) -> Option<(RedOp, &'e Expr, &'e Expr)> {
+    let ExprKind::Binary(cmp, p, q) = &c.kind else {
+        return None;
+    };
+    let less = match cmp {
+        BinOp::Lt | BinOp::Le => true,
+        BinOp::Gt | BinOp::Ge => false,
+        _ => return None,
+    };
+    let (p, q) = (&**p, &**q);
+    if plain(p) == plain(a) && plain(q) == plain(b) {
+        Some((if less { RedOp::Min } else { RedOp::Max }, p, q))
+    } else if plain(p) == plain(b) && plain(q) == plain(a) {
+        Some((if less { RedOp::Max } else { RedOp::Min }, p, q))
+    } else {
+        None
+    }
 }
 
 /// The operator of an atomic update as the front end writes it: `+=`/`-=`

@@ -16,7 +16,7 @@
 //! parallel loop of their own (gemm's `C[i][j] += ...` stays a sequential
 //! `k` loop inside parallel `i` and `j`).
 
-use super::build::{MAX_FUNCTIONS, MIN_FUNCTIONS};
+use super::build::{conditional_min_max, MAX_FUNCTIONS, MIN_FUNCTIONS};
 use super::{Scop, StmtBody};
 use crate::diag::Result;
 use crate::front::arith::{type_of, Arith};
@@ -103,10 +103,17 @@ pub fn candidates(scop: &Scop, mode: ReductionMode) -> Result<Vec<Candidate>> {
                 .copied()
                 .filter(|&t| update_of(scop, t, mode).is_some_and(|(w, o)| w == v && o == op))
                 .collect();
-            let others_touch = members
+            // Other statements of the loop may use other elements of `v`
+            // (the members of one struct: `s->sum += x[i]` beside `s->mx =
+            // s->mx > v[i] ? s->mx : v[i]`), never those the updates do.
+            let others: Vec<usize> = members
                 .iter()
-                .any(|&t| touches(t, &v) && !updates.contains(&t));
-            if !others_touch && updates_commute(&isl, scop, &updates, &v, l)? {
+                .copied()
+                .filter(|&t| touches(t, &v) && !updates.contains(&t))
+                .collect();
+            if updates_commute(&isl, scop, &updates, &v, l)?
+                && (others.is_empty() || apart(&isl, scop, &updates, &others, &v, l)?)
+            {
                 for &t in &updates {
                     done[t] = true;
                 }
@@ -390,19 +397,8 @@ fn accumulation<'e>(
             Some((RedOp::bitwise(*op)?, vec![other(a, b)?], false))
         }
         ExprKind::Cond(c, a, b) => {
-            let ExprKind::Binary(cmp, p, q) = &c.kind else {
-                return None;
-            };
-            if plain(p) != plain(a) || plain(q) != plain(b) {
-                return None;
-            }
-            // `p < q ? p : q` is min(p, q), `p > q ? p : q` max(p, q).
-            let red = match cmp {
-                BinOp::Lt | BinOp::Le => RedOp::Min,
-                BinOp::Gt | BinOp::Ge => RedOp::Max,
-                _ => return None,
-            };
-            Some((red, vec![other(a, b)?], true))
+            let (red, p, q) = conditional_min_max(c, a, b)?;
+            Some((red, vec![other(p, q)?], true))
         }
         ExprKind::Call(f, args) if args.len() == 2 => {
             // Only functions whose meaning is known: a user's `admin(s, x)`
@@ -446,15 +442,7 @@ fn updates_commute(isl: &Isl, scop: &Scop, updates: &[usize], v: &str, l: usize)
     let mut read = Vec::new();
     for &t in updates {
         let st = &scop.stmts[t];
-        let n = st.iterators.len();
-        let it: Vec<String> = (0..n).map(|k| format!("x{}", k)).collect();
-        let outer = format!(
-            "{}{{ {}[{}] -> [{}] }}",
-            scop.param_prefix() + " -> ",
-            st.name,
-            it.join(", "),
-            it[..l].join(", ")
-        );
+        let outer = outer_iterations(scop, t, l);
         let writes: Vec<&str> = st
             .writes
             .iter()
@@ -484,29 +472,84 @@ fn updates_commute(isl: &Isl, scop: &Scop, updates: &[usize], v: &str, l: usize)
     if read.is_empty() {
         return Ok(true);
     }
-    let footprint = |parts: &[(String, String, String)]| -> Result<isl_rs::UnionMap> {
-        let mut out = isl
-            .union_map(&format!("{} -> {{ }}", scop.param_prefix()))
-            .isl(isl, STAGE)?;
-        for (outer, acc, domain) in parts {
-            let o = isl.union_map(outer).isl(isl, STAGE)?;
-            let a = isl
-                .union_map(acc)
-                .isl(isl, STAGE)?
-                .intersect_domain(isl.union_set(domain).isl(isl, STAGE)?)
-                .isl(isl, STAGE)?;
-            let f = o
-                .reverse()
-                .isl(isl, STAGE)?
-                .apply_range(a)
-                .isl(isl, STAGE)?;
-            out = out.union(f).isl(isl, STAGE)?;
-        }
-        Ok(out)
-    };
-    let w = footprint(&written)?;
-    let r = footprint(&read)?;
+    let w = footprint(isl, scop, &written)?;
+    let r = footprint(isl, scop, &read)?;
     w.intersect(r).isl(isl, STAGE)?.is_empty().isl(isl, STAGE)
+}
+
+/// Whether the statements `others` use (read or write) none of the
+/// elements of `v` that `updates` use, in each iteration of the loops
+/// outside loop `l`: the updates then combine in any order whatever the
+/// others do, and the dependences between the two (none) stay as they are.
+fn apart(
+    isl: &Isl,
+    scop: &Scop,
+    updates: &[usize],
+    others: &[usize],
+    v: &str,
+    l: usize,
+) -> Result<bool> {
+    let uses = |stmts: &[usize]| -> Vec<(String, String, String)> {
+        stmts
+            .iter()
+            .flat_map(|&t| {
+                let st = &scop.stmts[t];
+                let outer = outer_iterations(scop, t, l);
+                st.reads
+                    .iter()
+                    .chain(st.writes.iter())
+                    .filter(|a| a.array == v)
+                    .map(move |a| (outer.clone(), a.relation.clone(), st.domain.clone()))
+            })
+            .collect()
+    };
+    let mine = footprint(isl, scop, &uses(updates))?;
+    let theirs = footprint(isl, scop, &uses(others))?;
+    mine.intersect(theirs)
+        .isl(isl, STAGE)?
+        .is_empty()
+        .isl(isl, STAGE)
+}
+
+/// Statement `t`'s instances → the iterations of its loops outside loop
+/// `l` (`S[x0, x1, x2] -> [x0]` for `l = 1`), as isl text.
+fn outer_iterations(scop: &Scop, t: usize, l: usize) -> String {
+    let st = &scop.stmts[t];
+    let it: Vec<String> = (0..st.iterators.len()).map(|k| format!("x{}", k)).collect();
+    format!(
+        "{}{{ {}[{}] -> [{}] }}",
+        scop.param_prefix() + " -> ",
+        st.name,
+        it.join(", "),
+        it[..l].join(", ")
+    )
+}
+
+/// The elements that `parts` (outer iterations, an access relation, the
+/// statement's domain) use, by outer iteration: `[outer] -> v[element]`.
+fn footprint(
+    isl: &Isl,
+    scop: &Scop,
+    parts: &[(String, String, String)],
+) -> Result<isl_rs::UnionMap> {
+    let mut out = isl
+        .union_map(&format!("{} -> {{ }}", scop.param_prefix()))
+        .isl(isl, STAGE)?;
+    for (outer, acc, domain) in parts {
+        let o = isl.union_map(outer).isl(isl, STAGE)?;
+        let a = isl
+            .union_map(acc)
+            .isl(isl, STAGE)?
+            .intersect_domain(isl.union_set(domain).isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        let f = o
+            .reverse()
+            .isl(isl, STAGE)?
+            .apply_range(a)
+            .isl(isl, STAGE)?;
+        out = out.union(f).isl(isl, STAGE)?;
+    }
+    Ok(out)
 }
 
 /// `v` or `v[s0][s1]...`: the variable and the subscripts.
@@ -678,5 +721,66 @@ mod tests {
         // A function whose name only contains `min` is no minimum.
         let body = "m = admin(m, x[i]);";
         assert!(found("red-admin", "double m = 1e9;", body, auto).is_empty());
+    }
+
+    /// `found`, with each accumulation's operator.
+    fn found_ops(name: &str, decls: &str, body: &str) -> Vec<(String, RedOp)> {
+        let src = format!(
+            "void f(int n, int v[100], long w[100]) {{\n  {}\n#pragma scop\n  for (int i = 0; i < n; i++)\n    {}\n#pragma endscop\n}}\n",
+            decls, body
+        );
+        let scop = scop_of(name, &src);
+        let mut out: Vec<(String, RedOp)> = candidates(&scop, ReductionMode::Exact)
+            .unwrap()
+            .into_iter()
+            .map(|c| (c.var, c.op))
+            .collect();
+        out.sort_by_key(|(v, op)| (v.clone(), op.name()));
+        out
+    }
+
+    #[test]
+    fn conditionals_with_their_arms_swapped_are_the_other_operator() {
+        let k = "long k = 0;";
+        let on_k = |op: RedOp| vec![("k".to_string(), op)];
+        let min_max = [
+            ("swap-min", "k = k > v[i] ? v[i] : k;", RedOp::Min),
+            ("swap-max", "k = k < v[i] ? v[i] : k;", RedOp::Max),
+            ("swap-max2", "k = v[i] <= k ? k : v[i];", RedOp::Max),
+            ("plain-min", "k = v[i] < k ? v[i] : k;", RedOp::Min),
+        ];
+        for (name, body, op) in min_max {
+            assert_eq!(found_ops(name, k, body), on_k(op), "{}", body);
+        }
+        // Neither arm the other operand: no minimum.
+        assert!(found_ops("swap-none", k, "k = k < v[i] ? v[i] : w[i];").is_empty());
+    }
+
+    #[test]
+    fn members_with_operators_of_their_own_are_reductions_each() {
+        let s = "struct p { long a, b; } s = {0, 0};";
+        let add = ("s".to_string(), RedOp::Add);
+        let max = ("s".to_string(), RedOp::Max);
+        assert_eq!(
+            found_ops(
+                "mem-two",
+                s,
+                "{ s.a += v[i]; s.b = s.b > v[i] ? s.b : v[i]; }"
+            ),
+            [add.clone(), max]
+        );
+        // Another member read elsewhere in the loop: the sum is apart from it.
+        assert_eq!(
+            found_ops("mem-read", s, "{ s.a += v[i]; w[i] = s.b; }"),
+            [add]
+        );
+        // Two operators on one member, or the member read elsewhere: in order.
+        assert!(found_ops(
+            "mem-same",
+            s,
+            "{ s.a += v[i]; s.a = s.a > v[i] ? s.a : v[i]; }"
+        )
+        .is_empty());
+        assert!(found_ops("mem-used", s, "{ s.a += v[i]; s.b = s.a; }").is_empty());
     }
 }
