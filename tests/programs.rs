@@ -1609,9 +1609,10 @@ fn single_elements_reduce_through_locals() {
 /// other members is (its loop stays in order on the host). With OpenMP the single
 /// struct's members are locals a clause names; the varying elements are
 /// `omp atomic` updates in a form it takes (an integer chain did not
-/// compile) and compare-and-swap loops for the minima and maxima. Every
-/// target and version prints the sequential results, OpenMP on three
-/// threads.
+/// compile) and compare-and-swap loops for the minima and maxima (also of
+/// unsigned members, and of a declared `reduction(min: m)`:
+/// `varying_updates.c`). Every target and version prints the sequential
+/// results, OpenMP on three threads.
 #[test]
 fn different_operators_into_one_struct_are_reductions() {
     check("struct_member_mixed");
@@ -1655,6 +1656,9 @@ fn different_operators_into_one_struct_are_reductions() {
         "{}",
         omp
     );
+    check("varying_updates");
+    check_cuda_emulated("varying_updates");
+    check_openmp("varying_updates");
 }
 
 /// A schedule whose coefficients the generated `int` arithmetic may
