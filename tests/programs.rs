@@ -1638,8 +1638,8 @@ fn different_operators_into_one_struct_are_reductions() {
             .unwrap();
     for text in [
         "reduction(max: pencilc_acc3_s) reduction(min: pencilc_acc4_s)",
-        "g[v[c0] % 8].c += ((int)0 - v[c0] - 1);",
-        "g[v[c0] % 8].x ^= (v[c0]);",
+        "g[v[c0] % 8].c += (int)0 - v[c0] - 1;",
+        "g[v[c0] % 8].x ^= v[c0];",
     ] {
         assert!(omp.contains(text), "{}\n{}", text, omp);
     }
@@ -1659,6 +1659,40 @@ fn different_operators_into_one_struct_are_reductions() {
     check("varying_updates");
     check_cuda_emulated("varying_updates");
     check_openmp("varying_updates");
+}
+
+/// Accumulations into array elements and struct members under conditions
+/// on the data (issue 31: only a scalar's were found): a conditional
+/// histogram, an element updated in both branches, members through a
+/// pointer (`omp atomic` inside the `if`), a guarded minimum of varying
+/// members (a compare-and-swap loop). A condition that reads the
+/// histogram keeps its loop in order. Every target and version prints the
+/// sequential results, OpenMP on three threads.
+#[test]
+fn guarded_updates_of_elements_are_reductions() {
+    check("guarded_elements");
+    check_cuda_emulated("guarded_elements");
+    check_openmp("guarded_elements");
+    let log = verbose_log("guarded_elements");
+    for text in [
+        "line 19: `h` accumulates (add)",
+        "line 22: `s` accumulates (add)",
+        "line 28: `a` accumulates (add)",
+        "line 30: `a` accumulates (add)",
+        "line 34: `r` accumulates (min)",
+    ] {
+        assert!(log.contains(text), "{}\n{}", text, log);
+    }
+    assert!(!log.contains("`g` accumulates"), "{}", log);
+    let omp = std::fs::read_to_string(root().join("target/e2e/program-guarded_elements-omp/omp.c"))
+        .unwrap();
+    for text in [
+        "reduction(+: h[0:16]) reduction(+: s[0:4])",
+        "#pragma omp atomic\n                a[0].pos += x[c0];",
+        "__atomic_compare_exchange(&r[v[c0] % 8].lo",
+    ] {
+        assert!(omp.contains(text), "{}\n{}", text, omp);
+    }
 }
 
 /// A schedule whose coefficients the generated `int` arithmetic may

@@ -279,14 +279,9 @@ impl BodyPrinter<'_> {
                 }
             }
             Ast::Atomic(body) => {
-                // A minimum or maximum is a compare-and-swap loop of its
-                // own (`StmtPrinter::host_atomic_update`).
-                let min_max = matches!(&**body, Ast::User { stmt, .. }
-                    if self.scop.stmts[stmt.0].reductions.iter()
-                        .any(|(_, op)| matches!(op, RedOp::Min | RedOp::Max)));
-                if !min_max {
-                    out.push_str(&format!("{}#pragma omp atomic\n", ind));
-                }
+                // Each update in the statement (a guarded one's too) is
+                // made atomic where it is printed
+                // (`StmtPrinter::host_atomic_update`).
                 self.host_atomic.set(true);
                 let printed = self.print(body, depth, out, launch);
                 self.host_atomic.set(false);

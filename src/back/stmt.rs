@@ -180,9 +180,9 @@ impl StmtPrinter<'_> {
     }
 
     /// A reduction update of the host's OpenMP loop that other threads
-    /// update too: `lhs op= value;` for the `#pragma omp atomic` before it
-    /// (which takes neither chains, `v = v - a[i] - 1`, nor `?:`), and for
-    /// a minimum or maximum a compare-and-swap loop (GCC's and Clang's
+    /// update too: `#pragma omp atomic` and `lhs op= value;` (the pragma
+    /// takes neither chains, `v = v - a[i] - 1`, nor `?:`), and for a
+    /// minimum or maximum a compare-and-swap loop (GCC's and Clang's
     /// `__atomic` builtins; a critical section elsewhere).
     fn host_atomic_update(
         &self,
@@ -213,6 +213,15 @@ impl StmtPrinter<'_> {
                 ),
             ));
         };
+        if op != AssignOp::Assign && !matches!(red, RedOp::Min | RedOp::Max) {
+            // `x += e`, `x -= e`, `x ^= e`, ...: a form the pragma takes.
+            return Ok(Some(format!(
+                "#pragma omp atomic\n{} {} {};",
+                self.exprs.print(lhs),
+                op.c_text(),
+                self.exprs.print(rhs)
+            )));
+        }
         let (lhs, value) = (self.exprs.print(lhs), self.exprs.print(&value));
         let assign = match red {
             RedOp::Add => "+=",
@@ -225,7 +234,10 @@ impl StmtPrinter<'_> {
                 return Ok(Some(host_min_max(&elem, &lhs, cmp, &value)));
             }
         };
-        Ok(Some(format!("{} {} ({});", lhs, assign, value)))
+        Ok(Some(format!(
+            "#pragma omp atomic\n{} {} {};",
+            lhs, assign, value
+        )))
     }
 
     fn call(
@@ -381,9 +393,12 @@ impl StmtPrinter<'_> {
                     out.push_str(&format!("{}}}\n", ind));
                 }
                 Stmt::Assign { lhs, op, rhs, .. } => {
-                    out.push_str(&ind);
-                    out.push_str(&self.assign(st, scope, lhs, *op, rhs)?);
-                    out.push('\n');
+                    // An atomic update on the host spans lines.
+                    for line in self.assign(st, scope, lhs, *op, rhs)?.lines() {
+                        out.push_str(&ind);
+                        out.push_str(line);
+                        out.push('\n');
+                    }
                 }
                 Stmt::Decl { var, init, loc } => {
                     let placement = if self.device {

@@ -623,7 +623,7 @@ impl CpuMapper<'_> {
                 }
             } else if touching
                 .iter()
-                .all(|&s| matches!(self.scop.stmts[s].body, StmtBody::Assign { .. }))
+                .all(|&s| !matches!(self.scop.stmts[s].body, StmtBody::Call { .. }))
                 && ops.iter().all(|(_, op)| host_atomic(*op, &array.elem_type))
             {
                 // Each update atomic with its own operator: the updates of

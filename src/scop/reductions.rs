@@ -237,10 +237,10 @@ fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedO
         return None;
     }
     // Updates under conditions on the data (`if (v[i] % 3 == 0) c +=
-    // v[i]`): of one scalar, every one the same, no condition reading it.
+    // v[i]`, `if (x[i] > 0) h[v[i] % 16] += 1`): of one scalar or element,
+    // every one the same, no condition reading the variable.
     if updates.len() > 1 || !conds.is_empty() {
-        if !subs.is_empty()
-            || updates.iter().any(|(l, _, _)| plain(l) != plain(lhs))
+        if updates.iter().any(|(l, _, _)| plain(l) != plain(lhs))
             || conds.iter().any(|c| mentions(c, name))
         {
             return None;
@@ -456,6 +456,13 @@ fn updates_commute(isl: &Isl, scop: &Scop, updates: &[usize], v: &str, l: usize)
             // Guarded updates of a scalar (`update_of`): every read of it
             // in the statement is an update's own.
             StmtBody::Compound(_) if scop.array(v).is_some_and(|a| a.is_scalar()) => usize::MAX,
+            // Of one element: each update's own reads of it.
+            StmtBody::Compound(_) => body_updates(&st.body).map_or(0, |(updates, _)| {
+                updates
+                    .iter()
+                    .map(|(lhs, op, rhs)| expected_self_reads(lhs, *op, rhs))
+                    .sum()
+            }),
             _ => 0,
         };
         for a in st.reads.iter().filter(|a| a.array == v) {
@@ -754,6 +761,27 @@ mod tests {
         }
         // Neither arm the other operand: no minimum.
         assert!(found_ops("swap-none", k, "k = k < v[i] ? v[i] : w[i];").is_empty());
+    }
+
+    #[test]
+    fn guarded_updates_of_one_element_are_reductions() {
+        let w = vec![("w".to_string(), RedOp::Add)];
+        let guarded = [
+            ("guard-elem", "if (v[i] > 0) w[v[i] % 4] += 1;"),
+            ("guard-both", "if (v[i] > 0) w[2] += 1; else w[2] -= v[i];"),
+        ];
+        for (name, body) in guarded {
+            assert_eq!(found_ops(name, "", body), w, "{}", body);
+        }
+        let in_order = [
+            // The condition reads the variable.
+            ("guard-reads", "if (w[0] > 3) w[v[i] % 4] += 1;"),
+            // Two elements, each in a branch.
+            ("guard-two", "if (v[i] > 0) w[1] += 1; else w[2] += 1;"),
+        ];
+        for (name, body) in in_order {
+            assert!(found_ops(name, "", body).is_empty(), "{}", body);
+        }
     }
 
     #[test]
