@@ -127,36 +127,23 @@ impl StmtPrinter<'_> {
         op: AssignOp,
         rhs: &Expr,
     ) -> Result<Option<String>> {
-        let Some(var) = base(lhs) else {
-            return Ok(None);
-        };
-        let Some((_, red)) = st.reductions.iter().find(|(v, _)| v == var) else {
-            return Ok(None);
-        };
         // The model found (or was told) an update of `var` here; printed
         // as written, it would race with the other threads' updates.
-        let elem = self
-            .scop
-            .array(var)
-            .map(|a| a.elem_type.clone())
-            .unwrap_or_default();
-        let Some(value) = reduction_value_in(lhs, op, rhs, *red, Some(&elem)) else {
-            return Err(Diagnostic::internal(
-                "back",
-                format!(
-                    "the {} update of `{}` at line {} has no form the kernel can combine",
-                    red.name(),
-                    var,
-                    st.loc.line
-                ),
-            ));
+        let Some(Update {
+            var,
+            red,
+            elem,
+            value,
+        }) = self.reduction_update(st, lhs, op, rhs)?
+        else {
+            return Ok(None);
         };
         let lhs = &self.convert(st, scope, lhs)?;
         let value = self.convert(st, scope, &value)?;
         if let Some(p) = self.privatized.iter().find(|p| p.var == var) {
             // The expression printer sends `var` to the private copy.
             return Ok(Some(super::reduce::combine(
-                *red,
+                red,
                 &p.elem_type,
                 &self.exprs.print(lhs),
                 &self.exprs.print(&value),
@@ -172,25 +159,24 @@ impl StmtPrinter<'_> {
         })?;
         Ok(Some(format!(
             "pencilc_atomic_{}_{}(&{}, {});",
-            red_name(*red),
+            red_name(red),
             ty,
             self.exprs.print(lhs),
             self.exprs.print(&value)
         )))
     }
 
-    /// A reduction update of the host's OpenMP loop that other threads
-    /// update too: `#pragma omp atomic` and `lhs op= value;` (the pragma
-    /// takes neither chains, `v = v - a[i] - 1`, nor `?:`), and for a
-    /// minimum or maximum a compare-and-swap loop (GCC's and Clang's
-    /// `__atomic` builtins; a critical section elsewhere).
-    fn host_atomic_update(
+    /// The reduction that the assignment `lhs op rhs` of `st` is an
+    /// update of, if any, with the value it combines into `lhs`; an
+    /// update of a reduction variable in no form the model knows is an
+    /// internal error (the model recognised it).
+    fn reduction_update<'e>(
         &self,
         st: &Statement,
-        lhs: &Expr,
+        lhs: &'e Expr,
         op: AssignOp,
         rhs: &Expr,
-    ) -> Result<Option<String>> {
+    ) -> Result<Option<Update<'e>>> {
         let Some(var) = base(lhs) else {
             return Ok(None);
         };
@@ -213,6 +199,32 @@ impl StmtPrinter<'_> {
                 ),
             ));
         };
+        Ok(Some(Update {
+            var,
+            red: *red,
+            elem,
+            value,
+        }))
+    }
+
+    /// A reduction update of the host's OpenMP loop that other threads
+    /// update too: `#pragma omp atomic` and `lhs op= value;` (the pragma
+    /// takes neither chains, `v = v - a[i] - 1`, nor `?:`), and for a
+    /// minimum or maximum a compare-and-swap loop (GCC's and Clang's
+    /// `__atomic` builtins; a critical section elsewhere).
+    fn host_atomic_update(
+        &self,
+        st: &Statement,
+        lhs: &Expr,
+        op: AssignOp,
+        rhs: &Expr,
+    ) -> Result<Option<String>> {
+        let Some(Update {
+            red, elem, value, ..
+        }) = self.reduction_update(st, lhs, op, rhs)?
+        else {
+            return Ok(None);
+        };
         if op != AssignOp::Assign && !matches!(red, RedOp::Min | RedOp::Max) {
             // `x += e`, `x -= e`, `x ^= e`, ...: a form the pragma takes.
             return Ok(Some(format!(
@@ -230,7 +242,7 @@ impl StmtPrinter<'_> {
             RedOp::BitOr => "|=",
             RedOp::BitXor => "^=",
             RedOp::Min | RedOp::Max => {
-                let cmp = if *red == RedOp::Min { "<" } else { ">" };
+                let cmp = if red == RedOp::Min { "<" } else { ">" };
                 return Ok(Some(host_min_max(&elem, &lhs, cmp, &value)));
             }
         };
@@ -554,6 +566,16 @@ fn base(e: &Expr) -> Option<&str> {
         ExprKind::Index(b, _) => base(b),
         _ => None,
     }
+}
+
+/// A reduction's update (`StmtPrinter::reduction_update`).
+struct Update<'e> {
+    var: &'e str,
+    red: RedOp,
+    /// The variable's element type, as C text.
+    elem: String,
+    /// What the update combines into the element.
+    value: Expr,
 }
 
 /// `if (value cmp lhs) lhs = value;` made atomic: the term is computed

@@ -239,12 +239,11 @@ fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedO
     // Updates under conditions on the data (`if (v[i] % 3 == 0) c +=
     // v[i]`, `if (x[i] > 0) h[v[i] % 16] += 1`): of one scalar or element,
     // every one the same, no condition reading the variable.
-    if updates.len() > 1 || !conds.is_empty() {
-        if updates.iter().any(|(l, _, _)| plain(l) != plain(lhs))
-            || conds.iter().any(|c| mentions(c, name))
-        {
-            return None;
-        }
+    if (updates.len() > 1 || !conds.is_empty())
+        && (updates.iter().any(|(l, _, _)| plain(l) != plain(lhs))
+            || conds.iter().any(|c| mentions(c, name)))
+    {
+        return None;
     }
     // Narrower integers (`char`, `short`, `bool`) wrap at their own width
     // and devices have no atomics of them: their accumulations stay in
