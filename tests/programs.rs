@@ -1606,7 +1606,8 @@ fn single_elements_reduce_through_locals() {
 /// loops are reductions (before, a struct's updates had to share one
 /// operator, and a varying minimum kept the host's loop sequential), two
 /// operators on one member (`t->sum`) are not, and a sum beside reads of
-/// other members is (its loop stays in order on the host). With OpenMP the single
+/// other members is (on the host through a local, its loop parallel: it
+/// was before the sum was found, distributed from it). With OpenMP the single
 /// struct's members are locals a clause names; the varying elements are
 /// `omp atomic` updates in a form it takes (an integer chain did not
 /// compile) and compare-and-swap loops for the minima and maxima (also of
@@ -1650,9 +1651,15 @@ fn different_operators_into_one_struct_are_reductions() {
         "{}",
         omp
     );
+    // The sum beside reads of `u`'s other members goes through a local.
+    assert!(
+        omp.contains("#pragma omp parallel for reduction(+: pencilc_acc0_u)\n        for (int c0 = 0; c0 < n; c0 += 1) {\n            pencilc_acc0_u += x[c0] * u[0].lo;"),
+        "{}",
+        omp
+    );
     assert_eq!(
         omp.matches("#pragma omp parallel for").count(),
-        1,
+        2,
         "{}",
         omp
     );

@@ -571,10 +571,22 @@ impl CpuMapper<'_> {
             // Each statement's operator on `var`: one per statement, and
             // every use of `var` there an update with it.
             let mut ops: Vec<(usize, RedOp)> = Vec::new();
+            // Statements that only read other elements of `var` (`out[i] =
+            // s->hi` beside `s->sum += x[i]`: the model found the sum apart
+            // from them, and a read of its own element would order the
+            // loop). A clause's private copy would hide what they read.
+            let mut readers = false;
+            let mut values_read = false;
             for &s in &touching {
                 let st = &self.scop.stmts[s];
                 let mut own = st.reductions.iter().filter(|(v, _)| *v == var);
                 let (Some((_, op)), None) = (own.next(), own.next()) else {
+                    if st.reductions.iter().all(|(v, _)| *v != var)
+                        && st.writes.iter().all(|a| a.array != var)
+                    {
+                        readers = true;
+                        continue;
+                    }
                     return Ok(None);
                 };
                 if !only_reduction_uses(&st.body, &var, *op) {
@@ -583,10 +595,10 @@ impl CpuMapper<'_> {
                 // A clause's private copy of an array hides the elements
                 // the updates read (lu's A[i][k] * A[k][j] would read
                 // zeros), and atomics on one element from every
-                // iteration would serialise the loop anyway: it stays
-                // sequential.
+                // iteration would serialise the loop anyway: only single
+                // elements' locals may carry it (`s->sum += x[i] * s->lo`).
                 if update_values_read(&st.body, &var, *op) {
-                    return Ok(None);
+                    values_read = true;
                 }
                 ops.push((s, *op));
             }
@@ -607,7 +619,7 @@ impl CpuMapper<'_> {
             // (members, `*sum` through a pointer; each with an operator of
             // its own) go through locals the clause names; other updates
             // are atomics.
-            let clause = array.members.is_empty();
+            let clause = array.members.is_empty() && !readers && !values_read;
             let clause_op =
                 one_op.filter(|_| clause && bytes.is_some_and(|b| b <= MAX_CLAUSE_ARRAY_BYTES));
             if let Some(op) = clause_op {
@@ -621,15 +633,16 @@ impl CpuMapper<'_> {
                         elem_type: array.elem_type.clone(),
                     });
                 }
-            } else if touching
-                .iter()
-                .all(|&s| !matches!(self.scop.stmts[s].body, StmtBody::Call { .. }))
-                && ops.iter().all(|(_, op)| host_atomic(*op, &array.elem_type))
+            } else if !values_read
+                && ops.iter().all(|&(s, op)| {
+                    !matches!(self.scop.stmts[s].body, StmtBody::Call { .. })
+                        && host_atomic(op, &array.elem_type)
+                })
             {
                 // Each update atomic with its own operator: the updates of
                 // different operators touch different elements (members),
                 // or the dependences between them keep them apart.
-                out.atomic_stmts.extend(touching);
+                out.atomic_stmts.extend(ops.iter().map(|&(s, _)| s));
             } else {
                 return Ok(None);
             }
