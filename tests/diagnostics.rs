@@ -1863,6 +1863,42 @@ fn calls_with_effects_beyond_their_arguments_keep_the_region() {
     assert!(!err.contains("may have effects"), "{}", err);
 }
 
+/// A library function called as a statement in a region (`putchar`,
+/// `srand`: declared in a system header) may do input or output: with
+/// PENCIL's rule alone (it touches what its arguments pass) the loop over
+/// `putchar('0' + a[i])` was an OpenMP `parallel for` and printed its
+/// digits in any order. The region keeps the user's code, with a warning
+/// at the call. `memset` and C's math touch only what they get, and a
+/// function the user declares follows PENCIL's rule as before.
+#[test]
+fn library_calls_with_effects_keep_the_region() {
+    for (name, call) in [
+        ("library-putchar", "putchar('0' + a[i]);"),
+        ("library-srand", "srand(a[i]);"),
+    ] {
+        let text = format!(
+            "#include <stdio.h>\n#include <stdlib.h>\nvoid f(int a[4]) {{\n#pragma scop\n  for (int i = 0; i < 4; i++)\n    {}\n#pragma endscop\n}}\n",
+            call
+        );
+        let (status, err, path) = compile_file(name, &text);
+        assert_eq!(status, Some(0), "{}", err);
+        assert!(
+            err.contains(&format!("{}:6:5: warning: `", path))
+                && err.contains("a library function, declared in a system header")
+                && err.contains("the region keeps the original code [E0106]"),
+            "{}: {}",
+            name,
+            err
+        );
+    }
+    let (status, err, _) = compile_file(
+        "library-none",
+        "#include <string.h>\n#include <math.h>\nvoid mine(double *p);\nvoid f(double a[4][4], double b[4]) {\n#pragma scop\n  for (int i = 0; i < 4; i++) {\n    memset(a[i], 0, 32);\n    b[i] = sqrt(b[i]);\n    mine(&b[i]);\n  }\n#pragma endscop\n}\n",
+    );
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(!err.contains("may have effects"), "{}", err);
+}
+
 /// An array passed to a function whose summary does not use it (PPCG's
 /// not_accessed.c): a kernel would have no buffer to pass on (the OpenCL
 /// build failed on an `int` argument); the region keeps the user's code,

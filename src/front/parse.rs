@@ -459,10 +459,18 @@ pub fn parse_file_with(
             .map(|(n, _)| n.clone())
             .collect(),
         declared: cx
-            .declared_functions(root)
+            .declared_functions(root, |row| cx.pp.is_main_file(row))
             .into_iter()
             .filter(|n| !defined.contains(n))
             .collect(),
+        library: {
+            let user = cx.declared_functions(root, |row| !cx.pp.is_system_header(row));
+            cx.declared_functions(root, |row| cx.pp.is_system_header(row))
+                .into_iter()
+                .filter(|n| !user.contains(n) && !defined.contains(n))
+                .filter(|n| effects::library_effects(n))
+                .collect()
+        },
         defined: defined.clone(),
     };
     let (called, call_facts) =
@@ -635,16 +643,19 @@ impl<'a> Cx<'a> {
 
     /// The functions the user's own file declares at file scope (with or
     /// without a body elsewhere).
-    fn declared_functions(&self, root: Node) -> BTreeSet<String> {
+    /// The functions declared (with or without a body elsewhere) at the
+    /// rows of the preprocessed text that `at` accepts, whatever they
+    /// return (`void *memset(...)` too).
+    fn declared_functions(&self, root: Node, at: impl Fn(usize) -> bool) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
         let mut c = root.walk();
         for d in root.children(&mut c) {
-            if d.kind() != "declaration" || !self.pp.is_main_file(d.start_position().row) {
+            if d.kind() != "declaration" || !at(d.start_position().row) {
                 continue;
             }
             let mut dc = d.walk();
             for decl in d.children_by_field_name("declarator", &mut dc) {
-                if decl.kind() == "function_declarator" {
+                if declares_function(decl) {
                     out.extend(find_function_name(decl, self.src));
                 }
             }
@@ -882,6 +893,24 @@ fn declared_name(d: Node, src: &[u8]) -> Option<String> {
             }
             _ => return None,
         }
+    }
+}
+
+/// Whether a declarator declares a function: `f(...)`, `*f(...)`,
+/// `(f)(...)`, not a pointer to one (`(*f)(...)`).
+fn declares_function(d: Node) -> bool {
+    match d.kind() {
+        "function_declarator" => d.child_by_field_name("declarator").is_some_and(|inner| {
+            inner.kind() != "parenthesized_declarator" || {
+                inner
+                    .named_child(0)
+                    .is_some_and(|n| n.kind() == "identifier")
+            }
+        }),
+        "pointer_declarator" => d
+            .child_by_field_name("declarator")
+            .is_some_and(declares_function),
+        _ => false,
     }
 }
 

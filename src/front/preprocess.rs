@@ -105,6 +105,19 @@ impl Preprocessed {
         self.is_main_file(row) || self.include_site(row).is_some()
     }
 
+    /// Whether a row comes from a system header (`<stdio.h>`, what the
+    /// preprocessor marks as one), at any depth of inclusion.
+    pub fn is_system_header(&self, row: usize) -> bool {
+        let Some(path) = self
+            .origin
+            .get(row)
+            .and_then(|&(f, _)| self.files.get(f as usize))
+        else {
+            return false;
+        };
+        self.included.iter().any(|f| f.system && f.path == *path)
+    }
+
     /// The physical line in the main file of a row (0 if not from it).
     pub fn physical_line(&self, row: usize) -> u32 {
         self.physical.get(row).copied().unwrap_or(0)

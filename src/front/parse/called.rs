@@ -123,6 +123,14 @@ impl Cx<'_> {
                 continue;
             }
             let Some(f) = functions.iter().find(|f| self.function_name(**f) == name) else {
+                if file_functions.library.contains(&name) {
+                    facts.insert(
+                        name.clone(),
+                        CallFacts::unseen(
+                            "a library function, declared in a system header: it may do input or output or keep state".into(),
+                        ),
+                    );
+                }
                 continue;
             };
             let called = self.called_function(*f, &name, typedefs, globals);

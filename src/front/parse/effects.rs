@@ -25,6 +25,21 @@ pub(super) struct FileFunctions {
     /// pointer: taken as pure where an expression calls them, as in a
     /// region.
     pub pure_declared: BTreeSet<String>,
+    /// Declared only in system headers (`putchar`, `printf`, `free`), other
+    /// than C's math functions and those that touch nothing but what their
+    /// pointer arguments point to (`memset`): a region that calls one as a
+    /// statement may do input or output or change state no argument shows.
+    pub library: BTreeSet<String>,
+}
+
+/// Library functions whose only effects are on what their arguments point
+/// to, as PENCIL's rule for functions without code says.
+const ARGUMENTS_ONLY: [&str; 3] = ["memcpy", "memmove", "memset"];
+
+/// Whether a function declared only in a system header may have effects
+/// beyond its arguments (`FileFunctions::library`).
+pub(super) fn library_effects(name: &str) -> bool {
+    !known_pure(name) && !ARGUMENTS_ONLY.contains(&name)
 }
 
 impl Cx<'_> {
