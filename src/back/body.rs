@@ -41,8 +41,6 @@ pub struct BodyPrinter<'a> {
     /// `locals`): an access of the element goes to the local. Each is
     /// the variable, its printed subscripts and the local's name.
     pub locals: std::cell::RefCell<Vec<(String, Vec<String>, String)>>,
-    /// Set while an `Ast::Atomic` statement is printed (host code).
-    pub host_atomic: std::cell::Cell<bool>,
 }
 
 /// Declarations of the private copies of `temporaries` whose statements
@@ -113,7 +111,6 @@ impl<'a> BodyPrinter<'a> {
             temporaries: &[],
             write_backs: &[],
             locals: Default::default(),
-            host_atomic: Default::default(),
         }
     }
 }
@@ -184,7 +181,7 @@ impl BodyPrinter<'_> {
                 promoted,
             } => {
                 // Compound statements (PENCIL's non-affine code) span lines.
-                for line in self.statement_with(stmt.0, args, promoted)?.lines() {
+                for line in self.statement_in(stmt.0, args, promoted, false)?.lines() {
                     out.push_str(&ind);
                     out.push_str(line);
                     out.push('\n');
@@ -282,10 +279,22 @@ impl BodyPrinter<'_> {
                 // Each update in the statement (a guarded one's too) is
                 // made atomic where it is printed
                 // (`StmtPrinter::host_atomic_update`).
-                self.host_atomic.set(true);
-                let printed = self.print(body, depth, out, launch);
-                self.host_atomic.set(false);
-                printed?;
+                let Ast::User {
+                    stmt,
+                    args,
+                    promoted,
+                } = &**body
+                else {
+                    return Err(Diagnostic::internal(
+                        "back",
+                        "an atomic update that is not a statement".to_string(),
+                    ));
+                };
+                for line in self.statement_in(stmt.0, args, promoted, true)?.lines() {
+                    out.push_str(&ind);
+                    out.push_str(line);
+                    out.push('\n');
+                }
             }
         }
         Ok(())
@@ -303,6 +312,18 @@ impl BodyPrinter<'_> {
         stmt: usize,
         args: &[AExpr],
         promoted: &[crate::ast::Promoted],
+    ) -> Result<String> {
+        self.statement_in(stmt, args, promoted, false)
+    }
+
+    /// `statement_with`, its reduction updates atomic on the host where
+    /// `host_atomic` (an OpenMP loop's `Ast::Atomic`).
+    fn statement_in(
+        &self,
+        stmt: usize,
+        args: &[AExpr],
+        promoted: &[crate::ast::Promoted],
+        host_atomic: bool,
     ) -> Result<String> {
         let st = &self.scop.stmts[stmt];
         if args.len() != st.iterators.len() {
@@ -412,7 +433,7 @@ impl BodyPrinter<'_> {
             privatized: self.privatized,
             target: self.target,
             slices: Default::default(),
-            host_atomic: self.host_atomic.get(),
+            host_atomic,
         }
         .print(st)?;
         // The instance that writes a private copy's last value stores it

@@ -76,7 +76,6 @@ pub fn cpu_region(tera: &tera::Tera, r: &RegionCode, cpu: &Ast, input: &str) -> 
         temporaries: &r.deps.privatised,
         write_backs: r.write_backs,
         locals: Default::default(),
-        host_atomic: Default::default(),
     };
     let mut body = super::body::private_declarations(scop, &r.deps.privatised, None, false, 1);
     let mut no_launch = |_: usize, _: usize, _: &mut String| -> Result<()> {

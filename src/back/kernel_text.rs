@@ -105,7 +105,6 @@ pub(super) fn kernel_text(
         temporaries: &r.deps.privatised,
         write_backs: r.write_backs,
         locals: Default::default(),
-        host_atomic: Default::default(),
     };
     let mut body = String::new();
     // Each thread's copies of the privatised variables it uses.

@@ -229,7 +229,6 @@ fn host_body(
         temporaries: &r.deps.privatised,
         write_backs: r.write_backs,
         locals: Default::default(),
-        host_atomic: Default::default(),
     };
     let mut body = struct_layout_checks(scop);
     if target == Target::C {
