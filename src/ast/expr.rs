@@ -140,12 +140,8 @@ impl AExpr {
                     (s, p)
                 };
                 let call = |f: &str| -> (String, u8) {
-                    // n-ary min/max nest pairwise.
-                    let mut s = a[0].to_c();
-                    for x in &a[1..] {
-                        s = format!("{}({}, {})", f, s, x.to_c());
-                    }
-                    (s, PRIMARY)
+                    let args: Vec<String> = a.iter().map(|x| x.to_c()).collect();
+                    (pairwise(f, &args), PRIMARY)
                 };
                 match op {
                     AOp::And => bin("&&", 5),
@@ -190,6 +186,24 @@ impl AExpr {
     }
 }
 
+/// An n-ary minimum or maximum as a balanced tree of two-argument calls.
+/// The helpers are macros that copy each argument twice (they must take
+/// any integer type, in C, OpenCL C and CUDA alike), so a chain
+/// `min(min(min(a, b), c), d)` doubles its first argument at each level:
+/// isl's bounds after a fusion can take 17 arguments, and the chain made
+/// 2^16 copies, which gcc took minutes to compile. Balanced, each argument
+/// is copied at most twice the number of arguments.
+fn pairwise(f: &str, args: &[String]) -> String {
+    match args {
+        [] => unreachable!("isl's min and max have arguments"),
+        [x] => x.clone(),
+        _ => {
+            let (l, r) = args.split_at(args.len().div_ceil(2));
+            format!("{}({}, {})", f, pairwise(f, l), pairwise(f, r))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,6 +239,35 @@ mod tests {
         assert_eq!(e.to_c(), "pencilc_floord(n - 1, 32)");
         let e = AExpr::op(AOp::Min, vec![id("a"), id("b"), id("c")]);
         assert_eq!(e.to_c(), "pencilc_min(pencilc_min(a, b), c)");
+        let e = AExpr::op(AOp::Max, (0..5).map(|k| id(&format!("x{k}"))).collect());
+        assert_eq!(
+            e.to_c(),
+            "pencilc_max(pencilc_max(pencilc_max(x0, x1), x2), pencilc_max(x3, x4))"
+        );
+    }
+
+    /// What the preprocessor makes of a bound: each macro level copies
+    /// its arguments twice. A minimum of 17 terms (as isl writes after
+    /// pluto's `--fuse min` on a generated program) must stay small.
+    #[test]
+    fn long_minima_expand_polynomially() {
+        let e = AExpr::op(AOp::Min, (0..17).map(|k| id(&format!("x{k}"))).collect());
+        let text = e.to_c();
+        assert_eq!(text.matches('x').count(), 17);
+        // The deepest argument sits under ceil(log2 17) = 5 calls, not 16.
+        let mut depth = 0usize;
+        let mut deepest = 0usize;
+        for c in text.chars() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                'x' => deepest = deepest.max(depth),
+                _ => {}
+            }
+        }
+        // Each level of macro copies its arguments twice: 2^5 copies at
+        // most where the chain made 2^16.
+        assert_eq!(deepest, 5, "{text}");
     }
 
     #[test]
