@@ -397,6 +397,12 @@ struct Stmt {
     /// is one the statement does not use, mostly a variable it hides (an
     /// array, scalar, iterator or size of the program: `dress`).
     via: Option<&'static str>,
+    /// With `compound`: a maximum (`true`) or minimum instead of a sum,
+    /// written with `?:`, its arms the other way round where the second
+    /// is `true` (`W = W < (e) ? (e) : W` is a maximum).
+    minmax: Option<(bool, bool)>,
+    /// A condition on the data around the statement: `if (X[..] > c)`.
+    guard: Option<(Access, &'static str)>,
 }
 
 impl Stmt {
@@ -422,30 +428,46 @@ impl Stmt {
         if let Some(c) = self.constant {
             write!(rhs, " + {}", c).unwrap();
         }
-        let op = if self.compound { "+=" } else { "=" };
-        match self.via {
+        let w = self.write.render();
+        let update = |value: &str| match (self.compound, self.minmax) {
+            (true, Some((max, swapped))) => {
+                let cmp = if max != swapped { ">" } else { "<" };
+                let (then, other) = if swapped {
+                    (format!("({})", value), w.clone())
+                } else {
+                    (w.clone(), format!("({})", value))
+                };
+                format!("{w} = {w} {cmp} ({value}) ? {then} : {other};")
+            }
+            (true, None) => format!("{} += {};", w, value),
+            (false, _) => format!("{} = {};", w, value),
+        };
+        let text = match self.via {
             // The same operations in the same order as without the local.
-            Some(v) => format!(
-                "{{ double {v} = {rhs}; {} {op} {v}; }}",
-                self.write.render(),
-                v = v,
-                rhs = rhs,
-                op = op
-            ),
-            None => format!("{} {} {};", self.write.render(), op, rhs),
+            Some(v) => format!("{{ double {v} = {rhs}; {} }}", update(v), v = v, rhs = rhs),
+            None => update(&rhs),
+        };
+        match &self.guard {
+            Some((a, c)) => format!("if ({} > {}) {}", a.render(), c, text),
+            None => text,
         }
     }
 
     fn accesses(&self) -> impl Iterator<Item = &Access> {
-        std::iter::once(&self.write).chain(
-            self.terms
-                .iter()
-                .flat_map(|t| std::iter::once(&t.access).chain(t.times.as_ref())),
-        )
+        std::iter::once(&self.write)
+            .chain(
+                self.terms
+                    .iter()
+                    .flat_map(|t| std::iter::once(&t.access).chain(t.times.as_ref())),
+            )
+            .chain(self.guard.as_ref().map(|(a, _)| a))
     }
 
     fn accesses_mut(&mut self) -> Vec<&mut Access> {
         let mut v = vec![&mut self.write];
+        if let Some((a, _)) = &mut self.guard {
+            v.push(a);
+        }
         for t in &mut self.terms {
             v.push(&mut t.access);
             if let Some(b) = &mut t.times {
@@ -1347,12 +1369,25 @@ impl Gen {
             });
         }
         let constant = (!compound && self.rng.chance(0.3)).then(|| self.rng.pick(&["1.0", "0.5"]));
+        // Accumulations as reductions find them: minima and maxima, and
+        // updates under conditions on the data.
+        let minmax = (compound && self.rng.chance(0.2))
+            .then(|| (self.rng.chance(0.5), self.rng.chance(0.5)));
+        let guard = self.rng.chance(0.1).then(|| {
+            let a = self.rng.range(0, self.ranks.len() as i64 - 1) as usize;
+            (
+                self.access(a, ranges, false),
+                self.rng.pick(&["0.0", "0.5"]),
+            )
+        });
         Stmt {
             write,
             compound,
             terms,
             constant,
             via: None,
+            minmax,
+            guard,
         }
     }
 
@@ -1402,6 +1437,8 @@ impl Gen {
             terms: vec![term],
             constant: None,
             via: None,
+            minmax: None,
+            guard: None,
         })
     }
 
@@ -1476,6 +1513,8 @@ impl Gen {
                 .collect(),
             constant: None,
             via: None,
+            minmax: None,
+            guard: None,
         }
     }
 
@@ -2130,6 +2169,15 @@ fn edit_one(node: &mut Node, edit: usize) -> bool {
             }
             1 if s.compound => {
                 s.compound = false;
+                s.minmax = None;
+                true
+            }
+            22 if s.guard.is_some() => {
+                s.guard = None;
+                true
+            }
+            23 if s.minmax.is_some() => {
+                s.minmax = None;
                 true
             }
             e @ 2..=6 if s.terms.len() > 1 && e - 2 < s.terms.len() => {
