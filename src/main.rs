@@ -603,6 +603,7 @@ fn options(
             // The CPU version runs no wavefront of tiles (see
             // `driver::schedule_for_cpu`); with --openmp nothing else runs.
             wavefront: device.wavefront && !cli.openmp,
+            hoist: false,
         },
         save_schedule: cli.save_schedule.clone(),
         load_schedule: cli.load_schedule.clone(),

@@ -1899,6 +1899,58 @@ fn scalars_whose_values_end_in_one_element_each_are_kept_there() {
     );
 }
 
+/// A band whose only parallel row leaves each GPU thread a long chain of
+/// work (trmm: `j` parallel, `k` and `i` inside each thread), with one of
+/// its sequential rows outside as a host loop and two parallel rows
+/// inside, which the GPU model chooses (`SchedOptions::hoist`): right on
+/// every target and version, with the GPU descriptions (OpenCL on PoCL
+/// with `nvidia-h100`, emulated CUDA); the CPU's description and the
+/// host versions keep the band as it was.
+#[test]
+fn sequential_rows_outside_parallel_ones_for_a_gpu() {
+    check("hoisted_rows");
+    check_with("hoisted_rows", "-h100", &["--device", "nvidia-h100"]);
+    check_cuda_emulated("hoisted_rows");
+    let src = root().join("tests/programs/hoisted_rows.c");
+    let dir = scratch("program-hoisted_rows-v");
+    let note = "a sequential loop runs outside the parallel ones it was inside";
+    for (device, hoisted) in [("nvidia-h100", 2), ("generic-opencl-cpu", 0)] {
+        let out = run(
+            Command::new(pencilc())
+                .args(["-v", "--schedule-timeout", "120", "--target", "opencl"])
+                .args(["--device", device, "-o"])
+                .arg(dir.join(format!("{}.c", device)))
+                .arg(&src),
+            "pencilc -v",
+        );
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(log.matches(note).count(), hoisted, "{}:\n{}", device, log);
+        // Each region's first kernel: (i, j) on 2-d work-groups with the
+        // GPU's description, `j` alone without.
+        let dims = if hoisted > 0 {
+            "[2, 2, 2, 2]"
+        } else {
+            "[1, 2, 1, 2]"
+        };
+        assert!(
+            log.contains(&format!("parallel dims {}", dims)),
+            "{}:\n{}",
+            device,
+            log
+        );
+    }
+    // The host version of the CUDA output keeps `j` outermost: one
+    // parallel loop, not one per step of `k`.
+    let host = std::fs::read_to_string(root().join("target/e2e/program-hoisted_rows/cuda_host.c"))
+        .unwrap();
+    assert_eq!(
+        host.matches("#pragma omp parallel for").count(),
+        4,
+        "{}",
+        host
+    );
+}
+
 /// Accumulations without `reduction` clauses (issues 30 and 31): an
 /// integer sum, a floating-point dot product, minimum and maximum written
 /// with `?:`, a triangular solve whose updates read other elements of

@@ -354,12 +354,14 @@ fn climb_ladder(
                 tried = Ok(split.0);
             }
         }
-        if let Ok(o) = &tried {
-            if let Some(other) =
-                with_isl_scheduler(isl, w, o, &rung_opts, &before, opts, report, lap)?
-            {
-                before.placements.push(other.1);
-                tried = Ok(other.0);
+        for alt in [Alternative::Hoisted, Alternative::IslScheduler] {
+            if let Ok(o) = &tried {
+                if let Some(other) =
+                    with_alternative(alt, isl, w, o, &rung_opts, &before, opts, report, lap)?
+                {
+                    before.placements.push(other.1);
+                    tried = Ok(other.0);
+                }
             }
         }
         if let Ok(o) = &tried {
@@ -459,14 +461,75 @@ fn with_splits(
     Ok(Some((o, notes)))
 }
 
-/// isl's scheduler where pencilc's schedule is bound by launches or by one
-/// thread's chain of work (nussinov: pencilc's scheduler carries the
-/// outer dependences on `i` and `j` and finds only the `k` reduction
-/// parallel, 3.1M launches at LARGE; isl's wavefront `j - i` leaves `i`
-/// parallel, 2,499 launches) and the GPU model estimates its version at
-/// under half: the outcome with it and the note for `-v`.
+/// Another schedule where pencilc's is bound by launches or by one
+/// thread's chain of work (`mostly_serial`), kept where the GPU model
+/// estimates its version at under `Alternative::margin` of the first's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Alternative {
+    /// isl's scheduler (nussinov: pencilc's scheduler carries the outer
+    /// dependences on `i` and `j` and finds only the `k` reduction
+    /// parallel, 3.1M launches at LARGE; isl's wavefront `j - i` leaves
+    /// `i` parallel, 2,499 launches).
+    IslScheduler,
+    /// pencilc's scheduler with a band's sequential row outside where
+    /// that leaves more parallel rows inside (`SchedOptions::hoist`;
+    /// trmm: `k` on the host around `(i, j)` parallel, where `j` alone
+    /// left 1,200 threads).
+    Hoisted,
+}
+
+impl Alternative {
+    /// `PENCILC_HOIST=always` takes the hoisted schedule wherever it
+    /// differs, on every target, and `never` nowhere: for testing the
+    /// transformation itself, which the GPU model takes rarely on small
+    /// programs.
+    fn forced(self) -> Option<bool> {
+        match self {
+            Alternative::IslScheduler => None,
+            Alternative::Hoisted => match std::env::var("PENCILC_HOIST").ok().as_deref() {
+                Some("always") => Some(true),
+                Some("never") => Some(false),
+                _ => None,
+            },
+        }
+    }
+
+    fn options(self, sched: &mut crate::sched::SchedOptions) {
+        match self {
+            Alternative::IslScheduler => sched.kind = crate::sched::SchedulerKind::Isl,
+            Alternative::Hoisted => sched.hoist = true,
+        }
+    }
+
+    /// The share of the first estimate the other must be under. A new
+    /// scheduler's schedule differs throughout, and the model's error
+    /// with it; a hoisted row changes one band.
+    fn margin(self) -> f64 {
+        match self {
+            Alternative::IslScheduler => 0.5,
+            Alternative::Hoisted => 0.75,
+        }
+    }
+
+    fn note(self, line: u32, theirs: f64, ours: f64) -> String {
+        match self {
+            Alternative::IslScheduler => format!(
+                "line {}: the region is scheduled by isl's scheduler: pencilc's schedule is bound by launches or by one thread's work (GPU model: {:.3} ms against {:.3} ms)",
+                line, theirs, ours
+            ),
+            Alternative::Hoisted => format!(
+                "line {}: a sequential loop runs outside the parallel ones it was inside, on the host around kernels: one thread's chain of work bound the schedule (GPU model: {:.3} ms against {:.3} ms)",
+                line, theirs, ours
+            ),
+        }
+    }
+}
+
+/// The region compiled with `alt`'s schedule where the GPU model prefers
+/// it (`Alternative`): the outcome with it and the note for `-v`.
 #[allow(clippy::too_many_arguments)]
-fn with_isl_scheduler(
+fn with_alternative(
+    alt: Alternative,
     isl: &Isl,
     w: &mut Work,
     o: &RegionOutcome,
@@ -476,23 +539,20 @@ fn with_isl_scheduler(
     report: &mut FileReport,
     lap: &mut Lap<'_>,
 ) -> Result<Option<(RegionOutcome, String)>> {
-    if opts.load_schedule.is_some()
+    let forced = alt.forced();
+    if forced == Some(false)
+        || opts.load_schedule.is_some()
         || rung_opts.options.original
         || rung_opts.options.sched.kind != crate::sched::SchedulerKind::Pluto
     {
         return Ok(None);
     }
-    let Some(ast) = &o.ast else {
-        return Ok(None);
-    };
-    let Some(ours) = estimate(isl, &w.scop, &w.deps, ast, opts) else {
-        return Ok(None);
-    };
-    if !mostly_serial(&ours.0) {
+    let ours = estimate_of(isl, &w.scop, &w.deps, o, opts);
+    if forced.is_none() && !ours.as_ref().is_some_and(|e| mostly_serial(&e.0)) {
         return Ok(None);
     }
     let mut options = rung_opts.options.clone();
-    options.sched.kind = crate::sched::SchedulerKind::Isl;
+    alt.options(&mut options.sched);
     let other_opts = RungCompile {
         options,
         cpu: rung_opts.cpu,
@@ -514,16 +574,20 @@ fn with_isl_scheduler(
     ) else {
         return Ok(None);
     };
-    let Some(theirs) = estimate_of(isl, &w.scop, &d, &other, opts) else {
-        return Ok(None);
-    };
-    if !under_half(&ours, &theirs) {
+    if other.schedule == o.schedule {
         return Ok(None);
     }
-    let note = format!(
-        "line {}: the region is scheduled by isl's scheduler: pencilc's schedule is bound by launches or by one thread's work (GPU model: {:.3} ms against {:.3} ms)",
-        w.scop.begin_line, theirs.0.total_ms, ours.0.total_ms
-    );
+    let theirs = estimate_of(isl, &w.scop, &d, &other, opts);
+    let note = match (&ours, &theirs) {
+        (Some(ours), Some(theirs)) if faster_by(ours, theirs, alt.margin()) => {
+            alt.note(w.scop.begin_line, theirs.0.total_ms, ours.0.total_ms)
+        }
+        _ if forced == Some(true) => format!(
+            "line {}: a sequential loop runs outside the parallel ones it was inside (PENCILC_HOIST=always)",
+            w.scop.begin_line
+        ),
+        _ => return Ok(None),
+    };
     again.placements.push(note.clone());
     w.deps = d;
     w.excluded = excluded;

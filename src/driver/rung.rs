@@ -516,7 +516,8 @@ fn host_mapping(
 }
 
 /// The schedule of a region's CPU version: the region's own, unless it
-/// runs a band as a wavefront of tiles. isl's code generation for such a
+/// hoists sequential rows out of bands (`SchedOptions::hoist`: the CPU
+/// version is scheduled without) or runs a band as a wavefront of tiles. isl's code generation for such a
 /// wavefront in one piece takes minutes (the device version generates
 /// each launch apart, with the tile indices as parameters); the CPU
 /// version then runs the band's time loop on the host around parallel
@@ -528,12 +529,23 @@ fn schedule_for_cpu(
     schedule: &sched::Schedule,
     opts: &sched::SchedOptions,
 ) -> Result<sched::Schedule> {
-    if !schedule.tree.contains(sched::pluto::WAVEFRONT_MARK) {
+    if !schedule.tree.contains(sched::pluto::WAVEFRONT_MARK) && !opts.hoist {
         return Ok(schedule.clone());
     }
     let mut opts = opts.clone();
-    opts.wavefront = false;
-    let mut s = sched::schedule(isl, scop, deps, &opts)?.schedule;
+    // Sequential rows hoisted out of a band serve a GPU's wide kernels; a
+    // CPU's few threads want the band's parallel row outermost, one
+    // parallel loop instead of one per step of the hoisted row.
+    let mut s = if opts.hoist {
+        opts.hoist = false;
+        sched::schedule(isl, scop, deps, &opts)?.schedule
+    } else {
+        schedule.clone()
+    };
+    if s.tree.contains(sched::pluto::WAVEFRONT_MARK) {
+        opts.wavefront = false;
+        s = sched::schedule(isl, scop, deps, &opts)?.schedule;
+    }
     if s.tree.contains(sched::pluto::WAVEFRONT_MARK) {
         // A band without any parallel row (seidel-2d) stays a wavefront
         // in pencilc's scheduler; isl's skews it into an outer sequential

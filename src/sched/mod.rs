@@ -69,6 +69,11 @@ pub struct SchedOptions {
     /// Whether such bands become wavefronts (`Device::wavefront`); if not,
     /// their time row alone, around parallel inner bands, where it can.
     pub wavefront: bool,
+    /// Whether pencilc's scheduler puts a sequential row of a band with
+    /// parallel ones outside it where that leaves more parallelism inside
+    /// (`pluto::PlutoOptions::hoist`). The driver asks for it where the
+    /// GPU model finds a schedule bound by one thread's chain of work.
+    pub hoist: bool,
 }
 
 impl Default for SchedOptions {
@@ -79,6 +84,7 @@ impl Default for SchedOptions {
             worker: None,
             wavefront_tile: 32,
             wavefront: true,
+            hoist: false,
         }
     }
 }
@@ -178,6 +184,7 @@ fn schedule_pluto(
             "time-loop"
         }
         .into(),
+        if opts.hoist { "hoist" } else { "keep" }.into(),
     ];
     let input = problem.to_text();
     // The worker gets a little longer than its own deadline, so that it can
@@ -244,7 +251,8 @@ pub(crate) fn problem_of(isl: &Isl, scop: &Scop, deps: &DependenceGraph) -> Resu
 }
 
 /// The worker's side of `schedule_pluto`: `args` = fuse, wavefront tile,
-/// milliseconds, `wavefront` or `time-loop`; `input` = the problem. Output: `solves N`, then the tree.
+/// milliseconds, `wavefront` or `time-loop`, `hoist` or `keep`; `input` =
+/// the problem. Output: `solves N`, then the tree.
 pub(crate) fn pluto_job(args: &[String], input: &str) -> std::result::Result<String, String> {
     let fuse = match args.first().map(|s| s.as_str()) {
         Some("max") => Fuse::Max,
@@ -264,6 +272,7 @@ pub(crate) fn pluto_job(args: &[String], input: &str) -> std::result::Result<Str
         max_shift: 64,
         wavefront_tile: tile,
         wavefront: args.get(3).map(|s| s.as_str()) != Some("time-loop"),
+        hoist: args.get(4).map(|s| s.as_str()) == Some("hoist"),
         deadline: Instant::now() + Duration::from_millis(millis),
     };
     match pluto::schedule(&isl, &problem, &popts) {

@@ -66,6 +66,12 @@ pub struct PlutoOptions {
     /// Whether bands with no parallel row become wavefronts; if not, and
     /// their first row leaves parallel rows inside, that row alone.
     pub wavefront: bool,
+    /// Whether a band with parallel rows and sequential ones puts a
+    /// sequential row alone outside, where that leaves more parallel rows
+    /// inside than the band has (`partition::hoisted`): a GPU's host loop
+    /// around wide kernels instead of a few threads that each run the
+    /// sequential loop (trmm).
+    pub hoist: bool,
     /// When scheduling must end; reaching it is a budget error.
     pub deadline: Instant,
 }
@@ -371,6 +377,11 @@ impl<'a> Pluto<'a> {
                     return self.point_wavefront(group, edges, &rows, h);
                 }
                 self.suppressed_wavefronts += 1;
+            }
+            if self.opts.hoist {
+                if let Some(node) = self.hoisted(group, &edges, &rows, h)? {
+                    return Ok(node);
+                }
             }
             if !rows.is_empty() {
                 *h = h2;

@@ -60,6 +60,45 @@ impl<'a> Pluto<'a> {
         })))
     }
 
+    /// A band with `k` parallel rows and sequential ones, rescheduled with
+    /// one of its sequential rows alone outside: taken where some such
+    /// row leaves more than `k` parallel rows at the head of every band
+    /// inside (the row that leaves most, the first of equals); `None`
+    /// otherwise. Legal because the band is permutable: every dependence
+    /// has a non-negative distance along each of its rows, so any one of
+    /// them may go first, and the rows inside carry what it does not.
+    /// trmm: `(j, k, i)` with `j` alone parallel (1,200 threads, each a
+    /// chain of 500,000 products) becomes `k` on the host around `(j, i)`
+    /// parallel.
+    pub(super) fn hoisted(
+        &mut self,
+        group: &[usize],
+        edges: &[Edge],
+        rows: &[(BTreeMap<usize, Row>, bool)],
+        h: &mut Vec<Vec<Vec<i64>>>,
+    ) -> PResult<Option<Node>> {
+        let parallel = rows.iter().filter(|(_, c)| *c).count();
+        if parallel == 0 || parallel == rows.len() {
+            return Ok(None);
+        }
+        let mut best: Option<(usize, Node, Vec<Vec<Vec<i64>>>)> = None;
+        for (row, _) in rows.iter().filter(|(_, c)| !*c) {
+            let mut h_trial = h.clone();
+            let Some(node) = self.time_loop(group, edges, row, &mut h_trial)? else {
+                continue;
+            };
+            let Node::Band(b) = &node else { continue };
+            let inside = leading_parallel(&b.child);
+            if inside > parallel && best.as_ref().is_none_or(|(n, _, _)| inside > *n) {
+                best = Some((inside, node, h_trial));
+            }
+        }
+        Ok(best.map(|(_, node, h_trial)| {
+            *h = h_trial;
+            node
+        }))
+    }
+
     /// A permutable band with no parallel row, for a device that runs no
     /// tile-level wavefront (a GPU, where one thread per tile serialises
     /// the tile): the sum of its rows, `W = Σ φ_k`, sequential, around the
@@ -221,5 +260,83 @@ impl<'a> Pluto<'a> {
         let d = all.extract_set(space).ok()?.reset_tuple_id().ok()?;
         self.domains.insert(s, d.copy().ok()?);
         Some(d)
+    }
+}
+
+/// The parallel rows at the head of the first band on every path from
+/// `node` (the fewest of them): what one kernel inside can map to blocks
+/// and threads. Statements with no band count as none.
+fn leading_parallel(node: &Node) -> usize {
+    match node {
+        Node::Leaf => 0,
+        Node::Sequence(children) => children
+            .iter()
+            .map(|(_, c)| leading_parallel(c))
+            .min()
+            .unwrap_or(0),
+        Node::Band(b) => b.coincident.iter().take_while(|c| **c).count(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{schedule, Fuse, PlutoOptions};
+    use super::*;
+    use crate::scop::test_support::scop_of;
+
+    /// `name` apart for each test: tests run at once, each in a folder
+    /// of its name.
+    fn tree(name: &str, src: &str, hoist: bool) -> Node {
+        let scop = scop_of(name, src);
+        let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
+        let deps = crate::deps::analyze(&isl, &scop).unwrap();
+        let problem = crate::sched::problem_of(&isl, &scop, &deps).unwrap();
+        let opts = PlutoOptions {
+            fuse: Fuse::Smart,
+            max_coefficient: 4,
+            max_shift: 64,
+            wavefront_tile: 32,
+            wavefront: false,
+            hoist,
+            deadline: std::time::Instant::now() + std::time::Duration::from_secs(60),
+        };
+        schedule(&isl, &problem, &opts).unwrap().0
+    }
+
+    /// The coincidence flags of the bands from the root to the first leaf.
+    fn flags(node: &Node) -> Vec<Vec<bool>> {
+        match node {
+            Node::Leaf => Vec::new(),
+            Node::Sequence(ch) => flags(&ch[0].1),
+            Node::Band(b) => {
+                let mut out = vec![b.coincident.clone()];
+                out.extend(flags(&b.child));
+                out
+            }
+        }
+    }
+
+    const TRMM: &str = "void f(int m, int n, double A[m][m], double B[m][n]) {\n#pragma scop\n  for (int i = 0; i < m; i++)\n    for (int j = 0; j < n; j++)\n      for (int k = i + 1; k < m; k++)\n        B[i][j] += A[k][i] * B[k][j];\n#pragma endscop\n}\n";
+
+    #[test]
+    fn a_sequential_row_goes_outside_where_it_frees_parallel_rows() {
+        // Without: one parallel row (`j`) and two sequential ones.
+        let kept = flags(&tree("hoist-trmm", TRMM, false));
+        assert_eq!(kept[0].iter().filter(|c| **c).count(), 1, "{:?}", kept);
+        assert_eq!(kept[0].len(), 3, "{:?}", kept);
+        // With: `k` alone and sequential, then `(i, j)` both parallel.
+        let hoisted = flags(&tree("hoist-trmm", TRMM, true));
+        assert_eq!(hoisted, [vec![false], vec![true, true]], "{:?}", hoisted);
+    }
+
+    #[test]
+    fn rows_stay_where_hoisting_frees_nothing() {
+        // A matrix-vector product: `i` parallel, the sum over `j` is
+        // sequential whichever goes first.
+        let mv = "void f(int n, double A[n][n], double x[n], double y[n]) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n    for (int j = 0; j < n; j++)\n      y[i] += A[i][j] * x[j];\n#pragma endscop\n}\n";
+        assert_eq!(
+            flags(&tree("hoist-mv", mv, true)),
+            flags(&tree("hoist-mv", mv, false))
+        );
     }
 }

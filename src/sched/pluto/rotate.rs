@@ -353,6 +353,7 @@ mod tests {
             // As GPUs have it (`Device::wavefront`): time loops around
             // parallel bands.
             wavefront: false,
+            hoist: false,
             deadline: std::time::Instant::now() + std::time::Duration::from_secs(60),
         };
         let (node, _) = schedule(&isl, &problem, &opts).unwrap();
