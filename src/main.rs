@@ -36,6 +36,15 @@ enum ReductionsArg {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
+enum HoistArg {
+    /// Where the device's GPU model estimates it under 3/4 of the time.
+    Auto,
+    /// Wherever the scheduler finds such a loop (for testing).
+    Always,
+    Never,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
 enum SchedulerArg {
     /// pencilc's Pluto-style ILP scheduler.
     Pluto,
@@ -102,6 +111,11 @@ struct Cli {
     /// device, OpenMP `reduction` clauses on the host).
     #[arg(long, value_enum, default_value = "auto")]
     reductions: ReductionsArg,
+    /// CUDA and OpenCL for a GPU: whether a loop nest whose only parallel
+    /// loop leaves each thread a long sequential loop runs that loop on the
+    /// host instead, around kernels of the parallel loops inside it.
+    #[arg(long, value_enum, default_value = "auto")]
+    hoist: HoistArg,
     /// Host output file (one input only); kernel files are named after it.
     #[arg(short = 'o', long = "output", conflicts_with = "output_dir")]
     output: Option<PathBuf>,
@@ -621,6 +635,11 @@ fn options(
             ReductionsArg::Auto => pencilc::scop::ReductionMode::Auto,
             ReductionsArg::Exact => pencilc::scop::ReductionMode::Exact,
             ReductionsArg::Declared => pencilc::scop::ReductionMode::Declared,
+        },
+        hoist: match cli.hoist {
+            HoistArg::Auto => None,
+            HoistArg::Always => Some(true),
+            HoistArg::Never => Some(false),
         },
         region_timeout: std::time::Duration::from_secs_f64(cli.schedule_timeout),
         first_rung: cli.ladder_start.unwrap_or(pencilc::ladder::Rung::Full),

@@ -86,6 +86,10 @@ pub struct Options {
     pub debug_fault: Option<String>,
     /// Which accumulations become reductions (`--reductions`).
     pub reductions: scop::ReductionMode,
+    /// `--hoist`: `Some(true)` takes a schedule with sequential rows
+    /// hoisted out of bands wherever it differs, `Some(false)` never, and
+    /// `None` where the GPU model prefers it (`driver::region`).
+    pub hoist: Option<bool>,
 }
 
 impl Default for Options {
@@ -122,6 +126,7 @@ impl Default for Options {
             progress: false,
             debug_fault: None,
             reductions: scop::ReductionMode::default(),
+            hoist: None,
         }
     }
 }

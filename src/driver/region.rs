@@ -479,18 +479,13 @@ enum Alternative {
 }
 
 impl Alternative {
-    /// `PENCILC_HOIST=always` takes the hoisted schedule wherever it
-    /// differs, on every target, and `never` nowhere: for testing the
-    /// transformation itself, which the GPU model takes rarely on small
-    /// programs.
-    fn forced(self) -> Option<bool> {
+    /// `--hoist always` takes the hoisted schedule wherever it differs,
+    /// and `never` nowhere: for testing the transformation itself, which
+    /// the GPU model takes rarely on small programs.
+    fn forced(self, opts: &Options) -> Option<bool> {
         match self {
             Alternative::IslScheduler => None,
-            Alternative::Hoisted => match std::env::var("PENCILC_HOIST").ok().as_deref() {
-                Some("always") => Some(true),
-                Some("never") => Some(false),
-                _ => None,
-            },
+            Alternative::Hoisted => opts.hoist,
         }
     }
 
@@ -539,7 +534,7 @@ fn with_alternative(
     report: &mut FileReport,
     lap: &mut Lap<'_>,
 ) -> Result<Option<(RegionOutcome, String)>> {
-    let forced = alt.forced();
+    let forced = alt.forced(opts);
     if forced == Some(false)
         || opts.load_schedule.is_some()
         || rung_opts.options.original
@@ -553,6 +548,17 @@ fn with_alternative(
     }
     let mut options = rung_opts.options.clone();
     alt.options(&mut options.sched);
+    // A hoisted schedule is mostly the same schedule: scheduling alone
+    // (milliseconds) says whether mapping and code generation (seconds,
+    // within the region's time) have anything new to compile.
+    if alt == Alternative::Hoisted {
+        let Ok(s) = crate::sched::schedule(isl, &w.scop, &w.deps, &options.sched) else {
+            return Ok(None);
+        };
+        if s.by != "pluto" || s.schedule.tree == o.schedule {
+            return Ok(None);
+        }
+    }
     let other_opts = RungCompile {
         options,
         cpu: rung_opts.cpu,
@@ -583,7 +589,7 @@ fn with_alternative(
             alt.note(w.scop.begin_line, theirs.0.total_ms, ours.0.total_ms)
         }
         _ if forced == Some(true) => format!(
-            "line {}: a sequential loop runs outside the parallel ones it was inside (PENCILC_HOIST=always)",
+            "line {}: a sequential loop runs outside the parallel ones it was inside (--hoist always)",
             w.scop.begin_line
         ),
         _ => return Ok(None),
