@@ -29,6 +29,11 @@
 #     staged through pinned buffers (the default) and pageable
 #     (PENCILC_CUDA_COPY=pageable), alternately, twice each: copies.tsv.
 #     GPU_MEASURE_COPIES=0 leaves it out.
+#  6. The GPU model's choices: the kernels whose schedule it changed
+#     (GPU_MEASURE_CHOICE_KERNELS, default trmm: a sequential loop hoisted
+#     to the host, `--hoist`) as chosen and with the choice turned off
+#     (`--hoist never`), three runs each: choices.txt.
+#     GPU_MEASURE_CHOICES=0 leaves it out.
 #
 # GPU_MEASURE_KERNELS=a,b,c measures only those kernels.
 # Writes OUT_DIR/summary.tsv (kernel, sequential, region and kernel-only ms,
@@ -162,6 +167,20 @@ if [ "${GPU_MEASURE_COPIES:-1}" != 0 ]; then
     done
   done
   cat "$out/copies.tsv"
+fi
+
+# 6. The GPU model's choices against what it turned down.
+: >"$out/choices.txt"
+if [ "${GPU_MEASURE_CHOICES:-1}" != 0 ]; then
+  for hoist in auto never; do
+    echo "--hoist $hoist" >>"$out/choices.txt"
+    "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
+      --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "-arch=native -cudart shared" \
+      --versions device --timeout "$limit" --dataset "$dataset" --runs 3 \
+      --kernels "${GPU_MEASURE_CHOICE_KERNELS:-trmm}" --pencilc-args "--hoist $hoist" \
+      --work-dir "$out/choices-$hoist" --json "$out/choices-$hoist.json" \
+      2>"$out/choices-$hoist.log" | tee -a "$out/choices.txt" || status=1
+  done
 fi
 
 wait "$estimates"

@@ -198,3 +198,45 @@ fn no_loop_nest_runs_on_one_gpu_thread_at_large() {
         assert!(one.is_empty(), "{}: {:?}\n{}", k, one, all[k]);
     }
 }
+
+/// `--hoist` on trmm at SMALL, where the GPU model prefers `j` alone on
+/// threads (a few hundred launches cost more than the short chains):
+/// `auto` keeps it, `never` too, and `always` hoists `k` to the host and
+/// keeps that (isl's schedule, which the model then preferred, replaced
+/// it while -v still said it was hoisted).
+#[test]
+fn hoist_option_on_trmm_at_small() {
+    let dir = scratch("gpu-mapping-hoist");
+    for (hoist, dims, note) in [
+        ("auto", "parallel dims [1, 2]", false),
+        ("never", "parallel dims [1, 2]", false),
+        ("always", "parallel dims [2, 2]", true),
+    ] {
+        let out = run(
+            Command::new(pencilc())
+                .args([
+                    "--target",
+                    "cuda",
+                    "-v",
+                    "--hoist",
+                    hoist,
+                    "-DSMALL_DATASET",
+                    "-I",
+                ])
+                .arg(root().join("polybench/utilities"))
+                .arg("-o")
+                .arg(dir.join(format!("trmm-{}.c", hoist)))
+                .arg(root().join("polybench/linear-algebra/blas/trmm/trmm.c")),
+            "pencilc --target cuda",
+        );
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert!(log.contains(dims), "--hoist {}:\n{}", hoist, log);
+        assert_eq!(
+            log.contains("a sequential loop runs outside the parallel ones"),
+            note,
+            "--hoist {}:\n{}",
+            hoist,
+            log
+        );
+    }
+}

@@ -361,6 +361,11 @@ fn climb_ladder(
                 {
                     before.placements.push(other.1);
                     tried = Ok(other.0);
+                    // `--hoist always` keeps what it asked for, which the
+                    // GPU model may like less than isl's schedule.
+                    if alt == Alternative::Hoisted && opts.hoist == Some(true) {
+                        break;
+                    }
                 }
             }
         }
