@@ -541,3 +541,26 @@ fn row_of(
         })
         .collect()
 }
+
+/// pencilc's scheduler's tree for the first region of `src` as a GPU
+/// device has it (`wavefront` off: time loops around parallel bands), and
+/// each statement's name. `name` keeps tests that run at once apart.
+#[cfg(test)]
+pub(super) fn tree_for_test(name: &str, src: &str, hoist: bool) -> (Node, Vec<String>) {
+    let scop = crate::scop::test_support::scop_of(name, src);
+    let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
+    let deps = crate::deps::analyze(&isl, &scop).unwrap();
+    let problem = crate::sched::problem_of(&isl, &scop, &deps).unwrap();
+    let opts = PlutoOptions {
+        fuse: Fuse::Smart,
+        max_coefficient: 4,
+        max_shift: 64,
+        wavefront_tile: 32,
+        wavefront: false,
+        hoist,
+        deadline: Instant::now() + std::time::Duration::from_secs(60),
+    };
+    let (node, _) = schedule(&isl, &problem, &opts).unwrap();
+    let names = problem.stmts.iter().map(|s| s.0.clone()).collect();
+    (node, names)
+}

@@ -280,27 +280,10 @@ fn leading_parallel(node: &Node) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{schedule, Fuse, PlutoOptions};
     use super::*;
-    use crate::scop::test_support::scop_of;
 
-    /// `name` apart for each test: tests run at once, each in a folder
-    /// of its name.
     fn tree(name: &str, src: &str, hoist: bool) -> Node {
-        let scop = scop_of(name, src);
-        let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
-        let deps = crate::deps::analyze(&isl, &scop).unwrap();
-        let problem = crate::sched::problem_of(&isl, &scop, &deps).unwrap();
-        let opts = PlutoOptions {
-            fuse: Fuse::Smart,
-            max_coefficient: 4,
-            max_shift: 64,
-            wavefront_tile: 32,
-            wavefront: false,
-            hoist,
-            deadline: std::time::Instant::now() + std::time::Duration::from_secs(60),
-        };
-        schedule(&isl, &problem, &opts).unwrap().0
+        super::super::tree_for_test(name, src, hoist).0
     }
 
     /// The coincidence flags of the bands from the root to the first leaf.

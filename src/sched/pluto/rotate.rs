@@ -334,31 +334,10 @@ fn first_value(isl: &Isl, scop: &Problem, pb: &Band, m: usize, dims: usize) -> R
 
 #[cfg(test)]
 mod tests {
-    use super::super::{schedule, Fuse, PlutoOptions};
     use super::*;
-    use crate::scop::test_support::scop_of;
 
-    /// pencilc's scheduler's tree for the first region of `src`, and the
-    /// statement index of each name.
     fn tree_of(name: &str, src: &str) -> (Node, Vec<String>) {
-        let scop = scop_of(name, src);
-        let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
-        let deps = crate::deps::analyze(&isl, &scop).unwrap();
-        let problem = crate::sched::problem_of(&isl, &scop, &deps).unwrap();
-        let opts = PlutoOptions {
-            fuse: Fuse::Smart,
-            max_coefficient: 4,
-            max_shift: 64,
-            wavefront_tile: 32,
-            // As GPUs have it (`Device::wavefront`): time loops around
-            // parallel bands.
-            wavefront: false,
-            hoist: false,
-            deadline: std::time::Instant::now() + std::time::Duration::from_secs(60),
-        };
-        let (node, _) = schedule(&isl, &problem, &opts).unwrap();
-        let names = problem.stmts.iter().map(|s| s.0.clone()).collect();
-        (node, names)
+        super::super::tree_for_test(name, src, false)
     }
 
     /// The bands from the root down to statement `s`: each band's row for it.
