@@ -180,12 +180,11 @@ impl BodyPrinter<'_> {
                 args,
                 promoted,
             } => {
-                // Compound statements (PENCIL's non-affine code) span lines.
-                for line in self.statement_in(stmt.0, args, promoted, false)?.lines() {
-                    out.push_str(&ind);
-                    out.push_str(line);
-                    out.push('\n');
-                }
+                push_lines(
+                    out,
+                    &ind,
+                    &self.statement_in(stmt.0, args, promoted, false)?,
+                );
             }
             Ast::Barrier => {
                 out.push_str(&format!("{}{}\n", ind, self.barrier));
@@ -290,11 +289,7 @@ impl BodyPrinter<'_> {
                         "an atomic update that is not a statement".to_string(),
                     ));
                 };
-                for line in self.statement_in(stmt.0, args, promoted, true)?.lines() {
-                    out.push_str(&ind);
-                    out.push_str(line);
-                    out.push('\n');
-                }
+                push_lines(out, &ind, &self.statement_in(stmt.0, args, promoted, true)?);
             }
         }
         Ok(())
@@ -620,5 +615,15 @@ pub fn extent_c(e: &Extent) -> String {
         Extent::Const(c) => c.to_string(),
         Extent::Expr { c_text, .. } => format!("({})", c_text),
         Extent::Accessed => "0".to_string(),
+    }
+}
+
+/// A printed statement, each of its lines indented: compound statements
+/// (PENCIL's non-affine code) span lines.
+fn push_lines(out: &mut String, ind: &str, text: &str) {
+    for line in text.lines() {
+        out.push_str(ind);
+        out.push_str(line);
+        out.push('\n');
     }
 }

@@ -511,6 +511,14 @@ impl Alternative {
         }
     }
 
+    /// The note where `--hoist always` took it without the model.
+    fn forced_note(self, line: u32) -> String {
+        format!(
+            "line {}: a sequential loop runs outside the parallel ones it was inside (--hoist always)",
+            line
+        )
+    }
+
     fn note(self, line: u32, theirs: f64, ours: f64) -> String {
         match self {
             Alternative::IslScheduler => format!(
@@ -593,10 +601,7 @@ fn with_alternative(
         (Some(ours), Some(theirs)) if faster_by(ours, theirs, alt.margin()) => {
             alt.note(w.scop.begin_line, theirs.0.total_ms, ours.0.total_ms)
         }
-        _ if forced == Some(true) => format!(
-            "line {}: a sequential loop runs outside the parallel ones it was inside (--hoist always)",
-            w.scop.begin_line
-        ),
+        _ if forced == Some(true) => alt.forced_note(w.scop.begin_line),
         _ => return Ok(None),
     };
     again.placements.push(note.clone());

@@ -517,8 +517,8 @@ fn host_mapping(
 
 /// The schedule of a region's CPU version: the region's own, unless it
 /// hoists sequential rows out of bands (`SchedOptions::hoist`: the CPU
-/// version is scheduled without) or runs a band as a wavefront of tiles. isl's code generation for such a
-/// wavefront in one piece takes minutes (the device version generates
+/// version is scheduled without) or runs a band as a wavefront of tiles.
+/// isl's code generation for such a wavefront in one piece takes minutes (the device version generates
 /// each launch apart, with the tile indices as parameters); the CPU
 /// version then runs the band's time loop on the host around parallel
 /// loops, as the schedulers make it for a GPU.
