@@ -107,8 +107,11 @@ const SETTINGS: [(&str, Target, &[&str]); 8] = [
             "exact",
         ],
     ),
+    // With sequential rows hoisted out of bands wherever the scheduler can
+    // (the C target prints the device schedule as loops over blocks and
+    // threads): a third of the cases, where CUDA's runs on an eighth.
     (
-        "pluto/min",
+        "pluto/min/hoist",
         Target::C,
         &[
             "--scheduler",
@@ -117,6 +120,8 @@ const SETTINGS: [(&str, Target, &[&str]); 8] = [
             "min",
             "--reductions",
             "exact",
+            "--hoist",
+            "always",
         ],
     ),
     (
@@ -1079,8 +1084,9 @@ fn generate_once(rng: &mut Rng) -> Program {
     }
     let params = rng.chance(0.7);
     let outer_iterators = rng.chance(0.25);
+    let g_seed = rng.next();
     let mut g = Gen {
-        rng: Rng::new(rng.next()),
+        rng: Rng::new(g_seed),
         ranks,
         left: 0,
         max_depth: 0,
@@ -1095,7 +1101,16 @@ fn generate_once(rng: &mut Rng) -> Program {
         9..=14 => 3,
         _ => 4,
     };
-    let body = g.block(&mut Vec::new());
+    let mut body = g.block(&mut Vec::new());
+    // Now and then a triangular matrix product beside the drawn nests, from
+    // a stream of its own so that the other cases keep their programs.
+    let mut shapes = Rng::new(g_seed ^ 0x7472_6d6d);
+    if shapes.chance(0.2) {
+        if let Some(nest) = g.triangular_product(&mut shapes) {
+            let at = if shapes.chance(0.5) { 0 } else { body.len() };
+            body.insert(at, nest);
+        }
+    }
     Program {
         ranks: g.ranks,
         body,
@@ -1445,6 +1460,98 @@ impl Gen {
             minmax: None,
             guard: None,
         })
+    }
+
+    /// A triangular matrix product, as trmm (`X[i][j] += c * Y[k][i] *
+    /// X[k][j]` for `k > i`) or a triangular solve (`X[i][j] += c * Y[i][k] *
+    /// X[k][j]` for `k < i`), its loops in one of the orders that keep `k`
+    /// inside `i`; with trmm's scaling after the `k` loop now and then. The
+    /// shape whose band has parallel and sequential rows (`--hoist`). Drawn
+    /// from `r`; `None` without a two-dimensional array.
+    fn triangular_product(&self, r: &mut Rng) -> Option<Node> {
+        let two: Vec<usize> = (0..self.ranks.len())
+            .filter(|&a| self.ranks[a] == 2)
+            .collect();
+        if two.is_empty() {
+            return None;
+        }
+        // At most one parametric extent, so that the nest stays under
+        // MAX_INSTANCES: 70 x 12 x 70.
+        let parametric = if self.params { r.range(0, 2) } else { 2 };
+        let extent = |r: &mut Rng, dim: i64| {
+            if parametric == dim {
+                Affine::iterator(PARAM_BASE + r.range(0, 1) as usize, -1)
+            } else {
+                Affine::constant(r.range(4, 11))
+            }
+        };
+        let rows = extent(r, 0);
+        let cols = extent(r, 1);
+        // Positions of (row, column, k) in the nest.
+        let (ri, ci, ki) = r.pick(&[(0, 1, 2), (1, 0, 2), (0, 2, 1)]);
+        let upper_solve = r.chance(0.5);
+        let (k_lower, k_upper) = if upper_solve {
+            (Affine::iterator(ri, 1), rows.clone())
+        } else {
+            (Affine::constant(0), Affine::iterator(ri, -1))
+        };
+        let x = r.pick(&two);
+        let y = r.pick(&two);
+        let at = |array: usize, a: usize, b: usize| Access {
+            array,
+            subscripts: vec![Affine::iterator(a, 0), Affine::iterator(b, 0)],
+        };
+        let product = Stmt {
+            write: at(x, ri, ci),
+            compound: true,
+            terms: vec![Term {
+                negative: r.chance(0.3),
+                coefficient: r.pick(&["0.125", "0.2", "0.25"]),
+                access: if upper_solve {
+                    at(y, ki, ri)
+                } else {
+                    at(y, ri, ki)
+                },
+                times: Some(at(x, ki, ci)),
+            }],
+            constant: None,
+            via: None,
+            minmax: None,
+            guard: None,
+        };
+        let scale = (ki == 2 && r.chance(0.5)).then(|| Stmt {
+            write: at(x, ri, ci),
+            compound: false,
+            terms: vec![Term {
+                negative: false,
+                coefficient: "0.5",
+                access: at(x, ri, ci),
+                times: None,
+            }],
+            constant: None,
+            via: None,
+            minmax: None,
+            guard: None,
+        });
+        let mut bounds = vec![(Affine::constant(0), rows); 3];
+        bounds[ci] = (Affine::constant(0), cols);
+        bounds[ki] = (k_lower, k_upper);
+        let mut body = vec![Node::Stmt(product)];
+        for depth in (0..3).rev() {
+            let (lower, upper) = bounds[depth].clone();
+            let inner = std::mem::take(&mut body);
+            body = vec![Node::Loop {
+                depth,
+                lower: Bound::of(lower),
+                upper: Bound::of(upper),
+                strict: r.chance(0.5),
+                body: inner,
+            }];
+            if depth == 2 {
+                body.extend(scale.clone().map(Node::Stmt));
+            }
+        }
+        body.pop()
     }
 
     /// A 3- or 5-point stencil: `X[i][j] = 0.2 * (Y[i][j] + Y[i-1][j] +
@@ -2609,6 +2716,8 @@ fn generator_is_deterministic_and_varied() {
         products: bool,
         stencils: bool,
         shadowing: bool,
+        /// A product that reads the array it writes, as trmm.
+        in_place_products: bool,
     }
     fn shape(nodes: &[Node], depth: usize, s: &mut Shape) {
         for n in nodes {
@@ -2632,6 +2741,11 @@ fn generator_is_deterministic_and_varied() {
                 Node::Stmt(st) => {
                     s.shadowing |= st.via.is_some();
                     s.products |= st.terms.iter().any(|t| t.times.is_some());
+                    s.in_place_products |= st.terms.iter().any(|t| {
+                        t.times
+                            .as_ref()
+                            .is_some_and(|b| b.array == st.write.array && b != &st.write)
+                    });
                     s.stencils |= st.terms.len() >= 3
                         && st
                             .terms
@@ -2647,7 +2761,8 @@ fn generator_is_deterministic_and_varied() {
         let p = generate(case_seed(DEFAULT_SEED, case));
         assert_eq!(p, generate(case_seed(DEFAULT_SEED, case)));
         assert!(p.fits(), "case {} goes out of bounds or is too big", case);
-        assert!((1..=5).contains(&p.statements()), "case {}", case);
+        // Up to five drawn and a triangular product's two.
+        assert!((1..=7).contains(&p.statements()), "case {}", case);
         let mut s = Shape::default();
         shape(&p.body, 0, &mut s);
         depths[s.depth] += 1;
@@ -2667,6 +2782,7 @@ fn generator_is_deterministic_and_varied() {
             ("conditions", s.conditions),
             ("products", s.products),
             ("stencils", s.stencils),
+            ("in-place products", s.in_place_products),
             (
                 "live-out scalars",
                 (0..p.ranks.len()).any(|a| used[a] && p.ranks[a] == 0),
@@ -2698,6 +2814,7 @@ fn generator_is_deterministic_and_varied() {
         ("conditions", 50),
         ("products", 50),
         ("stencils", 50),
+        ("in-place products", 30),
         ("live-out scalars", 50),
         ("live-out iterators", 80),
         ("static scalars", 30),
