@@ -1745,6 +1745,9 @@ enum Failure {
     /// A wrong output that the host C compiler's optimiser causes: right
     /// with the suspect pass off and under the sanitizers (`host_compiler_triage`).
     HostCompiler(String),
+    /// A wrong output that PoCL's kernel optimiser causes: right with the
+    /// kernels unoptimised and as emulated CUDA (`device_compiler_triage`).
+    DeviceCompiler(String),
 }
 
 impl Failure {
@@ -1756,6 +1759,7 @@ impl Failure {
             Failure::Hang(_) => "the generated program does not finish",
             Failure::Mismatch(_) => "wrong output",
             Failure::HostCompiler(_) => "wrong output from the host C compiler's optimiser",
+            Failure::DeviceCompiler(_) => "wrong output from PoCL's kernel optimiser",
         }
     }
 
@@ -1766,7 +1770,8 @@ impl Failure {
             | Failure::Run(s)
             | Failure::Hang(s)
             | Failure::Mismatch(s)
-            | Failure::HostCompiler(s) => s,
+            | Failure::HostCompiler(s)
+            | Failure::DeviceCompiler(s) => s,
         }
     }
 }
@@ -2015,6 +2020,9 @@ fn check_setting(dir: &Path, setting: usize, expected: &Reference) -> Result<Not
         if let Some(triage) = host_compiler_triage(setting, dir, &out, expected) {
             return Err(Failure::HostCompiler(format!("{}; {}", why, triage)));
         }
+        if let Some(triage) = device_compiler_triage(setting, dir, &exe, expected) {
+            return Err(Failure::DeviceCompiler(format!("{}; {}", why, triage)));
+        }
         return Err(Failure::Mismatch(why));
     }
     Ok(notes)
@@ -2069,6 +2077,65 @@ fn host_compiler_triage(
     .then(|| {
         "right with -fno-ivopts and under the sanitizers with no report, still wrong with \
          `restrict` removed: the C compiler's optimiser (see tests/compiler_bugs/gcc12_ivopts.c)"
+            .to_string()
+    })
+}
+
+/// Why a wrong output on PoCL is its kernel compiler's
+/// (`tests/compiler_bugs/pocl31_barrier_loops.c`): the same program is
+/// right with its kernels built `-cl-opt-disable`, and pencilc's CUDA
+/// output for PoCL's device description (the same mapping, tiles and
+/// barriers) is right as emulated CUDA under UBSan. A race or an
+/// uninitialised read of pencilc's would show in one of the two. `None`
+/// otherwise: then the wrong output is pencilc's.
+fn device_compiler_triage(
+    setting: usize,
+    dir: &Path,
+    exe: &Path,
+    expected: &Reference,
+) -> Option<String> {
+    if SETTINGS[setting].1 != Target::OpenCl {
+        return None;
+    }
+    let limit = (PROGRAM_LIMIT * 6).max(expected.elapsed * 1000);
+    let right = |run: &Ran| {
+        run.ok && first_difference(&expected.output, &run.stdout, tolerance(setting)).is_none()
+    };
+    let mut unoptimised = Command::new(exe);
+    unoptimised.envs(opencl_env(dir)).env(
+        "PENCILC_OPENCL_OPTIONS",
+        "-DPENCILC_NO_FP_CONTRACT -cl-opt-disable",
+    );
+    if !right(&run_limited(&mut unoptimised, dir, "run-opencl-O0", limit)) {
+        return None;
+    }
+    // In a folder of its own: the CUDA setting's files keep their names.
+    let cuda = SETTINGS
+        .iter()
+        .position(|s| s.1 == Target::Cuda && s.2.is_empty())?;
+    let sub = dir.join("opencl-as-cuda");
+    std::fs::create_dir_all(&sub).ok()?;
+    let out = sub.join(output_name(cuda));
+    let mut args = pencilc_args(cuda, &dir.join("case.c"), &out);
+    args.extend(["--device".to_string(), "generic-opencl-cpu".to_string()]);
+    if !run_limited(
+        Command::new(pencilc()).args(&args),
+        &sub,
+        "pencilc",
+        TOOL_LIMIT,
+    )
+    .ok
+    {
+        return None;
+    }
+    let emulated = sub.join("emulated");
+    let sanitizers = ["-fsanitize=undefined", "-fno-sanitize-recover=undefined"];
+    build_generated(cuda, &sub, &out, &emulated, &sanitizers, "").ok()?;
+    let mut run = Command::new(&emulated);
+    run.env("PENCILC_RUN", "device");
+    right(&run_limited(&mut run, &sub, "run", limit)).then(|| {
+        "right with the kernels built -cl-opt-disable, and the same mapping right as emulated \
+         CUDA under UBSan: PoCL's optimiser (see tests/compiler_bugs/pocl31_barrier_loops.c)"
             .to_string()
     })
 }
@@ -2366,11 +2433,16 @@ fn shrink(
 /// A wrong output is one only when its text says exactly which wrong output
 /// (a miscompile reported to the lead, not hidden). Remove an entry when its
 /// bug is fixed.
-const KNOWN_ISSUES: [(&str, &str); 2] = [
+const KNOWN_ISSUES: [(&str, &str); 3] = [
     // gcc 12.2's ivopts: wrong code for correct generated loops.
     (
         "the C compiler's optimiser (see tests/compiler_bugs/gcc12_ivopts.c)",
         "tests/compiler_bugs/gcc12_ivopts.c",
+    ),
+    // PoCL 3.1 loses stores of correct tiled kernels when it optimises.
+    (
+        "PoCL's optimiser (see tests/compiler_bugs/pocl31_barrier_loops.c)",
+        "tests/compiler_bugs/pocl31_barrier_loops.c",
     ),
     // The C target runs a wrapped grid of 32768 blocks one after another:
     // right but slow (performance, not correctness).
