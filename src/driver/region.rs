@@ -335,6 +335,7 @@ fn climb_ladder(
             options,
             cpu: cpu_version(opts),
             loaded: loaded.filter(|_| rung <= Rung::NoPromotion),
+            scheduled: None,
             emit: opts.emit,
             kernels_so_far,
         };
@@ -564,6 +565,7 @@ fn with_alternative(
     // A hoisted schedule is mostly the same schedule: scheduling alone
     // (milliseconds) says whether mapping and code generation (seconds,
     // within the region's time) have anything new to compile.
+    let mut scheduled = None;
     if alt == Alternative::Hoisted {
         let Ok(s) = crate::sched::schedule(isl, &w.scop, &w.deps, &options.sched) else {
             return Ok(None);
@@ -571,11 +573,13 @@ fn with_alternative(
         if s.by != "pluto" || s.schedule.tree == o.schedule {
             return Ok(None);
         }
+        scheduled = Some(s);
     }
     let other_opts = RungCompile {
         options,
         cpu: rung_opts.cpu,
         loaded: None,
+        scheduled,
         emit: rung_opts.emit,
         kernels_so_far: rung_opts.kernels_so_far,
     };

@@ -54,6 +54,10 @@ pub(super) struct RungCompile<'a> {
     pub options: RungOptions,
     pub cpu: CpuVersion,
     pub loaded: Option<&'a String>,
+    /// What the scheduler already made of these options and dependences
+    /// (`region::with_alternative` schedules before it compiles): the
+    /// first compilation takes it instead of scheduling again.
+    pub scheduled: Option<sched::Scheduled>,
     pub emit: Option<Emit>,
     pub kernels_so_far: usize,
 }
@@ -73,6 +77,7 @@ pub(super) fn compile_rung(
 ) -> Result<RegionOutcome> {
     let compile = |deps: &deps::DependenceGraph,
                    options: RungOptions,
+                   scheduled: Option<sched::Scheduled>,
                    report: &mut FileReport,
                    lap: &mut dyn FnMut(&mut FileReport, &'static str)| {
         compile_region(
@@ -82,13 +87,14 @@ pub(super) fn compile_rung(
             options,
             r.cpu,
             r.loaded,
+            scheduled,
             r.emit,
             r.kernels_so_far,
             report,
             lap,
         )
     };
-    let mut tried = compile(deps, r.options.clone(), report, lap);
+    let mut tried = compile(deps, r.options.clone(), r.scheduled.clone(), report, lap);
     // isl's scheduler keeps live ranges whole (conditional validity, the
     // way PPCG reorders them); pencilc's may interleave them. So before a
     // copy is given up, isl's scheduler gets its turn with every copy.
@@ -107,7 +113,7 @@ pub(super) fn compile_rung(
             isl_tried = true;
             let mut options = r.options.clone();
             options.sched.kind = SchedulerKind::Isl;
-            tried = compile(deps, options, report, lap);
+            tried = compile(deps, options, None, report, lap);
             if tried.is_ok() {
                 report.placements.push(format!(
                     "{}: isl's scheduler keeps the live ranges of the private copies whole ({})",
@@ -129,7 +135,7 @@ pub(super) fn compile_rung(
         excluded.push(name);
         tried = deps::analyze_with(isl, scop, excluded).and_then(|d| {
             *deps = d;
-            compile(deps, r.options.clone(), report, lap)
+            compile(deps, r.options.clone(), None, report, lap)
         });
     }
     tried
@@ -146,6 +152,7 @@ fn compile_region(
     opts: RungOptions,
     cpu: CpuVersion,
     loaded: Option<&String>,
+    scheduled: Option<sched::Scheduled>,
     emit: Option<Emit>,
     kernels_so_far: usize,
     report: &mut FileReport,
@@ -165,7 +172,10 @@ fn compile_region(
         })?,
         None if opts.original => sched::original_tree(isl, scop, deps)?,
         None => {
-            let scheduled = sched::schedule(isl, scop, deps, &opts.sched)?;
+            let scheduled = match scheduled {
+                Some(s) => s,
+                None => sched::schedule(isl, scop, deps, &opts.sched)?,
+            };
             if let Some(why) = &scheduled.fallback {
                 warnings.push(
                     Diagnostic::warning(

@@ -90,6 +90,7 @@ impl Default for SchedOptions {
 }
 
 /// A schedule, which scheduler produced it, and the fallbacks taken.
+#[derive(Clone, Debug)]
 pub struct Scheduled {
     pub schedule: Schedule,
     /// `pluto`, `isl` or `original order`.
