@@ -637,9 +637,9 @@ fn options(
             ReductionsArg::Declared => pencilc::scop::ReductionMode::Declared,
         },
         hoist: match cli.hoist {
-            HoistArg::Auto => None,
-            HoistArg::Always => Some(true),
-            HoistArg::Never => Some(false),
+            HoistArg::Auto => pencilc::driver::HoistPolicy::Model,
+            HoistArg::Always => pencilc::driver::HoistPolicy::Always,
+            HoistArg::Never => pencilc::driver::HoistPolicy::Never,
         },
         region_timeout: std::time::Duration::from_secs_f64(cli.schedule_timeout),
         first_rung: cli.ladder_start.unwrap_or(pencilc::ladder::Rung::Full),

@@ -13,7 +13,7 @@ mod region;
 mod rung;
 mod saved;
 
-pub use options::{Emit, Options};
+pub use options::{Emit, HoistPolicy, Options};
 
 use crate::back::OutputPaths;
 use crate::depfile;

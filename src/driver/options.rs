@@ -86,10 +86,23 @@ pub struct Options {
     pub debug_fault: Option<String>,
     /// Which accumulations become reductions (`--reductions`).
     pub reductions: scop::ReductionMode,
-    /// `--hoist`: `Some(true)` takes a schedule with sequential rows
-    /// hoisted out of bands wherever it differs, `Some(false)` never, and
-    /// `None` where the GPU model prefers it (`driver::region`).
-    pub hoist: Option<bool>,
+    /// `--hoist`: when a schedule with sequential rows hoisted out of
+    /// bands replaces the region's (`driver::region`).
+    pub hoist: HoistPolicy,
+}
+
+/// When a region takes a schedule with a sequential row hoisted out of a
+/// band, around kernels of the parallel rows it was inside (`--hoist`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HoistPolicy {
+    /// Where the device's GPU model estimates it well under the region's
+    /// own schedule.
+    #[default]
+    Model,
+    /// Wherever it differs from the region's schedule (for testing the
+    /// transformation, which the model takes rarely on small programs).
+    Always,
+    Never,
 }
 
 impl Default for Options {
@@ -126,7 +139,7 @@ impl Default for Options {
             progress: false,
             debug_fault: None,
             reductions: scop::ReductionMode::default(),
-            hoist: None,
+            hoist: HoistPolicy::Model,
         }
     }
 }

@@ -5,7 +5,7 @@
 use super::outputs::{estimate, faster_by, under_half};
 use super::rung::{compile_rung, cpu_version, reduction_statements, RegionOutcome, RungCompile};
 use super::saved::{read_schedules, saved_for, SavedSchedule, SAVED_NO_COPY, SAVED_REDUCTIONS};
-use super::{at_region, debug_fault, progress, Emit, FileReport, Lap, Options};
+use super::{at_region, debug_fault, progress, Emit, FileReport, HoistPolicy, Lap, Options};
 use crate::back::Target;
 use crate::diag::{Code, Diagnostic, Result};
 use crate::front::parse::Region;
@@ -364,7 +364,7 @@ fn climb_ladder(
                     tried = Ok(other.0);
                     // `--hoist always` keeps what it asked for, which the
                     // GPU model may like less than isl's schedule.
-                    if alt == Alternative::Hoisted && opts.hoist == Some(true) {
+                    if alt == Alternative::Hoisted && opts.hoist == HoistPolicy::Always {
                         break;
                     }
                 }
@@ -491,7 +491,11 @@ impl Alternative {
     fn forced(self, opts: &Options) -> Option<bool> {
         match self {
             Alternative::IslScheduler => None,
-            Alternative::Hoisted => opts.hoist,
+            Alternative::Hoisted => match opts.hoist {
+                HoistPolicy::Model => None,
+                HoistPolicy::Always => Some(true),
+                HoistPolicy::Never => Some(false),
+            },
         }
     }
 
