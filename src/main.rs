@@ -551,6 +551,33 @@ fn options(
                 .with_hint("use --target c --openmp, and build the output with -fopenmp"),
         );
     }
+    // `--hoist always` asks for something the run would silently not do.
+    if matches!(cli.hoist, HoistArg::Always) {
+        let (other, hint) = if matches!(cli.scheduler, SchedulerArg::Isl) {
+            (
+                "--scheduler isl schedules with isl's",
+                "drop --hoist always, or use --scheduler pluto",
+            )
+        } else if cli.load_schedule.is_some() {
+            (
+                "--load-schedule takes the file's as written",
+                "drop --hoist always, or save the hoisted schedules with --hoist always --save-schedule",
+            )
+        } else {
+            ("", "")
+        };
+        if !other.is_empty() {
+            return Err(Diagnostic::error(
+                Code::Usage,
+                None,
+                format!(
+                    "--hoist always moves loops of pencilc's own schedules, and {}",
+                    other
+                ),
+            )
+            .with_hint(hint));
+        }
+    }
     if let Some(o) = &cli.output {
         pencilc::back::check_host_name(target, o)?;
     }

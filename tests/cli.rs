@@ -735,3 +735,105 @@ fn verbose_says_the_generated_code_was_read_back() {
         err
     );
 }
+
+/// `--hoist always` reorders loops of pencilc's own schedules: with isl's
+/// scheduler or a loaded schedule it would silently do nothing, so it is
+/// refused; saved with `--save-schedule`, a hoisted schedule loads back.
+#[test]
+fn hoist_always_needs_pencilcs_own_schedules() {
+    let dir = scratch("hoist-usage");
+    let input = root().join("tests/programs/hoisted_rows.c");
+    let saved = dir.join("hoisted.sched");
+    let out = Command::new(pencilc())
+        .args(["--target", "cuda", "--hoist", "always", "--save-schedule"])
+        .arg(&saved)
+        .arg("-o")
+        .arg(dir.join("saved_host.c"))
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for (args, says) in [
+        (
+            vec!["--scheduler", "isl"],
+            "--scheduler isl schedules with isl's",
+        ),
+        (
+            vec!["--load-schedule", saved.to_str().unwrap()],
+            "--load-schedule takes the file's as written",
+        ),
+    ] {
+        let out = Command::new(pencilc())
+            .args(["--target", "cuda", "--hoist", "always"])
+            .args(&args)
+            .arg("-o")
+            .arg(dir.join("x_host.c"))
+            .arg(&input)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{:?}: {}", args, err);
+        assert!(
+            err.contains("[E0301]") && err.contains(says),
+            "{:?}: {}",
+            args,
+            err
+        );
+        assert!(!dir.join("x_host.c").exists(), "{:?} wrote output", args);
+    }
+    // `never` and `auto` mean nothing more than isl's own schedule there.
+    for hoist in ["never", "auto"] {
+        let out = Command::new(pencilc())
+            .args(["--target", "cuda", "--scheduler", "isl", "--hoist", hoist])
+            .arg("-o")
+            .arg(dir.join("isl_host.c"))
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let out = Command::new(pencilc())
+        .args(["--target", "cuda", "--load-schedule"])
+        .arg(&saved)
+        .arg("-o")
+        .arg(dir.join("loaded_host.c"))
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The kernels (their text after the header comment) are the hoisted
+    // ones, which differ from those of pencilc's schedule without hoisting.
+    let out = Command::new(pencilc())
+        .args(["--target", "cuda", "--hoist", "never", "-o"])
+        .arg(dir.join("kept_host.c"))
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let kernels = |name: &str| {
+        let text = std::fs::read_to_string(dir.join(format!("{}_kernel.cu", name))).unwrap();
+        text.lines()
+            .skip_while(|l| !l.starts_with("__global__"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(!kernels("saved").is_empty());
+    assert_eq!(kernels("saved"), kernels("loaded"));
+    assert_ne!(kernels("saved"), kernels("kept"));
+}
