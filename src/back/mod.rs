@@ -337,15 +337,19 @@ pub fn emit(
     // its own code still needs the builtins it calls defined.
     let file_names = names;
     let host_file = |prelude: &str| -> String {
-        let prelude = format!("{}\n{}", prelude.trim_end(), outline::prototypes(&outlined));
-        let mut text = splice(
-            source,
-            &shield_from_user_names(
-                &shield_from_predefined_macros(&prelude, file_names),
+        // The prototypes come after the shields: their parameters are the
+        // user's names (a parameter `uint` is no use of `<sys/types.h>`'s
+        // `uint`), read as the definitions at the end of the file read them.
+        let prelude = format!(
+            "{}\n{}",
+            shield_from_user_names(
+                &shield_from_predefined_macros(prelude, file_names),
                 file_names,
-            ),
-            &replacements,
+            )
+            .trim_end(),
+            outline::prototypes(&outlined)
         );
+        let mut text = splice(source, &prelude, &replacements);
         if !outlined.is_empty() {
             if !text.ends_with('\n') {
                 text.push('\n');

@@ -3,8 +3,12 @@
  * file's <stdlib.h> includes on glibc, and the host file did not build):
  * a function `select`, arrays `index` and `random`, a scalar `time`, and a
  * `static` prototype of `puts` (the fuzzer's case: internal linkage
- * against <stdio.h>'s declaration; never used, so never defined). The
- * program includes no header, so it is valid C on its own. */
+ * against <stdio.h>'s declaration; never used, so never defined), and an
+ * array `uint` (a type of glibc's <sys/types.h>) that a function with a
+ * region takes as a parameter of that name (fuzz case 733003602: the
+ * region's outlined prototype named the parameter, and the host file took
+ * it for a use of the library's `uint`). The program includes no header,
+ * so it is valid C on its own. */
 int printf(const char *, ...);
 static int puts(const char *);
 
@@ -19,6 +23,18 @@ static int select(int a, int b)
   return a > b ? a : b;
 }
 
+double uint[N];
+
+static double scaled_sum(int n, double uint[N])
+{
+  double s = 0;
+#pragma scop
+  for (int i = 0; i < n; i++)
+    s += 0.5 * uint[i];
+#pragma endscop
+  return s;
+}
+
 static void kernel(int n)
 {
 #pragma scop
@@ -29,9 +45,12 @@ static void kernel(int n)
 
 int main(void)
 {
-  for (int i = 0; i < N; i++)
+  for (int i = 0; i < N; i++) {
     index[i] = i % 5;
+    uint[i] = i % 7;
+  }
   kernel(N - 1);
+  printf("%.10g\n", scaled_sum(N, uint));
   double s = 0;
   for (int i = 0; i < N; i++)
     s += random[i] * (i + 1);
