@@ -10,7 +10,8 @@
  * work-item (the cache's program.bc) still stores; the work-group
  * function PoCL builds from it (parallel.bc) does not. Storing a constant
  * instead of s[0], bounding c4 by `c4 <= c2 + 8 && c4 <= m` instead of
- * min(), dropping either barrier, or an outer loop of one iteration gives
+ * min(), dropping the barrier that ends the c2 loop or the c1 loop, or an
+ * outer loop of one iteration gives
  * 170 both times. This is the shape of pencilc's tiled kernels (a tile
  * loop with a copy into local memory, a barrier, a loop nest under a
  * condition on the thread, a barrier); the family's kernel is right
