@@ -552,31 +552,27 @@ fn options(
         );
     }
     // `--hoist always` asks for something the run would silently not do.
-    if matches!(cli.hoist, HoistArg::Always) {
-        let (other, hint) = if matches!(cli.scheduler, SchedulerArg::Isl) {
-            (
-                "--scheduler isl schedules with isl's",
-                "drop --hoist always, or use --scheduler pluto",
-            )
-        } else if cli.load_schedule.is_some() {
-            (
-                "--load-schedule takes the file's as written",
-                "drop --hoist always, or save the hoisted schedules with --hoist always --save-schedule",
-            )
-        } else {
-            ("", "")
-        };
-        if !other.is_empty() {
-            return Err(Diagnostic::error(
-                Code::Usage,
-                None,
-                format!(
-                    "--hoist always moves loops of pencilc's own schedules, and {}",
-                    other
-                ),
-            )
-            .with_hint(hint));
-        }
+    let hoist_conflict = match cli.hoist {
+        HoistArg::Always if matches!(cli.scheduler, SchedulerArg::Isl) => Some((
+            "--scheduler isl schedules with isl's",
+            "drop --hoist always, or use --scheduler pluto",
+        )),
+        HoistArg::Always if cli.load_schedule.is_some() => Some((
+            "--load-schedule takes the file's as written",
+            "drop --hoist always, or save the hoisted schedules with --hoist always --save-schedule",
+        )),
+        _ => None,
+    };
+    if let Some((other, hint)) = hoist_conflict {
+        return Err(Diagnostic::error(
+            Code::Usage,
+            None,
+            format!(
+                "--hoist always moves loops of pencilc's own schedules, and {}",
+                other
+            ),
+        )
+        .with_hint(hint));
     }
     if let Some(o) = &cli.output {
         pencilc::back::check_host_name(target, o)?;

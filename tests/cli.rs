@@ -744,35 +744,35 @@ fn hoist_always_needs_pencilcs_own_schedules() {
     let dir = scratch("hoist-usage");
     let input = root().join("tests/programs/hoisted_rows.c");
     let saved = dir.join("hoisted.sched");
-    let out = Command::new(pencilc())
-        .args(["--target", "cuda", "--hoist", "always", "--save-schedule"])
-        .arg(&saved)
-        .arg("-o")
-        .arg(dir.join("saved_host.c"))
-        .arg(&input)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    // `pencilc --target cuda ARGS -o DIR/NAME_host.c hoisted_rows.c`.
+    let cuda = |args: &[&str], name: &str| {
+        let mut cmd = Command::new(pencilc());
+        cmd.args(["--target", "cuda"])
+            .args(args)
+            .arg("-o")
+            .arg(dir.join(format!("{}_host.c", name)))
+            .arg(&input);
+        cmd
+    };
+    let saved_arg = saved.to_str().unwrap();
+    run(
+        &mut cuda(
+            &["--hoist", "always", "--save-schedule", saved_arg],
+            "saved",
+        ),
+        "--hoist always --save-schedule",
     );
     for (args, says) in [
         (
-            vec!["--scheduler", "isl"],
+            ["--scheduler", "isl"],
             "--scheduler isl schedules with isl's",
         ),
         (
-            vec!["--load-schedule", saved.to_str().unwrap()],
+            ["--load-schedule", saved_arg],
             "--load-schedule takes the file's as written",
         ),
     ] {
-        let out = Command::new(pencilc())
-            .args(["--target", "cuda", "--hoist", "always"])
-            .args(&args)
-            .arg("-o")
-            .arg(dir.join("x_host.c"))
-            .arg(&input)
+        let out = cuda(&[&["--hoist", "always"][..], &args[..]].concat(), "x")
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
@@ -787,45 +787,18 @@ fn hoist_always_needs_pencilcs_own_schedules() {
     }
     // `never` and `auto` mean nothing more than isl's own schedule there.
     for hoist in ["never", "auto"] {
-        let out = Command::new(pencilc())
-            .args(["--target", "cuda", "--scheduler", "isl", "--hoist", hoist])
-            .arg("-o")
-            .arg(dir.join("isl_host.c"))
-            .arg(&input)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        run(
+            &mut cuda(&["--scheduler", "isl", "--hoist", hoist], "isl"),
+            hoist,
         );
     }
-    let out = Command::new(pencilc())
-        .args(["--target", "cuda", "--load-schedule"])
-        .arg(&saved)
-        .arg("-o")
-        .arg(dir.join("loaded_host.c"))
-        .arg(&input)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    run(
+        &mut cuda(&["--load-schedule", saved_arg], "loaded"),
+        "--load-schedule",
     );
+    run(&mut cuda(&["--hoist", "never"], "kept"), "--hoist never");
     // The kernels (their text after the header comment) are the hoisted
     // ones, which differ from those of pencilc's schedule without hoisting.
-    let out = Command::new(pencilc())
-        .args(["--target", "cuda", "--hoist", "never", "-o"])
-        .arg(dir.join("kept_host.c"))
-        .arg(&input)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let kernels = |name: &str| {
         let text = std::fs::read_to_string(dir.join(format!("{}_kernel.cu", name))).unwrap();
         text.lines()

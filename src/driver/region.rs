@@ -364,7 +364,7 @@ fn climb_ladder(
                     tried = Ok(other.0);
                     // `--hoist always` keeps what it asked for, which the
                     // GPU model may like less than isl's schedule.
-                    if alt == Alternative::Hoisted && opts.hoist == HoistPolicy::Always {
+                    if alt.policy(opts) == HoistPolicy::Always {
                         break;
                     }
                 }
@@ -485,17 +485,12 @@ enum Alternative {
 }
 
 impl Alternative {
-    /// `--hoist always` takes the hoisted schedule wherever it differs,
-    /// and `never` nowhere: for testing the transformation itself, which
-    /// the GPU model takes rarely on small programs.
-    fn forced(self, opts: &Options) -> Option<bool> {
+    /// When the alternative replaces the region's schedule: isl's where
+    /// the GPU model prefers it, the hoisted one as `--hoist` says.
+    fn policy(self, opts: &Options) -> HoistPolicy {
         match self {
-            Alternative::IslScheduler => None,
-            Alternative::Hoisted => match opts.hoist {
-                HoistPolicy::Model => None,
-                HoistPolicy::Always => Some(true),
-                HoistPolicy::Never => Some(false),
-            },
+            Alternative::IslScheduler => HoistPolicy::Model,
+            Alternative::Hoisted => opts.hoist,
         }
     }
 
@@ -552,8 +547,8 @@ fn with_alternative(
     report: &mut FileReport,
     lap: &mut Lap<'_>,
 ) -> Result<Option<(RegionOutcome, String)>> {
-    let forced = alt.forced(opts);
-    if forced == Some(false)
+    let policy = alt.policy(opts);
+    if policy == HoistPolicy::Never
         || opts.load_schedule.is_some()
         || rung_opts.options.original
         || rung_opts.options.sched.kind != crate::sched::SchedulerKind::Pluto
@@ -561,7 +556,7 @@ fn with_alternative(
         return Ok(None);
     }
     let ours = estimate_of(isl, &w.scop, &w.deps, o, opts);
-    if forced.is_none() && !ours.as_ref().is_some_and(|e| mostly_serial(&e.0)) {
+    if policy == HoistPolicy::Model && !ours.as_ref().is_some_and(|e| mostly_serial(&e.0)) {
         return Ok(None);
     }
     let mut options = rung_opts.options.clone();
@@ -609,7 +604,7 @@ fn with_alternative(
         (Some(ours), Some(theirs)) if faster_by(ours, theirs, alt.margin()) => {
             alt.note(w.scop.begin_line, theirs.0.total_ms, ours.0.total_ms)
         }
-        _ if forced == Some(true) => alt.forced_note(w.scop.begin_line),
+        _ if policy == HoistPolicy::Always => alt.forced_note(w.scop.begin_line),
         _ => return Ok(None),
     };
     again.placements.push(note.clone());
