@@ -1987,7 +1987,7 @@ fn check_setting(dir: &Path, setting: usize, expected: &Reference) -> Result<Not
     // each thread as a fiber: both need more than the C target.
     let limit = match SETTINGS[setting].1 {
         Target::C | Target::OpenMp => PROGRAM_LIMIT.max(expected.elapsed * 100),
-        _ => (PROGRAM_LIMIT * 6).max(expected.elapsed * 1000),
+        _ => emulated_limit(expected),
     };
     let mut cmd = Command::new(&exe);
     if SETTINGS[setting].1 == Target::OpenCl {
@@ -2028,6 +2028,12 @@ fn check_setting(dir: &Path, setting: usize, expected: &Reference) -> Result<Not
     Ok(notes)
 }
 
+/// How long OpenCL and emulated CUDA may run: they build kernels when
+/// they start, or run each thread as a fiber.
+fn emulated_limit(expected: &Reference) -> Duration {
+    (PROGRAM_LIMIT * 6).max(expected.elapsed * 1000)
+}
+
 /// Why a wrong output of a setting built by the C compiler alone is the
 /// compiler's (`tests/compiler_bugs/gcc12_ivopts.c`): the same generated
 /// code is right with gcc's induction-variable optimisation off, right
@@ -2056,7 +2062,7 @@ fn host_compiler_triage(
         if SETTINGS[setting].1 == Target::Cuda {
             cmd.env("PENCILC_RUN", "device");
         }
-        let limit = (PROGRAM_LIMIT * 6).max(expected.elapsed * 1000);
+        let limit = emulated_limit(expected);
         let run = run_limited(&mut cmd, dir, &format!("run-{}-{}", slug, tag), limit);
         run.ok
             .then(|| first_difference(&expected.output, &run.stdout, tolerance(setting)).is_none())
@@ -2097,7 +2103,7 @@ fn device_compiler_triage(
     if SETTINGS[setting].1 != Target::OpenCl {
         return None;
     }
-    let limit = (PROGRAM_LIMIT * 6).max(expected.elapsed * 1000);
+    let limit = emulated_limit(expected);
     let right = |run: &Ran| {
         run.ok && first_difference(&expected.output, &run.stdout, tolerance(setting)).is_none()
     };
