@@ -58,6 +58,14 @@ pub struct Device {
     /// threads (gemm's A and B) and uncoalesced ones still go there.
     #[serde(default = "yes")]
     pub shared_for_halo: bool,
+    /// Banks of shared memory, each 4 bytes wide (32 on every NVIDIA GPU
+    /// since Maxwell and on AMD's LDS); 0 where local memory has no banks
+    /// (a CPU). Threads of a warp that read one column of a tile whose
+    /// rows are a multiple of the banks apart all wait on one bank (a
+    /// 32x32 tile of doubles read by column: 16 accesses in turn); such
+    /// tiles get one more element per row.
+    #[serde(default = "thirty_two")]
+    pub shared_memory_banks: i64,
     /// Whether the device works on the host's memory (OpenCL's
     /// `CL_DEVICE_HOST_UNIFIED_MEMORY`: PoCL, integrated GPUs). The
     /// generated code asks the device itself and, where it says so, wraps
@@ -94,6 +102,10 @@ pub struct Device {
 
 fn yes() -> bool {
     true
+}
+
+fn thirty_two() -> i64 {
+    32
 }
 
 /// The cost model's constants (all optional in a description's

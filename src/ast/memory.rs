@@ -49,6 +49,8 @@ pub struct Site {
 pub struct LocalArray {
     pub name: String,
     pub elem_type: String,
+    /// The dimensions as declared (a shared tile's rows may be padded:
+    /// `map::memory::row_padding`).
     pub sizes: Vec<i64>,
     pub shared: bool,
 }
@@ -59,7 +61,7 @@ pub fn locals_of(plan: &KernelPlan) -> Vec<LocalArray> {
         .map(|g| LocalArray {
             name: g.name.clone(),
             elem_type: g.elem_type.clone(),
-            sizes: g.sizes.clone(),
+            sizes: crate::map::memory::declared_sizes(&g.sizes, g.row_pad),
             shared: g.placement == Placement::Shared,
         })
         .collect()

@@ -79,6 +79,7 @@ impl MapOptions {
                 register_tiles_across_barriers: d.register_tiles_across_barriers,
                 shared_write_back: d.shared_write_back,
                 shared_for_halo: d.shared_for_halo,
+                banks: d.shared_memory_banks,
                 ..memory::MemOptions::default()
             },
             ..MapOptions::default()

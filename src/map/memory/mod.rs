@@ -67,6 +67,8 @@ pub struct MemOptions {
     /// Groups whose only reuse is a halo or within one thread may go to
     /// shared memory (`Device::shared_for_halo`).
     pub shared_for_halo: bool,
+    /// Banks of shared memory (`Device::shared_memory_banks`; 0: none).
+    pub banks: i64,
 }
 
 impl Default for MemOptions {
@@ -79,6 +81,7 @@ impl Default for MemOptions {
             register_tiles_across_barriers: true,
             shared_write_back: false,
             shared_for_halo: true,
+            banks: 32,
         }
     }
 }
@@ -99,6 +102,10 @@ pub struct Group {
     pub elem_type: String,
     /// Tile sizes per array dimension.
     pub sizes: Vec<i64>,
+    /// Elements the declared tile adds to each row beyond `sizes` (shared
+    /// tiles read by column: `row_padding`); copies and accesses keep to
+    /// `sizes`.
+    pub row_pad: i64,
     /// Register tiles: distance between a thread's elements per dimension.
     pub strides: Vec<i64>,
     /// instance → element, isl text.
@@ -182,6 +189,46 @@ impl KernelShape<'_> {
     fn tile_extent_bound(&self) -> i64 {
         2 * self.tile_sizes.iter().copied().max().unwrap_or(1) + 16
     }
+}
+
+/// Elements to add to each row of a shared tile of `sizes` so that the
+/// threads of a warp reading one column touch distinct banks. With banks
+/// of 4 bytes, an element of `w` words and rows `e` elements long, thread
+/// `t` of a column read starts at word `t * e * w`; the hardware serves
+/// `banks / w` threads at a time, which hit distinct banks exactly when
+/// `e` is odd (for banks a power of two). Only for 4- and 8-byte scalars
+/// (other element sizes are left as they are).
+pub fn row_padding(sizes: &[i64], elem_type: &str, banks: i64) -> i64 {
+    let scalar = matches!(
+        elem_type.trim(),
+        "float"
+            | "int"
+            | "unsigned"
+            | "unsigned int"
+            | "double"
+            | "long"
+            | "unsigned long"
+            | "long long"
+            | "unsigned long long"
+    );
+    match sizes.last() {
+        Some(&e)
+            if sizes.len() >= 2 && scalar && banks > 0 && banks.count_ones() == 1 && e % 2 == 0 =>
+        {
+            1
+        }
+        _ => 0,
+    }
+}
+
+/// A tile's sizes as declared: `row_pad` more elements in the last
+/// dimension.
+pub fn declared_sizes(sizes: &[i64], row_pad: i64) -> Vec<i64> {
+    let mut d = sizes.to_vec();
+    if let Some(l) = d.last_mut() {
+        *l += row_pad;
+    }
+    d
 }
 
 fn elem_bytes(t: &str) -> i64 {
@@ -414,4 +461,45 @@ fn passed_to_functions(scop: &crate::scop::Scop) -> std::collections::BTreeSet<S
         }
     }
     names.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_a_multiple_of_two_elements_are_padded_to_an_odd_length() {
+        // 32x32 doubles: thread t of a column read starts at word 64 t,
+        // all in bank 0; 33 elements a row: word 66 t, banks 2t, 2t + 1.
+        assert_eq!(row_padding(&[32, 32], "double", 32), 1);
+        assert_eq!(declared_sizes(&[32, 32], 1), [32, 33]);
+        assert_eq!(row_padding(&[34, 32], "float", 32), 1);
+        assert_eq!(row_padding(&[16, 2], "int", 32), 1);
+        // Odd rows, one dimension, no banks, other element sizes: as is.
+        assert_eq!(row_padding(&[32, 33], "double", 32), 0);
+        assert_eq!(row_padding(&[32], "double", 32), 0);
+        assert_eq!(row_padding(&[32, 32], "double", 0), 0);
+        assert_eq!(row_padding(&[32, 32], "char", 32), 0);
+        assert_eq!(row_padding(&[32, 32], "struct point", 32), 0);
+        assert_eq!(declared_sizes(&[8], 0), [8]);
+    }
+
+    #[test]
+    fn odd_rows_put_each_thread_of_a_column_read_on_its_own_banks() {
+        // What `row_padding` promises, checked by counting: the threads a
+        // bank serves at once (32 / words per element) reading one column.
+        for (elem, words) in [("float", 1i64), ("double", 2)] {
+            for e in 1..=64i64 {
+                let rows = e + row_padding(&[4, e], elem, 32);
+                let per_pass = 32 / words;
+                let mut banks = std::collections::BTreeSet::new();
+                for t in 0..per_pass {
+                    for w in 0..words {
+                        banks.insert((t * rows * words + w) % 32);
+                    }
+                }
+                assert_eq!(banks.len() as i64, 32, "{} rows of {} {}s", rows, e, elem);
+            }
+        }
+    }
 }

@@ -102,6 +102,48 @@ pub fn is_coalesced(
     rank: usize,
     array: &str,
 ) -> Result<bool> {
+    let mut cons: Vec<String> = (0..rank.saturating_sub(1))
+        .map(|k| format!("b{k} = a{k}"))
+        .collect();
+    if rank > 0 {
+        cons.push(format!("a{l} <= b{l} <= a{l} + 1", l = rank - 1));
+    }
+    x_step_keeps(isl, refs, to_points, x_pos, rank, array, &cons)
+}
+
+/// Whether consecutive x threads touch elements of different rows through
+/// some reference: moving the point value mapped to x by one moves a
+/// subscript other than the last. In a shared tile such threads read
+/// one column, a row's length apart (bank conflicts where that length is
+/// a multiple of the banks).
+pub fn crosses_rows(
+    isl: &Isl,
+    refs: &[UnionMap],
+    to_points: &UnionMap,
+    x_pos: usize,
+    rank: usize,
+    array: &str,
+) -> Result<bool> {
+    let cons: Vec<String> = (0..rank.saturating_sub(1))
+        .map(|k| format!("b{k} = a{k}"))
+        .collect();
+    Ok(!x_step_keeps(
+        isl, refs, to_points, x_pos, rank, array, &cons,
+    )?)
+}
+
+/// Whether, through every reference, the elements of points one apart in
+/// the value mapped to x (element `a` of the first, `b` of the second)
+/// satisfy all of `cons`.
+fn x_step_keeps(
+    isl: &Isl,
+    refs: &[UnionMap],
+    to_points: &UnionMap,
+    x_pos: usize,
+    rank: usize,
+    array: &str,
+    cons: &[String],
+) -> Result<bool> {
     let n = point_count(isl, to_points)?;
     let xs: Vec<String> = (0..n).map(|k| format!("x{}", k)).collect();
     let ys: Vec<String> = (0..n)
@@ -121,12 +163,6 @@ pub fn is_coalesced(
     .isl(isl, STAGE)?;
     let a: Vec<String> = (0..rank).map(|k| format!("a{}", k)).collect();
     let b: Vec<String> = (0..rank).map(|k| format!("b{}", k)).collect();
-    let mut cons: Vec<String> = (0..rank.saturating_sub(1))
-        .map(|k| format!("b{k} = a{k}"))
-        .collect();
-    if rank > 0 {
-        cons.push(format!("a{l} <= b{l} <= a{l} + 1", l = rank - 1));
-    }
     // Text: a relation written from dimension names made here.
     let good = UnionMap::read_from_str(
         &isl.ctx,

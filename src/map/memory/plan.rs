@@ -6,9 +6,9 @@
 use super::groups::{self, Ref};
 use super::placement::{self, Reuse};
 use super::{
-    elem_bytes, footprint, footprint_map, merge_groups, out_dims, passed_to_functions, prefix_with,
-    register_tile_at, runs_in, tile, union, Group, KernelMemory, KernelShape, Level, MemOptions,
-    Placement, STAGE,
+    declared_sizes, elem_bytes, footprint, footprint_map, merge_groups, out_dims,
+    passed_to_functions, prefix_with, register_tile_at, row_padding, runs_in, tile, union, Group,
+    KernelMemory, KernelShape, Level, MemOptions, Placement, STAGE,
 };
 use crate::diag::Result;
 use crate::isl::{Isl, IslResultExt};
@@ -47,6 +47,8 @@ struct Traits {
     coalesced: bool,
     /// Each thread walks its own rows (cached lines serve it).
     cached_rows: bool,
+    /// Consecutive x threads touch different rows (`placement::crosses_rows`).
+    crosses_rows: bool,
 }
 
 impl Traits {
@@ -256,6 +258,7 @@ fn plan_group(
         name: String::new(),
         elem_type: arr.elem_type.clone(),
         sizes: vec![],
+        row_pad: 0,
         strides: vec![],
         reads: reads.to_str().isl(isl, STAGE)?.to_string(),
         writes: writes.to_str().isl(isl, STAGE)?.to_string(),
@@ -370,11 +373,22 @@ fn traits(
             rank,
             array,
         )?;
+    let crosses_rows = !coalesced
+        && rank >= 2
+        && placement::crosses_rows(
+            isl,
+            &per_access,
+            &f.to_points,
+            f.n_outer_inner + f.n_thread - 1,
+            rank,
+            array,
+        )?;
     Ok(Traits {
         may_write: members.iter().any(|&m| refs[m].may_write),
         reuse,
         coalesced,
         cached_rows,
+        crosses_rows,
     })
 }
 
@@ -427,7 +441,15 @@ fn place(opts: &MemOptions, g: &mut Group, c: &Candidates, t: &Traits, shared_us
                 || t.reuse.thread_factor > 1
                 || (t.reuse.any && opts.shared_for_halo) =>
         {
-            let bytes = sizes.iter().product::<i64>() * elem_bytes(&g.elem_type);
+            // Threads reading one column of the tile would queue on one
+            // bank where rows are a multiple of the banks apart.
+            let row_pad = if t.crosses_rows {
+                row_padding(sizes, &g.elem_type, opts.banks)
+            } else {
+                0
+            };
+            let declared: Vec<i64> = declared_sizes(sizes, row_pad);
+            let bytes = declared.iter().product::<i64>() * elem_bytes(&g.elem_type);
             if opts.max_shared_bytes >= 0 && *shared_used + bytes > opts.max_shared_bytes {
                 g.reason = format!(
                     "global, {} tile {} ({} bytes) over the shared-memory budget ({} of {} bytes used)",
@@ -441,10 +463,19 @@ fn place(opts: &MemOptions, g: &mut Group, c: &Candidates, t: &Traits, shared_us
                 *shared_used += bytes;
                 g.placement = Placement::Shared;
                 g.sizes = sizes.clone();
+                g.row_pad = row_pad;
                 g.strides = strides.clone();
                 g.reason = format!(
-                    "shared, tile {}{}, {}{}",
+                    "shared, tile {}{}{}, {}{}",
                     dims(sizes),
+                    if row_pad > 0 {
+                        format!(
+                            " (declared {}: read by column, rows padded against bank conflicts)",
+                            dims(&declared)
+                        )
+                    } else {
+                        String::new()
+                    },
                     if strides.iter().any(|&s| s > 1) {
                         format!(" (strides {})", dims(strides))
                     } else {
