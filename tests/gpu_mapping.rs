@@ -209,8 +209,8 @@ fn no_loop_nest_runs_on_one_gpu_thread_at_large() {
 /// multiple of 32 elements apart all use one bank of shared memory and
 /// wait on each other (16 at a time for doubles). Such tiles are declared
 /// with one more element per row; the copies and accesses still cover the
-/// tile. The mat-vec kernels (atax, bicg, mvt, gesummv, gemver) read `A`
-/// that way.
+/// tile. At LARGE, gramschmidt's `A` in its last kernel is one (the
+/// mat-vec kernels' `A` was, before the GPU model took their tiles away).
 #[test]
 fn no_shared_tile_is_read_by_column_with_rows_a_multiple_of_the_banks_apart() {
     let all = cuda_at_large();
@@ -258,43 +258,124 @@ fn no_shared_tile_is_read_by_column_with_rows_a_multiple_of_the_banks_apart() {
         }
     }
     assert!(conflicts.is_empty(), "{:#?}", conflicts);
-    for k in ["atax", "bicg", "mvt", "gesummv", "gemver"] {
-        assert!(
-            all[k].contains("__shared__ double shared_A[32][33];"),
-            "{}",
-            all[k]
-        );
-    }
+    assert!(
+        all["gramschmidt"].contains("__shared__ double shared_A[32][33];"),
+        "{}",
+        all["gramschmidt"]
+    );
     // Tiles read along their rows keep them: gemm's A and B.
     assert!(!padded.contains_key("gemm"), "{:?}", padded);
 }
 
-/// The padded tiles give the sequential results as OpenCL for the H100
-/// on PoCL (the CUDA output runs emulated in
-/// `fakecuda::every_polybench_kernel_at_small_is_correct_as_cuda_for_the_h100`),
-/// and the OpenCL CPU description, whose local memory has no banks, keeps
-/// rows as they are.
+/// Shared tiles only where the GPU model says they pay: a kernel whose
+/// estimate without them is under 3/4 of its estimate with them keeps
+/// its groups in global memory. The mat-vec kernels' row tiles of `A`
+/// (each element read once: 32 copies and two barriers per thread for 32
+/// products) and adi's column sweep's tiles go; gemm's, 3mm's and
+/// gramschmidt's, read by many threads, stay.
 #[test]
-fn padded_shared_tiles_are_correct_on_pocl() {
+fn shared_tiles_only_where_the_gpu_model_says_they_pay() {
+    let all = cuda_at_large();
+    for k in ["atax", "bicg", "mvt", "gesummv", "gemver"] {
+        assert!(!all[k].contains("__shared__ double shared_A"), "{}", all[k]);
+    }
+    assert!(!all["adi"].contains("__shared__"), "{}", all["adi"]);
+    for k in ["gemm", "3mm", "gramschmidt"] {
+        assert!(all[k].contains("__shared__ double shared_"), "{}", all[k]);
+    }
+    // `-v` says which kernel and why.
+    let out = run(
+        Command::new(pencilc())
+            .args(["--target", "cuda", "-v", "-DLARGE_DATASET", "-I"])
+            .arg(root().join("polybench/utilities"))
+            .arg("--output-dir")
+            .arg(scratch("gpu-mapping-tiles-note"))
+            .arg(kernel_path("mvt")),
+        "pencilc -v",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        log.contains("kernel0: groups in global memory, not shared tiles: the GPU model estimates the kernel at"),
+        "{}",
+        log
+    );
+    assert!(
+        log.contains(
+            "kernel[0] A: global, no shared tiles in this kernel (the GPU model's choice)"
+        ),
+        "{}",
+        log
+    );
+    // Without the model (--no-shared-memory's choice is the user's), the
+    // tiles stay where the placement rules put them.
+    let plain = scratch("gpu-mapping-tiles-plain");
+    let device = h100_without_model(&plain);
+    run(
+        Command::new(pencilc())
+            .args(["--target", "cuda", "-DLARGE_DATASET", "--device"])
+            .arg(&device)
+            .arg("-I")
+            .arg(root().join("polybench/utilities"))
+            .arg("--output-dir")
+            .arg(&plain)
+            .arg(kernel_path("mvt")),
+        "pencilc --device (no gpu model)",
+    );
+    let cu = std::fs::read_to_string(plain.join("mvt_kernel.cu")).unwrap();
+    assert!(cu.contains("__shared__ double shared_A[32][33];"), "{}", cu);
+}
+
+/// The H100's description without its `[gpu_model]`: the same mapping
+/// rules, no choices by the model (tiles where the rules put them).
+fn h100_without_model(dir: &std::path::Path) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(root().join("devices/nvidia-h100.toml")).unwrap();
+    let cut = text.find("[gpu_model]").expect("the H100 has a GPU model");
+    let path = dir.join("h100-no-model.toml");
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(&path, &text[..cut]).unwrap();
+    path
+}
+
+/// The padded tiles (the H100's rules without its model, which would take
+/// most of them away at SMALL) and the model's global groups (the H100 as
+/// it is) give the sequential results as OpenCL on PoCL and as emulated
+/// CUDA; the OpenCL CPU description, whose local memory has no banks,
+/// keeps rows as they are.
+#[test]
+fn padded_and_model_placed_groups_are_correct() {
     if !opencl_available() {
         skipped(
-            "padded_shared_tiles_are_correct_on_pocl",
+            "padded_and_model_placed_groups_are_correct",
             "no OpenCL platform",
         );
         return;
     }
-    let kernels = ["atax", "bicg", "mvt", "gesummv", "gemver", "gramschmidt"];
+    let kernels = ["atax", "mvt", "gemver", "gramschmidt", "adi"];
+    let dir = scratch("gpu-mapping-padded-device");
+    let device = h100_without_model(&dir);
+    let device = device.to_str().unwrap();
     harness_all_correct_on(
         "gpu-mapping-padded",
         "SMALL",
         &kernels,
-        &["--device", "nvidia-h100"],
-        Programs::OpenCl,
+        &["--device", device],
+        Programs::OpenClAndEmulatedCuda,
     );
-    let dir = root().join("target/e2e/gpu-mapping-padded");
-    let kernel = find_file(&dir, "atax_kernel.cl").expect("the harness wrote atax's kernels");
+    let out = root().join("target/e2e/gpu-mapping-padded");
+    let kernel = find_file(&out, "atax_kernel.cl").expect("the harness wrote atax's kernels");
     let cl = std::fs::read_to_string(kernel).unwrap();
     assert!(cl.contains("__local double shared_A[32][33];"), "{}", cl);
+    harness_all_correct_on(
+        "gpu-mapping-model-global",
+        "SMALL",
+        &kernels,
+        &["--device", "nvidia-h100"],
+        Programs::OpenClAndEmulatedCuda,
+    );
+    let out = root().join("target/e2e/gpu-mapping-model-global");
+    let kernel = find_file(&out, "atax_kernel.cl").expect("the harness wrote atax's kernels");
+    let cl = std::fs::read_to_string(kernel).unwrap();
+    assert!(!cl.contains("__local double shared_A"), "{}", cl);
     let cpu = scratch("gpu-mapping-unpadded");
     run(
         Command::new(pencilc())

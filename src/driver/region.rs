@@ -378,9 +378,17 @@ fn climb_ladder(
             }
         }
         if let (Ok(o), None) = (&tried, &opts.load_schedule) {
-            if let Some(again) = with_reductions(isl, w, o, &rung_opts, before, opts, report, lap)?
+            if let Some(again) =
+                with_reductions(isl, w, o, &rung_opts, &mut before, opts, report, lap)?
             {
                 tried = Ok(again);
+            }
+        }
+        if let Ok(o) = &tried {
+            if let Some(other) =
+                with_global_tiles(isl, w, o, &rung_opts, &before, opts, report, lap)?
+            {
+                tried = Ok(other);
             }
         }
         isl.set_deadline(None);
@@ -705,7 +713,7 @@ fn with_reductions(
     w: &mut Work,
     o: &RegionOutcome,
     rung_opts: &RungCompile,
-    before: FileReport,
+    before: &mut FileReport,
     opts: &Options,
     report: &mut FileReport,
     lap: &mut Lap<'_>,
@@ -721,7 +729,7 @@ fn with_reductions(
     }
     let mut with = w.scop.clone();
     scop::reductions::apply(&mut with, &chosen).map_err(|e| at_region(e, &w.scop))?;
-    let mut again = before;
+    let mut again = before.clone();
     let Some((d, with_o, none_excluded)) = compile_derived(isl, &with, rung_opts, &mut again, lap)
     else {
         return Ok(None);
@@ -734,23 +742,162 @@ fn with_reductions(
         estimate_of(isl, &with, &d, &with_o, opts),
     ) {
         if !faster_by(&ours, &theirs, 1.0) {
-            report.placements.push(format!(
+            let note = format!(
                 "line {}: no reductions: the GPU model estimates the region at {:.3} ms with them against {:.3} ms without",
                 w.scop.begin_line, theirs.0.total_ms, ours.0.total_ms
-            ));
+            );
+            report.placements.push(note.clone());
+            before.placements.push(note);
             return Ok(None);
         }
     }
     w.applied = reduction_statements(&with, &chosen);
-    again.placements.extend(
-        with.notes
-            .iter()
-            .filter(|n| n.contains("a reduction"))
-            .cloned(),
-    );
+    let notes: Vec<String> = with
+        .notes
+        .iter()
+        .filter(|n| n.contains("a reduction"))
+        .cloned()
+        .collect();
+    again.placements.extend(notes.iter().cloned());
+    before.placements.extend(notes);
     adopt(w, with, d, none_excluded, again, report);
     Ok(Some(with_o))
 }
+
+/// A kernel keeps its shared tiles only where the GPU model prices it
+/// lower with them: their copies into shared memory and the barriers
+/// around them against the global accesses they replace (issue 30: a
+/// mat-vec kernel's row tile, read once per element, costs each thread
+/// 32 copies and two barriers per 32 products; adi's column sweep
+/// stages its rows through tiles it reads once). The region is compiled
+/// again with the same options and schedule and every kernel's groups
+/// out of shared memory; the kernels whose estimate falls under
+/// `GLOBAL_TILES_MARGIN` of their own keep that, the others their tiles
+/// (a third compilation where some do and some do not), and the result
+/// is kept where the whole region's estimate is lower. Only with a
+/// device that has a `[gpu_model]`.
+#[allow(clippy::too_many_arguments)]
+fn with_global_tiles(
+    isl: &Isl,
+    w: &mut Work,
+    o: &RegionOutcome,
+    rung_opts: &RungCompile,
+    before: &FileReport,
+    opts: &Options,
+    report: &mut FileReport,
+    lap: &mut Lap<'_>,
+) -> Result<Option<RegionOutcome>> {
+    let Some(ast) = &o.ast else {
+        return Ok(None);
+    };
+    let tiled: Vec<(usize, usize)> = ast
+        .launches
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.locals.iter().any(|a| a.shared))
+        .map(|(i, l)| (i, l.plan.number))
+        .collect();
+    if tiled.is_empty() || !o.options.map.mem.shared {
+        return Ok(None);
+    }
+    let Some((ours, _)) = estimate_of(isl, &w.scop, &w.deps, o, opts) else {
+        return Ok(None);
+    };
+    let compile = |global: &std::collections::BTreeSet<usize>,
+                   report: &mut FileReport,
+                   lap: &mut Lap<'_>|
+     -> Option<(RegionOutcome, deps::DependenceGraph, Vec<String>)> {
+        let mut options = o.options.clone();
+        options
+            .map
+            .mem
+            .global_kernels
+            .extend(global.iter().copied());
+        // A loaded schedule is the rung's, and alternatives are not
+        // tried with one: `o` was compiled from it.
+        let again_opts = RungCompile {
+            options,
+            cpu: rung_opts.cpu,
+            loaded: rung_opts.loaded,
+            scheduled: None,
+            emit: rung_opts.emit,
+            kernels_so_far: rung_opts.kernels_so_far,
+        };
+        let mut d = w.deps.clone();
+        let mut excluded = w.excluded.clone();
+        let other = compile_rung(
+            isl,
+            &w.scop,
+            &mut d,
+            &mut excluded,
+            &again_opts,
+            report,
+            lap,
+        )
+        .ok()?;
+        // The same kernels of the same schedule, or nothing to compare.
+        let same = other.schedule == o.schedule
+            && other.ast.as_ref().is_some_and(|a| {
+                a.launches.len() == ast.launches.len()
+                    && a.launches
+                        .iter()
+                        .zip(&ast.launches)
+                        .all(|(x, y)| x.plan.number == y.plan.number)
+            });
+        same.then_some((other, d, excluded))
+    };
+    let all: std::collections::BTreeSet<usize> = tiled.iter().map(|&(_, n)| n).collect();
+    let mut again = before.clone();
+    let Some((mut other, mut d, mut excluded)) = compile(&all, &mut again, lap) else {
+        return Ok(None);
+    };
+    let Some((mut theirs, _)) = estimate_of(isl, &w.scop, &d, &other, opts) else {
+        return Ok(None);
+    };
+    let pays: Vec<(usize, usize)> = tiled
+        .iter()
+        .copied()
+        .filter(
+            |&(i, _)| match (ours.kernels.get(i), theirs.kernels.get(i)) {
+                (Some(a), Some(b)) => b.ms < GLOBAL_TILES_MARGIN * a.ms,
+                _ => false,
+            },
+        )
+        .collect();
+    if pays.is_empty() {
+        return Ok(None);
+    }
+    let chosen: std::collections::BTreeSet<usize> = pays.iter().map(|&(_, n)| n).collect();
+    if chosen != all {
+        again = before.clone();
+        let Some(third) = compile(&chosen, &mut again, lap) else {
+            return Ok(None);
+        };
+        (other, d, excluded) = third;
+        let Some((e, _)) = estimate_of(isl, &w.scop, &d, &other, opts) else {
+            return Ok(None);
+        };
+        theirs = e;
+    }
+    if theirs.total_ms >= ours.total_ms {
+        return Ok(None);
+    }
+    for &(i, n) in &pays {
+        again.placements.push(format!(
+            "line {}: kernel{}: groups in global memory, not shared tiles: the GPU model estimates the kernel at {:.3} ms without them against {:.3} ms with them",
+            w.scop.begin_line, n, theirs.kernels[i].ms, ours.kernels[i].ms
+        ));
+    }
+    w.deps = d;
+    w.excluded = excluded;
+    *report = again;
+    Ok(Some(other))
+}
+
+/// A kernel's estimate without its shared tiles must be under this share
+/// of its estimate with them (`with_global_tiles`): the model's error on
+/// one kernel is larger than on a region.
+const GLOBAL_TILES_MARGIN: f64 = 0.75;
 
 /// The GPU model's estimate of an outcome's device version, where it has
 /// one (`outputs::estimate`).

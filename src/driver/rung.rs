@@ -29,6 +29,10 @@ pub(super) struct RegionOutcome {
     /// OpenMP C target). Their accumulations are worth running as
     /// reductions.
     pub sequential: std::collections::BTreeSet<usize>,
+    /// The options it was compiled with (the rung's, or an alternative's:
+    /// isl's scheduler, a hoisted schedule), for a compilation of the same
+    /// schedule with other memory choices (`region::with_global_tiles`).
+    pub options: RungOptions,
 }
 
 /// Whether a region gets a CPU version (`map::cpu`), beside its device
@@ -158,6 +162,7 @@ fn compile_region(
     report: &mut FileReport,
     lap: &mut dyn FnMut(&mut FileReport, &'static str),
 ) -> Result<RegionOutcome> {
+    let compiled_with = opts.clone();
     let mut warnings = Vec::new();
     let mut scheduler = None;
     let mut solves = 0;
@@ -244,6 +249,7 @@ fn compile_region(
             ast,
             cpu,
             sequential,
+            options: compiled_with,
         });
     }
     // The host version needs nothing of the device mapping: it is made
@@ -340,6 +346,7 @@ fn compile_region(
         ast,
         cpu,
         sequential,
+        options: compiled_with,
     })
 }
 

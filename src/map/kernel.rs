@@ -319,6 +319,9 @@ impl Mapper<'_> {
             privatised: self.privatised,
         };
         let mut budget = self.opts.mem.clone();
+        if budget.global_kernels.contains(&d.number) {
+            budget.shared = false;
+        }
         if budget.max_shared_bytes >= 0 && has_reductions(isl, self.scop, &instances)? {
             budget.max_shared_bytes =
                 (budget.max_shared_bytes - memory::REDUCTION_LOCAL_BYTES).max(0);

@@ -69,6 +69,11 @@ pub struct MemOptions {
     pub shared_for_halo: bool,
     /// Banks of shared memory (`Device::shared_memory_banks`; 0: none).
     pub banks: i64,
+    /// Kernels (numbered in the file, as `--sizes` numbers them) whose
+    /// groups stay out of shared memory: the GPU model priced their tiles'
+    /// copies and barriers above the global accesses they replace
+    /// (`driver::region::with_global_tiles`).
+    pub global_kernels: std::collections::BTreeSet<usize>,
 }
 
 impl Default for MemOptions {
@@ -82,6 +87,7 @@ impl Default for MemOptions {
             shared_write_back: false,
             shared_for_halo: true,
             banks: 32,
+            global_kernels: Default::default(),
         }
     }
 }

@@ -502,7 +502,13 @@ fn place(opts: &MemOptions, g: &mut Group, c: &Candidates, t: &Traits, shared_us
             );
         }
         (_, None) => {
-            g.reason = if !opts.shared {
+            g.reason = if !opts.shared && !opts.global_kernels.is_empty() {
+                // Off for this kernel alone (`MemOptions::global_kernels`).
+                format!(
+                    "global, no shared tiles in this kernel (the GPU model's choice), {}",
+                    reuse_text
+                )
+            } else if !opts.shared {
                 format!("global, shared memory off, {}", reuse_text)
             } else if let Some(sizes) = &c.unbounded {
                 format!(
