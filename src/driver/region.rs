@@ -803,6 +803,19 @@ fn with_global_tiles(
     let Some((ours, _)) = estimate_of(isl, &w.scop, &w.deps, o, opts) else {
         return Ok(None);
     };
+    // Without its tiles a kernel's threads lose the copies and barriers
+    // from their chains and read global memory instead: only a kernel
+    // bound by its threads' chains can gain. One bound by memory keeps
+    // at least its bytes (the tiles' reuse is what spares them), one by
+    // arithmetic its operations; neither is worth another compilation.
+    use crate::profile::estimate::Bound;
+    if !tiled.iter().any(|&(i, _)| {
+        ours.kernels
+            .get(i)
+            .is_some_and(|k| matches!(k.bound, Bound::Span | Bound::Throughput))
+    }) {
+        return Ok(None);
+    }
     let compile = |global: &std::collections::BTreeSet<usize>,
                    report: &mut FileReport,
                    lap: &mut Lap<'_>|
