@@ -295,7 +295,7 @@ fn shared_tiles_only_where_the_gpu_model_says_they_pay() {
     );
     let log = String::from_utf8_lossy(&out.stderr);
     assert!(
-        log.contains("kernel0: groups in global memory, not shared tiles: the GPU model estimates the kernel at"),
+        log.contains("kernel[0]: groups in global memory, not shared tiles: the GPU model estimates the kernel at"),
         "{}",
         log
     );

@@ -897,7 +897,7 @@ fn with_global_tiles(
     }
     for &(i, n) in &pays {
         again.placements.push(format!(
-            "line {}: kernel{}: groups in global memory, not shared tiles: the GPU model estimates the kernel at {:.3} ms without them against {:.3} ms with them",
+            "line {}: kernel[{}]: groups in global memory, not shared tiles: the GPU model estimates the kernel at {:.3} ms without them against {:.3} ms with them",
             w.scop.begin_line, n, theirs.kernels[i].ms, ours.kernels[i].ms
         ));
     }
