@@ -3020,6 +3020,52 @@ fn tiles_that_never_wrap_keep_the_mappers_count() {
 /// orders S_2 first (3 < 4); reproduced with isl alone on the three
 /// statements' bands. `ast::executed` now reads the code back and finds
 /// the dependence it violates; the region falls back to isl's schedule.
+/// The PoCL triage (`device_compiler_triage`) on the one generated program
+/// known to meet PoCL 3.1's optimiser bug (family 105, case 104, kept in
+/// `tests/compiler_bugs/pocl31_case_105_104.c`; the bug itself shrunk to
+/// `pocl31_barrier_loops.c`): its OpenCL output is right (a PoCL without
+/// the bug) or wrong and put down to PoCL, never counted as pencilc's
+/// wrong output. And the triage excuses nothing that is also wrong with
+/// the kernels unoptimised: a program that prints something else whatever
+/// its build options is pencilc's.
+#[test]
+fn pocl_triage_blames_pocl_only_where_unoptimised_kernels_are_right() {
+    if !common::opencl_available() {
+        common::skipped(
+            "pocl_triage_blames_pocl_only_where_unoptimised_kernels_are_right",
+            "no OpenCL platform",
+        );
+        return;
+    }
+    let dir = root().join("target/proptest-repro/pocl31-case-105-104");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        root().join("tests/compiler_bugs/pocl31_case_105_104.c"),
+        dir.join("case.c"),
+    )
+    .unwrap();
+    let expected = reference_output(&dir).unwrap();
+    let opencl = SETTINGS
+        .iter()
+        .position(|s| s.1 == Target::OpenCl && s.2.is_empty())
+        .unwrap();
+    match check_setting(&dir, opencl, &expected) {
+        Ok(_) => eprintln!("this PoCL builds case 105/104's kernels right"),
+        Err(Failure::DeviceCompiler(why)) => {
+            assert!(why.contains("-cl-opt-disable"), "{}", why)
+        }
+        Err(other) => panic!("{}: {}", other.kind(), other.detail()),
+    }
+    // An executable that prints the wrong thing however its kernels are
+    // built: the triage must leave it to pencilc.
+    let liar = dir.join("liar.sh");
+    std::fs::write(&liar, "#!/bin/sh\necho 'n = 1, m = 33'\necho 0.5\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&liar, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(device_compiler_triage(opencl, &dir, &liar, &expected), None);
+}
+
 #[test]
 fn host_version_of_seed_67_case_269_is_right() {
     let source = "#include <stdio.h>\n\n#define MIN(a, b) ((a) < (b) ? (a) : (b))\n#define MAX(a, b) ((a) > (b) ? (a) : (b))\n\ndouble A[6][12][6];\ndouble B[72][70];\n\nstatic void init(void)\n{\n  for (int x0 = 0; x0 < 6; x0++) for (int x1 = 0; x1 < 12; x1++) for (int x2 = 0; x2 < 6; x2++) A[x0][x1][x2] = (double)((3 + 7 * x0 + 13 * x1 + 5 * x2) % 37) / 37.0 - 0.25;\n  for (int x0 = 0; x0 < 72; x0++) for (int x1 = 0; x1 < 70; x1++) B[x0][x1] = (double)((5 + 7 * x0 + 13 * x1) % 37) / 37.0 - 0.25;\n}\n\nstatic void dump(void)\n{\n  printf(\"A\\n\");\n  for (int x0 = 0; x0 < 6; x0++) for (int x1 = 0; x1 < 12; x1++) for (int x2 = 0; x2 < 6; x2++) printf(\"%.17g\\n\", A[x0][x1][x2]);\n  printf(\"B\\n\");\n  for (int x0 = 0; x0 < 72; x0++) for (int x1 = 0; x1 < 70; x1++) printf(\"%.17g\\n\", B[x0][x1]);\n}\n\nstatic void kernel(int n, int m)\n{\n#pragma scop\n  for (int i = 1; i <= 1; i++) {\n    for (int j = 0; j <= 1; j++) {\n      A[i][2][3] = 0.375 * B[i - 1][i - 1];\n    }\n  }\n  for (int i = 0; i <= m - 1; i++) {\n    for (int j = 0; j <= 3; j++) {\n      A[j + 2][8 - j][j + 2] = 0.125 * A[j + 2][8 - j][j + 2];\n      A[j + 1][11 - j][j] += 0.25 * B[j + 1][i];\n      B[69 - i][j + 1] += 0.125 * B[i + 2][i];\n      B[i + 1][j + 1] = 0.2 * B[i + 1][j + 1] + 0.2 * B[i][j + 1] + 0.2 * B[i + 2][j + 1] + 0.2 * B[i + 1][j] + 0.2 * B[i + 1][j + 2];\n    }\n  }\n#pragma endscop\n}\n\nint main(void)\n{\n  init();\n  printf(\"n = 1, m = 33\\n\");\n  kernel(1, 33);\n  dump();\n  init();\n  printf(\"n = 31, m = 70\\n\");\n  kernel(31, 70);\n  dump();\n  init();\n  printf(\"n = 33, m = 1\\n\");\n  kernel(33, 1);\n  dump();\n  init();\n  printf(\"n = 70, m = 31\\n\");\n  kernel(70, 31);\n  dump();\n  return 0;\n}\n";
