@@ -2777,3 +2777,56 @@ fn calls_reaching_past_their_arguments_are_ordered() {
     );
     assert!(!omp.contains("region of effects"), "{}", omp);
 }
+
+/// Shared tiles chosen per kernel by the GPU model across the regions of
+/// one file (kernels are numbered across it): the matrix product's tiles
+/// of `A` and `B` serve 32 and 16 threads and stay; the mat-vec kernel of
+/// the second region (kernel 1) reads each element of its row tile once
+/// and keeps `P` and `x` in global memory. Right on PoCL (no model: its
+/// description has none), on the C target and as emulated CUDA with the
+/// model's choice, in every version.
+#[test]
+fn shared_tiles_by_the_gpu_model_in_a_file_of_two_regions() {
+    check("tiles_by_model");
+    check_cuda_emulated("tiles_by_model");
+    let cu =
+        std::fs::read_to_string(root().join("target/e2e/program-tiles_by_model/cuda_kernel.cu"))
+            .unwrap();
+    let body = |k: &str| {
+        let at = cu.find(&format!("__global__ void {}(", k)).unwrap();
+        let end = cu[at..].find("\n}\n").unwrap();
+        cu[at..at + end].to_string()
+    };
+    assert!(
+        body("kernel0").contains("__shared__ double shared_A[32][32];"),
+        "{}",
+        cu
+    );
+    assert!(!body("kernel1").contains("__shared__"), "{}", cu);
+    let src = root().join("tests/programs/tiles_by_model.c");
+    let dir = scratch("program-tiles_by_model-cuda-v");
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--target", "cuda", "-o"])
+            .arg(dir.join("p_host.c"))
+            .arg(&src),
+        "pencilc -v --target cuda",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        log.contains("line 25: kernel[1]: groups in global memory, not shared tiles"),
+        "{}",
+        log
+    );
+    assert!(
+        !log.contains("kernel[0]: groups in global memory"),
+        "{}",
+        log
+    );
+    // OpenCL for the CPU keeps its tiles: no model there.
+    assert!(
+        verbose_log("tiles_by_model").contains("kernel[1] P: shared, tile 32x32"),
+        "{}",
+        verbose_log("tiles_by_model")
+    );
+}
