@@ -2562,6 +2562,44 @@ fn regions_run_many_times_with_pooled_and_staged_buffers() {
             );
         }
     }
+    // The host's side of each chunk split over three OpenMP threads (a
+    // 4 KiB chunk in parts of 1365, 1365 and 1366 bytes), both ways.
+    let split = [
+        "-fopenmp".to_string(),
+        "-DPENCILC_STAGE_CHUNK=4096".to_string(),
+        "-DPENCILC_STAGE_MIN=1".to_string(),
+        "-DPENCILC_STAGE_SPLIT_MIN=1".to_string(),
+    ];
+    let exe = dir.join("par-cuda-staged-split");
+    build_emulated_cuda(&host, &dir.join("cuda_kernel.cu"), &split, &[], &exe);
+    let got = run(
+        Command::new(&exe)
+            .env("PENCILC_RUN", "device")
+            .env("OMP_NUM_THREADS", "3")
+            .env("OMP_WAIT_POLICY", "passive"),
+        "emulated CUDA program, split staging",
+    );
+    assert_eq!(String::from_utf8_lossy(&got.stdout), want);
+    let staged_split = dir.join("par-opencl-staged-split");
+    run(
+        Command::new("cc")
+            .arg("-O2")
+            .args(&split)
+            .arg(dir.join("p_host.c"))
+            .args(["-lOpenCL", "-lm", "-o"])
+            .arg(&staged_split),
+        "cc -fopenmp (generated)",
+    );
+    let got = device_run(
+        &staged_split,
+        &[
+            ("PENCILC_ZERO_COPY", "0"),
+            ("OMP_NUM_THREADS", "3"),
+            ("OMP_WAIT_POLICY", "passive"),
+        ],
+        "OpenCL program, split staging",
+    );
+    assert_eq!(String::from_utf8_lossy(&got.stdout), want);
 }
 
 /// Runs an OpenCL program `exe` on PoCL with its device version forced,
