@@ -8,7 +8,7 @@
 #  1. The GPU model's estimate of each region at LARGE (`pencilc --emit
 #     gpu-model`, the nvidia-h100 description), before anything runs.
 #  2. Every kernel at LARGE through `pencilc --target cuda`, built with nvcc
-#     (-O3, --fmad=false, -cudart shared), the device version forced
+#     (-O3, --fmad=false, -cudart shared, -Xcompiler -fopenmp), the device version forced
 #     (PENCILC_RUN=device), every array compared with the sequential
 #     program's, the region timed (allocation, copies, launches; CUDA's
 #     one-time context creation left out). The sequential programs, the
@@ -26,13 +26,18 @@
 #  5. Data movement (issue 34): the bandwidth-bound kernels that finished
 #     in step 2 (GPU_MEASURE_COPY_KERNELS, default atax, bicg, mvt, gesummv,
 #     gemver, 2mm, correlation) run again with PENCILC_PROFILE=1, copies
-#     staged through pinned buffers (the default) and pageable
-#     (PENCILC_CUDA_COPY=pageable), alternately, twice each: copies.tsv.
+#     staged through pinned buffers (the default: the host's side of
+#     each chunk on up to 8 OpenMP threads), staged on one thread
+#     (OMP_NUM_THREADS=1) and pageable (PENCILC_CUDA_COPY=pageable),
+#     alternately, twice each: copies.tsv.
 #     GPU_MEASURE_COPIES=0 leaves it out.
 #  6. The GPU model's choices: the kernels whose schedule it changed
 #     (GPU_MEASURE_CHOICE_KERNELS, default trmm: a sequential loop hoisted
 #     to the host, `--hoist`) as chosen and with the choice turned off
-#     (`--hoist never`), three runs each: choices.txt.
+#     (`--hoist never`), and those whose shared tiles it dropped
+#     (GPU_MEASURE_TILE_KERNELS, default atax, mvt, gesummv, gemver, adi)
+#     as chosen and with every tile kept (PENCILC_MODEL_TILES=never),
+#     three runs each: choices.txt.
 #     GPU_MEASURE_CHOICES=0 leaves it out.
 #
 # GPU_MEASURE_KERNELS=a,b,c measures only those kernels.
@@ -84,7 +89,7 @@ estimates=$!
 
 # 2. Region times and correctness.
 "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
-  --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "-arch=native -cudart shared" \
+  --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "-arch=native -cudart shared -Xcompiler -fopenmp" \
   --versions device --timeout "$limit" --dataset "$dataset" --runs "$runs" \
   --kernels "$all" --work-dir "$out/work" --json "$out/region.json" \
   --reference-jobs "$(nproc)" \
@@ -158,9 +163,11 @@ if [ "${GPU_MEASURE_COPIES:-1}" != 0 ]; then
     klimit=$(awk -v k="$name" '$1 == k { print $2 }' "$out/limits")
     [ -n "$klimit" ] && [ -x "$out/work/$name/cuda" ] || continue
     for run in 1 2; do
-      for copy in staged pageable; do
-        (cd "$out/work/$name" && PENCILC_RUN=device PENCILC_PROFILE=1 PENCILC_CUDA_COPY=$copy \
-           timeout "$klimit" ./cuda 2>&1 >/dev/null | grep '^pencilc profile:' | tail -1) |
+      for copy in staged staged-1 pageable; do
+        one_thread=()
+        [ "$copy" = staged-1 ] && one_thread=(OMP_NUM_THREADS=1)
+        (cd "$out/work/$name" && env "${one_thread[@]}" PENCILC_RUN=device PENCILC_PROFILE=1 \
+           PENCILC_CUDA_COPY=${copy%-1} timeout "$klimit" ./cuda 2>&1 >/dev/null | grep '^pencilc profile:' | tail -1) |
           sed -E 's/.*alloc ([0-9.]+) ms, copy-in ([0-9.]+) ms, kernels ([0-9.]+) ms, copy-out ([0-9.]+) ms, bytes in ([0-9]+), bytes out ([0-9]+)/\1\t\2\t\3\t\4\t\5\t\6/' |
           sed "s/^/$name\t$copy\t$run\t/" >>"$out/copies.tsv"
       done
@@ -175,11 +182,22 @@ if [ "${GPU_MEASURE_CHOICES:-1}" != 0 ]; then
   for hoist in auto never; do
     echo "--hoist $hoist" >>"$out/choices.txt"
     "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
-      --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "-arch=native -cudart shared" \
+      --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "-arch=native -cudart shared -Xcompiler -fopenmp" \
       --versions device --timeout "$limit" --dataset "$dataset" --runs 3 \
       --kernels "${GPU_MEASURE_CHOICE_KERNELS:-trmm}" --pencilc-args "--hoist $hoist" \
       --work-dir "$out/choices-$hoist" --json "$out/choices-$hoist.json" \
       2>"$out/choices-$hoist.log" | tee -a "$out/choices.txt" || status=1
+  done
+  for tiles in model never; do
+    echo "shared tiles: $tiles" >>"$out/choices.txt"
+    keep=()
+    [ "$tiles" = never ] && keep=(PENCILC_MODEL_TILES=never)
+    env "${keep[@]}" "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
+      --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "-arch=native -cudart shared -Xcompiler -fopenmp" \
+      --versions device --timeout "$limit" --dataset "$dataset" --runs 3 \
+      --kernels "${GPU_MEASURE_TILE_KERNELS:-atax,mvt,gesummv,gemver,adi}" \
+      --work-dir "$out/tiles-$tiles" --json "$out/tiles-$tiles.json" \
+      2>"$out/tiles-$tiles.log" | tee -a "$out/choices.txt" || status=1
   done
 fi
 

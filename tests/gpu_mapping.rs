@@ -323,6 +323,21 @@ fn shared_tiles_only_where_the_gpu_model_says_they_pay() {
     );
     let cu = std::fs::read_to_string(plain.join("mvt_kernel.cu")).unwrap();
     assert!(cu.contains("__shared__ double shared_A[32][33];"), "{}", cu);
+    // PENCILC_MODEL_TILES=never (to measure the choice on a GPU) keeps
+    // them with the model.
+    let kept = scratch("gpu-mapping-tiles-kept");
+    run(
+        Command::new(pencilc())
+            .env("PENCILC_MODEL_TILES", "never")
+            .args(["--target", "cuda", "-DLARGE_DATASET", "-I"])
+            .arg(root().join("polybench/utilities"))
+            .arg("--output-dir")
+            .arg(&kept)
+            .arg(kernel_path("mvt")),
+        "pencilc (PENCILC_MODEL_TILES=never)",
+    );
+    let cu = std::fs::read_to_string(kept.join("mvt_kernel.cu")).unwrap();
+    assert!(cu.contains("__shared__ double shared_A[32][33];"), "{}", cu);
 }
 
 /// The H100's description without its `[gpu_model]`: the same mapping

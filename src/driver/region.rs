@@ -775,7 +775,9 @@ fn with_reductions(
 /// `GLOBAL_TILES_MARGIN` of their own keep that, the others their tiles
 /// (a third compilation where some do and some do not), and the result
 /// is kept where the whole region's estimate is lower. Only with a
-/// device that has a `[gpu_model]`.
+/// device that has a `[gpu_model]`. `PENCILC_MODEL_TILES=never` keeps
+/// every tile the placement rules make (to measure the choice on a GPU:
+/// `scripts/gpu-measure.sh` step 6).
 #[allow(clippy::too_many_arguments)]
 fn with_global_tiles(
     isl: &Isl,
@@ -787,6 +789,9 @@ fn with_global_tiles(
     report: &mut FileReport,
     lap: &mut Lap<'_>,
 ) -> Result<Option<RegionOutcome>> {
+    if std::env::var("PENCILC_MODEL_TILES").as_deref() == Ok("never") {
+        return Ok(None);
+    }
     let Some(ast) = &o.ast else {
         return Ok(None);
     };
