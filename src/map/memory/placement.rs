@@ -102,13 +102,18 @@ pub fn is_coalesced(
     rank: usize,
     array: &str,
 ) -> Result<bool> {
-    let mut cons: Vec<String> = (0..rank.saturating_sub(1))
-        .map(|k| format!("b{k} = a{k}"))
-        .collect();
+    let mut cons = same_rows(rank);
     if rank > 0 {
         cons.push(format!("a{l} <= b{l} <= a{l} + 1", l = rank - 1));
     }
     x_step_keeps(isl, refs, to_points, x_pos, rank, array, &cons)
+}
+
+/// Elements `a` and `b` of one row: every subscript but the last equal.
+fn same_rows(rank: usize) -> Vec<String> {
+    (0..rank.saturating_sub(1))
+        .map(|k| format!("b{k} = a{k}"))
+        .collect()
 }
 
 /// Whether consecutive x threads touch elements of different rows through
@@ -124,9 +129,7 @@ pub fn crosses_rows(
     rank: usize,
     array: &str,
 ) -> Result<bool> {
-    let cons: Vec<String> = (0..rank.saturating_sub(1))
-        .map(|k| format!("b{k} = a{k}"))
-        .collect();
+    let cons = same_rows(rank);
     Ok(!x_step_keeps(
         isl, refs, to_points, x_pos, rank, array, &cons,
     )?)
