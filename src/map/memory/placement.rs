@@ -129,10 +129,8 @@ pub fn crosses_rows(
     rank: usize,
     array: &str,
 ) -> Result<bool> {
-    let cons = same_rows(rank);
-    Ok(!x_step_keeps(
-        isl, refs, to_points, x_pos, rank, array, &cons,
-    )?)
+    let keeps_rows = x_step_keeps(isl, refs, to_points, x_pos, rank, array, &same_rows(rank))?;
+    Ok(!keeps_rows)
 }
 
 /// Whether, through every reference, the elements of points one apart in

@@ -344,21 +344,18 @@ fn traits(
         .flat_map(|&m| refs[m].accesses.iter())
         .map(|a| a.copy().isl(isl, STAGE))
         .collect::<Result<_>>()?;
+    // The point value mapped to x, the innermost thread dimension.
+    let x_pos = (f.n_outer_inner + f.n_thread).saturating_sub(1);
     let coalesced = f.n_thread == 0
-        || placement::is_coalesced(
-            isl,
-            &per_access,
-            &f.to_points,
-            f.n_outer_inner + f.n_thread - 1,
-            rank,
-            array,
-        )?;
+        || placement::is_coalesced(isl, &per_access, &f.to_points, x_pos, rank, array)?;
     // Each thread walking its own rows and reusing their elements, none
     // shared between threads: on a device that caches global loads the
     // lines serve the thread's loop, and a shared tile would only add
-    // copies and barriers per tile. (Rows read once, as a matrix-vector
-    // product's, keep their tile: measured no worse than PPCG's.) (adi: 2.3 s on an H100 with its sweeps' rows
-    // staged through shared tiles; PPCG, in global memory, 0.66 s).
+    // copies and barriers per tile (adi: 2.3 s on an H100 with its sweeps'
+    // rows staged through shared tiles; PPCG, in global memory, 0.66 s).
+    // Rows read once, as a matrix-vector product's, keep their tile here;
+    // on a device with a GPU model the driver drops it where the model
+    // prices the kernel lower without (`driver::region::with_global_tiles`).
     let cached_rows = !coalesced
         && !f.opts.shared_for_halo
         && reuse.any
@@ -375,14 +372,7 @@ fn traits(
         )?;
     let crosses_rows = !coalesced
         && rank >= 2
-        && placement::crosses_rows(
-            isl,
-            &per_access,
-            &f.to_points,
-            f.n_outer_inner + f.n_thread - 1,
-            rank,
-            array,
-        )?;
+        && placement::crosses_rows(isl, &per_access, &f.to_points, x_pos, rank, array)?;
     Ok(Traits {
         may_write: members.iter().any(|&m| refs[m].may_write),
         reuse,
