@@ -5,8 +5,9 @@
 # (cargo build --release) and carry target/release, or name the folder with
 # PENCILC_BIN_DIR.
 #
-#  1. The GPU model's estimate of each region at LARGE (`pencilc --emit
-#     gpu-model`, the nvidia-h100 description), before anything runs.
+#  1. The GPU model's estimate of each region at LARGE (`pencilc-harness
+#     --gpu-model`: pencilc's `--emit gpu-model` with the dataset's sizes,
+#     the nvidia-h100 description), before anything runs.
 #  2. Every kernel at LARGE through `pencilc --target cuda`, built with nvcc
 #     (-O3, --fmad=false, -cudart shared, -Xcompiler -fopenmp), the device version forced
 #     (PENCILC_RUN=device), every array compared with the sequential
@@ -63,27 +64,21 @@ done
 all=${GPU_MEASURE_KERNELS:-$(awk '!/^#/ && NF {print $1}' polybench/kernels.txt | paste -sd,)}
 
 # 1. Estimates (CPU only, seconds): in the background, beside step 2's
-# builds, so that they cost no device time of their own.
-estimate() { # name path flags...
-  local name=$1 path=$2; shift 2
-  "$bin/pencilc" --target cuda --device nvidia-h100 --emit gpu-model \
-      -I polybench/utilities "-D${dataset}_DATASET" "$@" "polybench/$path" 2>/dev/null \
-    | awk -v name="$name" -F'\t' '$1 == "region" { for (i = 2; i <= NF; i++) if ($i ~ /^estimate_ms=/) { sub("estimate_ms=", "", $i); s += $i } }
-                  END { if (s == "") s = "-"; else s = sprintf("%.4f", s); printf "%s\t%s\n", name, s }'
-}
+# builds, so that they cost no device time of their own. The harness
+# gives pencilc the dataset's sizes (tsteps too, which no array bounds),
+# as it does for the programs step 2 builds.
 (
-  while read -r name path flags; do
-    case "$name" in ''|'#'*) continue ;; esac
-    case ",$all," in *",$name,"*) ;; *) continue ;; esac
-    # shellcheck disable=SC2086
-    estimate "$name" "$path" $flags >"$out/estimate.$name" &
-  done <polybench/kernels.txt
-  wait
-  while read -r name _; do
-    case "$name" in ''|'#'*) continue ;; esac
-    case ",$all," in *",$name,"*) ;; *) continue ;; esac
-    cat "$out/estimate.$name"; rm -f "$out/estimate.$name"
-  done <polybench/kernels.txt >"$out/estimates.tsv"
+  "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
+    --gpu-model --gpu-device nvidia-h100 --dataset "$dataset" --kernels "$all" \
+    --json "$out/estimates.json" >"$out/estimates.txt" 2>"$out/estimates.log"
+  python3 - "$out" <<'PY'
+import json, sys
+out = sys.argv[1]
+with open(f"{out}/estimates.tsv", "w") as t:
+    for k in json.load(open(f"{out}/estimates.json"))["kernels"]:
+        ms = k.get("region_ms")
+        t.write(f"{k['name']}\t{'-' if ms is None else f'{ms:.4f}'}\n")
+PY
 ) &
 estimates=$!
 

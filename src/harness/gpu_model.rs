@@ -7,7 +7,7 @@
 //! estimate: a reference time where one is given (`--against`, e.g. PPCG's
 //! measured region times in tests/data).
 
-use super::{flags, selected_kernels, HarnessOptions, Kernel};
+use super::{flags, model_params, selected_kernels, HarnessOptions, Kernel};
 use crate::device::{Device, GpuModel};
 use crate::profile::{estimate, text, RegionProfile};
 use rayon::prelude::*;
@@ -63,6 +63,7 @@ fn profile_of(opts: &HarnessOptions, k: &Kernel) -> Result<Vec<RegionProfile>, S
         .args(["--target", "cuda", "--emit", "gpu-model"])
         .args(flags(opts, k))
         .args(&k.flags)
+        .args(model_params(opts, k))
         .args(&opts.pencilc_args)
         .arg(&k.source)
         .output()

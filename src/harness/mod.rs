@@ -9,6 +9,7 @@
 mod build;
 pub mod calibrate;
 pub mod compare;
+pub mod dataset;
 pub mod emulate;
 pub mod gpu_model;
 pub mod profile;
@@ -447,6 +448,15 @@ fn flags(opts: &HarnessOptions, k: &Kernel) -> Vec<String> {
         }
     }
     fl
+}
+
+/// `--gpu-model-params` with the sizes of the kernel's dataset (see
+/// `dataset`), for every pencilc run of the harness: the model then prices
+/// the time steps that run, and its choices are made for them.
+fn model_params(opts: &HarnessOptions, k: &Kernel) -> Vec<String> {
+    let fl = flags(opts, k);
+    let sizes = dataset::sizes(&k.source, &opts.dataset, &fl);
+    dataset::model_params_args(&sizes, &[&opts.pencilc_args, &k.flags])
 }
 
 /// PolyBench's `utilities/`: beside `kernels.txt`, or one folder up (a

@@ -7,10 +7,11 @@
  * runs only where its loop is not empty (`m >= 1`): in the combining
  * kernel where the reduction runs, on its own elsewhere (the region runs
  * with m = 0 first). Every version must print what the sequential program
- * prints. */
+ * prints. N = 1000: at a few hundred steps the GPU model prices one thread
+ * per sum below a reduction's two launches per step, and keeps it. */
 #include <stdio.h>
 
-#define N 300
+#define N 1000
 
 static double a[N], b[N], c[N];
 static int v[N], m[N];
