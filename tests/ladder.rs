@@ -57,6 +57,10 @@ fn in_the_original_order_parallel_loops_are_kernels() {
     // loops all carry dependences: one kernel in order.
     assert!(get("gemm").parallel_dims.iter().all(|&d| d >= 1));
     assert_eq!(get("seidel-2d").parallel_dims, vec![0]);
+    // jacobi-2d's i loop holds only the parallel j loop: both on the
+    // grid, as a scheduler's band would be (one dimension of 32 threads
+    // was all this rung gave a GPU before).
+    assert_eq!(get("jacobi-2d").parallel_dims, vec![2, 2]);
 }
 
 #[test]

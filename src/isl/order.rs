@@ -1,7 +1,8 @@
 //! A schedule tree of the order that per-statement 2d+1 schedules give:
 //! sequences for statement lists, bands for loops (as pet builds its
 //! trees). The dataflow analysis orders accesses by it, and the scheduler
-//! falls back to it; both stages take it from here.
+//! falls back to it; both stages take it from here. For the fallback,
+//! nested parallel loops share one band.
 
 use crate::diag::Result;
 use crate::isl::{Isl, IslResultExt};
@@ -39,6 +40,20 @@ pub fn order_tree(
     let stmts: Vec<usize> = (0..maps.len()).collect();
     let node = b.build(root.child(0).isl(isl, stage)?, &stmts, 0)?;
     node.get_schedule().isl(isl, stage)
+}
+
+/// Nested parallel loops merged into one band: a grid has three
+/// dimensions.
+const MAX_MERGED_LOOPS: usize = 3;
+
+/// A schedule dimension of a group of statements.
+enum Shape {
+    /// A loop around all of them.
+    Loop,
+    /// The same position for all: no statement list at this level.
+    OnePosition,
+    /// Positions of a statement list, or loops around some only.
+    Other,
 }
 
 struct Builder<'a> {
@@ -125,20 +140,84 @@ impl Builder<'_> {
         }
         // A loop: the statements of one position share it (the 2d+1 form
         // gives all statements of a loop the same position before it).
-        let member = self.member(stmts, level)?;
+        let mut member = self.member(stmts, level)?;
         let parallel = match self.deps {
             Some(deps) => self.is_parallel(deps, stmts, level, &member)?,
             None => false,
         };
-        let band = at
-            .insert_partial_schedule(member)
-            .isl(isl, self.stage)?
-            .band_member_set_coincident(0, parallel as i32)
-            .isl(isl, self.stage)?;
+        // A parallel loop whose body is only a parallel loop (and so on,
+        // up to a GPU grid's three dimensions) is one band with both: every
+        // dependence inside has distance 0 along each, so the band is
+        // permutable and the mapper can put all of them on blocks and
+        // threads, not only the outermost (heat-3d's three loops).
+        let mut members = 1;
+        let mut next = level + 1;
+        if let (true, Some(deps)) = (parallel, self.deps) {
+            while members < MAX_MERGED_LOOPS {
+                match self.shape(stmts, next)? {
+                    Shape::OnePosition => next += 1,
+                    Shape::Loop => {
+                        let inner = self.member(stmts, next)?;
+                        if !self.is_parallel(deps, stmts, next, &inner)? {
+                            break;
+                        }
+                        member = member.flat_range_product(inner).isl(isl, self.stage)?;
+                        members += 1;
+                        next += 1;
+                    }
+                    Shape::Other => break,
+                }
+            }
+        }
+        if members == 1 {
+            next = level + 1;
+        }
+        let mut band = at.insert_partial_schedule(member).isl(isl, self.stage)?;
+        for m in 0..members {
+            band = band
+                .band_member_set_coincident(m as i32, parallel as i32)
+                .isl(isl, self.stage)?;
+        }
+        if members > 1 {
+            band = band.band_set_permutable(1).isl(isl, self.stage)?;
+        }
         let child = band.child(0).isl(isl, self.stage)?;
-        self.build(child, stmts, level + 1)?
+        self.build(child, stmts, next)?
             .parent()
             .isl(isl, self.stage)
+    }
+
+    /// What schedule dimension `level` is for `stmts`.
+    fn shape(&self, stmts: &[usize], level: usize) -> Result<Shape> {
+        let isl = self.isl;
+        if level >= self.depth {
+            return Ok(Shape::Other);
+        }
+        let (mut loops, mut positions) = (0, Vec::new());
+        for &s in stmts {
+            let m = &self.maps[s];
+            if level >= m.dim(DimType::Out).isl(isl, self.stage)? as usize {
+                positions.push(0);
+                continue;
+            }
+            let v = m
+                .plain_get_val_if_fixed(DimType::Out, level as u32)
+                .isl(isl, self.stage)?;
+            if v.is_int().isl(isl, self.stage)? {
+                positions.push(v.get_num_si().isl(isl, self.stage)?);
+            } else {
+                loops += 1;
+            }
+        }
+        positions.sort();
+        positions.dedup();
+        Ok(if loops == stmts.len() {
+            Shape::Loop
+        } else if loops == 0 && positions.len() == 1 {
+            Shape::OnePosition
+        } else {
+            Shape::Other
+        })
     }
 
     /// The instances of `stmts`.

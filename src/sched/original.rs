@@ -1,10 +1,12 @@
 //! The region's own execution order as a schedule tree, with its parallel
 //! loops marked: what pencilc falls back to when no scheduler gives a
-//! schedule in time. Every loop of the source becomes a one-member band
-//! and every statement list a sequence, as pet builds its trees; a loop
-//! whose iterations carry no dependence (among the instances of one
-//! iteration of the loops around it) is coincident, so the mapper turns
-//! the outermost such loop of each nest into a kernel.
+//! schedule in time. Every loop of the source becomes a band and every
+//! statement list a sequence, as pet builds its trees; a loop whose
+//! iterations carry no dependence (among the instances of one iteration
+//! of the loops around it) is coincident, and shares its band with the
+//! parallel loops nested right inside it (up to three), so the mapper
+//! turns the outermost parallel loops of each nest into a kernel's
+//! blocks and threads.
 
 use super::{Schedule, STAGE};
 use crate::deps::DependenceGraph;
