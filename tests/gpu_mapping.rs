@@ -211,6 +211,32 @@ fn no_loop_nest_runs_on_one_gpu_thread_at_large() {
 /// with one more element per row; the copies and accesses still cover the
 /// tile. At LARGE, gramschmidt's `A` in its last kernel is one (the
 /// mat-vec kernels' `A` was, before the GPU model took their tiles away).
+/// What the block's work is measured on, at LARGE: heat-3d's blocks of
+/// 4 x 4 x 32 threads take tiles of 4 along the two outer (block)
+/// dimensions, one point per thread there (tiles of 32 looped each thread
+/// over 8 x 8 points and launched 16 blocks); a register tile needs reuse
+/// within one launch (jacobi-1d writes each element of `B` once per
+/// launch, in each of 500 launches: no `private_B`); and a descending run
+/// (durbin's `r[k - i - 1]`) is coalesced, not staged through shared
+/// memory.
+#[test]
+fn tiles_and_registers_are_sized_by_one_launch() {
+    let all = cuda_at_large();
+    let heat = &all["heat-3d"];
+    assert!(
+        heat.contains("4 * b0 + t0") && heat.contains("4 * b1 + t1") && !heat.contains("32 * b0"),
+        "{}",
+        heat
+    );
+    assert!(!heat.contains("private_"), "{}", heat);
+    assert!(
+        !all["jacobi-1d"].contains("private_"),
+        "{}",
+        all["jacobi-1d"]
+    );
+    assert!(!all["durbin"].contains("shared_r"), "{}", all["durbin"]);
+}
+
 #[test]
 fn no_shared_tile_is_read_by_column_with_rows_a_multiple_of_the_banks_apart() {
     let all = cuda_at_large();

@@ -121,6 +121,17 @@ impl Mapper<'_> {
                 b.min(tiles[j]).max(1)
             })
             .collect();
+        // Three thread dimensions: a block of 4 x 4 x 32 threads over
+        // tiles of 32 along the two outer (block) dimensions would loop
+        // each thread over 8 x 8 points of every tile, and a 120^3 grid
+        // (heat-3d) would launch 4 x 4 = 16 blocks on a GPU of 132
+        // multiprocessors. Those tiles are the block's size: one point
+        // per thread along them, 64 times the blocks.
+        if n_thread == 3 && !self.unit_tiles && user.tile.is_none() && user.block.is_none() {
+            for j in 0..n_block {
+                tiles[j] = block_sizes[j];
+            }
+        }
         // The grid's size per block dimension: the user's, else the API's
         // limit; the grid wraps where tiles may not fit (below).
         let mut grid_cap: Vec<i64> = (0..n_block)

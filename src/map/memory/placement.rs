@@ -13,7 +13,9 @@ const STAGE: &str = "map-memory";
 /// How the threads of a block use a group's elements.
 #[derive(Clone, Debug, Default)]
 pub struct Reuse {
-    /// Some element is touched by more than one statement instance.
+    /// Some element is touched by more than one statement instance of
+    /// one launch (instances in different iterations of the host's loops
+    /// around the kernel run in different launches, where no tile lives).
     pub any: bool,
     /// Some element is touched by more than one thread.
     pub across_threads: bool,
@@ -23,18 +25,28 @@ pub struct Reuse {
     pub thread_factor: i64,
 }
 
-/// `acc`: instance → element of the group; `to_points`: instance →
+/// `acc`: instance → element of the group; `host`: instance → the host's
+/// schedule values around the kernel; `to_points`: instance →
 /// [outer values, point values], whose first `n_thread` point values are
 /// mapped to threads (block sizes `blocks`).
 pub fn measure_reuse(
     isl: &Isl,
     acc: &UnionMap,
     refs: &[UnionMap],
+    host: &UnionMap,
     to_points: &UnionMap,
     n_outer: usize,
     blocks: &[i64],
 ) -> Result<Reuse> {
-    let any = !acc.is_injective().isl(isl, STAGE)?;
+    // (heat-3d writes each element of B once per launch, in each of 500
+    // launches: no reuse for a register tile to serve.)
+    let any = !host
+        .copy()
+        .isl(isl, STAGE)?
+        .range_product(acc.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .is_injective()
+        .isl(isl, STAGE)?;
     // Keep only the thread-mapped point values: [O, P_thread] → element.
     let n_all = point_count(isl, to_points)?;
     let n_thread = blocks.len();
@@ -93,7 +105,8 @@ pub fn measure_reuse(
 
 /// Whether consecutive x threads touch consecutive elements (or the same
 /// element) through every reference: moving the point value mapped to x
-/// by one moves the last subscript by one (or zero) and no other.
+/// by one moves the last subscript by one either way (or zero) and no
+/// other.
 pub fn is_coalesced(
     isl: &Isl,
     refs: &[UnionMap],
@@ -103,8 +116,11 @@ pub fn is_coalesced(
     array: &str,
 ) -> Result<bool> {
     let mut cons = same_rows(rank);
+    // Descending runs coalesce as ascending ones do: a warp's loads are
+    // served per 32-byte sector, whatever order its threads take them in
+    // (durbin reads `r[k - i - 1]`).
     if rank > 0 {
-        cons.push(format!("a{l} <= b{l} <= a{l} + 1", l = rank - 1));
+        cons.push(format!("a{l} - 1 <= b{l} <= a{l} + 1", l = rank - 1));
     }
     x_step_keeps(isl, refs, to_points, x_pos, rank, array, &cons)
 }

@@ -335,6 +335,7 @@ fn traits(
         isl,
         acc,
         &per_ref,
+        f.k.host_prefix,
         &f.to_points,
         f.n_outer_inner,
         f.k.block_sizes,
