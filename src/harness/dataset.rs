@@ -96,26 +96,11 @@ fn opens_block_for(directive: &str, word: &str, macro_name: &str) -> bool {
 mod tests {
     use super::*;
 
-    const OURS: &str = "\
-# if !defined(MINI_DATASET) && !defined(SMALL_DATASET) \\
-     && !defined(LARGE_DATASET) \\
-     && !defined(EXTRALARGE_DATASET)
-#  define LARGE_DATASET
-# endif
-# if !defined(TSTEPS) && !defined(N)
-#  if defined(MINI_DATASET)
-#   define TSTEPS 20
-#   define N 40
-#  elif defined(LARGE_DATASET)
-#   define TSTEPS 500
-#   define N 2000
-#  elif defined(EXTRALARGE_DATASET)
-#   define TSTEPS 1000
-#   define N 4000
-#  endif
-# endif
-# define _PB_N POLYBENCH_LOOP_BOUND(N, n)
-";
+    /// This repository's seidel-2d header: `#if !defined(TSTEPS) ...`,
+    /// then `#  elif defined(LARGE_DATASET)` blocks.
+    fn seidel_2d() -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("polybench/stencils/seidel-2d/seidel-2d.c")
+    }
 
     // PolyBench/C 4.2.1 as distributed spells the blocks with #ifdef.
     const DISTRIBUTED: &str = "\
@@ -137,16 +122,17 @@ mod tests {
         let n = |v: &[(&str, i64)]| -> Vec<(String, i64)> {
             v.iter().map(|(a, b)| (a.to_string(), *b)).collect()
         };
+        let ours = std::fs::read_to_string(seidel_2d().with_extension("h")).unwrap();
         assert_eq!(
-            header_sizes(OURS, "LARGE"),
+            header_sizes(&ours, "LARGE"),
             n(&[("tsteps", 500), ("n", 2000)])
         );
         assert_eq!(
-            header_sizes(OURS, "EXTRALARGE"),
+            header_sizes(&ours, "EXTRALARGE"),
             n(&[("tsteps", 1000), ("n", 4000)])
         );
-        assert_eq!(header_sizes(OURS, "MINI"), n(&[("tsteps", 20), ("n", 40)]));
-        assert!(header_sizes(OURS, "SMALL").is_empty());
+        assert_eq!(header_sizes(&ours, "MINI"), n(&[("tsteps", 20), ("n", 40)]));
+        assert!(header_sizes(&ours, "HUGE").is_empty());
         assert_eq!(
             header_sizes(DISTRIBUTED, "LARGE"),
             n(&[("ni", 1000), ("nj", 1100)])
@@ -156,11 +142,8 @@ mod tests {
 
     #[test]
     fn command_line_sizes_win_and_the_users_params_are_kept() {
-        let dir = std::env::temp_dir().join(format!("pencilc-dataset-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("k.h"), OURS).unwrap();
         let flags = vec!["-DTSTEPS=7".to_string(), "-DFOO=3".into()];
-        let s = sizes(&dir.join("k.c"), "LARGE", &flags);
+        let s = sizes(&seidel_2d(), "LARGE", &flags);
         assert_eq!(s, vec![("tsteps".into(), 7), ("n".into(), 2000)]);
         assert_eq!(
             model_params_args(&s, &[&[]]),
@@ -168,7 +151,6 @@ mod tests {
         );
         let user = vec!["--gpu-model-params=n=5".to_string()];
         assert!(model_params_args(&s, &[&[], &user]).is_empty());
-        assert!(sizes(&dir.join("none.c"), "LARGE", &[]).is_empty());
-        std::fs::remove_dir_all(&dir).ok();
+        assert!(sizes(Path::new("/nonexistent/none.c"), "LARGE", &[]).is_empty());
     }
 }
