@@ -68,7 +68,11 @@ fn header_sizes(header: &str, dataset: &str) -> Vec<(String, i64)> {
                     && opens_block_for(directive, word, &macro_name);
             }
             "define" if inside => {
-                let mut parts = directive["define".len()..].split_whitespace();
+                // (`# define N 2000 /* columns */`: the comment is no value.)
+                let text = &directive["define".len()..];
+                let text = text.split("/*").next().unwrap_or("");
+                let text = text.split("//").next().unwrap_or("");
+                let mut parts = text.split_whitespace();
                 if let (Some(name), Some(value), None) = (parts.next(), parts.next(), parts.next())
                 {
                     if let Ok(v) = value.parse::<i64>() {
@@ -109,8 +113,8 @@ mod tests {
 #   define NJ 25
 #  endif
 #  ifdef LARGE_DATASET
-#   define NI 1000
-#   define NJ 1100
+#   define NI 1000 /* rows */
+#   define NJ 1100 // columns
 #  endif
 #  ifdef EXTRALARGE_DATASET
 #   define NI 2000
