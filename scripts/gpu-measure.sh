@@ -71,13 +71,19 @@ all=${GPU_MEASURE_KERNELS:-$(awk '!/^#/ && NF {print $1}' polybench/kernels.txt 
   "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
     --gpu-model --gpu-device nvidia-h100 --dataset "$dataset" --kernels "$all" \
     --json "$out/estimates.json" >"$out/estimates.txt" 2>"$out/estimates.log"
-  python3 - "$out" <<'PY'
+  # One row per selected kernel, in their order, `-` where there is no
+  # estimate (the summary's rows are these).
+  python3 - "$out" "$all" <<'PY'
 import json, sys
-out = sys.argv[1]
+out, names = sys.argv[1], sys.argv[2].split(",")
+try:
+    ms = {k["name"]: k.get("region_ms") for k in json.load(open(f"{out}/estimates.json"))["kernels"]}
+except Exception:
+    ms = {}
 with open(f"{out}/estimates.tsv", "w") as t:
-    for k in json.load(open(f"{out}/estimates.json"))["kernels"]:
-        ms = k.get("region_ms")
-        t.write(f"{k['name']}\t{'-' if ms is None else f'{ms:.4f}'}\n")
+    for n in names:
+        v = ms.get(n)
+        t.write(f"{n}\t{'-' if v is None else f'{v:.4f}'}\n")
 PY
 ) &
 estimates=$!
