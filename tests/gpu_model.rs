@@ -714,6 +714,51 @@ fn the_harness_prices_the_time_steps_of_its_dataset() {
     }
 }
 
+/// pencilc itself reads the sizes PolyBench's `main` passes (`int tsteps
+/// = 20; ... kernel_jacobi_1d(tsteps, n, ...)`): jacobi-1d at MINI is
+/// profiled at 20 steps, 40 launches, not at an assumed 1000; the user's
+/// `--gpu-model-params` still wins.
+#[test]
+fn pencilc_profiles_at_the_sizes_every_call_passes() {
+    let src = root().join("polybench/stencils/jacobi-1d/jacobi-1d.c");
+    for (extra, params, launches) in [
+        (None, "n:30:call,tsteps:20:call", 20.0),
+        (Some("tsteps=7"), "n:30:call,tsteps:7:given", 7.0),
+    ] {
+        let mut cmd = Command::new(pencilc());
+        cmd.args([
+            "--target",
+            "cuda",
+            "--emit",
+            "gpu-model",
+            "-DMINI_DATASET",
+            "-I",
+        ])
+        .arg(root().join("polybench/utilities"));
+        if let Some(e) = extra {
+            cmd.args(["--gpu-model-params", e]);
+        }
+        let out = cmd.arg(&src).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(&format!("params={}\t", params)), "{}", text);
+        let kernel0 = text
+            .lines()
+            .find(|l| l.starts_with("kernel\tname=kernel0\t"))
+            .unwrap_or_else(|| panic!("{}", text));
+        let got: f64 = kernel0
+            .split('\t')
+            .find_map(|f| f.strip_prefix("launches="))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{}", kernel0));
+        assert_eq!(got, launches, "{}", kernel0);
+    }
+}
+
 /// The model counts what the back end launches for a privatised
 /// reduction (issue 30): a combining kernel of `COMBINE_THREADS` threads
 /// after each reduction launch, and no launch of its own for the kernel of

@@ -15,6 +15,7 @@ use tree_sitter::{Node, Parser};
 
 mod atomic;
 mod body_pragmas;
+mod call_values;
 pub mod called;
 mod casts;
 mod dead_after;
@@ -242,6 +243,10 @@ pub struct Region {
     /// region nothing reads (`dead_after`): the region need not leave
     /// their last values in them.
     pub dead_after: BTreeSet<String>,
+    /// The values every call of the region's function in the file passes
+    /// for its integer parameters, where they are constants
+    /// (`call_values`): what the GPU model profiles at.
+    pub call_values: BTreeMap<String, i64>,
 }
 
 /// Where in its function a block of regions is.
@@ -479,6 +484,7 @@ pub fn parse_file_with(
         r.called = called::reachable(&called, &r.body);
         r.call_facts = call_facts.clone();
         r.prototypes = prototypes.clone();
+        r.call_values = call_values::of(root, cx.src, &r.function);
     }
     Ok(Parsed {
         regions,

@@ -1,7 +1,8 @@
 //! The parameter values a profile is computed at: those the user gives
-//! (`--gpu-model-params n=2800,tsteps=500`), else the largest value the
-//! region's context allows (PolyBench's arrays bound `n <= 2800`), else an
-//! assumed default.
+//! (`--gpu-model-params n=2800,tsteps=500`), else the value every call of
+//! the region's function in the file passes (PolyBench's `main`: `int
+//! tsteps = 500;`), else the largest value the region's context allows
+//! (PolyBench's arrays bound `n <= 2800`), else an assumed default.
 
 use crate::diag::{Code, Diagnostic, Result};
 use crate::front::affine::isl_name;
@@ -20,6 +21,8 @@ pub const DEFAULT_VALUE: i64 = 1000;
 pub enum Source {
     /// `--gpu-model-params`.
     Given,
+    /// The value every call in the file passes.
+    Call,
     /// The largest value the region's context allows.
     Context,
     /// Neither: `DEFAULT_VALUE` (or the context's least value above it).
@@ -30,6 +33,7 @@ impl Source {
     pub fn word(self) -> &'static str {
         match self {
             Source::Given => "given",
+            Source::Call => "passed by every call",
             Source::Context => "context bound",
             Source::Assumed => "assumed",
         }
@@ -79,7 +83,23 @@ pub fn values(isl: &Isl, scop: &Scop, given: &[(String, i64)]) -> Result<Vec<Par
             });
             continue;
         }
+        let called = scop
+            .call_values
+            .iter()
+            .find(|(n, _)| isl_name(n) == *p)
+            .map(|(_, v)| *v);
         let (hi, lo) = bounds(isl, scop, i)?;
+        // A value the context rules out (a call the region never sees
+        // run, or one outside the arrays) is not taken.
+        if let Some(v) = called.filter(|v| hi.is_none_or(|h| *v <= h) && lo.is_none_or(|l| *v >= l))
+        {
+            out.push(ParamValue {
+                name: p.clone(),
+                value: v,
+                source: Source::Call,
+            });
+            continue;
+        }
         let (value, source) = match hi {
             Some(h) => (h, Source::Context),
             None => (

@@ -44,6 +44,7 @@ pub fn records(p: &RegionProfile, e: Option<&Estimate>) -> String {
         .map(|v| {
             let src = match v.source {
                 Source::Given => "given",
+                Source::Call => "call",
                 Source::Context => "context",
                 Source::Assumed => "assumed",
             };
@@ -160,6 +161,7 @@ pub fn parse(text: &str) -> Result<Vec<(Option<String>, RegionProfile)>> {
                             .map_err(|_| bad(n, format!("parameter `{}`", p)))?,
                         source: match *src {
                             "given" => Source::Given,
+                            "call" => Source::Call,
                             "context" => Source::Context,
                             _ => Source::Assumed,
                         },

@@ -124,6 +124,11 @@ pub struct Scop {
     /// Functions without a body whose calls in expressions the model takes
     /// as pure (`front::parse::Region::prototypes`).
     pub assumed_pure: std::collections::BTreeSet<String>,
+    /// The value every call of the region's function in the file passes
+    /// for a parameter, by its source name, where it is a constant
+    /// (`front::parse::Region::call_values`): the sizes the GPU model
+    /// profiles at when the user gives none.
+    pub call_values: std::collections::BTreeMap<String, i64>,
     /// Set-up statements that the host runs, in this order, before the
     /// device code (`prologue::peel`): they keep their places in `stmts`
     /// with no instance and no access left.

@@ -117,6 +117,7 @@ impl<'a> Cx<'a> {
             call_facts: BTreeMap::new(),
             prototypes: BTreeMap::new(),
             dead_after,
+            call_values: BTreeMap::new(),
         }))
     }
 
@@ -236,6 +237,7 @@ impl<'a> Cx<'a> {
                     call_facts: BTreeMap::new(),
                     prototypes: BTreeMap::new(),
                     dead_after: self.dead_after(within, children[end], symbols),
+                    call_values: BTreeMap::new(),
                 });
                 i = end + 1;
                 continue;

@@ -62,6 +62,7 @@ impl<'r> Builder<'r> {
             file_names: self.region.names.clone(),
             called: self.region.called.clone(),
             assumed_pure: std::mem::take(&mut self.assumed_pure),
+            call_values: self.region.call_values.clone(),
             host_prologue: Vec::new(),
             host_writes: BTreeSet::new(),
         };
