@@ -5,10 +5,12 @@
 //! (`int tsteps = 500; ... kernel_jacobi_1d(tsteps, n, ...)`), which no
 //! array bounds: the model assumed 1000 steps where 500 run.
 //!
-//! A parameter has a value when every call of the function in the file
-//! passes the same integer: a literal, or a local of the calling function
-//! initialised with a literal and never assigned, incremented or taken the
-//! address of. Anything else leaves it to the context.
+//! A parameter has a value when every call of the function passes the
+//! same integer: a literal, or a local of the calling function initialised
+//! with a literal and never assigned, incremented or taken the address
+//! of. Only for a `static` function that the file uses in no other way
+//! than calling it by name: another file, or a pointer to it, could call
+//! it with anything. Otherwise the context decides.
 
 use std::collections::BTreeMap;
 use tree_sitter::Node;
@@ -19,10 +21,17 @@ pub fn of(root: Node, src: &[u8], function: &str) -> BTreeMap<String, i64> {
     let Some(def) = definition(root, src, function) else {
         return BTreeMap::new();
     };
+    if !is_static(def, src) {
+        return BTreeMap::new();
+    }
     let params = parameter_names(def, src);
     let mut calls = Vec::new();
     collect_calls(root, src, function, &mut calls);
-    if calls.is_empty() {
+    // Every mention of the name is a call's, the definition's or a
+    // declaration's: no pointer to the function escapes.
+    let mut mentions = 0;
+    count_mentions(root, src, function, &mut mentions);
+    if calls.is_empty() || mentions != calls.len() {
         return BTreeMap::new();
     }
     let mut out = BTreeMap::new();
@@ -59,6 +68,32 @@ fn definition<'t>(root: Node<'t>, src: &[u8], function: &str) -> Option<Node<'t>
         .children(&mut c)
         .find(|n| n.kind() == "function_definition" && defined_name(*n, src) == Some(function));
     found
+}
+
+/// `static` among a definition's specifiers.
+fn is_static(f: Node, src: &[u8]) -> bool {
+    let mut c = f.walk();
+    let found = f
+        .children(&mut c)
+        .any(|n| n.kind() == "storage_class_specifier" && text(n, src) == "static");
+    found
+}
+
+/// Mentions of `name` as an expression (not the declarator of a
+/// definition or declaration).
+fn count_mentions(n: Node, src: &[u8], name: &str, out: &mut usize) {
+    if n.kind() == "identifier" && text(n, src) == name {
+        let declarator = n
+            .parent()
+            .is_some_and(|p| p.kind() == "function_declarator");
+        if !declarator {
+            *out += 1;
+        }
+    }
+    let mut c = n.walk();
+    for child in n.children(&mut c) {
+        count_mentions(child, src, name, out);
+    }
 }
 
 /// The name a function definition defines.
@@ -232,7 +267,7 @@ int main(int argc, char **argv) {
     #[test]
     fn only_values_every_call_agrees_on_and_nothing_changes() {
         let code = "
-void k(int a, int b, int c, int d, int e) { }
+static void k(int a, int b, int c, int d, int e) { }
 void f(int m) {
   int x = 0x10;
   int y = 7;
@@ -249,6 +284,17 @@ void g(void) { k(16, 1, 3, 4, 6); }";
         // taken; d: a parameter; e: 5 and 6 differ.
         assert_eq!(v, BTreeMap::from([("a".to_string(), 16)]));
         assert!(values(code, "never_called").is_empty());
-        assert!(values("void h(int n) { }", "h").is_empty());
+        assert!(values("static void h(int n) { }", "h").is_empty());
+        // Another file may call a function that is not static; a pointer
+        // to it may be called with anything.
+        assert!(values("void e(int n) { } void m(void) { e(5); }", "e").is_empty());
+        let escapes = "static void e(int n) { }
+void (*fp)(int) = e;
+void m(void) { e(5); }";
+        assert!(values(escapes, "e").is_empty());
+        let declared = "static void e(int n);
+void m(void) { e(5); }
+static void e(int n) { }";
+        assert_eq!(values(declared, "e").get("n"), Some(&5));
     }
 }
