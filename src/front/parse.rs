@@ -484,7 +484,13 @@ pub fn parse_file_with(
         r.called = called::reachable(&called, &r.body);
         r.call_facts = call_facts.clone();
         r.prototypes = prototypes.clone();
-        r.call_values = call_values::of(root, cx.src, &r.function);
+        if let Some(def) = functions
+            .iter()
+            .find(|f| cx.function_name(**f) == r.function)
+        {
+            let params = cx.param_names(*def);
+            r.call_values = call_values::of(root, cx.src, &r.function, *def, &params);
+        }
     }
     Ok(Parsed {
         regions,

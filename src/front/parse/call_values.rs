@@ -16,15 +16,18 @@ use std::collections::BTreeMap;
 use tree_sitter::Node;
 
 /// Parameter name → the value every call of `function` passes, over the
-/// file's tree `root` (source `src`).
-pub fn of(root: Node, src: &[u8], function: &str) -> BTreeMap<String, i64> {
-    let Some(def) = definition(root, src, function) else {
-        return BTreeMap::new();
-    };
+/// file's tree `root` (source `src`); `def` is its definition, `params`
+/// its parameters' names in order.
+pub fn of(
+    root: Node,
+    src: &[u8],
+    function: &str,
+    def: Node,
+    params: &[String],
+) -> BTreeMap<String, i64> {
     if !is_static(def, src) {
         return BTreeMap::new();
     }
-    let params = parameter_names(def, src);
     let mut calls = Vec::new();
     collect_calls(root, src, function, &mut calls);
     // Every mention of the name is a call's, the definition's or a
@@ -36,7 +39,9 @@ pub fn of(root: Node, src: &[u8], function: &str) -> BTreeMap<String, i64> {
     }
     let mut out = BTreeMap::new();
     'param: for (k, name) in params.iter().enumerate() {
-        let Some(name) = name else { continue };
+        if name.is_empty() {
+            continue;
+        }
         let mut value = None;
         for call in &calls {
             let Some(arg) = argument(*call, k) else {
@@ -59,15 +64,6 @@ pub fn of(root: Node, src: &[u8], function: &str) -> BTreeMap<String, i64> {
 
 fn text<'s>(n: Node, src: &'s [u8]) -> &'s str {
     n.utf8_text(src).unwrap_or("")
-}
-
-/// The definition of `function` among the file's top-level items.
-fn definition<'t>(root: Node<'t>, src: &[u8], function: &str) -> Option<Node<'t>> {
-    let mut c = root.walk();
-    let found = root
-        .children(&mut c)
-        .find(|n| n.kind() == "function_definition" && defined_name(*n, src) == Some(function));
-    found
 }
 
 /// `static` among a definition's specifiers.
@@ -94,44 +90,6 @@ fn count_mentions(n: Node, src: &[u8], name: &str, out: &mut usize) {
     for child in n.children(&mut c) {
         count_mentions(child, src, name, out);
     }
-}
-
-/// The name a function definition defines.
-fn defined_name<'s>(f: Node, src: &'s [u8]) -> Option<&'s str> {
-    let mut d = f.child_by_field_name("declarator")?;
-    loop {
-        if d.kind() == "function_declarator" {
-            let name = d.child_by_field_name("declarator")?;
-            return (name.kind() == "identifier").then(|| text(name, src));
-        }
-        d = d.child_by_field_name("declarator")?;
-    }
-}
-
-/// Each parameter's name in order (`None`: unnamed, or not a plain
-/// scalar's declarator).
-fn parameter_names(f: Node, src: &[u8]) -> Vec<Option<String>> {
-    let mut d = f.child_by_field_name("declarator");
-    while let Some(n) = d {
-        if n.kind() == "function_declarator" {
-            break;
-        }
-        d = n.child_by_field_name("declarator");
-    }
-    let Some(list) = d.and_then(|d| d.child_by_field_name("parameters")) else {
-        return Vec::new();
-    };
-    let mut c = list.walk();
-    let params = list
-        .named_children(&mut c)
-        .filter(|p| p.kind() == "parameter_declaration")
-        .map(|p| {
-            p.child_by_field_name("declarator")
-                .filter(|d| d.kind() == "identifier")
-                .map(|d| text(d, src).to_string())
-        })
-        .collect();
-    params
 }
 
 /// Every call of `function` under `n`.
@@ -240,11 +198,47 @@ fn literal(t: &str) -> Option<i64> {
 mod tests {
     use super::*;
 
+    /// The tests' stand-in for the parser's own: the definition of
+    /// `function` and its parameters' names (plain identifiers only).
     fn values(code: &str, function: &str) -> BTreeMap<String, i64> {
         let mut p = tree_sitter::Parser::new();
         p.set_language(&tree_sitter_c::LANGUAGE.into()).unwrap();
         let tree = p.parse(code, None).unwrap();
-        of(tree.root_node(), code.as_bytes(), function)
+        let root = tree.root_node();
+        let src = code.as_bytes();
+        let mut c = root.walk();
+        let defs: Vec<Node> = root.children(&mut c).collect();
+        for def in defs
+            .into_iter()
+            .filter(|n| n.kind() == "function_definition")
+        {
+            let Some(fd) = def.child_by_field_name("declarator") else {
+                continue;
+            };
+            let fd = if fd.kind() == "function_declarator" {
+                fd
+            } else {
+                match fd.child_by_field_name("declarator") {
+                    Some(d) => d,
+                    None => continue,
+                }
+            };
+            if fd.child_by_field_name("declarator").map(|n| text(n, src)) != Some(function) {
+                continue;
+            }
+            let list = fd.child_by_field_name("parameters").unwrap();
+            let mut c = list.walk();
+            let params: Vec<String> = list
+                .named_children(&mut c)
+                .map(|p| {
+                    p.child_by_field_name("declarator")
+                        .map(|d| text(d, src).to_string())
+                        .unwrap_or_default()
+                })
+                .collect();
+            return of(root, src, function, def, &params);
+        }
+        BTreeMap::new()
     }
 
     #[test]

@@ -84,7 +84,7 @@ impl Cx<'_> {
     }
 
     /// The names of `f`'s parameters, in order.
-    fn param_names(&self, f: Node) -> Vec<String> {
+    pub(super) fn param_names(&self, f: Node) -> Vec<String> {
         let mut d = f.child_by_field_name("declarator");
         while let Some(n) = d {
             if n.kind() == "function_declarator" {
