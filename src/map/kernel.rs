@@ -128,9 +128,7 @@ impl Mapper<'_> {
         // multiprocessors. Those tiles are the block's size: one point
         // per thread along them, 64 times the blocks.
         if n_thread == 3 && !self.unit_tiles && user.tile.is_none() && user.block.is_none() {
-            for j in 0..n_block {
-                tiles[j] = block_sizes[j];
-            }
+            tiles[..n_block].copy_from_slice(&block_sizes[..n_block]);
         }
         // The grid's size per block dimension: the user's, else the API's
         // limit; the grid wraps where tiles may not fit (below).
