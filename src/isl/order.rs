@@ -80,18 +80,9 @@ impl Builder<'_> {
         let mut fixed: Vec<(i64, usize)> = Vec::new();
         let mut looping: Vec<usize> = Vec::new();
         for &s in stmts {
-            let m = &self.maps[s];
-            if level >= m.dim(DimType::Out).isl(isl, self.stage)? as usize {
-                fixed.push((0, s));
-                continue;
-            }
-            let v = m
-                .plain_get_val_if_fixed(DimType::Out, level as u32)
-                .isl(isl, self.stage)?;
-            if v.is_int().isl(isl, self.stage)? {
-                fixed.push((v.get_num_si().isl(isl, self.stage)?, s));
-            } else {
-                looping.push(s);
+            match self.position(s, level)? {
+                Some(p) => fixed.push((p, s)),
+                None => looping.push(s),
             }
         }
         if looping.is_empty() {
@@ -187,26 +178,34 @@ impl Builder<'_> {
             .isl(isl, self.stage)
     }
 
+    /// Statement `s`'s position in a statement list at schedule dimension
+    /// `level` (0 past its last dimension); `None` where a loop runs there.
+    fn position(&self, s: usize, level: usize) -> Result<Option<i64>> {
+        let isl = self.isl;
+        let m = &self.maps[s];
+        if level >= m.dim(DimType::Out).isl(isl, self.stage)? as usize {
+            return Ok(Some(0));
+        }
+        let v = m
+            .plain_get_val_if_fixed(DimType::Out, level as u32)
+            .isl(isl, self.stage)?;
+        if v.is_int().isl(isl, self.stage)? {
+            Ok(Some(v.get_num_si().isl(isl, self.stage)?))
+        } else {
+            Ok(None)
+        }
+    }
+
     /// What schedule dimension `level` is for `stmts`.
     fn shape(&self, stmts: &[usize], level: usize) -> Result<Shape> {
-        let isl = self.isl;
         if level >= self.depth {
             return Ok(Shape::Other);
         }
         let (mut loops, mut positions) = (0, Vec::new());
         for &s in stmts {
-            let m = &self.maps[s];
-            if level >= m.dim(DimType::Out).isl(isl, self.stage)? as usize {
-                positions.push(0);
-                continue;
-            }
-            let v = m
-                .plain_get_val_if_fixed(DimType::Out, level as u32)
-                .isl(isl, self.stage)?;
-            if v.is_int().isl(isl, self.stage)? {
-                positions.push(v.get_num_si().isl(isl, self.stage)?);
-            } else {
-                loops += 1;
+            match self.position(s, level)? {
+                Some(p) => positions.push(p),
+                None => loops += 1,
             }
         }
         positions.sort();
