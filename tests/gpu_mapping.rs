@@ -487,3 +487,76 @@ fn hoist_option_on_trmm_at_small() {
         );
     }
 }
+
+/// Blocks per launch of kernel `kernel` of `name` at LARGE, from the GPU
+/// profile (`--emit gpu-model`: blocks and launches summed over the
+/// region).
+fn blocks_per_launch(name: &str, kernel: &str) -> f64 {
+    let list = std::fs::read_to_string(root().join("polybench/kernels.txt")).unwrap();
+    let path = list
+        .lines()
+        .find_map(|l| {
+            let mut w = l.split_whitespace();
+            (w.next() == Some(name)).then(|| w.next().unwrap().to_string())
+        })
+        .unwrap();
+    let out = run(
+        Command::new(pencilc())
+            .args([
+                "--target",
+                "cuda",
+                "--emit",
+                "gpu-model",
+                "-DLARGE_DATASET",
+                "-I",
+            ])
+            .arg(root().join("polybench/utilities"))
+            .arg(root().join("polybench").join(path)),
+        "pencilc --emit gpu-model",
+    );
+    let out = String::from_utf8_lossy(&out.stdout).to_string();
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("kernel\t") && l.contains(&format!("name={}\t", kernel)))
+        .unwrap_or_else(|| panic!("{} {}: {}", name, kernel, out));
+    let field = |key: &str| -> f64 {
+        line.split('\t')
+            .find_map(|f| f.strip_prefix(&format!("{}=", key)))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{} in {}", key, line))
+    };
+    field("blocks") / field("launches")
+}
+
+/// A launch's grid starts at its first tile: a wavefront's plane or the
+/// rows below a pivot are far from tile 0, and blocks before them only
+/// exit. seidel-2d's 7,988 launches had 5,856 blocks of 512 threads each
+/// (for 250,000 points) and now have under 600; lu's update, under the
+/// pivot, 3,969 (all of `A`) and now under 1,400 on average. seidel-2d's
+/// plane is (i, t) with `t` on `x`: every access of a warp on one row of
+/// `A` (the row subscript has no `t1`), 4 elements apart.
+#[test]
+fn launches_start_at_their_first_tile_and_wavefront_warps_read_one_row() {
+    let seidel = blocks_per_launch("seidel-2d", "kernel0");
+    assert!(seidel < 600.0, "seidel-2d: {} blocks per launch", seidel);
+    let lu = blocks_per_launch("lu", "kernel1");
+    assert!(lu < 1400.0, "lu: {} blocks per launch", lu);
+    let all = cuda_at_large();
+    for (name, first) in [
+        ("seidel-2d", "int b1 = blockIdx.x + h"),
+        ("lu", "int b0 = blockIdx.x + h"),
+    ] {
+        assert!(all[name].contains(first), "{}: {}", name, all[name]);
+    }
+    let kernel = &kernels_of(&all["seidel-2d"])[0];
+    let mut rows = 0;
+    let mut rest = kernel.body.as_str();
+    while let Some(at) = rest.find("A[") {
+        rest = &rest[at + 2..];
+        let row = &rest[..rest.find("* 2000").expect("a row subscript")];
+        assert!(!row.contains("t1"), "row {} in {}", row, kernel.body);
+        rows += 1;
+    }
+    assert_eq!(rows, 10, "{}", kernel.body);
+    assert!(kernel.body.contains("4 * t1"), "{}", kernel.body);
+}

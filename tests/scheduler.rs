@@ -127,8 +127,9 @@ fn stencils_get_time_skewing_and_a_wavefront() {
 /// the time loop sequential on the host around fully parallel kernels, as
 /// PPCG maps them, instead of one-thread wavefront tiles; seidel-2d, with
 /// no parallelism within a time step, runs as a wavefront of points (one
-/// launch per 4t + 2i + j, its (t + i, 2t + i + j) plane on 2-D blocks),
-/// not of tiles that each run on one thread.
+/// launch per 4t + 2i + j, its plane on 2-D blocks as (i, t): a warp's
+/// threads on one row of `A`, 4 elements apart), not of tiles that each
+/// run on one thread.
 #[test]
 fn gpu_devices_get_a_time_loop_around_parallel_kernels() {
     for (k, dims) in [
@@ -144,6 +145,11 @@ fn gpu_devices_get_a_time_loop_around_parallel_kernels() {
         assert!(!sched.contains("pencilc_wavefront"), "{}: {}", k, sched);
         if k == "seidel-2d" {
             assert!(sched.contains("[(4i0 + 2i1 + i2)]"), "{}", sched);
+            assert!(
+                sched.contains("[{ S_0[i0, i1, i2] -> [(i1)] }, { S_0[i0, i1, i2] -> [(i0)] }]"),
+                "{}",
+                sched
+            );
         }
         assert_eq!(
             kernels_and_dims(k, &["--device", "generic-gpu"]),

@@ -34,6 +34,7 @@ pub(super) fn convert_host(
             plan: mapped.kernels[o.kernel].clone(),
             grid: o.grid.clone(),
             host_values: o.host_values.clone(),
+            block_offsets: o.block_offsets.clone(),
             body,
             locals: memory::locals_of(&mapped.kernels[o.kernel]),
         });

@@ -789,8 +789,18 @@ impl Reader<'_> {
         }
         let ids = (0..n_block + n_thread).map(|k| base + k);
         for (k, dim) in ids.clone().enumerate() {
+            // A grid that starts at the launch's first tile runs ids
+            // `first .. first + grid`.
+            let first = match l.block_offset(k) {
+                Some(v) if k < n_block => self.value(v)?,
+                _ => self.constant(0)?,
+            };
             let end = if k < n_block {
-                self.value(&l.grid[k])?
+                first
+                    .copy()
+                    .isl(isl, STAGE)?
+                    .add(self.value(&l.grid[k])?)
+                    .isl(isl, STAGE)?
             } else {
                 self.constant(l.plan.block_sizes[k - n_block])?
             };
@@ -798,7 +808,7 @@ impl Reader<'_> {
             let runs = id
                 .copy()
                 .isl(isl, STAGE)?
-                .ge_set(self.constant(0)?)
+                .ge_set(first)
                 .isl(isl, STAGE)?
                 .intersect(id.lt_set(end).isl(isl, STAGE)?)
                 .isl(isl, STAGE)?;
@@ -1236,6 +1246,7 @@ mod tests {
             plan,
             grid: vec![grid],
             host_values: vec![],
+            block_offsets: vec![],
             body,
             locals: vec![],
         }
@@ -1347,6 +1358,25 @@ mod tests {
             ),
         ));
         assert!(m.contains("more than once"), "{}", m);
+    }
+
+    #[test]
+    fn a_grid_is_read_from_its_first_tile() {
+        // Block k runs tile `h9 + k`: from 0, every instance once; from
+        // 1, the first tile's instances are missed (read from 0, the same
+        // grid would run them all).
+        let from = |first: i64, grid: AExpr| {
+            let mut l = launch_of(&[0, 1], grid);
+            l.host_values.push(("h9".into(), AExpr::Int(first)));
+            l.block_offsets = vec![Some("h9".into())];
+            device(Ast::Launch(0), vec![l])
+        };
+        assert_eq!(
+            check_device("rb-launch-first", &from(0, blocks_for_n())).unwrap(),
+            ReadBack::Checked
+        );
+        let m = message(check_device("rb-launch-first-1", &from(1, blocks_for_n())));
+        assert!(m.contains("misses"), "{}", m);
     }
 
     #[test]

@@ -29,13 +29,20 @@ pub(super) fn launch_at(
         return Ok(Occurrence {
             kernel: plan.id,
             guard: None,
-            grid: grid_sizes(isl, plan, build, &none, true)?,
+            grid: grid_sizes(isl, plan, build, &none, true)?
+                .into_iter()
+                .map(|(g, _)| g)
+                .collect(),
             host_values: vec![],
+            block_offsets: vec![],
             body: None,
         });
     }
     let bounds = tile_bounds(isl, plan, &h)?;
-    let grid = grid_sizes(isl, plan, build, &bounds, false)?;
+    let (grid, offsets): (Vec<AExpr>, Vec<Option<AExpr>>) =
+        grid_sizes(isl, plan, build, &bounds, false)?
+            .into_iter()
+            .unzip();
     let guard = launch_guard(isl, build, &bounds)?;
     let range =
         Set::from_union_set(h.copy().isl(isl, STAGE)?.range().isl(isl, STAGE)?).isl(isl, STAGE)?;
@@ -55,6 +62,16 @@ pub(super) fn launch_at(
             .ok_or_else(|| isl.last_error("ast-launch-values"))?;
         host_values.push((names[j].clone(), convert_expr(isl, &e)?));
     }
+    // The first tiles, passed as values after the host loops' (the
+    // prefix is fresh for every number).
+    let mut block_offsets = Vec::new();
+    for (j, o) in offsets.iter().enumerate() {
+        block_offsets.push(o.as_ref().map(|e| {
+            let name = format!("{}{}", host_prefix, depth + j);
+            host_values.push((name.clone(), e.clone()));
+            name
+        }));
+    }
     // The instances of this launch, with the host values as parameters.
     let mut at = Set::universe(space.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
     for j in 0..depth {
@@ -67,7 +84,8 @@ pub(super) fn launch_at(
             .intersect(var.eq_set(param).isl(isl, STAGE)?)
             .isl(isl, STAGE)?;
     }
-    let block_bounds = block_id_bounds(isl, &bounds, &at, &mapped.block_ids)?;
+    let offset: Vec<bool> = block_offsets.iter().map(Option::is_some).collect();
+    let block_bounds = block_id_bounds(isl, &bounds, &offset, &at, &mapped.block_ids)?;
     let at = at.to_union_set().isl(isl, STAGE)?;
     let instances = h
         .intersect_range(at)
@@ -140,6 +158,7 @@ pub(super) fn launch_at(
         guard,
         grid,
         host_values,
+        block_offsets,
         body: Some(body),
     })
 }
@@ -371,7 +390,7 @@ pub(super) fn tile_bounds(isl: &Isl, plan: &KernelPlan, h: &UnionMap) -> Result<
             continue;
         };
         let dom = mn.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
-        let nonneg = mn.nonneg_set().isl(isl, STAGE)?;
+        let nonneg = mn.copy().isl(isl, STAGE)?.nonneg_set().isl(isl, STAGE)?;
         if !dom.is_subset(&nonneg).isl(isl, STAGE)? {
             // Where the mapper proved the tiles never wrap, its count
             // over every launch serves (`grid_sizes`); the hull's
@@ -384,15 +403,26 @@ pub(super) fn tile_bounds(isl: &Isl, plan: &KernelPlan, h: &UnionMap) -> Result<
             continue;
         }
         let max = max.coalesce().isl(isl, STAGE)?;
-        let down = isl.map("{ [t] -> [b] : b <= t }").isl(isl, STAGE)?;
-        let below = hull
-            .apply_range(down)
-            .isl(isl, STAGE)?
-            .remove_divs()
-            .isl(isl, STAGE)?
-            .coalesce()
-            .isl(isl, STAGE)?;
-        out.push(LaunchTiles::Bounded(TileBound { max, below }));
+        let min = mn.coalesce().isl(isl, STAGE)?;
+        let toward = |rel: &str| -> Result<Map> {
+            let r = isl.map(rel).isl(isl, STAGE)?;
+            hull.copy()
+                .isl(isl, STAGE)?
+                .apply_range(r)
+                .isl(isl, STAGE)?
+                .remove_divs()
+                .isl(isl, STAGE)?
+                .coalesce()
+                .isl(isl, STAGE)
+        };
+        let below = toward("{ [t] -> [b] : b <= t }")?;
+        let above = toward("{ [t] -> [b] : b >= t }")?;
+        out.push(LaunchTiles::Bounded(TileBound {
+            max,
+            min,
+            above,
+            below,
+        }));
     }
     Ok(out)
 }
@@ -450,40 +480,54 @@ pub(super) fn bounded(
 pub(super) fn block_id_bounds(
     isl: &Isl,
     bounds: &[LaunchTiles],
+    offset: &[bool],
     at: &Set,
     block_ids: &[String],
 ) -> Result<Set> {
     let mut out = isl.set("{ : }").isl(isl, STAGE)?;
-    for (bound, id) in bounds.iter().zip(block_ids) {
+    for (j, (bound, id)) in bounds.iter().zip(block_ids).enumerate() {
         let Some(bound) = bound.bound() else { continue };
-        let below = bound.below.copy().isl(isl, STAGE)?;
-        let universe = Set::universe(below.get_space().isl(isl, STAGE)?.range().isl(isl, STAGE)?)
-            .isl(isl, STAGE)?;
-        let b = PwAff::param_on_domain_id(
-            universe.copy().isl(isl, STAGE)?,
-            isl.id(id).isl(isl, STAGE)?,
-        )
-        .isl(isl, STAGE)?;
-        let is_b = PwAff::var_on_domain(
-            LocalSpace::from_space(universe.get_space().isl(isl, STAGE)?).isl(isl, STAGE)?,
-            DimType::Set,
-            0,
-        )
-        .isl(isl, STAGE)?
-        .eq_set(b)
-        .isl(isl, STAGE)?;
-        let here = below
-            .intersect_range(is_b)
-            .isl(isl, STAGE)?
-            .domain()
-            .isl(isl, STAGE)?
-            .intersect(at.copy().isl(isl, STAGE)?)
-            .isl(isl, STAGE)?
-            .params()
-            .isl(isl, STAGE)?;
-        out = out.intersect(here).isl(isl, STAGE)?;
+        let mut relations = vec![bound.below.copy().isl(isl, STAGE)?];
+        // A grid that starts at the first tile: no block id below it.
+        if offset.get(j).copied().unwrap_or(false) {
+            relations.push(bound.above.copy().isl(isl, STAGE)?);
+        }
+        for rel in relations {
+            out = out
+                .intersect(ids_within(isl, rel, at, id)?)
+                .isl(isl, STAGE)?;
+        }
     }
     out.coalesce().isl(isl, STAGE)
+}
+
+/// The parameter values where block id `id` is one of the tile indices
+/// `rel` (`[host] -> [b]`) allows at the host values `at` equates with
+/// the parameters.
+fn ids_within(isl: &Isl, rel: Map, at: &Set, id: &str) -> Result<Set> {
+    let universe =
+        Set::universe(rel.get_space().isl(isl, STAGE)?.range().isl(isl, STAGE)?).isl(isl, STAGE)?;
+    let b = PwAff::param_on_domain_id(
+        universe.copy().isl(isl, STAGE)?,
+        isl.id(id).isl(isl, STAGE)?,
+    )
+    .isl(isl, STAGE)?;
+    let is_b = PwAff::var_on_domain(
+        LocalSpace::from_space(universe.get_space().isl(isl, STAGE)?).isl(isl, STAGE)?,
+        DimType::Set,
+        0,
+    )
+    .isl(isl, STAGE)?
+    .eq_set(b)
+    .isl(isl, STAGE)?;
+    rel.intersect_range(is_b)
+        .isl(isl, STAGE)?
+        .domain()
+        .isl(isl, STAGE)?
+        .intersect(at.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .params()
+        .isl(isl, STAGE)
 }
 
 /// The condition, on the host loops around the launch, under which its
@@ -530,7 +574,7 @@ pub(super) fn grid_sizes(
     build: &BuildAt,
     bounds: &[LaunchTiles],
     empty: bool,
-) -> Result<Vec<AExpr>> {
+) -> Result<Vec<(AExpr, Option<AExpr>)>> {
     let mut out = Vec::new();
     for (j, bound) in bounds.iter().enumerate() {
         let cap = plan.grid_cap[j];
@@ -569,19 +613,43 @@ pub(super) fn grid_sizes(
                 let e = build
                     .expr_from_pw_aff(count.copy().isl(isl, STAGE)?)
                     .ok_or_else(|| isl.last_error(STAGE))?;
-                out.push(match convert_expr(isl, &e)?.simplify() {
-                    AExpr::Int(c) => AExpr::Int(c.clamp(1, cap)),
-                    c => AExpr::op(AOp::Min, vec![c, AExpr::Int(cap)]),
-                });
+                out.push((
+                    match convert_expr(isl, &e)?.simplify() {
+                        AExpr::Int(c) => AExpr::Int(c.clamp(1, cap)),
+                        c => AExpr::op(AOp::Min, vec![c, AExpr::Int(cap)]),
+                    },
+                    None,
+                ));
                 continue;
             }
             LaunchTiles::Unknown => {
-                out.push(whole.unwrap_or(AExpr::Int(if empty { 1 } else { cap })));
+                out.push((
+                    whole.unwrap_or(AExpr::Int(if empty { 1 } else { cap })),
+                    None,
+                ));
                 continue;
             }
         };
+        // Where the tiles never wrap, the grid starts at the launch's
+        // first tile: blocks before it would have nothing to run.
+        let offset = if plan.wraps[j] {
+            None
+        } else {
+            first_tile(isl, build, &bound.min)?
+        };
+        let span = match offset {
+            Some(_) => bound
+                .max
+                .copy()
+                .isl(isl, STAGE)?
+                .sub(bound.min.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?
+                .coalesce()
+                .isl(isl, STAGE)?,
+            None => bound.max.copy().isl(isl, STAGE)?,
+        };
         let e = build
-            .expr_from_pw_aff(bound.max.copy().isl(isl, STAGE)?)
+            .expr_from_pw_aff(span)
             .ok_or_else(|| isl.last_error(STAGE))?;
         let e = convert_expr(isl, &e)?;
         let count = AExpr::op(AOp::Add, vec![e, AExpr::Int(1)]).simplify();
@@ -589,13 +657,27 @@ pub(super) fn grid_sizes(
             // A constant bound of more blocks than a wrapped grid has is
             // isl's bound over every value of a parameter that wraps
             // (`(int)(n - 1) + 3` with `n` unsigned): the parametric one
-            // counts this launch's.
-            AExpr::Int(c) if c > HUGE_CONSTANT_GRID && whole.is_some() => whole.clone().unwrap(),
-            AExpr::Int(c) => AExpr::Int(c.clamp(1, cap)),
+            // counts this launch's, from tile 0.
+            AExpr::Int(c) if c > HUGE_CONSTANT_GRID && whole.is_some() => {
+                (whole.clone().unwrap(), None)
+            }
+            AExpr::Int(c) => (AExpr::Int(c.clamp(1, cap)), offset),
             // The mapper proved every tile index below the cap.
-            c if !plan.wraps[j] => c,
-            c => AExpr::op(AOp::Min, vec![c, AExpr::Int(cap)]),
+            c if !plan.wraps[j] => (c, offset),
+            c => (AExpr::op(AOp::Min, vec![c, AExpr::Int(cap)]), None),
         });
     }
     Ok(out)
+}
+
+/// The launch's first tile along a block dimension, as host code, where
+/// it is not always 0 (`None` there).
+fn first_tile(isl: &Isl, build: &BuildAt, min: &PwAff) -> Result<Option<AExpr>> {
+    let e = build
+        .expr_from_pw_aff(min.copy().isl(isl, STAGE)?)
+        .ok_or_else(|| isl.last_error(STAGE))?;
+    Ok(match convert_expr(isl, &e)?.simplify() {
+        AExpr::Int(c) if c <= 0 => None,
+        e => Some(e),
+    })
 }

@@ -113,9 +113,28 @@ pub struct Launch {
     pub grid: Vec<AExpr>,
     /// Kernel parameters that carry host loop values, and those values.
     pub host_values: Vec<(String, AExpr)>,
+    /// Per block id (outermost first), the host value (one of
+    /// `host_values`) that holds the launch's first tile along it, where
+    /// that is not 0: block `k` of the grid runs tile `offset + k`, so a
+    /// launch whose tiles start far from 0 (a wavefront's plane, a
+    /// triangle's rows below the pivot) launches no empty blocks before
+    /// them.
+    pub block_offsets: Vec<Option<String>>,
     pub body: Ast,
     /// Shared and private arrays the kernel declares.
     pub locals: Vec<LocalArray>,
+}
+
+impl Launch {
+    /// The host expression of block id `j`'s first tile, where the grid
+    /// does not start at tile 0.
+    pub fn block_offset(&self, j: usize) -> Option<&AExpr> {
+        let name = self.block_offsets.get(j)?.as_deref()?;
+        self.host_values
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -335,6 +354,7 @@ struct Occurrence {
     guard: Option<AExpr>,
     grid: Vec<AExpr>,
     host_values: Vec<(String, AExpr)>,
+    block_offsets: Vec<Option<String>>,
     body: Option<Ast>,
 }
 
@@ -374,6 +394,12 @@ fn fresh_prefix_beside(scop: &Scop, others: &[&str], base: &str) -> String {
 struct TileBound {
     /// The hull's largest tile index.
     max: PwAff,
+    /// The hull's smallest tile index (non-negative), at most the
+    /// launch's first tile.
+    min: PwAff,
+    /// `[host] -> [b]`: every `b` at least some lower bound of the hull;
+    /// what the block ids satisfy where the grid starts at `min`.
+    above: Map,
     /// `[host] -> [b]`: every `b` at most some upper bound of the hull (its
     /// constraints with the tile index below them, and what the host
     /// values satisfy wherever the launch has instances).

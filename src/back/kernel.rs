@@ -85,6 +85,8 @@ pub fn kernel_args(
                 .filter(|i| !i.starts_with(crate::ast::PRIVATE_ITERATOR_PREFIX)),
         );
     }
+    // The first tiles the block ids start from.
+    used.extend(launch.block_offsets.iter().flatten().cloned());
     let mut declared = BTreeSet::new();
     launch.body.declared_ids(&mut declared);
     for id in used {

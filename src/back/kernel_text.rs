@@ -75,9 +75,13 @@ pub(super) fn kernel_text(
     let mut ids = Vec::new();
     for j in 0..n_block {
         let d = n_block - 1 - j;
-        ids.push(match target {
+        let id = match target {
             Target::OpenCl => format!("{} {} = get_group_id({})", ity, block_ids[j], d),
             _ => format!("{} {} = blockIdx.{}", ity, block_ids[j], xyz[d]),
+        };
+        ids.push(match l.block_offsets.get(j).and_then(|o| o.as_deref()) {
+            Some(first) => format!("{} + {}", id, first),
+            None => id,
         });
     }
     for j in 0..n_thread {

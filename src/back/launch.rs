@@ -271,11 +271,16 @@ pub(super) fn launch_c(
         depth = 1;
     }
     for j in 0..l.plan.n_block {
+        let (first, end) = match l.block_offset(j) {
+            Some(v) => (v.to_c(), format!("({}) + ({})", v.to_c(), l.grid[j].to_c())),
+            None => ("0".to_string(), l.grid[j].to_c()),
+        };
         out.push_str(&format!(
-            "{}for ({} {b} = 0; {b} < {}; {b} += 1)\n",
+            "{}for ({} {b} = {}; {b} < {}; {b} += 1)\n",
             indent(depth),
             printer.scop.index_type,
-            l.grid[j].to_c(),
+            first,
+            end,
             b = block_ids[j]
         ));
         depth += 1;

@@ -438,7 +438,17 @@ impl Region<'_> {
         }
         // One active lane per warp where blocks are one thread wide.
         let lone = threads.last().is_none_or(|&x| x <= 1);
-        let blocks = grid_samples(&grid, self.sampling.blocks);
+        // Block ids start at the launch's first tiles.
+        let first: Vec<i64> = (0..grid.len())
+            .map(|j| {
+                let name = l.block_offsets.get(j).and_then(|o| o.as_deref());
+                name.and_then(|n| env.get(n)).unwrap_or(0)
+            })
+            .collect();
+        let blocks: Vec<(Vec<i64>, f64)> = grid_samples(&grid, self.sampling.blocks)
+            .into_iter()
+            .map(|(b, w)| (b.iter().zip(&first).map(|(b, f)| b + f).collect(), w))
+            .collect();
         let thread_samples = grid_samples(&threads, self.sampling.threads);
         // Probe: a thread at the start and one in the middle of a middle
         // block find each access site's steps between iterations and

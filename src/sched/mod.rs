@@ -19,7 +19,7 @@ pub use worker::{run_worker, WORKER_FLAG};
 
 use crate::deps::DependenceGraph;
 use crate::diag::Result;
-use crate::isl::Isl;
+use crate::isl::{Isl, IslResultExt};
 use crate::scop::Scop;
 
 use std::time::{Duration, Instant};
@@ -248,7 +248,63 @@ pub(crate) fn problem_of(isl: &Isl, scop: &Scop, deps: &DependenceGraph) -> Resu
             .iter()
             .map(|p| (p.depth, p.stmts.clone()))
             .collect(),
+        subscripts: scop
+            .stmts
+            .iter()
+            .map(|st| subscripts_of(isl, scop, st))
+            .collect::<Result<_>>()?,
     })
+}
+
+/// The affine subscripts of `st`'s array accesses, as coefficients of its
+/// iterators per array dimension (`pluto::Problem::subscripts`); accesses
+/// that are not one affine function of the iterators are left out.
+fn subscripts_of(
+    isl: &Isl,
+    scop: &Scop,
+    st: &crate::scop::Statement,
+) -> Result<Vec<Vec<Vec<i64>>>> {
+    let n = st.iterators.len();
+    let mut out = Vec::new();
+    if n == 0 {
+        return Ok(out);
+    }
+    for a in st.reads.iter().chain(st.writes.iter()) {
+        if !scop.array(&a.array).is_some_and(|x| !x.is_scalar()) {
+            continue;
+        }
+        let map = isl.map(&a.relation).isl(isl, STAGE)?;
+        if !map.is_single_valued().isl(isl, STAGE)? {
+            continue;
+        }
+        let pma = isl_rs::PwMultiAff::from_map(map).isl(isl, STAGE)?;
+        if pma.n_piece().isl(isl, STAGE)? != 1 || !pma.isa_multi_aff().isl(isl, STAGE)? {
+            continue;
+        }
+        let ma = pma.as_multi_aff().isl(isl, STAGE)?;
+        let dims = ma.size().isl(isl, STAGE)? as usize;
+        let mut m = Vec::new();
+        for d in 0..dims {
+            let aff = ma.get_at(d as i32).isl(isl, STAGE)?;
+            let mut row = Vec::new();
+            for k in 0..n {
+                let v = aff
+                    .get_coefficient_val(isl_rs::DimType::In, k as i32)
+                    .isl(isl, STAGE)?;
+                if !v.is_int().isl(isl, STAGE)? {
+                    break;
+                }
+                row.push(v.get_num_si().isl(isl, STAGE)?);
+            }
+            if row.len() == n {
+                m.push(row);
+            }
+        }
+        if dims > 0 && m.len() == dims {
+            out.push(m);
+        }
+    }
+    Ok(out)
 }
 
 /// The worker's side of `schedule_pluto`: `args` = fuse, wavefront tile,

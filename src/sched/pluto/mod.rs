@@ -137,6 +137,11 @@ pub struct Problem {
     /// that use it. Fusion keeps such statements together until that many
     /// rows are found for them, so that one thread runs a live range.
     pub private: Vec<(usize, Vec<usize>)>,
+    /// Per statement, the subscripts of its array accesses that are one
+    /// affine function of its iterators: per access, per array dimension
+    /// (outermost first), the iterators' coefficients. What a thread
+    /// dimension's step moves in memory (`partition::unit_inner_rows`).
+    pub subscripts: Vec<Vec<Vec<Vec<i64>>>>,
 }
 
 impl Problem {
@@ -165,6 +170,20 @@ impl Problem {
             }
             s.push('\n');
         }
+        for (k, accesses) in self.subscripts.iter().enumerate() {
+            for m in accesses {
+                let dims: Vec<String> = m
+                    .iter()
+                    .map(|d| {
+                        d.iter()
+                            .map(|c| c.to_string())
+                            .collect::<Vec<_>>()
+                            .join(",")
+                    })
+                    .collect();
+                s.push_str(&format!("access {} {}\n", k, dims.join(";")));
+            }
+        }
         s
     }
 
@@ -176,6 +195,7 @@ impl Problem {
             deps: vec![],
             arrays: vec![],
             private: vec![],
+            subscripts: vec![],
         };
         for line in text.lines() {
             let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
@@ -202,6 +222,23 @@ impl Problem {
                         .collect::<std::result::Result<Vec<_>, _>>()
                         .map_err(|_| "bad private line")?;
                     p.private.push((depth, stmts));
+                }
+                "access" => {
+                    let (k, dims) = rest.split_once(' ').ok_or("bad access line")?;
+                    let k: usize = k.parse().map_err(|_| "bad access line")?;
+                    let m = dims
+                        .split(';')
+                        .map(|d| {
+                            d.split(',')
+                                .map(|c| c.parse::<i64>())
+                                .collect::<std::result::Result<Vec<_>, _>>()
+                        })
+                        .collect::<std::result::Result<Vec<_>, _>>()
+                        .map_err(|_| "bad access line")?;
+                    if p.subscripts.len() <= k {
+                        p.subscripts.resize(k + 1, vec![]);
+                    }
+                    p.subscripts[k].push(m);
                 }
                 "" => {}
                 _ => return Err(format!("unknown line in a scheduling problem: {}", line)),
@@ -563,4 +600,30 @@ pub(super) fn tree_for_test(name: &str, src: &str, hoist: bool) -> (Node, Vec<St
     let (node, _) = schedule(&isl, &problem, &opts).unwrap();
     let names = problem.stmts.iter().map(|s| s.0.clone()).collect();
     (node, names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_problem_reads_back_from_its_text() {
+        let src = "void f(int n, double A[n][n], double x[n]) {\n#pragma scop\n  for (int i = 1; i < n; i++)\n    for (int j = 0; j < n; j++)\n      A[i][j] = A[i - 1][n - 1 - j] + x[j];\n#pragma endscop\n}\n";
+        let scop = crate::scop::test_support::scop_of("problem-text", src);
+        let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
+        let deps = crate::deps::analyze(&isl, &scop).unwrap();
+        let problem = crate::sched::problem_of(&isl, &scop, &deps).unwrap();
+        // Reads A[i - 1][n - 1 - j] and x[j], writes A[i][j].
+        let mut subs = problem.subscripts[0].clone();
+        subs.sort();
+        assert_eq!(
+            subs,
+            [
+                vec![vec![0, 1]],
+                vec![vec![1, 0], vec![0, -1]],
+                vec![vec![1, 0], vec![0, 1]]
+            ]
+        );
+        assert_eq!(Problem::from_text(&problem.to_text()).unwrap(), problem);
+    }
 }

@@ -129,7 +129,9 @@ impl<'a> Pluto<'a> {
                 acc.shift += r.shift;
             }
         }
-        let inner: Vec<BTreeMap<usize, Row>> = rows[1..].iter().map(|(r, _)| r.clone()).collect();
+        let inner: Vec<BTreeMap<usize, Row>> = self
+            .unit_inner_rows(group, &sum, rows)
+            .unwrap_or_else(|| rows[1..].iter().map(|(r, _)| r.clone()).collect());
         for row in std::iter::once(&sum).chain(inner.iter()) {
             for (&s, r) in row {
                 h[s].push(r.coef.clone());
@@ -152,6 +154,83 @@ impl<'a> Pluto<'a> {
             permutable: true,
             child: Box::new(inner_band),
         }))
+    }
+
+    /// The members inside a point wavefront of one statement, as loop
+    /// iterators instead of the band's other rows, where that moves
+    /// memory less between neighbouring threads. At a fixed `W`, every
+    /// dependence the band holds is between instances `W` orders or
+    /// within one instance (the band's rows span the iteration space), so
+    /// any rows that complete `W` to a unimodular basis are parallel and
+    /// legal. Unit rows `e_b` do where `W`'s coefficient of the one
+    /// iterator `d` left out is ±1; the last (a block's `x`) is the
+    /// iterator `a` whose step, with `d` moving to stay on the plane,
+    /// touches the nearest elements. seidel-2d (`W = 4t + 2i + j`): `(i,
+    /// t)` instead of `(t + i, 2t + i + j)`, whose `x` step `(t - 1, i +
+    /// 1, j + 2)` put every thread of a warp on another row; along `t`,
+    /// a warp reads one row, 4 elements apart, and a plane's points fill
+    /// half of its box of blocks instead of a third.
+    pub(super) fn unit_inner_rows(
+        &self,
+        group: &[usize],
+        sum: &BTreeMap<usize, Row>,
+        rows: &[(BTreeMap<usize, Row>, bool)],
+    ) -> Option<Vec<BTreeMap<usize, Row>>> {
+        let &[s] = group else { return None };
+        let n = self.scop.stmts.get(s)?.1;
+        let subscripts = self.scop.subscripts.get(s)?;
+        if n < 2 || rows.len() != n || subscripts.is_empty() {
+            return None;
+        }
+        let coefs: Vec<Vec<i64>> = rows
+            .iter()
+            .map(|(r, _)| r.get(&s).map(|r| r.coef.clone()))
+            .collect::<Option<_>>()?;
+        if linalg::rank(&coefs, n) != n {
+            return None;
+        }
+        let w = &sum.get(&s)?.coef;
+        let unit = |k: usize| -> Vec<i64> { (0..n).map(|j| i64::from(j == k)).collect() };
+        // What a step of the innermost member moves: the direction that
+        // keeps `W` and every other inner member fixed.
+        let cost_of = |fixed: &[Vec<i64>]| -> Option<i64> {
+            let mut all = vec![w.clone()];
+            all.extend(fixed.iter().cloned());
+            let dirs = linalg::orthogonal_complement(&all, n);
+            let [v] = &dirs[..] else { return None };
+            Some(step_cost(subscripts, v))
+        };
+        let current = cost_of(&coefs[1..n - 1])?;
+        let mut best: Option<(i64, Vec<usize>)> = None;
+        for d in (0..n).filter(|&d| w[d].abs() == 1) {
+            for a in (0..n).filter(|&a| a != d) {
+                let mut order: Vec<usize> = (0..n).filter(|&b| b != a && b != d).collect();
+                let fixed: Vec<Vec<i64>> = order.iter().map(|&b| unit(b)).collect();
+                let Some(c) = cost_of(&fixed) else { continue };
+                order.push(a);
+                if best.as_ref().is_none_or(|(bc, _)| c < *bc) {
+                    best = Some((c, order));
+                }
+            }
+        }
+        let (c, order) = best?;
+        if c >= current {
+            return None;
+        }
+        Some(
+            order
+                .into_iter()
+                .map(|k| {
+                    BTreeMap::from([(
+                        s,
+                        Row {
+                            coef: unit(k),
+                            shift: 0,
+                        },
+                    )])
+                })
+                .collect(),
+        )
     }
 
     /// Greedy smart fusion: walk the components in topological order and
@@ -278,6 +357,29 @@ fn leading_parallel(node: &Node) -> usize {
     }
 }
 
+/// What neighbouring threads `v` apart (in iterator space) cost in
+/// memory, summed over the accesses: nothing where they touch one element,
+/// the distance of their elements where only the last (contiguous)
+/// subscript differs, and a row apart (the most) where an outer one does.
+fn step_cost(subscripts: &[Vec<Vec<i64>>], v: &[i64]) -> i64 {
+    const OTHER_ROW: i64 = 1000;
+    subscripts
+        .iter()
+        .map(|m| {
+            let moved: Vec<i64> = m
+                .iter()
+                .map(|row| row.iter().zip(v).map(|(c, x)| c * x).sum())
+                .collect();
+            let (last, outer) = moved.split_last().expect("accesses have dimensions");
+            if outer.iter().any(|&x| x != 0) {
+                OTHER_ROW
+            } else {
+                last.abs().min(OTHER_ROW - 1)
+            }
+        })
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,6 +412,42 @@ mod tests {
         // With: `k` alone and sequential, then `(i, j)` both parallel.
         let hoisted = flags(&tree("hoist-trmm", TRMM, true));
         assert_eq!(hoisted, [vec![false], vec![true, true]], "{:?}", hoisted);
+    }
+
+    /// The rows of the first band below the root's, per member, of
+    /// statement 0.
+    fn inner_rows(node: &Node) -> Vec<Vec<i64>> {
+        let Node::Band(b) = node else {
+            panic!("{:?}", node)
+        };
+        let Node::Band(inner) = &*b.child else {
+            panic!("{:?}", b.child)
+        };
+        inner.rows.iter().map(|r| r[&0].coef.clone()).collect()
+    }
+
+    const SEIDEL: &str = "void f(int T, int n, double A[n][n]) {\n#pragma scop\n  for (int t = 0; t < T; t++)\n    for (int i = 1; i < n - 1; i++)\n      for (int j = 1; j < n - 1; j++)\n        A[i][j] = (A[i-1][j-1] + A[i-1][j] + A[i-1][j+1] + A[i][j-1] + A[i][j] + A[i][j+1] + A[i+1][j-1] + A[i+1][j] + A[i+1][j+1]) / 9.0;\n#pragma endscop\n}\n";
+
+    #[test]
+    fn a_point_wavefront_puts_the_step_that_stays_on_a_row_innermost() {
+        // W = 4t + 2i + j; inside, (i, t): along t, j moves by 4 on the
+        // same row (the band's own rows moved a thread to the next row).
+        let node = tree("wavefront-seidel", SEIDEL, false);
+        let Node::Band(b) = &node else {
+            panic!("{:?}", node)
+        };
+        assert_eq!(b.rows[0][&0].coef, [4, 2, 1]);
+        assert_eq!(inner_rows(&node), [vec![0, 1, 0], vec![1, 0, 0]]);
+    }
+
+    #[test]
+    fn the_cost_of_a_step_is_the_distance_of_its_elements() {
+        // A[i][j] and A[i+1][j-1] (same coefficients), over (t, i, j).
+        let a = vec![vec![0, 1, 0], vec![0, 0, 1]];
+        let subs = vec![a.clone(), a];
+        assert_eq!(step_cost(&subs, &[1, 0, -4]), 8);
+        assert_eq!(step_cost(&subs, &[0, 0, 0]), 0);
+        assert_eq!(step_cost(&subs, &[-1, 1, 2]), 2000);
     }
 
     #[test]
