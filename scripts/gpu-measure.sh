@@ -156,7 +156,9 @@ else
 fi
 fi
 
-# 5. Data movement: staged against pageable copies, from the profile.
+# 5. Data movement: staged against pageable copies, from the profile
+# (staged-out: copies in pageable, copies out staged). The one-time
+# pinning of the staging buffers counts as allocation (alloc_ms).
 : >"$out/copies.tsv"
 if [ "${GPU_MEASURE_COPIES:-1}" != 0 ]; then
   printf 'kernel\tcopy\trun\talloc_ms\tcopy_in_ms\tkernels_ms\tcopy_out_ms\tbytes_in\tbytes_out\n' >"$out/copies.tsv"
@@ -164,7 +166,7 @@ if [ "${GPU_MEASURE_COPIES:-1}" != 0 ]; then
     klimit=$(awk -v k="$name" '$1 == k { print $2 }' "$out/limits")
     [ -n "$klimit" ] && [ -x "$out/work/$name/cuda" ] || continue
     for run in 1 2; do
-      for copy in staged staged-1 pageable; do
+      for copy in staged staged-1 pageable staged-out; do
         one_thread=()
         [ "$copy" = staged-1 ] && one_thread=(OMP_NUM_THREADS=1)
         (cd "$out/work/$name" && env "${one_thread[@]}" PENCILC_RUN=device PENCILC_PROFILE=1 \

@@ -2539,7 +2539,7 @@ fn regions_run_many_times_with_pooled_and_staged_buffers() {
         "-DPENCILC_STAGE_MIN=1".to_string(),
     ];
     build_emulated_cuda(&host, &dir.join("cuda_kernel.cu"), &flags, &[], &exe);
-    for copy in ["staged", "pageable"] {
+    for copy in ["staged", "pageable", "staged-out"] {
         for pool in ["1", "0"] {
             let got = run(
                 Command::new(&exe)
