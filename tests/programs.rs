@@ -2873,3 +2873,31 @@ fn shared_tiles_by_the_gpu_model_in_a_file_of_two_regions() {
         verbose_log("tiles_by_model")
     );
 }
+
+/// Wavefronts of points and launches whose tiles start far from tile 0
+/// (`tests/programs/wavefronts.c`): in-place Gauss-Seidel sweeps in one,
+/// two (also by column) and three dimensions, and triangular updates
+/// whose rows start at the pivot, at a stride or at the larger of two
+/// bounds, right on PoCL with the CPU's and the H100's mapping and as
+/// emulated CUDA; every launch of the H100's CUDA is read back.
+#[test]
+fn wavefronts_and_launches_from_their_first_tile() {
+    check("wavefronts");
+    check_with("wavefronts", "-h100", &["--device", "nvidia-h100"]);
+    check_cuda_emulated("wavefronts");
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--schedule-timeout", "120", "--target", "cuda", "-o"])
+            .arg(scratch("program-wavefronts-v").join("w.c"))
+            .arg(root().join("tests/programs/wavefronts.c")),
+        "pencilc -v",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        log.matches("the device version's launches are read back: every instance runs once")
+            .count(),
+        5,
+        "{}",
+        log
+    );
+}
