@@ -115,6 +115,30 @@ impl AExpr {
         self.prec().0
     }
 
+    /// C for this expression computed in `long`: every identifier read
+    /// as a `long`. For host expressions whose intermediate values may
+    /// leave `int` where the result does not (isl writes a launch's
+    /// first tile `floor((c0 + 1) / 32)` as `c0 - (31 * c0 + 30) / 32`).
+    pub fn to_c_wide(&self) -> String {
+        self.widened().to_c()
+    }
+
+    fn widened(&self) -> AExpr {
+        match self {
+            AExpr::Id(s) => AExpr::Id(format!("((long) {})", s)),
+            AExpr::Int(v) => AExpr::Int(*v),
+            // A call's name stays as it is.
+            AExpr::Op(AOp::Call, a) => AExpr::Op(
+                AOp::Call,
+                a.iter()
+                    .enumerate()
+                    .map(|(k, x)| if k == 0 { x.clone() } else { x.widened() })
+                    .collect(),
+            ),
+            AExpr::Op(op, a) => AExpr::Op(*op, a.iter().map(AExpr::widened).collect()),
+        }
+    }
+
     fn wrap(&self, min: u8) -> String {
         let (s, p) = self.prec();
         if p < min {
@@ -249,6 +273,31 @@ mod tests {
     /// What the preprocessor makes of a bound: each macro level copies
     /// its arguments twice. A minimum of 17 terms (as isl writes after
     /// pluto's `--fuse min` on a generated program) must stay small.
+    #[test]
+    fn wide_c_reads_every_identifier_as_a_long() {
+        let e = AExpr::op(
+            AOp::Sub,
+            vec![
+                AExpr::Id("c0".into()),
+                AExpr::op(
+                    AOp::Div,
+                    vec![
+                        AExpr::op(
+                            AOp::Add,
+                            vec![
+                                AExpr::op(AOp::Mul, vec![AExpr::Int(31), AExpr::Id("c0".into())]),
+                                AExpr::Int(30),
+                            ],
+                        ),
+                        AExpr::Int(32),
+                    ],
+                ),
+            ],
+        );
+        assert_eq!(e.to_c(), "c0 - (31 * c0 + 30) / 32");
+        assert_eq!(e.to_c_wide(), "((long) c0) - (31 * ((long) c0) + 30) / 32");
+    }
+
     #[test]
     fn long_minima_expand_polynomially() {
         let e = AExpr::op(AOp::Min, (0..17).map(|k| id(&format!("x{k}"))).collect());

@@ -51,7 +51,7 @@ pub(super) fn reduction_launch(
     }
     let groups: Vec<String> = launch_dims(l)
         .iter()
-        .map(|(b, _)| format!("(size_t) ({})", b.to_c()))
+        .map(|(b, _)| format!("(size_t) ({})", launch_value_c(l, b)))
         .collect();
     let ps: Vec<P> = privs
         .iter()
@@ -127,7 +127,7 @@ pub(super) fn slice_launch(
     }
     let threads: Vec<String> = launch_dims(l)
         .iter()
-        .map(|(b, t)| format!("(size_t) ({}) * {}", b.to_c(), t))
+        .map(|(b, t)| format!("(size_t) ({}) * {}", launch_value_c(l, b), t))
         .collect();
     let ss: Vec<S> = slices
         .iter()
@@ -162,6 +162,16 @@ pub(super) fn slice_launch(
     templates::render(tera, name, &ctx)
 }
 
+/// C for a launch's grid size or host value `e`: in `long` where the
+/// launch's grid starts at its first tile (`AExpr::to_c_wide`).
+pub(super) fn launch_value_c(l: &Launch, e: &AExpr) -> String {
+    if l.block_offsets.iter().any(Option::is_some) {
+        e.to_c_wide()
+    } else {
+        e.to_c()
+    }
+}
+
 /// OpenCL dimension d (0 = x) of a launch: (blocks, threads per block).
 pub(super) fn launch_dims(l: &Launch) -> Vec<(AExpr, i64)> {
     let n_block = l.plan.n_block;
@@ -188,6 +198,9 @@ pub(super) fn host_value(l: &Launch, a: &KernelArg, dev: &str) -> String {
     match a {
         KernelArg::Buffer { name, .. } => format!("{}{}", dev, name),
         other => match l.host_values.iter().find(|(n, _)| n == other.name()) {
+            // A first tile is computed in `long`; a host loop's value is
+            // the loop's iterator.
+            Some((n, v)) if l.block_offsets.iter().flatten().any(|o| o == n) => v.to_c_wide(),
             Some((_, v)) => v.to_c(),
             None => other.name().to_string(),
         },
@@ -205,7 +218,7 @@ pub(super) fn launch_opencl(
     let dims = launch_dims(l);
     let global: Vec<String> = dims
         .iter()
-        .map(|(b, t)| format!("(size_t) ({}) * {}", b.to_c(), t))
+        .map(|(b, t)| format!("(size_t) ({}) * {}", launch_value_c(l, b), t))
         .collect();
     let local: Vec<String> = dims.iter().map(|(_, t)| t.to_string()).collect();
     let a: Vec<serde_json_like::Arg> = args
@@ -232,7 +245,7 @@ pub(super) fn launch_cuda(
 ) -> Result<String> {
     let a: Vec<String> = launch_dims(l)
         .iter()
-        .map(|(b, _)| b.to_c())
+        .map(|(b, _)| launch_value_c(l, b))
         .chain(args.iter().map(|a| host_value(l, a, dev)))
         .collect();
     let mut ctx = Context::new();
@@ -272,8 +285,11 @@ pub(super) fn launch_c(
     }
     for j in 0..l.plan.n_block {
         let (first, end) = match l.block_offset(j) {
-            Some(v) => (v.to_c(), format!("({}) + ({})", v.to_c(), l.grid[j].to_c())),
-            None => ("0".to_string(), l.grid[j].to_c()),
+            Some(v) => (
+                launch_value_c(l, v),
+                format!("({}) + ({})", v.to_c_wide(), l.grid[j].to_c_wide()),
+            ),
+            None => ("0".to_string(), launch_value_c(l, &l.grid[j])),
         };
         out.push_str(&format!(
             "{}for ({} {b} = {}; {b} < {}; {b} += 1)\n",
