@@ -560,3 +560,36 @@ fn launches_start_at_their_first_tile_and_wavefront_warps_read_one_row() {
     assert_eq!(rows, 10, "{}", kernel.body);
     assert!(kernel.body.contains("4 * t1"), "{}", kernel.body);
 }
+
+/// On a GPU whose global loads are cached (`nvidia-h100`), a group whose
+/// x threads read one row a sector or less apart (here 2 doubles) stays
+/// in global memory: the warp reads one run of sectors, as a shared
+/// tile's copy would, and the group's other reference uses the rest of
+/// each. A group whose x threads read another row each (a column of `T`)
+/// still goes to shared memory, where the copy reads its rows whole.
+#[test]
+fn reads_a_sector_apart_on_one_row_stay_in_global_memory() {
+    let dir = scratch("sector-apart");
+    let src = dir.join("sector.c");
+    std::fs::write(
+        &src,
+        "void f(double A[64][128], double T[128][64], double B[64][64], double C[64][64])\n{\n#pragma scop\n  for (int i = 0; i < 64; i++)\n    for (int j = 0; j < 64; j++) {\n      B[i][j] = A[i][2 * j] + A[i][2 * j + 1];\n      C[i][j] = T[2 * j][i] + T[2 * j + 1][i];\n    }\n#pragma endscop\n}\n",
+    )
+    .unwrap();
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--target", "cuda", "--schedule-timeout", "120", "-o"])
+            .arg(dir.join("sector_host.c"))
+            .arg(&src),
+        "pencilc -v",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    let reason = |array: &str| -> String {
+        log.lines()
+            .find(|l| l.contains(&format!("] {}: ", array)))
+            .unwrap_or_else(|| panic!("{}: {}", array, log))
+            .to_string()
+    };
+    assert!(reason("A").contains("A: global, coalesced"), "{}", log);
+    assert!(reason("T").contains("T: shared"), "{}", log);
+}

@@ -103,10 +103,10 @@ pub fn measure_reuse(
     })
 }
 
-/// Whether consecutive x threads touch consecutive elements (or the same
-/// element) through every reference: moving the point value mapped to x
-/// by one moves the last subscript by one either way (or zero) and no
-/// other.
+/// Whether consecutive x threads touch nearby elements of one row (or
+/// the same element) through every reference: moving the point value
+/// mapped to x by one moves the last subscript by at most `step` either
+/// way and no other.
 pub fn is_coalesced(
     isl: &Isl,
     refs: &[UnionMap],
@@ -114,13 +114,18 @@ pub fn is_coalesced(
     x_pos: usize,
     rank: usize,
     array: &str,
+    step: i64,
 ) -> Result<bool> {
     let mut cons = same_rows(rank);
     // Descending runs coalesce as ascending ones do: a warp's loads are
     // served per 32-byte sector, whatever order its threads take them in
     // (durbin reads `r[k - i - 1]`).
     if rank > 0 {
-        cons.push(format!("a{l} - 1 <= b{l} <= a{l} + 1", l = rank - 1));
+        cons.push(format!(
+            "a{l} - {s} <= b{l} <= a{l} + {s}",
+            l = rank - 1,
+            s = step
+        ));
     }
     x_step_keeps(isl, refs, to_points, x_pos, rank, array, &cons)
 }

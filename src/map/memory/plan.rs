@@ -266,7 +266,8 @@ fn plan_group(
         buffer_is_footprint: arr.layout.as_ref().is_some_and(|l| !l.whole_rows),
     };
     let c = candidates(f, &acc, alone)?;
-    let t = traits(f, refs, members, &acc, &array, arr.extents.len())?;
+    let elem = super::elem_bytes(&arr.elem_type);
+    let t = traits(f, refs, members, &acc, &array, arr.extents.len(), elem)?;
     place(f.opts, &mut g, &c, &t, shared_used);
     Ok(g)
 }
@@ -317,6 +318,9 @@ fn candidates(f: &Frame, acc: &UnionMap, alone: bool) -> Result<Candidates> {
     })
 }
 
+/// Bytes of the unit in which a GPU's global loads are served.
+const SECTOR_BYTES: i64 = 32;
+
 /// Reuse, coalescing and rows per thread of the group's accesses.
 fn traits(
     f: &Frame,
@@ -325,6 +329,7 @@ fn traits(
     acc: &UnionMap,
     array: &str,
     rank: usize,
+    elem: i64,
 ) -> Result<Traits> {
     let isl = f.isl;
     let per_ref: Vec<UnionMap> = members
@@ -347,8 +352,20 @@ fn traits(
         .collect::<Result<_>>()?;
     // The point value mapped to x, the innermost thread dimension.
     let x_pos = (f.n_outer_inner + f.n_thread).saturating_sub(1);
+    // Where global loads are cached, a warp whose threads read one row a
+    // few elements apart (one 32-byte sector each, the sectors in one
+    // run) reads what a tile's copy would, and the group's other
+    // references or the next iterations use the rest of each sector
+    // from the cache (seidel-2d's wavefront: `A[i][j - 1..j + 1]` with
+    // `j` 4 apart; its tile at MINI, copied in every launch, took isl
+    // 38 s to generate).
+    let step = if f.opts.shared_for_halo {
+        1
+    } else {
+        (SECTOR_BYTES / elem.max(1)).max(1)
+    };
     let coalesced = f.n_thread == 0
-        || placement::is_coalesced(isl, &per_access, &f.to_points, x_pos, rank, array)?;
+        || placement::is_coalesced(isl, &per_access, &f.to_points, x_pos, rank, array, step)?;
     // Each thread walking its own rows and reusing their elements, none
     // shared between threads: on a device that caches global loads the
     // lines serve the thread's loop, and a shared tile would only add
