@@ -126,10 +126,16 @@ pub struct Launch {
 }
 
 impl Launch {
+    /// The kernel parameter that holds block id `j`'s first tile, where
+    /// the grid does not start at tile 0.
+    pub fn block_offset_name(&self, j: usize) -> Option<&str> {
+        self.block_offsets.get(j)?.as_deref()
+    }
+
     /// The host expression of block id `j`'s first tile, where the grid
     /// does not start at tile 0.
     pub fn block_offset(&self, j: usize) -> Option<&AExpr> {
-        let name = self.block_offsets.get(j)?.as_deref()?;
+        let name = self.block_offset_name(j)?;
         self.host_values
             .iter()
             .find(|(n, _)| n == name)

@@ -79,7 +79,7 @@ pub(super) fn kernel_text(
             Target::OpenCl => format!("{} {} = get_group_id({})", ity, block_ids[j], d),
             _ => format!("{} {} = blockIdx.{}", ity, block_ids[j], xyz[d]),
         };
-        ids.push(match l.block_offsets.get(j).and_then(|o| o.as_deref()) {
+        ids.push(match l.block_offset_name(j) {
             Some(first) => format!("{} + {}", id, first),
             None => id,
         });

@@ -2,6 +2,7 @@
 //! contexts must not be shared across threads), error conversion with an
 //! operation budget, and the AST-build functions isl-rs does not bind.
 
+pub mod affine;
 pub mod ast_build;
 pub mod order;
 pub mod time;

@@ -440,10 +440,7 @@ impl Region<'_> {
         let lone = threads.last().is_none_or(|&x| x <= 1);
         // Block ids start at the launch's first tiles.
         let first: Vec<i64> = (0..grid.len())
-            .map(|j| {
-                let name = l.block_offsets.get(j).and_then(|o| o.as_deref());
-                name.and_then(|n| env.get(n)).unwrap_or(0)
-            })
+            .map(|j| l.block_offset_name(j).and_then(|n| env.get(n)).unwrap_or(0))
             .collect();
         let blocks: Vec<(Vec<i64>, f64)> = grid_samples(&grid, self.sampling.blocks)
             .into_iter()

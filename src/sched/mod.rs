@@ -19,7 +19,7 @@ pub use worker::{run_worker, WORKER_FLAG};
 
 use crate::deps::DependenceGraph;
 use crate::diag::Result;
-use crate::isl::{Isl, IslResultExt};
+use crate::isl::{affine, Isl, IslResultExt};
 use crate::scop::Scop;
 
 use std::time::{Duration, Instant};
@@ -274,29 +274,14 @@ fn subscripts_of(
             continue;
         }
         let map = isl.map(&a.relation).isl(isl, STAGE)?;
-        if !map.is_single_valued().isl(isl, STAGE)? {
+        let Some(ma) = affine::single_multi_aff(isl, map, STAGE)? else {
             continue;
-        }
-        let pma = isl_rs::PwMultiAff::from_map(map).isl(isl, STAGE)?;
-        if pma.n_piece().isl(isl, STAGE)? != 1 || !pma.isa_multi_aff().isl(isl, STAGE)? {
-            continue;
-        }
-        let ma = pma.as_multi_aff().isl(isl, STAGE)?;
+        };
         let dims = ma.size().isl(isl, STAGE)? as usize;
         let mut m = Vec::new();
         for d in 0..dims {
             let aff = ma.get_at(d as i32).isl(isl, STAGE)?;
-            let mut row = Vec::new();
-            for k in 0..n {
-                let v = aff
-                    .get_coefficient_val(isl_rs::DimType::In, k as i32)
-                    .isl(isl, STAGE)?;
-                if !v.is_int().isl(isl, STAGE)? {
-                    break;
-                }
-                row.push(v.get_num_si().isl(isl, STAGE)?);
-            }
-            if row.len() == n {
+            if let Some(row) = affine::int_coefficients(isl, &aff, isl_rs::DimType::In, n, STAGE)? {
                 m.push(row);
             }
         }

@@ -20,7 +20,7 @@
 use super::tree::{iterators, params_arrow, row_text, statement_tuple};
 use super::{Band, Edge, Node, Problem, Row};
 use crate::diag::Result;
-use crate::isl::{Isl, IslResultExt};
+use crate::isl::{affine, Isl, IslResultExt};
 use isl_rs::{DimType, Map, PwMultiAff};
 use std::collections::BTreeMap;
 
@@ -263,26 +263,16 @@ fn row_of(
         .isl(isl, STAGE)?
         .get_at(0)
         .isl(isl, STAGE)?;
-    let int = |v: isl_rs::Val| -> Result<Option<i64>> {
-        Ok(if v.is_int().isl(isl, STAGE)? {
-            Some(v.get_num_si().isl(isl, STAGE)?)
-        } else {
-            None
-        })
+    let no_params = affine::int_coefficients(isl, &aff, DimType::Param, scop.params.len(), STAGE)?
+        .is_some_and(|c| c.iter().all(|&x| x == 0));
+    if !no_params {
+        return Ok(None);
+    }
+    let Some(coef) = affine::int_coefficients(isl, &aff, DimType::In, dims, STAGE)? else {
+        return Ok(None);
     };
-    for p in 0..scop.params.len() as i32 {
-        if int(aff.get_coefficient_val(DimType::Param, p).isl(isl, STAGE)?)? != Some(0) {
-            return Ok(None);
-        }
-    }
-    let mut coef = Vec::new();
-    for k in 0..dims as i32 {
-        match int(aff.get_coefficient_val(DimType::In, k).isl(isl, STAGE)?)? {
-            Some(c) => coef.push(c),
-            None => return Ok(None),
-        }
-    }
-    let Some(shift) = int(aff.get_constant_val().isl(isl, STAGE)?)? else {
+    let Some(shift) = affine::int_value(isl, aff.get_constant_val().isl(isl, STAGE)?, STAGE)?
+    else {
         return Ok(None);
     };
     let row = Row { coef, shift };
