@@ -2874,6 +2874,46 @@ fn shared_tiles_by_the_gpu_model_in_a_file_of_two_regions() {
     );
 }
 
+/// Reductions whose every update in a launch accumulates into one element
+/// of an array whose other elements they read (ludcmp's back
+/// substitution): a tree per launch and a combining kernel that adds into
+/// that element, not atomic updates of one address from every thread;
+/// double, long and `fmin` reductions right on PoCL with the CPU's and the
+/// H100's mapping and as emulated CUDA.
+#[test]
+fn reductions_into_one_element_per_launch_combine_in_a_tree() {
+    check("one_element_reductions");
+    check_with(
+        "one_element_reductions",
+        "-h100",
+        &["--device", "nvidia-h100"],
+    );
+    check_cuda_emulated("one_element_reductions");
+    let dir = scratch("program-one_element_reductions-v");
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--target", "cuda", "--device", "nvidia-h100", "-o"])
+            .arg(dir.join("p.c"))
+            .arg(root().join("tests/programs/one_element_reductions.c")),
+        "pencilc -v",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    for (k, v, op) in [(0, "x", "add"), (1, "c", "add"), (1, "d", "min")] {
+        let note = format!(
+            "kernel[{}] {}: {} reduction into one element per launch ({}[-h0])",
+            k, v, op, v
+        );
+        assert!(log.contains(&note), "{}\n{}", note, log);
+    }
+    assert!(!log.contains("atomic"), "{}", log);
+    let kernels = std::fs::read_to_string(dir.join("p_kernel.cu")).unwrap();
+    assert!(
+        kernels.contains("x[pencilc_at_x + pencilc_e]"),
+        "{}",
+        kernels
+    );
+}
+
 /// Wavefronts of points and launches whose tiles start far from tile 0
 /// (`tests/programs/wavefronts.c`): in-place Gauss-Seidel sweeps in one,
 /// two (also by column) and three dimensions, and triangular updates

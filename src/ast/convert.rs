@@ -37,6 +37,7 @@ pub(super) fn convert_host(
             block_offsets: o.block_offsets.clone(),
             body,
             locals: memory::locals_of(&mapped.kernels[o.kernel]),
+            updated_elements: std::mem::take(&mut o.updated),
         });
         Ok(Some(match guard {
             Some(cond) => Ast::If {

@@ -1249,6 +1249,7 @@ mod tests {
             block_offsets: vec![],
             body,
             locals: vec![],
+            updated_elements: vec![],
         }
     }
 

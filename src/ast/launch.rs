@@ -36,6 +36,7 @@ pub(super) fn launch_at(
             host_values: vec![],
             block_offsets: vec![],
             body: None,
+            updated: vec![],
         });
     }
     let bounds = tile_bounds(isl, plan, &h)?;
@@ -97,6 +98,15 @@ pub(super) fn launch_at(
         .isl(isl, STAGE)?
         .intersect(block_bounds)
         .isl(isl, STAGE)?;
+    // Over the host values and the parameters alone: block ids bound the
+    // launch's context, and an element that depends on them is not one
+    // per launch.
+    let updated = reductions::updated_elements(
+        isl,
+        scop,
+        &instances,
+        &isl.set(&scop.context).isl(isl, STAGE)?,
+    )?;
     let launch_facts = context
         .copy()
         .isl(isl, STAGE)?
@@ -160,6 +170,7 @@ pub(super) fn launch_at(
         host_values,
         block_offsets,
         body: Some(body),
+        updated,
     })
 }
 

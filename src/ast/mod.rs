@@ -123,6 +123,9 @@ pub struct Launch {
     pub body: Ast,
     /// Shared and private arrays the kernel declares.
     pub locals: Vec<LocalArray>,
+    /// Reduction arrays whose updates in this launch all accumulate into
+    /// one element that nothing else in it touches.
+    pub updated_elements: Vec<reductions::UpdatedElement>,
 }
 
 impl Launch {
@@ -362,6 +365,7 @@ struct Occurrence {
     host_values: Vec<(String, AExpr)>,
     block_offsets: Vec<Option<String>>,
     body: Option<Ast>,
+    updated: Vec<reductions::UpdatedElement>,
 }
 
 /// A prefix for generated names (`c` for loop iterators, `h` for host loop

@@ -16,10 +16,13 @@
 //! arrays too, with a warning that their result depends on the order of
 //! the updates.
 
-use super::{AExpr, AOp, Ast, Launch};
-use crate::diag::{Code, Diagnostic};
+use super::{convert_expr, AExpr, AOp, Ast, Launch, STAGE};
+use crate::diag::{Code, Diagnostic, Result};
 use crate::front::syntax::RedOp;
+use crate::isl::ast_build::expr_from_params_pw_aff;
+use crate::isl::{Isl, IslResultExt};
 use crate::scop::{only_reduction_uses, update_values_read, Extent, Scop};
+use isl_rs::{Set, UnionSet};
 use std::collections::BTreeSet;
 
 /// Threads per work-group of a combining kernel: they stride over the
@@ -40,7 +43,7 @@ pub const MAX_PRIVATE_ELEMS: i64 = 128;
 pub const MAX_PRIVATE_LOCAL_BYTES: i64 = crate::map::memory::REDUCTION_LOCAL_BYTES;
 
 /// A reduction variable that one kernel privatizes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Privatized {
     pub var: String,
     /// Element type as C text (from the scop).
@@ -50,6 +53,13 @@ pub struct Privatized {
     pub len: i64,
     /// The declared extents (empty for a scalar), for linearising.
     pub extents: Vec<i64>,
+    /// Where every update of an array in the launch accumulates into one
+    /// element (`UpdatedElement`): its subscripts over the launch's host
+    /// values and the parameters. The private copy is of that element
+    /// alone (`len` 1), the kernel reads the array's other elements in
+    /// global memory, and the combining kernel adds the partials into
+    /// that element.
+    pub at: Option<Vec<AExpr>>,
 }
 
 impl Privatized {
@@ -65,6 +75,152 @@ impl Privatized {
     pub fn partial_name(&self) -> String {
         format!("pencilc_partial_{}", self.var)
     }
+    /// The combining kernel's argument that holds the linear index of
+    /// the one element the launch updates (`at`).
+    pub fn at_name(&self) -> String {
+        format!("pencilc_at_{}", self.var)
+    }
+}
+
+/// An array reduction variable whose updates in one launch all accumulate
+/// into one element, which nothing else in the launch reads or writes
+/// (ludcmp's back substitution: launch `i` adds the row's products into
+/// `x[i]` and reads `x[j]`, `j > i`): the launch combines its updates in
+/// a tree as it would a scalar's, where atomic updates of one address
+/// from every thread serialise.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UpdatedElement {
+    pub var: String,
+    /// Over the launch's host values (`h0`, ...) and the parameters.
+    pub subscripts: Vec<AExpr>,
+}
+
+/// The `UpdatedElement`s of the launch that runs `instances` (statement
+/// instances with the launch's host values as parameters) under
+/// `context`.
+pub(super) fn updated_elements(
+    isl: &Isl,
+    scop: &Scop,
+    instances: &UnionSet,
+    context: &Set,
+) -> Result<Vec<UpdatedElement>> {
+    // The launch's statements and their instances.
+    let mut domains: Vec<(usize, Set)> = Vec::new();
+    let sets = instances.get_set_list().isl(isl, STAGE)?;
+    for i in 0..sets.size().isl(isl, STAGE)? {
+        let set = sets.get_at(i).isl(isl, STAGE)?;
+        if set.is_empty().isl(isl, STAGE)? {
+            continue;
+        }
+        let name = set.get_tuple_name().isl(isl, STAGE)?;
+        if let Some(s) = scop.stmts.iter().position(|s| s.name == name) {
+            domains.push((s, set));
+        }
+    }
+    let mut vars: Vec<(String, RedOp)> = Vec::new();
+    for (s, _) in &domains {
+        for (v, op) in &scop.stmts[*s].reductions {
+            if !vars.iter().any(|(w, _)| w == v) {
+                vars.push((v.clone(), *op));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    'vars: for (var, op) in vars {
+        let Some(array) = scop.array(&var) else {
+            continue;
+        };
+        // Linearised by declared extents in the combining kernel (a
+        // buffer that starts at the first element accessed would need its
+        // offset there too).
+        if array.is_scalar()
+            || array.layout.as_ref().is_some_and(|l| l.offset)
+            || !array.extents.iter().all(|e| matches!(e, Extent::Const(_)))
+        {
+            continue;
+        }
+        // Elements the updates accumulate into, and those that anything
+        // else in the launch touches.
+        let mut updated: Option<Set> = None;
+        let mut other: Vec<Set> = Vec::new();
+        for (s, dom) in &domains {
+            let st = &scop.stmts[*s];
+            let update = st.reductions.iter().find(|(v, _)| v == &var);
+            if update.is_some_and(|(_, o)| *o != op)
+                || (update.is_some() && !only_reduction_uses(&st.body, &var, op))
+            {
+                continue 'vars;
+            }
+            let own: Vec<&str> = st
+                .writes
+                .iter()
+                .filter(|a| a.array == var)
+                .map(|a| a.relation.as_str())
+                .collect();
+            for (a, write) in st
+                .writes
+                .iter()
+                .map(|a| (a, true))
+                .chain(st.reads.iter().map(|a| (a, false)))
+            {
+                if a.array != var {
+                    continue;
+                }
+                let elems = dom
+                    .copy()
+                    .isl(isl, STAGE)?
+                    .apply(isl.map(&a.relation).isl(isl, STAGE)?)
+                    .isl(isl, STAGE)?;
+                // An update's write (a may-write too: an update that does
+                // not run leaves the private copy's identity), and its
+                // reads of that element (the accumulation's own:
+                // `updates_commute` lets no other read of it through).
+                if update.is_some() && (write || own.contains(&a.relation.as_str())) {
+                    updated = Some(match updated {
+                        None => elems,
+                        Some(u) => u.union(elems).isl(isl, STAGE)?,
+                    });
+                } else {
+                    other.push(elems);
+                }
+            }
+        }
+        let Some(updated) = updated else { continue };
+        let updated = updated
+            .intersect_params(context.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .coalesce()
+            .isl(isl, STAGE)?;
+        if updated.is_empty().isl(isl, STAGE)? {
+            continue;
+        }
+        // One element for each value of the host values and parameters.
+        let first = updated.copy().isl(isl, STAGE)?.lexmin().isl(isl, STAGE)?;
+        if !first.is_equal(&updated).isl(isl, STAGE)? {
+            continue;
+        }
+        for o in other {
+            let meet = o
+                .intersect(updated.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            if !meet.is_empty().isl(isl, STAGE)? {
+                continue 'vars;
+            }
+        }
+        let runs = updated.copy().isl(isl, STAGE)?.params().isl(isl, STAGE)?;
+        let mut subscripts = Vec::new();
+        for k in 0..array.extents.len() {
+            let pa = updated
+                .copy()
+                .isl(isl, STAGE)?
+                .dim_max(k as i32)
+                .isl(isl, STAGE)?;
+            let e = expr_from_params_pw_aff(isl, runs.copy().isl(isl, STAGE)?, pa)?;
+            subscripts.push(convert_expr(isl, &e)?.simplify());
+        }
+        out.push(UpdatedElement { var, subscripts });
+    }
+    Ok(out)
 }
 
 /// How one launch's reductions are carried out.
@@ -201,6 +357,34 @@ pub fn plan(scop: &Scop, launch: &Launch, kernel: &str) -> Plan {
                 MAX_PRIVATE_LOCAL_BYTES
             ));
         }
+        // Where the launch accumulates into one element of the array,
+        // a tree of that element whatever else it does with the others.
+        if why_not.is_some() && !promoted.contains(&var) {
+            let one = group_size(launch) * elem_bytes;
+            if let Some(u) = launch.updated_elements.iter().find(|u| u.var == var) {
+                if local_bytes + one <= MAX_PRIVATE_LOCAL_BYTES {
+                    local_bytes += one;
+                    out.notes.push(format!(
+                        "kernel[{}] {}: {} reduction into one element per launch ({}[{}]), private copy per thread, work-group tree in local memory, partials combined by {}_combine",
+                        launch.plan.number,
+                        var,
+                        op.name(),
+                        var,
+                        u.subscripts.iter().map(AExpr::to_c).collect::<Vec<_>>().join("]["),
+                        kernel
+                    ));
+                    out.privatized.push(Privatized {
+                        var,
+                        elem_type: array.elem_type.clone(),
+                        op,
+                        len: 1,
+                        extents,
+                        at: Some(u.subscripts.clone()),
+                    });
+                    continue;
+                }
+            }
+        }
         match why_not {
             None => {
                 local_bytes += bytes;
@@ -218,6 +402,7 @@ pub fn plan(scop: &Scop, launch: &Launch, kernel: &str) -> Plan {
                     op,
                     len: len.max(1),
                     extents,
+                    at: None,
                 });
             }
             Some(why) => {

@@ -357,7 +357,11 @@ impl BodyPrinter<'_> {
             if let Some((_, v)) = subst.iter().find(|(i, _)| i == n) {
                 return v.clone();
             }
-            if let Some(p) = self.privatized.iter().find(|p| p.var == n) {
+            if let Some(p) = self
+                .privatized
+                .iter()
+                .find(|p| p.var == n && p.at.is_none())
+            {
                 return format!("{}[0]", p.private_name());
             }
             match self.scop.array(n) {
@@ -391,7 +395,14 @@ impl BodyPrinter<'_> {
                     subs.iter().map(|s| format!("[{}]", s)).collect::<String>()
                 );
             }
-            if let Some(p) = self.privatized.iter().find(|p| p.var == n) {
+            // An array reduced into one element: its updates print the
+            // private copy themselves (`stmt`), every other access is of
+            // another element, in global memory.
+            if let Some(p) = self
+                .privatized
+                .iter()
+                .find(|p| p.var == n && p.at.is_none())
+            {
                 return format!(
                     "{}[{}]",
                     p.private_name(),

@@ -260,6 +260,12 @@ pub(super) fn combine_kernel_text(
     }
     params.push("int pencilc_groups".to_string());
     typed.push(("int".to_string(), "pencilc_groups".to_string()));
+    // After the group count, the element of each variable reduced into
+    // one element (`reduction_launch` passes them in this order).
+    for p in privs.iter().filter(|p| p.at.is_some()) {
+        params.push(format!("int {}", p.at_name()));
+        typed.push(("int".to_string(), p.at_name()));
+    }
     KernelText {
         name: format!("{}_combine", kernel),
         params,

@@ -49,6 +49,32 @@ pub(super) fn reduction_launch(
         elem_type: String,
         len: i64,
     }
+    // The linear index of each one-element reduction's element, on the
+    // host (`combine_kernel_text`'s arguments after the group count).
+    let ats: Vec<String> = privs
+        .iter()
+        .filter_map(|p| {
+            let subs = p.at.as_ref()?;
+            let mut lin: Option<AExpr> = None;
+            for (k, s) in subs.iter().enumerate() {
+                let s = s.substitute(&l.host_values);
+                lin = Some(match lin {
+                    None => s,
+                    Some(acc) => AExpr::op(
+                        crate::ast::AOp::Add,
+                        vec![
+                            AExpr::op(crate::ast::AOp::Mul, vec![acc, AExpr::Int(p.extents[k])]),
+                            s,
+                        ],
+                    ),
+                });
+            }
+            Some(format!(
+                "(int) ({})",
+                launch_value_c(l, &lin.unwrap_or(AExpr::Int(0)))
+            ))
+        })
+        .collect();
     let groups: Vec<String> = launch_dims(l)
         .iter()
         .map(|(b, _)| format!("(size_t) ({})", launch_value_c(l, b)))
@@ -72,7 +98,9 @@ pub(super) fn reduction_launch(
     ctx.insert("combine_threads", &reduce::COMBINE_THREADS);
     ctx.insert("extra", extra);
     // After the variables' and partials' buffers and the group count.
-    ctx.insert("extra_first", &(privs.len() * 2 + 1));
+    ctx.insert("extra_first", &(privs.len() * 2 + 1 + ats.len()));
+    ctx.insert("ats", &ats);
+    ctx.insert("ats_first", &(privs.len() * 2 + 1));
     ctx.insert("launch", launch.trim_end());
     let name = match target {
         Target::OpenCl => "opencl/reduce_launch.c.tera",

@@ -319,14 +319,13 @@ pub fn combine_kernel_body(privs: &[Privatized], target: Target) -> String {
             "    if (pencilc_e < {} && pencilc_lid == 0 && pencilc_groups > 0)\n",
             p.len
         ));
+        let element = match &p.at {
+            Some(_) => format!("{}[{} + pencilc_e]", p.var, p.at_name()),
+            None => format!("{}[pencilc_e]", p.var),
+        };
         out.push_str(&format!(
             "        {}\n",
-            combine(
-                p.op,
-                &p.elem_type,
-                &format!("{}[pencilc_e]", p.var),
-                &format!("{}[0]", tree)
-            )
+            combine(p.op, &p.elem_type, &element, &format!("{}[0]", tree))
         ));
     }
     out

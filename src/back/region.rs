@@ -443,7 +443,14 @@ pub(super) fn region_kernels(
         warnings.extend(plan.warnings.iter().cloned());
         if !plan.privatized.is_empty() {
             // The kernel writes its partials instead of the variables.
-            args.retain(|a| !plan.privatized.iter().any(|p| p.var == a.name()));
+            // An array reduced into one element per launch stays: the
+            // kernel reads its other elements.
+            args.retain(|a| {
+                !plan
+                    .privatized
+                    .iter()
+                    .any(|p| p.var == a.name() && p.at.is_none())
+            });
             let at = args
                 .iter()
                 .position(|a| !matches!(a, KernelArg::Buffer { .. }))
