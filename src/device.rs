@@ -186,6 +186,9 @@ pub struct GpuModelTable {
     pub l2_gbs: Option<f64>,
     /// The share of the peak rates that kernels reach (0..1].
     pub flops_efficiency: Option<f64>,
+    /// One atomic update of an address that the launch's other threads
+    /// update too, ns: such updates take turns.
+    pub atomic_ns: Option<f64>,
 }
 
 /// The GPU model with every constant filled in (rates already scaled by
@@ -211,6 +214,8 @@ pub struct GpuModel {
     pub l2_bytes: f64,
     pub fp64_gflops: f64,
     pub fp32_gflops: f64,
+    #[serde(default)]
+    pub atomic_ns: f64,
 }
 
 impl GpuModelTable {
@@ -237,11 +242,12 @@ impl GpuModelTable {
             l2_bytes: d.l2_cache_bytes.unwrap_or(0.0),
             fp64_gflops: d.peak_gflops_fp64 * flops,
             fp32_gflops: d.peak_gflops_fp32 * flops,
+            atomic_ns: self.atomic_ns.unwrap_or(100.0),
         }
     }
 
     /// The fields and their values, for checks and messages.
-    fn fields(&self) -> [(&'static str, Option<f64>); 14] {
+    fn fields(&self) -> [(&'static str, Option<f64>); 15] {
         [
             ("gpu_model.launch_us", self.launch_us),
             ("gpu_model.buffer_us", self.buffer_us),
@@ -257,6 +263,7 @@ impl GpuModelTable {
             ("gpu_model.memory_efficiency", self.memory_efficiency),
             ("gpu_model.flops_efficiency", self.flops_efficiency),
             ("gpu_model.l2_gbs", self.l2_gbs),
+            ("gpu_model.atomic_ns", self.atomic_ns),
         ]
     }
 }

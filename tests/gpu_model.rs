@@ -373,6 +373,7 @@ fn fit(benches: &[Bench], d: &Device, lower_bounds: bool) -> GpuModelTable {
         memory_efficiency: Some(defaults.memory_gbs / d.memory_bandwidth_gbs),
         flops_efficiency: Some(defaults.fp64_gflops / d.peak_gflops_fp64),
         l2_gbs: Some(defaults.l2_gbs),
+        atomic_ns: Some(defaults.atomic_ns),
     };
     let mut best = objective(benches, d, &t, lower_bounds);
     let mut step = 4.0f64.ln();

@@ -1404,8 +1404,13 @@ fn statements_after_a_reduction_run_in_its_combining_kernel() {
         "{}",
         log
     );
+    // `c[k] += s - t` updates one element per step in a kernel of one
+    // thread: in its own order, no warning that the order may vary, and
+    // no combining kernel of its own (it runs in kernel6's).
+    assert!(!log.contains("depend on the order"), "{}", log);
     let cu = std::fs::read_to_string(dir.join("p_kernel.cu")).unwrap();
     assert!(!cu.contains("void kernel1("), "{}", cu);
+    assert!(!cu.contains("kernel7_combine"), "{}", cu);
     // The one kernel of one thread left is the square root's own, for
     // regions whose reduction does not run.
     assert_eq!(cu.matches("dim3 pencilc_block(1);").count(), 1, "{}", cu);
@@ -1989,11 +1994,13 @@ fn accumulations_found_in_the_code_run_as_reductions() {
         "a prefix sum became a reduction:\n{}",
         log
     );
-    // Its value reads `acc[k + 1]`: atomics on the array, no private copy
-    // (which would read its own zero there).
+    // Its value reads `acc[k + 1]`: no private copy of the whole array
+    // (which would read its own zero there), but one of `acc[k]`, the one
+    // element the launch adds into, while `acc[k + 1]` is read in global
+    // memory.
     assert!(
         log.contains(
-            "acc: add reduction with atomic updates: its updates read other elements of it"
+            "acc: add reduction into one element per launch (acc[k]), private copy per thread"
         ),
         "{}",
         log

@@ -358,8 +358,10 @@ pub fn plan(scop: &Scop, launch: &Launch, kernel: &str) -> Plan {
             ));
         }
         // Where the launch accumulates into one element of the array,
-        // a tree of that element whatever else it does with the others.
-        if why_not.is_some() && !promoted.contains(&var) {
+        // a tree of that element whatever else it does with the others;
+        // not in a kernel of one thread, whose updates wait for nothing
+        // (and which may run in another reduction's combining kernel).
+        if why_not.is_some() && !promoted.contains(&var) && !launch.plan.block_sizes.is_empty() {
             let one = group_size(launch) * elem_bytes;
             if let Some(u) = launch.updated_elements.iter().find(|u| u.var == var) {
                 if local_bytes + one <= MAX_PRIVATE_LOCAL_BYTES {
@@ -413,7 +415,9 @@ pub fn plan(scop: &Scop, launch: &Launch, kernel: &str) -> Plan {
                     op.name(),
                     why
                 ));
-                let inexact = float && op != RedOp::Min && op != RedOp::Max;
+                // A kernel of one thread updates in its own order.
+                let one_thread = launch.plan.block_sizes.is_empty() && launch.plan.n_block == 0;
+                let inexact = float && op != RedOp::Min && op != RedOp::Max && !one_thread;
                 if inexact {
                     out.warnings.push(
                         Diagnostic::warning(
@@ -430,6 +434,29 @@ pub fn plan(scop: &Scop, launch: &Launch, kernel: &str) -> Plan {
             }
         }
     }
+    out
+}
+
+/// The statements of `launch` whose updates are atomic (not privatized by
+/// `plan`) and all of one element (`Launch::updated_elements`): on a GPU
+/// they wait for each other, every thread's at one address.
+pub fn serial_updates(scop: &Scop, launch: &Launch, plan: &Plan) -> BTreeSet<usize> {
+    let mut out = BTreeSet::new();
+    if launch.plan.block_sizes.is_empty() {
+        // One thread: nothing to wait for.
+        return out;
+    }
+    launch.body.walk(&mut |n| {
+        if let Ast::User { stmt, .. } = n {
+            let serial = scop.stmts[stmt.0].reductions.iter().any(|(v, _)| {
+                launch.updated_elements.iter().any(|u| &u.var == v)
+                    && !plan.privatized.iter().any(|p| &p.var == v)
+            });
+            if serial {
+                out.insert(stmt.0);
+            }
+        }
+    });
     out
 }
 

@@ -19,7 +19,9 @@
 //! - **memory**: the global bytes (whole sectors) at the memory's
 //!   bandwidth;
 //! - **arithmetic**: double- and single-precision operations at their
-//!   peak rates.
+//!   peak rates;
+//! - **atomics**: atomic updates of one address by a launch's threads,
+//!   which take turns however many threads there are.
 //!
 //! Sums of maxima over launches are approximated by the maximum of the
 //! sums over the kernel's launches (a kernel's launches are alike).
@@ -35,6 +37,7 @@ pub enum Bound {
     Throughput,
     Memory,
     Arithmetic,
+    Atomics,
 }
 
 impl Bound {
@@ -45,6 +48,7 @@ impl Bound {
             Bound::Throughput => "threads",
             Bound::Memory => "memory",
             Bound::Arithmetic => "flops",
+            Bound::Atomics => "atomics",
         }
     }
 }
@@ -95,6 +99,7 @@ pub fn kernel_time(k: &KernelProfile, m: &GpuModel, in_l2: bool) -> KernelEstima
             Bound::Arithmetic,
             (k.work.flops64 / (m.fp64_gflops * 1e9) + k.work.flops32 / (m.fp32_gflops * 1e9)) * 1e3,
         ),
+        (Bound::Atomics, k.work.atomics * m.atomic_ns * 1e-6),
     ];
     let (mut bound, mut run) = (Bound::Launches, 0.0);
     for (b, t) in limits {
@@ -158,6 +163,7 @@ mod tests {
             l2_bytes: 0.0,
             fp64_gflops: 1000.0,
             fp32_gflops: 2000.0,
+            atomic_ns: 100.0,
         }
     }
 
@@ -185,6 +191,11 @@ mod tests {
         assert_eq!(kernel_time(&k, &m, false).bound, Bound::Arithmetic);
         k.work.instances = 1e15;
         assert_eq!(kernel_time(&k, &m, false).bound, Bound::Throughput);
+        // 1e13 updates of one address at 100 ns: 1e6 seconds.
+        k.work.atomics = 1e13;
+        let e = kernel_time(&k, &m, false);
+        assert_eq!(e.bound, Bound::Atomics);
+        assert!((e.ms - 5.0 - 1e9).abs() < 1.0, "{}", e.ms);
     }
 
     #[test]

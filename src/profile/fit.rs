@@ -162,6 +162,7 @@ mod tests {
             l2_bytes: 0.0,
             fp64_gflops: 30000.0,
             fp32_gflops: 60000.0,
+            atomic_ns: 100.0,
         };
         // Regions bound by copies, launches, span and memory in turn.
         let profiles: Vec<RegionProfile> = (0..8)

@@ -60,6 +60,10 @@ pub struct Work {
     /// registers.
     pub copies: f64,
     pub barriers: f64,
+    /// Atomic updates that wait for each other: a launch's updates of a
+    /// reduction's one element, all at one address (`serial_updates`).
+    #[serde(default)]
+    pub atomics: f64,
 }
 
 impl Work {
@@ -72,6 +76,7 @@ impl Work {
         self.global_bytes += w * o.global_bytes;
         self.copies += w * o.copies;
         self.barriers += w * o.barriers;
+        self.atomics += w * o.atomics;
     }
 
     /// The length of a thread's chain of work: its instances, the
@@ -203,7 +208,21 @@ pub fn profile_region(input: &Inputs, params: &[ParamValue], sampling: Sampling)
             )
         })
         .collect();
+    // Privatised reductions launch a combining kernel after their own,
+    // which runs the kernel of one thread after it where that one is
+    // fused (`ast::reductions`), as the back end prints them.
+    let plans: Vec<reductions::Plan> = ast
+        .launches
+        .iter()
+        .map(|l| reductions::plan(scop, l, ""))
+        .collect();
     let mut region = walk::Region {
+        serial: ast
+            .launches
+            .iter()
+            .zip(&plans)
+            .map(|(l, p)| reductions::serial_updates(scop, l, p))
+            .collect(),
         costs: &costs,
         private: input.private,
         arrays,
@@ -221,14 +240,6 @@ pub fn profile_region(input: &Inputs, params: &[ParamValue], sampling: Sampling)
             block: l.plan.block_sizes.clone(),
             ..Default::default()
         })
-        .collect();
-    // Privatised reductions launch a combining kernel after their own,
-    // which runs the kernel of one thread after it where that one is
-    // fused (`ast::reductions`), as the back end prints them.
-    let plans: Vec<reductions::Plan> = ast
-        .launches
-        .iter()
-        .map(|l| reductions::plan(scop, l, ""))
         .collect();
     let fused = reductions::fused_epilogues(&ast.host, &ast.launches, &plans, &|_| false);
     let mut combine_of: Vec<Option<usize>> = vec![None; ast.launches.len()];

@@ -30,8 +30,12 @@ fn work_fields(prefix: &str, w: &Work) -> String {
         ("global_bytes", w.global_bytes),
         ("copies", w.copies),
         ("barriers", w.barriers),
+        ("atomics", w.atomics),
     ]
     .iter()
+    // Atomic updates only where there are some (records before them
+    // read as none).
+    .filter(|(k, v)| *k != "atomics" || *v != 0.0)
     .map(|(k, v)| format!("\t{}{}={}", prefix, k, num(*v)))
     .collect()
 }
@@ -143,6 +147,7 @@ pub fn parse(text: &str) -> Result<Vec<(Option<String>, RegionProfile)>> {
                 global_bytes: f64_of(&format!("{}global_bytes", prefix))?,
                 copies: f64_of(&format!("{}copies", prefix))?,
                 barriers: f64_of(&format!("{}barriers", prefix))?,
+                atomics: f64_of(&format!("{}atomics", prefix))?,
             })
         };
         match kind {

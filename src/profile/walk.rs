@@ -10,7 +10,7 @@ use super::eval::{eval, Env};
 use super::stmts::StmtCost;
 use super::Work;
 use crate::ast::{AExpr, Ast, Launch};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 /// How densely the interpreter samples.
 #[derive(Clone, Copy, Debug)]
@@ -121,6 +121,9 @@ pub struct Region<'a> {
     pub block_ids: &'a [String],
     pub thread_ids: &'a [String],
     pub sampling: Sampling,
+    /// Per launch (`Launch::index`), the statements whose updates are
+    /// atomic and all at one address (`serial_updates`).
+    pub serial: Vec<BTreeSet<usize>>,
     /// Expressions that could not be evaluated (a guard taken as true, a
     /// loop taken as empty).
     pub unknown: usize,
@@ -178,6 +181,8 @@ struct ThreadRun<'r, 'a> {
     /// The probe's accesses in the current iteration of the innermost
     /// loop: array and element.
     recent: std::collections::VecDeque<(String, i64)>,
+    /// The launch's statements whose updates wait for each other.
+    serial: BTreeSet<usize>,
 }
 
 const SECTOR: f64 = 32.0;
@@ -348,6 +353,9 @@ impl ThreadRun<'_, '_> {
                     return;
                 };
                 self.work.instances += w;
+                if self.serial.contains(&stmt.0) {
+                    self.work.atomics += w;
+                }
                 self.work.flops64 += w * c.flops64;
                 self.work.flops32 += w * c.flops32;
                 for (k, acc) in c.accesses.iter().enumerate() {
@@ -428,6 +436,7 @@ impl Region<'_> {
             }
         }
         let threads: Vec<i64> = l.plan.block_sizes.clone();
+        let serial = self.serial.get(l.index).cloned().unwrap_or_default();
         let mut out = LaunchWork {
             blocks: grid.iter().map(|&g| g as f64).product(),
             threads_per_block: threads.iter().map(|&t| t as f64).product(),
@@ -471,6 +480,7 @@ impl Region<'_> {
                 loops: Vec::new(),
                 x: x.as_deref(),
                 recent: Default::default(),
+                serial: serial.clone(),
             };
             run.run(&l.body, &mut e, 1.0);
             if let Mode::Probe(p) = run.mode {
@@ -490,6 +500,7 @@ impl Region<'_> {
                     loops: Vec::new(),
                     x: None,
                     recent: Default::default(),
+                    serial: serial.clone(),
                 };
                 run.run(&l.body, &mut e, 1.0);
                 let work = run.work;
