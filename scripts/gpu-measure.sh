@@ -27,10 +27,11 @@
 #  5. Data movement (issue 34): the bandwidth-bound kernels that finished
 #     in step 2 (GPU_MEASURE_COPY_KERNELS, default atax, bicg, mvt, gesummv,
 #     gemver, 2mm, correlation) run again with PENCILC_PROFILE=1, copies
-#     staged through pinned buffers (the default: the host's side of
-#     each chunk on up to 8 OpenMP threads), staged on one thread
-#     (OMP_NUM_THREADS=1) and pageable (PENCILC_CUDA_COPY=pageable),
-#     alternately, twice each: copies.tsv.
+#     staged through pinned buffers (PENCILC_CUDA_COPY=staged: the host's
+#     side of each chunk on up to 8 OpenMP threads), staged on one thread
+#     (OMP_NUM_THREADS=1), pageable, staged out only, and the default
+#     (auto: pageable until 64 MiB of copies were asked for), alternately,
+#     twice each: copies.tsv.
 #     GPU_MEASURE_COPIES=0 leaves it out.
 #  6. The GPU model's choices: the kernels whose schedule it changed
 #     (GPU_MEASURE_CHOICE_KERNELS, default trmm: a sequential loop hoisted
@@ -166,7 +167,7 @@ if [ "${GPU_MEASURE_COPIES:-1}" != 0 ]; then
     klimit=$(awk -v k="$name" '$1 == k { print $2 }' "$out/limits")
     [ -n "$klimit" ] && [ -x "$out/work/$name/cuda" ] || continue
     for run in 1 2; do
-      for copy in staged staged-1 pageable staged-out; do
+      for copy in staged staged-1 pageable staged-out auto; do
         one_thread=()
         [ "$copy" = staged-1 ] && one_thread=(OMP_NUM_THREADS=1)
         (cd "$out/work/$name" && env "${one_thread[@]}" PENCILC_RUN=device PENCILC_PROFILE=1 \

@@ -2546,15 +2546,31 @@ fn regions_run_many_times_with_pooled_and_staged_buffers() {
         "-DPENCILC_STAGE_MIN=1".to_string(),
     ];
     build_emulated_cuda(&host, &dir.join("cuda_kernel.cu"), &flags, &[], &exe);
-    for copy in ["staged", "pageable", "staged-out"] {
+    for copy in ["staged", "pageable", "staged-out", "auto"] {
         for pool in ["1", "0"] {
             let got = run(
                 Command::new(&exe)
                     .env("PENCILC_RUN", "device")
                     .env("PENCILC_CUDA_COPY", copy)
                     .env("PENCILC_POOL", pool)
-                    .env("PENCILC_PROFILE", "1"),
+                    .env("PENCILC_PROFILE", "1")
+                    .env("FAKECUDA_COUNT", "1"),
                 "emulated CUDA program",
+            );
+            // The two staging buffers are pinned once where copies are
+            // staged; by default (`auto`) only once the regions have asked
+            // for 64 MiB of copies, which these 16 MB never reach.
+            let pinned = if copy == "staged" || copy == "staged-out" {
+                2
+            } else {
+                0
+            };
+            let err = String::from_utf8_lossy(&got.stderr);
+            assert!(
+                err.contains(&format!(", {} cudaHostAlloc", pinned)),
+                "PENCILC_CUDA_COPY={}: {}",
+                copy,
+                err
             );
             // x in and y out in every round: (n - 3) doubles each way.
             let p = pencilc::harness::profile::parse(&String::from_utf8_lossy(&got.stderr))
@@ -2574,6 +2590,32 @@ fn regions_run_many_times_with_pooled_and_staged_buffers() {
             );
         }
     }
+    // By default the copies are pageable until the regions have asked for
+    // PENCILC_STAGE_PIN_MIN bytes of copies (4 MiB here: in the third
+    // round), staged from then on.
+    let exe = dir.join("par-cuda-staged-later");
+    let later = [
+        "-DPENCILC_STAGE_CHUNK=4096".to_string(),
+        "-DPENCILC_STAGE_MIN=1".to_string(),
+        "-DPENCILC_STAGE_PIN_MIN=4194304".to_string(),
+    ];
+    build_emulated_cuda(&host, &dir.join("cuda_kernel.cu"), &later, &[], &exe);
+    for (copy, pinned) in [(None, 2), (Some("pageable"), 0)] {
+        let mut cmd = Command::new(&exe);
+        cmd.env("PENCILC_RUN", "device").env("FAKECUDA_COUNT", "1");
+        if let Some(c) = copy {
+            cmd.env("PENCILC_CUDA_COPY", c);
+        }
+        let got = run(&mut cmd, "emulated CUDA program, staged from 4 MiB");
+        assert_eq!(String::from_utf8_lossy(&got.stdout), want, "{:?}", copy);
+        let err = String::from_utf8_lossy(&got.stderr);
+        assert!(
+            err.contains(&format!(", {} cudaHostAlloc", pinned)),
+            "{:?}: {}",
+            copy,
+            err
+        );
+    }
     // The host's side of each chunk split over three OpenMP threads (a
     // 4 KiB chunk in parts of 1365, 1365 and 1366 bytes), both ways.
     let split = [
@@ -2587,6 +2629,7 @@ fn regions_run_many_times_with_pooled_and_staged_buffers() {
     let got = run(
         Command::new(&exe)
             .env("PENCILC_RUN", "device")
+            .env("PENCILC_CUDA_COPY", "staged")
             .env("OMP_NUM_THREADS", "3")
             .env("OMP_WAIT_POLICY", "passive"),
         "emulated CUDA program, split staging",

@@ -12,9 +12,10 @@
  * the last error is each thread's own, as CUDA's is. With FAKECUDA_COUNT
  * set, the program prints at exit how often it allocated device memory
  * and waited for the device, what a region must not do per launch, and
- * how many kernels it launched, how many of them on a single thread
- * (`fakecuda: N cudaMalloc, M cudaDeviceSynchronize, L launches, K
- * launches of one thread`).
+ * how many kernels it launched, how many of them on a single thread, and
+ * how often it pinned host memory (`fakecuda: N cudaMalloc, M
+ * cudaDeviceSynchronize, L launches, K launches of one thread, P
+ * cudaHostAlloc`).
  */
 #include "cuda_runtime_api.h"
 
@@ -32,15 +33,16 @@ static thread_local cudaError_t fakecuda_last_error = cudaSuccess;
  * exit. */
 static std::atomic<unsigned long> fakecuda_mallocs{0}, fakecuda_syncs{0};
 static std::atomic<unsigned long> fakecuda_launches{0}, fakecuda_single_thread_launches{0};
+static std::atomic<unsigned long> fakecuda_host_allocs{0};
 static struct fakecuda_counts {
     ~fakecuda_counts()
     {
         if (std::getenv("FAKECUDA_COUNT"))
             std::fprintf(stderr,
                          "fakecuda: %lu cudaMalloc, %lu cudaDeviceSynchronize, %lu launches, %lu "
-                         "launches of one thread\n",
+                         "launches of one thread, %lu cudaHostAlloc\n",
                          fakecuda_mallocs.load(), fakecuda_syncs.load(), fakecuda_launches.load(),
-                         fakecuda_single_thread_launches.load());
+                         fakecuda_single_thread_launches.load(), fakecuda_host_allocs.load());
     }
 } fakecuda_counts_at_exit;
 
@@ -220,6 +222,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcp
 cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int flags)
 {
     (void) flags;
+    fakecuda_host_allocs++;
     *p = std::malloc(n ? n : 1);
     return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
