@@ -133,7 +133,15 @@ PENCILC_CAS(pencilc_atomic_min_ulong, unsigned long, unsigned long long, PENCILC
 //@ pencilc_atomic_max_ulong needs PENCILC_CAS
 PENCILC_CAS(pencilc_atomic_max_ulong, unsigned long, unsigned long long, PENCILC_OP_MAX)
 //@ pencilc_atomic_add_double needs PENCILC_CAS
+/* The hardware's own from compute capability 6.0 on: a compare-and-swap
+ * loop on an address that many threads update retries for every other
+ * thread's update (ludcmp's back substitution spent some 800 ms in them
+ * on an H200). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 600
 PENCILC_CAS(pencilc_atomic_add_double, double, unsigned long long, PENCILC_OP_ADD)
+#else
+PENCILC_DEV void pencilc_atomic_add_double(double *p, double v) { atomicAdd(p, v); }
+#endif
 //@ pencilc_atomic_mul_double needs PENCILC_CAS
 PENCILC_CAS(pencilc_atomic_mul_double, double, unsigned long long, PENCILC_OP_MUL)
 //@ pencilc_atomic_min_double needs PENCILC_CAS

@@ -43,3 +43,35 @@ fn check(name: &str) {
 }
 
 all_polybench_kernels!();
+
+/// A double atomic sum compiles to the hardware's atomic add on an H100
+/// (`atom.global.add.f64`), not a compare-and-swap loop.
+#[test]
+fn double_atomic_sums_compile_to_the_hardware_add() {
+    let Some(nvcc) = nvcc() else {
+        skipped(
+            "cuda_compile: the double atomic add",
+            "nvcc could not be installed (scripts/setup-nvcc.sh)",
+        );
+        return;
+    };
+    let dir = scratch("cuda-double-atomics");
+    let host = dir.join("h.c");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "cuda", "-o"])
+            .arg(&host)
+            .arg(root().join("tests/programs/double_histogram.c")),
+        "pencilc --target cuda",
+    );
+    run(
+        Command::new(&nvcc)
+            .args(["-arch=sm_90", "-ptx", "-o"])
+            .arg(dir.join("k.ptx"))
+            .arg(dir.join("h_kernel.cu")),
+        "nvcc -ptx",
+    );
+    let ptx = std::fs::read_to_string(dir.join("k.ptx")).unwrap();
+    assert!(ptx.contains("atom.global.add.f64"), "{}", ptx);
+    assert!(!ptx.contains("atom.global.cas"), "{}", ptx);
+}

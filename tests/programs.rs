@@ -2924,6 +2924,24 @@ fn shared_tiles_by_the_gpu_model_in_a_file_of_two_regions() {
     );
 }
 
+/// Atomic double sums (an array too large for a private copy per thread)
+/// use the hardware's atomic add where the GPU has one (compute
+/// capability 6.0 on), a compare-and-swap loop before: right on PoCL and
+/// as emulated CUDA.
+#[test]
+fn double_atomic_sums_use_the_hardware_add() {
+    check("double_histogram");
+    check_cuda_emulated("double_histogram");
+    let dir = root().join("target/e2e/program-double_histogram");
+    let cu = std::fs::read_to_string(dir.join("cuda_kernel.cu")).unwrap();
+    assert!(
+        cu.contains("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 600\nPENCILC_CAS(pencilc_atomic_add_double")
+            && cu.contains("#else\nPENCILC_DEV void pencilc_atomic_add_double(double *p, double v) { atomicAdd(p, v); }"),
+        "{}",
+        cu
+    );
+}
+
 /// Reductions whose every update in a launch accumulates into one element
 /// of an array whose other elements they read (ludcmp's back
 /// substitution): a tree per launch and a combining kernel that adds into
