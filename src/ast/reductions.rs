@@ -134,7 +134,7 @@ pub(super) fn updated_elements(
         // buffer that starts at the first element accessed would need its
         // offset there too).
         if array.is_scalar()
-            || array.layout.as_ref().is_some_and(|l| l.offset)
+            || array.has_offset()
             || !array.extents.iter().all(|e| matches!(e, Extent::Const(_)))
         {
             continue;
