@@ -307,6 +307,7 @@ mod tests {
                 work: Work {
                     instances: 1.3e9,
                     global_bytes: 123.5,
+                    atomics: 2000.0,
                     ..Default::default()
                 },
                 span: Work {
@@ -327,6 +328,9 @@ mod tests {
             unknown: 2,
         };
         let text = format!("{}\nbench\tname=gemm\n{}", HEADER, records(&p, None));
+        // Atomic updates are written where there are some.
+        assert!(text.contains("\tatomics=2000\t"), "{}", text);
+        assert!(!text.contains("span_atomics"), "{}", text);
         let back = parse(&text).unwrap();
         assert_eq!(back.len(), 1);
         assert_eq!(back[0].0.as_deref(), Some("gemm"));
