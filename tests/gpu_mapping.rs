@@ -593,3 +593,26 @@ fn reads_a_sector_apart_on_one_row_stay_in_global_memory() {
     assert!(reason("A").contains("A: global, coalesced"), "{}", log);
     assert!(reason("T").contains("T: shared"), "{}", log);
 }
+
+/// seidel-2d at MINI: the copy of its halo into shared memory covers 9
+/// pieces of elements, whose box isl did not compute within the region's
+/// time (the compile took 12 s and warned that it stopped isl). Such a
+/// copy now fails its rung at once, and the region compiles without the
+/// tile, to the code the timeout gave.
+#[test]
+fn tiles_whose_copies_have_many_pieces_fall_back_at_once() {
+    let src = kernel_path("seidel-2d");
+    let dir = scratch("seidel-mini");
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--target", "cuda"])
+            .args(flags(&src, "MINI"))
+            .arg("-o")
+            .arg(dir.join("s.c"))
+            .arg(&src),
+        "pencilc -v",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(!log.contains("did not end within its time"), "{}", log);
+    assert!(log.contains("kernel[0] A: global"), "{}", log);
+}

@@ -7,7 +7,7 @@
 //! global memory: correct, only slower.
 
 use super::{convert_expr, AExpr, Ast};
-use crate::diag::Result;
+use crate::diag::{Code, Diagnostic, Result};
 use crate::isl::ast_build::{expr_from_params, node_from_schedule, BuildAt};
 use crate::isl::{Isl, IslResultExt};
 use crate::map::memory::{footprint, tile, Group, Placement};
@@ -393,6 +393,22 @@ fn shared_copy_code(
     // The box may reach past the buffer where the buffer is only what the
     // region touches (the last row's elements beyond the last touched).
     let elems = if into_local && !g.buffer_is_footprint {
+        // The box's bounds are parametric minima and maxima over every
+        // piece: seidel-2d's halo at MINI has 9 pieces and isl did not
+        // return in 10 s, where the 30 PolyBench kernels' copies have at
+        // most 3 at every dataset. The rung fails at once, as it would
+        // have at its deadline, and the next has no tile.
+        let pieces = elems.n_basic_set().isl(isl, STAGE)?;
+        if pieces > MAX_BOX_PIECES {
+            return Err(Diagnostic::error(
+                Code::Budget,
+                None,
+                format!(
+                    "the copy of `{}`'s tile into local memory covers {} pieces of elements (at most {} are boxed)",
+                    g.array, pieces, MAX_BOX_PIECES
+                ),
+            ));
+        }
         rectangular_hull(isl, elems, &e, &context)?
     } else {
         one_piece(isl, dims_as_params(isl, elems, &e)?, &context)?
@@ -606,6 +622,9 @@ fn dims_as_params(isl: &Isl, set: Set, names: &[String]) -> Result<Set> {
 /// used and never copied out. (The exact footprint of a stencil, a cross
 /// of shifted boxes, is a union that guards every element with four
 /// alternatives.)
+/// The most pieces of a tile's elements that `rectangular_hull` boxes.
+const MAX_BOX_PIECES: i32 = 6;
+
 fn rectangular_hull(isl: &Isl, dom: Set, e: &[String], context: &Set) -> Result<Set> {
     let rank = e.len() as u32;
     let mut hull: Option<Set> = None;
