@@ -54,25 +54,12 @@ pub(super) fn reduction_launch(
     let ats: Vec<String> = privs
         .iter()
         .filter_map(|p| {
-            let subs = p.at.as_ref()?;
-            let mut lin: Option<AExpr> = None;
-            for (k, s) in subs.iter().enumerate() {
-                let s = s.substitute(&l.host_values);
-                lin = Some(match lin {
-                    None => s,
-                    Some(acc) => AExpr::op(
-                        crate::ast::AOp::Add,
-                        vec![
-                            AExpr::op(crate::ast::AOp::Mul, vec![acc, AExpr::Int(p.extents[k])]),
-                            s,
-                        ],
-                    ),
-                });
-            }
-            Some(format!(
-                "(int) ({})",
-                launch_value_c(l, &lin.unwrap_or(AExpr::Int(0)))
-            ))
+            let subs: Vec<String> =
+                p.at.as_ref()?
+                    .iter()
+                    .map(|s| launch_value_c(l, &s.substitute(&l.host_values)))
+                    .collect();
+            Some(format!("(int) ({})", reduce::linear(&p.extents, &subs)))
         })
         .collect();
     let groups: Vec<String> = launch_dims(l)

@@ -141,21 +141,16 @@ impl StmtPrinter<'_> {
         let lhs = &self.convert(st, scope, lhs)?;
         let value = self.convert(st, scope, &value)?;
         if let Some(p) = self.privatized.iter().find(|p| p.var == var) {
-            if p.at.is_some() {
-                // Every update of the launch accumulates into the one
-                // element that the private copy stands for.
-                return Ok(Some(super::reduce::combine(
-                    red,
-                    &p.elem_type,
-                    &format!("{}[0]", p.private_name()),
-                    &self.exprs.print(&value),
-                )));
-            }
-            // The expression printer sends `var` to the private copy.
+            // The expression printer sends `var` to the private copy; one
+            // element per launch (`at`) is the copy's only element.
+            let acc = match p.at {
+                Some(_) => format!("{}[0]", p.private_name()),
+                None => self.exprs.print(lhs),
+            };
             return Ok(Some(super::reduce::combine(
                 red,
                 &p.elem_type,
-                &self.exprs.print(lhs),
+                &acc,
                 &self.exprs.print(&value),
             )));
         }
