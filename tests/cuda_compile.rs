@@ -75,3 +75,51 @@ fn double_atomic_sums_compile_to_the_hardware_add() {
     assert!(ptx.contains("atom.global.add.f64"), "{}", ptx);
     assert!(!ptx.contains("atom.global.cas"), "{}", ptx);
 }
+
+/// A reduction's last block combines its launch's partials
+/// (`reduce::last_block_call`): each reduction kernel fences its
+/// partials (`membar.gl`), counts its blocks with one atomic add, reads
+/// the partials past the L1 cache, and no combining kernel is left.
+#[test]
+fn last_blocks_combine_with_a_fence_and_a_count() {
+    let Some(nvcc) = nvcc() else {
+        skipped(
+            "cuda_compile: the last block's combine",
+            "nvcc could not be installed (scripts/setup-nvcc.sh)",
+        );
+        return;
+    };
+    let dir = scratch("cuda-last-block");
+    let host = dir.join("h.c");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "cuda", "-o"])
+            .arg(&host)
+            .arg(root().join("tests/programs/reduction_epilogue.c")),
+        "pencilc --target cuda",
+    );
+    run(
+        Command::new(&nvcc)
+            .args(["-arch=sm_90", "-ptx", "-o"])
+            .arg(dir.join("k.ptx"))
+            .arg(dir.join("h_kernel.cu")),
+        "nvcc -ptx",
+    );
+    let ptx = std::fs::read_to_string(dir.join("k.ptx")).unwrap();
+    let cu = std::fs::read_to_string(dir.join("h_kernel.cu")).unwrap();
+    let reductions = cu.matches("atomicAdd(&pencilc_done_").count();
+    assert!(reductions >= 4, "{}", cu);
+    assert_eq!(
+        ptx.matches("atom.global.add.u32").count(),
+        reductions,
+        "{}",
+        ptx
+    );
+    assert!(
+        ptx.matches("membar.gl;").count() >= 2 * reductions,
+        "{}",
+        ptx
+    );
+    assert!(ptx.contains("ld.volatile.global.f64"), "{}", ptx);
+    assert!(!ptx.contains("_combine"), "{}", ptx);
+}

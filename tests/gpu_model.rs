@@ -760,33 +760,46 @@ fn pencilc_profiles_at_the_sizes_every_call_passes() {
     }
 }
 
+/// The GPU model's records of `tests/programs/reduction_epilogue.c`
+/// compiled for CUDA, with `PENCILC_COMBINE` set to `combine` where given.
+fn reduction_epilogue_model(combine: Option<&str>) -> String {
+    let mut cmd = Command::new(pencilc());
+    cmd.args(["--target", "cuda", "--emit", "gpu-model"])
+        .arg(root().join("tests/programs/reduction_epilogue.c"));
+    if let Some(c) = combine {
+        cmd.env("PENCILC_COMBINE", c);
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn model_kernel(text: &str, name: &str) -> Option<String> {
+    text.lines()
+        .find(|l| l.starts_with(&format!("kernel\tname={}\t", name)))
+        .map(|l| l.to_string())
+}
+
+fn model_field(line: &str, key: &str) -> f64 {
+    line.split('\t')
+        .find_map(|f| f.strip_prefix(&format!("{}=", key)))
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
 /// The model counts what the back end launches for a privatised
-/// reduction (issue 30): a combining kernel of `COMBINE_THREADS` threads
-/// after each reduction launch, and no launch of its own for the kernel of
-/// one thread that runs in it (durbin's `alpha`), whose work the combining
-/// kernel does; one that runs alone where the reduction's guard fails
-/// (gramschmidt's square root) is kept, at the launches where it does.
+/// reduction (issue 30) with `PENCILC_COMBINE=kernel`: a combining kernel
+/// of `COMBINE_THREADS` threads after each reduction launch, and no
+/// launch of its own for the kernel of one thread that runs in it
+/// (durbin's `alpha`), whose work the combining kernel does; one that
+/// runs alone where the reduction's guard fails (gramschmidt's square
+/// root) is kept, at the launches where it does.
 #[test]
 fn combining_kernels_and_what_runs_in_them_are_counted() {
-    let out = Command::new(pencilc())
-        .args(["--target", "cuda", "--emit", "gpu-model"])
-        .arg(root().join("tests/programs/reduction_epilogue.c"))
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
-    let kernel = |name: &str| {
-        text.lines()
-            .find(|l| l.starts_with(&format!("kernel\tname={}\t", name)))
-            .map(|l| l.to_string())
-    };
-    let field = |line: &str, key: &str| -> f64 {
-        line.split('\t')
-            .find_map(|f| f.strip_prefix(&format!("{}=", key)))
-            .unwrap()
-            .parse()
-            .unwrap()
-    };
+    let text = reduction_epilogue_model(Some("kernel"));
+    let kernel = |name: &str| model_kernel(&text, name);
+    let field = model_field;
     // steps: k = 1 .. 999, one reduction launch and its combine each.
     for (reduction, single) in [
         ("kernel0", "kernel1"),
@@ -819,4 +832,56 @@ fn combining_kernels_and_what_runs_in_them_are_counted() {
         "{}",
         text
     );
+}
+
+/// CUDA's default: the last block of each reduction launch combines
+/// (`reduce::last_block_call`). The model counts no combining kernel and
+/// no launch for it: the launch itself does the combining work and that
+/// of the kernel of one thread fused after it, on its span.
+#[test]
+fn last_blocks_that_combine_are_counted_in_their_launch() {
+    let text = reduction_epilogue_model(None);
+    let old = reduction_epilogue_model(Some("kernel"));
+    assert!(!text.contains("_combine"), "{}", text);
+    for (reduction, single) in [
+        ("kernel0", "kernel1"),
+        ("kernel3", "kernel4"),
+        ("kernel6", "kernel7"),
+    ] {
+        let k = model_kernel(&text, reduction).expect(&text);
+        let before = model_kernel(&old, reduction).expect(&old);
+        assert_eq!(model_field(&k, "launches"), 999.0, "{}", k);
+        assert_eq!(
+            model_field(&k, "threads"),
+            model_field(&before, "threads"),
+            "{}",
+            k
+        );
+        assert!(
+            model_field(&k, "span_barriers") > model_field(&before, "span_barriers"),
+            "{}\n{}",
+            k,
+            before
+        );
+        assert!(model_kernel(&text, single).is_none(), "{}", text);
+    }
+    // The statement after the sum does its arithmetic in the launch.
+    let k0 = model_kernel(&text, "kernel0").unwrap();
+    let k0_before = model_kernel(&old, "kernel0").unwrap();
+    assert!(
+        model_field(&k0, "flops64") >= model_field(&k0_before, "flops64") + 999.0,
+        "{}\n{}",
+        k0,
+        k0_before
+    );
+    // One launch per step fewer: the region's kernels cost less.
+    let kernel_ms = |t: &str| -> f64 {
+        let region = t
+            .lines()
+            .find(|l| l.starts_with("region\t"))
+            .unwrap()
+            .to_string();
+        model_field(&region, "kernel_ms")
+    };
+    assert!(kernel_ms(&text) < kernel_ms(&old), "{}\n{}", text, old);
 }

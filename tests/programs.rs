@@ -2982,6 +2982,109 @@ fn reductions_into_one_element_per_launch_combine_in_a_tree() {
     );
 }
 
+/// Builds tests/programs/`name`.c for CUDA (the H100's mapping, pencilc
+/// run with `env`) and runs its device version emulated with the thread
+/// blocks in reverse order (`FAKECUDA_BLOCK_ORDER`), against the
+/// sequential program. Returns the kernel file.
+fn cuda_blocks_reversed(name: &str, tag: &str, env: &[(&str, &str)]) -> String {
+    let src = root().join("tests/programs").join(format!("{}.c", name));
+    let dir = scratch(&format!("program-{}-reversed{}", name, tag));
+    let seq = dir.join("seq");
+    run(
+        Command::new("cc")
+            .arg("-O2")
+            .arg("-I")
+            .arg(root().join("pencil-headers"))
+            .arg(&src)
+            .arg("-lm")
+            .arg("-o")
+            .arg(&seq),
+        "cc",
+    );
+    let want = run(&mut Command::new(&seq), "sequential program").stdout;
+    let host = dir.join("p.c");
+    let mut cmd = Command::new(pencilc());
+    cmd.args(["--target", "cuda", "--device", "nvidia-h100", "-o"])
+        .arg(&host)
+        .arg(&src);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    run(&mut cmd, "pencilc --target cuda");
+    let headers = root().join("pencil-headers").display().to_string();
+    let exe = dir.join("par-cuda-emulated");
+    build_emulated_cuda(
+        &host,
+        &dir.join("p_kernel.cu"),
+        &["-I".to_string(), headers],
+        &[],
+        &exe,
+    );
+    let got = run(
+        Command::new(&exe)
+            .env("PENCILC_RUN", "device")
+            .env("FAKECUDA_BLOCK_ORDER", "reverse"),
+        "emulated CUDA program, blocks reversed",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&got.stdout),
+        String::from_utf8_lossy(&want),
+        "{}{} on emulated CUDA, blocks in reverse order",
+        name,
+        tag
+    );
+    std::fs::read_to_string(dir.join("p_kernel.cu")).unwrap()
+}
+
+/// CUDA reductions combine their partials in the launch's last block to
+/// finish (a thread fence, a count of the blocks done, the combining code
+/// as a device function), not in a combining kernel launched after it:
+/// one launch per reduction step fewer (durbin's 2,000 at LARGE). Right
+/// whichever block finishes last (emulated with the blocks in reverse
+/// order): scalar sums with the statements after them fused in, sums
+/// under guards, products and maxima, one-element reductions, an array of
+/// four sums, and with
+/// `PENCILC_COMBINE=kernel` the combining kernels as before.
+#[test]
+fn reductions_combine_in_the_last_block_of_their_launch() {
+    for name in [
+        "reduction_epilogue",
+        "one_element_reductions",
+        "reductions_found",
+        "reductions_guarded",
+        "pencil_pragmas",
+        "rotate_steps",
+        "guarded_elements",
+    ] {
+        let cu = cuda_blocks_reversed(name, "", &[]);
+        // Every counter is set back for the next launch.
+        assert_eq!(
+            cu.matches("atomicAdd(&pencilc_done_").count(),
+            cu.matches("pencilc_done_").count() / 3,
+            "{}",
+            cu
+        );
+        assert!(
+            cu.contains("static __device__ unsigned int pencilc_done_kernel"),
+            "{}",
+            cu
+        );
+        assert!(cu.contains("__threadfence();"), "{}", cu);
+        assert!(!cu.contains("_combine<<<"), "{}: {}", name, cu);
+        assert!(!cu.contains("_combine_launch("), "{}: {}", name, cu);
+        // (Where the model finds two launches per step too many for a
+        // short sum, a thread per sum: rotate_steps.)
+        let cu = cuda_blocks_reversed(name, "-kernel", &[("PENCILC_COMBINE", "kernel")]);
+        assert!(
+            cu.contains("_combine<<<") || name == "rotate_steps",
+            "{}: {}",
+            name,
+            cu
+        );
+        assert!(!cu.contains("pencilc_done_"), "{}: {}", name, cu);
+    }
+}
+
 /// Wavefronts of points and launches whose tiles start far from tile 0
 /// (`tests/programs/wavefronts.c`): in-place Gauss-Seidel sweeps in one,
 /// two (also by column) and three dimensions, and triangular updates

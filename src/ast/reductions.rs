@@ -31,6 +31,18 @@ use std::collections::BTreeSet;
 /// 10^7 elements leaves some 10^5 of them).
 pub const COMBINE_THREADS: i64 = 128;
 
+/// Whether a launch's last block to finish combines its partials (in
+/// the launch itself: a thread fence, a counter, `kernelN_combine` as a
+/// device function) rather than a combining kernel launched after it:
+/// CUDA only, whose memory model makes the blocks' partials visible to
+/// the block that sees the counter reach the grid's size after a fence.
+/// OpenCL 1.2 promises no such visibility between work-groups of one
+/// kernel, so it keeps the combining kernel. `PENCILC_COMBINE=kernel` in
+/// pencilc's environment keeps it for CUDA too (to measure both).
+pub fn last_block_combines(cuda: bool) -> bool {
+    cuda && std::env::var("PENCILC_COMBINE").as_deref() != Ok("kernel")
+}
+
 /// The largest floating-point array (in elements) that each thread keeps a
 /// private copy of; larger ones keep atomic updates.
 pub const MAX_PRIVATE_ELEMS: i64 = 128;

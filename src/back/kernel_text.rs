@@ -23,6 +23,14 @@ pub(super) struct KernelText {
     /// Runs inside the combining kernel before it (`absorb`): not
     /// printed, though it keeps its number.
     pub(super) absorbed: bool,
+    /// A CUDA `static __device__` function that a kernel calls (a
+    /// reduction's combining code run by the launch's last block,
+    /// `combine_function_text`), printed before the kernels, with
+    /// `launch.params` as its parameters and no launcher.
+    pub(super) device_fn: bool,
+    /// File-scope declarations printed before the kernel (its blocks'
+    /// counter, `reduce::done_counter`).
+    pub(super) decls: Vec<String>,
 }
 
 pub(super) fn kernel_text(
@@ -158,6 +166,8 @@ pub(super) fn kernel_text(
         launch,
         helper: false,
         absorbed: false,
+        device_fn: false,
+        decls: Vec::new(),
         specialised,
     })
 }
@@ -275,8 +285,116 @@ pub(super) fn combine_kernel_text(
         launch: Launcher::new(1, vec![reduce::COMBINE_THREADS], &typed),
         helper: true,
         absorbed: false,
+        device_fn: false,
+        decls: Vec::new(),
         specialised: Vec::new(),
     }
+}
+
+/// The combining code of a CUDA launch whose last block combines its
+/// partials (`reduce::last_block_combine_body`), as a device function of
+/// the thread's id in the block and the number of blocks, then for each
+/// variable its tree (the kernel's shared array), its buffer and its
+/// partials, then the element of each one-element reduction. Pointers
+/// without `__restrict__`: the kernel passes on its own. `threads` is
+/// the launch's block size.
+pub(super) fn combine_function_text(
+    privs: &[reduce::Privatized],
+    kernel: &str,
+    threads: i64,
+) -> KernelText {
+    let mut typed = vec![
+        ("int".to_string(), "pencilc_lid".to_string()),
+        ("int".to_string(), "pencilc_groups".to_string()),
+    ];
+    for p in privs {
+        typed.push((format!("{} *", p.elem_type), p.tree_name()));
+        typed.push((format!("{} *", p.elem_type), p.var.clone()));
+        typed.push((format!("{} *", p.elem_type), p.partial_name()));
+    }
+    for p in privs.iter().filter(|p| p.at.is_some()) {
+        typed.push(("int".to_string(), p.at_name()));
+    }
+    let launch = Launcher::new(0, vec![threads], &typed);
+    KernelText {
+        name: format!("{}_combine", kernel),
+        params: launch.params.clone(),
+        ids: vec![],
+        body: reduce::last_block_combine_body(privs, threads),
+        launch,
+        helper: true,
+        absorbed: false,
+        device_fn: true,
+        decls: Vec::new(),
+        specialised: Vec::new(),
+    }
+}
+
+/// The parameters of a combining device function after the thread's id
+/// and the number of blocks (`combine_function_text`, then what `absorb`
+/// added), each with the name the kernel passes: its own where the
+/// kernel has it (a tree, a buffer of the same name: the same device
+/// memory), else `None` (the kernel takes it as a parameter of its own,
+/// `forwarded_name`).
+pub(super) fn combine_function_args(
+    combine: &KernelText,
+    kernel_buffers: &[&str],
+    trees: &[String],
+) -> Vec<(String, Option<String>)> {
+    combine.launch.args[2..]
+        .iter()
+        .zip(&combine.launch.params[2..])
+        .map(|(name, decl)| {
+            let own = (trees.iter().any(|t| t == name)
+                || (decl.contains('*') && kernel_buffers.contains(&name.as_str())))
+            .then(|| name.clone());
+            (name.clone(), own)
+        })
+        .collect()
+}
+
+/// The kernel's own parameter for a value it passes on to its combining
+/// device function.
+pub(super) fn forwarded_name(name: &str) -> String {
+    format!("pencilc_fwd_{}", name)
+}
+
+/// Makes the kernel `main` end with its last block calling its
+/// combining device function, whose parameters are `combine_params`
+/// (`reduce::last_block_call`): the values `args` marks `None` become
+/// parameters of `main` (and of its launcher, after its own), in order.
+pub(super) fn call_from_last_block(
+    main: &mut KernelText,
+    combine_params: &[String],
+    args: &[(String, Option<String>)],
+    launch: &Launch,
+) {
+    let mut names = Vec::new();
+    for ((name, own), decl) in args.iter().zip(&combine_params[2..]) {
+        match own {
+            Some(own) => names.push(own.clone()),
+            None => {
+                let fwd = forwarded_name(name);
+                let ty = decl[..decl.len() - name.len()].trim_end();
+                let decl = if ty.ends_with('*') {
+                    format!("{}{}", ty, fwd)
+                } else {
+                    format!("{} {}", ty, fwd)
+                };
+                main.params.push(decl.clone());
+                main.launch.params.push(decl);
+                main.launch.args.push(fwd.clone());
+                names.push(fwd);
+            }
+        }
+    }
+    let kernel = &main.name;
+    main.body
+        .push_str(&reduce::last_block_call(launch, kernel, &names));
+    main.decls.push(format!(
+        "static __device__ unsigned int {};",
+        reduce::done_counter(kernel)
+    ));
 }
 
 #[derive(Default)]
@@ -343,8 +461,23 @@ pub(super) fn absorb(combine: &mut KernelText, single: &mut KernelText) -> Vec<u
         }
         added.push(k);
     }
-    let mut body = String::from("    if (pencilc_e == 0 && pencilc_lid == 0) {\n");
+    // A combining kernel's first work-group, or the last block that runs
+    // a combining device function (whose ids are not the one-thread
+    // kernel's: those are all zero).
+    let mut body = if combine.device_fn {
+        String::from("    if (pencilc_lid == 0) {\n")
+    } else {
+        String::from("    if (pencilc_e == 0 && pencilc_lid == 0) {\n")
+    };
     for id in &single.ids {
+        let id = if combine.device_fn {
+            ["x", "y", "z"].iter().fold(id.clone(), |id, d| {
+                id.replace(&format!("blockIdx.{}", d), "0")
+                    .replace(&format!("threadIdx.{}", d), "0")
+            })
+        } else {
+            id.clone()
+        };
         body.push_str(&format!("        {};\n", id));
     }
     for line in single.body.lines() {

@@ -38,6 +38,7 @@ pub(super) fn reduction_launch(
     kernel: &str,
     privs: &[reduce::Privatized],
     extra: &[serde_json_like::Arg],
+    last_block: bool,
     launch: &str,
     target: Target,
     dev: &str,
@@ -49,19 +50,7 @@ pub(super) fn reduction_launch(
         elem_type: String,
         len: i64,
     }
-    // The linear index of each one-element reduction's element, on the
-    // host (`combine_kernel_text`'s arguments after the group count).
-    let ats: Vec<String> = privs
-        .iter()
-        .filter_map(|p| {
-            let subs: Vec<String> =
-                p.at.as_ref()?
-                    .iter()
-                    .map(|s| launch_value_c(l, &s.substitute(&l.host_values)))
-                    .collect();
-            Some(format!("(int) ({})", reduce::linear(&p.extents, &subs)))
-        })
-        .collect();
+    let ats = at_values(l, privs);
     let groups: Vec<String> = launch_dims(l)
         .iter()
         .map(|(b, _)| format!("(size_t) ({})", launch_value_c(l, b)))
@@ -89,11 +78,49 @@ pub(super) fn reduction_launch(
     ctx.insert("ats", &ats);
     ctx.insert("ats_first", &(privs.len() * 2 + 1));
     ctx.insert("launch", launch.trim_end());
+    ctx.insert("last_block", &last_block);
     let name = match target {
         Target::OpenCl => "opencl/reduce_launch.c.tera",
         _ => "cuda/reduce_launch.c.tera",
     };
     templates::render(tera, name, &ctx)
+}
+
+/// The linear index of each one-element reduction's element, on the
+/// host (the combining code's arguments after the variables).
+fn at_values(l: &Launch, privs: &[reduce::Privatized]) -> Vec<String> {
+    privs
+        .iter()
+        .filter_map(|p| {
+            let subs: Vec<String> =
+                p.at.as_ref()?
+                    .iter()
+                    .map(|s| launch_value_c(l, &s.substitute(&l.host_values)))
+                    .collect();
+            Some(format!("(int) ({})", reduce::linear(&p.extents, &subs)))
+        })
+        .collect()
+}
+
+/// The host's values of a combining device function's parameters after
+/// the thread's id and the number of blocks
+/// (`kernel_text::combine_function_text`, then `extra`): a tree has none
+/// (the kernel's own shared array).
+pub(super) fn combine_host_values(
+    l: &Launch,
+    privs: &[reduce::Privatized],
+    extra: &[serde_json_like::Arg],
+    dev: &str,
+) -> Vec<String> {
+    let mut values = Vec::new();
+    for p in privs {
+        values.push(String::new());
+        values.push(format!("{}{}", dev, p.var));
+        values.push(format!("{}{}", dev, p.partial_name()));
+    }
+    values.extend(at_values(l, privs));
+    values.extend(extra.iter().map(|a| a.value.clone()));
+    values
 }
 
 /// The buffers of a kernel's slices (`private::Placement::Slice`) join its
@@ -256,12 +283,14 @@ pub(super) fn launch_cuda(
     l: &Launch,
     kernel: &str,
     args: &[KernelArg],
+    forwarded: &[String],
     dev: &str,
 ) -> Result<String> {
     let a: Vec<String> = launch_dims(l)
         .iter()
         .map(|(b, _)| launch_value_c(l, b))
         .chain(args.iter().map(|a| host_value(l, a, dev)))
+        .chain(forwarded.iter().cloned())
         .collect();
     let mut ctx = Context::new();
     ctx.insert("args", &a);

@@ -325,6 +325,8 @@ pub fn emit(
                 grid: k.launch.grid.clone(),
                 block: k.launch.block.clone(),
                 args: k.launch.args.clone(),
+                device_fn: k.device_fn,
+                decls: k.decls.clone(),
             })
             .collect();
         c.insert("kernels", &ks);

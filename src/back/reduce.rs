@@ -23,7 +23,9 @@
 
 use super::stmt::atomic_type;
 use super::Target;
-pub use crate::ast::reductions::{group_size, plan, Plan, Privatized, COMBINE_THREADS};
+pub use crate::ast::reductions::{
+    group_size, last_block_combines, plan, Plan, Privatized, COMBINE_THREADS,
+};
 use crate::ast::Launch;
 use crate::front::syntax::RedOp;
 
@@ -142,8 +144,24 @@ pub fn epilogue(privs: &[Privatized], launch: &Launch, target: Target) -> String
         return String::new();
     }
     let group = group_size(launch);
+    let (lid, gid, barrier) = linear_ids(launch, target);
+    let mut half = 1i64;
+    while half * 2 < group {
+        half *= 2;
+    }
+    let mut out = String::new();
+    out.push_str("    {\n");
+    out.push_str(&format!("        const int pencilc_lid = {};\n", lid));
+    out.push_str(&format!("        const int pencilc_gid = {};\n", gid));
+    epilogue_trees(privs, group, half, barrier, &mut out);
+    out.push_str("    }\n");
+    out
+}
+
+/// The linear ids of a thread in its block and of its block in the grid
+/// (x fastest: `x + size_x * (y + size_y * z)`), and the target's barrier.
+fn linear_ids(launch: &Launch, target: Target) -> (String, String, &'static str) {
     let dims = launch.plan.block_sizes.len().max(1);
-    // Linear ids, x fastest: `x + size_x * (y + size_y * z)`.
     let horner = |id: &dyn Fn(usize) -> String, size: &dyn Fn(usize) -> String| {
         let mut acc = id(dims - 1);
         for d in (0..dims - 1).rev() {
@@ -172,14 +190,12 @@ pub fn epilogue(privs: &[Privatized], launch: &Launch, target: Target) -> String
             "__syncthreads();",
         ),
     };
-    let mut half = 1i64;
-    while half * 2 < group {
-        half *= 2;
-    }
-    let mut out = String::new();
-    out.push_str("    {\n");
-    out.push_str(&format!("        const int pencilc_lid = {};\n", lid));
-    out.push_str(&format!("        const int pencilc_gid = {};\n", gid));
+    (lid, gid, barrier)
+}
+
+/// The work-group's trees and its partials (`epilogue`), inside the
+/// block that declares `pencilc_lid` and `pencilc_gid`.
+fn epilogue_trees(privs: &[Privatized], group: i64, half: i64, barrier: &str, out: &mut String) {
     for p in privs.iter().filter(|p| p.len > 1) {
         // Arrays: all copies into local memory, then each thread combines
         // some elements over the threads in order (one barrier, not a tree
@@ -244,7 +260,100 @@ pub fn epilogue(privs: &[Privatized], launch: &Launch, target: Target) -> String
         out.push_str(&format!("            {}\n", barrier));
         out.push_str("        }\n");
     }
-    out.push_str("    }\n");
+}
+
+/// The counter of `kernel`'s blocks that have written their partials
+/// (a `static __device__` of the kernel file, zero at load; the last
+/// block sets it back to zero for the next launch).
+pub fn done_counter(kernel: &str) -> String {
+    format!("pencilc_done_{}", kernel)
+}
+
+/// The end of a CUDA kernel whose last block to finish combines the
+/// partials (`last_block_combines`), after `epilogue`: every thread
+/// fences its partials' writes, work-item 0 counts its block done, and
+/// the block that counts last calls `kernelN_combine(pencilc_lid,
+/// blocks, args...)` with all its threads (a branch every thread of the
+/// block takes alike, so its barriers are the block's). `args` are the
+/// names the kernel passes on, after the thread's id and the number of
+/// blocks.
+pub fn last_block_call(launch: &Launch, kernel: &str, args: &[String]) -> String {
+    let (lid, _, _) = linear_ids(launch, Target::Cuda);
+    let done = done_counter(kernel);
+    let mut call_args = vec![
+        "pencilc_lid".to_string(),
+        "(int) pencilc_blocks".to_string(),
+    ];
+    call_args.extend(args.iter().cloned());
+    format!(
+        "    {{\n        __shared__ int pencilc_last;\n        const int pencilc_lid = {lid};\n        const unsigned int pencilc_blocks = gridDim.x * gridDim.y * gridDim.z;\n        __threadfence();\n        __syncthreads();\n        if (pencilc_lid == 0)\n            pencilc_last = atomicAdd(&{done}, 1u) == pencilc_blocks - 1u;\n        __syncthreads();\n        if (pencilc_last) {{\n            __threadfence();\n            {kernel}_combine({args});\n            if (pencilc_lid == 0)\n                {done} = 0u;\n        }}\n    }}\n",
+        lid = lid,
+        done = done,
+        kernel = kernel,
+        args = call_args.join(", ")
+    )
+}
+
+/// `kernelN_combine` as a device function that the last block of the
+/// launch runs with its `threads` threads (`last_block_call`): for each
+/// element of each variable, the threads stride over the blocks'
+/// partials in order (read past the L1 cache: other blocks wrote them),
+/// meet in the kernel's own tree in shared memory (passed in: no more
+/// shared memory than the launch's reductions have), and work-item 0
+/// combines the result into the variable. The order depends only on the
+/// grid and block sizes: the same result on every run of the same launch.
+pub fn last_block_combine_body(privs: &[Privatized], threads: i64) -> String {
+    let mut half = 1i64;
+    while half * 2 < threads {
+        half *= 2;
+    }
+    let mut out = String::new();
+    for p in privs {
+        let ty = atomic_type(&p.elem_type).unwrap_or("int");
+        let tree = p.tree_name();
+        let element = match &p.at {
+            Some(_) => format!("{}[{} + pencilc_e]", p.var, p.at_name()),
+            None => format!("{}[pencilc_e]", p.var),
+        };
+        out.push_str(&format!(
+            "    for (int pencilc_e = 0; pencilc_e < {len}; pencilc_e += 1) {{\n        {ty} pencilc_acc = {id};\n        for (int pencilc_g = pencilc_lid; pencilc_g < pencilc_groups; pencilc_g += {threads})\n            {acc}\n        {tree}[pencilc_lid] = pencilc_acc;\n        __syncthreads();\n",
+            len = p.len,
+            ty = p.elem_type,
+            id = identity(p.op, ty, &p.elem_type, Target::Cuda),
+            threads = threads,
+            acc = combine(
+                p.op,
+                &p.elem_type,
+                "pencilc_acc",
+                &format!(
+                    "((volatile {} *) {})[pencilc_g * {} + pencilc_e]",
+                    p.elem_type,
+                    p.partial_name(),
+                    p.len
+                )
+            ),
+            tree = tree
+        ));
+        if threads > 1 {
+            out.push_str(&format!(
+                "        for (int pencilc_s = {half}; pencilc_s > 0; pencilc_s >>= 1) {{\n            if (pencilc_lid < pencilc_s && pencilc_lid + pencilc_s < {threads})\n                {c}\n            __syncthreads();\n        }}\n",
+                half = half,
+                threads = threads,
+                c = combine(
+                    p.op,
+                    &p.elem_type,
+                    &format!("{}[pencilc_lid]", tree),
+                    &format!("{}[pencilc_lid + pencilc_s]", tree)
+                )
+            ));
+        }
+        // Work-item 0 reads the root before the next element's values
+        // overwrite the tree.
+        out.push_str(&format!(
+            "        if (pencilc_lid == 0)\n            {}\n        __syncthreads();\n    }}\n",
+            combine(p.op, &p.elem_type, &element, &format!("{}[0]", tree))
+        ));
+    }
     out
 }
 

@@ -25,6 +25,12 @@ pub(super) struct RegionLaunches {
     /// holds (the reduction's launch, under guards the launch's imply,
     /// did not run).
     pub(super) absorbed: BTreeMap<usize, Option<AExpr>>,
+    /// CUDA reduction launches whose last block combines the partials
+    /// (`reduce::last_block_call`): for each parameter of the combining
+    /// device function after the thread's id and the number of blocks,
+    /// whether the kernel takes it as a parameter of its own (the host
+    /// passes it after the kernel's other arguments).
+    pub(super) last_block: BTreeMap<usize, Vec<bool>>,
 }
 
 /// The launches of one thread that run in a reduction's combining kernel
@@ -81,6 +87,40 @@ fn absorb_epilogues(
     }
 }
 
+/// Ends each CUDA reduction kernel whose combining code is a device
+/// function (`kernel_text::combine_function_text`) with the call from
+/// its last block (`kernel_text::call_from_last_block`), after
+/// `absorb_epilogues` put any kernel of one thread into that function.
+fn call_combines_from_last_blocks(
+    r: &RegionCode,
+    launches: &mut RegionLaunches,
+    kernel_names: &[String],
+    texts: &mut [KernelText],
+) {
+    for (i, l) in r.ast.launches.iter().enumerate() {
+        let privs = &launches.plans[i].privatized;
+        let combine = format!("{}_combine", kernel_names[i]);
+        let (Some(c), Some(k)) = (
+            texts.iter().position(|t| t.name == combine && t.device_fn),
+            texts.iter().position(|t| t.name == kernel_names[i]),
+        ) else {
+            continue;
+        };
+        let buffers: Vec<&str> = launches.args[i]
+            .iter()
+            .filter(|a| matches!(a, KernelArg::Buffer { .. }))
+            .map(|a| a.name())
+            .collect();
+        let trees: Vec<String> = privs.iter().map(|p| p.tree_name()).collect();
+        let args = combine_function_args(&texts[c], &buffers, &trees);
+        let params = texts[c].launch.params.clone();
+        call_from_last_block(&mut texts[k], &params, &args, l);
+        launches
+            .last_block
+            .insert(i, args.iter().map(|(_, own)| own.is_none()).collect());
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(super) fn emit_region(
     tera: &tera::Tera,
@@ -118,13 +158,16 @@ pub(super) fn emit_region(
             notes,
         );
     }
+    if target == Target::Cuda {
+        call_combines_from_last_blocks(r, &mut launches, &kernel_names, &mut kernels[first_text..]);
+    }
     check_bracket_depth(&kernels[first_text..])?;
     let mut all_kernel_names = Vec::new();
     for (i, name) in kernel_names.iter().enumerate() {
         if !matches!(launches.absorbed.get(&i), Some(None)) {
             all_kernel_names.push(name.clone());
         }
-        if !launches.plans[i].privatized.is_empty() {
+        if !launches.plans[i].privatized.is_empty() && !launches.last_block.contains_key(&i) {
             all_kernel_names.push(format!("{}_combine", name));
         }
     }
@@ -308,41 +351,52 @@ fn launch_text(
     };
     let l = &r.ast.launches[i];
     let (name, args) = (&kernel_names[i], &launches.args[i]);
+    let privatized = &launches.plans[i].privatized;
+    // The arguments the kernel of one thread that the combining code runs
+    // takes in addition (`absorb`).
+    let extra: Vec<serde_json_like::Arg> = match launches.epilogue.get(&i) {
+        Some((j, added)) => added
+            .iter()
+            .map(|&k| {
+                host_arg(
+                    &r.ast.launches[*j],
+                    &launches.args[*j][k],
+                    &r.scop.index_type,
+                    &spelling.dev,
+                )
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    // What the kernel passes on to its combining device function.
+    let forwarded: Vec<String> = match launches.last_block.get(&i) {
+        Some(mask) => combine_host_values(l, privatized, &extra, &spelling.dev)
+            .into_iter()
+            .zip(mask)
+            .filter(|(_, fwd)| **fwd)
+            .map(|(v, _)| v)
+            .collect(),
+        None => Vec::new(),
+    };
     let text = match target {
         Target::OpenCl => launch_opencl(tera, l, name, args, &r.scop.index_type, &spelling.dev)?,
-        Target::Cuda => launch_cuda(tera, l, name, args, &spelling.dev)?,
+        Target::Cuda => launch_cuda(tera, l, name, args, &forwarded, &spelling.dev)?,
         Target::C => launch_c(printer, l, &r.ast.block_ids, &r.ast.thread_ids)?,
     };
-    let privatized = &launches.plans[i].privatized;
     let text = if privatized.is_empty() {
         text
     } else {
-        {
-            let extra: Vec<serde_json_like::Arg> = match launches.epilogue.get(&i) {
-                Some((j, added)) => added
-                    .iter()
-                    .map(|&k| {
-                        host_arg(
-                            &r.ast.launches[*j],
-                            &launches.args[*j][k],
-                            &r.scop.index_type,
-                            &spelling.dev,
-                        )
-                    })
-                    .collect(),
-                None => Vec::new(),
-            };
-            reduction_launch(
-                tera,
-                l,
-                name,
-                privatized,
-                &extra,
-                &text,
-                target,
-                &spelling.dev,
-            )?
-        }
+        reduction_launch(
+            tera,
+            l,
+            name,
+            privatized,
+            &extra,
+            launches.last_block.contains_key(&i),
+            &text,
+            target,
+            &spelling.dev,
+        )?
     };
     let slices = &launches.slices[i];
     let text = if slices.is_empty() {
@@ -482,11 +536,17 @@ pub(super) fn region_kernels(
                 &plan.privatized,
             )?);
             if !plan.privatized.is_empty() {
-                kernels.push(combine_kernel_text(
-                    &plan.privatized,
-                    target,
-                    &spelling.kernel_name(number),
-                ));
+                let name = spelling.kernel_name(number);
+                if reduce::last_block_combines(target == Target::Cuda) {
+                    // A device function the kernel calls: before it.
+                    let at = kernels.len() - 1;
+                    kernels.insert(
+                        at,
+                        combine_function_text(&plan.privatized, &name, reduce::group_size(l)),
+                    );
+                } else {
+                    kernels.push(combine_kernel_text(&plan.privatized, target, &name));
+                }
             }
         }
         args_per_launch.push(args);
@@ -499,6 +559,7 @@ pub(super) fn region_kernels(
         slices: slices_per_launch,
         epilogue: BTreeMap::new(),
         absorbed: BTreeMap::new(),
+        last_block: BTreeMap::new(),
     })
 }
 

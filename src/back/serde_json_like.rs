@@ -10,6 +10,8 @@ pub struct K {
     pub grid: Vec<String>,
     pub block: Vec<i64>,
     pub args: Vec<String>,
+    pub device_fn: bool,
+    pub decls: Vec<String>,
 }
 #[derive(serde::Serialize)]
 pub struct Buffer {

@@ -198,6 +198,9 @@ fn profile_of(
         live_in: &live_in,
         private: &private,
         first_kernel,
+        last_block: crate::ast::reductions::last_block_combines(
+            opts.target == crate::back::Target::Cuda,
+        ),
     };
     Ok(crate::profile::profile_region(
         &input,

@@ -150,17 +150,21 @@ pub struct Inputs<'a> {
     pub private: &'a [(String, Vec<usize>)],
     /// The number of the region's first kernel in the generated files.
     pub first_kernel: usize,
+    /// Whether each reduction launch's last block combines its partials
+    /// (CUDA, `reductions::last_block_combines`) instead of a combining
+    /// kernel launched after it.
+    pub last_block: bool,
 }
 
-/// What a combining kernel does after a launch of `groups` work-groups:
-/// per element of each privatised variable, a work-group of
-/// `COMBINE_THREADS` reads the partials (each thread every
-/// `COMBINE_THREADS`-th, in order: consecutive threads, consecutive
-/// partials), then a tree in local memory (a barrier per level), and
-/// work-item 0 combines the result into the variable. All its threads
-/// together, and its busiest thread.
-fn combine_work(privatized: &[reductions::Privatized], groups: f64) -> (Work, Work) {
-    let threads = reductions::COMBINE_THREADS as f64;
+/// What combining the partials of a launch of `groups` work-groups
+/// costs: per element of each privatised variable, `threads` threads (a
+/// combining kernel's `COMBINE_THREADS`, or the launch's last block)
+/// read the partials (each thread every `threads`-th, in order:
+/// consecutive threads, consecutive partials), then a tree in local
+/// memory (a barrier per level), and work-item 0 combines the result into
+/// the variable. All its threads together, and its busiest thread.
+fn combine_work(privatized: &[reductions::Privatized], groups: f64, threads: f64) -> (Work, Work) {
+    let threads = threads.max(1.0);
     let levels = threads.log2().ceil() + 1.0;
     let mut work = Work::default();
     let mut span = Work::default();
@@ -242,9 +246,13 @@ pub fn profile_region(input: &Inputs, params: &[ParamValue], sampling: Sampling)
         })
         .collect();
     let fused = reductions::fused_epilogues(&ast.host, &ast.launches, &plans, &|_| false);
+    // Where the last block combines, the launch itself does that work
+    // and runs the fused kernel of one thread after it.
     let mut combine_of: Vec<Option<usize>> = vec![None; ast.launches.len()];
     for (i, p) in plans.iter().enumerate() {
-        if !p.privatized.is_empty() {
+        if input.last_block && !p.privatized.is_empty() {
+            combine_of[i] = Some(i);
+        } else if !p.privatized.is_empty() {
             combine_of[i] = Some(kernels.len());
             kernels.push(KernelProfile {
                 name: format!("kernel{}_combine", input.first_kernel + i),
@@ -281,8 +289,22 @@ pub fn profile_region(input: &Inputs, params: &[ParamValue], sampling: Sampling)
                 k.work.add_scaled(&lw.total, w);
                 k.span.add_scaled(&lw.busiest, w);
             }
-            if let (Some(c), Some(p)) = (combine_of.get(i).copied().flatten(), plans.get(i)) {
-                let (work, span) = combine_work(&p.privatized, lw.blocks);
+            if let (true, Some(p)) = (input.last_block, plans.get(i)) {
+                if !p.privatized.is_empty() {
+                    // After its blocks, the last one combines: a fence and
+                    // a count per block, then the combining code.
+                    let (mut work, span) =
+                        combine_work(&p.privatized, lw.blocks, lw.threads_per_block);
+                    work.global_accesses += lw.blocks;
+                    work.global_bytes += 4.0 * lw.blocks;
+                    let k = &mut kernels[i];
+                    k.work.add_scaled(&work, w);
+                    k.span.add_scaled(&span, w);
+                }
+            } else if let (Some(c), Some(p)) = (combine_of.get(i).copied().flatten(), plans.get(i))
+            {
+                let (work, span) =
+                    combine_work(&p.privatized, lw.blocks, reductions::COMBINE_THREADS as f64);
                 let k = &mut kernels[c];
                 k.launches += w;
                 k.blocks += w * p.privatized.len() as f64;

@@ -9,7 +9,8 @@
  * (src/harness/emulate.rs).
  *
  * What it promises is CUDA's semantics, and one legal schedule of them:
- * thread blocks run one after another; the threads of a block are fibers
+ * thread blocks run one after another (in the order of their index, or
+ * the reverse with FAKECUDA_BLOCK_ORDER=reverse); the threads of a block are fibers
  * that run one at a time, each until it reaches `__syncthreads()` (see
  * fakecuda_launch); `__shared__` variables are function statics, which is
  * one copy per block because blocks never overlap: launches from several
@@ -111,9 +112,15 @@ template <class F> void fakecuda_launch(dim3 grid, dim3 block, F body)
     fakecuda_body = &body;
     fakecuda_fibers.resize(threads);
     fakecuda_stacks.resize(threads * fakecuda_stack_size);
-    for (unsigned bz = 0; bz < grid.z; bz++)
-        for (unsigned by = 0; by < grid.y; by++)
-            for (unsigned bx = 0; bx < grid.x; bx++) {
+    /* FAKECUDA_BLOCK_ORDER=reverse runs the last block first: code that
+     * takes the block that finishes last for the block of the highest
+     * index shows it. */
+    const char *order = std::getenv("FAKECUDA_BLOCK_ORDER");
+    bool reverse = order && std::strcmp(order, "reverse") == 0;
+    for (unsigned long pos = 0; pos < blocks; pos++) {
+                unsigned long b = reverse ? blocks - 1 - pos : pos;
+                unsigned bx = (unsigned)(b % grid.x), by = (unsigned)(b / grid.x % grid.y),
+                         bz = (unsigned)(b / ((unsigned long)grid.x * grid.y));
                 blockIdx = dim3(bx, by, bz);
                 unsigned long t = 0;
                 for (unsigned tz = 0; tz < block.z; tz++)
@@ -158,6 +165,10 @@ template <class F> void fakecuda_launch(dim3 grid, dim3 block, F body)
  * instead of clashing. */
 template <int = 0> unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
 template <int = 0> unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
+
+/* Blocks run one after another: every write of a block is seen by the
+ * next without a fence. */
+inline void __threadfence() {}
 
 template <class T> T atomicAdd(T *p, T v)
 {
