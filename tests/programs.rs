@@ -2982,6 +2982,44 @@ fn reductions_into_one_element_per_launch_combine_in_a_tree() {
     );
 }
 
+/// One-element reductions into arrays sized at run time
+/// (`tests/programs/vla_one_element.c`): a VLA parameter, a row of a 2-d
+/// VLA and a pointer whose device buffer starts at an offset; the host
+/// places the element with the extents and the offset. They combine in a
+/// tree (before, atomic updates of one address, which the GPU model did
+/// not price); right on PoCL with the CPU's and the H100's mapping and on
+/// emulated CUDA with the blocks in either order.
+#[test]
+fn one_element_reductions_into_arrays_sized_at_run_time() {
+    check("vla_one_element");
+    check_with("vla_one_element", "-h100", &["--device", "nvidia-h100"]);
+    check_cuda_emulated("vla_one_element");
+    let cu = cuda_blocks_reversed("vla_one_element", "", &[]);
+    assert!(cu.contains("x[pencilc_at_x + pencilc_e]"), "{}", cu);
+    assert!(cu.contains("X[pencilc_at_X + pencilc_e]"), "{}", cu);
+    let dir = scratch("program-vla_one_element-v");
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--target", "cuda", "--device", "nvidia-h100", "-o"])
+            .arg(dir.join("p.c"))
+            .arg(root().join("tests/programs/vla_one_element.c")),
+        "pencilc -v",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    for (k, element) in [(0, "x[-h0]"), (2, "X[1][-h0]"), (4, "x[off - h0]")] {
+        let note = format!(
+            "kernel[{}] {}: add reduction into one element per launch ({})",
+            k,
+            &element[..1],
+            element
+        );
+        assert!(log.contains(&note), "{}\n{}", note, log);
+    }
+    assert!(!log.contains("atomic"), "{}", log);
+    let host = std::fs::read_to_string(dir.join("p.c")).unwrap();
+    assert!(host.contains("- pencilc_lo_x)"), "{}", host);
+}
+
 /// Builds tests/programs/`name`.c for CUDA (the H100's mapping, pencilc
 /// run with `env`) and runs its device version emulated with the thread
 /// blocks in reverse order (`FAKECUDA_BLOCK_ORDER`), against the

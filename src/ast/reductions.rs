@@ -142,13 +142,7 @@ pub(super) fn updated_elements(
         let Some(array) = scop.array(&var) else {
             continue;
         };
-        // Linearised by declared extents in the combining kernel (a
-        // buffer that starts at the first element accessed would need its
-        // offset there too).
-        if array.is_scalar()
-            || array.has_offset()
-            || !array.extents.iter().all(|e| matches!(e, Extent::Const(_)))
-        {
+        if array.is_scalar() {
             continue;
         }
         // Elements the updates accumulate into, and those that anything
@@ -373,7 +367,16 @@ pub fn plan(scop: &Scop, launch: &Launch, kernel: &str) -> Plan {
         // a tree of that element whatever else it does with the others;
         // not in a kernel of one thread, whose updates wait for nothing
         // (and which may run in another reduction's combining kernel).
-        if why_not.is_some() && !promoted.contains(&var) && !launch.plan.block_sizes.is_empty() {
+        // The host linearises the element with the array's extents (a
+        // VLA's too) less its buffer's offset, in the kernels' `int`
+        // where an extent or the offset is known at run time only.
+        let at_fits = scop.index_type == "int"
+            || (!array.has_offset() && array.extents.iter().all(|e| matches!(e, Extent::Const(_))));
+        if why_not.is_some()
+            && at_fits
+            && !promoted.contains(&var)
+            && !launch.plan.block_sizes.is_empty()
+        {
             let one = group_size(launch) * elem_bytes;
             if let Some(u) = launch.updated_elements.iter().find(|u| u.var == var) {
                 if local_bytes + one <= MAX_PRIVATE_LOCAL_BYTES {

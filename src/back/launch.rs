@@ -34,6 +34,7 @@ pub(super) fn host_arg(
 #[allow(clippy::too_many_arguments)]
 pub(super) fn reduction_launch(
     tera: &tera::Tera,
+    scop: &Scop,
     l: &Launch,
     kernel: &str,
     privs: &[reduce::Privatized],
@@ -50,7 +51,7 @@ pub(super) fn reduction_launch(
         elem_type: String,
         len: i64,
     }
-    let ats = at_values(l, privs);
+    let ats = at_values(scop, l, privs);
     let groups: Vec<String> = launch_dims(l)
         .iter()
         .map(|(b, _)| format!("(size_t) ({})", launch_value_c(l, b)))
@@ -86,9 +87,12 @@ pub(super) fn reduction_launch(
     templates::render(tera, name, &ctx)
 }
 
-/// The linear index of each one-element reduction's element, on the
-/// host (the combining code's arguments after the variables).
-fn at_values(l: &Launch, privs: &[reduce::Privatized]) -> Vec<String> {
+/// The index of each one-element reduction's element in its device
+/// buffer, on the host (the combining code's arguments after the
+/// variables): row-major with the array's extents (a VLA's read from the
+/// function's variables), less the buffer's offset where it starts after
+/// the user's pointer (`footprint::device_index`).
+fn at_values(scop: &Scop, l: &Launch, privs: &[reduce::Privatized]) -> Vec<String> {
     privs
         .iter()
         .filter_map(|p| {
@@ -97,7 +101,14 @@ fn at_values(l: &Launch, privs: &[reduce::Privatized]) -> Vec<String> {
                     .iter()
                     .map(|s| launch_value_c(l, &s.substitute(&l.host_values)))
                     .collect();
-            Some(format!("(int) ({})", reduce::linear(&p.extents, &subs)))
+            let lin = match scop.array(&p.var) {
+                Some(a) => {
+                    let extents: Vec<String> = a.extents.iter().map(extent_c).collect();
+                    footprint::device_index(a, reduce::linear_c(&extents, &subs))
+                }
+                None => reduce::linear(&p.extents, &subs),
+            };
+            Some(format!("(int) ({})", lin))
         })
         .collect()
 }
@@ -107,6 +118,7 @@ fn at_values(l: &Launch, privs: &[reduce::Privatized]) -> Vec<String> {
 /// (`kernel_text::combine_function_text`, then `extra`): a tree has none
 /// (the kernel's own shared array).
 pub(super) fn combine_host_values(
+    scop: &Scop,
     l: &Launch,
     privs: &[reduce::Privatized],
     extra: &[serde_json_like::Arg],
@@ -118,7 +130,7 @@ pub(super) fn combine_host_values(
         values.push(format!("{}{}", dev, p.var));
         values.push(format!("{}{}", dev, p.partial_name()));
     }
-    values.extend(at_values(l, privs));
+    values.extend(at_values(scop, l, privs));
     values.extend(extra.iter().map(|a| a.value.clone()));
     values
 }

@@ -83,6 +83,12 @@ pub fn combine(op: RedOp, elem_type: &str, acc: &str, value: &str) -> String {
 
 /// Row-major linear index of `subs` in `extents`.
 pub fn linear(extents: &[i64], subs: &[String]) -> String {
+    let extents: Vec<String> = extents.iter().map(i64::to_string).collect();
+    linear_c(&extents, subs)
+}
+
+/// Row-major linear index of `subs` in `extents` (C expressions).
+pub fn linear_c(extents: &[String], subs: &[String]) -> String {
     let mut lin = String::new();
     for (k, s) in subs.iter().enumerate() {
         if k == 0 {

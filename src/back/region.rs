@@ -370,7 +370,7 @@ fn launch_text(
     };
     // What the kernel passes on to its combining device function.
     let forwarded: Vec<String> = match launches.last_block.get(&i) {
-        Some(mask) => combine_host_values(l, privatized, &extra, &spelling.dev)
+        Some(mask) => combine_host_values(r.scop, l, privatized, &extra, &spelling.dev)
             .into_iter()
             .zip(mask)
             .filter(|(_, fwd)| **fwd)
@@ -388,6 +388,7 @@ fn launch_text(
     } else {
         reduction_launch(
             tera,
+            r.scop,
             l,
             name,
             privatized,
