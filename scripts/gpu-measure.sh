@@ -39,7 +39,10 @@
 #     (`--hoist never`), and those whose shared tiles it dropped
 #     (GPU_MEASURE_TILE_KERNELS, default atax, mvt, gesummv, gemver, adi)
 #     as chosen and with every tile kept (PENCILC_MODEL_TILES=never),
-#     three runs each: choices.txt.
+#     and the reductions (GPU_MEASURE_COMBINE_KERNELS, default durbin and
+#     gramschmidt; ludcmp initialises for seconds) combined by each
+#     launch's last block and by a combining kernel
+#     (PENCILC_COMBINE=kernel), three runs each: choices.txt.
 #     GPU_MEASURE_CHOICES=0 leaves it out.
 #
 # GPU_MEASURE_KERNELS=a,b,c measures only those kernels.
@@ -202,6 +205,17 @@ if [ "${GPU_MEASURE_CHOICES:-1}" != 0 ]; then
       --kernels "${GPU_MEASURE_TILE_KERNELS:-atax,mvt,gesummv,gemver,adi}" \
       --work-dir "$out/tiles-$tiles" --json "$out/tiles-$tiles.json" \
       2>"$out/tiles-$tiles.log" | tee -a "$out/choices.txt" || status=1
+  done
+  for combine in last-block kernel; do
+    echo "reductions combined by: $combine" >>"$out/choices.txt"
+    how=()
+    [ "$combine" = kernel ] && how=(PENCILC_COMBINE=kernel)
+    env "${how[@]}" "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
+      --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "-arch=native -cudart shared -Xcompiler -fopenmp" \
+      --versions device --timeout "$limit" --dataset "$dataset" --runs 3 \
+      --kernels "${GPU_MEASURE_COMBINE_KERNELS:-durbin,gramschmidt}" \
+      --work-dir "$out/combine-$combine" --json "$out/combine-$combine.json" \
+      2>"$out/combine-$combine.log" | tee -a "$out/choices.txt" || status=1
   done
 fi
 
