@@ -28,9 +28,6 @@ pub(super) struct KernelText {
     /// `combine_function_text`), printed before the kernels, with
     /// `launch.params` as its parameters and no launcher.
     pub(super) device_fn: bool,
-    /// File-scope declarations printed before the kernel (its blocks'
-    /// counter, `reduce::done_counter`).
-    pub(super) decls: Vec<String>,
 }
 
 pub(super) fn kernel_text(
@@ -167,7 +164,6 @@ pub(super) fn kernel_text(
         helper: false,
         absorbed: false,
         device_fn: false,
-        decls: Vec::new(),
         specialised,
     })
 }
@@ -286,7 +282,6 @@ pub(super) fn combine_kernel_text(
         helper: true,
         absorbed: false,
         device_fn: false,
-        decls: Vec::new(),
         specialised: Vec::new(),
     }
 }
@@ -325,7 +320,6 @@ pub(super) fn combine_function_text(
         helper: true,
         absorbed: false,
         device_fn: true,
-        decls: Vec::new(),
         specialised: Vec::new(),
     }
 }
@@ -391,10 +385,6 @@ pub(super) fn call_from_last_block(
     let kernel = &main.name;
     main.body
         .push_str(&reduce::last_block_call(launch, kernel, &names));
-    main.decls.push(format!(
-        "static __device__ unsigned int {};",
-        reduce::done_counter(kernel)
-    ));
 }
 
 #[derive(Default)]

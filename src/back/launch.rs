@@ -80,6 +80,7 @@ pub(super) fn reduction_launch(
     ctx.insert("ats_first", &(privs.len() * 2 + 1));
     ctx.insert("launch", launch.trim_end());
     ctx.insert("last_block", &last_block);
+    ctx.insert("done", &reduce::done_counter(kernel));
     let name = match target {
         Target::OpenCl => "opencl/reduce_launch.c.tera",
         _ => "cuda/reduce_launch.c.tera",

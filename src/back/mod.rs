@@ -326,7 +326,6 @@ pub fn emit(
                 block: k.launch.block.clone(),
                 args: k.launch.args.clone(),
                 device_fn: k.device_fn,
-                decls: k.decls.clone(),
             })
             .collect();
         c.insert("kernels", &ks);

@@ -268,9 +268,12 @@ fn epilogue_trees(privs: &[Privatized], group: i64, half: i64, barrier: &str, ou
     }
 }
 
-/// The counter of `kernel`'s blocks that have written their partials
-/// (a `static __device__` of the kernel file, zero at load; the last
-/// block sets it back to zero for the next launch).
+/// The counter of `kernel`'s blocks that have written their partials: a
+/// device `int` of the region's execution (`pencilc_scratch`, set to
+/// zero where the host allocates it), a parameter of the kernel; the last
+/// block sets it back to zero for the next launch. Not a `__device__`
+/// variable of the kernel file: the regions of several host threads may
+/// run the kernel at once (on streams of their own).
 pub fn done_counter(kernel: &str) -> String {
     format!("pencilc_done_{}", kernel)
 }
@@ -292,7 +295,7 @@ pub fn last_block_call(launch: &Launch, kernel: &str, args: &[String]) -> String
     ];
     call_args.extend(args.iter().cloned());
     format!(
-        "    {{\n        __shared__ int pencilc_last;\n        const int pencilc_lid = {lid};\n        const unsigned int pencilc_blocks = gridDim.x * gridDim.y * gridDim.z;\n        __threadfence();\n        __syncthreads();\n        if (pencilc_lid == 0)\n            pencilc_last = atomicAdd(&{done}, 1u) == pencilc_blocks - 1u;\n        __syncthreads();\n        if (pencilc_last) {{\n            __threadfence();\n            {kernel}_combine({args});\n            if (pencilc_lid == 0)\n                {done} = 0u;\n        }}\n    }}\n",
+        "    {{\n        __shared__ int pencilc_last;\n        const int pencilc_lid = {lid};\n        const unsigned int pencilc_blocks = gridDim.x * gridDim.y * gridDim.z;\n        __threadfence();\n        __syncthreads();\n        if (pencilc_lid == 0)\n            pencilc_last = atomicAdd(&{done}[0], 1) == (int) pencilc_blocks - 1;\n        __syncthreads();\n        if (pencilc_last) {{\n            __threadfence();\n            {kernel}_combine({args});\n            if (pencilc_lid == 0)\n                {done}[0] = 0;\n        }}\n    }}\n",
         lid = lid,
         done = done,
         kernel = kernel,

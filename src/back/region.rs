@@ -213,7 +213,7 @@ pub(super) fn emit_region(
     ctx.insert("specialise", &region_values(&kernels[first_text..]));
     ctx.insert(
         "scratch",
-        &scratch_buffers(&launches.plans, &launches.slices, &spelling.dev),
+        &scratch_buffers(&launches, &kernel_names, &spelling.dev),
     );
     let name = match target {
         Target::OpenCl => "opencl/region.c.tera",
@@ -446,20 +446,27 @@ fn host_prologue_epilogue(r: &RegionCode, target: Target) -> (Vec<String>, Vec<S
 /// (`pencilc_scratch`): reduction partials and slices, one buffer per
 /// name for the whole region.
 pub(super) fn scratch_buffers(
-    plans: &[reduce::Plan],
-    slices: &[Slices],
+    launches: &RegionLaunches,
+    kernel_names: &[String],
     dev: &str,
 ) -> Vec<serde_json_like::Scratch> {
     let mut out: Vec<serde_json_like::Scratch> = Vec::new();
-    let partials = plans
+    let partials = launches
+        .plans
         .iter()
         .flat_map(|p| &p.privatized)
         .map(|p| (p.partial_name(), p.elem_type.clone()));
-    let slices = slices
+    // The last blocks' counters (`reduce::done_counter`).
+    let counters = launches
+        .last_block
+        .keys()
+        .map(|&i| (reduce::done_counter(&kernel_names[i]), "int".to_string()));
+    let slices = launches
+        .slices
         .iter()
         .flatten()
         .map(|(name, elem_type, _)| (private::slice_buffer(name), opencl_type(elem_type)));
-    for (name, elem_type) in partials.chain(slices) {
+    for (name, elem_type) in partials.chain(counters).chain(slices) {
         let buffer = format!("{}{}", dev, name);
         if !out.iter().any(|s| s.buffer == buffer) {
             out.push(serde_json_like::Scratch { buffer, elem_type });
@@ -516,6 +523,15 @@ pub(super) fn region_kernels(
                     KernelArg::Buffer {
                         name: p.partial_name(),
                         elem_type: p.elem_type.clone(),
+                    },
+                );
+            }
+            if reduce::last_block_combines(target == Target::Cuda) {
+                args.insert(
+                    at + plan.privatized.len(),
+                    KernelArg::Buffer {
+                        name: reduce::done_counter(&spelling.kernel_name(first_kernel + l.index)),
+                        elem_type: "int".to_string(),
                     },
                 );
             }

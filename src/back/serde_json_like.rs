@@ -11,7 +11,6 @@ pub struct K {
     pub block: Vec<i64>,
     pub args: Vec<String>,
     pub device_fn: bool,
-    pub decls: Vec<String>,
 }
 #[derive(serde::Serialize)]
 pub struct Buffer {

@@ -47,6 +47,7 @@ cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaMalloc(void **p, size_t n);
 cudaError_t cudaFree(void *p);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind);
+cudaError_t cudaMemset(void *dst, int value, size_t n);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind, cudaStream_t stream);
 cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int flags);
 cudaError_t cudaFreeHost(void *p);

@@ -199,6 +199,23 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind
     return cudaSuccess;
 }
 
+cudaError_t cudaMemset(void *dst, int value, size_t n)
+{
+    bool dev;
+    {
+        std::lock_guard<std::mutex> held(fakecuda_allocations_lock());
+        dev = fakecuda_is_device(dst, n);
+    }
+    if (!dev) {
+        std::fprintf(stderr, "fakecuda: cudaMemset of %zu bytes: not device memory\n", n);
+        return cudaErrorInvalidValue;
+    }
+    /* On the legacy stream, after what the others queued. */
+    fakecuda_drain_all();
+    std::memset(dst, value, n);
+    return cudaSuccess;
+}
+
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
     bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
