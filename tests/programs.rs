@@ -2982,6 +2982,36 @@ fn reductions_into_one_element_per_launch_combine_in_a_tree() {
     );
 }
 
+/// A statement of one thread after a reduction that reads an array the
+/// reduction's launch writes (`tests/programs/epilogue_reads_launch.c`):
+/// OpenCL runs it in the combining kernel, after the launch; CUDA, whose
+/// combining code runs in the launch's last block (where plain loads need
+/// not see other blocks' writes), launches it on its own. Right on PoCL
+/// and on emulated CUDA with the blocks in either order.
+#[test]
+fn epilogues_that_read_what_the_launch_wrote_stay_out_of_its_last_block() {
+    check("epilogue_reads_launch");
+    check_cuda_emulated("epilogue_reads_launch");
+    cuda_blocks_reversed("epilogue_reads_launch", "", &[]);
+    let verbose = |target: &str| {
+        let dir = scratch(&format!("program-epilogue_reads_launch-v-{}", target));
+        let out = run(
+            Command::new(pencilc())
+                .args(["-v", "--target", target, "-o"])
+                .arg(dir.join("p.c"))
+                .arg(root().join("tests/programs/epilogue_reads_launch.c")),
+            "pencilc -v",
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let note = "kernel[1] runs in kernel0_combine on its work-item 0";
+    let opencl = verbose("opencl");
+    assert!(opencl.contains(note), "{}", opencl);
+    let cuda = verbose("cuda");
+    assert!(cuda.contains("kernel[0] s: add reduction"), "{}", cuda);
+    assert!(!cuda.contains(note), "{}", cuda);
+}
+
 /// One-element reductions into arrays sized at run time
 /// (`tests/programs/vla_one_element.c`): a VLA parameter, a row of a 2-d
 /// VLA and a pointer whose device buffer starts at an offset; the host

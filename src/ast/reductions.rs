@@ -505,12 +505,19 @@ pub fn atomic_type(elem: &str) -> Option<&'static str> {
 /// combining kernel runs on one work-group where every privatised
 /// variable is a scalar. The kernel of one thread must have no
 /// reductions, slices or tiles in local memory (its body goes inside a
-/// branch of the combining kernel).
+/// branch of the combining kernel). Where the reduction launch's last
+/// block combines (`last_block`, CUDA), the kernel of one thread must
+/// also touch nothing the launch's statements write but its privatised
+/// variables: it runs in that block, whose plain loads need not see
+/// what other blocks of the same launch wrote (only the partials are
+/// read `volatile`).
 pub fn fused_epilogues(
+    scop: &Scop,
     host: &Ast,
     launches: &[Launch],
     plans: &[Plan],
     has_slices: &dyn Fn(usize) -> bool,
+    last_block: bool,
 ) -> Vec<(usize, usize, Option<AExpr>)> {
     let mut out: Vec<(usize, usize, Option<AExpr>)> = Vec::new();
     host.walk(&mut |n| {
@@ -533,6 +540,10 @@ pub fn fused_epilogues(
                 && plans.get(j).is_some_and(|p| p.privatized.is_empty())
                 && !has_slices(j)
                 && before.iter().all(|c| after.contains(c))
+                && (!last_block
+                    || launches
+                        .get(i)
+                        .is_some_and(|l| touches_none_written(scop, single, l, privs)))
                 && !out
                     .iter()
                     .any(|&(a, b, _)| a == j || b == j || a == i || b == i)
@@ -552,6 +563,37 @@ pub fn fused_epilogues(
         }
     });
     out
+}
+
+/// Whether the statements of `single` access no array that those of
+/// `launch` write, privatised variables aside.
+fn touches_none_written(
+    scop: &Scop,
+    single: &Launch,
+    launch: &Launch,
+    privs: &[Privatized],
+) -> bool {
+    let stmts = |l: &Launch| {
+        let mut out = BTreeSet::new();
+        l.body.walk(&mut |n| {
+            if let Ast::User { stmt, .. } = n {
+                out.insert(stmt.0);
+            }
+        });
+        out
+    };
+    let written: BTreeSet<&str> = stmts(launch)
+        .into_iter()
+        .flat_map(|s| scop.stmts[s].writes.iter().map(|a| a.array.as_str()))
+        .filter(|a| !privs.iter().any(|p| p.var == *a))
+        .collect();
+    stmts(single).into_iter().all(|s| {
+        let st = &scop.stmts[s];
+        st.reads
+            .iter()
+            .chain(&st.writes)
+            .all(|a| !written.contains(a.array.as_str()))
+    })
 }
 
 /// The launch that `a` runs last (`last`) or first, and the conditions of

@@ -39,10 +39,16 @@ pub(super) struct RegionLaunches {
 fn fused_epilogues(
     r: &RegionCode,
     launches: &RegionLaunches,
+    target: Target,
 ) -> Vec<(usize, usize, Option<AExpr>)> {
-    crate::ast::reductions::fused_epilogues(&r.ast.host, &r.ast.launches, &launches.plans, &|i| {
-        !launches.slices[i].is_empty()
-    })
+    crate::ast::reductions::fused_epilogues(
+        r.scop,
+        &r.ast.host,
+        &r.ast.launches,
+        &launches.plans,
+        &|i| !launches.slices[i].is_empty(),
+        reduce::last_block_combines(target == Target::Cuda),
+    )
 }
 
 /// Moves each kernel of one thread that `fused_epilogues` finds into the
@@ -53,8 +59,9 @@ fn absorb_epilogues(
     kernel_names: &[String],
     texts: &mut [KernelText],
     notes: &mut Vec<String>,
+    target: Target,
 ) {
-    for (j, i, unless) in fused_epilogues(r, launches) {
+    for (j, i, unless) in fused_epilogues(r, launches, target) {
         let combine = format!("{}_combine", kernel_names[i]);
         let (Some(c), Some(k)) = (
             texts.iter().position(|t| t.name == combine),
@@ -156,6 +163,7 @@ pub(super) fn emit_region(
             &kernel_names,
             &mut kernels[first_text..],
             notes,
+            target,
         );
     }
     if target == Target::Cuda {

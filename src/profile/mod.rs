@@ -245,7 +245,14 @@ pub fn profile_region(input: &Inputs, params: &[ParamValue], sampling: Sampling)
             ..Default::default()
         })
         .collect();
-    let fused = reductions::fused_epilogues(&ast.host, &ast.launches, &plans, &|_| false);
+    let fused = reductions::fused_epilogues(
+        scop,
+        &ast.host,
+        &ast.launches,
+        &plans,
+        &|_| false,
+        input.last_block,
+    );
     // Where the last block combines, the launch itself does that work
     // and runs the fused kernel of one thread after it.
     let mut combine_of: Vec<Option<usize>> = vec![None; ast.launches.len()];
