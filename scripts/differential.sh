@@ -26,7 +26,7 @@ done
 log=target/differential.log
 mkdir -p target
 start=$(date +%s)
-PENCILC_PROPTEST_CASES=$n ${all:+PENCILC_PROPTEST_ALL=1} \
+env PENCILC_PROPTEST_CASES=$n ${all:+PENCILC_PROPTEST_ALL=1} \
     cargo test --release --test schedule_property random_affine_nests -- --nocapture >"$log" 2>&1
 status=$?
 end=$(date +%s)

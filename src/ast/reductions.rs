@@ -200,7 +200,12 @@ pub(super) fn updated_elements(
         if updated.is_empty().isl(isl, STAGE)? {
             continue;
         }
-        // One element for each value of the host values and parameters.
+        // One element for each value of the host values and parameters
+        // (isl's lexmin is an error on an unbounded set: a subscript
+        // that is not affine may write any element of a VLA).
+        if !updated.is_bounded().isl(isl, STAGE)? {
+            continue;
+        }
         let first = updated.copy().isl(isl, STAGE)?.lexmin().isl(isl, STAGE)?;
         if !first.is_equal(&updated).isl(isl, STAGE)? {
             continue;
