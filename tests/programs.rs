@@ -3057,18 +3057,7 @@ fn one_element_reductions_into_arrays_sized_at_run_time() {
 fn cuda_blocks_reversed(name: &str, tag: &str, env: &[(&str, &str)]) -> String {
     let src = root().join("tests/programs").join(format!("{}.c", name));
     let dir = scratch(&format!("program-{}-reversed{}", name, tag));
-    let seq = dir.join("seq");
-    run(
-        Command::new("cc")
-            .arg("-O2")
-            .arg("-I")
-            .arg(root().join("pencil-headers"))
-            .arg(&src)
-            .arg("-lm")
-            .arg("-o")
-            .arg(&seq),
-        "cc",
-    );
+    let seq = build_sequential(&src, &dir);
     let want = run(&mut Command::new(&seq), "sequential program").stdout;
     let host = dir.join("p.c");
     let mut cmd = Command::new(pencilc());

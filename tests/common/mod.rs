@@ -460,24 +460,31 @@ pub fn check_source(src: &Path, dir: &Path, extra: &[&str]) -> String {
     check_source_on(src, dir, extra, &["c", "openmp", "opencl"])
 }
 
-/// `check_source` on some of the targets (`"c"`, `"openmp"`: the C target
-/// with `--openmp`, built with -fopenmp and run on three threads,
-/// `"opencl"`).
-pub fn check_source_on(src: &Path, dir: &Path, extra: &[&str], targets: &[&str]) -> String {
-    let name = src.display().to_string();
-    let (src, dir) = (src.to_path_buf(), dir.to_path_buf());
+/// `src` built as the sequential program `dir/seq` (cc -O2, PENCIL's
+/// headers); returns its path.
+pub fn build_sequential(src: &Path, dir: &Path) -> PathBuf {
     let seq = dir.join("seq");
     run(
         Command::new("cc")
             .arg("-O2")
             .arg("-I")
             .arg(root().join("pencil-headers"))
-            .arg(&src)
+            .arg(src)
             .arg("-lm")
             .arg("-o")
             .arg(&seq),
         "cc",
     );
+    seq
+}
+
+/// `check_source` on some of the targets (`"c"`, `"openmp"`: the C target
+/// with `--openmp`, built with -fopenmp and run on three threads,
+/// `"opencl"`).
+pub fn check_source_on(src: &Path, dir: &Path, extra: &[&str], targets: &[&str]) -> String {
+    let name = src.display().to_string();
+    let (src, dir) = (src.to_path_buf(), dir.to_path_buf());
+    let seq = build_sequential(&src, &dir);
     let expected = program_output(&seq, "seq");
     let mut warnings = String::new();
     for (target, file, libs) in [
