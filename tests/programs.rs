@@ -1293,6 +1293,41 @@ fn written_before_read_variables_get_a_copy_per_thread() {
     assert!(!log.contains("a reduction"), "{}", log);
 }
 
+/// Variables written before they are read in each iteration and read
+/// under conditions on the data (`u = A[i] - 0.5; if (u > 0.0) ...`),
+/// tests/programs/private_conditions.c: each thread has its copy and the
+/// loops run on threads, the last iteration's values are read after the
+/// region. `w`, written where `i % 3 == 1`, flows within one iteration
+/// only by its integer points (`i <= i' <= i + 2`, both 1 mod 3): its
+/// loop is parallel too, and `B[i] += w` (an element of its own per
+/// iteration) is no reduction done with atomics. Before, those loops ran
+/// in kernels of one thread. Every version of every target prints the
+/// sequential results.
+#[test]
+fn variables_read_under_conditions_on_the_data_get_a_copy_per_thread() {
+    let warnings = program_matches_sequential("private_conditions", "", &[]);
+    assert!(!warnings.contains("E0111"), "{}", warnings);
+    check_with("private_conditions", "-h100", &["--device", "nvidia-h100"]);
+    check_cuda_emulated("private_conditions");
+    check_openmp("private_conditions");
+    let dir = root().join("target/e2e/program-private_conditions");
+    let k = std::fs::read_to_string(dir.join("cuda_kernel.cu")).unwrap();
+    for copy in ["u", "v", "z", "k", "cnt", "w"] {
+        assert!(
+            k.contains(&format!("pencilc_priv_{};", copy)),
+            "no copy of {} in\n{}",
+            copy,
+            k
+        );
+    }
+    assert!(
+        !k.contains("pencilc_block(1)"),
+        "a kernel of one thread in\n{}",
+        k
+    );
+    assert!(!k.contains("pencilc_atomic"), "{}", k);
+}
+
 /// Private copies whose live ranges pencilc's scheduler interleaves (the
 /// accumulation loop moved outward, issue 30): isl's scheduler, given the
 /// order between live ranges as conditional validity, keeps each whole,

@@ -340,8 +340,13 @@ pub fn analyze_with(isl: &Isl, scop: &Scop, excluded: &[String]) -> Result<Depen
         .compute_flow()
         .isl(isl, STAGE)?;
     let flow = flow_res.get_may_dependence().isl(isl, STAGE)?;
+    // Equalities that only the integer points show (`i' = i` where both
+    // are 1 mod 3 and `i <= i' <= i + 2`), made explicit: schedulers see
+    // the constraints, and would read a distance of 0 to 2 there.
     let flow = model
         .keep_dependent(isl, flow)?
+        .detect_equalities()
+        .isl(isl, STAGE)?
         .coalesce()
         .isl(isl, STAGE)?;
     let flow_res = if model.independent.is_empty().isl(isl, STAGE)? {
@@ -367,7 +372,10 @@ pub fn analyze_with(isl: &Isl, scop: &Scop, excluded: &[String]) -> Result<Depen
         .compute_flow()
         .isl(isl, STAGE)?;
     let false_all = false_res.get_may_dependence().isl(isl, STAGE)?;
-    let false_all = model.keep_dependent(isl, false_all)?;
+    let false_all = model
+        .keep_dependent(isl, false_all)?
+        .detect_equalities()
+        .isl(isl, STAGE)?;
     let (reads, writes) = (&model.reads, &model.writes);
     // Split by the kind of source access: sources that write are output
     // dependences, the others anti dependences.

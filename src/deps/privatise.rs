@@ -380,7 +380,13 @@ fn plain_access(scop: &Scop, s: usize, array: &str) -> bool {
     }
     match &st.body {
         StmtBody::Assign { .. } => st.writes.iter().filter(|w| w.array == array).count() <= 1,
-        StmtBody::Compound(_) | StmtBody::Call { .. } => false,
+        // Statements under conditions on the data (`if (t > 0) B[i] += t`)
+        // may read the copy: every read of the statement comes before its
+        // writes in the dataflow, so what they see is decided as for an
+        // assignment. Writes there would be in the statement's own order,
+        // which the dataflow does not see.
+        StmtBody::Compound(_) => st.writes.iter().all(|w| w.array != array),
+        StmtBody::Call { .. } => false,
     }
 }
 

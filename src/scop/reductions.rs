@@ -111,6 +111,12 @@ pub fn candidates(scop: &Scop, mode: ReductionMode) -> Result<Vec<Candidate>> {
                 .copied()
                 .filter(|&t| touches(t, &v) && !updates.contains(&t))
                 .collect();
+            // Updates that never meet on an element (`B[i] += w` over `i`)
+            // are independent already: a reduction would only turn them
+            // into atomics, and no loop outside `l` makes them meet.
+            if !updates_meet(&isl, scop, &updates, &v, l)? {
+                break;
+            }
             if updates_commute(&isl, scop, &updates, &v, l)?
                 && (others.is_empty() || apart(&isl, scop, &updates, &others, &v, l)?)
             {
@@ -423,6 +429,71 @@ fn self_reads(e: &Expr, me: &str) -> usize {
     e.children().into_iter().map(|c| self_reads(c, me)).sum()
 }
 
+/// Whether two different instances of `updates`, in one iteration of the
+/// loops outside loop `l`, write the same element of `v`: what makes an
+/// accumulation a reduction rather than updates of elements of their own.
+fn updates_meet(isl: &Isl, scop: &Scop, updates: &[usize], v: &str, l: usize) -> Result<bool> {
+    let accesses = |t: usize| -> Result<Vec<isl_rs::UnionMap>> {
+        let st = &scop.stmts[t];
+        st.writes
+            .iter()
+            .filter(|a| a.array == v)
+            .map(|a| {
+                isl.union_map(&a.relation)
+                    .isl(isl, STAGE)?
+                    .intersect_domain(isl.union_set(&st.domain).isl(isl, STAGE)?)
+                    .isl(isl, STAGE)
+            })
+            .collect()
+    };
+    let names = |t: usize, p: &str| -> Vec<String> {
+        (0..scop.stmts[t].iterators.len())
+            .map(|k| format!("{p}{k}"))
+            .collect()
+    };
+    for &t in updates {
+        for &u in updates {
+            let (a, b) = (names(t, "a"), names(u, "b"));
+            let mut cond: Vec<String> = (0..l).map(|k| format!("a{k} = b{k}")).collect();
+            if t == u {
+                // Not the instance itself.
+                let differ: Vec<String> = (0..a.len()).map(|k| format!("a{k} != b{k}")).collect();
+                cond.push(format!("({})", differ.join(" or ")));
+            }
+            let pairs = isl
+                .union_map(&format!(
+                    "{} -> {{ {}[{}] -> {}[{}]{} }}",
+                    scop.param_prefix(),
+                    scop.stmts[t].name,
+                    a.join(", "),
+                    scop.stmts[u].name,
+                    b.join(", "),
+                    if cond.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" : {}", cond.join(" and "))
+                    }
+                ))
+                .isl(isl, STAGE)?;
+            for wt in accesses(t)? {
+                for wu in accesses(u)? {
+                    let same = wt
+                        .copy()
+                        .isl(isl, STAGE)?
+                        .apply_range(wu.reverse().isl(isl, STAGE)?)
+                        .isl(isl, STAGE)?
+                        .intersect(pairs.copy().isl(isl, STAGE)?)
+                        .isl(isl, STAGE)?;
+                    if !same.is_empty().isl(isl, STAGE)? {
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+    }
+    Ok(false)
+}
+
 /// How many reads of its own element an accumulation's statement has:
 /// the implicit one of `op=`, and those of `lhs` in the value.
 fn expected_self_reads(lhs: &Expr, op: AssignOp, rhs: &Expr) -> usize {
@@ -667,6 +738,18 @@ mod tests {
             exact
         )
         .is_empty());
+    }
+
+    #[test]
+    fn updates_of_an_element_of_their_own_are_no_reduction() {
+        let auto = ReductionMode::Auto;
+        // One element per iteration: nothing to combine.
+        assert!(found("own-elem", "double s = 0;", "x[i] += s;", auto).is_empty());
+        assert!(found("own-elem-int", "", "v[i] = v[i] + i;", auto).is_empty());
+        // Elements that iterations share, and a scalar, are.
+        assert_eq!(found("shared-elem", "", "x[i % 7] += 1.0;", auto), ["x"]);
+        assert_eq!(found("halves", "", "w[i / 2] += v[i];", auto), ["w"]);
+        assert_eq!(found("scalar", "double s = 0;", "s += x[i];", auto), ["s"]);
     }
 
     #[test]
