@@ -1328,6 +1328,35 @@ fn variables_read_under_conditions_on_the_data_get_a_copy_per_thread() {
     assert!(!k.contains("pencilc_atomic"), "{}", k);
 }
 
+/// Minima and maxima written as `if` statements (`if (x[i] > m) m =
+/// x[i];`, the assignment of a conditional expression) and a count in one
+/// branch of an `if` whose other branch updates another array are
+/// reductions (tests/programs/reductions_if_forms.c); before, their loops
+/// ran on one thread. An arg-max stays in order, and so does a count
+/// beside a write that other iterations make too. Every version of every
+/// target prints the sequential results, with `--reductions exact` too,
+/// which keeps the floating-point maxima in order.
+#[test]
+fn minima_and_maxima_written_as_ifs_are_reductions() {
+    check("reductions_if_forms");
+    check_with("reductions_if_forms", "-exact", &["--reductions", "exact"]);
+    check_with("reductions_if_forms", "-h100", &["--device", "nvidia-h100"]);
+    check_cuda_emulated("reductions_if_forms");
+    check_openmp("reductions_if_forms");
+    let log = verbose_log("reductions_if_forms");
+    for note in [
+        "`m` accumulates (max) over loop `i`",
+        "`lo` accumulates (min) over loop `i`",
+        "`m2` accumulates (max) over loop `i`",
+        "`cnt` accumulates (add) over loop `k`",
+    ] {
+        assert!(log.contains(note), "no {} in\n{}", note, log);
+    }
+    for var in ["am", "idx", "cnt2"] {
+        assert!(!log.contains(&format!("`{}` accumulates", var)), "{}", log);
+    }
+}
+
 /// Private copies whose live ranges pencilc's scheduler interleaves (the
 /// accumulation loop moved outward, issue 30): isl's scheduler, given the
 /// order between live ranges as conditional validity, keeps each whole,

@@ -119,6 +119,7 @@ pub fn candidates(scop: &Scop, mode: ReductionMode) -> Result<Vec<Candidate>> {
             }
             if updates_commute(&isl, scop, &updates, &v, l)?
                 && (others.is_empty() || apart(&isl, scop, &updates, &others, &v, l)?)
+                && other_writes_apart(&isl, scop, &updates, &v, l)?
             {
                 for &t in &updates {
                     done[t] = true;
@@ -148,10 +149,11 @@ pub const REORDERED_CONDITIONAL: &str =
     ", reordered (floating point `?:`: a NaN or a signed zero may give another result)";
 
 /// Whether statement `st`'s accumulation is written with `?:`.
-fn written_as_cond(st: &super::Statement) -> bool {
+fn written_as_cond(st: &super::Statement, v: &str) -> bool {
     body_updates(&st.body).is_some_and(|(updates, _)| {
         updates
             .iter()
+            .filter(|(lhs, ..)| access_parts(lhs).is_some_and(|(n, _)| n == v))
             .any(|(lhs, op, rhs)| accumulation(lhs, *op, rhs).is_some_and(|a| a.2))
     })
 }
@@ -173,7 +175,7 @@ pub fn apply(scop: &mut Scop, chosen: &[Candidate]) -> Result<()> {
         for &t in updates {
             let note = match op {
                 RedOp::Add | RedOp::Mul if float => REASSOCIATED,
-                RedOp::Min | RedOp::Max if float && written_as_cond(&scop.stmts[t]) => {
+                RedOp::Min | RedOp::Max if float && written_as_cond(&scop.stmts[t], v) => {
                     REORDERED_CONDITIONAL
                 }
                 _ => "",
@@ -235,7 +237,8 @@ fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedO
     if !st.reductions.is_empty() || st.iterators.is_empty() {
         return None;
     }
-    let (updates, conds) = body_updates(&st.body)?;
+    let (all, conds) = body_updates(&st.body)?;
+    let updates = accumulated(&all, &conds)?;
     let (lhs, _, _) = updates.first()?;
     let (name, subs) = access_parts(lhs)?;
     let array = scop.array(name)?;
@@ -321,6 +324,23 @@ fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedO
 /// branches hold assignments only; `None` for anything else (loops,
 /// declarations, calls).
 type Update<'b> = (&'b Expr, AssignOp, &'b Expr);
+
+/// The assignments of `all` to the variable a statement may accumulate
+/// into: the first variable assigned that no other assignment (`Z[i] = Z[i]
+/// - q` beside `cnt += 1` in the other branch) and no condition reads or
+/// writes.
+fn accumulated<'b>(all: &[Update<'b>], conds: &[&Expr]) -> Option<Vec<Update<'b>>> {
+    all.iter().find_map(|(lhs, ..)| {
+        let (name, _) = access_parts(lhs)?;
+        let mine = |l: &Expr| access_parts(l).is_some_and(|(n, _)| n == name);
+        let others_apart = all
+            .iter()
+            .filter(|(l, ..)| !mine(l))
+            .all(|(l, _, r)| !mentions(l, name) && !mentions(r, name));
+        (others_apart && !conds.iter().any(|c| mentions(c, name)))
+            .then(|| all.iter().filter(|(l, ..)| mine(l)).copied().collect())
+    })
+}
 fn body_updates(body: &StmtBody) -> Option<(Vec<Update<'_>>, Vec<&Expr>)> {
     fn walk<'b>(
         stmts: &'b [Stmt],
@@ -433,61 +453,112 @@ fn self_reads(e: &Expr, me: &str) -> usize {
 /// loops outside loop `l`, write the same element of `v`: what makes an
 /// accumulation a reduction rather than updates of elements of their own.
 fn updates_meet(isl: &Isl, scop: &Scop, updates: &[usize], v: &str, l: usize) -> Result<bool> {
-    let accesses = |t: usize| -> Result<Vec<isl_rs::UnionMap>> {
+    let writes_of_v = |t: usize| -> Vec<&str> {
         let st = &scop.stmts[t];
         st.writes
             .iter()
             .filter(|a| a.array == v)
-            .map(|a| {
-                isl.union_map(&a.relation)
-                    .isl(isl, STAGE)?
-                    .intersect_domain(isl.union_set(&st.domain).isl(isl, STAGE)?)
-                    .isl(isl, STAGE)
-            })
-            .collect()
-    };
-    let names = |t: usize, p: &str| -> Vec<String> {
-        (0..scop.stmts[t].iterators.len())
-            .map(|k| format!("{p}{k}"))
+            .map(|a| a.relation.as_str())
             .collect()
     };
     for &t in updates {
         for &u in updates {
-            let (a, b) = (names(t, "a"), names(u, "b"));
-            let mut cond: Vec<String> = (0..l).map(|k| format!("a{k} = b{k}")).collect();
-            if t == u {
-                // Not the instance itself.
-                let differ: Vec<String> = (0..a.len()).map(|k| format!("a{k} != b{k}")).collect();
-                cond.push(format!("({})", differ.join(" or ")));
+            if instances_meet(isl, scop, (t, &writes_of_v(t)), (u, &writes_of_v(u)), l)? {
+                return Ok(true);
             }
-            let pairs = isl
-                .union_map(&format!(
-                    "{} -> {{ {}[{}] -> {}[{}]{} }}",
-                    scop.param_prefix(),
-                    scop.stmts[t].name,
-                    a.join(", "),
-                    scop.stmts[u].name,
-                    b.join(", "),
-                    if cond.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" : {}", cond.join(" and "))
-                    }
-                ))
-                .isl(isl, STAGE)?;
-            for wt in accesses(t)? {
-                for wu in accesses(u)? {
-                    let same = wt
-                        .copy()
-                        .isl(isl, STAGE)?
-                        .apply_range(wu.reverse().isl(isl, STAGE)?)
-                        .isl(isl, STAGE)?
-                        .intersect(pairs.copy().isl(isl, STAGE)?)
-                        .isl(isl, STAGE)?;
-                    if !same.is_empty().isl(isl, STAGE)? {
-                        return Ok(true);
-                    }
+        }
+    }
+    Ok(false)
+}
+
+/// Whether what `updates` write besides `v` (`Z[k][i] = Z[k][i] - q` in
+/// the branch beside `cnt += 1`) stays within each instance: no other
+/// instance of them, in one iteration of the loops outside loop `l`,
+/// reads or writes those elements. A reduction frees every pair of its
+/// updates' instances (`Scop::independent`), so a dependence through
+/// another variable (`else r += 1`) would be lost.
+fn other_writes_apart(
+    isl: &Isl,
+    scop: &Scop,
+    updates: &[usize],
+    v: &str,
+    l: usize,
+) -> Result<bool> {
+    for &t in updates {
+        for w in scop.stmts[t].writes.iter().filter(|a| a.array != v) {
+            for &u in updates {
+                let st = &scop.stmts[u];
+                let touching: Vec<&str> = st
+                    .reads
+                    .iter()
+                    .chain(st.writes.iter())
+                    .filter(|a| a.array == w.array)
+                    .map(|a| a.relation.as_str())
+                    .collect();
+                if instances_meet(isl, scop, (t, &[w.relation.as_str()]), (u, &touching), l)? {
+                    return Ok(false);
                 }
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// Whether an instance of statement `t` and another instance of `u`, in
+/// one iteration of the loops outside loop `l`, access a common element
+/// through one of `t`'s accesses and one of `u`'s (access relations).
+fn instances_meet(
+    isl: &Isl,
+    scop: &Scop,
+    (t, at): (usize, &[&str]),
+    (u, au): (usize, &[&str]),
+    l: usize,
+) -> Result<bool> {
+    if at.is_empty() || au.is_empty() {
+        return Ok(false);
+    }
+    let access = |s: usize, rel: &str| -> Result<isl_rs::UnionMap> {
+        isl.union_map(rel)
+            .isl(isl, STAGE)?
+            .intersect_domain(isl.union_set(&scop.stmts[s].domain).isl(isl, STAGE)?)
+            .isl(isl, STAGE)
+    };
+    let names = |s: usize, p: &str| -> Vec<String> {
+        (0..scop.stmts[s].iterators.len())
+            .map(|k| format!("{p}{k}"))
+            .collect()
+    };
+    let (a, b) = (names(t, "a"), names(u, "b"));
+    let mut cond: Vec<String> = (0..l).map(|k| format!("a{k} = b{k}")).collect();
+    if t == u {
+        // Not the instance itself.
+        let differ: Vec<String> = (0..a.len()).map(|k| format!("a{k} != b{k}")).collect();
+        cond.push(format!("({})", differ.join(" or ")));
+    }
+    let pairs = isl
+        .union_map(&format!(
+            "{} -> {{ {}[{}] -> {}[{}]{} }}",
+            scop.param_prefix(),
+            scop.stmts[t].name,
+            a.join(", "),
+            scop.stmts[u].name,
+            b.join(", "),
+            if cond.is_empty() {
+                String::new()
+            } else {
+                format!(" : {}", cond.join(" and "))
+            }
+        ))
+        .isl(isl, STAGE)?;
+    for rt in at {
+        for ru in au {
+            let same = access(t, rt)?
+                .apply_range(access(u, ru)?.reverse().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?
+                .intersect(pairs.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+            if !same.is_empty().isl(isl, STAGE)? {
+                return Ok(true);
             }
         }
     }
@@ -530,6 +601,7 @@ fn updates_commute(isl: &Isl, scop: &Scop, updates: &[usize], v: &str, l: usize)
             StmtBody::Compound(_) => body_updates(&st.body).map_or(0, |(updates, _)| {
                 updates
                     .iter()
+                    .filter(|(lhs, ..)| access_parts(lhs).is_some_and(|(n, _)| n == v))
                     .map(|(lhs, op, rhs)| expected_self_reads(lhs, *op, rhs))
                     .sum()
             }),
@@ -750,6 +822,54 @@ mod tests {
         assert_eq!(found("shared-elem", "", "x[i % 7] += 1.0;", auto), ["x"]);
         assert_eq!(found("halves", "", "w[i / 2] += v[i];", auto), ["w"]);
         assert_eq!(found("scalar", "double s = 0;", "s += x[i];", auto), ["s"]);
+    }
+
+    #[test]
+    fn minima_and_maxima_written_as_ifs_are_reductions() {
+        let (auto, exact) = (ReductionMode::Auto, ReductionMode::Exact);
+        let max = "if (x[i] > m) m = x[i];";
+        assert_eq!(found("if-max", "double m = 0;", max, auto), ["m"]);
+        // A floating-point `?:` maximum keeps its order in exact mode.
+        assert!(found("if-max-exact", "double m = 0;", max, exact).is_empty());
+        let min = "if (k >= v[i]) k = v[i];";
+        assert_eq!(found("if-min", "int k = 0;", min, exact), ["k"]);
+        // Not a minimum or maximum: other values, an `else`, a second
+        // assignment.
+        for (name, body) in [
+            ("if-other", "if (x[i] > m) m = x[i] + 1;"),
+            ("if-else", "if (x[i] > m) m = x[i]; else m = 0;"),
+            ("if-argmax", "if (x[i] > m) { m = x[i]; k = i; }"),
+        ] {
+            assert!(
+                found(name, "double m = 0; int k = 0;", body, auto).is_empty(),
+                "{}",
+                body
+            );
+        }
+    }
+
+    #[test]
+    fn updates_beside_writes_that_stay_in_their_iteration_are_reductions() {
+        let auto = ReductionMode::Auto;
+        let body = |other: &str| format!("if (x[i] > 0) s += 1; else {}", other);
+        // The other branch writes an element of its own iteration.
+        assert_eq!(
+            found("beside-own", "long s = 0;", &body("x[i] = 0;"), auto),
+            ["s"]
+        );
+        // ... or one that other iterations write (or read) too, or another
+        // accumulator: the freed pairs of instances would lose its order.
+        for (name, other) in [
+            ("beside-shared", "w[i % 4] = i;"),
+            ("beside-acc", "v[0] += 1;"),
+            ("beside-neighbour", "x[i + 1] = 0;"),
+        ] {
+            assert!(
+                found(name, "long s = 0;", &body(other), auto).is_empty(),
+                "{}",
+                other
+            );
+        }
     }
 
     #[test]

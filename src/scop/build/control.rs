@@ -84,9 +84,18 @@ impl<'r> Builder<'r> {
                             self.constraints.pop();
                         }
                     }
-                    // A data-dependent condition: the `if` and its
-                    // branches become one statement (paper, Fig. 5).
-                    Err(_) => self.compound(std::slice::from_ref(s), loc)?,
+                    // `if (x[i] > m) m = x[i];` is `m = x[i] > m ? x[i] :
+                    // m;` (the same value in every case, NaNs and signed
+                    // zeros included): an assignment, a maximum that
+                    // `scop::reductions` knows, not dynamic control.
+                    Err(_) => match min_max_assignment(cond, then_, else_) {
+                        Some((lhs, rhs)) => {
+                            self.statement(lhs, AssignOp::Assign, &rhs, loc, false)?
+                        }
+                        // A data-dependent condition: the `if` and its
+                        // branches become one statement (paper, Fig. 5).
+                        None => self.compound(std::slice::from_ref(s), loc)?,
+                    },
                 }
             }
             Stmt::While { loc, .. } => self.compound(std::slice::from_ref(s), loc)?,
@@ -282,4 +291,39 @@ impl<'r> Builder<'r> {
         self.iter_types.pop();
         r
     }
+}
+
+/// `if (c) v = e;` where `c` compares `e` with `v` (`e > v`, `v <= e`,
+/// ...): `v` and the conditional expression `c ? e : v` that assigns the
+/// same value.
+fn min_max_assignment<'s>(
+    cond: &Expr,
+    then_: &'s [Stmt],
+    else_: &[Stmt],
+) -> Option<(&'s Expr, Expr)> {
+    let [Stmt::Assign {
+        lhs,
+        op: AssignOp::Assign,
+        rhs,
+        atomic: false,
+        ..
+    }] = then_
+    else {
+        return None;
+    };
+    if !else_.is_empty() {
+        return None;
+    }
+    conditional_min_max(cond, rhs, lhs)?;
+    Some((
+        lhs,
+        Expr {
+            kind: ExprKind::Cond(
+                Box::new(cond.clone()),
+                Box::new(rhs.clone()),
+                Box::new(lhs.clone()),
+            ),
+            loc: rhs.loc.clone(),
+        },
+    ))
 }
