@@ -409,8 +409,9 @@ struct Stmt {
     via: Option<&'static str>,
     /// With `compound`: a maximum (`true`) or minimum instead of a sum,
     /// written with `?:`, its arms the other way round where the second
-    /// is `true` (`W = W < (e) ? (e) : W` is a maximum).
-    minmax: Option<(bool, bool)>,
+    /// is `true` (`W = W < (e) ? (e) : W` is a maximum), or as an `if`
+    /// where the third is (`if ((e) > W) W = (e);`).
+    minmax: Option<(bool, bool, bool)>,
     /// A condition on the data around the statement: `if (X[..] > c)`.
     guard: Option<(Access, &'static str)>,
 }
@@ -440,7 +441,11 @@ impl Stmt {
         }
         let w = self.write.render();
         let update = |value: &str| match (self.compound, self.minmax) {
-            (true, Some((max, swapped))) => {
+            (true, Some((max, _, true))) => {
+                let cmp = if max { ">" } else { "<" };
+                format!("if (({value}) {cmp} {w}) {w} = ({value});")
+            }
+            (true, Some((max, swapped, false))) => {
                 let cmp = if max != swapped { ">" } else { "<" };
                 let (then, other) = if swapped {
                     (format!("({})", value), w.clone())
@@ -1391,8 +1396,13 @@ impl Gen {
         let constant = (!compound && self.rng.chance(0.3)).then(|| self.rng.pick(&["1.0", "0.5"]));
         // Accumulations as reductions find them: minima and maxima, and
         // updates under conditions on the data.
-        let minmax = (compound && self.rng.chance(0.2))
-            .then(|| (self.rng.chance(0.5), self.rng.chance(0.5)));
+        let minmax = (compound && self.rng.chance(0.2)).then(|| {
+            (
+                self.rng.chance(0.5),
+                self.rng.chance(0.5),
+                self.rng.chance(0.4),
+            )
+        });
         let guard = self.rng.chance(0.1).then(|| {
             let a = self.rng.range(0, self.ranks.len() as i64 - 1) as usize;
             (

@@ -196,23 +196,7 @@ pub fn apply(scop: &mut Scop, chosen: &[Candidate]) -> Result<()> {
         }
         for &t in updates {
             for &u in updates {
-                let nt = scop.stmts[t].iterators.len();
-                let nu = scop.stmts[u].iterators.len();
-                let a: Vec<String> = (0..nt).map(|k| format!("a{}", k)).collect();
-                let b: Vec<String> = (0..nu).map(|k| format!("b{}", k)).collect();
-                let same: Vec<String> = (0..*l).map(|k| format!("a{k} = b{k}")).collect();
-                pairs.push(format!(
-                    "{}[{}] -> {}[{}]{}",
-                    scop.stmts[t].name,
-                    a.join(", "),
-                    scop.stmts[u].name,
-                    b.join(", "),
-                    if same.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" : {}", same.join(" and "))
-                    }
-                ));
+                pairs.push(same_outer_pairs(scop, t, u, *l, false));
             }
         }
     }
@@ -504,6 +488,35 @@ fn other_writes_apart(
     Ok(true)
 }
 
+/// The instance pairs of statements `t` and `u` in one iteration of the
+/// loops outside loop `l` (isl map text without parameters), `distinct`:
+/// not an instance with itself.
+fn same_outer_pairs(scop: &Scop, t: usize, u: usize, l: usize, distinct: bool) -> String {
+    let names = |s: usize, p: &str| -> Vec<String> {
+        (0..scop.stmts[s].iterators.len())
+            .map(|k| format!("{p}{k}"))
+            .collect()
+    };
+    let (a, b) = (names(t, "a"), names(u, "b"));
+    let mut cond: Vec<String> = (0..l).map(|k| format!("a{k} = b{k}")).collect();
+    if distinct && t == u {
+        let differ: Vec<String> = (0..a.len()).map(|k| format!("a{k} != b{k}")).collect();
+        cond.push(format!("({})", differ.join(" or ")));
+    }
+    format!(
+        "{}[{}] -> {}[{}]{}",
+        scop.stmts[t].name,
+        a.join(", "),
+        scop.stmts[u].name,
+        b.join(", "),
+        if cond.is_empty() {
+            String::new()
+        } else {
+            format!(" : {}", cond.join(" and "))
+        }
+    )
+}
+
 /// Whether an instance of statement `t` and another instance of `u`, in
 /// one iteration of the loops outside loop `l`, access a common element
 /// through one of `t`'s accesses and one of `u`'s (access relations).
@@ -523,31 +536,11 @@ fn instances_meet(
             .intersect_domain(isl.union_set(&scop.stmts[s].domain).isl(isl, STAGE)?)
             .isl(isl, STAGE)
     };
-    let names = |s: usize, p: &str| -> Vec<String> {
-        (0..scop.stmts[s].iterators.len())
-            .map(|k| format!("{p}{k}"))
-            .collect()
-    };
-    let (a, b) = (names(t, "a"), names(u, "b"));
-    let mut cond: Vec<String> = (0..l).map(|k| format!("a{k} = b{k}")).collect();
-    if t == u {
-        // Not the instance itself.
-        let differ: Vec<String> = (0..a.len()).map(|k| format!("a{k} != b{k}")).collect();
-        cond.push(format!("({})", differ.join(" or ")));
-    }
     let pairs = isl
         .union_map(&format!(
-            "{} -> {{ {}[{}] -> {}[{}]{} }}",
+            "{} -> {{ {} }}",
             scop.param_prefix(),
-            scop.stmts[t].name,
-            a.join(", "),
-            scop.stmts[u].name,
-            b.join(", "),
-            if cond.is_empty() {
-                String::new()
-            } else {
-                format!(" : {}", cond.join(" and "))
-            }
+            same_outer_pairs(scop, t, u, l, true)
         ))
         .isl(isl, STAGE)?;
     for rt in at {
