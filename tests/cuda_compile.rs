@@ -44,24 +44,21 @@ fn check(name: &str) {
 
 all_polybench_kernels!();
 
-/// A double atomic sum compiles to the hardware's atomic add on an H100
-/// (`atom.global.add.f64`), not a compare-and-swap loop.
-#[test]
-fn double_atomic_sums_compile_to_the_hardware_add() {
+/// tests/programs/`program`.c through `pencilc --target cuda` and its
+/// kernel file through `nvcc -ptx` for an H100 (scratch folder `dir`):
+/// the kernel file's text and the PTX. None, reported as skipped (`what`),
+/// where nvcc could not be installed.
+fn kernels_and_ptx(program: &str, dir: &str, what: &str) -> Option<(String, String)> {
     let Some(nvcc) = nvcc() else {
-        skipped(
-            "cuda_compile: the double atomic add",
-            "nvcc could not be installed (scripts/setup-nvcc.sh)",
-        );
-        return;
+        skipped(what, "nvcc could not be installed (scripts/setup-nvcc.sh)");
+        return None;
     };
-    let dir = scratch("cuda-double-atomics");
-    let host = dir.join("h.c");
+    let dir = scratch(dir);
     run(
         Command::new(pencilc())
             .args(["--target", "cuda", "-o"])
-            .arg(&host)
-            .arg(root().join("tests/programs/double_histogram.c")),
+            .arg(dir.join("h.c"))
+            .arg(root().join("tests/programs").join(format!("{}.c", program))),
         "pencilc --target cuda",
     );
     run(
@@ -71,7 +68,23 @@ fn double_atomic_sums_compile_to_the_hardware_add() {
             .arg(dir.join("h_kernel.cu")),
         "nvcc -ptx",
     );
-    let ptx = std::fs::read_to_string(dir.join("k.ptx")).unwrap();
+    Some((
+        std::fs::read_to_string(dir.join("h_kernel.cu")).unwrap(),
+        std::fs::read_to_string(dir.join("k.ptx")).unwrap(),
+    ))
+}
+
+/// A double atomic sum compiles to the hardware's atomic add on an H100
+/// (`atom.global.add.f64`), not a compare-and-swap loop.
+#[test]
+fn double_atomic_sums_compile_to_the_hardware_add() {
+    let Some((_, ptx)) = kernels_and_ptx(
+        "double_histogram",
+        "cuda-double-atomics",
+        "cuda_compile: the double atomic add",
+    ) else {
+        return;
+    };
     assert!(ptx.contains("atom.global.add.f64"), "{}", ptx);
     assert!(!ptx.contains("atom.global.cas"), "{}", ptx);
 }
@@ -82,31 +95,13 @@ fn double_atomic_sums_compile_to_the_hardware_add() {
 /// the partials past the L1 cache, and no combining kernel is left.
 #[test]
 fn last_blocks_combine_with_a_fence_and_a_count() {
-    let Some(nvcc) = nvcc() else {
-        skipped(
-            "cuda_compile: the last block's combine",
-            "nvcc could not be installed (scripts/setup-nvcc.sh)",
-        );
+    let Some((cu, ptx)) = kernels_and_ptx(
+        "reduction_epilogue",
+        "cuda-last-block",
+        "cuda_compile: the last block's combine",
+    ) else {
         return;
     };
-    let dir = scratch("cuda-last-block");
-    let host = dir.join("h.c");
-    run(
-        Command::new(pencilc())
-            .args(["--target", "cuda", "-o"])
-            .arg(&host)
-            .arg(root().join("tests/programs/reduction_epilogue.c")),
-        "pencilc --target cuda",
-    );
-    run(
-        Command::new(&nvcc)
-            .args(["-arch=sm_90", "-ptx", "-o"])
-            .arg(dir.join("k.ptx"))
-            .arg(dir.join("h_kernel.cu")),
-        "nvcc -ptx",
-    );
-    let ptx = std::fs::read_to_string(dir.join("k.ptx")).unwrap();
-    let cu = std::fs::read_to_string(dir.join("h_kernel.cu")).unwrap();
     let reductions = cu.matches("atomicAdd(&pencilc_done_").count();
     assert!(reductions >= 4, "{}", cu);
     assert_eq!(
