@@ -153,7 +153,7 @@ fn written_as_cond(st: &super::Statement, v: &str) -> bool {
     body_updates(&st.body).is_some_and(|(updates, _)| {
         updates
             .iter()
-            .filter(|(lhs, ..)| access_parts(lhs).is_some_and(|(n, _)| n == v))
+            .filter(|(lhs, ..)| assigns_to(lhs, v))
             .any(|(lhs, op, rhs)| accumulation(lhs, *op, rhs).is_some_and(|a| a.2))
     })
 }
@@ -303,28 +303,13 @@ fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedO
     Some((name.to_string(), red))
 }
 
+/// An assignment: its left-hand side, operator and value.
+type Update<'b> = (&'b Expr, AssignOp, &'b Expr);
+
 /// The assignments of a statement's body and the conditions around them:
 /// the body itself, or a compound statement of `if`s (and `else`s) whose
 /// branches hold assignments only; `None` for anything else (loops,
 /// declarations, calls).
-type Update<'b> = (&'b Expr, AssignOp, &'b Expr);
-
-/// The assignments of `all` to the variable a statement may accumulate
-/// into: the first variable assigned that no other assignment (`Z[i] = Z[i]
-/// - q` beside `cnt += 1` in the other branch) and no condition reads or
-/// writes.
-fn accumulated<'b>(all: &[Update<'b>], conds: &[&Expr]) -> Option<Vec<Update<'b>>> {
-    all.iter().find_map(|(lhs, ..)| {
-        let (name, _) = access_parts(lhs)?;
-        let mine = |l: &Expr| access_parts(l).is_some_and(|(n, _)| n == name);
-        let others_apart = all
-            .iter()
-            .filter(|(l, ..)| !mine(l))
-            .all(|(l, _, r)| !mentions(l, name) && !mentions(r, name));
-        (others_apart && !conds.iter().any(|c| mentions(c, name)))
-            .then(|| all.iter().filter(|(l, ..)| mine(l)).copied().collect())
-    })
-}
 fn body_updates(body: &StmtBody) -> Option<(Vec<Update<'_>>, Vec<&Expr>)> {
     fn walk<'b>(
         stmts: &'b [Stmt],
@@ -361,6 +346,28 @@ fn body_updates(body: &StmtBody) -> Option<(Vec<Update<'_>>, Vec<&Expr>)> {
         }
         StmtBody::Call { .. } => None,
     }
+}
+
+/// The assignments of `all` to the variable a statement may accumulate
+/// into: the first variable assigned that no other assignment (`Z[i] = Z[i]
+/// - q` beside `cnt += 1` in the other branch) and no condition reads or
+/// writes.
+fn accumulated<'b>(all: &[Update<'b>], conds: &[&Expr]) -> Option<Vec<Update<'b>>> {
+    all.iter().find_map(|(lhs, ..)| {
+        let (name, _) = access_parts(lhs)?;
+        let mine = |l: &Expr| assigns_to(l, name);
+        let others_apart = all
+            .iter()
+            .filter(|(l, ..)| !mine(l))
+            .all(|(l, _, r)| !mentions(l, name) && !mentions(r, name));
+        (others_apart && !conds.iter().any(|c| mentions(c, name)))
+            .then(|| all.iter().filter(|(l, ..)| mine(l)).copied().collect())
+    })
+}
+/// Whether the assignment to `lhs` is one to variable `v` (an element of
+/// it or the scalar).
+fn assigns_to(lhs: &Expr, v: &str) -> bool {
+    access_parts(lhs).is_some_and(|(n, _)| n == v)
 }
 
 /// The operator of an accumulation `lhs op= e` or `lhs = lhs op e` (`+`,
@@ -594,7 +601,7 @@ fn updates_commute(isl: &Isl, scop: &Scop, updates: &[usize], v: &str, l: usize)
             StmtBody::Compound(_) => body_updates(&st.body).map_or(0, |(updates, _)| {
                 updates
                     .iter()
-                    .filter(|(lhs, ..)| access_parts(lhs).is_some_and(|(n, _)| n == v))
+                    .filter(|(lhs, ..)| assigns_to(lhs, v))
                     .map(|(lhs, op, rhs)| expected_self_reads(lhs, *op, rhs))
                     .sum()
             }),

@@ -301,19 +301,19 @@ fn min_max_assignment<'s>(
     then_: &'s [Stmt],
     else_: &[Stmt],
 ) -> Option<(&'s Expr, Expr)> {
-    let [Stmt::Assign {
-        lhs,
-        op: AssignOp::Assign,
-        rhs,
-        atomic: false,
-        ..
-    }] = then_
+    let (
+        [Stmt::Assign {
+            lhs,
+            op: AssignOp::Assign,
+            rhs,
+            atomic: false,
+            ..
+        }],
+        [],
+    ) = (then_, else_)
     else {
         return None;
     };
-    if !else_.is_empty() {
-        return None;
-    }
     conditional_min_max(cond, rhs, lhs)?;
     Some((
         lhs,
