@@ -3247,3 +3247,23 @@ fn wavefronts_and_launches_from_their_first_tile() {
         log
     );
 }
+
+/// Arrays of more than `INT_MAX` elements (tests/programs/wide_index.c:
+/// 2.15 GB of bytes, of which the program backs only the rows it reads):
+/// a kernel's flat subscript `i * m + j` and a delinearised pointer's on
+/// the host were computed in `int`, past its range, and read other
+/// elements than the user's code (emulated CUDA and the OpenMP host
+/// version crashed). Such arrays' subscripts are computed in `long`,
+/// where nothing bounds their extents; a bounded array keeps `int`.
+#[test]
+fn arrays_larger_than_int_indexes_are_indexed_in_long() {
+    check("wide_index");
+    check_cuda_emulated("wide_index");
+    check_openmp("wide_index");
+    let dir = root().join("target/e2e/program-wide_index");
+    let k = std::fs::read_to_string(dir.join("cuda_kernel.cu")).unwrap();
+    assert!(k.contains("A[(long) "), "{}", k);
+    assert!(k.contains("p[(long) "), "{}", k);
+    // T's extents are constants: 3 x 64 elements, in `int`.
+    assert!(!k.contains("T[(long)"), "{}", k);
+}

@@ -514,7 +514,12 @@ impl BodyPrinter<'_> {
                 format!("({})", s)
             }
         };
-        let mut lin = par(&subs[0]);
+        // Past `int`, the row's offset in `long` (`Array::wide_index`).
+        let mut lin = if a.wide_index && subs[0].trim() != "0" {
+            format!("(long) {}", par(&subs[0]))
+        } else {
+            par(&subs[0])
+        };
         for (k, s) in subs.iter().enumerate().skip(1) {
             let outer = if k == 1 { lin } else { format!("({})", lin) };
             lin = format!(

@@ -119,7 +119,7 @@ impl FnPrinter<'_> {
     }
 
     fn expr(&self, e: &Expr) -> String {
-        let e = super::private::linearise(e, &self.flat());
+        let e = super::private::linearise(e, &self.flat(), true);
         let var = |n: &str| self.decl(n).map(|d| d.base_type.clone());
         let e = super::convert::convert_math_args(&e, &var);
         let access = |n: &str, subs: &[String]| {

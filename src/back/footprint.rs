@@ -162,18 +162,23 @@ pub fn device_index(a: &Array, lin: String) -> String {
 /// kernel 64-bit arithmetic (heat-3d cast from a flat pointer: 1.6x the
 /// time on PoCL).
 pub fn add_offset_args(scop: &Scop, args: &mut Vec<KernelArg>) {
-    let offsets: Vec<String> = args
+    let offsets: Vec<(String, String)> = args
         .iter()
         .filter_map(|a| match a {
             KernelArg::Buffer { name, .. } => scop.array(name).filter(|a| a.has_offset()),
             _ => None,
         })
-        .map(|a| footprint_offset(&a.name))
+        .map(|a| {
+            // An index past `int` has an offset past it too.
+            let ty = if a.wide_index {
+                "long"
+            } else {
+                &scop.index_type
+            };
+            (footprint_offset(&a.name), ty.to_string())
+        })
         .collect();
-    for name in offsets {
-        args.push(KernelArg::Value {
-            name,
-            elem_type: scop.index_type.clone(),
-        });
+    for (name, elem_type) in offsets {
+        args.push(KernelArg::Value { name, elem_type });
     }
 }

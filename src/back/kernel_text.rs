@@ -269,8 +269,8 @@ pub(super) fn combine_kernel_text(
     // After the group count, the element of each variable reduced into
     // one element (`reduction_launch` passes them in this order).
     for p in privs.iter().filter(|p| p.at.is_some()) {
-        params.push(format!("int {}", p.at_name()));
-        typed.push(("int".to_string(), p.at_name()));
+        params.push(format!("long {}", p.at_name()));
+        typed.push(("long".to_string(), p.at_name()));
     }
     KernelText {
         name: format!("{}_combine", kernel),
@@ -308,7 +308,7 @@ pub(super) fn combine_function_text(
         typed.push((format!("{} *", p.elem_type), p.partial_name()));
     }
     for p in privs.iter().filter(|p| p.at.is_some()) {
-        typed.push(("int".to_string(), p.at_name()));
+        typed.push(("long".to_string(), p.at_name()));
     }
     let launch = Launcher::new(0, vec![threads], &typed);
     KernelText {

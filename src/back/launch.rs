@@ -109,7 +109,8 @@ fn at_values(scop: &Scop, l: &Launch, privs: &[reduce::Privatized]) -> Vec<Strin
                 }
                 None => reduce::linear(&p.extents, &subs),
             };
-            Some(format!("(int) ({})", lin))
+            // In `long`: the array may have more elements than `int` holds.
+            Some(format!("(long) ({})", lin))
         })
         .collect()
 }

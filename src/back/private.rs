@@ -168,10 +168,12 @@ pub fn slices(
 }
 
 /// `name[s0][s1]...` of a slice as one subscript, row-major with the
-/// run-time extents `dims` (expressions are rewritten, not text).
-pub fn linearise(e: &Expr, slices: &[(String, Vec<Expr>)]) -> Expr {
+/// run-time extents `dims` (expressions are rewritten, not text); with
+/// `wide`, the row's offset in `long` (an array that may be larger than
+/// `int` indexes: a device function's parameter can be any array).
+pub fn linearise(e: &Expr, slices: &[(String, Vec<Expr>)], wide: bool) -> Expr {
     use crate::front::syntax::ExprKind;
-    let b = |x: &Expr| Box::new(linearise(x, slices));
+    let b = |x: &Expr| Box::new(linearise(x, slices, wide));
     let mk = |kind| Expr {
         kind,
         loc: e.loc.clone(),
@@ -187,7 +189,10 @@ pub fn linearise(e: &Expr, slices: &[(String, Vec<Expr>)]) -> Expr {
         if let Some((_, dims)) = slices.iter().find(|(s, _)| s == n) {
             if !subs.is_empty() && subs.len() == dims.len() {
                 subs.reverse();
-                let mut lin = linearise(subs[0], slices);
+                let mut lin = linearise(subs[0], slices, wide);
+                if wide && dims.len() > 1 {
+                    lin = mk(ExprKind::Cast("long".to_string(), Box::new(lin)));
+                }
                 for (k, s) in subs.iter().enumerate().skip(1) {
                     let scaled = mk(ExprKind::Binary(
                         BinOp::Mul,
@@ -207,7 +212,7 @@ pub fn linearise(e: &Expr, slices: &[(String, Vec<Expr>)]) -> Expr {
         ExprKind::Cond(c, t, f) => ExprKind::Cond(b(c), b(t), b(f)),
         ExprKind::Call(f, args) => ExprKind::Call(
             f.clone(),
-            args.iter().map(|a| linearise(a, slices)).collect(),
+            args.iter().map(|a| linearise(a, slices, wide)).collect(),
         ),
         ExprKind::Cast(t, a) => ExprKind::Cast(t.clone(), b(a)),
         k => k.clone(),

@@ -57,7 +57,7 @@ impl StmtPrinter<'_> {
         if let Some(cast) = find_cast(e, &|t| is_long_double(t)) {
             return Err(long_double_error(&cast.loc));
         }
-        let e = &super::private::linearise(e, &self.slices.borrow());
+        let e = &super::private::linearise(e, &self.slices.borrow(), false);
         let var = |n: &str| -> Option<String> {
             if let Some((_, t)) = scope.iter().rev().find(|(v, _)| v == n) {
                 return Some(t.clone());

@@ -12,6 +12,7 @@ mod accesses;
 mod compound;
 mod control;
 mod finish;
+mod index_width;
 mod loops;
 pub(super) use loops::iterators_used_outside;
 mod statements;

@@ -193,6 +193,9 @@ pub struct Array {
     /// address (`&x` is an error for a `register` variable), so a scalar's
     /// copies to and from the device go through a local of pencilc's.
     pub no_address: bool,
+    /// Its row-major index may exceed `int`'s range wherever the region
+    /// runs (`build::index_width`): flat subscripts are computed in `long`.
+    pub wide_index: bool,
     pub loc: Loc,
 }
 

@@ -113,6 +113,7 @@ impl<'r> Builder<'r> {
             assume_checked(&self.isl, &mut scop, facts)?;
         }
         super::reshape::footprint::measure(&self.isl, &mut scop, self.plans)?;
+        super::index_width::mark(&self.isl, &mut scop);
         Ok(Built::Scop(Box::new(scop)))
     }
 
@@ -415,6 +416,7 @@ impl<'r> Builder<'r> {
                 struct_type: d.struct_type.clone(),
                 layout: None,
                 no_address: d.volatile_or_register,
+                wide_index: false,
                 loc: d.loc.clone(),
             });
         }
