@@ -3267,3 +3267,17 @@ fn arrays_larger_than_int_indexes_are_indexed_in_long() {
     // T's extents are constants: 3 x 64 elements, in `int`.
     assert!(!k.contains("T[(long)"), "{}", k);
 }
+
+/// Flat subscripts that count back from a row's end
+/// (tests/programs/flat_row_ends.c: `p[i * m + m - 2 - j]`) are elements
+/// of that row: they were split as row `i + 1`, element `-2 - j`, out of
+/// range everywhere, so `p` stayed flat and the region sequential on the
+/// host, with a warning that blamed another subscript.
+#[test]
+fn subscripts_counted_from_a_rows_end_are_delinearised() {
+    check("flat_row_ends");
+    check_cuda_emulated("flat_row_ends");
+    let log = verbose_log("flat_row_ends");
+    assert!(log.contains("array p: delinearised as p[*][m]"), "{}", log);
+    assert!(!log.contains("warning"), "{}", log);
+}

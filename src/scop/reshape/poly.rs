@@ -330,13 +330,17 @@ pub fn divide(p: &Poly, s: &Stride) -> Option<(Poly, Poly)> {
         };
         q = q.add(&Poly::constant(qc))?;
         r = r.add(&Poly::constant(rc))?;
-    } else if c < 0 && r.is_zero() {
-        // `(m - 1) * m + m - 1`, i.e. `m * m - 1`: the last element of
-        // row `m - 1`, not element -1 of row `m`.
-        q = q.add(&Poly::constant(-1))?;
-        r = s.to_poly().add(&Poly::constant(c))?;
     } else {
         r = r.add(&Poly::constant(c))?;
+        // A remainder that no value makes positive counts back from the
+        // end of the previous row: `m * m - 1` is the last element of row
+        // `m - 1`, not element -1 of row `m`, and `i * m + m - 2 - j`
+        // element `m - 2 - j` of row `i`. (Iterators and sizes are most
+        // often non-negative; `reshape::validity` checks the choice.)
+        if !r.is_zero() && r.terms.iter().all(|(_, k)| *k <= 0) {
+            q = q.add(&Poly::constant(-1))?;
+            r = s.to_poly().add(&r)?;
+        }
     }
     Some((q, r))
 }
@@ -414,6 +418,21 @@ mod tests {
         assert_eq!(
             (q.to_string(), r.to_string()),
             ("m - 1".into(), "m - 1".into())
+        );
+        // i * m + m - 2 - j: element m - 2 - j of row i.
+        let p = Poly::var("i")
+            .add(&Poly::constant(1))
+            .unwrap()
+            .mul(&Poly::var("m"))
+            .unwrap()
+            .add(&Poly::monomial(-1, &["j".into()]))
+            .unwrap()
+            .add(&Poly::constant(-2))
+            .unwrap();
+        let (q, r) = divide(&p, &m).unwrap();
+        assert_eq!(
+            (q.to_string(), r.to_string()),
+            ("i".into(), "-j + m - 2".into())
         );
     }
 }
