@@ -2354,11 +2354,12 @@ fn functions_the_kernels_call_get_device_copies() {
     for f in [
         "void copy(int n, __global double *b, __global const double *a)",
         "void scale_twice(int n, __global double *b)",
-        "s += w[t] * sqrt(d[i * m + (j - 1 + t)] + 1.0);",
+        // A parameter's rows may be past `int`: the offset in `long`.
+        "s += w[t] * sqrt(d[(long)i * m + (j - 1 + t)] + 1.0);",
         "copy(n, &a[",
         // The summary, under `#ifdef pencil_access`, says `a` is only
         // read: one thread per row of `e`.
-        "copy(n, &e[t0 * ",
+        "copy(n, &e[(long) t0 * ",
     ] {
         assert!(cl.contains(f), "{}\n{}", f, cl);
     }
@@ -3280,4 +3281,21 @@ fn subscripts_counted_from_a_rows_end_are_delinearised() {
     let log = verbose_log("flat_row_ends");
     assert!(log.contains("array p: delinearised as p[*][m]"), "{}", log);
     assert!(!log.contains("warning"), "{}", log);
+}
+
+/// Sizes within a tile times the wrap-around grid of `int`'s limits
+/// (tests/programs/int_limits.c: loops to `INT_MAX`): the generated loops
+/// step past their bounds in `int`, which overflowed, and the OpenCL
+/// versions ran for ever. The entry check now runs the original code for
+/// such values (`Scop::near_int_limits`), the generated versions for the
+/// others.
+#[test]
+fn sizes_at_ints_limits_run_the_original_code() {
+    check("int_limits");
+    check_cuda_emulated("int_limits");
+    let host =
+        std::fs::read_to_string(root().join("target/e2e/program-int_limits/cuda_host.c")).unwrap();
+    for guard in ["n <= 2080374783", "m <= 2080374783", "n >= -2080374783"] {
+        assert!(host.contains(guard), "no {} in\n{}", guard, host);
+    }
 }

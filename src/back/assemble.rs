@@ -102,6 +102,19 @@ pub(super) fn region_host_code(
         .filter(|(_, bits)| *bits > 32)
         .map(|(p, _)| format!("{} <= 9223372036854775807UL", unmangle(p, &keywords)))
         .collect();
+    // Loops step past their bounds by up to a tile times the wrap-around
+    // grid: `int` parameters within that of `int`'s limits run the
+    // original code (`Scop::near_int_limits`).
+    let headroom = (i32::MAX as i128 - crate::scop::INT_HEADROOM).to_string();
+    let in_long: Vec<String> = in_long
+        .into_iter()
+        .chain(r.scop.near_int_limits.iter().flat_map(|(p, low, high)| {
+            let p = unmangle(p, &keywords);
+            let low = low.then(|| format!("{} >= -{}", p, headroom));
+            let high = high.then(|| format!("{} <= {}", p, headroom));
+            low.into_iter().chain(high)
+        }))
+        .collect();
     let bounds = match (bounds, in_long.is_empty()) {
         (b, true) => b,
         (None, false) => Some(in_long.join(" && ")),

@@ -30,9 +30,9 @@ pub(super) fn versioned(
     let (cond, why) = match (&bounds, &overlap) {
         (Some(b), Some(o)) => (
             format!("({}) && ({})", b, o),
-            "what the array extents imply and that array parameters do not overlap",
+            "what the array extents and integer types imply and that array parameters do not overlap",
         ),
-        (Some(b), None) => (b.clone(), "what the array extents imply"),
+        (Some(b), None) => (b.clone(), "what the array extents and integer types imply"),
         (None, Some(o)) => (o.clone(), "that array parameters do not overlap"),
         (None, None) => ("1".to_string(), ""),
     };
@@ -99,9 +99,9 @@ pub(super) fn three_versions(
     let (cond, why) = match (&bounds, &overlap) {
         (Some(b), Some(o)) => (
             Some(format!("({}) && ({})", b, o)),
-            "what the array extents imply and that array parameters do not overlap",
+            "what the array extents and integer types imply and that array parameters do not overlap",
         ),
-        (Some(b), None) => (Some(b.clone()), "what the array extents imply"),
+        (Some(b), None) => (Some(b.clone()), "what the array extents and integer types imply"),
         (None, Some(o)) => (Some(o.clone()), "that array parameters do not overlap"),
         (None, None) => (None, ""),
     };

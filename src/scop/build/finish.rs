@@ -57,6 +57,7 @@ impl<'r> Builder<'r> {
             live_out_iters: vec![],
             index_type: "int".into(),
             unsigned_params,
+            near_int_limits: Vec::new(),
             value_types,
             frame: Vec::new(),
             file_names: self.region.names.clone(),

@@ -16,8 +16,13 @@ use crate::scop::{Array, Extent, Scop};
 
 const INT_MAX: i128 = i32::MAX as i128;
 
+/// How far from `int`'s limits an `int` parameter must be for the
+/// generated loops (`scop::INT_HEADROOM`).
+pub const HEADROOM: i128 = crate::scop::INT_HEADROOM;
+
 /// Marks the arrays whose linear index may exceed `int` wherever the
-/// region runs (its context).
+/// region runs (its context), and the parameters too close to `int`'s
+/// limits for the generated loops (`Scop::near_int_limits`).
 pub(super) fn mark(isl: &Isl, scop: &mut Scop) {
     let wide: Vec<bool> = scop
         .arrays
@@ -27,6 +32,36 @@ pub(super) fn mark(isl: &Isl, scop: &mut Scop) {
     for (a, w) in scop.arrays.iter_mut().zip(wide) {
         a.wide_index = w;
     }
+    if scop.index_type != "int" {
+        return;
+    }
+    let near: Vec<(String, bool, bool)> = scop
+        .params
+        .iter()
+        .filter(|p| {
+            scop.value_types
+                .iter()
+                .find(|(n, _)| crate::front::affine::isl_name(n) == **p)
+                .is_some_and(|(_, t)| t.signed && t.bits == 32)
+        })
+        .map(|p| {
+            let (low, high) = headroom(isl, scop, p);
+            (p.clone(), !low, !high)
+        })
+        .filter(|(_, low, high)| *low || *high)
+        .collect();
+    scop.near_int_limits = near;
+}
+
+/// Whether the context keeps the parameter `p` `HEADROOM` away from
+/// `int`'s lower and upper limit.
+fn headroom(isl: &Isl, scop: &Scop, p: &str) -> (bool, bool) {
+    let limit = INT_MAX - HEADROOM;
+    let side = |sign: &str| {
+        let text = format!("{} -> {{ [x] : x = {}{} }}", scop.param_prefix(), sign, p);
+        max_of_first(isl, scop, &text).is_some_and(|m| m <= limit)
+    };
+    (side("-"), side(""))
 }
 
 /// One more than the largest row-major index of `a` that the region can
@@ -107,7 +142,7 @@ mod tests {
             "bounded",
             "void f(int n, int m, char A[n][m], char B[100000][100000], char C[100][100], float D[n][m]) {
 #pragma scop
-  __pencil_assume(n <= 1000 && m <= 1000);
+  __pencil_assume(n >= 1 && n <= 1000 && m >= 1 && m <= 1000);
   for (int i = 0; i < n; i++)
     for (int j = 0; j < m; j++) {
       B[i][j] = C[i % 100][j % 100];
@@ -122,6 +157,7 @@ mod tests {
         // Constant extents of 10^10 elements, rows up to 999 touched: 10^8.
         assert!(!wide(&s, "B"));
         assert!(!wide(&s, "C"));
+        assert!(s.near_int_limits.is_empty(), "{:?}", s.near_int_limits);
         let s = scop(
             "unbounded",
             "void f(int n, int m, char A[n][m], char B[100000][100000]) {
@@ -136,5 +172,14 @@ mod tests {
         assert!(wide(&s, "A"));
         // n <= 100000 rows of 100000.
         assert!(wide(&s, "B"));
+        // B's rows bound n and m from above (100000), nothing from below:
+        // loops stepping below them by a tile could overflow.
+        assert_eq!(
+            s.near_int_limits,
+            vec![
+                ("m".to_string(), true, false),
+                ("n".to_string(), true, false)
+            ]
+        );
     }
 }
