@@ -93,32 +93,29 @@ pub(super) fn region_host_code(
         .entry_check
         .as_ref()
         .map(|c| unmangle(&c.to_c(), &keywords));
-    // The generated code reads unsigned parameters as `long`: a 64-bit
-    // one above `LONG_MAX` runs the original code (tested unsigned).
-    let in_long: Vec<String> = r
+    // What the parameters' types leave to the entry check: the generated
+    // code reads unsigned parameters as `long`, so a 64-bit one above
+    // `LONG_MAX` runs the original code (tested unsigned); its loops step
+    // past their bounds by up to a tile times the wrap-around grid, so an
+    // `int` one near `int`'s limits does too (`Scop::near_int_limits`).
+    let safe = crate::scop::INT_SAFE_MAGNITUDE;
+    let type_checks: Vec<String> = r
         .scop
         .unsigned_params
         .iter()
         .filter(|(_, bits)| *bits > 32)
         .map(|(p, _)| format!("{} <= 9223372036854775807UL", unmangle(p, &keywords)))
-        .collect();
-    // Loops step past their bounds by up to a tile times the wrap-around
-    // grid: `int` parameters within that of `int`'s limits run the
-    // original code (`Scop::near_int_limits`).
-    let headroom = (i32::MAX as i128 - crate::scop::INT_HEADROOM).to_string();
-    let in_long: Vec<String> = in_long
-        .into_iter()
         .chain(r.scop.near_int_limits.iter().flat_map(|(p, low, high)| {
             let p = unmangle(p, &keywords);
-            let low = low.then(|| format!("{} >= -{}", p, headroom));
-            let high = high.then(|| format!("{} <= {}", p, headroom));
+            let low = low.then(|| format!("{} >= -{}", p, safe));
+            let high = high.then(|| format!("{} <= {}", p, safe));
             low.into_iter().chain(high)
         }))
         .collect();
-    let bounds = match (bounds, in_long.is_empty()) {
+    let bounds = match (bounds, type_checks.is_empty()) {
         (b, true) => b,
-        (None, false) => Some(in_long.join(" && ")),
-        (Some(b), false) => Some(format!("{} && {}", in_long.join(" && "), b)),
+        (None, false) => Some(type_checks.join(" && ")),
+        (Some(b), false) => Some(format!("{} && {}", type_checks.join(" && "), b)),
     };
     let overlap = no_overlap_check(r.scop, r.ast).map(|o| unmangle(&o, &keywords));
     Ok(if let Some(cpu) = three_way {

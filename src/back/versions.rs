@@ -12,6 +12,23 @@ use super::*;
 /// place would not compile.
 pub(super) const DEVICE_FALLBACK: &str = "PENCILC_DEVICE_FALLBACK_UNPLACED;";
 
+/// The entry check of the bounds' and the overlap's conditions, and what
+/// it tests in words; `None` where there is nothing to test.
+fn entry_check(
+    bounds: &Option<String>,
+    overlap: &Option<String>,
+) -> (Option<String>, &'static str) {
+    match (bounds, overlap) {
+        (Some(b), Some(o)) => (
+            Some(format!("({}) && ({})", b, o)),
+            "what the array extents and integer types imply and that array parameters do not overlap",
+        ),
+        (Some(b), None) => (Some(b.clone()), "what the array extents and integer types imply"),
+        (None, Some(o)) => (Some(o.clone()), "that array parameters do not overlap"),
+        (None, None) => (None, ""),
+    }
+}
+
 /// The region's code behind its entry check (`GpuAst::entry_check`): the
 /// generated code where the check holds, else the user's own lines (with
 /// their line numbers), which compute the same as the sequential program
@@ -27,15 +44,8 @@ pub(super) fn versioned(
     let scop = r.scop;
     let lines: Vec<&str> = source.text.lines().collect();
     let range = scop.begin_line as usize - 1..(scop.end_line as usize).min(lines.len());
-    let (cond, why) = match (&bounds, &overlap) {
-        (Some(b), Some(o)) => (
-            format!("({}) && ({})", b, o),
-            "what the array extents and integer types imply and that array parameters do not overlap",
-        ),
-        (Some(b), None) => (b.clone(), "what the array extents and integer types imply"),
-        (None, Some(o)) => (o.clone(), "that array parameters do not overlap"),
-        (None, None) => ("1".to_string(), ""),
-    };
+    let (cond, why) = entry_check(&bounds, &overlap);
+    let cond = cond.unwrap_or_else(|| "1".to_string());
     let original = format!(
         "#line {} \"{}\"\n{}",
         scop.begin_line,
@@ -96,15 +106,7 @@ pub(super) fn three_versions(
     let scop = r.scop;
     let lines: Vec<&str> = source.text.lines().collect();
     let range = scop.begin_line as usize - 1..(scop.end_line as usize).min(lines.len());
-    let (cond, why) = match (&bounds, &overlap) {
-        (Some(b), Some(o)) => (
-            Some(format!("({}) && ({})", b, o)),
-            "what the array extents and integer types imply and that array parameters do not overlap",
-        ),
-        (Some(b), None) => (Some(b.clone()), "what the array extents and integer types imply"),
-        (None, Some(o)) => (Some(o.clone()), "that array parameters do not overlap"),
-        (None, None) => (None, ""),
-    };
+    let (cond, why) = entry_check(&bounds, &overlap);
     let indented = |text: &str, depth: usize| -> String {
         text.lines()
             .map(|l| {

@@ -105,12 +105,12 @@ pub struct Scop {
     /// (C would turn `m - n` into unsigned arithmetic), and a 64-bit one
     /// above `LONG_MAX` runs the original code instead.
     pub unsigned_params: Vec<(String, u32)>,
-    /// `int` parameters (isl names) that the context does not keep
-    /// `build::index_width::HEADROOM` away from `int`'s limits, where the
-    /// index type is `int`: generated loops step past their bounds by up
-    /// to a tile times the wrap-around grid, which would overflow there,
-    /// so the entry check runs the original code for such values. With
-    /// each, whether its lower and whether its upper side is open.
+    /// `int` parameters (isl names) that the context does not keep within
+    /// `INT_SAFE_MAGNITUDE`, where the index type is `int`: generated
+    /// loops step past their bounds by up to a tile times the wrap-around
+    /// grid, which would overflow beyond it, so the entry check runs the
+    /// original code for such values. With each, whether its lower and
+    /// whether its upper side is open.
     pub near_int_limits: Vec<(String, bool, bool)>,
     /// The declared C type of each integer variable that the region reads
     /// and never writes (its parameters and read-only integer scalars),
@@ -167,10 +167,11 @@ pub struct KillStmt {
     pub kills: Vec<Access>,
 }
 
-/// How far from `int`'s limits an `int` parameter must be for generated
-/// loops, which step past a bound by at most a tile times the
-/// wrap-around grid (32 x 32768 by default; this allows tiles of 2048).
-pub const INT_HEADROOM: i128 = 1 << 26;
+/// The largest magnitude of an `int` parameter for which generated loops
+/// run: they step past a bound by at most a tile times the wrap-around
+/// grid (32 x 32768 by default), and 2^26 below `int`'s limits allows
+/// tiles of 2048 (`Scop::near_int_limits`).
+pub const INT_SAFE_MAGNITUDE: i64 = i32::MAX as i64 - (1 << 26);
 
 #[derive(Clone, Debug)]
 pub struct Array {

@@ -16,10 +16,6 @@ use crate::scop::{Array, Extent, Scop};
 
 const INT_MAX: i128 = i32::MAX as i128;
 
-/// How far from `int`'s limits an `int` parameter must be for the
-/// generated loops (`scop::INT_HEADROOM`).
-pub const HEADROOM: i128 = crate::scop::INT_HEADROOM;
-
 /// Marks the arrays whose linear index may exceed `int` wherever the
 /// region runs (its context), and the parameters too close to `int`'s
 /// limits for the generated loops (`Scop::near_int_limits`).
@@ -41,7 +37,7 @@ pub(super) fn mark(isl: &Isl, scop: &mut Scop) {
         .filter(|p| {
             scop.value_types
                 .iter()
-                .find(|(n, _)| crate::front::affine::isl_name(n) == **p)
+                .find(|(n, _)| isl_name(n) == **p)
                 .is_some_and(|(_, t)| t.signed && t.bits == 32)
         })
         .map(|p| {
@@ -53,15 +49,13 @@ pub(super) fn mark(isl: &Isl, scop: &mut Scop) {
     scop.near_int_limits = near;
 }
 
-/// Whether the context keeps the parameter `p` `HEADROOM` away from
-/// `int`'s lower and upper limit.
+/// Whether the context keeps the parameter `p` within
+/// `INT_SAFE_MAGNITUDE` of zero, below and above.
 fn headroom(isl: &Isl, scop: &Scop, p: &str) -> (bool, bool) {
-    let limit = INT_MAX - HEADROOM;
-    let side = |sign: &str| {
-        let text = format!("{} -> {{ [x] : x = {}{} }}", scop.param_prefix(), sign, p);
-        max_of_first(isl, scop, &text).is_some_and(|m| m <= limit)
+    let within = |e: &str| {
+        param_max(isl, scop, e).is_some_and(|m| m <= crate::scop::INT_SAFE_MAGNITUDE as i128)
     };
-    (side("-"), side(""))
+    (within(&format!("-{}", p)), within(p))
 }
 
 /// One more than the largest row-major index of `a` that the region can
@@ -101,11 +95,20 @@ fn extent_max(isl: &Isl, scop: &Scop, e: &Extent) -> Option<i128> {
             if !scop.params.contains(&p) {
                 return None;
             }
-            let text = format!("{} -> {{ [x] : x = {} }}", scop.param_prefix(), p);
-            max_of_first(isl, scop, &text)
+            param_max(isl, scop, &p)
         }
         Extent::Accessed => None,
     }
+}
+
+/// The largest value of `e`, an affine expression of the parameters
+/// (isl text), within the context.
+fn param_max(isl: &Isl, scop: &Scop, e: &str) -> Option<i128> {
+    max_of_first(
+        isl,
+        scop,
+        &format!("{} -> {{ [x] : x = {} }}", scop.param_prefix(), e),
+    )
 }
 
 /// The largest first coordinate of the set `text` (over the region's
