@@ -298,11 +298,12 @@ fn the_checks_reject_the_uncalibrated_defaults() {
 /// for an H100 on PCIe.
 type Slot = fn(&mut GpuModelTable) -> &mut Option<f64>;
 
-const FREE: [(&str, Slot, f64, f64); 14] = [
+const FREE: [(&str, Slot, f64, f64); 15] = [
     ("launch_us", |t| &mut t.launch_us, 1.0, 50.0),
     ("buffer_us", |t| &mut t.buffer_us, 1.0, 5000.0),
     ("copy_us", |t| &mut t.copy_us, 1.0, 1000.0),
     ("transfer_gbs", |t| &mut t.transfer_gbs, 1.0, 64.0),
+    ("transfer_out_gbs", |t| &mut t.transfer_out_gbs, 1.0, 64.0),
     ("first_touch_gbs", |t| &mut t.first_touch_gbs, 0.1, 64.0),
     (
         "thread_instance_ns",
@@ -363,6 +364,7 @@ fn fit(benches: &[Bench], d: &Device, lower_bounds: bool) -> GpuModelTable {
         buffer_us: Some(defaults.buffer_us),
         copy_us: Some(defaults.copy_us),
         transfer_gbs: Some(defaults.transfer_gbs),
+        transfer_out_gbs: Some(defaults.transfer_out_gbs),
         first_touch_gbs: Some(defaults.first_touch_gbs),
         thread_instance_ns: Some(defaults.thread_instance_ns),
         thread_access_ns: Some(defaults.thread_access_ns),

@@ -126,7 +126,8 @@ pub fn estimate(p: &RegionProfile, m: &GpuModel) -> Estimate {
     let transfer_ms = (t.buffers as f64 * m.buffer_us
         + moved * (t.copies_in + t.copies_out) as f64 * m.copy_us)
         * 1e-3
-        + moved * (t.bytes_in + t.bytes_out - t.bytes_out_fresh) / (m.transfer_gbs * 1e9) * 1e3
+        + moved * t.bytes_in / (m.transfer_gbs * 1e9) * 1e3
+        + moved * (t.bytes_out - t.bytes_out_fresh) / (m.transfer_out_gbs * 1e9) * 1e3
         + moved * t.bytes_out_fresh / (m.first_touch_gbs * 1e9) * 1e3;
     let in_l2 = m.l2_bytes > 0.0 && t.alloc_bytes <= m.l2_bytes;
     let kernels: Vec<KernelEstimate> = p.kernels.iter().map(|k| kernel_time(k, m, in_l2)).collect();
@@ -151,6 +152,7 @@ mod tests {
             buffer_us: 100.0,
             copy_us: 10.0,
             transfer_gbs: 10.0,
+            transfer_out_gbs: 10.0,
             first_touch_gbs: 1.0,
             thread_instance_ns: 10.0,
             thread_access_ns: 100.0,

@@ -25,6 +25,7 @@ pub enum Constant {
     BufferUs,
     CopyUs,
     TransferGbs,
+    TransferOutGbs,
     FirstTouchGbs,
     ThreadInstanceNs,
     ThreadAccessNs,
@@ -36,11 +37,12 @@ pub enum Constant {
 }
 
 impl Constant {
-    pub const ALL: [Constant; 12] = [
+    pub const ALL: [Constant; 13] = [
         Constant::LaunchUs,
         Constant::BufferUs,
         Constant::CopyUs,
         Constant::TransferGbs,
+        Constant::TransferOutGbs,
         Constant::FirstTouchGbs,
         Constant::ThreadInstanceNs,
         Constant::ThreadAccessNs,
@@ -57,6 +59,7 @@ impl Constant {
             Constant::BufferUs => &mut m.buffer_us,
             Constant::CopyUs => &mut m.copy_us,
             Constant::TransferGbs => &mut m.transfer_gbs,
+            Constant::TransferOutGbs => &mut m.transfer_out_gbs,
             Constant::FirstTouchGbs => &mut m.first_touch_gbs,
             Constant::ThreadInstanceNs => &mut m.thread_instance_ns,
             Constant::ThreadAccessNs => &mut m.thread_access_ns,
@@ -74,7 +77,7 @@ impl Constant {
             Constant::LaunchUs => (1.0, 50.0),
             Constant::BufferUs => (1.0, 5000.0),
             Constant::CopyUs => (1.0, 1000.0),
-            Constant::TransferGbs => (1.0, 100.0),
+            Constant::TransferGbs | Constant::TransferOutGbs => (1.0, 100.0),
             Constant::FirstTouchGbs => (0.1, 100.0),
             Constant::ThreadInstanceNs => (0.5, 200.0),
             Constant::ThreadAccessNs => (0.1, 100.0),
@@ -150,6 +153,7 @@ mod tests {
             buffer_us: 200.0,
             copy_us: 20.0,
             transfer_gbs: 8.0,
+            transfer_out_gbs: 16.0,
             first_touch_gbs: 1.0,
             thread_instance_ns: 30.0,
             thread_access_ns: 5.0,
@@ -173,6 +177,8 @@ mod tests {
                         buffers: i % 3 + 1,
                         copies_in: i % 2 + 1,
                         bytes_in: 1e7 * s * ((i % 4) as f64),
+                        copies_out: 1,
+                        bytes_out: 1e7 * s * ((i % 3) as f64),
                         ..Default::default()
                     },
                     kernels: vec![KernelProfile {
@@ -207,12 +213,14 @@ mod tests {
         let mut start = truth;
         start.launch_us = 20.0;
         start.transfer_gbs = 30.0;
+        start.transfer_out_gbs = 3.0;
         start.memory_gbs = 800.0;
         let got = fit(
             start,
             &[
                 Constant::LaunchUs,
                 Constant::TransferGbs,
+                Constant::TransferOutGbs,
                 Constant::MemoryGbs,
             ],
             &samples,
@@ -220,5 +228,7 @@ mod tests {
         assert!(objective(&got, &samples) < 1e-4);
         assert!((got.launch_us / 4.0 - 1.0).abs() < 0.05, "{:?}", got);
         assert!((got.memory_gbs / 2500.0 - 1.0).abs() < 0.05, "{:?}", got);
+        assert!((got.transfer_gbs / 8.0 - 1.0).abs() < 0.05, "{:?}", got);
+        assert!((got.transfer_out_gbs / 16.0 - 1.0).abs() < 0.05, "{:?}", got);
     }
 }

@@ -268,6 +268,11 @@ cl_int clBuildProgram(cl_program p, cl_uint n, const cl_device_id *d, const char
         fprintf(stderr, "fakecl: %s\n", dlerror());
         return CL_BUILD_PROGRAM_FAILURE;
     }
+    /* The library stays mapped once loaded: its files can go (a failed
+       build keeps them, for the message above to point at). */
+    unlink(so_path);
+    unlink(c_path);
+    rmdir(dir);
     return CL_SUCCESS;
 }
 
