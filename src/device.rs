@@ -238,10 +238,7 @@ impl GpuModelTable {
             buffer_us: self.buffer_us.unwrap_or(100.0),
             copy_us: self.copy_us.unwrap_or(10.0),
             transfer_gbs: self.transfer_gbs.unwrap_or(10.0),
-            transfer_out_gbs: self
-                .transfer_out_gbs
-                .or(self.transfer_gbs)
-                .unwrap_or(10.0),
+            transfer_out_gbs: self.transfer_out_gbs.or(self.transfer_gbs).unwrap_or(10.0),
             first_touch_gbs: self.first_touch_gbs.unwrap_or(2.0),
             thread_instance_ns: self.thread_instance_ns.unwrap_or(10.0),
             thread_access_ns: self.thread_access_ns.unwrap_or(5.0),

@@ -3299,3 +3299,46 @@ fn sizes_at_ints_limits_run_the_original_code() {
         assert!(host.contains(guard), "no {} in\n{}", guard, host);
     }
 }
+
+/// Scalars that a loop assigns only under a condition and never reads
+/// (searches for the last or first match, one per row of a nest, a
+/// value read from an element the iteration wrote first) are found by a
+/// maximum (minimum) of the matching iterations and assigned once after
+/// the loop (`scop::last_writes`): before, each such loop ran on one GPU
+/// thread. Every version of every target prints the sequential results;
+/// the CUDA output keeps loops on one thread only for the two searches
+/// the rewrite must leave alone (a value that changes after the `if`
+/// reads it, a pointer without a declared extent).
+#[test]
+fn searches_for_the_last_match_find_it_in_parallel() {
+    check("last_matches");
+    check_with("last_matches", "-h100", &["--device", "nvidia-h100"]);
+    check_with("last_matches", "-exact", &["--reductions", "exact"]);
+    check_cuda_emulated("last_matches");
+    check_openmp("last_matches");
+    let cu = std::fs::read_to_string(root().join("target/e2e/program-last_matches/cuda_kernel.cu"))
+        .unwrap();
+    let mut looping = Vec::new();
+    for chunk in cu.split("__global__ void ").skip(1) {
+        let signature = chunk.lines().next().unwrap_or("").to_string();
+        let body = chunk.split("extern \"C\"").next().unwrap_or("");
+        if chunk.contains("pencilc_block(1);")
+            && !signature.contains("_combine")
+            && body.contains("for (")
+        {
+            looping.push(signature);
+        }
+    }
+    let left_alone =
+        |sig: &String| sig.contains("*__restrict__ best") || sig.contains("*__restrict__ got");
+    assert_eq!(
+        looping.iter().filter(|s| left_alone(s)).count(),
+        2,
+        "{:#?}\n{}",
+        looping,
+        cu
+    );
+    assert!(looping.iter().all(left_alone), "{:#?}\n{}", looping, cu);
+    // The searches' variables, as the rewrite names them.
+    assert!(cu.contains("pencilc_last_0"), "{}", cu);
+}

@@ -576,19 +576,11 @@ pub fn pieces(isl: &Isl, scop: &Scop, deps: &DependenceGraph) -> Result<Vec<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::front::{parse_regions, preprocess, CppOptions};
 
     /// The region of `src` (a file named after `name`), its model and its
     /// dependences.
     fn analyze_source(name: &str, src: &str) -> (Isl, Scop, DependenceGraph) {
-        let dir =
-            std::env::temp_dir().join(format!("pencilc-deps-{}-{}", name, std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("p.c");
-        std::fs::write(&path, src).unwrap();
-        let pp = preprocess(&path, &CppOptions::default(), None).unwrap();
-        let regions = parse_regions(&pp).unwrap();
-        let scop = crate::scop::build_scop(&regions[0]).unwrap();
+        let scop = crate::scop::test_support::scop_of(&format!("deps-{}", name), src);
         let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
         let g = analyze(&isl, &scop).unwrap();
         (isl, scop, g)

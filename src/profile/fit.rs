@@ -229,6 +229,10 @@ mod tests {
         assert!((got.launch_us / 4.0 - 1.0).abs() < 0.05, "{:?}", got);
         assert!((got.memory_gbs / 2500.0 - 1.0).abs() < 0.05, "{:?}", got);
         assert!((got.transfer_gbs / 8.0 - 1.0).abs() < 0.05, "{:?}", got);
-        assert!((got.transfer_out_gbs / 16.0 - 1.0).abs() < 0.05, "{:?}", got);
+        assert!(
+            (got.transfer_out_gbs / 16.0 - 1.0).abs() < 0.05,
+            "{:?}",
+            got
+        );
     }
 }

@@ -149,6 +149,10 @@ pub fn build_scop(region: &Region) -> Result<Scop> {
         // for a wrapping iterator's loop no formula gives.
         let rewritten = super::final_values::substituted(region, &wrapping);
         let region = rewritten.as_ref().unwrap_or(region);
+        // Scalars a loop assigns only under a condition: the loop finds
+        // the last iteration that does, the assignments follow it.
+        let searched = super::last_writes::rewritten(region);
+        let region = searched.as_ref().unwrap_or(region);
         // Pointers and linearised subscripts first become arrays of their
         // shapes (`reshape`); a shape that holds nowhere the region runs is
         // given up, and the region built again with that array flat.

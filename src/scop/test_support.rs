@@ -1,15 +1,22 @@
 //! Unit tests' way to a model: a C source through the front end.
 
+use crate::front::parse::Region;
 use crate::front::{parse_regions, preprocess, CppOptions};
 
-/// The model of the first region of `src`; `name` keeps concurrent
-/// tests' files apart.
-pub fn scop_of(name: &str, src: &str) -> super::Scop {
+/// The first region of `src`, parsed; `name` keeps concurrent tests'
+/// files apart (the file goes once it is read).
+pub fn region_of(name: &str, src: &str) -> Region {
     let dir = std::env::temp_dir().join(format!("pencilc-scop-{}-{}", name, std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("p.c");
     std::fs::write(&path, src).unwrap();
-    let pp = preprocess(&path, &CppOptions::default(), None).unwrap();
-    let regions = parse_regions(&pp).unwrap();
-    super::build_scop(&regions[0]).unwrap()
+    let pp = preprocess(&path, &CppOptions::default(), None);
+    let _ = std::fs::remove_dir_all(&dir);
+    let regions = parse_regions(&pp.unwrap()).unwrap();
+    regions.into_iter().next().expect("a region")
+}
+
+/// The model of the first region of `src`.
+pub fn scop_of(name: &str, src: &str) -> super::Scop {
+    super::build_scop(&region_of(name, src)).unwrap()
 }
