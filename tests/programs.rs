@@ -1332,8 +1332,9 @@ fn variables_read_under_conditions_on_the_data_get_a_copy_per_thread() {
 /// x[i];`, the assignment of a conditional expression) and a count in one
 /// branch of an `if` whose other branch updates another array are
 /// reductions (tests/programs/reductions_if_forms.c); before, their loops
-/// ran on one thread. An arg-max stays in order, and so does a count
-/// beside a write that other iterations make too. Every version of every
+/// ran on one thread. An arg-max's maximum is one too (its index is then
+/// found by a second loop: `arg_max_loops_find_their_iteration_in_parallel`);
+/// a count beside a write that other iterations make too stays in order. Every version of every
 /// target prints the sequential results, with `--reductions exact` too,
 /// which keeps the floating-point maxima in order.
 #[test]
@@ -1349,10 +1350,11 @@ fn minima_and_maxima_written_as_ifs_are_reductions() {
         "`lo` accumulates (min) over loop `i`",
         "`m2` accumulates (max) over loop `i`",
         "`cnt` accumulates (add) over loop `k`",
+        "`am` accumulates (max) over loop `i`",
     ] {
         assert!(log.contains(note), "no {} in\n{}", note, log);
     }
-    for var in ["am", "idx", "cnt2"] {
+    for var in ["idx", "cnt2"] {
         assert!(!log.contains(&format!("`{}` accumulates", var)), "{}", log);
     }
 }
@@ -3341,4 +3343,40 @@ fn searches_for_the_last_match_find_it_in_parallel() {
     assert!(looping.iter().all(left_alone), "{:#?}\n{}", looping, cu);
     // The searches' variables, as the rewrite names them.
     assert!(cu.contains("pencilc_last_0"), "{}", cu);
+}
+
+/// Arg-max and arg-min loops (`if (E > m) { m = E; at = i; }`, all four
+/// comparisons, counting up and down, ties, `float`, `int` and `double`,
+/// one per row of a nest) keep the maximum as a reduction and find the
+/// iteration that reached it in a second parallel loop
+/// (`scop::last_writes::extremes`): before, each ran on one GPU thread.
+/// Every version of every target prints the sequential results, with
+/// `--reductions exact` too (where the floating-point maxima stay in
+/// order); only the two loops the rewrite must leave alone run on one
+/// thread.
+#[test]
+fn arg_max_loops_find_their_iteration_in_parallel() {
+    check("arg_extremes");
+    check_with("arg_extremes", "-h100", &["--device", "nvidia-h100"]);
+    check_with("arg_extremes", "-exact", &["--reductions", "exact"]);
+    check_cuda_emulated("arg_extremes");
+    check_openmp("arg_extremes");
+    let cu = std::fs::read_to_string(root().join("target/e2e/program-arg_extremes/cuda_kernel.cu"))
+        .unwrap();
+    let mut looping = Vec::new();
+    for chunk in cu.split("__global__ void ").skip(1) {
+        let signature = chunk.lines().next().unwrap_or("").to_string();
+        let body = chunk.split("extern \"C\"").next().unwrap_or("");
+        if chunk.contains("pencilc_block(1);")
+            && !signature.contains("_combine")
+            && body.contains("for (")
+        {
+            looping.push(signature);
+        }
+    }
+    let left_alone =
+        |sig: &String| sig.contains("*__restrict__ later") || sig.contains("*__restrict__ narrow");
+    assert_eq!(looping.len(), 2, "{:#?}\n{}", looping, cu);
+    assert!(looping.iter().all(left_alone), "{:#?}\n{}", looping, cu);
+    assert!(cu.contains("pencilc_init_"), "{}", cu);
 }

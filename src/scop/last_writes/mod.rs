@@ -37,9 +37,10 @@ mod extremes;
 mod reads;
 mod search;
 
+use crate::diag::Loc;
 use crate::front::arith::{self, Arith};
 use crate::front::parse::Region;
-use crate::front::syntax::{Expr, Stmt, VarDecl};
+use crate::front::syntax::{Expr, Stmt, Storage, VarDecl};
 use reads::{calls, writes};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -123,6 +124,25 @@ fn loop_types(body: &[Stmt]) -> BTreeMap<String, String> {
     all.into_iter().filter_map(|(k, v)| Some((k, v?))).collect()
 }
 
+/// A scalar local of the region the rewrites add.
+fn local(name: &str, ty: &str, loc: &Loc) -> VarDecl {
+    VarDecl {
+        name: name.to_string(),
+        base_type: ty.to_string(),
+        dims: Vec::new(),
+        pointer: false,
+        pencil_array: false,
+        restrict: false,
+        read_only: false,
+        volatile_or_register: false,
+        storage: Storage::Local,
+        automatic: true,
+        members: Vec::new(),
+        struct_type: None,
+        loc: loc.clone(),
+    }
+}
+
 /// One variable the rewrite adds, and its value at the region's start
 /// where it can be set there.
 struct Made {
@@ -146,7 +166,10 @@ fn block(body: &mut Vec<Stmt>, cx: &Cx, top: Option<&BTreeSet<String>>, made: &m
             }
             _ => {}
         }
-        let (before, after) = search::rewrite_loop(&mut body[k], cx, top, made);
+        let (mut before, extremes_after) = extremes::rewrite_loop(&mut body[k], cx, made);
+        let (search_before, mut after) = search::rewrite_loop(&mut body[k], cx, top, made);
+        before.extend(search_before);
+        after.extend(extremes_after);
         let step = before.len() + 1 + after.len();
         let tail = body.split_off(k + 1);
         body.splice(k..k, before);
@@ -206,7 +229,6 @@ fn shape<'s>(s: &'s Stmt, cx: &Cx) -> Option<Shape<'s>> {
     })
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,7 +238,7 @@ mod tests {
     /// and scalars `u`, `w`, `k`, whose body is `code`.
     fn rewrite(name: &str, code: &str) -> Option<Region> {
         let src = format!(
-            "double A[100][4], u, w; int k;\nvoid g(double *r);\nvoid f(int n, double *p, long m) {{\n#pragma scop\n{}\n#pragma endscop\n}}\n",
+            "double A[100][4], u, w; float v; int k;\nvoid g(double *r);\nvoid f(int n, double *p, long m) {{\n#pragma scop\n{}\n#pragma endscop\n}}\n",
             code
         );
         rewritten(&region_of(&format!("last-{}", name), &src))
@@ -369,5 +391,69 @@ mod tests {
             r.body
         );
     }
-}
 
+    #[test]
+    fn an_arg_max_keeps_its_maximum_and_finds_its_iteration_after() {
+        let r = rewrite(
+            "argmax",
+            "for (int i = 0; i < n; i++) if (A[i][0] > u) { u = A[i][0]; k = i; }",
+        )
+        .expect("rewritten");
+        // The copy of `u` before (a strict comparison), the loop, the
+        // search's start, the second loop, the assignment.
+        let [Stmt::Decl { var: init, .. }, Stmt::Decl { var: last, .. }, Stmt::Assign { lhs, .. }, Stmt::For { body, .. }, Stmt::Assign { .. }, Stmt::For { body: second, .. }, Stmt::If { then_, .. }] =
+            r.body.as_slice()
+        else {
+            panic!("{:#?}", r.body);
+        };
+        assert_eq!(init.name, "pencilc_init_0");
+        assert_eq!(init.base_type, "double");
+        assert_eq!(last.name, "pencilc_last_1");
+        assert_eq!(crate::front::cexpr::plain(lhs), "pencilc_init_0");
+        let [Stmt::If { then_: kept, .. }] = body.as_slice() else {
+            panic!("{:#?}", body);
+        };
+        assert_eq!(kept.len(), 1, "{:#?}", kept);
+        let [Stmt::If { cond, .. }] = second.as_slice() else {
+            panic!("{:#?}", second);
+        };
+        let cond = crate::front::cexpr::plain(cond);
+        assert!(
+            cond.contains("u > pencilc_init_0") && cond.contains("== u"),
+            "{}",
+            cond
+        );
+        assert_eq!(then_.len(), 1);
+        // `>=` needs no copy: the last iteration that reaches the maximum.
+        let r = rewrite(
+            "argmax-ge",
+            "for (int i = 0; i < n; i++) if (u <= A[i][1]) { u = A[i][1]; k = i; }",
+        )
+        .expect("rewritten");
+        assert!(!names(&r).iter().any(|n| n.starts_with("pencilc_init_")));
+    }
+
+    #[test]
+    fn arg_maxima_the_loop_changes_are_left_alone() {
+        for (name, code) in [
+            // The compared value changes after the `if`.
+            ("after", "for (int i = 0; i < n; i++) { if (A[i][0] > u) { u = A[i][0]; k = i; } A[i][0] = 0; }"),
+            // A `double` value kept in a `float`.
+            ("narrow", "for (int i = 0; i < n; i++) if (A[i][0] > v) { v = A[i][0]; k = i; }"),
+            // `continue`: the second loop would meet other iterations.
+            ("continue", "for (int i = 0; i < n; i++) { if (A[i][1] < 0) continue; if (A[i][0] > u) { u = A[i][0]; k = i; } }"),
+            // The maximum read elsewhere in the loop.
+            ("read", "for (int i = 0; i < n; i++) { if (A[i][0] > u) { u = A[i][0]; k = i; } A[i][2] = u; }"),
+            // Assigned another value than the compared one.
+            ("other", "for (int i = 0; i < n; i++) if (A[i][0] > u) { u = A[i][1]; k = i; }"),
+        ] {
+            let r = rewrite(name, code);
+            assert!(
+                r.as_ref().is_none_or(|r| !names(r).iter().any(|n| n.starts_with("pencilc_init_") || n.starts_with("pencilc_last_"))),
+                "{} rewritten: {:#?}",
+                name,
+                r.map(|r| r.body)
+            );
+        }
+    }
+}

@@ -149,7 +149,8 @@ pub(super) fn replayable(e: &Expr, iter: &str, w: &Writes, pos: usize) -> bool {
             safe && subs.iter().all(|s| replayable(s, iter, w, pos))
         }
         ExprKind::Call(f, args) => {
-            crate::scop::build::is_pure_function(f) && args.iter().all(|a| replayable(a, iter, w, pos))
+            crate::scop::build::is_pure_function(f)
+                && args.iter().all(|a| replayable(a, iter, w, pos))
         }
         _ => e
             .children()
@@ -203,6 +204,41 @@ pub(super) fn visit_ifs_mut(body: &mut [Stmt], f: &mut dyn FnMut(&mut Vec<Stmt>,
             f(then_, loc);
             visit_ifs_mut(then_, f);
             visit_ifs_mut(else_, f);
+        }
+    }
+}
+
+/// Every name the statements mention, but those of `skip`.
+pub(super) fn idents_outside(body: &[Stmt], skip: &Stmt, out: &mut Vec<String>) {
+    for s in body {
+        if std::ptr::eq(s, skip) {
+            continue;
+        }
+        match s {
+            Stmt::For {
+                iter,
+                init,
+                cond,
+                body,
+                ..
+            } => {
+                out.push(iter.clone());
+                init.idents(out);
+                cond.idents(out);
+                idents_outside(body, skip, out);
+            }
+            Stmt::While { cond, body, .. } => {
+                cond.idents(out);
+                idents_outside(body, skip, out);
+            }
+            Stmt::If {
+                cond, then_, else_, ..
+            } => {
+                cond.idents(out);
+                idents_outside(then_, skip, out);
+                idents_outside(else_, skip, out);
+            }
+            other => other.idents(out),
         }
     }
 }
@@ -307,4 +343,3 @@ pub(super) fn calls(body: &[Stmt]) -> bool {
         _ => false,
     })
 }
-

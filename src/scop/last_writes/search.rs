@@ -1,10 +1,12 @@
 //! Searches for the last match: the `if` statements whose assignments
 //! run once after the loop, at the iteration an integer maximum finds.
 
-use super::reads::{idents_except, replayable, sized_where_found, visit_ifs, visit_ifs_mut, Writes};
-use super::{shape, Cx, Made, Shape, LAST};
+use super::reads::{
+    idents_except, replayable, sized_where_found, visit_ifs, visit_ifs_mut, Writes,
+};
+use super::{local, shape, Cx, Made, Shape, LAST};
 use crate::diag::Loc;
-use crate::front::syntax::{subst_expr, AssignOp, BinOp, Expr, ExprKind, Stmt, Storage, VarDecl};
+use crate::front::syntax::{subst_expr, AssignOp, BinOp, Expr, ExprKind, Stmt};
 use std::collections::BTreeSet;
 
 /// The statements to put before and after the loop `s` (empty where
@@ -35,21 +37,7 @@ pub(super) fn rewrite_loop(
     let mut ordinal = 0;
     let mut replace = |branch: &mut Vec<Stmt>, if_loc: &Loc, made: &mut Vec<Made>| {
         let name = format!("{}{}", LAST, made.len());
-        let var = VarDecl {
-            name: name.clone(),
-            base_type: "long".into(),
-            dims: Vec::new(),
-            pointer: false,
-            pencil_array: false,
-            restrict: false,
-            read_only: false,
-            volatile_or_register: false,
-            storage: Storage::Local,
-            automatic: true,
-            members: Vec::new(),
-            struct_type: None,
-            loc: if_loc.clone(),
-        };
+        let var = local(&name, "long", if_loc);
         let mk = |kind| Expr {
             kind,
             loc: if_loc.clone(),
@@ -199,4 +187,3 @@ fn eligible(s: &Stmt, shape: &Shape, cx: &Cx) -> BTreeSet<usize> {
     });
     out
 }
-
