@@ -4,7 +4,7 @@
  * Ties, both directions, float, int and double values, a value the loop
  * writes before comparing it, one search per row; and two loops the
  * rewrite must leave in order (a value that changes after the `if`, a
- * double compared with a float variable). Each call prints what it
+ * double compared with a float variable, an int kept in a short). Each call prints what it
  * leaves. */
 #include <stdio.h>
 #include <math.h>
@@ -46,7 +46,8 @@ static void argmax(int n)
 }
 static double later[N];
 static float narrow;
-static int later_at, narrow_at;
+static short small;
+static int later_at, narrow_at, small_at;
 static void left_alone(int n)
 {
 #pragma scop
@@ -61,6 +62,12 @@ static void left_alone(int n)
         if (A[i] * 0.999999999 > narrow) {
             narrow = A[i] * 0.999999999;
             narrow_at = i;
+        }
+    /* A `short` keeps 40000 as -25536, which no value then equals. */
+    for (int i = 0; i < n; i++)
+        if (I[i] > small) {
+            small = I[i];
+            small_at = i;
         }
 #pragma endscop
 }
@@ -90,6 +97,8 @@ int main(void)
         F[i] = (float) (((i * 31) % 101) / 50.0);
         I[i] = (i * 131) % 1000;
         later[i] = ((i * 53) % 89) / 40.0;
+        if (i % 997 == 996)
+            I[i] = 40000;
     }
     for (int k = 0; k < R; k++) for (int j = 0; j < N; j++) M[k][j] = ((k * 13 + j * 17) % 211 - 105) / 7.0;
     int sizes[] = {N, 1, 0, 997, 998, 2000};
@@ -97,9 +106,9 @@ int main(void)
         best = 0.5; low = 3.0; fbest = 0.3f; ibest = 90; at = lat = fat = iat = tie_at = -9;
         argmax(sizes[c]);
         printf("%d: %.17g %d | %.17g %d | %.9g %d | %d %d %d\n", c, best, at, low, lat, fbest, fat, ibest, iat, tie_at);
-        narrow = 0.25f; later_at = narrow_at = -9;
+        narrow = 0.25f; small = 0; later_at = narrow_at = small_at = -9;
         left_alone(sizes[c]);
-        printf("   later %.17g %d narrow %.9g %d\n", best, later_at, narrow, narrow_at);
+        printf("   later %.17g %d narrow %.9g %d small %d %d\n", best, later_at, narrow, narrow_at, small, small_at);
         rows(c == 2 ? 0 : R, sizes[c]);
         long s = 0; double t = 0;
         for (int k = 0; k < R; k++) { s += rowat[k] * (k + 1); t += rowbest[k]; }

@@ -325,8 +325,12 @@ fn extreme(body: &[Stmt], pos: usize, iter: &str, w: &Writes, cx: &Cx) -> Option
             .map(|v| v.base_type.clone())
             .or_else(|| cx.loop_types.get(n).cloned())
     };
-    let var_type = Arith::of_c_type(&cx.region.symbols[var].base_type);
-    if var_type.is_none() || arith::type_of(value, &ty) != var_type {
+    // `m = E` stores `E` unchanged: `m`'s type is the compared value's,
+    // and not one that C promotes (a `short` keeps `40000` as `-25536`,
+    // which no iteration's value then equals).
+    let declared = &cx.region.symbols[var].base_type;
+    let var_type = Arith::of_c_type(declared);
+    if var_type.is_none() || arith::type_of(value, &ty) != var_type || promoted(declared) {
         return None;
     }
     // The values read none of the variables, and give after the loop
@@ -362,6 +366,13 @@ fn extreme(body: &[Stmt], pos: usize, iter: &str, w: &Writes, cx: &Cx) -> Option
         largest,
         strict,
     })
+}
+
+/// Whether C computes with a wider type than `t` (`char`, `short`,
+/// `_Bool` and their `<stdint.h>` names, after typedefs).
+fn promoted(t: &str) -> bool {
+    t.split_whitespace()
+        .any(|w| matches!(w, "char" | "short" | "_Bool" | "bool"))
 }
 
 /// A `break` or `continue` of the loop itself (not of a loop inside it).
