@@ -3392,3 +3392,35 @@ fn arg_max_loops_find_their_iteration_in_parallel() {
     assert!(looping.iter().all(left_alone), "{:#?}\n{}", looping, cu);
     assert!(cu.contains("pencilc_init_"), "{}", cu);
 }
+
+/// The search rewrite is priced against the code as written
+/// (`driver::region::with_as_written`): many short rows keep the nest on
+/// one thread, as the GPU model estimates it faster than a launch per
+/// row; long rows take the rewrite. Both print the sequential results.
+#[test]
+fn searches_in_short_rows_stay_as_written_where_the_model_says_so() {
+    check("search_rows");
+    check_with("search_rows", "-h100", &["--device", "nvidia-h100"]);
+    check_cuda_emulated("search_rows");
+    let src = root().join("tests/programs/search_rows.c");
+    let dir = scratch("program-search_rows-model");
+    let note = |params: &str| {
+        let out = run(
+            Command::new(pencilc())
+                .args(["--target", "cuda", "-v", "--gpu-model-params", params, "-o"])
+                .arg(dir.join("p.c"))
+                .arg(&src),
+            "pencilc -v",
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let short = note("m=3000,n=64");
+    assert!(short.contains("searches as written"), "{}", short);
+    let long = note("m=4,n=100000");
+    assert!(!long.contains("searches as written"), "{}", long);
+    assert!(
+        long.contains("`pencilc_last_0` accumulates (max)"),
+        "{}",
+        long
+    );
+}

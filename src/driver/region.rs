@@ -73,6 +73,9 @@ struct Work {
     deadline: Instant,
     applied: Vec<String>,
     excluded: Vec<String>,
+    /// The region's model without its searches rewritten, where they are
+    /// and the GPU model may prefer it (`with_as_written`).
+    as_written: Option<scop::Scop>,
 }
 
 /// Compiles region `no` of the file into `file`: a `Compiled` region, or
@@ -167,6 +170,18 @@ fn analyse(
     progress(opts, &region.loc, no, "scop", deadline);
     debug_fault(opts, "scop");
     let mut scop = scop::build_scop(region)?;
+    // Saved and loaded schedules name the statements of the model they
+    // were made for: the rewritten one, always, with either.
+    let as_written = if scop.searches_rewritten
+        && opts.target != Target::C
+        && opts.gpu_model.is_some()
+        && opts.save_schedule.is_none()
+        && opts.load_schedule.is_none()
+    {
+        scop::build_scop_as_written(region).ok()
+    } else {
+        None
+    };
     progress(opts, &region.loc, no, "done", Instant::now());
     report.warnings.extend(scop.warnings.iter().cloned());
     report.placements.extend(scop.notes.iter().cloned());
@@ -237,6 +252,7 @@ fn analyse(
         deadline,
         applied: Vec::new(),
         excluded: Vec::new(),
+        as_written,
     }))
 }
 
@@ -382,6 +398,12 @@ fn climb_ladder(
                 with_reductions(isl, w, o, &rung_opts, &mut before, opts, report, lap)?
             {
                 tried = Ok(again);
+            }
+        }
+        if let Ok(o) = &tried {
+            if let Some(other) = with_as_written(isl, w, o, &rung_opts, &before, opts, report, lap)
+            {
+                tried = Ok(other);
             }
         }
         if let Ok(o) = &tried {
@@ -762,6 +784,52 @@ fn with_reductions(
     before.placements.extend(notes);
     adopt(w, with, d, none_excluded, again, report);
     Ok(Some(with_o))
+}
+
+/// The region as written (no search or arg-max rewritten:
+/// `scop::last_writes`) where the GPU model prices it below the rewritten
+/// one with its reductions: a search in a short inner loop of a long
+/// sequential one costs launches at every step where, as written, one
+/// thread ran the whole nest. The outcome with it, the region, its
+/// dependences and the report replaced.
+#[allow(clippy::too_many_arguments)]
+fn with_as_written(
+    isl: &Isl,
+    w: &mut Work,
+    o: &RegionOutcome,
+    rung_opts: &RungCompile,
+    before: &FileReport,
+    opts: &Options,
+    report: &mut FileReport,
+    lap: &mut Lap<'_>,
+) -> Option<RegionOutcome> {
+    let plain = w.as_written.take()?;
+    let ours = estimate_of(isl, &w.scop, &w.deps, o, opts)?;
+    let mut again = before.clone();
+    let d = deps::analyze(isl, &plain).ok()?;
+    let (plain, mut d) = with_host_prologue(isl, plain, d, opts, &mut again);
+    let mut excluded = Vec::new();
+    let other = compile_rung(
+        isl,
+        &plain,
+        &mut d,
+        &mut excluded,
+        rung_opts,
+        &mut again,
+        lap,
+    )
+    .ok()?;
+    let theirs = estimate_of(isl, &plain, &d, &other, opts)?;
+    if !faster_by(&ours, &theirs, 1.0) {
+        return None;
+    }
+    again.placements.push(format!(
+        "line {}: searches as written: the GPU model estimates the region at {:.3} ms so against {:.3} ms with them rewritten",
+        plain.begin_line, theirs.0.total_ms, ours.0.total_ms
+    ));
+    w.applied.clear();
+    adopt(w, plain, d, excluded, again, report);
+    Some(other)
 }
 
 /// A kernel keeps its shared tiles only where the GPU model prices it

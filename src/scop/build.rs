@@ -140,6 +140,17 @@ struct Builder<'r> {
 }
 
 pub fn build_scop(region: &Region) -> Result<Scop> {
+    build(region, true)
+}
+
+/// `build_scop` without rewriting searches and arg-max loops
+/// (`last_writes`): the model of the code as written, which the driver
+/// compiles too where the rewrite may cost more than it saves.
+pub fn build_scop_as_written(region: &Region) -> Result<Scop> {
+    build(region, false)
+}
+
+fn build(region: &Region, rewrite_searches: bool) -> Result<Scop> {
     // Iterators whose type wraps around and whose loops may take them
     // past its end: those loops run as written (`Built::Wraps`).
     let mut wrapping = BTreeSet::new();
@@ -151,7 +162,9 @@ pub fn build_scop(region: &Region) -> Result<Scop> {
         let region = rewritten.as_ref().unwrap_or(region);
         // Scalars a loop assigns only under a condition: the loop finds
         // the last iteration that does, the assignments follow it.
-        let searched = super::last_writes::rewritten(region);
+        let searched = rewrite_searches
+            .then(|| super::last_writes::rewritten(region))
+            .flatten();
         let region = searched.as_ref().unwrap_or(region);
         // Pointers and linearised subscripts first become arrays of their
         // shapes (`reshape`); a shape that holds nowhere the region runs is
@@ -172,6 +185,7 @@ pub fn build_scop(region: &Region) -> Result<Scop> {
                     // the function has is a pointer, whatever the model makes
                     // of it.
                     scop.frame = super::frame::frame(&region.symbols);
+                    scop.searches_rewritten = searched.is_some();
                     return Ok(*scop);
                 }
                 // A loop whose iterator may wrap around its type runs as

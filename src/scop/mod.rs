@@ -26,7 +26,7 @@ pub use build::{
     is_pure_function, reduction_value, reduction_value_in, PENCIL_BUILTINS, PURE_FUNCTIONS,
 };
 
-pub use build::build_scop;
+pub use build::{build_scop, build_scop_as_written};
 pub use reduction_uses::{only_reduction_uses, update_values_read};
 pub use reductions::ReductionMode;
 
@@ -123,6 +123,9 @@ pub struct Scop {
     /// The enclosing function's variables the region sees (not globals),
     /// as parameters of another function (`frame`).
     pub frame: Vec<frame::FrameVar>,
+    /// Searches or arg-max loops were rewritten (`last_writes`): the
+    /// driver may compare with `build_scop_as_written`'s model.
+    pub searches_rewritten: bool,
     /// Every name of the file and of the user's device code
     /// (`front::names`): generated names are none of them.
     pub file_names: std::sync::Arc<crate::front::names::FileNames>,

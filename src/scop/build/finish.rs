@@ -60,6 +60,7 @@ impl<'r> Builder<'r> {
             near_int_limits: Vec::new(),
             value_types,
             frame: Vec::new(),
+            searches_rewritten: false,
             file_names: self.region.names.clone(),
             called: self.region.called.clone(),
             assumed_pure: std::mem::take(&mut self.assumed_pure),
