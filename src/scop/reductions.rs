@@ -763,7 +763,9 @@ mod tests {
             "double admin(double, double);\nvoid f(int n, double x[100], float y[100], int v[100], long w[100]) {{\n  {}\n#pragma scop\n  for (int i = 0; i < n; i++)\n    {}\n#pragma endscop\n}}\n",
             decls, body
         );
-        let scop = scop_of(name, &src);
+        // The recogniser's forms as the user wrote them (an arg-max's
+        // rewrite makes its maximum one: `last_writes`).
+        let scop = crate::scop::test_support::scop_as_written_of(name, &src);
         candidates(&scop, mode)
             .unwrap()
             .into_iter()
