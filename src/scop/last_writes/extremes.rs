@@ -27,10 +27,10 @@
 //! else in the loop mentions `m` or the other variables.
 
 use super::reads::{idents_outside, replayable, sized_where_found, Writes};
-use super::{local, shape, Cx, Made, LAST};
+use super::{at_iteration, local, shape, Cx, Made, LAST};
 use crate::front::arith::{self, Arith};
 use crate::front::cexpr::plain;
-use crate::front::syntax::{subst_expr, AssignOp, BinOp, Expr, ExprKind, Stmt, UnOp};
+use crate::front::syntax::{AssignOp, BinOp, Expr, ExprKind, Stmt, UnOp};
 
 /// The prefix of the copies of `m` before the loop.
 const INIT: &str = "pencilc_init_";
@@ -198,28 +198,7 @@ pub(super) fn rewrite_loop(s: &mut Stmt, cx: &Cx, made: &mut Vec<Made>) -> (Vec<
             independent: None,
             loc: loc.clone(),
         });
-        let at = mk(ExprKind::Cast("int".into(), Box::new(last())));
-        let map = |n: &str| (n == iter.as_str()).then(|| at.clone());
-        let assignments = x
-            .others
-            .iter()
-            .map(|a| match a {
-                Stmt::Assign {
-                    lhs,
-                    op,
-                    rhs,
-                    loc,
-                    atomic,
-                } => Stmt::Assign {
-                    lhs: lhs.clone(),
-                    op: *op,
-                    rhs: subst_expr(rhs, &map),
-                    loc: loc.clone(),
-                    atomic: *atomic,
-                },
-                other => other.clone(),
-            })
-            .collect();
+        let assignments = at_iteration(&x.others, iter, &last());
         let found = if take_largest {
             bin(
                 BinOp::Ge,

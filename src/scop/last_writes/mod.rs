@@ -40,7 +40,7 @@ mod search;
 use crate::diag::Loc;
 use crate::front::arith::{self, Arith};
 use crate::front::parse::Region;
-use crate::front::syntax::{Expr, Stmt, Storage, VarDecl};
+use crate::front::syntax::{subst_expr, Expr, ExprKind, Stmt, Storage, VarDecl};
 use reads::{calls, writes};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -141,6 +141,36 @@ fn local(name: &str, ty: &str, loc: &Loc) -> VarDecl {
         struct_type: None,
         loc: loc.clone(),
     }
+}
+
+/// The assignments `stmts` (of an `if` in a loop over `iter`) as they run
+/// after the loop, at the iteration that `last` (a `long`) holds: the
+/// iterator read as `(int) last`.
+fn at_iteration(stmts: &[Stmt], iter: &str, last: &Expr) -> Vec<Stmt> {
+    let at = Expr {
+        kind: ExprKind::Cast("int".into(), Box::new(last.clone())),
+        loc: last.loc.clone(),
+    };
+    let map = |n: &str| (n == iter).then(|| at.clone());
+    stmts
+        .iter()
+        .map(|a| match a {
+            Stmt::Assign {
+                lhs,
+                op,
+                rhs,
+                loc,
+                atomic,
+            } => Stmt::Assign {
+                lhs: lhs.clone(),
+                op: *op,
+                rhs: subst_expr(rhs, &map),
+                loc: loc.clone(),
+                atomic: *atomic,
+            },
+            other => other.clone(),
+        })
+        .collect()
 }
 
 /// One variable the rewrite adds, and its value at the region's start

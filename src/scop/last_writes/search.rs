@@ -4,9 +4,9 @@
 use super::reads::{
     idents_except, replayable, sized_where_found, visit_ifs, visit_ifs_mut, Writes,
 };
-use super::{local, shape, Cx, Made, Shape, LAST};
+use super::{at_iteration, local, shape, Cx, Made, Shape, LAST};
 use crate::diag::Loc;
-use crate::front::syntax::{subst_expr, AssignOp, BinOp, Expr, ExprKind, Stmt};
+use crate::front::syntax::{AssignOp, BinOp, Expr, ExprKind, Stmt};
 use std::collections::BTreeSet;
 
 /// The statements to put before and after the loop `s` (empty where
@@ -82,27 +82,7 @@ pub(super) fn rewrite_loop(
             loc: if_loc.clone(),
             atomic: false,
         };
-        let at = mk(ExprKind::Cast("int".into(), Box::new(last())));
-        let map = |n: &str| (n == iter).then(|| at.clone());
-        let assignments: Vec<Stmt> = branch
-            .iter()
-            .map(|a| match a {
-                Stmt::Assign {
-                    lhs,
-                    op,
-                    rhs,
-                    loc,
-                    atomic,
-                } => Stmt::Assign {
-                    lhs: lhs.clone(),
-                    op: *op,
-                    rhs: subst_expr(rhs, &map),
-                    loc: loc.clone(),
-                    atomic: *atomic,
-                },
-                other => other.clone(),
-            })
-            .collect();
+        let assignments = at_iteration(branch, &iter, &last());
         let found = if up { BinOp::Ge } else { BinOp::Le };
         after.push(Stmt::If {
             cond: bin(found, last(), start),
