@@ -401,7 +401,8 @@ fn climb_ladder(
             }
         }
         if let Ok(o) = &tried {
-            if let Some(other) = with_as_written(isl, w, o, &rung_opts, &before, opts, report, lap)
+            if let Some(other) =
+                with_as_written(isl, w, o, &rung_opts, &mut before, opts, report, lap)
             {
                 tried = Ok(other);
             }
@@ -798,7 +799,7 @@ fn with_as_written(
     w: &mut Work,
     o: &RegionOutcome,
     rung_opts: &RungCompile,
-    before: &FileReport,
+    before: &mut FileReport,
     opts: &Options,
     report: &mut FileReport,
     lap: &mut Lap<'_>,
@@ -823,10 +824,13 @@ fn with_as_written(
     if !faster_by(&ours, &theirs, 1.0) {
         return None;
     }
-    again.placements.push(format!(
+    let note = format!(
         "line {}: searches as written: the GPU model estimates the region at {:.3} ms so against {:.3} ms with them rewritten",
         plain.begin_line, theirs.0.total_ms, ours.0.total_ms
-    ));
+    );
+    // The later steps start again from `before`: the note stays.
+    again.placements.push(note.clone());
+    before.placements.push(note);
     w.applied.clear();
     adopt(w, plain, d, excluded, again, report);
     Some(other)
