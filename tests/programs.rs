@@ -3320,17 +3320,7 @@ fn searches_for_the_last_match_find_it_in_parallel() {
     check_openmp("last_matches");
     let cu = std::fs::read_to_string(root().join("target/e2e/program-last_matches/cuda_kernel.cu"))
         .unwrap();
-    let mut looping = Vec::new();
-    for chunk in cu.split("__global__ void ").skip(1) {
-        let signature = chunk.lines().next().unwrap_or("").to_string();
-        let body = chunk.split("extern \"C\"").next().unwrap_or("");
-        if chunk.contains("pencilc_block(1);")
-            && !signature.contains("_combine")
-            && body.contains("for (")
-        {
-            looping.push(signature);
-        }
-    }
+    let looping = one_thread_loops(&cu);
     let left_alone =
         |sig: &String| sig.contains("*__restrict__ best") || sig.contains("*__restrict__ got");
     assert_eq!(
@@ -3364,17 +3354,7 @@ fn arg_max_loops_find_their_iteration_in_parallel() {
     check_openmp("arg_extremes");
     let cu = std::fs::read_to_string(root().join("target/e2e/program-arg_extremes/cuda_kernel.cu"))
         .unwrap();
-    let mut looping = Vec::new();
-    for chunk in cu.split("__global__ void ").skip(1) {
-        let signature = chunk.lines().next().unwrap_or("").to_string();
-        let body = chunk.split("extern \"C\"").next().unwrap_or("");
-        if chunk.contains("pencilc_block(1);")
-            && !signature.contains("_combine")
-            && body.contains("for (")
-        {
-            looping.push(signature);
-        }
-    }
+    let looping = one_thread_loops(&cu);
     let left_alone = |sig: &String| {
         ["later", "narrow", "small"]
             .iter()
@@ -3423,4 +3403,21 @@ fn searches_in_short_rows_stay_as_written_where_the_model_says_so() {
         "{}",
         long
     );
+}
+
+/// The signatures of the CUDA kernels (combining kernels aside) launched
+/// with blocks of one thread whose body runs a loop.
+fn one_thread_loops(cu: &str) -> Vec<String> {
+    let mut looping = Vec::new();
+    for chunk in cu.split("__global__ void ").skip(1) {
+        let signature = chunk.lines().next().unwrap_or("").to_string();
+        let body = chunk.split("extern \"C\"").next().unwrap_or("");
+        if chunk.contains("pencilc_block(1);")
+            && !signature.contains("_combine")
+            && body.contains("for (")
+        {
+            looping.push(signature);
+        }
+    }
+    looping
 }

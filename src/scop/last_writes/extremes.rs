@@ -26,8 +26,8 @@
 //! in its iteration; the loop's bounds read nothing it writes; nothing
 //! else in the loop mentions `m` or the other variables.
 
-use super::reads::{idents_outside, replayable, sized_where_found, Writes};
-use super::{at_iteration, local, shape, Cx, Made, LAST};
+use super::reads::{idents_but, replayable, sized_where_found, Writes};
+use super::{at_iteration, keep_iteration, local, shape, Cx, Made, LAST};
 use crate::front::arith::{self, Arith};
 use crate::front::cexpr::plain;
 use crate::front::syntax::{AssignOp, BinOp, Expr, ExprKind, Stmt, UnOp};
@@ -88,7 +88,7 @@ pub(super) fn rewrite_loop(s: &mut Stmt, cx: &Cx, made: &mut Vec<Made>) -> (Vec<
             let mut outside = Vec::new();
             init.idents(&mut outside);
             cond.idents(&mut outside);
-            idents_outside(body, &body[x.pos], &mut outside);
+            idents_but(body, &body[x.pos], false, &mut outside);
             let mut mine: Vec<&str> = vec![x.var.as_str()];
             mine.extend(x.others.iter().filter_map(target));
             !outside.iter().any(|n| mine.contains(&n.as_str()))
@@ -166,8 +166,6 @@ pub(super) fn rewrite_loop(s: &mut Stmt, cx: &Cx, made: &mut Vec<Made>) -> (Vec<
             loc: if_loc.clone(),
             atomic: false,
         });
-        let i = long(mk(ExprKind::Ident(iter.clone())));
-        let keep = if take_largest { BinOp::Gt } else { BinOp::Lt };
         let matches = bin(BinOp::Eq, x.value.clone(), var());
         let matches = match beat {
             Some(b) => bin(BinOp::And, b, matches),
@@ -181,17 +179,7 @@ pub(super) fn rewrite_loop(s: &mut Stmt, cx: &Cx, made: &mut Vec<Made>) -> (Vec<
             step: *step,
             body: vec![Stmt::If {
                 cond: matches,
-                then_: vec![Stmt::Assign {
-                    lhs: last(),
-                    op: AssignOp::Assign,
-                    rhs: mk(ExprKind::Cond(
-                        Box::new(bin(keep, last(), i.clone())),
-                        Box::new(last()),
-                        Box::new(i),
-                    )),
-                    loc: if_loc.clone(),
-                    atomic: false,
-                }],
+                then_: vec![keep_iteration(&last(), iter, take_largest)],
                 else_: Vec::new(),
                 loc: if_loc.clone(),
             }],

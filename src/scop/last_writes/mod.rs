@@ -40,7 +40,7 @@ mod search;
 use crate::diag::Loc;
 use crate::front::arith::{self, Arith};
 use crate::front::parse::Region;
-use crate::front::syntax::{subst_expr, Expr, ExprKind, Stmt, Storage, VarDecl};
+use crate::front::syntax::{subst_expr, AssignOp, BinOp, Expr, ExprKind, Stmt, Storage, VarDecl};
 use reads::{calls, writes};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -171,6 +171,35 @@ fn at_iteration(stmts: &[Stmt], iter: &str, last: &Expr) -> Vec<Stmt> {
             other => other.clone(),
         })
         .collect()
+}
+
+/// `last = last > (long) iter ? last : (long) iter` (`<` where not
+/// `largest`): the update that keeps the largest (smallest) iteration.
+fn keep_iteration(last: &Expr, iter: &str, largest: bool) -> Stmt {
+    let mk = |kind| Expr {
+        kind,
+        loc: last.loc.clone(),
+    };
+    let i = mk(ExprKind::Cast(
+        "long".into(),
+        Box::new(mk(ExprKind::Ident(iter.to_string()))),
+    ));
+    let keep = if largest { BinOp::Gt } else { BinOp::Lt };
+    Stmt::Assign {
+        lhs: last.clone(),
+        op: AssignOp::Assign,
+        rhs: mk(ExprKind::Cond(
+            Box::new(mk(ExprKind::Binary(
+                keep,
+                Box::new(last.clone()),
+                Box::new(i.clone()),
+            ))),
+            Box::new(last.clone()),
+            Box::new(i),
+        )),
+        loc: last.loc.clone(),
+        atomic: false,
+    }
 }
 
 /// One variable the rewrite adds, and its value at the region's start

@@ -208,53 +208,18 @@ pub(super) fn visit_ifs_mut(body: &mut [Stmt], f: &mut dyn FnMut(&mut Vec<Stmt>,
     }
 }
 
-/// Every name the statements mention, but those of `skip`.
-pub(super) fn idents_outside(body: &[Stmt], skip: &Stmt, out: &mut Vec<String>) {
+/// Every name the statements mention but those of `skip`, an `if`: of it,
+/// with `values`, its condition and the right-hand sides of its `then`
+/// branch's assignments (all but the names they assign).
+pub(super) fn idents_but(body: &[Stmt], skip: &Stmt, values: bool, out: &mut Vec<String>) {
     for s in body {
         if std::ptr::eq(s, skip) {
-            continue;
-        }
-        match s {
-            Stmt::For {
-                iter,
-                init,
-                cond,
-                body,
-                ..
-            } => {
-                out.push(iter.clone());
-                init.idents(out);
+            if let (true, Stmt::If { cond, then_, .. }) = (values, s) {
                 cond.idents(out);
-                idents_outside(body, skip, out);
-            }
-            Stmt::While { cond, body, .. } => {
-                cond.idents(out);
-                idents_outside(body, skip, out);
-            }
-            Stmt::If {
-                cond, then_, else_, ..
-            } => {
-                cond.idents(out);
-                idents_outside(then_, skip, out);
-                idents_outside(else_, skip, out);
-            }
-            other => other.idents(out),
-        }
-    }
-}
-
-/// Every name the statements mention, but the left-hand sides of the
-/// assignments in the `then` branch of `skip`.
-pub(super) fn idents_except(body: &[Stmt], skip: &Stmt, out: &mut Vec<String>) {
-    for s in body {
-        if std::ptr::eq(s, skip) {
-            let Stmt::If { cond, then_, .. } = s else {
-                continue;
-            };
-            cond.idents(out);
-            for a in then_ {
-                if let Stmt::Assign { rhs, .. } = a {
-                    rhs.idents(out);
+                for a in then_ {
+                    if let Stmt::Assign { rhs, .. } = a {
+                        rhs.idents(out);
+                    }
                 }
             }
             continue;
@@ -270,18 +235,18 @@ pub(super) fn idents_except(body: &[Stmt], skip: &Stmt, out: &mut Vec<String>) {
                 out.push(iter.clone());
                 init.idents(out);
                 cond.idents(out);
-                idents_except(body, skip, out);
+                idents_but(body, skip, values, out);
             }
             Stmt::While { cond, body, .. } => {
                 cond.idents(out);
-                idents_except(body, skip, out);
+                idents_but(body, skip, values, out);
             }
             Stmt::If {
                 cond, then_, else_, ..
             } => {
                 cond.idents(out);
-                idents_except(then_, skip, out);
-                idents_except(else_, skip, out);
+                idents_but(then_, skip, values, out);
+                idents_but(else_, skip, values, out);
             }
             other => other.idents(out),
         }

@@ -1,10 +1,8 @@
 //! Searches for the last match: the `if` statements whose assignments
 //! run once after the loop, at the iteration an integer maximum finds.
 
-use super::reads::{
-    idents_except, replayable, sized_where_found, visit_ifs, visit_ifs_mut, Writes,
-};
-use super::{at_iteration, local, shape, Cx, Made, Shape, LAST};
+use super::reads::{idents_but, replayable, sized_where_found, visit_ifs, visit_ifs_mut, Writes};
+use super::{at_iteration, keep_iteration, local, shape, Cx, Made, Shape, LAST};
 use crate::diag::Loc;
 use crate::front::syntax::{AssignOp, BinOp, Expr, ExprKind, Stmt};
 use std::collections::BTreeSet;
@@ -69,19 +67,7 @@ pub(super) fn rewrite_loop(
                 atomic: false,
             });
         }
-        let i = long(mk(ExprKind::Ident(iter.clone())));
-        let keep = if up { BinOp::Gt } else { BinOp::Lt };
-        let update = Stmt::Assign {
-            lhs: last(),
-            op: AssignOp::Assign,
-            rhs: mk(ExprKind::Cond(
-                Box::new(bin(keep, last(), i.clone())),
-                Box::new(last()),
-                Box::new(i),
-            )),
-            loc: if_loc.clone(),
-            atomic: false,
-        };
+        let update = keep_iteration(&last(), &iter, up);
         let assignments = at_iteration(branch, &iter, &last());
         let found = if up { BinOp::Ge } else { BinOp::Le };
         after.push(Stmt::If {
@@ -159,7 +145,7 @@ fn eligible(s: &Stmt, shape: &Shape, cx: &Cx) -> BTreeSet<usize> {
         let mut names = Vec::new();
         init.idents(&mut names);
         cond.idents(&mut names);
-        idents_except(body, candidate, &mut names);
+        idents_but(body, candidate, true, &mut names);
         if names.iter().any(|n| targets.contains(&n.as_str())) {
             return;
         }
