@@ -3373,18 +3373,22 @@ fn arg_max_loops_find_their_iteration_in_parallel() {
     assert!(cu.contains("pencilc_init_"), "{}", cu);
 }
 
-/// The search rewrite is priced against the code as written
-/// (`driver::region::with_as_written`): many short rows keep the nest on
-/// one thread, as the GPU model estimates it faster than a launch per
-/// row; long rows take the rewrite. Both print the sequential results.
+/// A search per row (tests/programs/search_rows.c) is compiled three ways
+/// and the GPU model picks: as written and rewritten (`scop::last_writes`,
+/// `driver::region::with_as_written`), each with a copy of the search's
+/// variables per row, so that the rows run on threads; and without those
+/// copies, the rows in order with each search a parallel reduction
+/// (`driver::region::without_conditional_copies`). Many short rows take a
+/// thread each (no kernel of one thread running a loop); a few long rows
+/// take a reduction each. Both print the sequential results.
 #[test]
-fn searches_in_short_rows_stay_as_written_where_the_model_says_so() {
+fn searches_per_row_run_on_threads_or_as_reductions_as_the_model_says() {
     check("search_rows");
     check_with("search_rows", "-h100", &["--device", "nvidia-h100"]);
     check_cuda_emulated("search_rows");
     let src = root().join("tests/programs/search_rows.c");
     let dir = scratch("program-search_rows-model");
-    let note = |params: &str| {
+    let compile = |params: &str| {
         let out = run(
             Command::new(pencilc())
                 .args(["--target", "cuda", "-v", "--gpu-model-params", params, "-o"])
@@ -3392,17 +3396,58 @@ fn searches_in_short_rows_stay_as_written_where_the_model_says_so() {
                 .arg(&src),
             "pencilc -v",
         );
-        String::from_utf8_lossy(&out.stderr).into_owned()
+        let cu = std::fs::read_to_string(dir.join("p_kernel.cu")).unwrap();
+        (String::from_utf8_lossy(&out.stderr).into_owned(), cu)
     };
-    let short = note("m=3000,n=64");
-    assert!(short.contains("searches as written"), "{}", short);
-    let long = note("m=4,n=100000");
-    assert!(!long.contains("searches as written"), "{}", long);
+    let (short, cu) = compile("m=3000,n=64");
+    assert!(!short.contains("no copy per thread"), "{}", short);
+    assert!(cu.contains("pencilc_priv_a;"), "{}", cu);
+    assert!(one_thread_loops(&cu).is_empty(), "{}", cu);
+    let (long, _) = compile("m=4,n=100000");
+    assert!(long.contains("no copy per thread of `a`"), "{}", long);
     assert!(
         long.contains("`pencilc_last_0` accumulates (max)"),
         "{}",
         long
     );
+}
+
+/// Scalars that each row sets before reading them and then changes under
+/// conditions on the data (tests/programs/conditional_privates.c: `best =
+/// -1; for (i ...) if (A[r][i] > t) best = i;`, a running maximum with its
+/// index, a `while` count, one scalar in two nests) get a copy per thread,
+/// so their rows run on threads; before, `deps::privatise` took no
+/// variable with a conditional write, and the rows ran one after another
+/// (a kernel per row, or all of them on one thread). The values the last
+/// row leaves are read after the region; rows that carry a value to the
+/// next (never reset, reset on one branch, read before the reset) keep
+/// their order. Every version of every target prints the sequential
+/// results at three sizes, with `--reductions exact` too.
+#[test]
+fn scalars_changed_under_conditions_get_a_copy_per_thread() {
+    check("conditional_privates");
+    check_with(
+        "conditional_privates",
+        "-h100",
+        &["--device", "nvidia-h100"],
+    );
+    check_with("conditional_privates", "-exact", &["--reductions", "exact"]);
+    check_cuda_emulated("conditional_privates");
+    check_openmp("conditional_privates");
+    let cu = std::fs::read_to_string(
+        root().join("target/e2e/program-conditional_privates/cuda_kernel.cu"),
+    )
+    .unwrap();
+    for copy in ["best", "v", "mx", "at", "k", "c"] {
+        assert!(
+            cu.contains(&format!("pencilc_priv_{};", copy)),
+            "no copy of {} in\n{}",
+            copy,
+            cu
+        );
+    }
+    let looping = one_thread_loops(&cu);
+    assert!(looping.is_empty(), "{:#?}\n{}", looping, cu);
 }
 
 /// The signatures of the CUDA kernels (combining kernels aside) launched

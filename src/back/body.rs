@@ -444,10 +444,21 @@ impl BodyPrinter<'_> {
         .print(st)?;
         // The instance that writes a private copy's last value stores it
         // in the variable too: the assignment's left-hand side, once as the
-        // copy and once as the variable.
+        // copy and once as the variable; after code with dynamic control,
+        // the whole scalar (`deps::privatise` takes no other there), which
+        // its copy holds whether or not the code wrote it.
         for w in self.write_backs.iter().filter(|w| w.stmt == stmt) {
-            let crate::scop::StmtBody::Assign { lhs, .. } = &st.body else {
-                continue;
+            let whole;
+            let lhs = match &st.body {
+                crate::scop::StmtBody::Assign { lhs, .. } => lhs,
+                crate::scop::StmtBody::Compound(_) => {
+                    whole = crate::front::syntax::Expr {
+                        kind: crate::front::syntax::ExprKind::Ident(w.array.clone()),
+                        loc: st.loc.clone(),
+                    };
+                    &whole
+                }
+                crate::scop::StmtBody::Call { .. } => continue,
             };
             let global_access = |n: &str, subs: &[String]| -> String {
                 if n == w.array {

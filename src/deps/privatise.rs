@@ -19,6 +19,7 @@
 //! compiled without the privatisation).
 
 use crate::diag::Result;
+use crate::front::syntax::{Expr, ExprKind, Stmt, UnOp};
 use crate::isl::{Isl, IslResultExt};
 use crate::scop::{Scop, StmtBody};
 use isl_rs::{DimType, UnionAccessInfo, UnionMap};
@@ -48,6 +49,11 @@ pub struct Privatised {
     /// original order, and so also store it in the variable itself (isl
     /// union set text).
     pub last_writers: String,
+    /// Some write of the copy is under a condition on the data (a
+    /// may-write): a search's `best = i`. Such a copy is a choice: rows
+    /// on threads with a search each, against rows in order with each
+    /// search a parallel reduction (`driver::region`).
+    pub conditional: bool,
 }
 
 impl Privatised {
@@ -226,21 +232,31 @@ pub fn find(
             on_v(may_writes)?,
             on_v(kills)?,
         );
-        // May-writes (a write that may not happen) and kills make the
-        // value of an iteration depend on what happened before it.
-        if !yw.is_empty().isl(isl, STAGE)? || !k.is_empty().isl(isl, STAGE)? {
+        // Kills end values wherever they stand. A may-write (a write under
+        // a condition on the data, `if (a[i] > t) best = i`) keeps the
+        // value before it where it does not happen: it reads the variable
+        // as much as it writes it, and is a sink below, so that the value
+        // it may keep must come from its own live range too. Of an array
+        // it may write another element than the one its write-back would
+        // store; scalars only.
+        let may_written = !yw.is_empty().isl(isl, STAGE)?;
+        if !k.is_empty().isl(isl, STAGE)? || (may_written && !a.is_scalar()) {
             continue;
         }
-        let flow = UnionAccessInfo::from_sink(r)
+        let sinks = r.union(yw.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+        let flow = UnionAccessInfo::from_sink(sinks)
             .isl(isl, STAGE)?
             .set_must_source(mw.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .set_may_source(yw.copy().isl(isl, STAGE)?)
             .isl(isl, STAGE)?
             .set_schedule(sched.copy().isl(isl, STAGE)?)
             .isl(isl, STAGE)?
             .compute_flow()
             .isl(isl, STAGE)?;
         // A read with no write before it in the region reads the value
-        // from before the region: its copy would start undefined.
+        // from before the region: its copy would start undefined (so would
+        // a may-write's, where it does not happen).
         let unsourced = flow
             .get_may_no_source()
             .isl(isl, STAGE)?
@@ -289,12 +305,24 @@ pub fn find(
                 copies += 1;
                 continue;
             }
+            // The last instance that may write stores the copy whether or
+            // not its write happens: the copy holds the live range's value.
             let written = mw
                 .copy()
+                .isl(isl, STAGE)?
+                .union(yw.copy().isl(isl, STAGE)?)
                 .isl(isl, STAGE)?
                 .intersect_domain(names)
                 .isl(isl, STAGE)?;
             let last = last_writers(isl, time, &written)?;
+            let conditional = may_written
+                && !yw
+                    .copy()
+                    .isl(isl, STAGE)?
+                    .intersect_domain(instances_of(isl, scop, &stmts)?)
+                    .isl(isl, STAGE)?
+                    .is_empty()
+                    .isl(isl, STAGE)?;
             copies += 1;
             out.push(Privatised {
                 array: a.name.clone(),
@@ -302,6 +330,7 @@ pub fn find(
                 depth,
                 stmts,
                 last_writers: last.to_str().isl(isl, STAGE)?.to_string(),
+                conditional,
             });
         }
     }
@@ -383,11 +412,76 @@ fn plain_access(scop: &Scop, s: usize, array: &str) -> bool {
         // Statements under conditions on the data (`if (t > 0) B[i] += t`)
         // may read the copy: every read of the statement comes before its
         // writes in the dataflow, so what they see is decided as for an
-        // assignment. Writes there would be in the statement's own order,
-        // which the dataflow does not see.
-        StmtBody::Compound(_) => st.writes.iter().all(|w| w.array != array),
+        // assignment (a read of the statement's own write is of its own
+        // live range). They may write a scalar copy too, by its name
+        // only: its write-back stores the whole scalar after the statement.
+        StmtBody::Compound(body) => {
+            st.writes.iter().all(|w| w.array != array)
+                || (scop.array(array).is_some_and(|a| a.is_scalar())
+                    && assigns_by_name_only(body, array))
+        }
         StmtBody::Call { .. } => false,
     }
+}
+
+/// Whether `body` changes `var` only by assignments to its name (`v = e`,
+/// `v += e`, not atomic), takes no address of it, passes it to no call
+/// statement and declares nothing of its name: then the private copy's
+/// name in place of `var` is every change the statement makes.
+fn assigns_by_name_only(body: &[Stmt], var: &str) -> bool {
+    let takes_address = |e: &Expr| {
+        fn walk(e: &Expr, var: &str) -> bool {
+            match &e.kind {
+                ExprKind::Unary(UnOp::AddrOf, x) => {
+                    let mut names = Vec::new();
+                    x.idents(&mut names);
+                    names.iter().any(|n| n == var) || walk(x, var)
+                }
+                _ => e.children().into_iter().any(|c| walk(c, var)),
+            }
+        }
+        walk(e, var)
+    };
+    body.iter().all(|s| match s {
+        Stmt::For {
+            iter,
+            init,
+            cond,
+            body,
+            ..
+        } => {
+            iter != var
+                && !takes_address(init)
+                && !takes_address(cond)
+                && assigns_by_name_only(body, var)
+        }
+        Stmt::If {
+            cond, then_, else_, ..
+        } => {
+            !takes_address(cond)
+                && assigns_by_name_only(then_, var)
+                && assigns_by_name_only(else_, var)
+        }
+        Stmt::While { cond, body, .. } => !takes_address(cond) && assigns_by_name_only(body, var),
+        Stmt::Assign {
+            lhs, rhs, atomic, ..
+        } => {
+            let mut names = Vec::new();
+            lhs.idents(&mut names);
+            let writes_var = names.first().is_some_and(|n| n == var);
+            let by_name = matches!(&lhs.kind, ExprKind::Ident(n) if n == var);
+            (!writes_var || (by_name && !atomic)) && !takes_address(lhs) && !takes_address(rhs)
+        }
+        Stmt::Decl { var: d, init, .. } => {
+            d.name != var && init.as_ref().is_none_or(|i| !takes_address(i))
+        }
+        Stmt::Kill { targets: args, .. } | Stmt::Call { args, .. } => args.iter().all(|a| {
+            let mut names = Vec::new();
+            a.idents(&mut names);
+            !names.iter().any(|n| n == var)
+        }),
+        Stmt::Assume { .. } | Stmt::Break(_) | Stmt::Continue(_) => true,
+    })
 }
 
 /// The instances among `writes`' whose element no later instance writes.

@@ -76,6 +76,9 @@ struct Work {
     /// The region's model without its searches rewritten, where they are
     /// and the GPU model may prefer it (`with_as_written`).
     as_written: Option<scop::Scop>,
+    /// Private copies the GPU model priced out (`without_conditional_copies`):
+    /// models derived from this one do without them too.
+    kept_shared: Vec<String>,
 }
 
 /// Compiles region `no` of the file into `file`: a `Compiled` region, or
@@ -253,6 +256,7 @@ fn analyse(
         applied: Vec::new(),
         excluded: Vec::new(),
         as_written,
+        kept_shared: Vec::new(),
     }))
 }
 
@@ -400,6 +404,13 @@ fn climb_ladder(
                 tried = Ok(again);
             }
         }
+        if let (Ok(o), None) = (&tried, &opts.load_schedule) {
+            if let Some(other) =
+                without_conditional_copies(isl, w, o, &rung_opts, &mut before, opts, report, lap)
+            {
+                tried = Ok(other);
+            }
+        }
         if let Ok(o) = &tried {
             if let Some(other) =
                 with_as_written(isl, w, o, &rung_opts, &mut before, opts, report, lap)
@@ -431,12 +442,13 @@ fn climb_ladder(
 fn compile_derived(
     isl: &Isl,
     derived: &scop::Scop,
+    kept_shared: &[String],
     rung_opts: &RungCompile,
     report: &mut FileReport,
     lap: &mut Lap<'_>,
 ) -> Option<(deps::DependenceGraph, RegionOutcome, Vec<String>)> {
-    let mut excluded = Vec::new();
-    let mut d = deps::analyze(isl, derived).ok()?;
+    let mut excluded = kept_shared.to_vec();
+    let mut d = deps::analyze_with(isl, derived, &excluded).ok()?;
     let o = compile_rung(isl, derived, &mut d, &mut excluded, rung_opts, report, lap).ok()?;
     Some((d, o, excluded))
 }
@@ -474,7 +486,8 @@ fn with_splits(
     let mut again = before.clone();
     // A split that does not compile (an isl budget, a check) leaves the
     // whole statements, which did.
-    let Some((d, o, none_excluded)) = compile_derived(isl, &split, rung_opts, &mut again, lap)
+    let Some((d, o, none_excluded)) =
+        compile_derived(isl, &split, &w.kept_shared, rung_opts, &mut again, lap)
     else {
         return Ok(None);
     };
@@ -684,7 +697,8 @@ fn with_forwarding(
         return Ok(None);
     };
     let mut again = before.clone();
-    let Some((d, o, none_excluded)) = compile_derived(isl, &forwarded, rung_opts, &mut again, lap)
+    let Some((d, o, none_excluded)) =
+        compile_derived(isl, &forwarded, &w.kept_shared, rung_opts, &mut again, lap)
     else {
         return Ok(None);
     };
@@ -753,7 +767,8 @@ fn with_reductions(
     let mut with = w.scop.clone();
     scop::reductions::apply(&mut with, &chosen).map_err(|e| at_region(e, &w.scop))?;
     let mut again = before.clone();
-    let Some((d, with_o, none_excluded)) = compile_derived(isl, &with, rung_opts, &mut again, lap)
+    let Some((d, with_o, none_excluded)) =
+        compile_derived(isl, &with, &w.kept_shared, rung_opts, &mut again, lap)
     else {
         return Ok(None);
     };
@@ -785,6 +800,96 @@ fn with_reductions(
     before.placements.extend(notes);
     adopt(w, with, d, none_excluded, again, report);
     Ok(Some(with_o))
+}
+
+/// The region without its private copies of variables written under
+/// conditions on the data, and with the reductions that then pay, where
+/// the GPU model prices it lower: a search per row with its own copy runs
+/// the rows on threads, each thread through its whole row, which for a
+/// few long rows costs more than the rows in order with each search a
+/// parallel reduction (`deps::Privatised::conditional`). The outcome
+/// with it, the region's dependences and the report replaced.
+#[allow(clippy::too_many_arguments)]
+fn without_conditional_copies(
+    isl: &Isl,
+    w: &mut Work,
+    o: &RegionOutcome,
+    rung_opts: &RungCompile,
+    before: &mut FileReport,
+    opts: &Options,
+    report: &mut FileReport,
+    lap: &mut Lap<'_>,
+) -> Option<RegionOutcome> {
+    let conditional: Vec<&deps::Privatised> =
+        w.deps.privatised.iter().filter(|p| p.conditional).collect();
+    let names: Vec<String> = conditional.iter().map(|p| p.name.clone()).collect();
+    // The user's variables: a search's own (`pencilc_last_0`) goes with them.
+    let mut vars: Vec<String> = conditional
+        .iter()
+        .filter(|p| !crate::front::names::is_reserved(&p.array))
+        .map(|p| format!("`{}`", p.array))
+        .collect();
+    vars.dedup();
+    if names.is_empty() {
+        return None;
+    }
+    let ours = estimate_of(isl, &w.scop, &w.deps, o, opts)?;
+    let mut excluded = w.excluded.clone();
+    excluded.extend(names.iter().cloned());
+    let mut trial = Work {
+        scop: w.scop.clone(),
+        deps: deps::analyze_with(isl, &w.scop, &excluded).ok()?,
+        first: w.first,
+        deadline: w.deadline,
+        applied: w.applied.clone(),
+        excluded,
+        as_written: None,
+        kept_shared: names.clone(),
+    };
+    let mut again = before.clone();
+    let plain = compile_rung(
+        isl,
+        &trial.scop,
+        &mut trial.deps,
+        &mut trial.excluded,
+        rung_opts,
+        &mut again,
+        lap,
+    )
+    .ok()?;
+    let mut trial_before = before.clone();
+    let other = match with_reductions(
+        isl,
+        &mut trial,
+        &plain,
+        rung_opts,
+        &mut trial_before,
+        opts,
+        &mut again,
+        lap,
+    ) {
+        Ok(Some(reduced)) => reduced,
+        Ok(None) => plain,
+        Err(_) => return None,
+    };
+    let theirs = estimate_of(isl, &trial.scop, &trial.deps, &other, opts)?;
+    if !faster_by(&ours, &theirs, 1.0) {
+        return None;
+    }
+    let note = format!(
+        "line {}: no copy per thread of {}: the GPU model estimates the region at {:.3} ms without them against {:.3} ms with them",
+        w.scop.begin_line,
+        vars.join(", "),
+        theirs.0.total_ms,
+        ours.0.total_ms
+    );
+    again.placements.push(note.clone());
+    trial_before.placements.push(note);
+    *before = trial_before;
+    w.applied = trial.applied;
+    w.kept_shared = trial.kept_shared;
+    adopt(w, trial.scop, trial.deps, trial.excluded, again, report);
+    Some(other)
 }
 
 /// The region as written (no search or arg-max rewritten:

@@ -1,8 +1,9 @@
 /* One search per row of a nest: each row's last match (`a = j` under a
- * condition on the data). Rewritten (scop::last_writes), each row's
- * search is a parallel maximum launched once per row; as written, one
- * GPU thread runs the whole nest. The GPU model picks: the rewritten
- * form for long rows, the nest as written for many short ones. */
+ * condition on the data). With a copy of `a` per row, the rows run on
+ * threads, each through its row; without, the rows run in order and
+ * each row's search is a parallel maximum (scop::last_writes). The GPU
+ * model picks: a reduction per row for a few long rows, a thread per row
+ * for many short ones. */
 #include <stdio.h>
 
 #define R 3000

@@ -49,6 +49,11 @@ struct Traits {
     cached_rows: bool,
     /// Consecutive x threads touch different rows (`placement::crosses_rows`).
     crosses_rows: bool,
+    /// Some access stands for a range of elements in each instance (a
+    /// subscript on the data, `A[i][k]` with `k` found by a search, or an
+    /// inner loop of code with dynamic control): a tile holds all of each
+    /// range, which the instance may read one element of.
+    ranged: bool,
 }
 
 impl Traits {
@@ -391,12 +396,17 @@ fn traits(
     let crosses_rows = !coalesced
         && rank >= 2
         && placement::crosses_rows(isl, &per_access, &f.to_points, x_pos, rank, array)?;
+    let mut ranged = false;
+    for a in &per_access {
+        ranged |= !a.is_single_valued().isl(isl, STAGE)?;
+    }
     Ok(Traits {
         may_write: members.iter().any(|&m| refs[m].may_write),
         reuse,
         coalesced,
         cached_rows,
         crosses_rows,
+        ranged,
     })
 }
 
@@ -438,6 +448,15 @@ fn place(opts: &MemOptions, g: &mut Group, c: &Candidates, t: &Traits, shared_us
         // (neighbouring threads reading neighbouring elements) costs
         // little from global memory; the tile pays only for reuse of
         // the same element by several threads, or to coalesce.
+        // Coalescing an access that may read one element of each range
+        // by copying all of it (a search's `A[i][k]`: 64 elements copied
+        // per thread for one read) costs more than the scattered loads.
+        (_, Some(_)) if t.ranged && t.reuse.thread_factor <= 1 && !t.reuse.across_threads => {
+            g.reason = format!(
+                "global, {}, each access one element of a range its subscripts leave open (a tile would copy the whole range)",
+                reuse_text
+            );
+        }
         (_, Some(_)) if t.cached_rows => {
             g.reason = format!(
                 "global, {}, each thread on its own rows (cached lines serve its loop)",
