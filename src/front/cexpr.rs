@@ -188,6 +188,26 @@ pub fn plain(e: &Expr) -> String {
     p.print(e)
 }
 
+/// Whether `e` prints (`plain`) as `text`, printing nothing where it
+/// cannot: each node prints at least one character (a member row its
+/// first place and `&`), so one of more nodes than `text` has characters
+/// prints otherwise. Searches for a variable in every subterm of a chain
+/// of 10,000 sums printed each (a cubic time) before.
+pub fn prints_as(e: &Expr, text: &str) -> bool {
+    fn fits(e: &Expr, budget: &mut usize) -> bool {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        if let Some(row) = member_row(e) {
+            return fits(row.first, budget);
+        }
+        e.children().into_iter().all(|c| fits(c, budget))
+    }
+    let mut budget = text.len();
+    fits(e, &mut budget) && plain(e) == text
+}
+
 #[cfg(test)]
 mod paren_tests {
     use super::fully_parenthesized;
@@ -243,6 +263,28 @@ mod tests {
             flat_rows: false,
         };
         assert_eq!(p.print(&x), "(c0 + c1) * n");
+    }
+
+    #[test]
+    fn prints_as_skips_what_has_more_nodes_than_characters() {
+        let sum = bin(BinOp::Add, id("a"), id("b"));
+        assert!(prints_as(&sum, "a + b"));
+        assert!(!prints_as(&sum, "a+b"));
+        assert!(!prints_as(&id("a"), ""));
+        // A member row prints its first place alone, whatever else it has.
+        let int = |v: i64| e(ExprKind::Int(v, v.to_string()));
+        let row = call(
+            crate::front::syntax::MEMBER_ROW,
+            vec![id("s"), int(3), int(0), int(10)],
+        );
+        let text = plain(&row);
+        assert_eq!(text, "&s");
+        assert!(prints_as(&row, &text));
+        let mut deep = id("x");
+        for _ in 0..5_000 {
+            deep = bin(BinOp::Add, deep, id("y"));
+        }
+        assert!(!prints_as(&deep, "x"));
     }
 
     #[test]

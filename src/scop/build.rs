@@ -589,7 +589,8 @@ pub fn reduction_value_in(
     red: RedOp,
     acc: Option<&str>,
 ) -> Option<Expr> {
-    let same = |e: &Expr| crate::front::cexpr::plain(e) == crate::front::cexpr::plain(lhs);
+    let me = crate::front::cexpr::plain(lhs);
+    let same = |e: &Expr| crate::front::cexpr::prints_as(e, &me);
     if op == AssignOp::Assign && matches!(red, RedOp::Add | RedOp::Mul) {
         let free = |e: &Expr| !reads_same(e, lhs);
         if let Some(terms) = update_chain(rhs, red == RedOp::Mul, &same, &free) {
@@ -693,13 +694,18 @@ pub fn update_chain<'e>(
             BinOp::Add | BinOp::Mul if (*op == BinOp::Mul) == mul => {
                 if free(b) && walk(a, mul, is_me, free, terms) {
                     terms.push((false, b));
-                    true
-                } else if free(a) && walk(b, mul, is_me, free, terms) {
-                    terms.push((false, a));
-                    true
-                } else {
-                    false
+                    return true;
                 }
+                // The chain down `b` first: what it fails on is found
+                // within its depth, where `free(a)` reads all of `a` (at
+                // every step of a long chain that is not one).
+                let mark = terms.len();
+                if walk(b, mul, is_me, free, terms) && free(a) {
+                    terms.push((false, a));
+                    return true;
+                }
+                terms.truncate(mark);
+                false
             }
             BinOp::Sub if !mul && free(b) && walk(a, mul, is_me, free, terms) => {
                 terms.push((true, b));
@@ -788,7 +794,7 @@ fn atomic_op(op: AssignOp, rhs: &Expr) -> RedOp {
 fn reads_same(e: &Expr, lhs: &Expr) -> bool {
     let me = plain(lhs);
     fn count(e: &Expr, me: &str) -> bool {
-        plain(e) == me || e.children().into_iter().any(|c| count(c, me))
+        crate::front::cexpr::prints_as(e, me) || e.children().into_iter().any(|c| count(c, me))
     }
     count(e, &me)
 }

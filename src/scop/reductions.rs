@@ -20,7 +20,7 @@ use super::build::{conditional_min_max, MAX_FUNCTIONS, MIN_FUNCTIONS};
 use super::{Scop, StmtBody};
 use crate::diag::Result;
 use crate::front::arith::{type_of, Arith};
-use crate::front::cexpr::plain;
+use crate::front::cexpr::{plain, prints_as};
 use crate::front::syntax::{AssignOp, BinOp, Expr, ExprKind, RedOp, Stmt};
 use crate::isl::{Isl, IslResultExt};
 use isl_rs::{DimType, Map};
@@ -381,7 +381,7 @@ fn accumulation<'e>(
     rhs: &'e Expr,
 ) -> Option<(RedOp, Vec<&'e Expr>, bool)> {
     let me = plain(lhs);
-    let is_me = |e: &Expr| plain(e) == me;
+    let is_me = |e: &Expr| prints_as(e, &me);
     let free = |e: &Expr| self_reads(e, &me) == 0;
     // The term of `me op e` or `e op me`.
     let other = |a: &'e Expr, b: &'e Expr| -> Option<&'e Expr> {
@@ -434,7 +434,7 @@ fn accumulation<'e>(
 
 /// How many times `e` reads the element printed as `me`.
 fn self_reads(e: &Expr, me: &str) -> usize {
-    if plain(e) == me {
+    if prints_as(e, me) {
         return 1;
     }
     e.children().into_iter().map(|c| self_reads(c, me)).sum()
