@@ -606,6 +606,26 @@ mod tests {
         assert!(u.is_equal(&g.all(&isl).unwrap()).unwrap());
     }
 
+    /// Scalars set in each row and then changed under conditions on the
+    /// data get a copy per row (`conditional`); one never set in the row,
+    /// set on one branch only, or an array changed under a condition
+    /// (which element, the write-back could not know) gets none.
+    #[test]
+    fn scalars_changed_under_conditions_are_private_where_each_row_sets_them() {
+        let src = "void f(int m, int n, double A[50][40], int out[50], double t) {\n  int best, keep, half;\n  int two[2];\n#pragma scop\n  for (int r = 0; r < m; r++) {\n    best = -1;\n    two[0] = 0;\n    if (A[r][0] > t) half = 0;\n    for (int i = 0; i < n; i++)\n      if (A[r][i] > t) { best = i; keep = i; half = half + i; two[0] = i; }\n    out[r] = best + keep + half + two[0];\n  }\n#pragma endscop\n}\n";
+        let (_, _, g) = analyze_source("conditional", src);
+        let private = |v: &str| {
+            g.privatised
+                .iter()
+                .find(|p| p.array == v)
+                .map(|p| (p.depth, p.conditional))
+        };
+        assert_eq!(private("best"), Some((1, true)), "{}", g.dump());
+        for v in ["keep", "half", "two"] {
+            assert_eq!(private(v), None, "{}: {}", v, g.dump());
+        }
+    }
+
     /// Every iteration of an `independent` loop that overwrites a value
     /// stays after the write before the loop, not only iteration 0 (the
     /// one the original order makes its "next" writer).

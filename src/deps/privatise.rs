@@ -429,59 +429,40 @@ fn plain_access(scop: &Scop, s: usize, array: &str) -> bool {
 /// statement and declares nothing of its name: then the private copy's
 /// name in place of `var` is every change the statement makes.
 fn assigns_by_name_only(body: &[Stmt], var: &str) -> bool {
-    let takes_address = |e: &Expr| {
-        fn walk(e: &Expr, var: &str) -> bool {
-            match &e.kind {
-                ExprKind::Unary(UnOp::AddrOf, x) => {
-                    let mut names = Vec::new();
-                    x.idents(&mut names);
-                    names.iter().any(|n| n == var) || walk(x, var)
-                }
-                _ => e.children().into_iter().any(|c| walk(c, var)),
-            }
-        }
-        walk(e, var)
+    let mentions = |e: &Expr| {
+        let mut names = Vec::new();
+        e.idents(&mut names);
+        names.iter().any(|n| n == var)
     };
-    body.iter().all(|s| match s {
-        Stmt::For {
-            iter,
-            init,
-            cond,
-            body,
-            ..
-        } => {
-            iter != var
-                && !takes_address(init)
-                && !takes_address(cond)
-                && assigns_by_name_only(body, var)
+    fn takes_address(e: &Expr, mentions: &dyn Fn(&Expr) -> bool) -> bool {
+        match &e.kind {
+            ExprKind::Unary(UnOp::AddrOf, x) => mentions(x),
+            _ => e.children().into_iter().any(|c| takes_address(c, mentions)),
         }
-        Stmt::If {
-            cond, then_, else_, ..
-        } => {
-            !takes_address(cond)
-                && assigns_by_name_only(then_, var)
-                && assigns_by_name_only(else_, var)
-        }
-        Stmt::While { cond, body, .. } => !takes_address(cond) && assigns_by_name_only(body, var),
-        Stmt::Assign {
-            lhs, rhs, atomic, ..
-        } => {
-            let mut names = Vec::new();
-            lhs.idents(&mut names);
-            let writes_var = names.first().is_some_and(|n| n == var);
-            let by_name = matches!(&lhs.kind, ExprKind::Ident(n) if n == var);
-            (!writes_var || (by_name && !atomic)) && !takes_address(lhs) && !takes_address(rhs)
-        }
-        Stmt::Decl { var: d, init, .. } => {
-            d.name != var && init.as_ref().is_none_or(|i| !takes_address(i))
-        }
-        Stmt::Kill { targets: args, .. } | Stmt::Call { args, .. } => args.iter().all(|a| {
-            let mut names = Vec::new();
-            a.idents(&mut names);
-            !names.iter().any(|n| n == var)
-        }),
-        Stmt::Assume { .. } | Stmt::Break(_) | Stmt::Continue(_) => true,
-    })
+    }
+    let mut ok = true;
+    for s in body {
+        s.each(&mut |s| {
+            ok &= match s {
+                Stmt::Assign { lhs, atomic, .. } => {
+                    let mut names = Vec::new();
+                    lhs.idents(&mut names);
+                    names.first().is_none_or(|n| n != var)
+                        || (matches!(&lhs.kind, ExprKind::Ident(n) if n == var) && !atomic)
+                }
+                Stmt::For { iter, .. } => iter != var,
+                Stmt::Decl { var: d, .. } => d.name != var,
+                Stmt::Kill { targets: args, .. } | Stmt::Call { args, .. } => {
+                    !args.iter().any(|a| mentions(a))
+                }
+                _ => true,
+            } && !s
+                .own_exprs()
+                .into_iter()
+                .any(|e| takes_address(e, &mentions));
+        });
+    }
+    ok
 }
 
 /// The instances among `writes`' whose element no later instance writes.

@@ -428,6 +428,35 @@ impl Stmt {
         }
     }
 
+    /// Calls `f` on the statement and on every statement inside it, each
+    /// before those inside it.
+    pub fn each(&self, f: &mut dyn FnMut(&Stmt)) {
+        f(self);
+        let inner: &[&[Stmt]] = match self {
+            Stmt::For { body, .. } | Stmt::While { body, .. } => &[body],
+            Stmt::If { then_, else_, .. } => &[then_, else_],
+            _ => &[],
+        };
+        for s in inner.iter().flat_map(|b| b.iter()) {
+            s.each(f);
+        }
+    }
+
+    /// The statement's own expressions, not those of the statements inside
+    /// it (array extents of a declaration included).
+    pub fn own_exprs(&self) -> Vec<&Expr> {
+        match self {
+            Stmt::For { init, cond, .. } => vec![init, cond],
+            Stmt::If { cond, .. } | Stmt::While { cond, .. } | Stmt::Assume { cond, .. } => {
+                vec![cond]
+            }
+            Stmt::Assign { lhs, rhs, .. } => vec![lhs, rhs],
+            Stmt::Decl { var, init, .. } => var.dims.iter().flatten().chain(init).collect(),
+            Stmt::Kill { targets: args, .. } | Stmt::Call { args, .. } => args.iter().collect(),
+            Stmt::Break(_) | Stmt::Continue(_) => Vec::new(),
+        }
+    }
+
     /// Names declared inside the statement: loop iterators and locals.
     pub fn declared(&self, out: &mut Vec<String>) {
         let all = |b: &[Stmt], out: &mut Vec<String>| b.iter().for_each(|s| s.declared(out));
