@@ -453,7 +453,7 @@ fn assigns_by_name_only(body: &[Stmt], var: &str) -> bool {
                 Stmt::For { iter, .. } => iter != var,
                 Stmt::Decl { var: d, .. } => d.name != var,
                 Stmt::Kill { targets: args, .. } | Stmt::Call { args, .. } => {
-                    !args.iter().any(|a| mentions(a))
+                    !args.iter().any(&mentions)
                 }
                 _ => true,
             } && !s
