@@ -876,10 +876,15 @@ fn without_conditional_copies(
     if !faster_by(&ours, &theirs, 1.0) {
         return None;
     }
+    let what = if vars.is_empty() {
+        "a search's variables".to_string()
+    } else {
+        vars.join(", ")
+    };
     let note = format!(
         "line {}: no copy per thread of {}: the GPU model estimates the region at {:.3} ms without them against {:.3} ms with them",
         w.scop.begin_line,
-        vars.join(", "),
+        what,
         theirs.0.total_ms,
         ours.0.total_ms
     );
