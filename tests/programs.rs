@@ -3425,7 +3425,8 @@ fn searches_per_row_run_on_threads_or_as_reductions_as_the_model_says() {
 /// row leaves are read after the region; rows that carry a value to the
 /// next (never reset, reset on one branch, read before the reset) keep
 /// their order. Every version of every target prints the sequential
-/// results at three sizes, with `--reductions exact` too.
+/// results at three sizes, with `--reductions exact` too. A value read at
+/// the element a search found stays in global memory.
 #[test]
 fn scalars_changed_under_conditions_get_a_copy_per_thread() {
     check("conditional_privates");
@@ -3451,6 +3452,15 @@ fn scalars_changed_under_conditions_get_a_copy_per_thread() {
     }
     let looping = one_thread_loops(&cu);
     assert!(looping.is_empty(), "{:#?}\n{}", looping, cu);
+    // A row's value read at the iteration a search found (`v = A[r][i]`
+    // under the condition) is one element of the row per thread: no
+    // shared tile copies the whole row for it.
+    let log = verbose_log("conditional_privates");
+    assert!(
+        log.contains("each access one element of a range its subscripts leave open"),
+        "{}",
+        log
+    );
 }
 
 /// The signatures of the CUDA kernels (combining kernels aside) launched
