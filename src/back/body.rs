@@ -458,6 +458,7 @@ impl BodyPrinter<'_> {
                     };
                     &whole
                 }
+                // `deps::privatise` gives a summary call's variables no copy.
                 crate::scop::StmtBody::Call { .. } => continue,
             };
             let global_access = |n: &str, subs: &[String]| -> String {

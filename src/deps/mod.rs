@@ -236,14 +236,9 @@ impl Model {
     /// The model of the program in which each of `privs` is expanded by
     /// its live ranges, and stored by its last writers (`privatise`).
     fn privatise(&mut self, isl: &Isl, scop: &Scop, privs: &[Privatised]) -> Result<()> {
-        // A last writer may be a may-write: its store happens all the same.
-        let written = self
-            .exact_must_writes
-            .copy()
-            .isl(isl, STAGE)?
-            .union(self.exact_may_writes.copy().isl(isl, STAGE)?)
-            .isl(isl, STAGE)?;
-        let back = privatise::write_backs(isl, scop, &written, privs)?;
+        // All writes, as written: a last writer may be a may-write, whose
+        // store happens all the same.
+        let back = privatise::write_backs(isl, scop, &self.writes, privs)?;
         let ex = |m: &UnionMap| privatise::expand(isl, scop, m.copy().isl(isl, STAGE)?, privs);
         let with_back = |m: UnionMap| -> Result<UnionMap> {
             m.union(back.copy().isl(isl, STAGE)?).isl(isl, STAGE)

@@ -784,8 +784,7 @@ fn with_reductions(
                 "line {}: no reductions: the GPU model estimates the region at {:.3} ms with them against {:.3} ms without",
                 w.scop.begin_line, theirs.0.total_ms, ours.0.total_ms
             );
-            report.placements.push(note.clone());
-            before.placements.push(note);
+            note_in_both(report, before, note);
             return Ok(None);
         }
     }
@@ -822,6 +821,9 @@ fn without_conditional_copies(
 ) -> Option<RegionOutcome> {
     let conditional: Vec<&deps::Privatised> =
         w.deps.privatised.iter().filter(|p| p.conditional).collect();
+    if conditional.is_empty() {
+        return None;
+    }
     let names: Vec<String> = conditional.iter().map(|p| p.name.clone()).collect();
     // The user's variables: a search's own (`pencilc_last_0`) goes with them.
     let mut vars: Vec<String> = conditional
@@ -830,9 +832,6 @@ fn without_conditional_copies(
         .map(|p| format!("`{}`", p.array))
         .collect();
     vars.dedup();
-    if names.is_empty() {
-        return None;
-    }
     let ours = estimate_of(isl, &w.scop, &w.deps, o, opts)?;
     let mut excluded = w.excluded.clone();
     excluded.extend(names.iter().cloned());
@@ -888,13 +887,19 @@ fn without_conditional_copies(
         theirs.0.total_ms,
         ours.0.total_ms
     );
-    again.placements.push(note.clone());
-    trial_before.placements.push(note);
+    note_in_both(&mut again, &mut trial_before, note);
     *before = trial_before;
     w.applied = trial.applied;
     w.kept_shared = trial.kept_shared;
     adopt(w, trial.scop, trial.deps, trial.excluded, again, report);
     Some(other)
+}
+
+/// Adds a `-v` note to the report a step leaves and to `before`, from
+/// which the later steps start again, so that it stays.
+fn note_in_both(report: &mut FileReport, before: &mut FileReport, note: String) {
+    report.placements.push(note.clone());
+    before.placements.push(note);
 }
 
 /// The region as written (no search or arg-max rewritten:
@@ -938,9 +943,7 @@ fn with_as_written(
         "line {}: searches as written: the GPU model estimates the region at {:.3} ms so against {:.3} ms with them rewritten",
         plain.begin_line, theirs.0.total_ms, ours.0.total_ms
     );
-    // The later steps start again from `before`: the note stays.
-    again.placements.push(note.clone());
-    before.placements.push(note);
+    note_in_both(&mut again, before, note);
     w.applied.clear();
     adopt(w, plain, d, excluded, again, report);
     Some(other)

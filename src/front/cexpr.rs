@@ -208,6 +208,18 @@ pub fn prints_as(e: &Expr, text: &str) -> bool {
     fits(e, &mut budget) && plain(e) == text
 }
 
+/// How many subterms of `e` (itself included, none inside one that
+/// matches) print as `text`: the reads of a variable printed so.
+pub fn count_printed_as(e: &Expr, text: &str) -> usize {
+    if prints_as(e, text) {
+        return 1;
+    }
+    e.children()
+        .into_iter()
+        .map(|c| count_printed_as(c, text))
+        .sum()
+}
+
 #[cfg(test)]
 mod paren_tests {
     use super::fully_parenthesized;

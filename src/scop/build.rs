@@ -792,11 +792,7 @@ fn atomic_op(op: AssignOp, rhs: &Expr) -> RedOp {
 /// model's question (`updates_commute`), and a value that reads the array
 /// keeps it from private copies (`reduction_uses`).
 fn reads_same(e: &Expr, lhs: &Expr) -> bool {
-    let me = plain(lhs);
-    fn count(e: &Expr, me: &str) -> bool {
-        crate::front::cexpr::prints_as(e, me) || e.children().into_iter().any(|c| count(c, me))
-    }
-    count(e, &me)
+    crate::front::cexpr::count_printed_as(e, &plain(lhs)) > 0
 }
 
 impl<'r> Builder<'r> {

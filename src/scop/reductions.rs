@@ -20,7 +20,7 @@ use super::build::{conditional_min_max, MAX_FUNCTIONS, MIN_FUNCTIONS};
 use super::{Scop, StmtBody};
 use crate::diag::Result;
 use crate::front::arith::{type_of, Arith};
-use crate::front::cexpr::{plain, prints_as};
+use crate::front::cexpr::{count_printed_as, plain, prints_as};
 use crate::front::syntax::{AssignOp, BinOp, Expr, ExprKind, RedOp, Stmt};
 use crate::isl::{Isl, IslResultExt};
 use isl_rs::{DimType, Map};
@@ -382,7 +382,7 @@ fn accumulation<'e>(
 ) -> Option<(RedOp, Vec<&'e Expr>, bool)> {
     let me = plain(lhs);
     let is_me = |e: &Expr| prints_as(e, &me);
-    let free = |e: &Expr| self_reads(e, &me) == 0;
+    let free = |e: &Expr| count_printed_as(e, &me) == 0;
     // The term of `me op e` or `e op me`.
     let other = |a: &'e Expr, b: &'e Expr| -> Option<&'e Expr> {
         if is_me(a) && free(b) {
@@ -430,14 +430,6 @@ fn accumulation<'e>(
         }
         _ => None,
     }
-}
-
-/// How many times `e` reads the element printed as `me`.
-fn self_reads(e: &Expr, me: &str) -> usize {
-    if prints_as(e, me) {
-        return 1;
-    }
-    e.children().into_iter().map(|c| self_reads(c, me)).sum()
 }
 
 /// Whether two different instances of `updates`, in one iteration of the
@@ -568,7 +560,7 @@ fn instances_meet(
 /// How many reads of its own element an accumulation's statement has:
 /// the implicit one of `op=`, and those of `lhs` in the value.
 fn expected_self_reads(lhs: &Expr, op: AssignOp, rhs: &Expr) -> usize {
-    usize::from(op != AssignOp::Assign) + self_reads(rhs, &plain(lhs))
+    usize::from(op != AssignOp::Assign) + count_printed_as(rhs, &plain(lhs))
 }
 
 /// Whether the updates of `v` by `updates`, in one iteration of the loops

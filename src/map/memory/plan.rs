@@ -444,10 +444,6 @@ fn place(opts: &MemOptions, g: &mut Group, c: &Candidates, t: &Traits, shared_us
                 }
             );
         }
-        // Where global loads are cached (a GPU's L1), a stencil's halo
-        // (neighbouring threads reading neighbouring elements) costs
-        // little from global memory; the tile pays only for reuse of
-        // the same element by several threads, or to coalesce.
         // Coalescing an access that may read one element of each range
         // by copying all of it (a search's `A[i][k]`: 64 elements copied
         // per thread for one read) costs more than the scattered loads.
@@ -457,6 +453,10 @@ fn place(opts: &MemOptions, g: &mut Group, c: &Candidates, t: &Traits, shared_us
                 reuse_text
             );
         }
+        // Where global loads are cached (a GPU's L1), a stencil's halo
+        // (neighbouring threads reading neighbouring elements) costs
+        // little from global memory; the tile pays only for reuse of
+        // the same element by several threads, or to coalesce.
         (_, Some(_)) if t.cached_rows => {
             g.reason = format!(
                 "global, {}, each thread on its own rows (cached lines serve its loop)",
