@@ -3428,6 +3428,18 @@ fn searches_per_row_run_on_threads_or_as_reductions_as_the_model_says() {
 /// results at three sizes, with `--reductions exact` too. A value read at
 /// the element a search found stays in global memory.
 #[test]
+fn scalars_written_through_calls_and_by_set_up_loops_keep_their_values() {
+    check("written_by_address_and_loop");
+    check_with(
+        "written_by_address_and_loop",
+        "-h100",
+        &["--device", "nvidia-h100"],
+    );
+    check_cuda_emulated("written_by_address_and_loop");
+    check_openmp("written_by_address_and_loop");
+}
+
+#[test]
 fn scalars_changed_under_conditions_get_a_copy_per_thread() {
     check("conditional_privates");
     check_with(

@@ -30,7 +30,6 @@ use crate::isl::{Isl, IslResultExt};
 use crate::scop::Scop;
 use isl_rs::{DimType, LocalSpace, Map, PwAff, Set, UnionMap, UnionSet, Val};
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 /// isl operations that reading back one version's code may take. Most
 /// regions' code reads back in a small part of this (PolyBench's, the
@@ -160,19 +159,9 @@ fn within_budget(
     unmodelled_ok: bool,
     check: impl FnOnce() -> Result<()>,
 ) -> Result<ReadBack> {
-    let budget = match isl.max_operations() {
-        0 => limit,
-        m => m.min(limit),
-    };
-    isl.ctx.reset_operations();
-    isl.ctx.set_max_operations(budget);
-    let r = check();
-    isl.reset_budget();
-    match r {
-        Ok(()) => Ok(ReadBack::Checked),
-        Err(e) if e.code == Code::Budget && isl.time_left() != Some(Duration::ZERO) => {
-            Ok(ReadBack::TooCostly)
-        }
+    match isl.within_operations(limit, check) {
+        Ok(Some(())) => Ok(ReadBack::Checked),
+        Ok(None) => Ok(ReadBack::TooCostly),
         Err(e) if unmodelled_ok && e.code == Code::Internal && e.message.contains(UNREADABLE) => {
             let at = e.message.find(UNREADABLE).unwrap_or(0);
             Ok(ReadBack::Unreadable(e.message[at..].to_string()))

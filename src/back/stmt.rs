@@ -350,10 +350,18 @@ impl StmtPrinter<'_> {
                     // statement writes (`scop::build::compound`): the
                     // variable itself runs, so that it keeps its final
                     // value.
+                    // A set-up statement the host runs has no accesses
+                    // left in the model (`scop::prologue`); what it wrote
+                    // is in `host_writes`.
+                    let set_up = self
+                        .scop
+                        .host_prologue
+                        .iter()
+                        .any(|&k| self.scop.stmts[k].name == st.name);
                     let of_region = !scope.iter().any(|(n, _)| n == iter)
-                        && st.writes.iter().any(|w| {
-                            w.array == *iter && self.scop.array(iter).is_some_and(|a| a.is_scalar())
-                        });
+                        && (st.writes.iter().any(|w| w.array == *iter)
+                            || (set_up && self.scop.host_writes.contains(iter)))
+                        && self.scop.array(iter).is_some_and(|a| a.is_scalar());
                     let init = self.convert(st, scope, init)?;
                     let outer = scope.len();
                     let (decl, var) = if of_region {

@@ -313,19 +313,19 @@ pub fn analyze(isl: &Isl, scop: &Scop) -> Result<DependenceGraph> {
 pub fn analyze_with(isl: &Isl, scop: &Scop, excluded: &[String]) -> Result<DependenceGraph> {
     isl.reset_budget();
     let mut model = Model::read(isl, scop)?;
-    let privatised = {
-        privatise::find(
-            isl,
-            scop,
-            &order_tree(isl, &model.sched)?,
-            &model.sched,
-            &model.reads,
-            &model.exact_must_writes,
-            &model.exact_may_writes,
-            &model.kills,
-            excluded,
-        )?
-    };
+    let privatised = privatise::find(
+        isl,
+        scop,
+        &privatise::Accesses {
+            sched: &order_tree(isl, &model.sched)?,
+            time: &model.sched,
+            reads: &model.reads,
+            must_writes: &model.exact_must_writes,
+            may_writes: &model.exact_may_writes,
+            kills: &model.kills,
+        },
+        excluded,
+    )?;
     // The order between live ranges, from the program as written.
     let reorder_order = if privatised.is_empty() {
         isl.union_map("{ }").isl(isl, STAGE)?

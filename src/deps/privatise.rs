@@ -30,6 +30,9 @@ const STAGE: &str = "deps";
 /// of their whole (constant) extent per thread, up to this many elements.
 pub const MAX_PRIVATE_ARRAY_ELEMS: i64 = 256;
 
+/// isl operations the dataflow of one variable's copies may take.
+const PRIVATISE_OPERATIONS: u64 = 1_000_000;
+
 /// A variable privatised by the loops around its accesses in one loop
 /// nest (a variable that several nests reuse, as deriche's `ym1`, has a
 /// private copy in each nest that keeps its values to itself).
@@ -177,12 +180,7 @@ fn common_loops(isl: &Isl, scop: &Scop, stmts: &[usize]) -> Result<usize> {
 pub fn find(
     isl: &Isl,
     scop: &Scop,
-    sched: &isl_rs::Schedule,
-    time: &UnionMap,
-    reads: &UnionMap,
-    must_writes: &UnionMap,
-    may_writes: &UnionMap,
-    kills: &UnionMap,
+    access: &Accesses,
     excluded: &[String],
 ) -> Result<Vec<Privatised>> {
     let mut out = Vec::new();
@@ -219,120 +217,161 @@ pub fn find(
         if accessing.is_empty() || !accessing.iter().all(|&s| plain_access(scop, s, &a.name)) {
             continue;
         }
-        let universe = elements(isl, a)?;
-        let on_v = |m: &UnionMap| -> Result<UnionMap> {
-            m.copy()
-                .isl(isl, STAGE)?
-                .intersect_range(universe.copy().isl(isl, STAGE)?)
-                .isl(isl, STAGE)
+        // Copies only save what the scheduler can reorder: a variable
+        // whose dataflow alone costs more than that keeps one copy (a
+        // 7x12 array read by a stencil and a triangular update took 2.7 s
+        // here, and pushed the region past its time to the host).
+        let found = isl.within_operations(PRIVATISE_OPERATIONS, || {
+            copies_of(isl, scop, a, &accessing, access, excluded)
+        })?;
+        out.extend(found.unwrap_or_default());
+    }
+    Ok(out)
+}
+
+/// The region as written, which `find` reads the dataflow from.
+pub struct Accesses<'a> {
+    /// The original order as a tree, and as a map (instance → time).
+    pub sched: &'a isl_rs::Schedule,
+    pub time: &'a UnionMap,
+    pub reads: &'a UnionMap,
+    pub must_writes: &'a UnionMap,
+    pub may_writes: &'a UnionMap,
+    pub kills: &'a UnionMap,
+}
+
+/// The private copies of variable `a`, one per web of the statements
+/// `accessing` it whose values all live within iterations of their loops.
+fn copies_of(
+    isl: &Isl,
+    scop: &Scop,
+    a: &crate::scop::Array,
+    accessing: &[usize],
+    access: &Accesses,
+    excluded: &[String],
+) -> Result<Vec<Privatised>> {
+    let mut out = Vec::new();
+    let Accesses {
+        sched,
+        time,
+        reads,
+        must_writes,
+        may_writes,
+        kills,
+    } = *access;
+    let universe = elements(isl, a)?;
+    let on_v = |m: &UnionMap| -> Result<UnionMap> {
+        m.copy()
+            .isl(isl, STAGE)?
+            .intersect_range(universe.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)
+    };
+    let (r, mw, yw, k) = (
+        on_v(reads)?,
+        on_v(must_writes)?,
+        on_v(may_writes)?,
+        on_v(kills)?,
+    );
+    // Kills end values wherever they stand. A may-write (a write under
+    // a condition on the data, `if (a[i] > t) best = i`) keeps the
+    // value before it where it does not happen: it reads the variable
+    // as much as it writes it, and is a sink below, so that the value
+    // it may keep must come from its own live range too. Of an array
+    // it may write another element than the one its write-back would
+    // store; scalars only.
+    let may_written = !yw.is_empty().isl(isl, STAGE)?;
+    if !k.is_empty().isl(isl, STAGE)? || (may_written && !a.is_scalar()) {
+        return Ok(out);
+    }
+    let sinks = r.union(yw.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+    let flow = UnionAccessInfo::from_sink(sinks)
+        .isl(isl, STAGE)?
+        .set_must_source(mw.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .set_may_source(yw.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .set_schedule(sched.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .compute_flow()
+        .isl(isl, STAGE)?;
+    // A read with no write before it in the region reads the value
+    // from before the region: its copy would start undefined (so would
+    // a may-write's, where it does not happen).
+    let unsourced = flow
+        .get_may_no_source()
+        .isl(isl, STAGE)?
+        .domain()
+        .isl(isl, STAGE)?;
+    let deps = flow.get_may_dependence().isl(isl, STAGE)?;
+    let mut copies = 0;
+    for stmts in webs(isl, scop, &accessing, &deps)? {
+        let name = match copies {
+            0 => format!("pencilc_priv_{}", a.name),
+            k => format!("pencilc_priv_{}_{}", a.name, k),
         };
-        let (r, mw, yw, k) = (
-            on_v(reads)?,
-            on_v(must_writes)?,
-            on_v(may_writes)?,
-            on_v(kills)?,
-        );
-        // Kills end values wherever they stand. A may-write (a write under
-        // a condition on the data, `if (a[i] > t) best = i`) keeps the
-        // value before it where it does not happen: it reads the variable
-        // as much as it writes it, and is a sink below, so that the value
-        // it may keep must come from its own live range too. Of an array
-        // it may write another element than the one its write-back would
-        // store; scalars only.
-        let may_written = !yw.is_empty().isl(isl, STAGE)?;
-        if !k.is_empty().isl(isl, STAGE)? || (may_written && !a.is_scalar()) {
+        if excluded.contains(&name) {
+            copies += 1;
             continue;
         }
-        let sinks = r.union(yw.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
-        let flow = UnionAccessInfo::from_sink(sinks)
+        let names = instances_of(isl, scop, &stmts)?;
+        // Every value read in the nest is written in the same iteration
+        // of its loops (so none comes from before the nest).
+        let mine = deps
+            .copy()
             .isl(isl, STAGE)?
-            .set_must_source(mw.copy().isl(isl, STAGE)?)
-            .isl(isl, STAGE)?
-            .set_may_source(yw.copy().isl(isl, STAGE)?)
-            .isl(isl, STAGE)?
-            .set_schedule(sched.copy().isl(isl, STAGE)?)
-            .isl(isl, STAGE)?
-            .compute_flow()
+            .intersect_range(names.copy().isl(isl, STAGE)?)
             .isl(isl, STAGE)?;
-        // A read with no write before it in the region reads the value
-        // from before the region: its copy would start undefined (so would
-        // a may-write's, where it does not happen).
-        let unsourced = flow
-            .get_may_no_source()
+        if !unsourced
+            .copy()
             .isl(isl, STAGE)?
-            .domain()
-            .isl(isl, STAGE)?;
-        let deps = flow.get_may_dependence().isl(isl, STAGE)?;
-        let mut copies = 0;
-        for stmts in webs(isl, scop, &accessing, &deps)? {
-            let name = match copies {
-                0 => format!("pencilc_priv_{}", a.name),
-                k => format!("pencilc_priv_{}_{}", a.name, k),
-            };
-            if excluded.contains(&name) {
-                copies += 1;
-                continue;
+            .intersect(names.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .is_empty()
+            .isl(isl, STAGE)?
+        {
+            copies += 1;
+            continue;
+        }
+        let loops = common_loops(isl, scop, &stmts)?;
+        let mut depth = 0;
+        for d in (1..=loops).rev() {
+            let same = pairs_in_one_range(isl, live_range_map(isl, scop, &stmts, d)?)?;
+            if mine.is_subset(&same).isl(isl, STAGE)? {
+                depth = d;
+                break;
             }
-            let names = instances_of(isl, scop, &stmts)?;
-            // Every value read in the nest is written in the same iteration
-            // of its loops (so none comes from before the nest).
-            let mine = deps
+        }
+        if depth == 0 {
+            copies += 1;
+            continue;
+        }
+        // The last instance that may write stores the copy whether or
+        // not its write happens: the copy holds the live range's value.
+        let written = mw
+            .copy()
+            .isl(isl, STAGE)?
+            .union(yw.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .intersect_domain(names)
+            .isl(isl, STAGE)?;
+        let last = last_writers(isl, time, &written)?;
+        let conditional = may_written
+            && !yw
                 .copy()
                 .isl(isl, STAGE)?
-                .intersect_range(names.copy().isl(isl, STAGE)?)
-                .isl(isl, STAGE)?;
-            if !unsourced
-                .copy()
-                .isl(isl, STAGE)?
-                .intersect(names.copy().isl(isl, STAGE)?)
+                .intersect_domain(instances_of(isl, scop, &stmts)?)
                 .isl(isl, STAGE)?
                 .is_empty()
-                .isl(isl, STAGE)?
-            {
-                copies += 1;
-                continue;
-            }
-            let loops = common_loops(isl, scop, &stmts)?;
-            let mut depth = 0;
-            for d in (1..=loops).rev() {
-                let same = pairs_in_one_range(isl, live_range_map(isl, scop, &stmts, d)?)?;
-                if mine.is_subset(&same).isl(isl, STAGE)? {
-                    depth = d;
-                    break;
-                }
-            }
-            if depth == 0 {
-                copies += 1;
-                continue;
-            }
-            // The last instance that may write stores the copy whether or
-            // not its write happens: the copy holds the live range's value.
-            let written = mw
-                .copy()
-                .isl(isl, STAGE)?
-                .union(yw.copy().isl(isl, STAGE)?)
-                .isl(isl, STAGE)?
-                .intersect_domain(names)
                 .isl(isl, STAGE)?;
-            let last = last_writers(isl, time, &written)?;
-            let conditional = may_written
-                && !yw
-                    .copy()
-                    .isl(isl, STAGE)?
-                    .intersect_domain(instances_of(isl, scop, &stmts)?)
-                    .isl(isl, STAGE)?
-                    .is_empty()
-                    .isl(isl, STAGE)?;
-            copies += 1;
-            out.push(Privatised {
-                array: a.name.clone(),
-                name,
-                depth,
-                stmts,
-                last_writers: last.to_str().isl(isl, STAGE)?.to_string(),
-                conditional,
-            });
-        }
+        copies += 1;
+        out.push(Privatised {
+            array: a.name.clone(),
+            name,
+            depth,
+            stmts,
+            last_writers: last.to_str().isl(isl, STAGE)?.to_string(),
+            conditional,
+        });
     }
     Ok(out)
 }

@@ -210,6 +210,33 @@ impl Isl {
         self.ctx.set_max_operations(self.max_operations);
     }
 
+    /// Runs `work` within `limit` isl operations (at most the stage's own
+    /// budget), with a fresh count for it and for the caller after it:
+    /// `Ok(None)` where it ran out of them while the region's time had
+    /// not. For work that is worth doing only where it is cheap (a check,
+    /// an optimisation with a fallback); other errors stay errors.
+    pub fn within_operations<T>(
+        &self,
+        limit: u64,
+        work: impl FnOnce() -> crate::diag::Result<T>,
+    ) -> crate::diag::Result<Option<T>> {
+        let budget = match self.max_operations {
+            0 => limit,
+            m => m.min(limit),
+        };
+        self.ctx.reset_operations();
+        self.ctx.set_max_operations(budget);
+        let r = work();
+        self.reset_budget();
+        match r {
+            Ok(x) => Ok(Some(x)),
+            Err(e) if e.code == Code::Budget && self.time_left() != Some(Duration::ZERO) => {
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// Converts an isl-rs error into a diagnostic naming the stage.
     pub fn err(&self, stage: &str, e: LibISLError) -> Diagnostic {
         self.error_from_msg(stage, &e.to_string())

@@ -528,8 +528,16 @@ pub(super) fn collect_written(
             }
             Stmt::Call { args, .. } => {
                 for a in args {
+                    // `&x` (`&A[i][0]`) lets the callee write `x`, whatever
+                    // its rank: a scalar passed so is no parameter of the
+                    // region (its reads were taken for a value fixed at
+                    // entry, which the call changes).
+                    let (a, addressed) = match &a.kind {
+                        ExprKind::Unary(UnOp::AddrOf, x) => (x.as_ref(), true),
+                        _ => (a, false),
+                    };
                     if let Some(n) = base_name(a) {
-                        if symbols.get(n).is_some_and(|d| d.rank() > 0) {
+                        if addressed || symbols.get(n).is_some_and(|d| d.rank() > 0) {
                             out.insert(n.to_string());
                         }
                     }

@@ -60,8 +60,23 @@ impl Builder<'_> {
         self.inner_iters.clear();
         self.inner_cons.clear();
         r?;
+        // What runs inside is known at run time only, but a loop at the
+        // top of the statement sets its iterator whenever the statement
+        // runs (`for (i = 0; ...)`, whatever `break` ends it): of a
+        // variable of the region (`run_by_compound`), a must-write. The
+        // value it leaves is then the statement's, not one from before
+        // the region (a region-local `int i;` has none).
+        let set_by_loop: Vec<&str> = body
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::For { iter, .. } if self.run_by_compound.contains(iter) => {
+                    Some(iter.as_str())
+                }
+                _ => None,
+            })
+            .collect();
         for w in &mut writes {
-            w.may = true;
+            w.may = !set_by_loop.contains(&w.array.as_str());
         }
         let mut reductions: Vec<(String, RedOp)> = Vec::new();
         for w in &writes {
@@ -209,9 +224,11 @@ impl Builder<'_> {
                     // included): the statement writes that variable, and
                     // the back ends print the loop over it
                     // (`back::stmt`, `Statement::writes_whole`).
+                    // So does one over a local of the region declared
+                    // before the statement (`int i; for (i = 0; ...)`).
                     if !self.inner_declared.contains(iter)
-                        && !self.locals.contains_key(iter)
-                        && self.region.symbols.contains_key(iter)
+                        && (self.locals.contains_key(iter)
+                            || self.region.symbols.contains_key(iter))
                     {
                         let var = Expr {
                             kind: ExprKind::Ident(iter.clone()),
