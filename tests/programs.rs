@@ -3437,6 +3437,22 @@ fn scalars_written_through_calls_and_by_set_up_loops_keep_their_values() {
     );
     check_cuda_emulated("written_by_address_and_loop");
     check_openmp("written_by_address_and_loop");
+    // The search per row: a copy of `i` and of `j` per thread.
+    let cu = std::fs::read_to_string(
+        root().join("target/e2e/program-written_by_address_and_loop/cuda_kernel.cu"),
+    )
+    .unwrap();
+    for copy in ["i", "j"] {
+        assert!(
+            cu.contains(&format!(
+                "for (pencilc_priv_{c} = 0; pencilc_priv_{c} < ",
+                c = copy
+            )),
+            "no copy of {} in\n{}",
+            copy,
+            cu
+        );
+    }
 }
 
 #[test]

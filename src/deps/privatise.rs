@@ -464,7 +464,7 @@ fn plain_access(scop: &Scop, s: usize, array: &str) -> bool {
 }
 
 /// Whether `body` changes `var` only by assignments to its name (`v = e`,
-/// `v += e`, not atomic), takes no address of it, passes it to no call
+/// `v += e`, not atomic, or a loop over it), takes no address of it, passes it to no call
 /// statement and declares nothing of its name: then the private copy's
 /// name in place of `var` is every change the statement makes.
 fn assigns_by_name_only(body: &[Stmt], var: &str) -> bool {
@@ -489,7 +489,9 @@ fn assigns_by_name_only(body: &[Stmt], var: &str) -> bool {
                     names.first().is_none_or(|n| n != var)
                         || (matches!(&lhs.kind, ExprKind::Ident(n) if n == var) && !atomic)
                 }
-                Stmt::For { iter, .. } => iter != var,
+                // A loop over `var` (`for (i = 0; ...) if (...) break;`)
+                // sets it by its name too (`back::stmt` prints the copy).
+                Stmt::For { .. } => true,
                 Stmt::Decl { var: d, .. } => d.name != var,
                 Stmt::Kill { targets: args, .. } | Stmt::Call { args, .. } => {
                     !args.iter().any(&mentions)

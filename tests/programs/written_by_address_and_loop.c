@@ -10,7 +10,10 @@
  *    runs before the device code: it was printed over a new `int i`, so
  *    the variable kept its old value (`B[-1]` written after it);
  *  - the same over a local of the region (`int i;` in the region), which
- *    the kernels took from the host, where it was never declared. */
+ *    the kernels took from the host, where it was never declared.
+ * A search per row over a variable of the function (`rows`) sets it
+ * before reading it in every row: each row gets a copy, the rows run on
+ * threads, and the last row's values are left in the variables. */
 #include <stdio.h>
 
 static int g;
@@ -104,6 +107,27 @@ static void local_break(int n, double A[restrict const static 64],
 #pragma endscop
 }
 
+static void rows(int m, int n, double A[restrict const static 64],
+                 int out[restrict const static 64], int *fin)
+{
+  int i = -5, j = -3;
+#pragma scop
+  for (int r = 0; r < m; r++) {
+    for (i = 0; i < n; i++)
+      if (A[(r + i) % 64] > 40.0)
+        break;
+    for (j = 0; j < n; j++) {
+      if (A[(r * 3 + j) % 64] < 5.0)
+        continue;
+      if (A[(r * 3 + j) % 64] > 55.0)
+        break;
+    }
+    out[r] = i + 100 * j;
+  }
+#pragma endscop
+  *fin = i * 1000 + j;
+}
+
 int main(void)
 {
   static int out[64], IB[64];
@@ -135,6 +159,11 @@ int main(void)
     setup_continue(n, A, B, &fin);
     printf("setup_continue %d: %d\n", n, fin);
     local_break(n, A, B);
+    rows(n, sizes[3 - z], A, out, &fin);
+    s = 0;
+    for (int r = 0; r < 64; r++)
+      s += out[r] * (r % 3 + 1);
+    printf("rows %d: %ld %d\n", n, s, fin);
   }
   for (int i = 0; i < 64; i++)
     printf("%d %g\n", IB[i], B[i]);

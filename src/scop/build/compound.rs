@@ -78,6 +78,18 @@ impl Builder<'_> {
         for w in &mut writes {
             w.may = !set_by_loop.contains(&w.array.as_str());
         }
+        // A statement that is that loop alone reads its iterator only
+        // after setting it (unless the first value reads the old one):
+        // the value it leaves depends on nothing from before, and a
+        // search per row (`for (i = 0; ...) if (...) break; out[r] = i;`)
+        // leaves the rows independent where `i` has a copy per row.
+        if let [Stmt::For { iter, init, .. }] = body {
+            let mut first = Vec::new();
+            init.idents(&mut first);
+            if set_by_loop.contains(&iter.as_str()) && !first.contains(iter) {
+                reads.retain(|r| r.array != *iter);
+            }
+        }
         let mut reductions: Vec<(String, RedOp)> = Vec::new();
         for w in &writes {
             if let Some(op) = self.reduction_op(&w.array) {
