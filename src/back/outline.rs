@@ -75,7 +75,7 @@ pub fn outline(scop: &Scop, number: usize, v: &Versions) -> Option<Outlined> {
     let written: BTreeSet<&str> = scop
         .arrays
         .iter()
-        .filter(|a| a.is_scalar() && (a.written || scop.host_writes.contains(&a.name)) && !a.local)
+        .filter(|a| a.is_scalar() && (a.written || scop.host_written(&a.name)) && !a.local)
         .map(|a| a.name.as_str())
         .collect();
 

@@ -353,14 +353,15 @@ impl StmtPrinter<'_> {
                     // A set-up statement the host runs has no accesses
                     // left in the model (`scop::prologue`); what it wrote
                     // is in `host_writes`.
-                    let set_up = self
+                    let set_up_writes = self
                         .scop
                         .host_prologue
                         .iter()
-                        .any(|&k| self.scop.stmts[k].name == st.name);
+                        .find(|&&k| self.scop.stmts[k].name == st.name)
+                        .and_then(|k| self.scop.host_writes.get(k));
                     let of_region = !scope.iter().any(|(n, _)| n == iter)
                         && (st.writes.iter().any(|w| w.array == *iter)
-                            || (set_up && self.scop.host_writes.contains(iter)))
+                            || set_up_writes.is_some_and(|w| w.contains(iter)))
                         && self.scop.array(iter).is_some_and(|a| a.is_scalar());
                     let init = self.convert(st, scope, init)?;
                     let outer = scope.len();

@@ -144,8 +144,10 @@ pub struct Scop {
     /// device code (`prologue::peel`): they keep their places in `stmts`
     /// with no instance and no access left.
     pub host_prologue: Vec<usize>,
-    /// The variables they write, which the host hands back to the user.
-    pub host_writes: std::collections::BTreeSet<String>,
+    /// What each of them writes, by its index in `stmts`: the host hands
+    /// it back to the user, and the printer runs a loop of theirs over
+    /// the region's variable (`back::stmt`), though they keep no access.
+    pub host_writes: std::collections::BTreeMap<usize, std::collections::BTreeSet<String>>,
 }
 
 /// The value an affine loop leaves in its iterator, a variable declared
@@ -353,6 +355,11 @@ pub struct Access {
 }
 
 impl Scop {
+    /// Whether a set-up statement the host runs writes `v`.
+    pub fn host_written(&self, v: &str) -> bool {
+        self.host_writes.values().any(|w| w.contains(v))
+    }
+
     pub fn array(&self, name: &str) -> Option<&Array> {
         self.arrays.iter().find(|a| a.name == name)
     }

@@ -148,9 +148,8 @@ pub fn peel(
             .subtract(isl.set(&st.domain).isl(isl, STAGE)?)
             .isl(isl, STAGE)?;
         st.domain = empty.to_str().isl(isl, STAGE)?.to_string();
-        for a in st.writes.iter() {
-            out.host_writes.insert(a.array.clone());
-        }
+        out.host_writes
+            .insert(k, st.writes.iter().map(|a| a.array.clone()).collect());
         st.reads.clear();
         st.writes.clear();
     }
@@ -198,6 +197,18 @@ mod tests {
             Some((out, _)) => {
                 for &k in &out.host_prologue {
                     assert!(out.stmts[k].reads.is_empty() && out.stmts[k].writes.is_empty());
+                    // What it wrote stays its own (`back::stmt` prints a
+                    // loop over a variable it wrote as that variable).
+                    assert_eq!(
+                        out.host_writes.get(&k),
+                        Some(
+                            &scop.stmts[k]
+                                .writes
+                                .iter()
+                                .map(|a| a.array.clone())
+                                .collect()
+                        )
+                    );
                     assert!(
                         out.stmts[k].domain.contains("false"),
                         "{}",
@@ -220,6 +231,16 @@ mod tests {
     fn constants_for_the_loops_move() {
         let src = "void f(int n, float al, float x[100], float y[100]) {\n  float k, a;\n#pragma scop\n  k = al * 2.0f;\n  a = k + 1.0f;\n  for (int i = 0; i < n; i++)\n    y[i] = x[i] * k + a;\n#pragma endscop\n}\n";
         assert_eq!(peeled("pro-const", src), vec![4, 5]);
+        let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
+        let (out, _) = peel(
+            &isl,
+            &scop_of("pro-const", src),
+            &BTreeSet::new(),
+            Moves::default(),
+        )
+        .unwrap()
+        .unwrap();
+        assert!(out.host_written("k") && out.host_written("a") && !out.host_written("y"));
     }
 
     #[test]

@@ -66,7 +66,7 @@ impl<'r> Builder<'r> {
             assumed_pure: std::mem::take(&mut self.assumed_pure),
             call_values: self.region.call_values.clone(),
             host_prologue: Vec::new(),
-            host_writes: BTreeSet::new(),
+            host_writes: Default::default(),
         };
         let mut scop = assume_in_bounds(scop)?;
         scop.host_only |= self.unseen_effects;
