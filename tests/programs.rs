@@ -3507,3 +3507,41 @@ fn one_thread_loops(cu: &str) -> Vec<String> {
     }
     looping
 }
+
+/// Reads that C makes only under an affine condition (`i < n - 1 ?
+/// x[i + 1] : 0`, `i > 0 && x[i - 1] > x[i]`, `i == 0 || ...`, `!(...)`)
+/// are reads of the instances where it holds: the copies to the device
+/// stay inside the arrays, which here lie between pages the program may
+/// not touch. Counted for every instance, they reached one element or one
+/// row past an array, and the emulated CUDA version and OpenCL with
+/// buffers of its own crashed in the copy.
+#[test]
+fn reads_under_affine_conditions_copy_only_what_c_reads() {
+    check("guarded_reads");
+    check_cuda_emulated("guarded_reads");
+    let dir = root().join("target/e2e/program-guarded_reads");
+    let want = run(&mut Command::new(dir.join("seq")), "sequential program").stdout;
+    for pool in ["1", "0"] {
+        let got = device_run(
+            &dir.join("par-opencl"),
+            &[("PENCILC_ZERO_COPY", "0"), ("PENCILC_POOL", pool)],
+            "OpenCL program with buffers of its own",
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&got.stdout),
+            String::from_utf8_lossy(&want)
+        );
+    }
+    // The model says so: `x[i + 1]` is read where i < n - 1 only.
+    let scop = Command::new(pencilc())
+        .args(["--emit", "scop"])
+        .arg(root().join("tests/programs/guarded_reads.c"))
+        .output()
+        .unwrap();
+    let scop = String::from_utf8_lossy(&scop.stdout);
+    assert!(
+        scop.lines().any(|l| l.contains("x[i + 1] : (i < n - 1)")),
+        "{}",
+        scop
+    );
+}

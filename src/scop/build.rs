@@ -113,6 +113,12 @@ struct Builder<'r> {
     /// Inside the branches of `?:` or the right operand of `&&`, `||`:
     /// reads there may not happen, so they are may-reads.
     conditional: usize,
+    /// What is known there where it is affine (`i < n - 1` in
+    /// `i < n - 1 ? x[i + 1] : 0`), as isl constraints: the reads are
+    /// only of the instances where it holds, so that the footprint copied
+    /// to a device is no more than C reads (`x[n]` past the array, which
+    /// crashed the copy, or bytes another thread owns).
+    guards: Vec<String>,
     warnings: Vec<Diagnostic>,
     /// A call whose effects the model cannot see (`CallFacts`): the
     /// region keeps the user's code.
@@ -276,6 +282,7 @@ fn build_with(prepared: &super::reshape::Prepared, dynamic: BTreeSet<String>) ->
         inner_locals: BTreeSet::new(),
         inner_declared: Vec::new(),
         conditional: 0,
+        guards: Vec::new(),
         warnings: vec![],
         unseen_effects: false,
         unused_array_args: Vec::new(),

@@ -159,6 +159,7 @@ impl<'r> Builder<'r> {
             }
         }
         let mut all = cons;
+        all.extend(self.guards.iter().map(|g| format!("({})", g)));
         if !self.inner_iters.is_empty() {
             let mut inner = self.inner_cons.clone();
             inner.extend(all);
@@ -255,6 +256,45 @@ impl<'r> Builder<'r> {
         }
     }
 
+    /// The affine facts that hold where the condition `c` is `value`: all
+    /// of it where it is affine, else its affine conjuncts (`i > 0` of
+    /// `i > 0 && x[i] > t`; for false, its affine disjuncts negated).
+    fn known_when(&mut self, c: &Expr, value: bool) -> Vec<String> {
+        if let Ok(k) = self.try_convert(|cv| cv.cond(c)) {
+            return vec![if value { k } else { format!("not ({})", k) }];
+        }
+        match &c.kind {
+            ExprKind::Binary(BinOp::And, a, b) if value => {
+                let mut k = self.known_when(a, true);
+                k.extend(self.known_when(b, true));
+                k
+            }
+            ExprKind::Binary(BinOp::Or, a, b) if !value => {
+                let mut k = self.known_when(a, false);
+                k.extend(self.known_when(b, false));
+                k
+            }
+            ExprKind::Unary(UnOp::Not, a) => self.known_when(a, !value),
+            _ => Vec::new(),
+        }
+    }
+
+    /// `work` on reads that happen only where `known` holds: may-reads of
+    /// those instances.
+    fn guarded(
+        &mut self,
+        known: Vec<String>,
+        work: impl FnOnce(&mut Self) -> Result<()>,
+    ) -> Result<()> {
+        let n = self.guards.len();
+        self.guards.extend(known);
+        self.conditional += 1;
+        let r = work(self);
+        self.conditional -= 1;
+        self.guards.truncate(n);
+        r
+    }
+
     /// Reads inside an expression. For the left-hand side only its
     /// subscripts are searched.
     pub(super) fn reads_in(
@@ -295,20 +335,18 @@ impl<'r> Builder<'r> {
             ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => self.reads_in(a, tuple, out, false),
             ExprKind::Binary(op, a, b) => {
                 self.reads_in(a, tuple, out, false)?;
-                let short_circuit = matches!(op, BinOp::And | BinOp::Or);
-                self.conditional += short_circuit as usize;
-                let r = self.reads_in(b, tuple, out, false);
-                self.conditional -= short_circuit as usize;
-                r
+                let known = match op {
+                    BinOp::And => self.known_when(a, true),
+                    BinOp::Or => self.known_when(a, false),
+                    _ => return self.reads_in(b, tuple, out, false),
+                };
+                self.guarded(known, |me| me.reads_in(b, tuple, out, false))
             }
             ExprKind::Cond(c, t, f) => {
                 self.reads_in(c, tuple, out, false)?;
-                self.conditional += 1;
-                let r = self
-                    .reads_in(t, tuple, out, false)
-                    .and_then(|_| self.reads_in(f, tuple, out, false));
-                self.conditional -= 1;
-                r
+                let (yes, no) = (self.known_when(c, true), self.known_when(c, false));
+                self.guarded(yes, |me| me.reads_in(t, tuple, out, false))?;
+                self.guarded(no, |me| me.reads_in(f, tuple, out, false))
             }
             ExprKind::Call(f, args) => {
                 if f == "__pencil_maybe" {
