@@ -335,6 +335,12 @@ fn climb_ladder(
     lap: &mut Lap<'_>,
 ) -> Result<Option<RegionOutcome>> {
     let mut previous: Option<(Rung, Diagnostic)> = None;
+    // Schedules of earlier rungs, by their options and the copies left
+    // out of the dependences: a rung that differs only in its mapping
+    // (no shared-memory tiles) takes the schedule the rung before made
+    // (Pluto's ILP took 3-5 s of each of them, tests/programs/
+    // degenerate_launch.c).
+    let mut schedules: Vec<(String, Vec<String>, crate::sched::Scheduled)> = Vec::new();
     for rung in Rung::from(w.first, opts.target, &opts.map, &opts.sched) {
         if let Some((from, why)) = previous.take() {
             report
@@ -351,13 +357,40 @@ fn climb_ladder(
         let mut options = rung.options(&opts.sched, map_opts);
         options.misorder_launches =
             opts.debug_fault.as_deref() == Some(&format!("misorder:{}", rung.name()));
-        let rung_opts = RungCompile {
-            options,
+        let loaded = loaded.filter(|_| rung <= Rung::NoPromotion);
+        let scheduled = if loaded.is_none() && !options.original {
+            let key = format!("{:?}", options.sched);
+            match schedules
+                .iter()
+                .find(|(k, ex, _)| *k == key && *ex == w.excluded)
+            {
+                Some((_, _, s)) => Some(s.clone()),
+                None => {
+                    let made = crate::sched::schedule(isl, &w.scop, &w.deps, &options.sched).ok();
+                    if let Some(s) = &made {
+                        schedules.push((key, w.excluded.clone(), s.clone()));
+                    }
+                    made
+                }
+            }
+        } else {
+            None
+        };
+        // The schedule is this model's: the rung's compilation takes it,
+        // the models derived from it below (reductions, splits) schedule
+        // their own.
+        let first = RungCompile {
+            options: options.clone(),
             cpu: cpu_version(opts),
-            loaded: loaded.filter(|_| rung <= Rung::NoPromotion),
-            scheduled: None,
+            loaded,
+            scheduled,
             emit: opts.emit,
             kernels_so_far,
+        };
+        let rung_opts = RungCompile {
+            scheduled: None,
+            options,
+            ..first
         };
         let mut before = report.clone();
         let mut tried = compile_rung(
@@ -365,21 +398,29 @@ fn climb_ladder(
             &w.scop,
             &mut w.deps,
             &mut w.excluded,
-            &rung_opts,
+            &first,
             report,
             lap,
         );
+        // What follows improves a compiled outcome and is optional: a step
+        // that runs out of its isl budget, or of the rung's time (isl's
+        // alarm, `isl::alarm`), leaves the outcome as it was, where the
+        // whole rung failed before; out of time, the steps after it are
+        // skipped.
+        let mut steps = Optional::default();
         if let Ok(o) = &tried {
-            if let Some(split) = with_splits(isl, w, o, &rung_opts, &before, opts, report, lap)? {
+            if let Some(split) = steps.run(isl, || {
+                with_splits(isl, w, o, &rung_opts, &before, opts, report, lap)
+            })? {
                 before.placements.extend(split.1);
                 tried = Ok(split.0);
             }
         }
         for alt in [Alternative::Hoisted, Alternative::IslScheduler] {
             if let Ok(o) = &tried {
-                if let Some(other) =
-                    with_alternative(alt, isl, w, o, &rung_opts, &before, opts, report, lap)?
-                {
+                if let Some(other) = steps.run(isl, || {
+                    with_alternative(alt, isl, w, o, &rung_opts, &before, opts, report, lap)
+                })? {
                     before.placements.push(other.1);
                     tried = Ok(other.0);
                     // `--hoist always` keeps what it asked for, which the
@@ -391,39 +432,64 @@ fn climb_ladder(
             }
         }
         if let Ok(o) = &tried {
-            if let Some(other) = with_forwarding(isl, w, o, &rung_opts, &before, opts, report, lap)?
-            {
+            if let Some(other) = steps.run(isl, || {
+                with_forwarding(isl, w, o, &rung_opts, &before, opts, report, lap)
+            })? {
                 before.placements.extend(other.1);
                 tried = Ok(other.0);
             }
         }
         if let (Ok(o), None) = (&tried, &opts.load_schedule) {
-            if let Some(again) =
-                with_reductions(isl, w, o, &rung_opts, &mut before, opts, report, lap)?
-            {
+            if let Some(again) = steps.run(isl, || {
+                with_reductions(isl, w, o, &rung_opts, &mut before, opts, report, lap)
+            })? {
                 tried = Ok(again);
             }
         }
         if let (Ok(o), None) = (&tried, &opts.load_schedule) {
-            if let Some(other) =
-                without_conditional_copies(isl, w, o, &rung_opts, &mut before, opts, report, lap)
-            {
+            if let Some(other) = steps.run(isl, || {
+                Ok(without_conditional_copies(
+                    isl,
+                    w,
+                    o,
+                    &rung_opts,
+                    &mut before,
+                    opts,
+                    report,
+                    lap,
+                ))
+            })? {
                 tried = Ok(other);
             }
         }
         if let Ok(o) = &tried {
-            if let Some(other) =
-                with_as_written(isl, w, o, &rung_opts, &mut before, opts, report, lap)
-            {
+            if let Some(other) = steps.run(isl, || {
+                Ok(with_as_written(
+                    isl,
+                    w,
+                    o,
+                    &rung_opts,
+                    &mut before,
+                    opts,
+                    report,
+                    lap,
+                ))
+            })? {
                 tried = Ok(other);
             }
         }
         if let Ok(o) = &tried {
-            if let Some(other) =
-                with_global_tiles(isl, w, o, &rung_opts, &before, opts, report, lap)?
-            {
+            if let Some(other) = steps.run(isl, || {
+                with_global_tiles(isl, w, o, &rung_opts, &before, opts, report, lap)
+            })? {
                 tried = Ok(other);
             }
+        }
+        if steps.out_of_time && tried.is_ok() {
+            report.placements.push(format!(
+                "{}: the rung's time ran out while the GPU model compared other versions of the region (splits, schedules, reductions, tiles); the version compiled first is kept (raise --schedule-timeout to compare them all)",
+                w.scop.heading().trim_end()
+            ));
         }
         isl.set_deadline(None);
         match tried {
@@ -433,6 +499,31 @@ fn climb_ladder(
         }
     }
     Ok(None)
+}
+
+/// The optional steps after a rung's compilation (`climb_ladder`).
+#[derive(Default)]
+struct Optional {
+    /// The rung's time ran out in one of them.
+    out_of_time: bool,
+}
+
+impl Optional {
+    /// `step`'s improvement, or none where it ran out of its isl budget
+    /// or of the rung's time, or where an earlier one ran out of time.
+    fn run<T>(&mut self, isl: &Isl, step: impl FnOnce() -> Result<Option<T>>) -> Result<Option<T>> {
+        if self.out_of_time || isl.time_left() == Some(std::time::Duration::ZERO) {
+            self.out_of_time = true;
+            return Ok(None);
+        }
+        match step() {
+            Err(e) if e.code == crate::diag::Code::Budget => {
+                self.out_of_time = isl.time_left() == Some(std::time::Duration::ZERO);
+                Ok(None)
+            }
+            r => r,
+        }
+    }
 }
 
 /// A model derived from the region's (reductions applied, statements

@@ -3,6 +3,7 @@
 //! operation budget, and the AST-build functions isl-rs does not bind.
 
 pub mod affine;
+mod alarm;
 pub mod ast_build;
 pub mod order;
 pub mod time;
@@ -39,6 +40,9 @@ const ISL_ERROR_QUOTA: i32 = 6;
 /// One isl context with pencilc's options. Everything built from it must be
 /// dropped before it; stages therefore hold it by reference only.
 pub struct Isl {
+    /// Aborts isl's work at the deadline (`alarm`); declared first, so
+    /// that it stops before the context is freed.
+    alarm: RefCell<alarm::Alarm>,
     /// Objects read from isl text, by their text. The `Scop` and the
     /// dependences are plain text that every stage reads again; parsing
     /// it was a third of a region's isl time (deriche). Declared before
@@ -104,6 +108,7 @@ impl Isl {
         }
         ctx.set_max_operations(max_operations);
         Isl {
+            alarm: RefCell::new(alarm::Alarm::new(ctx.ptr)),
             parsed: RefCell::new(Parsed::default()),
             ctx,
             max_operations,
@@ -143,9 +148,22 @@ impl Isl {
             .map(|(_, t)| *t)
     }
 
-    /// Sets (or clears) the time by which the current work must end.
+    /// Sets (or clears) the time by which the current work must end: isl
+    /// work still running then fails (`alarm`), and work after it fails
+    /// until the next deadline is set.
     pub fn set_deadline(&self, deadline: Option<Instant>) {
         self.deadline.set(deadline);
+        self.alarm.borrow_mut().set(deadline);
+        self.set_budget(self.max_operations);
+    }
+
+    /// Sets the context's operation budget, unless the alarm spent it.
+    fn set_budget(&self, budget: u64) {
+        self.ctx.set_max_operations(budget);
+        // After the budget: an alarm that rang before it spends it again.
+        if self.alarm.borrow().rang() {
+            self.ctx.set_max_operations(alarm::SPENT);
+        }
     }
 
     /// The time by which the current work must end, if any.
@@ -207,7 +225,7 @@ impl Isl {
     /// Starts a fresh budget for the next stage.
     pub fn reset_budget(&self) {
         self.ctx.reset_operations();
-        self.ctx.set_max_operations(self.max_operations);
+        self.set_budget(self.max_operations);
     }
 
     /// Runs `work` within `limit` isl operations (at most the stage's own
@@ -225,7 +243,7 @@ impl Isl {
             m => m.min(limit),
         };
         self.ctx.reset_operations();
-        self.ctx.set_max_operations(budget);
+        self.set_budget(budget);
         let r = work();
         self.reset_budget();
         match r {
@@ -243,9 +261,18 @@ impl Isl {
     }
 
     fn error_from_msg(&self, stage: &str, msg: &str) -> Diagnostic {
+        let rang = self.alarm.borrow().rang();
         let quota = msg.contains("Quota") || self.ctx.aborted() != 0 || self.over_quota();
         self.ctx.reset_error();
-        if quota {
+        if rang && quota {
+            // The alarm: the deadline passed inside an isl call.
+            Diagnostic::error(
+                Code::Budget,
+                None,
+                format!("the region ran out of its time in stage `{}`", stage),
+            )
+            .with_hint("raise --schedule-timeout (seconds per region), or simplify the region")
+        } else if quota {
             Diagnostic::error(
                 Code::Budget,
                 None,
