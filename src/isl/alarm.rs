@@ -121,3 +121,45 @@ impl Drop for Alarm {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diag::Code;
+    use crate::isl::{Isl, IslResultExt};
+    use std::time::{Duration, Instant};
+
+    /// Work that needs isl's simplex (it counts operations).
+    fn work(isl: &Isl) -> crate::diag::Result<bool> {
+        let s = isl
+            .set("[n] -> { [i, j] : 0 <= i < n and 0 <= j <= i and 3j >= 2i + 1 }")
+            .isl(isl, "test")?;
+        s.lexmin().isl(isl, "test")?.is_empty().isl(isl, "test")
+    }
+
+    #[test]
+    fn isl_work_fails_after_the_deadline_and_works_again_with_the_next() {
+        let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
+        isl.set_deadline(Some(Instant::now() + Duration::from_millis(5)));
+        std::thread::sleep(Duration::from_millis(100));
+        let e = work(&isl).unwrap_err();
+        assert_eq!(e.code, Code::Budget);
+        assert!(e.message.contains("ran out of its time"), "{}", e.message);
+        // The stage's budget set anew (`reset_budget`) stays spent.
+        isl.reset_budget();
+        assert!(work(&isl).is_err());
+        // A new deadline, or none, lifts it.
+        isl.set_deadline(Some(Instant::now() + Duration::from_secs(60)));
+        assert_eq!(work(&isl).unwrap(), false);
+        isl.set_deadline(None);
+        assert_eq!(work(&isl).unwrap(), false);
+    }
+
+    #[test]
+    fn a_context_without_a_deadline_starts_no_alarm() {
+        let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
+        assert!(isl.alarm.borrow().thread.is_none());
+        assert_eq!(work(&isl).unwrap(), false);
+        isl.set_deadline(Some(Instant::now() + Duration::from_secs(60)));
+        assert!(isl.alarm.borrow().thread.is_some());
+    }
+}
