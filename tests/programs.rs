@@ -3545,3 +3545,25 @@ fn reads_under_affine_conditions_copy_only_what_c_reads() {
         scop
     );
 }
+
+/// A variable declared in a loop body and run by a loop inside it keeps
+/// the value that loop left for what reads it after (a search ended by
+/// `break`, a loop run to its end, loops that never run); rows run on
+/// threads, and the kernels run the declared variable itself. The first
+/// was "`i` is not declared" (E0108).
+#[test]
+fn locals_of_a_loop_body_keep_the_value_a_loop_left() {
+    check("body_locals_after_loops");
+    check_cuda_emulated("body_locals_after_loops");
+    let log = verbose_log("body_locals_after_loops");
+    assert!(log.contains("parallel dims [1, 1, 1]"), "{}", log);
+    let k = std::fs::read_to_string(
+        root().join("target/e2e/program-body_locals_after_loops/cuda_kernel.cu"),
+    )
+    .unwrap();
+    assert!(
+        k.contains("for (i = 0; i < m; i += 1)") && !k.contains("for (int i"),
+        "{}",
+        k
+    );
+}

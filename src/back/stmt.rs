@@ -365,7 +365,14 @@ impl StmtPrinter<'_> {
                         && self.scop.array(iter).is_some_and(|a| a.is_scalar());
                     let init = self.convert(st, scope, init)?;
                     let outer = scope.len();
-                    let (decl, var) = if of_region {
+                    // A local the statement declared before the loop
+                    // (`int i; for (i = 0; ...) if (...) break; ... i`):
+                    // the loop runs it, as C does, and its value stays for
+                    // what reads it after the loop.
+                    let declared_before = scope.iter().any(|(n, _)| n == iter);
+                    let (decl, var) = if declared_before {
+                        (String::new(), iter.clone())
+                    } else if of_region {
                         let var = p.print(&Expr {
                             kind: ExprKind::Ident(iter.clone()),
                             loc: init.loc.clone(),

@@ -837,7 +837,8 @@ impl<'r> Builder<'r> {
     }
 
     fn classify(&self, name: &str) -> NameKind {
-        if self.inner_locals.contains(name) || self.locals.contains_key(name) {
+        let inner_iter = self.inner_iters.iter().any(|i| i == name);
+        if !inner_iter && (self.inner_locals.contains(name) || self.locals.contains_key(name)) {
             return NameKind::Other;
         }
         classify_name(&self.all_iters(), &self.written, &self.region.symbols, name)

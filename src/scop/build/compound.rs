@@ -42,14 +42,11 @@ impl Builder<'_> {
         body.iter().for_each(|s| s.declared(&mut declared));
         declared.sort();
         declared.dedup();
-        self.inner_locals = declared
-            .iter()
-            .filter(|n| {
-                // Inner loop iterators are not locals: they are quantified.
-                !is_iterator_of(body, n)
-            })
-            .cloned()
-            .collect();
+        // A declared name that an inner loop runs is quantified inside the
+        // loop (`classify` takes it for an iterator there) and a local of
+        // the statement elsewhere: what reads it after a loop that `break`
+        // ended reads the statement's own value.
+        self.inner_locals = declared.iter().cloned().collect();
         self.inner_declared = Vec::new();
         own_declarations(body, &mut self.inner_declared);
         let mut reads = Vec::new();
@@ -462,8 +459,8 @@ impl Builder<'_> {
             let mut declared = Vec::new();
             body.iter().for_each(|s| s.declared(&mut declared));
             let saved = self.inner_locals.clone();
-            self.inner_locals
-                .extend(declared.into_iter().filter(|n| !is_iterator_of(&body, n)));
+            // As in `compound`: loops over a declared name quantify it.
+            self.inner_locals.extend(declared);
             let r = self.collect(&body, tuple, reads, writes);
             self.inner_locals = saved;
             for a in args {
@@ -702,14 +699,4 @@ fn is_row(b: &Builder, a: &Expr) -> bool {
         }),
         _ => false,
     }
-}
-
-/// Whether `name` is the iterator of a `for` loop inside `body`.
-fn is_iterator_of(body: &[Stmt], name: &str) -> bool {
-    body.iter().any(|s| match s {
-        Stmt::For { iter, body, .. } => iter == name || is_iterator_of(body, name),
-        Stmt::If { then_, else_, .. } => is_iterator_of(then_, name) || is_iterator_of(else_, name),
-        Stmt::While { body, .. } => is_iterator_of(body, name),
-        _ => false,
-    })
 }
