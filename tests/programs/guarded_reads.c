@@ -48,6 +48,23 @@ static void rows(int n, int m, double B[n][m], const double A[n][m])
 #pragma endscop
 }
 
+/* Writes under a condition on data with an affine conjunct, and a search
+ * whose loop condition has one: neither touches y[n] or x[n]. */
+static void marks(int n, double y[n], const double x[n], int found[1])
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    if (i < n - 1 && x[i] > 3.0)
+      y[i + 1] = x[i] * 10.0;
+  for (int r = 0; r < 1; r++) {
+    int i;
+    for (i = 0; i < n && x[i] != 4.0; i++)
+      y[i] += 0.25;
+    found[r] = i;
+  }
+#pragma endscop
+}
+
 /* `pages` pages a program may use, between two it may not. */
 static void *fenced(long pages)
 {
@@ -80,6 +97,21 @@ int main(void)
   for (int i = 0; i < n; i++)
     sum += (long)c[i] * (i % 7 + 1);
   printf("d %ld %d %d\n", sum, c[0], c[n - 1]);
+  for (int i = 0; i < n; i++)
+    y[i] = -1.0;
+  int found[1] = { -7 };
+  marks(n, y, x, found);
+  double t = 0;
+  for (int i = 0; i < n; i++)
+    t += y[i] * (i % 3 + 1);
+  printf("m %.2f %d %.2f\n", t, found[0], y[n - 1]);
+  /* Never 4: the search runs to n. */
+  for (int i = 0; i < n; i++)
+    x[i] = (i * 7) % 4;
+  marks(n, y, x, found);
+  printf("m %.2f %d\n", y[n - 1], found[0]);
+  for (int i = 0; i < n; i++)
+    x[i] = (i * 7) % 5;
   /* Rows of 32 filling 2 pages at the end of the fence. */
   int m = 32, r = (int)(2 * page / sizeof(double)) / m;
   double (*A)[m] = fenced(2), (*B)[m] = fenced(2);

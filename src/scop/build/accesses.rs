@@ -259,7 +259,7 @@ impl<'r> Builder<'r> {
     /// The affine facts that hold where the condition `c` is `value`: all
     /// of it where it is affine, else its affine conjuncts (`i > 0` of
     /// `i > 0 && x[i] > t`; for false, its affine disjuncts negated).
-    fn known_when(&mut self, c: &Expr, value: bool) -> Vec<String> {
+    pub(super) fn known_when(&mut self, c: &Expr, value: bool) -> Vec<String> {
         if let Ok(k) = self.try_convert(|cv| cv.cond(c)) {
             return vec![if value { k } else { format!("not ({})", k) }];
         }

@@ -5,6 +5,48 @@
 
 use super::*;
 
+/// The locals of a compound statement among the names `declared` in its
+/// `body`: the loops' iterators are quantified inside their loops, not
+/// locals (a loop over a variable of the region reads and writes that
+/// variable), unless the body declares them (`int i; for (i = 0; ...)
+/// if (...) break; ... i`): such a name is quantified inside its loops
+/// (`classify` takes it for an iterator there) and a local elsewhere, so
+/// that what reads it after a loop ended by `break` reads the
+/// statement's own value.
+fn locals_of<'a>(body: &[Stmt], declared: impl Iterator<Item = &'a String>) -> BTreeSet<String> {
+    let mut by_decl = Vec::new();
+    decls(body, &mut by_decl);
+    declared
+        .filter(|n| !is_iterator_of(body, n) || by_decl.contains(n))
+        .cloned()
+        .collect()
+}
+
+/// The names `body` declares in declarations (not loop headers).
+fn decls(body: &[Stmt], out: &mut Vec<String>) {
+    for s in body {
+        match s {
+            Stmt::For { body, .. } | Stmt::While { body, .. } => decls(body, out),
+            Stmt::If { then_, else_, .. } => {
+                decls(then_, out);
+                decls(else_, out);
+            }
+            Stmt::Decl { var, .. } => out.push(var.name.clone()),
+            _ => {}
+        }
+    }
+}
+
+/// Whether `name` is the iterator of a `for` loop inside `body`.
+fn is_iterator_of(body: &[Stmt], name: &str) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::For { iter, body, .. } => iter == name || is_iterator_of(body, name),
+        Stmt::If { then_, else_, .. } => is_iterator_of(then_, name) || is_iterator_of(else_, name),
+        Stmt::While { body, .. } => is_iterator_of(body, name),
+        _ => false,
+    })
+}
+
 /// The names `body` declares: its declarations and the loops that declare
 /// their iterator (`for (int i = ...)`, not `for (i = ...)`).
 fn own_declarations(body: &[Stmt], out: &mut Vec<String>) {
@@ -42,11 +84,7 @@ impl Builder<'_> {
         body.iter().for_each(|s| s.declared(&mut declared));
         declared.sort();
         declared.dedup();
-        // A declared name that an inner loop runs is quantified inside the
-        // loop (`classify` takes it for an iterator there) and a local of
-        // the statement elsewhere: what reads it after a loop that `break`
-        // ended reads the statement's own value.
-        self.inner_locals = declared.iter().cloned().collect();
+        self.inner_locals = locals_of(body, declared.iter());
         self.inner_declared = Vec::new();
         own_declarations(body, &mut self.inner_declared);
         let mut reads = Vec::new();
@@ -177,6 +215,7 @@ impl Builder<'_> {
         let it = isl_name(iter);
         let mut all: Vec<String> = self.constraints.clone();
         all.extend(self.inner_cons.iter().cloned());
+        all.extend(self.guards.iter().map(|g| format!("({})", g)));
         // The parameters' own types bound them (`i < n` with an `int` n
         // keeps a `size_t` i far from its end).
         for p in &params {
@@ -250,7 +289,10 @@ impl Builder<'_> {
                     self.inner_iters.push(iter.clone());
                     self.check_declared(cond)?;
                     self.reads_in(cond, tuple, reads, false)?;
-                    let c = self.try_convert(|cv| cv.cond(cond)).ok();
+                    // Inside the body the condition held: all of it where it
+                    // is affine, its affine conjuncts where not
+                    // (`i < n && x[i] != 0`).
+                    let c = self.known_when(cond, true);
                     let n = self.inner_cons.len();
                     let it = Pw(vec![(
                         vec![],
@@ -261,9 +303,7 @@ impl Builder<'_> {
                         let op = if *step > 0 { BinOp::Ge } else { BinOp::Le };
                         own.push(format!("({})", compare(&it, op, lb)));
                     }
-                    if let Some(c) = &c {
-                        own.push(format!("({})", c));
-                    }
+                    own.extend(c.iter().map(|c| format!("({})", c)));
                     // An iterator whose type wraps around can take values
                     // that neither bound gives (`unsigned char k = 240; k <
                     // 250; k += 20` reaches 4): unless the bounds keep it
@@ -298,18 +338,20 @@ impl Builder<'_> {
                 } => {
                     self.check_declared(cond)?;
                     self.reads_in(cond, tuple, reads, false)?;
-                    let c = self.try_convert(|cv| cv.cond(cond)).ok();
-                    let n = self.inner_cons.len();
-                    if let Some(c) = &c {
-                        self.inner_cons.push(format!("({})", c));
-                    }
-                    self.collect(then_, tuple, reads, writes)?;
-                    self.inner_cons.truncate(n);
-                    if let Some(c) = &c {
-                        self.inner_cons.push(format!("not ({})", c));
-                    }
-                    self.collect(else_, tuple, reads, writes)?;
-                    self.inner_cons.truncate(n);
+                    // What each branch knows where the condition is affine,
+                    // or has affine conjuncts (`i < n - 1 && x[i] > t`):
+                    // its accesses are of those instances only, so that a
+                    // device's copies stay inside what C touches.
+                    let (yes, no) = (self.known_when(cond, true), self.known_when(cond, false));
+                    let n = self.guards.len();
+                    self.guards.extend(yes);
+                    let r = self.collect(then_, tuple, reads, writes);
+                    self.guards.truncate(n);
+                    r?;
+                    self.guards.extend(no);
+                    let r = self.collect(else_, tuple, reads, writes);
+                    self.guards.truncate(n);
+                    r?;
                 }
                 Stmt::While { cond, body, .. } => {
                     self.check_declared(cond)?;
@@ -459,8 +501,7 @@ impl Builder<'_> {
             let mut declared = Vec::new();
             body.iter().for_each(|s| s.declared(&mut declared));
             let saved = self.inner_locals.clone();
-            // As in `compound`: loops over a declared name quantify it.
-            self.inner_locals.extend(declared);
+            self.inner_locals.extend(locals_of(&body, declared.iter()));
             let r = self.collect(&body, tuple, reads, writes);
             self.inner_locals = saved;
             for a in args {
