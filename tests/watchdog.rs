@@ -70,7 +70,15 @@ fn a_crash_falls_back_too() {
 fn a_region_isl_never_finishes_stays_on_the_host_in_time() {
     let t = Instant::now();
     let warnings = program_matches_sequential("modulo_hang", "", &["--schedule-timeout", "2"]);
-    assert!(warnings.contains("pencilc stopped it"), "{}", warnings);
+    // isl's alarm stops the dataflow in process at the region's deadline
+    // (`isl::alarm`); isl work that counts no operation is the watchdog's.
+    assert!(
+        warnings.contains("ran out of its time in stage `deps`")
+            || warnings.contains("pencilc stopped it"),
+        "{}",
+        warnings
+    );
+    assert!(warnings.contains("run sequentially on the host"), "{}", warnings);
     // Two targets, each at most the region's 2 s plus the grace period
     // and the other region.
     assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());

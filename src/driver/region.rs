@@ -364,17 +364,24 @@ fn climb_ladder(
                 .iter()
                 .find(|(k, ex, _)| *k == key && *ex == w.excluded)
             {
-                Some((_, _, s)) => Some(s.clone()),
+                Some((_, _, s)) => Some(Ok(s.clone())),
                 None => {
-                    let made = crate::sched::schedule(isl, &w.scop, &w.deps, &options.sched).ok();
-                    if let Some(s) = &made {
+                    let made = crate::sched::schedule(isl, &w.scop, &w.deps, &options.sched);
+                    if let Ok(s) = &made {
                         schedules.push((key, w.excluded.clone(), s.clone()));
                     }
-                    made
+                    Some(made)
                 }
             }
         } else {
             None
+        };
+        // A schedule that failed is the rung's failure (compiling would
+        // only schedule again).
+        let (scheduled, failed) = match scheduled {
+            Some(Err(e)) => (None, Some(e)),
+            Some(Ok(s)) => (Some(s), None),
+            None => (None, None),
         };
         // The schedule is this model's: the rung's compilation takes it,
         // the models derived from it below (reductions, splits) schedule
@@ -393,15 +400,18 @@ fn climb_ladder(
             ..first
         };
         let mut before = report.clone();
-        let mut tried = compile_rung(
-            isl,
-            &w.scop,
-            &mut w.deps,
-            &mut w.excluded,
-            &first,
-            report,
-            lap,
-        );
+        let mut tried = match failed {
+            Some(e) => Err(e),
+            None => compile_rung(
+                isl,
+                &w.scop,
+                &mut w.deps,
+                &mut w.excluded,
+                &first,
+                report,
+                lap,
+            ),
+        };
         // What follows improves a compiled outcome and is optional: a step
         // that runs out of its isl budget, or of the rung's time (isl's
         // alarm, `isl::alarm`), leaves the outcome as it was, where the
