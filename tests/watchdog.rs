@@ -78,7 +78,11 @@ fn a_region_isl_never_finishes_stays_on_the_host_in_time() {
         "{}",
         warnings
     );
-    assert!(warnings.contains("run sequentially on the host"), "{}", warnings);
+    assert!(
+        warnings.contains("run sequentially on the host"),
+        "{}",
+        warnings
+    );
     // Two targets, each at most the region's 2 s plus the grace period
     // and the other region.
     assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());

@@ -223,7 +223,10 @@ fn analyse(
     }
     progress(opts, &scop.loc, no, "deps", deadline);
     debug_fault(opts, "deps");
-    isl.set_deadline(Some(deadline));
+    // `--emit` asks for dumps that need the dependences, which have no
+    // fallback there: their analysis runs to its end (the watchdog still
+    // bounds it), where a region's compilation stops it at its time.
+    isl.set_deadline(opts.emit.is_none().then_some(deadline));
     let analyzed = deps::analyze(isl, &scop);
     isl.set_deadline(None);
     let deps = match analyzed {
