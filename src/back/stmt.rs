@@ -359,9 +359,8 @@ impl StmtPrinter<'_> {
                         .iter()
                         .find(|&&k| self.scop.stmts[k].name == st.name)
                         .and_then(|k| self.scop.host_writes.get(k));
-                    let of_region = !scope.iter().any(|(n, _)| n == iter)
-                        && (st.writes.iter().any(|w| w.array == *iter)
-                            || set_up_writes.is_some_and(|w| w.contains(iter)))
+                    let of_region = (st.writes.iter().any(|w| w.array == *iter)
+                        || set_up_writes.is_some_and(|w| w.contains(iter)))
                         && self.scop.array(iter).is_some_and(|a| a.is_scalar());
                     let init = self.convert(st, scope, init)?;
                     let outer = scope.len();

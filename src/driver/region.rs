@@ -343,7 +343,11 @@ fn climb_ladder(
     // (no shared-memory tiles) takes the schedule the rung before made
     // (Pluto's ILP took 3-5 s of each of them, tests/programs/
     // degenerate_launch.c).
-    let mut schedules: Vec<(String, Vec<String>, crate::sched::Scheduled)> = Vec::new();
+    let mut schedules: Vec<(
+        crate::sched::SchedOptions,
+        Vec<String>,
+        crate::sched::Scheduled,
+    )> = Vec::new();
     for rung in Rung::from(w.first, opts.target, &opts.map, &opts.sched) {
         if let Some((from, why)) = previous.take() {
             report
@@ -362,16 +366,15 @@ fn climb_ladder(
             opts.debug_fault.as_deref() == Some(&format!("misorder:{}", rung.name()));
         let loaded = loaded.filter(|_| rung <= Rung::NoPromotion);
         let scheduled = if loaded.is_none() && !options.original {
-            let key = format!("{:?}", options.sched);
             match schedules
                 .iter()
-                .find(|(k, ex, _)| *k == key && *ex == w.excluded)
+                .find(|(k, ex, _)| *k == options.sched && *ex == w.excluded)
             {
                 Some((_, _, s)) => Some(Ok(s.clone())),
                 None => {
                     let made = crate::sched::schedule(isl, &w.scop, &w.deps, &options.sched);
                     if let Ok(s) = &made {
-                        schedules.push((key, w.excluded.clone(), s.clone()));
+                        schedules.push((options.sched.clone(), w.excluded.clone(), s.clone()));
                     }
                     Some(made)
                 }

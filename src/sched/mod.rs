@@ -58,7 +58,7 @@ impl SchedulerKind {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SchedOptions {
     pub kind: SchedulerKind,
     pub fuse: Fuse,

@@ -279,19 +279,30 @@ impl<'r> Builder<'r> {
         }
     }
 
-    /// `work` on reads that happen only where `known` holds: may-reads of
-    /// those instances.
-    fn guarded(
+    /// `work` on accesses made only where `known` holds: of those
+    /// instances only.
+    pub(super) fn with_guards(
         &mut self,
         known: Vec<String>,
         work: impl FnOnce(&mut Self) -> Result<()>,
     ) -> Result<()> {
         let n = self.guards.len();
         self.guards.extend(known);
-        self.conditional += 1;
         let r = work(self);
-        self.conditional -= 1;
         self.guards.truncate(n);
+        r
+    }
+
+    /// `with_guards` for reads that may not happen at all (a branch of
+    /// `?:`, the right operand of `&&`, `||`): may-reads.
+    fn guarded(
+        &mut self,
+        known: Vec<String>,
+        work: impl FnOnce(&mut Self) -> Result<()>,
+    ) -> Result<()> {
+        self.conditional += 1;
+        let r = self.with_guards(known, work);
+        self.conditional -= 1;
         r
     }
 

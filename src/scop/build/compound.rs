@@ -343,15 +343,8 @@ impl Builder<'_> {
                     // its accesses are of those instances only, so that a
                     // device's copies stay inside what C touches.
                     let (yes, no) = (self.known_when(cond, true), self.known_when(cond, false));
-                    let n = self.guards.len();
-                    self.guards.extend(yes);
-                    let r = self.collect(then_, tuple, reads, writes);
-                    self.guards.truncate(n);
-                    r?;
-                    self.guards.extend(no);
-                    let r = self.collect(else_, tuple, reads, writes);
-                    self.guards.truncate(n);
-                    r?;
+                    self.with_guards(yes, |me| me.collect(then_, tuple, reads, writes))?;
+                    self.with_guards(no, |me| me.collect(else_, tuple, reads, writes))?;
                 }
                 Stmt::While { cond, body, .. } => {
                     self.check_declared(cond)?;
