@@ -13,6 +13,9 @@ pub(super) struct Gathered {
     pub notes: Vec<String>,
     pub warnings: Vec<Diagnostic>,
     pub outlined: Vec<outline::Outlined>,
+    /// Whether an overlap check calls `pencilc_disjoint`
+    /// (`versions::DISJOINT_HELPER`).
+    pub disjoint_helper: bool,
 }
 
 /// The region's set-up statements that the host runs before either
@@ -117,7 +120,10 @@ pub(super) fn region_host_code(
         (None, false) => Some(type_checks.join(" && ")),
         (Some(b), false) => Some(format!("{} && {}", type_checks.join(" && "), b)),
     };
-    let overlap = no_overlap_check(r.scop, r.ast).map(|o| unmangle(&o, &keywords));
+    let overlap = no_overlap_check(r.scop, r.ast).map(|o| {
+        out.disjoint_helper |= o.table;
+        unmangle(&o.condition, &keywords)
+    });
     Ok(if let Some(cpu) = three_way {
         let region = format!(
             "{} ({}:{}-{})",

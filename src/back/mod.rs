@@ -299,6 +299,7 @@ pub fn emit(
         notes,
         warnings,
         outlined,
+        disjoint_helper,
     } = out;
     paste_included_headers(source, headers, &pasted, &mut replacements);
     replacements.sort_by_key(|r| r.0);
@@ -374,7 +375,13 @@ pub fn emit(
     prelude_ctx.insert("input", &input);
     prelude_ctx.insert("input_c", &input_c);
     prelude_ctx.insert("command", &comment_text(command));
-    prelude_ctx.insert("helpers", &helpers);
+    // The table form of the overlap check is the host's alone.
+    let host_helpers = if disjoint_helper {
+        format!("{}\n{}", helpers.trim_end(), versions::DISJOINT_HELPER)
+    } else {
+        helpers.clone()
+    };
+    prelude_ctx.insert("helpers", &host_helpers);
     prelude_ctx.insert("implicit", &implicit_builtins(file_names));
     prelude_ctx.insert("host_file", &comment_text(&file_name(&paths.host)));
     prelude_ctx.insert("openmp", &openmp);

@@ -240,24 +240,90 @@ pub(super) fn struct_layout_checks(scop: &Scop) -> String {
 /// compared as integers: comparing pointers into different objects is
 /// undefined in C. Every target's versions sit behind this one check
 /// (the OpenMP target's too: `ast::frame` measures its footprints).
-pub(super) fn no_overlap_check(scop: &Scop, ast: &crate::ast::GpuAst) -> Option<String> {
-    let mut conds = Vec::new();
+pub(super) fn no_overlap_check(scop: &Scop, ast: &crate::ast::GpuAst) -> Option<OverlapCheck> {
+    if scop.may_alias.is_empty() {
+        return None;
+    }
+    // Each array's range once, in the order the pairs first name them.
+    let mut arrays: Vec<String> = Vec::new();
+    let mut ranges: Vec<(String, String)> = Vec::new();
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
     for (a, b) in &scop.may_alias {
-        // Pointers: the bytes the region touches (`footprint`).
-        let (Some((a, sa)), Some((b, sb))) = (
-            footprint::byte_range(scop, ast, a),
-            footprint::byte_range(scop, ast, b),
-        ) else {
+        let mut index = |name: &str| -> Option<usize> {
+            if let Some(i) = arrays.iter().position(|x| *x == name) {
+                return Some(i);
+            }
+            ranges.push(footprint::byte_range(scop, ast, name)?);
+            arrays.push(name.to_string());
+            Some(ranges.len() - 1)
+        };
+        match (index(a), index(b)) {
+            (Some(i), Some(j)) => pairs.push((i, j)),
             // A pair whose bytes are unknown may overlap: the generated
             // code never runs, rather than run on overlapping memory.
-            conds.push("0".to_string());
-            continue;
-        };
-        conds.push(format!("({a} + {sa} <= {b} || {b} + {sb} <= {a})"));
+            _ => {
+                return Some(OverlapCheck {
+                    condition: "0".to_string(),
+                    table: false,
+                })
+            }
+        }
     }
-    if conds.is_empty() {
-        None
-    } else {
-        Some(conds.join(" && "))
+    if pairs.len() <= INLINE_OVERLAP_PAIRS {
+        let conds: Vec<String> = pairs
+            .iter()
+            .map(|&(i, j)| {
+                let ((a, sa), (b, sb)) = (&ranges[i], &ranges[j]);
+                format!("({a} + {sa} <= {b} || {b} + {sb} <= {a})")
+            })
+            .collect();
+        return Some(OverlapCheck {
+            condition: conds.join(" && "),
+            table: false,
+        });
     }
+    // Many pairs (every two of 72 pointer parameters: 2,556) printed
+    // each with both ranges made a condition of 888,000 characters that
+    // cc took 31 s over; a table of pairs over the ranges grows with the
+    // pairs by a few characters each.
+    let list = |items: Vec<String>| items.join(", ");
+    let condition = format!(
+        "pencilc_disjoint({}, (const unsigned short[]){{{}}}, (const size_t[]){{{}}}, (const size_t[]){{{}}})",
+        pairs.len(),
+        list(pairs.iter().map(|(i, j)| format!("{i}, {j}")).collect()),
+        list(ranges.iter().map(|r| r.0.clone()).collect()),
+        list(ranges.iter().map(|r| r.1.clone()).collect()),
+    );
+    Some(OverlapCheck {
+        condition,
+        table: true,
+    })
 }
+
+/// Up to this many pairs, the overlap check is one comparison per pair,
+/// written out; past it, a table of pairs (`pencilc_disjoint`).
+const INLINE_OVERLAP_PAIRS: usize = 8;
+
+/// A region's overlap check: a C condition, and whether it calls
+/// `pencilc_disjoint` (`DISJOINT_HELPER`), which the host file must define.
+pub(super) struct OverlapCheck {
+    pub(super) condition: String,
+    pub(super) table: bool,
+}
+
+/// The host file's definition of the table form of the overlap check: the
+/// byte ranges `[start[i], start[i] + size[i])` of each pair `(i, j)` of
+/// `pairs` are disjoint. Pair indices are `unsigned short`: a region's
+/// arrays number far below 65,536.
+pub(super) const DISJOINT_HELPER: &str = "static int pencilc_disjoint(int pencilc_npairs, const unsigned short *pencilc_pairs, const size_t *pencilc_start, const size_t *pencilc_size)
+{
+    int pencilc_k;
+    for (pencilc_k = 0; pencilc_k < pencilc_npairs; pencilc_k++) {
+        size_t pencilc_a = pencilc_pairs[2 * pencilc_k], pencilc_b = pencilc_pairs[2 * pencilc_k + 1];
+        if (!(pencilc_start[pencilc_a] + pencilc_size[pencilc_a] <= pencilc_start[pencilc_b]
+              || pencilc_start[pencilc_b] + pencilc_size[pencilc_b] <= pencilc_start[pencilc_a]))
+            return 0;
+    }
+    return 1;
+}
+";
