@@ -3567,3 +3567,33 @@ fn locals_of_a_loop_body_keep_the_value_a_loop_left() {
         k
     );
 }
+
+/// OpenMP directives around regions, as Rodinia's OpenMP codes write
+/// them (tests/programs/omp_teams.c): `#pragma omp parallel for` right
+/// before `#pragma scop` is the region's (the generated host file did not
+/// build: the pragma stood before an `if`); a region inside `#pragma omp
+/// parallel { ... }` whose loops are `#pragma omp for` keeps the user's
+/// code, with a warning that says why (the generated code ran all of the
+/// region in each thread: a silent wrong result on three threads, in the
+/// OpenMP and OpenCL builds); a region with its own `parallel` and one
+/// with `#pragma pencil independent` before `#pragma scop` run as kernels.
+#[test]
+fn openmp_teams_around_regions_are_respected() {
+    let warnings = {
+        let src = root().join("tests/programs/omp_teams.c");
+        check_source(&src, &scratch("program-omp_teams"), &[])
+    };
+    assert!(
+        warnings.contains("binds to a team of threads outside the region")
+            && warnings.contains("the region in `bump` keeps the original code"),
+        "{}",
+        warnings
+    );
+    check_cuda_emulated("omp_teams");
+    let log = verbose_log("omp_teams");
+    assert!(
+        log.contains("3 region(s), 3 kernel(s), parallel dims [1, 1, 1]"),
+        "{}",
+        log
+    );
+}

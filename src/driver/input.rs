@@ -77,6 +77,26 @@ pub(super) fn read(
             ),
         );
     }
+    // A region run by every thread of a team outside it, sharing its work
+    // among them, keeps the user's code: the generated code would run all
+    // of the work in each thread.
+    regions.retain(|r| {
+        let Some(first) = r.omp_outside.first() else {
+            return true;
+        };
+        report.warnings.push(
+            Diagnostic::warning(
+                Code::UnsupportedStatement,
+                Some(first.clone()),
+                format!(
+                    "this OpenMP directive binds to a team of threads outside the region: each thread of the team runs the region and takes its share of the work, where pencilc's code runs all of the region each time; the region in `{}` keeps the original code",
+                    r.function
+                ),
+            )
+            .with_hint("put the region outside the `#pragma omp parallel` construct, with `#pragma omp parallel for` on its loops or none (pencilc parallelizes them)"),
+        );
+        false
+    });
     for r in &regions {
         for p in &r.ignored_pragmas {
             report.warnings.push(Diagnostic::warning(

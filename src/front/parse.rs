@@ -25,6 +25,7 @@ mod enums;
 mod exprs;
 mod inline;
 mod loops;
+mod omp;
 mod pragmas;
 mod regions;
 mod scopes;
@@ -213,6 +214,10 @@ pub struct Region {
     pub loc: Loc,
     /// `#pragma` lines inside the region that pencilc does not act on yet.
     pub ignored_pragmas: Vec<Loc>,
+    /// OpenMP directives in the region that bind to a team of threads
+    /// outside it (`#pragma omp for` with no `parallel` of the region
+    /// around it): the region keeps the user's code (`omp`).
+    pub omp_outside: Vec<Loc>,
     /// Summary functions, by the name of the function they describe
     /// (`__attribute__((pencil_access(summary)))`).
     pub summaries: BTreeMap<String, Summary>,
@@ -329,6 +334,8 @@ pub fn parse_file_with(
         declared: RefCell::new(BTreeMap::new()),
         member_rows: Cell::new(false),
         body_pragmas,
+        omp_teams: Cell::new(0),
+        omp_outside: RefCell::new(Vec::new()),
     };
     let root = tree.root_node();
     let implicit = super::implicit::undeclared(root, blanked.as_bytes());
@@ -542,6 +549,12 @@ struct Cx<'a> {
     /// `#pragma pencil` lines between a `for` header and its body,
     /// blanked in `src` (`body_pragmas`).
     body_pragmas: Vec<body_pragmas::BodyPragma>,
+    /// `parallel` directives of the region around the statement being
+    /// converted (`omp`).
+    omp_teams: Cell<usize>,
+    /// OpenMP directives of the region that bind to a team outside it
+    /// (`omp::Cx::note_omp`).
+    omp_outside: RefCell<Vec<Loc>>,
 }
 
 /// Leaves a loop (`Cx::enter_loop`) when dropped.

@@ -92,7 +92,9 @@ impl<'a> Cx<'a> {
             }
             _ => stmts,
         };
+        self.take_omp_outside();
         self.stmt_list(&stmts, &mut out, &mut ignored)?;
+        let omp_outside = self.take_omp_outside();
         let function = self.function_name(f);
         // The region is the whole body: nothing of the call follows.
         let dead_after = symbols
@@ -109,6 +111,7 @@ impl<'a> Cx<'a> {
             symbols,
             loc: self.loc(f),
             ignored_pragmas: ignored,
+            omp_outside,
             summaries: BTreeMap::new(),
             whole_function: true,
             inlined: Vec::new(),
@@ -211,24 +214,37 @@ impl<'a> Cx<'a> {
                     children[end].end_position().row,
                     "region",
                 )?;
+                // Pragmas right before `#pragma scop` apply to the region's
+                // first statement: they are the region's (`#pragma omp
+                // parallel for` there left a pragma before the generated
+                // code's `if`, which C does not allow).
+                let lead = leading_pragmas(&children[..i], self.src);
+                let stmts: Vec<Node> = children[lead..i]
+                    .iter()
+                    .chain(&children[i + 1..end])
+                    .copied()
+                    .collect();
+                self.take_omp_outside();
                 {
                     let _scope = self.enter_scope(symbols.keys().cloned());
                     self.note_declared(symbols.values());
-                    self.stmt_list(&children[i + 1..end], &mut body, &mut ignored)?;
+                    self.stmt_list(&stmts, &mut body, &mut ignored)?;
                 }
+                let omp_outside = self.take_omp_outside();
                 let line_of = |r: usize| match inclusion {
                     Some(_) => self.pp.origin.get(r).map(|o| o.1).unwrap_or(0),
                     None => self.pp.physical_line(r),
                 };
                 regions.push(Region {
                     function: function.to_string(),
-                    begin_line: line_of(ch.start_position().row),
+                    begin_line: line_of(children[lead].start_position().row),
                     end_line: line_of(children[end].start_position().row),
                     inclusion,
                     body,
                     symbols: symbols.clone(),
                     loc: self.loc(ch),
                     ignored_pragmas: ignored,
+                    omp_outside,
                     summaries: BTreeMap::new(),
                     whole_function: false,
                     inlined: Vec::new(),
@@ -278,4 +294,32 @@ impl<'a> Cx<'a> {
         }
         Ok(())
     }
+}
+
+/// Where the pragmas (and comments) right before the end of `before`
+/// start: the index of the first of them, `before.len()` where there are
+/// none. Another region's `#pragma endscop` is not one of them.
+fn leading_pragmas(before: &[Node], src: &[u8]) -> usize {
+    let mut lead = before.len();
+    while lead > 0 {
+        let n = before[lead - 1];
+        let pragma = n.kind() == "preproc_call"
+            && !is_pragma(n, src, "endscop")
+            && !is_pragma(n, src, "scop")
+            && n.utf8_text(src).is_ok_and(|t| {
+                t.trim_start()
+                    .trim_start_matches('#')
+                    .trim_start()
+                    .starts_with("pragma")
+            });
+        if !(pragma || n.kind() == "comment") {
+            break;
+        }
+        lead -= 1;
+    }
+    // Comments before the pragmas stay outside.
+    while lead < before.len() && before[lead].kind() == "comment" {
+        lead += 1;
+    }
+    lead
 }

@@ -130,7 +130,18 @@ impl<'a> Cx<'a> {
         ignored: &mut Vec<Loc>,
     ) -> Result<()> {
         let mut pending: Option<(Node, Independent)> = None;
+        // A `#pragma omp parallel ...` applies to the next statement.
+        let mut team_opened = false;
         for &ch in children {
+            if let Some(k) = omp::kind(ch, self.src) {
+                self.note_omp(ch, k, team_opened);
+                team_opened |= k == omp::OmpKind::OpensTeam;
+            }
+            let _team =
+                (team_opened && !matches!(ch.kind(), "preproc_call" | "comment")).then(|| {
+                    team_opened = false;
+                    self.enter_team()
+                });
             if is_pragma(ch, self.src, "pencil") {
                 if let Some(ind) = self.pencil_pragma(ch)? {
                     pending = Some((ch, ind));
