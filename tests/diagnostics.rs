@@ -1919,3 +1919,50 @@ fn arrays_a_summary_does_not_use_keep_the_region() {
         err
     );
 }
+
+/// Pointers to pointers (Rodinia's `int **wall`, `float **conn`) were
+/// reported "not declared"; the error says what they are, where they are
+/// declared, and what a region can use instead, for a parameter, a
+/// global and a local before the region.
+#[test]
+fn pointers_to_pointers_are_named_as_such() {
+    for (name, text, line) in [
+        (
+            "pp-param",
+            "void f(int n, int *dst, int **wall)\n{\n#pragma scop\n  for (int i = 0; i < n; i++)\n    dst[i] = wall[1][i];\n#pragma endscop\n}\n",
+            1,
+        ),
+        (
+            "pp-global",
+            "float **conn;\nvoid f(int n, float *dst)\n{\n#pragma scop\n  for (int i = 0; i < n; i++)\n    dst[i] = conn[i][0];\n#pragma endscop\n}\n",
+            1,
+        ),
+        (
+            "pp-local",
+            "void f(int n, double *dst, double **w)\n{\n  double **wall = w;\n#pragma scop\n  for (int i = 0; i < n; i++)\n    dst[i] = wall[i][2];\n#pragma endscop\n}\n",
+            3,
+        ),
+    ] {
+        let dir = scratch(&format!("diag-{}", name));
+        let src = dir.join(format!("{}.c", name));
+        std::fs::write(&src, text).unwrap();
+        let out = Command::new(pencilc())
+            .arg("--output-dir")
+            .arg(&dir)
+            .arg(&src)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{}", err);
+        assert!(
+            err.contains("is a pointer to pointers")
+                && err.contains(&format!(", line {}), which a region cannot use", line))
+                && err.contains("[E0111]")
+                && err.contains("= help: pass the data as an array"),
+            "{}: {}",
+            name,
+            err
+        );
+        assert!(!err.contains("is not declared"), "{}", err);
+    }
+}

@@ -3597,3 +3597,19 @@ fn openmp_teams_around_regions_are_respected() {
         log
     );
 }
+
+/// Old-style function definitions (tests/programs/old_style_definitions.c,
+/// as Rodinia's backprop writes them): their parameters, declared between
+/// the declarator and the body, are the region's (E0108 "`n` is not
+/// declared" before), and the nest runs as a 2-d kernel.
+#[test]
+fn old_style_definitions_declare_their_parameters() {
+    check("old_style_definitions");
+    check_cuda_emulated("old_style_definitions");
+    let log = verbose_log("old_style_definitions");
+    assert!(
+        log.contains("1 region(s), 1 kernel(s), parallel dims [2]"),
+        "{}",
+        log
+    );
+}

@@ -212,6 +212,20 @@ impl<'a> Cx<'a> {
         let Some(decl) = f.child_by_field_name("declarator") else {
             return Ok(out);
         };
+        let param = |p: Node, d: Node, out: &mut Vec<VarDecl>| -> Result<()> {
+            let Some(ty) = p.child_by_field_name("type") else {
+                return Ok(());
+            };
+            let base = self.resolve_type(self.text(ty), typedefs);
+            if let Some(mut v) = self.declarator(d, &base)? {
+                v.storage = Storage::Param;
+                v.automatic = true;
+                v.read_only = self.declares_const(p, &base);
+                v.volatile_or_register = self.volatile_or_register(p, &base);
+                out.push(v);
+            }
+            Ok(())
+        };
         let mut stack = vec![decl];
         while let Some(n) = stack.pop() {
             if n.kind() == "parameter_list" {
@@ -220,18 +234,21 @@ impl<'a> Cx<'a> {
                     if p.kind() != "parameter_declaration" {
                         continue;
                     }
-                    let Some(ty) = p.child_by_field_name("type") else {
-                        continue;
-                    };
-                    let base = self.resolve_type(self.text(ty), typedefs);
                     if let Some(d) = p.child_by_field_name("declarator") {
-                        if let Some(mut v) = self.declarator(d, &base)? {
-                            v.storage = Storage::Param;
-                            v.automatic = true;
-                            v.read_only = self.declares_const(p, &base);
-                            v.volatile_or_register = self.volatile_or_register(p, &base);
-                            out.push(v);
-                        }
+                        param(p, d, &mut out)?;
+                    }
+                }
+                // A definition of the old style (`void f(a, n) float *a;
+                // int n; { ... }`, still C99) declares its parameters
+                // between the declarator and the body.
+                let mut c = f.walk();
+                for p in f
+                    .named_children(&mut c)
+                    .filter(|p| p.kind() == "declaration")
+                {
+                    let mut c = p.walk();
+                    for d in p.children_by_field_name("declarator", &mut c) {
+                        param(p, d, &mut out)?;
                     }
                 }
                 return Ok(out);

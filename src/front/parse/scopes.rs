@@ -149,6 +149,31 @@ impl<'a> Cx<'a> {
     }
 
     pub(super) fn undeclared(&self, n: Node, name: &str) -> Diagnostic {
+        // Declared, with a type the region's declarations leave out.
+        if let Some((d, what)) = visible_declaration(n, name, self.src) {
+            let text: String = self
+                .text(d)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            return self
+                .err(
+                    Code::UnsupportedType,
+                    n,
+                    format!(
+                        "`{}` is {} (`{}`, line {}), which a region cannot use: its elements are not laid out as one array, so the polyhedral model has no subscripts for them",
+                        name,
+                        what,
+                        text.trim_end_matches(';'),
+                        self.pp.physical_line(d.start_position().row)
+                    ),
+                )
+                .with_hint(format!(
+                    "pass the data as an array (`{1} {0}[n][m]`), a pointer to its elements (`{1} *{0}`) or to its rows (`{1} (*{0})[m]`), or keep this code outside `#pragma scop`",
+                    name,
+                    d.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("T")
+                ));
+        }
         self.err(
             Code::UnknownIdentifier,
             n,
@@ -157,5 +182,91 @@ impl<'a> Cx<'a> {
         .with_hint(
             "declare it before the region (or, for a loop iterator, in the loop: `for (int i = 0; ...)`); pencilc preprocesses the file with the -I and -D you pass",
         )
+    }
+}
+
+/// The declaration of `name` that C sees at `n` (in the blocks around it,
+/// the parameters of its function, the file), where its declarator is of
+/// a kind the region's declarations leave out, with what it declares in
+/// words: `int **p` is a pointer to pointers.
+fn visible_declaration<'t>(
+    n: Node<'t>,
+    name: &str,
+    src: &[u8],
+) -> Option<(Node<'t>, &'static str)> {
+    let mut cur = n;
+    while let Some(parent) = cur.parent() {
+        let mut c = parent.walk();
+        let children: Vec<Node> = parent.named_children(&mut c).collect();
+        let mut candidates: Vec<Node> = Vec::new();
+        for ch in children {
+            match ch.kind() {
+                "declaration" if ch.end_byte() <= cur.start_byte() => candidates.push(ch),
+                // Old-style parameter declarations follow the declarator.
+                "declaration" if parent.kind() == "function_definition" => candidates.push(ch),
+                "function_declarator" if parent.kind() == "function_definition" => {
+                    if let Some(ps) = ch.child_by_field_name("parameters") {
+                        let mut c = ps.walk();
+                        candidates.extend(ps.named_children(&mut c));
+                    }
+                }
+                // `T **f(...)`: the parameters of a function returning
+                // pointers.
+                "pointer_declarator" if parent.kind() == "function_definition" => {
+                    let mut d = Some(ch);
+                    while let Some(x) = d {
+                        if x.kind() == "function_declarator" {
+                            if let Some(ps) = x.child_by_field_name("parameters") {
+                                let mut c = ps.walk();
+                                candidates.extend(ps.named_children(&mut c));
+                            }
+                            break;
+                        }
+                        d = x.child_by_field_name("declarator");
+                    }
+                }
+                _ => {}
+            }
+        }
+        // The last declaration before `n` is the one C sees.
+        for decl in candidates.into_iter().rev() {
+            let mut c = decl.walk();
+            for d in decl.children_by_field_name("declarator", &mut c) {
+                if let Some(what) = declares(d, name, src) {
+                    return Some((decl, what));
+                }
+            }
+        }
+        cur = parent;
+    }
+    None
+}
+
+/// Whether the declarator `d` declares `name` with a pointer to pointers
+/// or to a function, and which.
+fn declares(d: Node, name: &str, src: &[u8]) -> Option<&'static str> {
+    let (mut pointers, mut function) = (0, false);
+    let mut cur = d;
+    loop {
+        match cur.kind() {
+            "identifier" => break,
+            "pointer_declarator" => pointers += 1,
+            "function_declarator" => function = true,
+            "init_declarator" | "array_declarator" | "parenthesized_declarator" => {}
+            _ => return None,
+        }
+        cur = cur
+            .child_by_field_name("declarator")
+            .or_else(|| cur.named_child(0))?;
+    }
+    if cur.utf8_text(src).ok()? != name {
+        return None;
+    }
+    if function {
+        Some("a pointer to a function")
+    } else if pointers >= 2 {
+        Some("a pointer to pointers")
+    } else {
+        None
     }
 }
