@@ -3613,3 +3613,20 @@ fn old_style_definitions_declare_their_parameters() {
         log
     );
 }
+
+/// GNU attributes after declarators (tests/programs/trailing_attributes.c:
+/// Rodinia's `float t[BS*BS] __attribute__((aligned(64)));` in a region,
+/// a global and a local scalar with one): accepted (E0002 "expected `;`"
+/// before), the tile private to each block's thread, right everywhere.
+#[test]
+fn attributes_after_declarators_are_accepted() {
+    check("trailing_attributes");
+    check_cuda_emulated("trailing_attributes");
+    let log = verbose_log("trailing_attributes");
+    assert!(
+        log.contains("1 region(s), 1 kernel(s), parallel dims [1]"),
+        "{}",
+        log
+    );
+    assert!(!log.contains("warning"), "{}", log);
+}

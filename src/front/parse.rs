@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use tree_sitter::{Node, Parser};
 
 mod atomic;
+mod attributes;
 mod body_pragmas;
 mod call_values;
 pub mod called;
@@ -297,7 +298,7 @@ pub fn parse_file_with(
     let deadline = Instant::now() + limit;
     // Returning true stops the parse.
     let mut out_of_time = |_: &tree_sitter::ParseState| Instant::now() > deadline;
-    let (blanked, body_pragmas) = body_pragmas::blank(&pp.text);
+    let (blanked, body_pragmas) = body_pragmas::blank(&attributes::blank_trailing(&pp.text));
     let text = blanked.as_bytes();
     let tree = parser
         .parse_with_options(
