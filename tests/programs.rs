@@ -3630,3 +3630,14 @@ fn attributes_after_declarators_are_accepted() {
     );
     assert!(!log.contains("warning"), "{}", log);
 }
+
+/// An iterator's final value stands for its reads after the loop up to a
+/// statement that may assign it, however deep (`if (n > 5) i = 2;`,
+/// tests/programs/final_value_then_written.c): the assignment inside the
+/// `if` became one to the final value's expression, and valid C an E0104
+/// error. Both calls (the `if` taken and not) give the sequential results.
+#[test]
+fn final_values_stop_at_a_conditional_assignment() {
+    check("final_value_then_written");
+    check_cuda_emulated("final_value_then_written");
+}

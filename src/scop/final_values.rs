@@ -48,7 +48,11 @@ fn process(body: &mut [Stmt], region: &Region, wrapping: &BTreeSet<String>, chan
             continue;
         }
         for s in body[k + 1..].iter_mut() {
-            if assigns(s, &iter) {
+            // A statement that may write the variable (`if (c) i = 2;`)
+            // ends the reads of the loop's value, its own included.
+            let mut written = Vec::new();
+            writes(s, &mut written);
+            if written.contains(&iter) {
                 break;
             }
             let mut names = Vec::new();
@@ -210,10 +214,6 @@ fn writes(s: &Stmt, out: &mut Vec<String>) {
         Stmt::Decl { var, .. } => out.push(var.name.clone()),
         _ => {}
     }
-}
-
-fn assigns(s: &Stmt, var: &str) -> bool {
-    matches!(s, Stmt::Assign { lhs, .. } if matches!(&lhs.kind, ExprKind::Ident(n) if n == var))
 }
 
 /// Whether the statement runs a loop over `var` (at any depth).
