@@ -3641,3 +3641,25 @@ fn final_values_stop_at_a_conditional_assignment() {
     check("final_value_then_written");
     check_cuda_emulated("final_value_then_written");
 }
+
+/// Scalars that hold an index (tests/programs/index_scalars.c, Rodinia's
+/// idiom): `c = i * m + j; B[c] = ...` and block bounds `int b_start =
+/// blk * 8;` give 2-d kernels (one thread for the first before: `B[c]`
+/// was a write of all of `B`, and every iteration read the `c` of the
+/// one before), a value read after the region comes back from the last
+/// iteration, and where the scalar's value is not the expression's at a
+/// read (a name of it written between, a conditional redefinition, the
+/// next iteration's read before the definition, `unsigned` and `short`
+/// conversions) the scalar stays: every version prints the sequential
+/// results.
+#[test]
+fn index_scalars_are_read_as_their_expressions() {
+    check("index_scalars");
+    check_cuda_emulated("index_scalars");
+    let log = verbose_log("index_scalars");
+    assert!(
+        log.contains("6 region(s), 6 kernel(s), parallel dims [2, 2, 1, 1, 0, 0]"),
+        "{}",
+        log
+    );
+}

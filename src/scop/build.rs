@@ -161,6 +161,9 @@ fn build(region: &Region, rewrite_searches: bool) -> Result<Scop> {
     // past its end: those loops run as written (`Built::Wraps`).
     let mut wrapping = BTreeSet::new();
     let mut wrap_warnings = Vec::new();
+    // Reads of scalars that hold an index become the index's expression.
+    let indexed = super::index_values::substituted(region);
+    let region = indexed.as_ref().unwrap_or(region);
     'wraps: loop {
         // Iterators read after their loops read their final values, which
         // for a wrapping iterator's loop no formula gives.

@@ -12,6 +12,7 @@ mod build;
 mod final_values;
 pub mod forward;
 pub mod frame;
+mod index_values;
 mod last_writes;
 pub mod nesting;
 pub mod prologue;

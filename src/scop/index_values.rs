@@ -1,0 +1,378 @@
+//! Integer scalars that hold an index: `c = i * m + j; B[c] = 2 * A[c];`
+//! and `int b_start = blk * 8; for (i = b_start; i < b_start + 8; ++i)`,
+//! as Rodinia's and generated C write them. Read as written, `B[c]`
+//! reaches an element the model cannot name (a may-write of all of `B`)
+//! and every iteration reads the one `c` the previous wrote: the nest ran
+//! on one GPU thread. Where the value of `c` at a read is the value of its
+//! defining expression at that read, the read becomes the expression, and
+//! the subscript is affine (or delinearisable) again.
+//!
+//! A definition `c = e;` (or `T c = e;`) in a block stands for the reads
+//! of `c` in the statements after it in the same block (nested ones
+//! included), up to the first statement that may write `c` or a name of
+//! `e` (a call statement may write any global). It qualifies when:
+//!
+//! - `c` is a scalar of a signed integer type (or `unsigned int`), not
+//!   `volatile`, whose address the region never takes;
+//! - `e` is integer literals and scalar names combined by `+ - * / %` and
+//!   unary minus, without `c`: no array element, call or condition, so
+//!   its value is a function of its names alone;
+//! - converting `e` to `c`'s type keeps its value: `e` has `c`'s type, or
+//!   `int` where `c` is `long` (the value overflow aside, which C leaves
+//!   undefined in both).
+//!
+//! The definition stays (a value read after the block, or in the next
+//! iteration before the definition, still needs it), except a local of
+//! the block declared in it that nothing reads any more.
+
+use crate::front::arith::{self, Arith};
+use crate::front::parse::Region;
+use crate::front::syntax::{subst_stmts, AssignOp, BinOp, Expr, ExprKind, Stmt, UnOp};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The region with reads of index scalars replaced, if it has any.
+pub fn substituted(region: &Region) -> Option<Region> {
+    let mut address_taken = BTreeSet::new();
+    region
+        .body
+        .iter()
+        .for_each(|s| addresses(s, &mut address_taken));
+    let mut types: BTreeMap<String, String> = region
+        .symbols
+        .iter()
+        .filter(|(_, v)| v.rank() == 0 && !v.volatile_or_register)
+        .map(|(n, v)| (n.clone(), v.base_type.trim().to_string()))
+        .collect();
+    declared_types(&region.body, &mut types);
+    let cx = Cx {
+        types,
+        address_taken,
+    };
+    let mut body = region.body.clone();
+    let mut changed = false;
+    cx.block(&mut body, &mut changed);
+    changed.then(|| Region {
+        body,
+        ..region.clone()
+    })
+}
+
+struct Cx {
+    /// Scalars the region can see, with their types: the region's
+    /// symbols, loops' own iterators, declarations in the region.
+    types: BTreeMap<String, String>,
+    /// Names whose address the region takes (`&c`, call arguments).
+    address_taken: BTreeSet<String>,
+}
+
+impl Cx {
+    fn block(&self, body: &mut Vec<Stmt>, changed: &mut bool) {
+        let mut k = 0;
+        while k < body.len() {
+            if let Some((var, value, declared_here)) = self.definition(&body[k]) {
+                let mut stop = value.names.clone();
+                stop.insert(var.clone());
+                let mut end = body.len();
+                for (j, s) in body.iter_mut().enumerate().skip(k + 1) {
+                    let mut written = Vec::new();
+                    writes(s, &mut written);
+                    // A call statement may write globals of `e` it is not
+                    // passed.
+                    if written.iter().any(|w| stop.contains(w)) || calls(s) {
+                        end = j;
+                        break;
+                    }
+                    if mentions(s, &var) {
+                        let map = |n: &str| (n == var).then(|| value.expr.clone());
+                        *s = subst_stmts(std::slice::from_ref(s), &map).remove(0);
+                        *changed = true;
+                    }
+                }
+                // A local of this block that nothing reads any more: its
+                // definition goes (a declaration with it).
+                let read_later = body[k + 1..].iter().any(|s| mentions(s, &var));
+                if declared_here(body, k) && !read_later && end == body.len() {
+                    remove_definition(body, k, &var);
+                    *changed = true;
+                    continue;
+                }
+            }
+            k += 1;
+        }
+        for s in body.iter_mut() {
+            match s {
+                Stmt::For { body, .. } | Stmt::While { body, .. } => self.block(body, changed),
+                Stmt::If { then_, else_, .. } => {
+                    self.block(then_, changed);
+                    self.block(else_, changed);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `c = e;` or `T c = e;` that qualifies (module comment), and
+    /// whether `c` is declared in the block at or before it.
+    #[allow(clippy::type_complexity)]
+    fn definition(&self, s: &Stmt) -> Option<(String, Value, fn(&[Stmt], usize) -> bool)> {
+        let (var, e, by_decl) = match s {
+            Stmt::Assign {
+                lhs,
+                op: AssignOp::Assign,
+                rhs,
+                atomic: false,
+                ..
+            } => match &lhs.kind {
+                ExprKind::Ident(n) => (n.clone(), rhs, false),
+                _ => return None,
+            },
+            Stmt::Decl {
+                var, init: Some(e), ..
+            } if var.rank() == 0 && !var.volatile_or_register => (var.name.clone(), e, true),
+            _ => return None,
+        };
+        if self.address_taken.contains(&var) {
+            return None;
+        }
+        let ty = self.types.get(&var)?;
+        let target = integer(ty)?;
+        let mut names = BTreeSet::new();
+        if !index_expression(e, &mut names) || names.contains(&var) {
+            return None;
+        }
+        if names.iter().any(|n| self.address_taken.contains(n)) {
+            return None;
+        }
+        let lookup = |n: &str| self.types.get(n).cloned();
+        let source = arith::type_of(e, &lookup)?;
+        let keeps = source == target || (source == Arith::Int && target == Arith::Long);
+        if !keeps {
+            return None;
+        }
+        let declared: fn(&[Stmt], usize) -> bool = if by_decl {
+            |_, _| true
+        } else {
+            declared_before
+        };
+        Some((
+            var,
+            Value {
+                expr: e.clone(),
+                names,
+            },
+            declared,
+        ))
+    }
+}
+
+/// A definition's value: the expression and its names.
+struct Value {
+    expr: Expr,
+    names: BTreeSet<String>,
+}
+
+/// The integer type `t` names where a value of it converts back unchanged
+/// from the same type (signed types, `unsigned int`).
+fn integer(t: &str) -> Option<Arith> {
+    let words: Vec<&str> = t
+        .split_whitespace()
+        .filter(|w| *w != "const" && *w != "signed")
+        .collect();
+    match words.as_slice() {
+        ["int"] => Some(Arith::Int),
+        ["long"] | ["long", "int"] | ["long", "long"] | ["long", "long", "int"] => {
+            Some(Arith::Long)
+        }
+        ["unsigned"] | ["unsigned", "int"] => Some(Arith::UInt),
+        // `short c = e` converts an `int` e to `short`: not the same value.
+        _ => None,
+    }
+}
+
+/// Whether `e` is an index expression (module comment), collecting its
+/// names.
+fn index_expression(e: &Expr, names: &mut BTreeSet<String>) -> bool {
+    match &e.kind {
+        ExprKind::Int(..) => true,
+        ExprKind::Ident(n) => {
+            names.insert(n.clone());
+            true
+        }
+        ExprKind::Unary(UnOp::Neg | UnOp::Plus, a) => index_expression(a, names),
+        ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem, a, b) => {
+            index_expression(a, names) && index_expression(b, names)
+        }
+        _ => false,
+    }
+}
+
+/// Whether `var` is declared (without a value) in `body` before `k`.
+fn declared_before(body: &[Stmt], k: usize) -> bool {
+    let Stmt::Assign { lhs, .. } = &body[k] else {
+        return false;
+    };
+    let ExprKind::Ident(var) = &lhs.kind else {
+        return false;
+    };
+    body[..k]
+        .iter()
+        .any(|s| matches!(s, Stmt::Decl { var: v, .. } if &v.name == var))
+}
+
+/// Drops the definition at `k`; a declaration with a value becomes one
+/// without (the name stays declared for what C says of it).
+fn remove_definition(body: &mut Vec<Stmt>, k: usize, var: &str) {
+    match &body[k] {
+        Stmt::Decl { .. } => {
+            body.remove(k);
+        }
+        _ => {
+            body.remove(k);
+            // Its declaration too, where nothing else mentions the name.
+            if !body.iter().any(|s| mentions(s, var)) {
+                body.retain(|s| !matches!(s, Stmt::Decl { var: v, .. } if v.name == var));
+            }
+        }
+    }
+}
+
+/// Whether `s` is or holds a call statement.
+fn calls(s: &Stmt) -> bool {
+    match s {
+        Stmt::Call { .. } => true,
+        Stmt::For { body, .. } | Stmt::While { body, .. } => body.iter().any(calls),
+        Stmt::If { then_, else_, .. } => then_.iter().chain(else_).any(calls),
+        _ => false,
+    }
+}
+
+/// Whether `s` mentions `var` anywhere.
+fn mentions(s: &Stmt, var: &str) -> bool {
+    let mut names = Vec::new();
+    s.idents(&mut names);
+    names.iter().any(|n| n == var) || declares(s, var)
+}
+
+/// Whether `s` declares `var` (a loop over it, a declaration).
+fn declares(s: &Stmt, var: &str) -> bool {
+    match s {
+        Stmt::For { iter, body, .. } => iter == var || body.iter().any(|s| declares(s, var)),
+        Stmt::While { body, .. } => body.iter().any(|s| declares(s, var)),
+        Stmt::If { then_, else_, .. } => then_.iter().chain(else_).any(|s| declares(s, var)),
+        Stmt::Decl { var: v, .. } => v.name == var,
+        _ => false,
+    }
+}
+
+/// Names the statement may write: assigned variables and arrays, loop
+/// iterators, declared names, every name of a call's arguments and of a
+/// kill.
+fn writes(s: &Stmt, out: &mut Vec<String>) {
+    match s {
+        Stmt::Assign { lhs, .. } => {
+            let mut cur = lhs;
+            while let ExprKind::Index(b, _) = &cur.kind {
+                cur = b;
+            }
+            cur.idents(out);
+        }
+        Stmt::For { iter, body, .. } => {
+            out.push(iter.clone());
+            body.iter().for_each(|s| writes(s, out));
+        }
+        Stmt::While { body, .. } => body.iter().for_each(|s| writes(s, out)),
+        Stmt::If { then_, else_, .. } => then_.iter().chain(else_).for_each(|s| writes(s, out)),
+        Stmt::Call { args, .. } => args.iter().for_each(|a| a.idents(out)),
+        Stmt::Kill { targets, .. } => targets.iter().for_each(|t| t.idents(out)),
+        Stmt::Decl { var, .. } => out.push(var.name.clone()),
+        _ => {}
+    }
+}
+
+/// Names whose address the region takes or that a call statement may
+/// write through.
+fn addresses(s: &Stmt, out: &mut BTreeSet<String>) {
+    fn in_expr(e: &Expr, out: &mut BTreeSet<String>) {
+        if let ExprKind::Unary(UnOp::AddrOf, a) = &e.kind {
+            let mut names = Vec::new();
+            a.idents(&mut names);
+            out.extend(names);
+        }
+        e.children().into_iter().for_each(|c| in_expr(c, out));
+    }
+    let mut exprs: Vec<&Expr> = Vec::new();
+    match s {
+        Stmt::For {
+            init, cond, body, ..
+        } => {
+            exprs.extend([init, cond]);
+            body.iter().for_each(|s| addresses(s, out));
+        }
+        Stmt::While { cond, body, .. } => {
+            exprs.push(cond);
+            body.iter().for_each(|s| addresses(s, out));
+        }
+        Stmt::If {
+            cond, then_, else_, ..
+        } => {
+            exprs.push(cond);
+            then_.iter().chain(else_).for_each(|s| addresses(s, out));
+        }
+        Stmt::Assign { lhs, rhs, .. } => exprs.extend([lhs, rhs]),
+        Stmt::Decl { init: Some(e), .. } | Stmt::Assume { cond: e, .. } => exprs.push(e),
+        Stmt::Call { args, .. } => {
+            for a in args {
+                let mut names = Vec::new();
+                a.idents(&mut names);
+                out.extend(names);
+            }
+        }
+        _ => {}
+    }
+    exprs.into_iter().for_each(|e| in_expr(e, out));
+}
+
+/// The types of the loops' own iterators and of the region's
+/// declarations.
+fn declared_types(body: &[Stmt], out: &mut BTreeMap<String, String>) {
+    for s in body {
+        match s {
+            Stmt::For {
+                iter,
+                iter_type,
+                body,
+                ..
+            } => {
+                if let Some(t) = iter_type {
+                    out.insert(iter.clone(), t.trim().to_string());
+                }
+                declared_types(body, out);
+            }
+            Stmt::While { body, .. } => declared_types(body, out),
+            Stmt::If { then_, else_, .. } => {
+                declared_types(then_, out);
+                declared_types(else_, out);
+            }
+            Stmt::Decl { var, .. } if var.rank() == 0 && !var.volatile_or_register => {
+                out.insert(var.name.clone(), var.base_type.trim().to_string());
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_types_that_convert_back() {
+        assert_eq!(integer("int"), Some(Arith::Int));
+        assert_eq!(integer("const long"), Some(Arith::Long));
+        assert_eq!(integer("unsigned int"), Some(Arith::UInt));
+        assert_eq!(integer("short"), None);
+        assert_eq!(integer("unsigned long"), None);
+        assert_eq!(integer("double"), None);
+        assert_eq!(integer("char"), None);
+    }
+}
