@@ -3663,3 +3663,49 @@ fn index_scalars_are_read_as_their_expressions() {
         log
     );
 }
+
+/// Stores of one value in any order (tests/programs/same_value_stores.c,
+/// Rodinia's bfs `stop = true`): the update loop is a kernel of one
+/// thread per vertex (one thread in all before: every iteration's
+/// store of `stop` was ordered after the last), the indirect `seen[idx[i]]
+/// = 7` with it. Two values, a read of the flag in the loop and `+=`
+/// keep their order or become reductions; a loop that stores nothing
+/// leaves the old value: every version prints the sequential results.
+#[test]
+fn stores_of_one_value_in_any_order_are_parallel() {
+    check("same_value_stores");
+    check_cuda_emulated("same_value_stores");
+    let log = verbose_log("same_value_stores");
+    assert!(
+        log.contains("5 region(s), 7 kernel(s), parallel dims [1, 0, 1, 0, 0, 0, 1]"),
+        "{}",
+        log
+    );
+}
+
+/// Flat subscripts under bounds that are not affine
+/// (tests/programs/chunked_blocks.c, Rodinia's hotspot): the warning says
+/// pencilc cannot show the shape holds (not that it "leaves that range
+/// wherever this code runs"), and no run-time check is offered that holds
+/// only where no access runs (`num_chunk <= 0` was, with a one-thread
+/// kernel behind it); the region keeps its code and prints the sequential
+/// results.
+#[test]
+fn shapes_that_hold_only_where_nothing_runs_are_not_checked() {
+    check("chunked_blocks");
+    let log = verbose_log("chunked_blocks");
+    assert_eq!(
+        log.matches("which pencilc cannot show here").count(),
+        2,
+        "{}",
+        log
+    );
+    for wrong in [
+        "wherever this code runs",
+        "would prove it",
+        "checked at run time",
+    ] {
+        assert!(!log.contains(wrong), "{}: {}", wrong, log);
+    }
+    assert!(log.contains("1 region(s), 0 kernel(s)"), "{}", log);
+}

@@ -4,6 +4,7 @@
 //! region (copy to the device) or out of it (copy back).
 
 pub mod privatise;
+mod same_value;
 
 use crate::diag::{Diagnostic, Result};
 use crate::isl::{Isl, IslResultExt};
@@ -369,8 +370,19 @@ pub fn analyze_with(isl: &Isl, scop: &Scop, excluded: &[String]) -> Result<Depen
 
     // False dependences: for each write, the last write (output) and the
     // reads since then (anti).
+    // Stores of one value in any order leave the same result
+    // (`same_value`): no write of such an array is a sink.
+    let mut sinks = model.writes.copy().isl(isl, STAGE)?;
+    for a in same_value::arrays(scop) {
+        let rank = scop.array(&a).map(|x| x.extents.len()).unwrap_or(0);
+        let dims: Vec<String> = (0..rank).map(|k| format!("e{}_", k)).collect();
+        let all = isl
+            .union_set(&format!("{{ {}[{}] }}", a, dims.join(", ")))
+            .isl(isl, STAGE)?;
+        sinks = sinks.subtract_range(all).isl(isl, STAGE)?;
+    }
     let false_res = model
-        .false_info(isl, model.writes.copy().isl(isl, STAGE)?)?
+        .false_info(isl, sinks)?
         .compute_flow()
         .isl(isl, STAGE)?;
     let false_all = false_res.get_may_dependence().isl(isl, STAGE)?;

@@ -53,6 +53,14 @@ fn process(body: &mut [Stmt], region: &Region, wrapping: &BTreeSet<String>, chan
             let mut written = Vec::new();
             writes(s, &mut written);
             if written.contains(&iter) {
+                // A loop's initialiser runs before anything in the loop
+                // writes (`for (i = i - 10; ...)` reads the value left).
+                if let Stmt::For { init, .. } = s {
+                    let map = |n: &str| (n == iter).then(|| value.clone());
+                    let new = crate::front::syntax::subst_expr(init, &map);
+                    *changed |= new != *init;
+                    *init = new;
+                }
                 break;
             }
             let mut names = Vec::new();

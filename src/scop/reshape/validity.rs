@@ -67,6 +67,12 @@ pub fn check(isl: &Isl, scop: &Scop, plans: &BTreeMap<String, Plan>) -> Result<V
         // The first statement and dimension that leave the shape, for
         // the warning where the shape never holds.
         let mut first_bad: Option<(&crate::diag::Loc, usize)> = None;
+        // Whether some access is known only approximately (a statement of
+        // dynamic control, a may-access): then leaving the range is what
+        // the model allows, not what the code must do.
+        let mut approximate = false;
+        // Where some access of the array touches an element.
+        let mut reached_all: Option<Set> = None;
         for st in &scop.stmts {
             let accesses: Vec<_> = st
                 .reads
@@ -77,15 +83,23 @@ pub fn check(isl: &Isl, scop: &Scop, plans: &BTreeMap<String, Plan>) -> Result<V
             if accesses.is_empty() {
                 continue;
             }
+            approximate |= matches!(st.body, crate::scop::StmtBody::Compound(_))
+                || accesses.iter().any(|a| a.may);
             let domain = isl.set(&st.domain).isl(isl, STAGE)?;
             let runs = domain.copy().isl(isl, STAGE)?.params().isl(isl, STAGE)?;
             let mut bad: Option<Set> = None;
             for a in accesses {
-                let params = isl
+                let touches = isl
                     .map(&a.relation)
                     .isl(isl, STAGE)?
                     .intersect_domain(domain.copy().isl(isl, STAGE)?)
-                    .isl(isl, STAGE)?
+                    .isl(isl, STAGE)?;
+                let at = touches.copy().isl(isl, STAGE)?.params().isl(isl, STAGE)?;
+                reached_all = Some(match reached_all {
+                    None => at,
+                    Some(r) => r.union(at).isl(isl, STAGE)?,
+                });
+                let params = touches
                     .intersect_range(outside.copy().isl(isl, STAGE)?)
                     .isl(isl, STAGE)?
                     .params()
@@ -165,7 +179,24 @@ pub fn check(isl: &Isl, scop: &Scop, plans: &BTreeMap<String, Plan>) -> Result<V
             .isl(isl, STAGE)?
             .is_empty()
             .isl(isl, STAGE)?;
-        if !valid_somewhere {
+        // A shape that holds only where no access of the array runs
+        // (hotspot's `num_chunk <= 0`) is no shape: a run-time check of it
+        // would run the generated code only where it does nothing.
+        let reached = match reached_all {
+            Some(r) => r
+                .intersect(context.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)?,
+            None => touched.copy().isl(isl, STAGE)?,
+        };
+        let useful = valid_somewhere
+            && !fact
+                .copy()
+                .isl(isl, STAGE)?
+                .intersect(reached)
+                .isl(isl, STAGE)?
+                .is_empty()
+                .isl(isl, STAGE)?;
+        if !useful {
             let (at, dim) = first_bad
                 .map(|(l, d)| (l.clone(), d))
                 .unwrap_or_else(|| (array.loc.clone(), 1));
@@ -179,7 +210,32 @@ pub fn check(isl: &Isl, scop: &Scop, plans: &BTreeMap<String, Plan>) -> Result<V
                 .map(|(f, t)| (format!("`{}`", f), format!(" (`{}`)", t)))
                 .unwrap_or_else(|| (format!("`{}`", name), String::new()));
             let extent = plan.checked.get(dim - 1).cloned().unwrap_or_default();
-            let d = if plan.delinearised {
+            let d = if approximate {
+                let (shape, keeps) = if plan.delinearised {
+                    (
+                        format!("cannot be delinearised as {}{}", plan.shape_text, to),
+                        format!("`{}` keeps one dimension", name),
+                    )
+                } else {
+                    (
+                        format!("is {}", plan.shape_text),
+                        "the region keeps its own code, run sequentially on the host".to_string(),
+                    )
+                };
+                Diagnostic::warning(
+                    if plan.delinearised {
+                        crate::diag::Code::NonAffineSubscript
+                    } else {
+                        crate::diag::Code::UnknownArraySize
+                    },
+                    Some(at),
+                    format!(
+                        "{} {}: its subscript in dimension {} must stay in `0 <= . < {}`, which pencilc cannot show here: the code around it has loop bounds, conditions or subscripts that are not affine, and the model knows only that it reaches some element of `{}`; {}",
+                        from, shape, dim, extent, name, keeps
+                    ),
+                )
+                .with_hint("write the loop bounds, conditions and subscripts around it as affine expressions of the loop iterators and parameters (no `/` or `%` by a variable, no values read from arrays)")
+            } else if plan.delinearised {
                 Diagnostic::warning(
                     crate::diag::Code::NonAffineSubscript,
                     Some(at),
