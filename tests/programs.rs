@@ -3709,3 +3709,20 @@ fn shapes_that_hold_only_where_nothing_runs_are_not_checked() {
     }
     assert!(log.contains("1 region(s), 0 kernel(s)"), "{}", log);
 }
+
+/// Functions with `if`s, assignments and several returns
+/// (tests/programs/inline_branches.c, Rodinia nw's `maximum`) are inlined
+/// as conditional expressions: both nests run as kernels (E0109 before),
+/// every version prints the sequential results, and no warning is left.
+#[test]
+fn functions_with_branches_and_returns_are_inlined() {
+    check("inline_branches");
+    check_cuda_emulated("inline_branches");
+    let log = verbose_log("inline_branches");
+    assert!(
+        log.contains("1 region(s), 2 kernel(s), parallel dims [1, 1]"),
+        "{}",
+        log
+    );
+    assert!(!log.contains("warning"), "{}", log);
+}

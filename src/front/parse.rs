@@ -25,6 +25,7 @@ mod effects;
 mod enums;
 mod exprs;
 mod inline;
+mod inline_flow;
 mod loops;
 mod omp;
 mod pragmas;

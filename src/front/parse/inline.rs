@@ -91,13 +91,15 @@ impl<'a> Cx<'a> {
         let body = f.child_by_field_name("body")?;
         let mut c = body.walk();
         let children: Vec<Node> = body.named_children(&mut c).collect();
-        let (last, decls) = children.split_last()?;
-        if last.kind() != "return_statement" || decls.iter().any(|d| d.kind() != "declaration") {
-            return None;
-        }
         let names = globals.keys().chain(params.iter().map(|p| &p.name));
         let _scope = self.enter_scope(names.cloned());
         self.note_declared(globals.values().chain(params.iter()));
+        let (last, decls) = children.split_last()?;
+        if last.kind() != "return_statement" || decls.iter().any(|d| d.kind() != "declaration") {
+            // Assignments, `if`s and several returns (`inline_flow`).
+            let (locals, ret) = self.flatten_body(&children, &params, &ret_type, arithmetic)?;
+            return Some(self.inline_fn(f, params, ret_type, locals, ret));
+        }
         let mut stmts = Vec::new();
         for d in decls {
             self.local_declaration(*d, &mut stmts).ok()?;
@@ -118,6 +120,18 @@ impl<'a> Cx<'a> {
             locals.push((var.name, var.base_type, init));
         }
         let ret = self.expr(last.named_child(0)?).ok()?;
+        Some(self.inline_fn(f, params, ret_type, locals, ret))
+    }
+
+    /// The function `f` with its body as `locals` and `ret`.
+    fn inline_fn(
+        &self,
+        f: Node,
+        params: Vec<VarDecl>,
+        ret_type: String,
+        locals: Vec<(String, String, Expr)>,
+        ret: Expr,
+    ) -> InlineFn {
         let mut free = Vec::new();
         let mut known: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
         for (name, _, init) in &locals {
@@ -127,14 +141,14 @@ impl<'a> Cx<'a> {
         free_names(&ret, &known, &mut free);
         let at = self.loc(f);
         let end = self.pp.loc(f.end_position().row, 0, 1).line;
-        Some(InlineFn {
+        InlineFn {
             params,
             ret_type,
             locals,
             ret,
             free,
             lines: (at, end),
-        })
+        }
     }
 }
 
