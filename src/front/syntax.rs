@@ -457,6 +457,36 @@ impl Stmt {
         }
     }
 
+    /// Names the statement may write: assigned variables and arrays,
+    /// loop iterators, declared names, and every name of a call's
+    /// arguments and of a kill.
+    pub fn may_write(&self, out: &mut Vec<String>) {
+        let all = |b: &[Stmt], out: &mut Vec<String>| b.iter().for_each(|s| s.may_write(out));
+        match self {
+            Stmt::Assign { lhs, .. } => {
+                let mut cur = lhs;
+                while let ExprKind::Index(b, _) = &cur.kind {
+                    cur = b;
+                }
+                cur.idents(out);
+            }
+            Stmt::For { iter, body, .. } => {
+                out.push(iter.clone());
+                all(body, out);
+            }
+            Stmt::While { body, .. } => all(body, out),
+            Stmt::If { then_, else_, .. } => {
+                all(then_, out);
+                all(else_, out);
+            }
+            Stmt::Call { args, .. } | Stmt::Kill { targets: args, .. } => {
+                args.iter().for_each(|a| a.idents(out))
+            }
+            Stmt::Decl { var, .. } => out.push(var.name.clone()),
+            Stmt::Assume { .. } | Stmt::Break(_) | Stmt::Continue(_) => {}
+        }
+    }
+
     /// Names declared inside the statement: loop iterators and locals.
     pub fn declared(&self, out: &mut Vec<String>) {
         let all = |b: &[Stmt], out: &mut Vec<String>| b.iter().for_each(|s| s.declared(out));

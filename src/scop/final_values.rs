@@ -51,7 +51,7 @@ fn process(body: &mut [Stmt], region: &Region, wrapping: &BTreeSet<String>, chan
             // A statement that may write the variable (`if (c) i = 2;`)
             // ends the reads of the loop's value, its own included.
             let mut written = Vec::new();
-            writes(s, &mut written);
+            s.may_write(&mut written);
             if written.contains(&iter) {
                 // A loop's initialiser runs before anything in the loop
                 // writes (`for (i = i - 10; ...)` reads the value left).
@@ -122,7 +122,7 @@ fn final_value(s: &Stmt, region: &Region) -> Option<(String, Expr)> {
     }
     // The bounds keep their values while the loop runs.
     let mut written = Vec::new();
-    body.iter().for_each(|s| writes(s, &mut written));
+    body.iter().for_each(|s| s.may_write(&mut written));
     if used.iter().any(|u| written.contains(u)) {
         return None;
     }
@@ -199,29 +199,6 @@ fn has_break(body: &[Stmt]) -> bool {
         Stmt::If { then_, else_, .. } => has_break(then_) || has_break(else_),
         _ => false,
     })
-}
-
-/// Names the statement may write: assigned variables and arrays, loop
-/// iterators, and every name in a call's arguments.
-fn writes(s: &Stmt, out: &mut Vec<String>) {
-    match s {
-        Stmt::Assign { lhs, .. } => {
-            let mut cur = lhs;
-            while let ExprKind::Index(b, _) = &cur.kind {
-                cur = b;
-            }
-            cur.idents(out);
-        }
-        Stmt::For { iter, body, .. } => {
-            out.push(iter.clone());
-            body.iter().for_each(|s| writes(s, out));
-        }
-        Stmt::While { body, .. } => body.iter().for_each(|s| writes(s, out)),
-        Stmt::If { then_, else_, .. } => then_.iter().chain(else_).for_each(|s| writes(s, out)),
-        Stmt::Call { args, .. } => args.iter().for_each(|a| a.idents(out)),
-        Stmt::Decl { var, .. } => out.push(var.name.clone()),
-        _ => {}
-    }
 }
 
 /// Whether the statement runs a loop over `var` (at any depth).

@@ -75,7 +75,7 @@ impl Cx {
                 let mut end = body.len();
                 for (j, s) in body.iter_mut().enumerate().skip(k + 1) {
                     let mut written = Vec::new();
-                    writes(s, &mut written);
+                    s.may_write(&mut written);
                     // A call statement may write globals of `e` it is not
                     // passed.
                     if written.iter().any(|w| stop.contains(w)) || calls(s) {
@@ -261,31 +261,6 @@ fn declares(s: &Stmt, var: &str) -> bool {
         Stmt::If { then_, else_, .. } => then_.iter().chain(else_).any(|s| declares(s, var)),
         Stmt::Decl { var: v, .. } => v.name == var,
         _ => false,
-    }
-}
-
-/// Names the statement may write: assigned variables and arrays, loop
-/// iterators, declared names, every name of a call's arguments and of a
-/// kill.
-fn writes(s: &Stmt, out: &mut Vec<String>) {
-    match s {
-        Stmt::Assign { lhs, .. } => {
-            let mut cur = lhs;
-            while let ExprKind::Index(b, _) = &cur.kind {
-                cur = b;
-            }
-            cur.idents(out);
-        }
-        Stmt::For { iter, body, .. } => {
-            out.push(iter.clone());
-            body.iter().for_each(|s| writes(s, out));
-        }
-        Stmt::While { body, .. } => body.iter().for_each(|s| writes(s, out)),
-        Stmt::If { then_, else_, .. } => then_.iter().chain(else_).for_each(|s| writes(s, out)),
-        Stmt::Call { args, .. } => args.iter().for_each(|a| a.idents(out)),
-        Stmt::Kill { targets, .. } => targets.iter().for_each(|t| t.idents(out)),
-        Stmt::Decl { var, .. } => out.push(var.name.clone()),
-        _ => {}
     }
 }
 
