@@ -1966,3 +1966,22 @@ fn pointers_to_pointers_are_named_as_such() {
         assert!(!err.contains("is not declared"), "{}", err);
     }
 }
+
+/// Attributes after a declarator that change the type or run code
+/// (`mode`, `cleanup`, `vector_size`) are not dropped for the parse (red
+/// team: `int t __attribute__((mode(QI))) = A[i];` was accepted and the
+/// 8-bit wrap-around lost): the region is refused as before.
+#[test]
+fn attributes_that_change_the_type_are_not_dropped() {
+    for attr in ["mode(QI)", "cleanup(done)", "vector_size(16)"] {
+        let (status, err, _) = compile(
+            &format!("attr-{}", attr.split('(').next().unwrap()),
+            &format!(
+                "  for (i = 0; i < n; i++) {{\n    int t __attribute__(({})) = i;\n    B[i] = t;\n  }}",
+                attr
+            ),
+        );
+        assert_eq!(status, 1, "{}: {}", attr, err);
+        assert!(err.contains("[E0002]"), "{}: {}", attr, err);
+    }
+}

@@ -53,20 +53,53 @@ pub fn arrays(scop: &Scop) -> Vec<String> {
     out
 }
 
-/// A literal's value: an integer, or a floating-point literal's text.
+/// A literal as written: an integer with its suffix (`-1` and `-1u` are
+/// other values), or a floating-point literal's text, each negated or
+/// not. Literals that C converts to one stored value but are written
+/// differently (`1`, `1.0`) count as different: the rule stays on the
+/// safe side.
 #[derive(PartialEq, Debug)]
 enum Literal {
-    Int(i64),
-    Float(String),
+    Int {
+        value: i64,
+        text: String,
+        negated: bool,
+    },
+    Float {
+        text: String,
+        negated: bool,
+    },
 }
 
 fn literal(e: &Expr) -> Option<Literal> {
     match &e.kind {
-        ExprKind::Int(v, _) => Some(Literal::Int(*v)),
-        ExprKind::Float(t) => Some(Literal::Float(t.clone())),
+        ExprKind::Int(v, t) => Some(Literal::Int {
+            value: *v,
+            text: t.to_ascii_lowercase(),
+            negated: false,
+        }),
+        ExprKind::Float(t) => Some(Literal::Float {
+            text: t.clone(),
+            negated: false,
+        }),
         ExprKind::Unary(UnOp::Neg, a) => match literal(a)? {
-            Literal::Int(v) => Some(Literal::Int(v.checked_neg()?)),
-            Literal::Float(t) => Some(Literal::Float(format!("-{}", t))),
+            Literal::Int {
+                value,
+                text,
+                negated: false,
+            } => Some(Literal::Int {
+                value,
+                text,
+                negated: true,
+            }),
+            Literal::Float {
+                text,
+                negated: false,
+            } => Some(Literal::Float {
+                text,
+                negated: true,
+            }),
+            _ => None,
         },
         _ => None,
     }

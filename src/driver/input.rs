@@ -99,10 +99,16 @@ pub(super) fn read(
     });
     for r in &regions {
         for p in &r.ignored_pragmas {
+            // Those right before `#pragma scop` apply to its first statement.
+            let what = if p.file == r.loc.file && p.line < r.loc.line {
+                "pragma on the region's first statement is ignored: pencilc's code replaces that statement"
+            } else {
+                "pragma inside the region is ignored"
+            };
             report.warnings.push(Diagnostic::warning(
                 Code::UnsupportedStatement,
                 Some(p.clone()),
-                "pragma inside the region is ignored",
+                what,
             ));
         }
     }

@@ -338,6 +338,7 @@ pub fn parse_file_with(
         body_pragmas,
         omp_teams: Cell::new(0),
         omp_outside: RefCell::new(Vec::new()),
+        omp_in_functions: RefCell::new(BTreeMap::new()),
     };
     let root = tree.root_node();
     let implicit = super::implicit::undeclared(root, blanked.as_bytes());
@@ -491,6 +492,11 @@ pub fn parse_file_with(
         cx.called_functions(&regions, &functions, &typedefs, &globals, &file_functions);
     for r in &mut regions {
         r.called = called::reachable(&called, &r.body);
+        for name in r.called.keys() {
+            if let Some(at) = cx.omp_in_functions.borrow().get(name) {
+                r.omp_outside.push(at.clone());
+            }
+        }
         r.call_facts = call_facts.clone();
         r.prototypes = prototypes.clone();
         if let Some(def) = functions
@@ -557,6 +563,9 @@ struct Cx<'a> {
     /// OpenMP directives of the region that bind to a team outside it
     /// (`omp::Cx::note_omp`).
     omp_outside: RefCell<Vec<Loc>>,
+    /// Functions regions call whose bodies hold such directives, with the
+    /// first one.
+    omp_in_functions: RefCell<BTreeMap<String, Loc>>,
 }
 
 /// Leaves a loop (`Cx::enter_loop`) when dropped.

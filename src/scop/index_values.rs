@@ -17,9 +17,10 @@
 //! - `e` is integer literals and scalar names combined by `+ - * / %` and
 //!   unary minus, without `c`: no array element, call or condition, so
 //!   its value is a function of its names alone;
-//! - converting `e` to `c`'s type keeps its value: `e` has `c`'s type, or
-//!   `int` where `c` is `long` (the value overflow aside, which C leaves
-//!   undefined in both).
+//! - `e` has `c`'s type (after C's promotions), so that it keeps its
+//!   value and the arithmetic around each read stays in that type: an
+//!   `int` expression in place of a `long` scalar would make the product
+//!   around it `int`, which overflows where C's did not.
 //!
 //! The definition stays (a value read after the block, or in the next
 //! iteration before the definition, still needs it), except a local of
@@ -145,8 +146,10 @@ impl Cx {
         }
         let lookup = |n: &str| self.types.get(n).cloned();
         let source = arith::type_of(e, &lookup)?;
-        let keeps = source == target || (source == Arith::Int && target == Arith::Long);
-        if !keeps {
+        // The same type: in place of `c`, `e` computes what `c` did in
+        // the expression around it (`long c = 5; c * 1000000000` is not
+        // `5 * 1000000000`, which overflows `int`).
+        if source != target {
             return None;
         }
         let declared: fn(&[Stmt], usize) -> bool = if by_decl {

@@ -5,7 +5,8 @@
  * below is one of the rules: a value read after the region, a name of
  * the expression written before a read, a conditional redefinition, a
  * read before the definition in the next iteration, conversions that
- * change the value (unsigned wrap-around, `short`), `long` from `int`. */
+ * change the value (unsigned wrap-around, `short`), `long` from `int`
+ * (whose product with a constant would become an `int` product). */
 #include <stdio.h>
 
 static void linear(int n, int m, float A[n * m], float B[n * m])
@@ -87,10 +88,23 @@ static void conversions(int n, double D[64], double E[64], double F[64])
 #pragma endscop
 }
 
+/* `long c = i;` in place of `c` would make `c * 1000000000` an `int`
+   product, which overflows: the scalar stays. */
+static void long_product(int n, long X[64])
+{
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    long c = i;
+    X[i] = c * 1000000000;
+  }
+#pragma endscop
+}
+
 int main(void)
 {
   static float A[48 * 40], B[48 * 40], x[64], y[64];
   static double D[64], E[64], F[64];
+  static long X[64];
   for (int i = 0; i < 48 * 40; i++)
     A[i] = i % 13;
   for (int i = 0; i < 64; i++) {
@@ -103,11 +117,12 @@ int main(void)
   rewritten(30, D, E);
   next_iteration(40, D);
   conversions(32, D, E, F);
+  long_product(64, X);
   double s = c;
   for (int i = 0; i < 48 * 40; i++)
     s += B[i] * (i % 7 + 1);
   for (int i = 0; i < 64; i++)
-    s += y[i] * (i + 1) + D[i] * (i + 2) + E[i] * (i + 3) + F[i] * (i + 5);
+    s += y[i] * (i + 1) + D[i] * (i + 2) + E[i] * (i + 3) + F[i] * (i + 5) + X[i] % 1000003;
   printf("%.10g\n", s);
   return 0;
 }

@@ -55,6 +55,22 @@ static void gather(int n, int idx[1000], double a[1000], double b[1000])
 #pragma endscop
 }
 
+/* An orphaned `omp for` in a function the region calls, the region run
+   from every thread of a team of the caller's: it keeps its code. */
+static void helper(int n, double a[1000])
+{
+#pragma omp for
+  for (int i = 0; i < n; i++)
+    a[i] = a[i] + i + 1;
+}
+
+static void called(int n, double a[1000])
+{
+#pragma scop
+  helper(n, a);
+#pragma endscop
+}
+
 int main(void)
 {
   static double a[1000], b[1000];
@@ -68,6 +84,8 @@ int main(void)
   bump(1000, a, b);
   own_team(1000, a, b);
   gather(1000, idx, b, a);
+#pragma omp parallel
+  called(1000, b);
   double s = 0;
   for (int i = 0; i < 1000; i++)
     s += (a[i] + 3 * b[i]) * (i % 11 + 1);

@@ -73,6 +73,24 @@ static double counted(int n, double x[256])
   return c;
 }
 
+/* `-1` and `-1u` are other values stored into a `long` and a `double`:
+   the last iteration's store decides, and the order stays (the last
+   iteration in another block than the others, as red-teaming found). */
+static void minus_one(int n, long L[1], double M[1])
+{
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    if (i == n - 1) {
+      L[0] = -1u;
+      M[0] = -1u;
+    } else {
+      L[0] = -1;
+      M[0] = -1;
+    }
+  }
+#pragma endscop
+}
+
 int main(void)
 {
   static bool mask[256], updating[256];
@@ -94,6 +112,9 @@ int main(void)
     t += (mask[i] + 2 * updating[i] + 3 * y[i]) * (i % 9 + 1);
   for (int i = 0; i < 64; i++)
     t += seen[i] * (i + 1);
-  printf("%d %.10g\n", s, t);
+  static long L[1];
+  static double M[1];
+  minus_one(993, L, M);
+  printf("%d %.10g %ld %.17g\n", s, t, L[0], M[0]);
   return 0;
 }

@@ -74,10 +74,52 @@ fn trailing_group(b: &[u8], start: usize) -> Option<usize> {
         i += 1;
     }
     let end = i + 1;
+    // Only attributes that change nothing the region computes: `mode`
+    // and `vector_size` change the type, `cleanup` runs code.
+    let text = String::from_utf8_lossy(&b[start..end.min(b.len())]);
+    if !harmless(&text) {
+        return None;
+    }
     let after = b[end.min(b.len())..]
         .iter()
         .find(|c| !c.is_ascii_whitespace())?;
     matches!(after, b';' | b',' | b'=').then_some(end)
+}
+
+/// Whether every attribute in the group `__attribute__((a, b(x)))` is
+/// one of those that say nothing about the values a region computes.
+fn harmless(group: &str) -> bool {
+    let Some(open) = group.find("((") else {
+        return false;
+    };
+    let inner = &group[open + 2..group.len().saturating_sub(2)];
+    // The attributes' names: words at parenthesis depth 0.
+    let mut depth = 0usize;
+    let mut names = Vec::new();
+    let mut word = String::new();
+    for c in inner.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 && (c.is_ascii_alphanumeric() || c == '_') => word.push(c),
+            _ => {}
+        }
+        if depth > 0 || !(c.is_ascii_alphanumeric() || c == '_') {
+            if !word.is_empty() {
+                names.push(std::mem::take(&mut word));
+            }
+        }
+    }
+    if !word.is_empty() {
+        names.push(word);
+    }
+    !names.is_empty()
+        && names.iter().all(|n| {
+            matches!(
+                n.trim_matches('_'),
+                "aligned" | "unused" | "used" | "maybe_unused" | "deprecated" | "nonstring"
+            )
+        })
 }
 
 #[cfg(test)]
@@ -104,6 +146,11 @@ mod tests {
             "struct __attribute__((aligned(16))) v3 { float x; };",
             "int __attribute__((aligned(8))) x;",
             "my__attribute__((x)) y;",
+            // These change the type or run code.
+            "int t __attribute__((mode(QI))) = 1;",
+            "int t __attribute__((cleanup(done))) = 1;",
+            "int v __attribute__((vector_size(16)));",
+            "int t __attribute__((aligned(8), mode(QI)));",
         ] {
             assert_eq!(blank_trailing(t), t);
         }

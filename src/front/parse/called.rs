@@ -209,7 +209,18 @@ impl Cx<'_> {
         if ret != "void" {
             return Err(format!("`{}` returns `{}`, not `void`", name, ret));
         }
-        self.device_function(f, name, self.parsed_function(f, typedefs, globals))
+        // Its OpenMP directives bound to a team outside it make the
+        // regions that call it keep their code (`omp`), as the region's
+        // own do.
+        let outer = self.take_omp_outside();
+        let parsed = self.parsed_function(f, typedefs, globals);
+        if let Some(at) = self.take_omp_outside().into_iter().next() {
+            self.omp_in_functions
+                .borrow_mut()
+                .insert(name.to_string(), at);
+        }
+        self.omp_outside.borrow_mut().extend(outer);
+        self.device_function(f, name, parsed)
     }
 
     /// The function's parameters and body read as region code (the file's

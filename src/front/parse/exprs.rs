@@ -157,6 +157,23 @@ impl<'a> Cx<'a> {
     fn number(&self, n: Node) -> Result<Expr> {
         let mk = |kind| self.at(n, kind);
         let t = self.text(n);
+        // The C grammar reads a sign into the literal (`-1u`); C reads a
+        // unary operator applied to it, which for an unsigned literal
+        // wraps around (`-1u` is 4294967295, not -1).
+        if let Some(op) = t.chars().next().and_then(|c| match c {
+            '-' => Some(UnOp::Neg),
+            '+' => Some(UnOp::Plus),
+            _ => None,
+        }) {
+            let inner = self.literal(n, t[1..].trim_start())?;
+            return mk(ExprKind::Unary(op, Box::new(inner)));
+        }
+        self.literal(n, t)
+    }
+
+    /// The unsigned literal `t` of the node `n`.
+    fn literal(&self, n: Node, t: &str) -> Result<Expr> {
+        let mk = |kind| self.at(n, kind);
         match parse_int_literal(t) {
             Some(v) => mk(ExprKind::Int(v, t.to_string())),
             // An integer constant that no C integer type holds has
