@@ -3737,3 +3737,22 @@ fn negated_unsigned_literals_wrap_around() {
     check("negated_unsigned_literals");
     check_cuda_emulated("negated_unsigned_literals");
 }
+
+/// Scalars that choose a neighbour (tests/programs/neighbour_scalars.c,
+/// Rodinia's hotspot3D: `w = (x == 0) ? c : c - 1; ... tIn[w]`): a read
+/// whose subscript chooses reads one of two elements, each delinearised,
+/// so the flat 3-d grid is a 3-d kernel (the region stayed on the host:
+/// `tIn` was a may-access to all of it); a chosen row of a 2-d array and a
+/// choice in a store's subscript too. Every version prints the
+/// sequential results.
+#[test]
+fn neighbour_scalars_read_one_of_two_elements() {
+    check("neighbour_scalars");
+    check_cuda_emulated("neighbour_scalars");
+    let log = verbose_log("neighbour_scalars");
+    assert!(
+        log.contains("2 region(s), 3 kernel(s), parallel dims [3, 2, 1]"),
+        "{}",
+        log
+    );
+}

@@ -14,9 +14,10 @@
 //!
 //! - `c` is a scalar of a signed integer type (or `unsigned int`), not
 //!   `volatile`, whose address the region never takes;
-//! - `e` is integer literals and scalar names combined by `+ - * / %` and
-//!   unary minus, without `c`: no array element, call or condition, so
-//!   its value is a function of its names alone;
+//! - `e` is integer literals and scalar names combined by `+ - * / %`,
+//!   unary minus and `?:` on comparisons of such expressions, without
+//!   `c`: no array element or call, so its value is a function of its
+//!   names alone;
 //! - `e` has `c`'s type (after C's promotions), so that it keeps its
 //!   value and the arithmetic around each read stays in that type: an
 //!   `int` expression in place of a `long` scalar would make the product
@@ -52,6 +53,9 @@ pub fn substituted(region: &Region) -> Option<Region> {
     let mut body = region.body.clone();
     let mut changed = false;
     cx.block(&mut body, &mut changed);
+    if changed {
+        body.iter_mut().for_each(|s| choices_out_of_subscripts(s));
+    }
     changed.then(|| Region {
         body,
         ..region.clone()
@@ -168,6 +172,69 @@ impl Cx {
     }
 }
 
+/// Reads whose subscript chooses (`tIn[x == 0 ? c : c - 1]`, what
+/// hotspot3D's neighbour scalars become) read one of two elements:
+/// `x == 0 ? tIn[c] : tIn[c - 1]` reads the same, with subscripts the
+/// model can delinearise. Values only: a store's subscript stays.
+fn choices_out_of_subscripts(s: &mut Stmt) {
+    match s {
+        Stmt::Assign { lhs, rhs, .. } => {
+            *rhs = hoisted(rhs);
+            // The stored element's subscripts are reads of their own.
+            if let ExprKind::Index(..) = lhs.kind {
+                let mut cur = lhs;
+                while let ExprKind::Index(b, i) = &mut cur.kind {
+                    **i = hoisted(i);
+                    cur = b;
+                }
+            }
+        }
+        Stmt::Decl { init: Some(e), .. } => *e = hoisted(e),
+        Stmt::For { body, .. } | Stmt::While { body, .. } => {
+            body.iter_mut().for_each(choices_out_of_subscripts)
+        }
+        Stmt::If { then_, else_, .. } => then_
+            .iter_mut()
+            .chain(else_.iter_mut())
+            .for_each(choices_out_of_subscripts),
+        _ => {}
+    }
+}
+
+fn hoisted(e: &Expr) -> Expr {
+    let mut out = e.clone();
+    for c in out.children_mut() {
+        *c = hoisted(c);
+    }
+    if let ExprKind::Index(base, sub) = &out.kind {
+        // `(c ? A[i] : A[j])[k]`, a choice hoisted out of an inner
+        // subscript: the outer one goes into both.
+        if let ExprKind::Cond(c, a, b) = &base.kind {
+            let index = |x: &Expr| Expr {
+                kind: ExprKind::Index(Box::new(x.clone()), sub.clone()),
+                loc: out.loc.clone(),
+            };
+            let (ta, tb) = (hoisted(&index(a)), hoisted(&index(b)));
+            return Expr {
+                kind: ExprKind::Cond(c.clone(), Box::new(ta), Box::new(tb)),
+                loc: out.loc.clone(),
+            };
+        }
+        if let ExprKind::Cond(c, a, b) = &sub.kind {
+            let pick = |i: &Expr| Expr {
+                kind: ExprKind::Index(base.clone(), Box::new(i.clone())),
+                loc: out.loc.clone(),
+            };
+            let (ta, tb) = (hoisted(&pick(a)), hoisted(&pick(b)));
+            return Expr {
+                kind: ExprKind::Cond(c.clone(), Box::new(ta), Box::new(tb)),
+                loc: out.loc.clone(),
+            };
+        }
+    }
+    out
+}
+
 /// A definition's value: the expression and its names.
 struct Value {
     expr: Expr,
@@ -205,6 +272,27 @@ fn index_expression(e: &Expr, names: &mut BTreeSet<String>) -> bool {
         ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem, a, b) => {
             index_expression(a, names) && index_expression(b, names)
         }
+        // hotspot3D's neighbours: `w = (x == 0) ? c : c - 1;`.
+        ExprKind::Cond(c, a, b) => {
+            condition(c, names) && index_expression(a, names) && index_expression(b, names)
+        }
+        _ => false,
+    }
+}
+
+/// Whether `e` is a condition on index expressions: comparisons joined by
+/// `&&`, `||` and `!`.
+fn condition(e: &Expr, names: &mut BTreeSet<String>) -> bool {
+    match &e.kind {
+        ExprKind::Binary(
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne,
+            a,
+            b,
+        ) => index_expression(a, names) && index_expression(b, names),
+        ExprKind::Binary(BinOp::And | BinOp::Or, a, b) => {
+            condition(a, names) && condition(b, names)
+        }
+        ExprKind::Unary(UnOp::Not, a) => condition(a, names),
         _ => false,
     }
 }
