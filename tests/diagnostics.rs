@@ -1985,3 +1985,59 @@ fn attributes_that_change_the_type_are_not_dropped() {
         assert!(err.contains("[E0002]"), "{}: {}", attr, err);
     }
 }
+
+/// A typedef whose attribute changes the type (`vector_size`, `mode`) is
+/// not its base type: `typedef float v4 __attribute__((vector_size(16)));`
+/// was read as `float`, and `B[i] = A[i] + A[i]` computed one lane of four
+/// (red team; a silent wrong result in every version). Such a type is one
+/// a region cannot use (E0111); an `aligned` typedef stays its base type.
+#[test]
+fn typedefs_that_change_the_type_are_not_their_base_type() {
+    for (name, td, code) in [
+        (
+            "td-vector",
+            "typedef float v4 __attribute__((vector_size(16)));",
+            Some("E0111"),
+        ),
+        (
+            "td-mode",
+            "typedef int v4 __attribute__((mode(DI)));",
+            Some("E0111"),
+        ),
+        (
+            "td-aligned",
+            "typedef float v4 __attribute__((aligned(8)));",
+            None,
+        ),
+    ] {
+        let dir = scratch(&format!("diag-{}", name));
+        let src = dir.join(format!("{}.c", name));
+        std::fs::write(
+            &src,
+            format!(
+                "{}\nvoid f(int n, v4 A[64], v4 B[64])\n{{\n#pragma scop\n  for (int i = 0; i < n; i++)\n    B[i] = A[i] + A[i];\n#pragma endscop\n}}\n",
+                td
+            ),
+        )
+        .unwrap();
+        let out = Command::new(pencilc())
+            .arg("--output-dir")
+            .arg(&dir)
+            .arg(&src)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        match code {
+            Some(c) => {
+                assert_eq!(out.status.code(), Some(1), "{}: {}", name, err);
+                assert!(
+                    err.contains(&format!("[{}]", c)) && err.contains("`v4`"),
+                    "{}: {}",
+                    name,
+                    err
+                );
+            }
+            None => assert_eq!(out.status.code(), Some(0), "{}: {}", name, err),
+        }
+    }
+}

@@ -88,7 +88,7 @@ fn trailing_group(b: &[u8], start: usize) -> Option<usize> {
 
 /// Whether every attribute in the group `__attribute__((a, b(x)))` is
 /// one of those that say nothing about the values a region computes.
-fn harmless(group: &str) -> bool {
+pub(super) fn harmless(group: &str) -> bool {
     let Some(open) = group.find("((") else {
         return false;
     };

@@ -9,6 +9,18 @@ impl<'a> Cx<'a> {
         let Some(ty) = n.child_by_field_name("type") else {
             return;
         };
+        // `typedef float v4 __attribute__((vector_size(16)));` is no
+        // `float`: such a name stays unresolved, a type the model does
+        // not know (it was read as `float`, and `B[i] = A[i] + A[i]`
+        // computed one lane of four).
+        let mut c = n.walk();
+        if n.children(&mut c).any(|k| {
+            k.kind() == "attribute_specifier" && !super::attributes::harmless(self.text(k))
+        }) || (!matches!(ty.kind(), "struct_specifier" | "union_specifier")
+            && self.text(ty).contains("__attribute"))
+        {
+            return;
+        }
         let base = self.resolve_type(self.text(ty), typedefs);
         let mut c = n.walk();
         for d in n.children_by_field_name("declarator", &mut c) {
