@@ -1943,17 +1943,8 @@ fn pointers_to_pointers_are_named_as_such() {
             3,
         ),
     ] {
-        let dir = scratch(&format!("diag-{}", name));
-        let src = dir.join(format!("{}.c", name));
-        std::fs::write(&src, text).unwrap();
-        let out = Command::new(pencilc())
-            .arg("--output-dir")
-            .arg(&dir)
-            .arg(&src)
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{}", err);
+        let (status, err, _) = compile_file(name, text);
+        assert_eq!(status, Some(1), "{}", err);
         assert!(
             err.contains("is a pointer to pointers")
                 && err.contains(&format!(", line {}), which a region cannot use", line))
@@ -2010,26 +2001,14 @@ fn typedefs_that_change_the_type_are_not_their_base_type() {
             None,
         ),
     ] {
-        let dir = scratch(&format!("diag-{}", name));
-        let src = dir.join(format!("{}.c", name));
-        std::fs::write(
-            &src,
-            format!(
-                "{}\nvoid f(int n, v4 A[64], v4 B[64])\n{{\n#pragma scop\n  for (int i = 0; i < n; i++)\n    B[i] = A[i] + A[i];\n#pragma endscop\n}}\n",
-                td
-            ),
-        )
-        .unwrap();
-        let out = Command::new(pencilc())
-            .arg("--output-dir")
-            .arg(&dir)
-            .arg(&src)
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
+        let text = format!(
+            "{}\nvoid f(int n, v4 A[64], v4 B[64])\n{{\n#pragma scop\n  for (int i = 0; i < n; i++)\n    B[i] = A[i] + A[i];\n#pragma endscop\n}}\n",
+            td
+        );
+        let (status, err, _) = compile_file(name, &text);
         match code {
             Some(c) => {
-                assert_eq!(out.status.code(), Some(1), "{}: {}", name, err);
+                assert_eq!(status, Some(1), "{}: {}", name, err);
                 assert!(
                     err.contains(&format!("[{}]", c)) && err.contains("`v4`"),
                     "{}: {}",
@@ -2037,7 +2016,7 @@ fn typedefs_that_change_the_type_are_not_their_base_type() {
                     err
                 );
             }
-            None => assert_eq!(out.status.code(), Some(0), "{}: {}", name, err),
+            None => assert_eq!(status, Some(0), "{}: {}", name, err),
         }
     }
 }

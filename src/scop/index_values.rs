@@ -74,7 +74,7 @@ impl Cx {
     fn block(&self, body: &mut Vec<Stmt>, changed: &mut bool) {
         let mut k = 0;
         while k < body.len() {
-            if let Some((var, value, declared_here)) = self.definition(&body[k]) {
+            if let Some((var, value, declared_here)) = self.definition(body, k) {
                 let mut stop = value.names.clone();
                 stop.insert(var.clone());
                 let mut end = body.len();
@@ -96,7 +96,7 @@ impl Cx {
                 // A local of this block that nothing reads any more: its
                 // definition goes (a declaration with it).
                 let read_later = body[k + 1..].iter().any(|s| mentions(s, &var));
-                if declared_here(body, k) && !read_later && end == body.len() {
+                if declared_here && !read_later && end == body.len() {
                     remove_definition(body, k, &var);
                     *changed = true;
                     continue;
@@ -116,11 +116,10 @@ impl Cx {
         }
     }
 
-    /// `c = e;` or `T c = e;` that qualifies (module comment), and
-    /// whether `c` is declared in the block at or before it.
-    #[allow(clippy::type_complexity)]
-    fn definition(&self, s: &Stmt) -> Option<(String, Value, fn(&[Stmt], usize) -> bool)> {
-        let (var, e, by_decl) = match s {
+    /// `body[k]` as `c = e;` or `T c = e;` that qualifies (module
+    /// comment), and whether `c` is declared in the block at or before it.
+    fn definition(&self, body: &[Stmt], k: usize) -> Option<(String, Value, bool)> {
+        let (var, e, by_decl) = match &body[k] {
             Stmt::Assign {
                 lhs,
                 op: AssignOp::Assign,
@@ -156,11 +155,7 @@ impl Cx {
         if source != target {
             return None;
         }
-        let declared: fn(&[Stmt], usize) -> bool = if by_decl {
-            |_, _| true
-        } else {
-            declared_before
-        };
+        let declared = by_decl || declared_before(body, k);
         Some((
             var,
             Value {

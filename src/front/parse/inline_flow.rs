@@ -243,7 +243,7 @@ impl Run<'_, '_> {
     /// After an `if` whose branches both go on: each name the branches
     /// left at different versions gets a version that picks by `cond`.
     fn join(&mut self, cond: &Expr, env: &mut Env, t: &Env, f: &Env) -> Option<()> {
-        for (name, before) in env.clone() {
+        for name in env.keys().cloned().collect::<Vec<_>>() {
             let (a, b) = (t.get(&name)?.clone(), f.get(&name)?.clone());
             if a == b {
                 continue;
@@ -258,7 +258,6 @@ impl Run<'_, '_> {
                 (Some(v), None) | (None, Some(v)) => ident(&v, &cond.loc),
                 (None, None) => continue,
             };
-            let _ = before;
             let v = self.version(&name, value);
             env.insert(name, Some(v));
         }
