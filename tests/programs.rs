@@ -3615,6 +3615,24 @@ fn old_style_definitions_declare_their_parameters() {
     );
 }
 
+/// Arrays declared through array typedefs (tests/programs/array_typedefs.c:
+/// `row_t *a`, `const row_t *w`, a `row_t` parameter, globals `row_t v`
+/// and `row_t m[12]`, a typedef of a typedef of rows, a region's own
+/// `row_t tmp`): each has its typedef's extents after its own (E0104 "`a`
+/// has 1 dimension(s) but is accessed with 3 subscript(s)" before), right
+/// everywhere, with the nest's two parallel loops on threads.
+#[test]
+fn array_typedefs_add_their_extents() {
+    check("array_typedefs");
+    check_cuda_emulated("array_typedefs");
+    let log = verbose_log("array_typedefs");
+    assert!(
+        log.contains("2 region(s), 3 kernel(s), parallel dims [2, 1, 1]"),
+        "{}",
+        log
+    );
+}
+
 /// GNU attributes after declarators (tests/programs/trailing_attributes.c:
 /// Rodinia's `float t[BS*BS] __attribute__((aligned(64)));` in a region,
 /// a global and a local scalar with one): accepted (E0002 "expected `;`"

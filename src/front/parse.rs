@@ -330,6 +330,7 @@ pub fn parse_file_with(
         warnings: RefCell::new(Vec::new()),
         loop_depth: Cell::new(0),
         typedefs: RefCell::new(BTreeMap::new()),
+        array_typedefs: RefCell::new(BTreeMap::new()),
         enums: RefCell::new(BTreeMap::new()),
         structs: RefCell::new(BTreeMap::new()),
         struct_vars: RefCell::new(BTreeMap::new()),
@@ -539,6 +540,9 @@ struct Cx<'a> {
     /// The file's typedefs (name → resolved type), for casts: a cast keeps
     /// its type as text, and device code knows no user typedef.
     typedefs: RefCell<BTreeMap<String, String>>,
+    /// The file's array typedefs (`typedef double row_t[50];`): name →
+    /// element type and extents, outermost first (`decls::element_type`).
+    array_typedefs: RefCell<BTreeMap<String, (String, Vec<Option<Expr>>)>>,
     /// The file's enumeration constants (`enums.rs`).
     enums: RefCell<BTreeMap<String, enums::Enumerator>>,
     /// The layouts of the file's struct types (`structs.rs`), by

@@ -21,16 +21,66 @@ impl<'a> Cx<'a> {
         {
             return;
         }
-        let base = self.resolve_type(self.text(ty), typedefs);
+        let (base, extents) = self.element_type(ty, typedefs);
         let mut c = n.walk();
         for d in n.children_by_field_name("declarator", &mut c) {
             // tree-sitter-c reads the <stdint.h> names (`uint8_t`,
             // `size_t`, ...) as primitive types even where a typedef
             // declares them; the typedef still says what they are.
-            if d.kind() == "type_identifier" || d.kind() == "primitive_type" {
+            if (d.kind() == "type_identifier" || d.kind() == "primitive_type") && extents.is_none()
+            {
                 typedefs.insert(self.text(d).to_string(), base.clone());
+            } else if let Some(own) = self.typedef_array(d, extents.as_deref().unwrap_or(&[])) {
+                self.array_typedefs
+                    .borrow_mut()
+                    .insert(own.0, (base.clone(), own.1));
             }
         }
+    }
+
+    /// `typedef double row_t[50];` (or `typedef row_t mat_t[40];`, or
+    /// `typedef row_t row2_t;`): the typedef's name and its extents,
+    /// outermost first, those of `inner` (the extents of the type it
+    /// names) last. Only plain array declarators whose extents convert.
+    fn typedef_array(
+        &self,
+        d: Node,
+        inner: &[Option<Expr>],
+    ) -> Option<(String, Vec<Option<Expr>>)> {
+        let mut own = Vec::new();
+        let mut cur = d;
+        while cur.kind() == "array_declarator" {
+            let size = cur.child_by_field_name("size")?;
+            own.push(Some(self.expr(size).ok()?));
+            cur = cur.child_by_field_name("declarator")?;
+        }
+        if cur.kind() != "type_identifier" || (own.is_empty() && inner.is_empty()) {
+            return None;
+        }
+        own.reverse();
+        own.extend(inner.iter().cloned());
+        Some((self.text(cur).to_string(), own))
+    }
+
+    /// The element type a declaration's type names and, for an array
+    /// typedef, its extents: `row_t` of `typedef double row_t[50]` is
+    /// `double` with `[50]`. An array typedef stays out of the name →
+    /// type map, so that code reading only that map (casts, `sizeof`)
+    /// never takes `row_t` for `double`.
+    pub(super) fn element_type(
+        &self,
+        ty: Node,
+        typedefs: &BTreeMap<String, String>,
+    ) -> (String, Option<Vec<Option<Expr>>>) {
+        let text = self
+            .text(ty)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if let Some((base, extents)) = self.array_typedefs.borrow().get(&text) {
+            return (base.clone(), Some(extents.clone()));
+        }
+        (self.resolve_type(&text, typedefs), None)
     }
 
     pub(super) fn resolve_type(&self, t: &str, typedefs: &BTreeMap<String, String>) -> String {
@@ -48,7 +98,7 @@ impl<'a> Cx<'a> {
         let Some(ty) = n.child_by_field_name("type") else {
             return Ok(());
         };
-        let base = self.resolve_type(self.text(ty), typedefs);
+        let (base, extents) = self.element_type(ty, typedefs);
         let read_only = self.declares_const(n, &base);
         let volatile_or_register = self.volatile_or_register(n, &base);
         let mut c = n.walk();
@@ -58,6 +108,7 @@ impl<'a> Cx<'a> {
         let mut c = n.walk();
         for d in n.children_by_field_name("declarator", &mut c) {
             if let Some(mut v) = self.declarator(d, &base)? {
+                with_extents(&mut v, extents.as_deref());
                 v.read_only = read_only;
                 v.volatile_or_register = volatile_or_register;
                 v.automatic = automatic;
@@ -228,8 +279,9 @@ impl<'a> Cx<'a> {
             let Some(ty) = p.child_by_field_name("type") else {
                 return Ok(());
             };
-            let base = self.resolve_type(self.text(ty), typedefs);
+            let (base, extents) = self.element_type(ty, typedefs);
             if let Some(mut v) = self.declarator(d, &base)? {
+                with_extents(&mut v, extents.as_deref());
                 v.storage = Storage::Param;
                 v.automatic = true;
                 v.read_only = self.declares_const(p, &base);
@@ -292,6 +344,10 @@ impl<'a> Cx<'a> {
                 )
                 .with_hint("declare scalars of arithmetic types and C99 arrays of them"));
         }
+        let (base, extents) = match self.array_typedefs.borrow().get(&base) {
+            Some((element, extents)) => (element.clone(), Some(extents.clone())),
+            None => (base, None),
+        };
         let read_only = self.declares_const(n, &base);
         self.check_storage_class(n, read_only)?;
         let mut c = n.walk();
@@ -309,6 +365,7 @@ impl<'a> Cx<'a> {
                     )
                     .with_hint("declare scalars and C99 arrays with their extents"));
             };
+            with_extents(&mut var, extents.as_deref());
             if var.pointer {
                 return Err(self
                     .err(
@@ -414,4 +471,17 @@ impl<'a> Cx<'a> {
         }
         Ok(())
     }
+}
+
+/// Appends an array typedef's extents to what a declarator says:
+/// `row_t m[40]` is `double m[40][50]`, `row_t *a` is `double (*a)[50]`.
+fn with_extents(v: &mut VarDecl, extents: Option<&[Option<Expr>]>) {
+    let Some(extents) = extents else {
+        return;
+    };
+    if v.pointer {
+        v.dims.push(None);
+        v.pointer = false;
+    }
+    v.dims.extend(extents.iter().cloned());
 }
