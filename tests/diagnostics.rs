@@ -2020,3 +2020,30 @@ fn typedefs_that_change_the_type_are_not_their_base_type() {
         }
     }
 }
+
+/// A struct whose members carry attributes (`float y
+/// __attribute__((aligned(16)));`, `int x __attribute__((packed));`) is
+/// not its members one after another: pencilc said nothing and wrote a
+/// host file whose check of the layout did not compile (red team). The
+/// member access is now refused with the reason (E0111).
+#[test]
+fn structs_with_member_attributes_are_not_laid_out() {
+    for (name, member) in [
+        ("st-aligned", "float y __attribute__((aligned(16)));"),
+        ("st-packed", "float y __attribute__((packed));"),
+        ("st-leading", "__attribute__((aligned(32))) float y;"),
+    ] {
+        let text = format!(
+            "struct P {{ float x; {} }};\nvoid f(int n, struct P A[8])\n{{\n#pragma scop\n  for (int i = 0; i < n; i++)\n    A[i].y = A[i].x + 1;\n#pragma endscop\n}}\n",
+            member
+        );
+        let (status, err, _) = compile_file(name, &text);
+        assert_eq!(status, Some(1), "{}: {}", name, err);
+        assert!(
+            err.contains("[E0111]") && err.contains("declared with attributes"),
+            "{}: {}",
+            name,
+            err
+        );
+    }
+}

@@ -190,14 +190,25 @@ impl Cx<'_> {
                 continue;
             };
             let head = &self.text(n)[..body.start_byte() - n.start_byte()];
-            let layout = if head.contains("aligned") || self.text(body).contains("_Alignas") {
-                Err(
+            // The parse's text has the attributes after member declarators
+            // blanked (`attributes`); the preprocessed text still has them.
+            let written = &self.pp.text[n.start_byte()..n.end_byte()];
+            let layout =
+                if head.contains("aligned") || written.contains("_Alignas") {
+                    Err(
                     "it is declared with an alignment, which may put padding between its elements"
                         .into(),
                 )
-            } else {
-                self.struct_body(body, &out)
-            };
+                } else if written.contains("__attribute") {
+                    // `float y __attribute__((aligned(16)));` moves `y`, and
+                    // `packed` members close the gaps: the layout is no longer
+                    // the members one after another (the host file's check of
+                    // it did not compile).
+                    Err("it is declared with attributes, which may change the places of its members"
+                    .into())
+                } else {
+                    self.struct_body(body, &out)
+                };
             if let Some(key) = struct_key(self.text(n)) {
                 out.insert(key, layout.clone());
             }
