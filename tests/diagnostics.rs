@@ -2047,3 +2047,15 @@ fn structs_with_member_attributes_are_not_laid_out() {
         );
     }
 }
+
+/// A parameter an old-style definition names but does not declare is an
+/// `int` (C89's implicit `int`, which C compilers still accept with a
+/// warning): the region reads it ("`n` is not declared" before), and
+/// pencilc passes on the C compiler's complaint as a warning.
+#[test]
+fn old_style_parameters_without_declarations_are_int() {
+    let text = "void f(a, n)\ndouble *a;\n{\n#pragma scop\n  for (int i = 0; i < n; i++)\n    a[i] = a[i] * 2;\n#pragma endscop\n}\n";
+    let (status, err, _) = compile_file("kr-implicit-int", text);
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(!err.contains("E0108"), "{}", err);
+}

@@ -3633,6 +3633,23 @@ fn array_typedefs_add_their_extents() {
     );
 }
 
+/// Old-style definitions declare their parameters in any order
+/// (tests/programs/old_style_order.c): a call binds its arguments by the
+/// list of names, not by the declarations (`shift(x, k) int k; double x;`
+/// took `b[i]` for `k`, a silent wrong result in every version since
+/// K&R definitions were accepted).
+#[test]
+fn old_style_parameters_take_arguments_by_the_list_of_names() {
+    check("old_style_order");
+    check_cuda_emulated("old_style_order");
+    let log = verbose_log("old_style_order");
+    assert!(
+        log.contains("1 region(s), 1 kernel(s), parallel dims [1]"),
+        "{}",
+        log
+    );
+}
+
 /// GNU attributes after declarators (tests/programs/trailing_attributes.c:
 /// Rodinia's `float t[BS*BS] __attribute__((aligned(64)));` in a region,
 /// a global and a local scalar with one): accepted (E0002 "expected `;`"

@@ -304,7 +304,18 @@ impl<'a> Cx<'a> {
                 }
                 // A definition of the old style (`void f(a, n) float *a;
                 // int n; { ... }`, still C99) declares its parameters
-                // between the declarator and the body.
+                // between the declarator and the body, in any order: the
+                // list of names says which argument each one takes (a
+                // call binds its arguments by position).
+                let mut c = n.walk();
+                let names: Vec<Node> = n
+                    .named_children(&mut c)
+                    .filter(|p| p.kind() == "identifier")
+                    .collect();
+                if names.is_empty() {
+                    return Ok(out);
+                }
+                let mut declared = Vec::new();
                 let mut c = f.walk();
                 for p in f
                     .named_children(&mut c)
@@ -312,7 +323,22 @@ impl<'a> Cx<'a> {
                 {
                     let mut c = p.walk();
                     for d in p.children_by_field_name("declarator", &mut c) {
-                        param(p, d, &mut out)?;
+                        param(p, d, &mut declared)?;
+                    }
+                }
+                for name in names {
+                    let text = self.text(name);
+                    match declared.iter().position(|v| v.name == text) {
+                        Some(at) => out.push(declared.remove(at)),
+                        // C89's implicit `int`, which C compilers still
+                        // accept (with a warning).
+                        None => {
+                            if let Some(mut v) = self.declarator(name, "int")? {
+                                v.storage = Storage::Param;
+                                v.automatic = true;
+                                out.push(v);
+                            }
+                        }
                     }
                 }
                 return Ok(out);
