@@ -2059,3 +2059,42 @@ fn old_style_parameters_without_declarations_are_int() {
     assert_eq!(status, Some(0), "{}", err);
     assert!(!err.contains("E0108"), "{}", err);
 }
+
+/// Initializer lists pencilc does not lower say which part it refuses:
+/// designators, more values than elements, a list for a scalar.
+#[test]
+fn initializer_lists_that_are_not_lowered_say_why() {
+    for (name, decl, why) in [
+        (
+            "init-designator",
+            "double z[3] = {[1] = 2};",
+            "designated initializers",
+        ),
+        (
+            "init-too-many",
+            "double z[2] = {1, 2, 3};",
+            "more initializers than the array has elements",
+        ),
+        (
+            "init-scalar",
+            "double z = {1};",
+            "braced initializer of the scalar",
+        ),
+    ] {
+        let (status, err, _) = compile(
+            name,
+            &format!(
+                "  for (i = 0; i < n; i++) {{\n    {}\n    B[i] = z{};\n  }}",
+                decl,
+                if decl.contains('[') { "[1]" } else { "" }
+            ),
+        );
+        assert_eq!(status, 1, "{}: {}", name, err);
+        assert!(
+            err.contains("[E0106]") && err.contains(why),
+            "{}: {}",
+            name,
+            err
+        );
+    }
+}

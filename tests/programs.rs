@@ -3650,6 +3650,24 @@ fn old_style_parameters_take_arguments_by_the_list_of_names() {
     );
 }
 
+/// Initializer lists of a region's own arrays
+/// (tests/programs/array_initializers.c: `float sum[BS] = {0.f}` as
+/// Rodinia's lud has it, `{{1, 2}, {i, 5, 6}}`, `{1, 2, 3, 4}` into a 2x3
+/// array, a `const` array's weights): zero where the list leaves elements
+/// out (E0106 "initializer lists are not supported in a region" before),
+/// the rows on threads.
+#[test]
+fn array_initializer_lists_zero_what_they_leave_out() {
+    check("array_initializers");
+    check_cuda_emulated("array_initializers");
+    let log = verbose_log("array_initializers");
+    assert!(
+        log.contains("2 region(s), 2 kernel(s), parallel dims [1, 1]"),
+        "{}",
+        log
+    );
+}
+
 /// GNU attributes after declarators (tests/programs/trailing_attributes.c:
 /// Rodinia's `float t[BS*BS] __attribute__((aligned(64)));` in a region,
 /// a global and a local scalar with one): accepted (E0002 "expected `;`"

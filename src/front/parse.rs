@@ -24,6 +24,7 @@ mod decls;
 mod effects;
 mod enums;
 mod exprs;
+mod initializers;
 mod inline;
 mod inline_flow;
 mod loops;

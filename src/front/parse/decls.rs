@@ -414,6 +414,7 @@ impl<'a> Cx<'a> {
                     )
                     .with_hint("declare scalars of arithmetic types, C99 arrays of them, or structs whose members are all of one arithmetic type"));
             }
+            let mut list = None;
             let init = match d.child_by_field_name("value") {
                 // `T (*a)[n][m] = (T (*)[n][m]) buf;`: a pointer to rows of
                 // a flat buffer, which `scop::reshape` makes an array of
@@ -423,21 +424,16 @@ impl<'a> Cx<'a> {
                 {
                     Some(self.reshaping_cast(v)?)
                 }
-                Some(v) if d.kind() == "init_declarator" => {
-                    if v.kind() == "initializer_list" {
-                        return Err(self
-                            .err(
-                                Code::UnsupportedStatement,
-                                v,
-                                "initializer lists are not supported in a region",
-                            )
-                            .with_hint("assign the elements in a loop"));
-                    }
-                    Some(self.expr(v)?)
+                Some(v) if d.kind() == "init_declarator" && v.kind() == "initializer_list" => {
+                    list = Some(v);
+                    None
                 }
+                Some(v) if d.kind() == "init_declarator" => Some(self.expr(v)?),
                 _ => None,
             };
-            var.read_only = read_only;
+            // A const array's initializer list becomes stores into it
+            // (`initializers`); C keeps the user's code from any other.
+            var.read_only = read_only && list.is_none();
             let spelled = self.declare_flattened(&var.name);
             if spelled != var.name {
                 let mut vars = self.struct_vars.borrow_mut();
@@ -450,11 +446,16 @@ impl<'a> Cx<'a> {
                 var.name = spelled;
             }
             self.note_declared([&var]);
+            let values = match list {
+                Some(list) => self.array_initializer(&var, list)?,
+                None => Vec::new(),
+            };
             out.push(Stmt::Decl {
                 var,
                 init,
                 loc: self.loc(n),
             });
+            out.extend(values);
         }
         Ok(())
     }
