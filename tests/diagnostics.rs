@@ -2061,7 +2061,8 @@ fn old_style_parameters_without_declarations_are_int() {
 }
 
 /// Initializer lists pencilc does not lower say which part it refuses:
-/// designators, more values than elements, a list for a scalar.
+/// designators, more values than elements, a list for a scalar, a list
+/// after values that began a row without braces.
 #[test]
 fn initializer_lists_that_are_not_lowered_say_why() {
     for (name, decl, why) in [
@@ -2080,13 +2081,24 @@ fn initializer_lists_that_are_not_lowered_say_why() {
             "double z = {1};",
             "braced initializer of the scalar",
         ),
+        (
+            "init-midrow",
+            "double z[2][3] = {1, {2, 3}};",
+            "a braced list after values",
+        ),
     ] {
         let (status, err, _) = compile(
             name,
             &format!(
                 "  for (i = 0; i < n; i++) {{\n    {}\n    B[i] = z{};\n  }}",
                 decl,
-                if decl.contains('[') { "[1]" } else { "" }
+                if decl.contains("][") {
+                    "[1][1]"
+                } else if decl.contains('[') {
+                    "[1]"
+                } else {
+                    ""
+                }
             ),
         );
         assert_eq!(status, 1, "{}: {}", name, err);

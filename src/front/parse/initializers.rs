@@ -163,14 +163,17 @@ impl Cx<'_> {
             if item.kind() == "initializer_list" {
                 if depth + 1 < extents.len() {
                     let stride: usize = extents[depth + 1..].iter().product();
-                    // A nested list starts a sub-array of the next level.
-                    let offset = (next - start).div_ceil(stride) * stride;
-                    if offset >= len {
+                    // A nested list is the next sub-array of the next
+                    // level. After values that began one without braces,
+                    // C gives it to the next element instead (with a
+                    // warning): refused rather than guessed.
+                    if (next - start) % stride != 0 {
                         return Err(refuse(
                             item,
-                            "more initializers than the array has elements",
+                            "a braced list after values that fill part of a row",
                         ));
                     }
+                    let offset = next - start;
                     self.fill(item, extents, depth + 1, start + offset, stride, named)?;
                     next = start + offset + stride;
                     continue;
