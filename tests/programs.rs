@@ -3668,6 +3668,23 @@ fn array_initializer_lists_zero_what_they_leave_out() {
     );
 }
 
+/// A region's own scalars of typedef'd types (tests/programs/typedef_locals.c:
+/// `real_t s` and `u8 t` in a loop, `real_t carry` before one): declared
+/// with the types the typedefs name. The kernels declared `real_t`, which
+/// they do not know (PoCL failed to build them, nvcc would too), and the
+/// one before the loop was E0111 "not a scalar number type" (TSVC s2251).
+#[test]
+fn typedef_locals_have_the_types_their_typedefs_name() {
+    check("typedef_locals");
+    check_cuda_emulated("typedef_locals");
+    let log = verbose_log("typedef_locals");
+    assert!(
+        log.contains("1 region(s), 2 kernel(s), parallel dims [1, 0]"),
+        "{}",
+        log
+    );
+}
+
 /// GNU attributes after declarators (tests/programs/trailing_attributes.c:
 /// Rodinia's `float t[BS*BS] __attribute__((aligned(64)));` in a region,
 /// a global and a local scalar with one): accepted (E0002 "expected `;`"

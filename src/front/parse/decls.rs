@@ -370,9 +370,14 @@ impl<'a> Cx<'a> {
                 )
                 .with_hint("declare scalars of arithmetic types and C99 arrays of them"));
         }
+        // Kernels know no user typedef: `real_t s;` of a region is
+        // declared with the arithmetic type its typedef names (`float`).
         let (base, extents) = match self.array_typedefs.borrow().get(&base) {
             Some((element, extents)) => (element.clone(), Some(extents.clone())),
-            None => (base, None),
+            None => match self.typedefs.borrow().get(&base) {
+                Some(t) if integer_range(t).is_some() || is_float_type(t) => (t.clone(), None),
+                _ => (base, None),
+            },
         };
         let read_only = self.declares_const(n, &base);
         self.check_storage_class(n, read_only)?;
