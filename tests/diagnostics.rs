@@ -2110,3 +2110,25 @@ fn initializer_lists_that_are_not_lowered_say_why() {
         );
     }
 }
+
+/// A `switch` pencilc does not lower says why: a case that falls through
+/// into the next label, a `break` before the end of a case.
+#[test]
+fn switches_that_are_not_lowered_say_why() {
+    for (name, body, why) in [
+        (
+            "switch-fallthrough",
+            "  for (i = 0; i < n; i++)\n    switch (idx[i]) {\n      case 0: B[i] = 1;\n      case 1: B[i] += 2; break;\n    }",
+            "falls through",
+        ),
+        (
+            "switch-early-break",
+            "  for (i = 0; i < n; i++)\n    switch (idx[i]) {\n      case 0: if (B[i] > 0) break; B[i] = 1; break;\n      default: B[i] = 2;\n    }",
+            "leaves the `switch` before the end of its case",
+        ),
+    ] {
+        let (status, err, _) = compile(name, body);
+        assert_eq!(status, 1, "{}: {}", name, err);
+        assert!(err.contains("[E0105]") && err.contains(why), "{}: {}", name, err);
+    }
+}

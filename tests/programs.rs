@@ -3685,6 +3685,41 @@ fn typedef_locals_have_the_types_their_typedefs_name() {
     );
 }
 
+/// A loop's own `continue` that skips the rest of its body
+/// (tests/programs/guard_continues.c: guards in guards, a guard in both
+/// branches, an inner loop's `continue`, a sum after a guard, a search
+/// with a `break` beside its `continue`): the rest is the guard's `else`,
+/// and the loops stay loops. At 0d8890a the three kernels had parallel
+/// dims [0, 1, 0]: the guarded loops ran on one GPU thread.
+#[test]
+fn loops_with_guard_continues_stay_parallel() {
+    check("guard_continues");
+    check_cuda_emulated("guard_continues");
+    let log = verbose_log("guard_continues");
+    assert!(
+        log.contains("1 region(s), 3 kernel(s), parallel dims [1, 2, 1]"),
+        "{}",
+        log
+    );
+}
+
+/// `switch` in a region (tests/programs/switches.c: labels sharing a
+/// group, a block ending in `break`, `default` in the middle, a
+/// `continue` of the loop in a case, an inner loop's `break`): a chain of
+/// `if`s (E0105 "`switch` is not allowed" before, TSVC s442), right
+/// everywhere, the loop on threads.
+#[test]
+fn switches_are_chains_of_ifs() {
+    check("switches");
+    check_cuda_emulated("switches");
+    let log = verbose_log("switches");
+    assert!(
+        log.contains("1 region(s), 1 kernel(s), parallel dims [1]"),
+        "{}",
+        log
+    );
+}
+
 /// GNU attributes after declarators (tests/programs/trailing_attributes.c:
 /// Rodinia's `float t[BS*BS] __attribute__((aligned(64)));` in a region,
 /// a global and a local scalar with one): accepted (E0002 "expected `;`"

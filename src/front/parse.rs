@@ -34,6 +34,7 @@ mod regions;
 mod scopes;
 mod stmts;
 mod structs;
+mod switch;
 pub use exprs::const_value;
 use exprs::*;
 use pragmas::*;

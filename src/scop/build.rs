@@ -161,6 +161,10 @@ fn build(region: &Region, rewrite_searches: bool) -> Result<Scop> {
     // past its end: those loops run as written (`Built::Wraps`).
     let mut wrapping = BTreeSet::new();
     let mut wrap_warnings = Vec::new();
+    // A loop's own `continue` that skips the rest of its body becomes
+    // the `else` of its `if`, so that the loop stays a loop.
+    let restructured = super::continues::restructured(region);
+    let region = restructured.as_ref().unwrap_or(region);
     // Reads of scalars that hold an index become the index's expression.
     let indexed = super::index_values::substituted(region);
     let region = indexed.as_ref().unwrap_or(region);

@@ -9,6 +9,7 @@
 
 mod bounds;
 mod build;
+mod continues;
 mod final_values;
 pub mod forward;
 pub mod frame;
