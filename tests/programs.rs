@@ -3720,6 +3720,24 @@ fn switches_are_chains_of_ifs() {
     );
 }
 
+/// Statements that never run inside a data-dependent `if`
+/// (tests/programs/never_running_branch.c: the `else` of `if (1)`, the
+/// `then` of `if (0)`): their accesses reach no element, and the memory
+/// placement skips them (at 0d8890a an isl error in `map-memory`, "union
+/// map needs to contain elements in exactly one space", sent the region
+/// to its fallback with a warning E0201; TSVC s2710).
+#[test]
+fn statements_that_never_run_do_not_stop_the_memory_placement() {
+    check("never_running_branch");
+    check_cuda_emulated("never_running_branch");
+    let log = verbose_log("never_running_branch");
+    assert!(
+        log.contains("1 region(s), 1 kernel(s), parallel dims [1]") && !log.contains("E0201"),
+        "{}",
+        log
+    );
+}
+
 /// GNU attributes after declarators (tests/programs/trailing_attributes.c:
 /// Rodinia's `float t[BS*BS] __attribute__((aligned(64)));` in a region,
 /// a global and a local scalar with one): accepted (E0002 "expected `;`"

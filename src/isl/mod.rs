@@ -261,6 +261,25 @@ impl Isl {
     }
 
     fn error_from_msg(&self, stage: &str, msg: &str) -> Diagnostic {
+        // Where in pencilc an isl call failed, for reports of internal
+        // errors: appended to the file the variable names (compile
+        // workers' stderr is not the user's).
+        if let Some(path) = std::env::var_os("PENCILC_DEBUG_ISL") {
+            use std::io::Write;
+            if let Ok(mut f) = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+            {
+                let _ = writeln!(
+                    f,
+                    "isl error in stage `{}`: {}\n{}",
+                    stage,
+                    msg,
+                    std::backtrace::Backtrace::force_capture()
+                );
+            }
+        }
         let rang = self.alarm.borrow().rang();
         let quota = msg.contains("Quota") || self.ctx.aborted() != 0 || self.over_quota();
         self.ctx.reset_error();

@@ -331,7 +331,9 @@ fn register_tile_at(
         .isl(isl, STAGE)?
         .flat_range_product(thr)
         .isl(isl, STAGE)?;
-    let e = placement::points_to_elements(isl, &to, acc)?;
+    let Some(e) = placement::points_to_elements(isl, &to, acc)? else {
+        return Ok(None);
+    };
     if !e.is_single_valued().isl(isl, STAGE)? {
         return Ok(None);
     }

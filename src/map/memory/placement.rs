@@ -50,7 +50,13 @@ pub fn measure_reuse(
     // Keep only the thread-mapped point values: [O, P_thread] → element.
     let n_all = point_count(isl, to_points)?;
     let n_thread = blocks.len();
-    let e = points_to_elements(isl, to_points, acc)?;
+    let Some(e) = points_to_elements(isl, to_points, acc)? else {
+        return Ok(Reuse {
+            any,
+            across_threads: false,
+            thread_factor: 1,
+        });
+    };
     let e_thr = e
         .copy()
         .isl(isl, STAGE)?
@@ -79,7 +85,9 @@ pub fn measure_reuse(
         .isl(isl, STAGE)?;
     let mut thread_factor = 1;
     for r in refs {
-        let e = points_to_elements(isl, to_points, r)?;
+        let Some(e) = points_to_elements(isl, to_points, r)? else {
+            continue;
+        };
         if !e.is_single_valued().isl(isl, STAGE)? {
             continue;
         }
@@ -203,9 +211,10 @@ fn x_step_keeps(
     )
     .isl(isl, STAGE)?;
     for r in refs {
-        let e = points_to_elements(isl, to_points, r)?
-            .to_union_map()
-            .isl(isl, STAGE)?;
+        let Some(e) = points_to_elements(isl, to_points, r)? else {
+            continue;
+        };
+        let e = e.to_union_map().isl(isl, STAGE)?;
         let moved = e
             .copy()
             .isl(isl, STAGE)?
@@ -280,9 +289,10 @@ pub fn threads_keep_to_rows(
     )
     .isl(isl, STAGE)?;
     for r in refs {
-        let e = points_to_elements(isl, to_points, r)?
-            .to_union_map()
-            .isl(isl, STAGE)?;
+        let Some(e) = points_to_elements(isl, to_points, r)? else {
+            continue;
+        };
+        let e = e.to_union_map().isl(isl, STAGE)?;
         let pairs = e
             .copy()
             .isl(isl, STAGE)?
@@ -299,8 +309,10 @@ pub fn threads_keep_to_rows(
     Ok(true)
 }
 
-/// [outer values, point values] → elements of one array.
-pub fn points_to_elements(isl: &Isl, to_points: &UnionMap, acc: &UnionMap) -> Result<Map> {
+/// [outer values, point values] → elements of one array; `None` where
+/// no instance accesses one (a statement that never runs, as the `else`
+/// of `if (1)`: a union map without elements has no space for a map).
+pub fn points_to_elements(isl: &Isl, to_points: &UnionMap, acc: &UnionMap) -> Result<Option<Map>> {
     let m = to_points
         .copy()
         .isl(isl, STAGE)?
@@ -308,7 +320,10 @@ pub fn points_to_elements(isl: &Isl, to_points: &UnionMap, acc: &UnionMap) -> Re
         .isl(isl, STAGE)?
         .apply_range(acc.copy().isl(isl, STAGE)?)
         .isl(isl, STAGE)?;
-    Map::from_union_map(m).isl(isl, STAGE)
+    if m.is_empty().isl(isl, STAGE)? {
+        return Ok(None);
+    }
+    Map::from_union_map(m).isl(isl, STAGE).map(Some)
 }
 
 fn point_count(isl: &Isl, to_points: &UnionMap) -> Result<usize> {
