@@ -2132,3 +2132,48 @@ fn switches_that_are_not_lowered_say_why() {
         assert!(err.contains("[E0105]") && err.contains(why), "{}: {}", name, err);
     }
 }
+
+/// A typedef declared inside a function hides a file-scope one of its
+/// name there: pencilc, which reads typedefs at file scope, took the
+/// file's (`typedef int real_t;` in the function, `typedef float real_t;`
+/// at file scope: `real_t s = i; s = s / 2;` kept halves, a silent wrong
+/// result in every parallel version; an array typedef's extents were the
+/// file's, and a private `row_t t` too small). Such a name is refused
+/// where a region uses it (E0111), naming the typedef.
+#[test]
+fn typedefs_inside_functions_are_not_taken_for_the_files() {
+    for (name, file_td, local_td, stmt) in [
+        (
+            "td-local-scalar",
+            "typedef float real_t;",
+            "typedef int real_t;",
+            "real_t s = i; s = s / 2; B[i] = s * 4;",
+        ),
+        (
+            "td-local-array",
+            "typedef double real_t[2];",
+            "typedef double real_t[3];",
+            "real_t s; s[2] = i; B[i] = s[2];",
+        ),
+        (
+            "td-local-cast",
+            "typedef float real_t;",
+            "typedef int real_t;",
+            "B[i] = (real_t)(i / 3.0);",
+        ),
+    ] {
+        let text = format!(
+            "{}\nvoid f(int n, double B[64])\n{{\n  {}\n#pragma scop\n  for (int i = 0; i < n; i++) {{\n    {}\n  }}\n#pragma endscop\n}}\n",
+            file_td, local_td, stmt
+        );
+        let (status, err, _) = compile_file(name, &text);
+        assert_eq!(status, Some(1), "{}: {}", name, err);
+        assert!(
+            err.contains("[E0111]")
+                && err.contains("`real_t` is a typedef declared inside a function"),
+            "{}: {}",
+            name,
+            err
+        );
+    }
+}

@@ -390,11 +390,18 @@ fn generated_versions_are_functions_of_their_own() {
 
 /// Runs pencilc with `-v` for OpenCL and returns what it printed.
 fn verbose_log(name: &str) -> String {
+    verbose_log_with(name, &[])
+}
+
+/// `verbose_log` with more options (`--device nvidia-h100`).
+fn verbose_log_with(name: &str, extra: &[&str]) -> String {
     let src = root().join("tests/programs").join(format!("{}.c", name));
     let dir = scratch(&format!("program-{}-v", name));
     let out = run(
         Command::new(pencilc())
-            .args(["-v", "--target", "opencl", "-o"])
+            .args(["-v", "--target", "opencl"])
+            .args(extra)
+            .arg("-o")
             .arg(dir.join("p_host.c"))
             .arg(&src),
         "pencilc -v",
@@ -3733,6 +3740,26 @@ fn statements_that_never_run_do_not_stop_the_memory_placement() {
     let log = verbose_log("never_running_branch");
     assert!(
         log.contains("1 region(s), 1 kernel(s), parallel dims [1]") && !log.contains("E0201"),
+        "{}",
+        log
+    );
+}
+
+/// A loop whose instances read what one of its own instances writes
+/// (tests/programs/split_one_loop.c: `a[i] = a[m] * 2 + b[i]`, pivots at
+/// the first, a middle and the last element): split around that
+/// instance, the pieces are parallel loops (at 0d8890a one kernel with
+/// parallel dims [0], the loops on one GPU thread; TSVC s1113, s293).
+/// The GPU mapping runs on PoCL and fakecuda.
+#[test]
+fn one_loop_splits_around_the_instance_it_reads() {
+    check("split_one_loop");
+    check_with("split_one_loop", "-h100", &["--device", "nvidia-h100"]);
+    check_cuda_emulated("split_one_loop");
+    let log = verbose_log_with("split_one_loop", &["--device", "nvidia-h100"]);
+    assert!(
+        log.contains("split into 3 pieces along `-m + i = 0` (the instances the others read from)")
+            && log.contains("1 region(s), 4 kernel(s), parallel dims [1, 1, 1, 1]"),
         "{}",
         log
     );

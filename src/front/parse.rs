@@ -333,6 +333,7 @@ pub fn parse_file_with(
         loop_depth: Cell::new(0),
         typedefs: RefCell::new(BTreeMap::new()),
         array_typedefs: RefCell::new(BTreeMap::new()),
+        local_typedefs: RefCell::new(BTreeSet::new()),
         enums: RefCell::new(BTreeMap::new()),
         structs: RefCell::new(BTreeMap::new()),
         struct_vars: RefCell::new(BTreeMap::new()),
@@ -364,6 +365,15 @@ pub fn parse_file_with(
                 cx.collect_typedef(child, &mut typedefs);
             }
         }
+        // A typedef declared inside a function may hide a file-scope one
+        // of its name, in that function only: such names resolve nowhere
+        // (`decls::local_typedef`), rather than to the wrong type.
+        let local = cx.local_typedef_names(root);
+        typedefs.retain(|name, _| !local.contains(name));
+        cx.array_typedefs
+            .borrow_mut()
+            .retain(|name, _| !local.contains(name));
+        *cx.local_typedefs.borrow_mut() = local;
         *cx.typedefs.borrow_mut() = typedefs;
         let structs = cx.collect_structs(root);
         *cx.structs.borrow_mut() = structs;
@@ -399,6 +409,13 @@ pub fn parse_file_with(
             }
             _ => {}
         }
+    }
+    {
+        let local = cx.local_typedefs.borrow();
+        typedefs.retain(|name, _| !local.contains(name));
+        cx.array_typedefs
+            .borrow_mut()
+            .retain(|name, _| !local.contains(name));
     }
     *cx.typedefs.borrow_mut() = typedefs.clone();
     // Summary bodies, parsed like region code.
@@ -545,6 +562,9 @@ struct Cx<'a> {
     /// The file's array typedefs (`typedef double row_t[50];`): name →
     /// element type and extents, outermost first (`decls::element_type`).
     array_typedefs: RefCell<BTreeMap<String, (String, Vec<Option<Expr>>)>>,
+    /// Names that a typedef inside a function declares: never resolved
+    /// (`decls::local_typedef`).
+    local_typedefs: RefCell<BTreeSet<String>>,
     /// The file's enumeration constants (`enums.rs`).
     enums: RefCell<BTreeMap<String, enums::Enumerator>>,
     /// The layouts of the file's struct types (`structs.rs`), by

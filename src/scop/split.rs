@@ -8,7 +8,9 @@
 //! slice write nothing the others read in that iteration, so the scheduler
 //! finds their inner loops parallel and orders the pieces around the
 //! slice (Bondhugula et al., "Automatic index set splitting", the idea;
-//! here only the hyperplanes of equalities).
+//! here only the hyperplanes of equalities). A statement of one loop that
+//! reads what one of its own instances writes (`a[i] = a[n / 2] + b[i]`)
+//! splits around that instance the same way.
 //!
 //! The pieces partition the statement's instances exactly (each integer
 //! point lies on one side of each hyperplane), so the split model means
@@ -33,7 +35,7 @@ pub fn split(isl: &Isl, scop: &Scop) -> Result<Option<(Scop, Vec<String>)>> {
     let mut notes = Vec::new();
     for s in 0..scop.stmts.len() {
         let st = &scop.stmts[s];
-        if st.iterators.len() < 2 || mentioned_in_independent(scop, st) {
+        if st.iterators.is_empty() || mentioned_in_independent(scop, st) {
             continue;
         }
         let planes = hyperplanes(isl, st)?;
@@ -44,8 +46,16 @@ pub fn split(isl: &Isl, scop: &Scop) -> Result<Option<(Scop, Vec<String>)>> {
         if pieces.len() < 2 {
             continue;
         }
+        let why = if st.iterators.len() == 1 {
+            "the instances the others read from".to_string()
+        } else {
+            format!(
+                "the slices other instances read from in one iteration of loop `{}`",
+                st.iterators[0]
+            )
+        };
         notes.push(format!(
-            "line {}: the statement's instances split into {} pieces along {} (the slices other instances read from in one iteration of loop `{}`)",
+            "line {}: the statement's instances split into {} pieces along {} ({})",
             st.loc.line,
             pieces.len(),
             planes
@@ -53,7 +63,7 @@ pub fn split(isl: &Isl, scop: &Scop) -> Result<Option<(Scop, Vec<String>)>> {
                 .map(|p| format!("`{} = 0`", p.text))
                 .collect::<Vec<_>>()
                 .join(" and "),
-            st.iterators[0]
+            why
         ));
         for (k, piece) in pieces.iter().enumerate() {
             if k == 0 {
@@ -97,12 +107,16 @@ fn hyperplanes(isl: &Isl, st: &Statement) -> Result<Vec<Plane>> {
         .isl(isl, STAGE)?;
     let x: Vec<String> = (0..n).map(|k| format!("x{}", k)).collect();
     let y: Vec<String> = (0..n).map(|k| format!("y{}", k)).collect();
+    // A statement of one loop has no outer iteration: the slice is the
+    // instances any other instance reads from (`a[i] = a[n / 2] + b[i]`:
+    // `i = n / 2`).
     let same_outer = isl
         .map(&format!(
-            "[{}] -> {{ {name}[{}] -> {name}[{}] : x0 = y0 }}",
+            "[{}] -> {{ {name}[{}] -> {name}[{}] : {} }}",
             params.join(", "),
             x.join(", "),
             y.join(", "),
+            if n == 1 { "true" } else { "x0 = y0" },
             name = st.name
         ))
         .isl(isl, STAGE)?;
@@ -154,9 +168,12 @@ fn hyperplanes(isl: &Isl, st: &Statement) -> Result<Vec<Plane>> {
                 let aff = c.get_aff().isl(isl, STAGE)?;
                 // A plane of the outermost iterator alone (or of the
                 // parameters) cuts no inner loop.
-                let inner = aff
-                    .involves_dims(DimType::In, 1, (n - 1) as u32)
-                    .isl(isl, STAGE)?;
+                let inner = if n == 1 {
+                    aff.involves_dims(DimType::In, 0, 1).isl(isl, STAGE)?
+                } else {
+                    aff.involves_dims(DimType::In, 1, (n - 1) as u32)
+                        .isl(isl, STAGE)?
+                };
                 if !inner || aff.involves_locals().isl(isl, STAGE)? {
                     continue;
                 }

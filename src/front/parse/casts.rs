@@ -167,6 +167,9 @@ impl Cx<'_> {
         let Some(name) = f.named_child(0).filter(|k| k.kind() == "identifier") else {
             return Ok(None);
         };
+        if let Some(e) = self.local_typedef(name, self.text(name)) {
+            return Err(e);
+        }
         let Some(ty) = self.typedefs.borrow().get(self.text(name)).cloned() else {
             return Ok(None);
         };

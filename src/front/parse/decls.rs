@@ -62,6 +62,49 @@ impl<'a> Cx<'a> {
         Some((self.text(cur).to_string(), own))
     }
 
+    /// The names typedefs inside function bodies declare.
+    pub(super) fn local_typedef_names(&self, root: Node) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        let mut stack = vec![(root, false)];
+        while let Some((n, in_function)) = stack.pop() {
+            if in_function && n.kind() == "type_definition" {
+                let mut c = n.walk();
+                for d in n.children_by_field_name("declarator", &mut c) {
+                    if let Some(name) = declared_type_name(d, self.src) {
+                        out.insert(name);
+                    }
+                }
+                continue;
+            }
+            let inside = in_function || n.kind() == "function_definition";
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c).map(|k| (k, inside)));
+        }
+        out
+    }
+
+    /// The error for a use of a type whose name a typedef inside a
+    /// function declares (`typedef int real_t;` in the function, where
+    /// the file may say `typedef float real_t;`): pencilc reads typedefs
+    /// at file scope only, and a kernel knows none of the user's.
+    pub(super) fn local_typedef(&self, at: Node, type_text: &str) -> Option<Diagnostic> {
+        let local = self.local_typedefs.borrow();
+        let name = type_text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .find(|w| local.contains(*w))?;
+        Some(
+            self.err(
+                Code::UnsupportedType,
+                at,
+                format!(
+                    "`{}` is a typedef declared inside a function, which pencilc does not read",
+                    name
+                ),
+            )
+            .with_hint("declare the typedef at file scope (under a name no other typedef has), or use the type it names"),
+        )
+    }
+
     /// The element type a declaration's type names and, for an array
     /// typedef, its extents: `row_t` of `typedef double row_t[50]` is
     /// `double` with `[50]`. An array typedef stays out of the name →
@@ -370,6 +413,9 @@ impl<'a> Cx<'a> {
                 )
                 .with_hint("declare scalars of arithmetic types and C99 arrays of them"));
         }
+        if let Some(e) = self.local_typedef(ty, &base) {
+            return Err(e);
+        }
         // Kernels know no user typedef: `real_t s;` of a region is
         // declared with the arithmetic type its typedef names (`float`).
         let (base, extents) = match self.array_typedefs.borrow().get(&base) {
@@ -516,4 +562,22 @@ fn with_extents(v: &mut VarDecl, extents: Option<&[Option<Expr>]>) {
         v.pointer = false;
     }
     v.dims.extend(extents.iter().cloned());
+}
+
+/// The name a typedef's declarator declares (`row_t` of `row_t[3]`,
+/// `*p_t`, `(*fn_t)(int)`).
+fn declared_type_name(d: Node, src: &[u8]) -> Option<String> {
+    let mut cur = d;
+    loop {
+        match cur.kind() {
+            "type_identifier" | "primitive_type" | "identifier" => {
+                return cur.utf8_text(src).ok().map(str::to_string)
+            }
+            _ => {
+                cur = cur
+                    .child_by_field_name("declarator")
+                    .or_else(|| cur.named_child(0))?;
+            }
+        }
+    }
 }

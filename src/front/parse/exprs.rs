@@ -335,6 +335,9 @@ impl<'a> Cx<'a> {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
+        if let Some(e) = self.local_typedef(t, &ty) {
+            return Err(e);
+        }
         let ty = self.typedefs.borrow().get(&ty).cloned().unwrap_or(ty);
         if ty.contains('*') {
             return Err(self
