@@ -3712,9 +3712,10 @@ fn loops_with_guard_continues_stay_parallel() {
 
 /// `switch` in a region (tests/programs/switches.c: labels sharing a
 /// group, a block ending in `break`, `default` in the middle, a
-/// `continue` of the loop in a case, an inner loop's `break`): a chain of
-/// `if`s (E0105 "`switch` is not allowed" before, TSVC s442), right
-/// everywhere, the loop on threads.
+/// `continue` of the loop in a case, an inner loop's `break`, cases that
+/// leave by `break` from inside an `if`, the statements after it moved
+/// into the other branch): a chain of `if`s (E0105 "`switch` is not
+/// allowed" before, TSVC s442), right everywhere, the loop on threads.
 #[test]
 fn switches_are_chains_of_ifs() {
     check("switches");

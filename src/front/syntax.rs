@@ -790,6 +790,18 @@ fn stdint_kind(w: &str) -> Option<(u32, bool)> {
     })
 }
 
+/// The statements of `list`, nested ones included: the cost of copying
+/// it (`scop::continues`, `parse::switch`).
+pub fn stmt_count(list: &[Stmt]) -> usize {
+    list.iter()
+        .map(|s| match s {
+            Stmt::For { body, .. } | Stmt::While { body, .. } => 1 + stmt_count(body),
+            Stmt::If { then_, else_, .. } => 1 + stmt_count(then_) + stmt_count(else_),
+            _ => 1,
+        })
+        .sum()
+}
+
 pub fn is_integer_type(t: &str) -> bool {
     integer_kind(t).is_some()
 }

@@ -11,7 +11,7 @@
 //! copy, and the loop keeps its body as written.
 
 use crate::front::parse::Region;
-use crate::front::syntax::Stmt;
+use crate::front::syntax::{stmt_count, Stmt};
 
 /// The region with such loops rewritten, if it has any.
 pub fn restructured(region: &Region) -> Option<Region> {
@@ -101,7 +101,7 @@ fn without_continues(list: &[Stmt]) -> Option<Vec<Stmt>> {
                 } else if always_continues(else_) && !has_jump(then_) {
                     let then_: Vec<Stmt> = then_.iter().chain(rest).cloned().collect();
                     (without_continues(&then_)?, without_continues(else_)?)
-                } else if size(rest) <= MAX_COPIED {
+                } else if stmt_count(rest) <= MAX_COPIED {
                     // A `continue` on some paths of both branches: what
                     // follows the `if` goes to the end of each, copied.
                     let then_: Vec<Stmt> = then_.iter().chain(rest).cloned().collect();
@@ -127,17 +127,6 @@ fn without_continues(list: &[Stmt]) -> Option<Vec<Stmt>> {
 /// At most this many statements after an `if` are copied into both of
 /// its branches.
 const MAX_COPIED: usize = 16;
-
-/// The statements of `list`, nested ones included.
-fn size(list: &[Stmt]) -> usize {
-    list.iter()
-        .map(|s| match s {
-            Stmt::For { body, .. } | Stmt::While { body, .. } => 1 + size(body),
-            Stmt::If { then_, else_, .. } => 1 + size(then_) + size(else_),
-            _ => 1,
-        })
-        .sum()
-}
 
 /// Every path through `list` ends in a `continue` of the loop (and none
 /// has a `break` of it).

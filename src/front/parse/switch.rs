@@ -1,9 +1,11 @@
 //! `switch` in a region, as a chain of `if`s: each group of labels with
 //! its statements is `if (x == c1 || x == c2) { ... } else ...`, the
-//! `default` group the last `else`. Only switches whose groups end in
-//! `break` (or end the switch) are lowered: a group that falls through
-//! into the next, or leaves the switch from inside with a `break`, is
-//! refused with the reason. Reading the controlling expression once per
+//! `default` group the last `else`. A group's `break`s that leave the
+//! switch go: at its end, or inside its `if`s, where the statements after
+//! such an `if` move into the branches that come out of it (copied into
+//! both where both may, at most 16). A group that may run on into the
+//! next label (C's fall-through) is refused with the reason, as is a
+//! `break` after which too much would need copying. Reading the controlling expression once per
 //! comparison is what C does with it: the model's expressions have no
 //! side effects, and no group runs before the comparisons that pick it.
 
@@ -14,6 +16,7 @@ use super::*;
 struct Group<'t> {
     labels: Vec<Option<Node<'t>>>,
     body: Vec<Node<'t>>,
+    at: Node<'t>,
 }
 
 impl<'a> Cx<'a> {
@@ -41,7 +44,7 @@ impl<'a> Cx<'a> {
             .collect();
         let mut groups: Vec<Group> = Vec::new();
         let mut pending: Vec<Option<Node>> = Vec::new();
-        for (k, &item) in items.iter().enumerate() {
+        for &item in &items {
             if item.kind() != "case_statement" {
                 return Err(refuse(
                     item,
@@ -50,7 +53,7 @@ impl<'a> Cx<'a> {
             }
             let label = item.child_by_field_name("value");
             let mut ic = item.walk();
-            let mut stmts: Vec<Node> = item
+            let stmts: Vec<Node> = item
                 .named_children(&mut ic)
                 .filter(|s| Some(*s) != label && s.kind() != "comment")
                 .collect();
@@ -59,37 +62,41 @@ impl<'a> Cx<'a> {
                 // Labels with nothing under them share the next group.
                 continue;
             }
-            if !without_last_break(&mut stmts) && k + 1 < items.len() {
-                return Err(refuse(
-                    item,
-                    "a case that falls through into the next label",
-                ));
-            }
-            if let Some(b) = stmts.iter().find_map(|s| switch_break(*s)) {
-                return Err(refuse(
-                    b,
-                    "a `break` that leaves the `switch` before the end of its case",
-                ));
-            }
             groups.push(Group {
                 labels: std::mem::take(&mut pending),
                 body: stmts,
+                at: item,
             });
         }
-        if !pending.is_empty() {
-            groups.push(Group {
-                labels: pending,
-                body: Vec::new(),
-            });
+        if let Some(&last) = items.last() {
+            if !pending.is_empty() {
+                groups.push(Group {
+                    labels: pending,
+                    body: Vec::new(),
+                    at: last,
+                });
+            }
         }
         let loc = self.loc(n);
         let mut default: Vec<Stmt> = Vec::new();
         let mut chain: Vec<(Expr, Vec<Stmt>)> = Vec::new();
-        for g in &groups {
+        for (k, g) in groups.iter().enumerate() {
             let mut stmts = Vec::new();
             {
                 let _scope = self.enter_scope([]);
                 self.stmt_list(&g.body, &mut stmts, ignored)?;
+            }
+            let Some((stmts, falls)) = without_switch_breaks(&stmts) else {
+                return Err(refuse(
+                    g.at,
+                    "a `break` that leaves the `switch` before the end of its case",
+                ));
+            };
+            if falls && k + 1 < groups.len() {
+                return Err(refuse(
+                    g.at,
+                    "a case that falls through into the next label",
+                ));
             }
             if g.labels.iter().any(Option::is_none) {
                 default = stmts;
@@ -129,49 +136,68 @@ impl<'a> Cx<'a> {
     }
 }
 
-/// A `break` inside `n` that leaves the `switch` around `n` (not one of a
-/// loop or a `switch` nested in it).
-fn switch_break(n: Node) -> Option<Node> {
-    let mut stack = vec![n];
-    while let Some(x) = stack.pop() {
-        match x.kind() {
-            "break_statement" => return Some(x),
-            "for_statement" | "while_statement" | "do_statement" | "switch_statement" => {}
-            _ => {
-                let mut c = x.walk();
-                stack.extend(x.named_children(&mut c));
+/// A case's statements without the `break`s that leave the `switch`
+/// (those of the case's own level and of its `if`s, not of its loops),
+/// and whether a path may still reach the end of the case (and fall into
+/// the next label). `None` where such a `break` is followed by statements
+/// that other paths run and that are too many to copy.
+fn without_switch_breaks(list: &[Stmt]) -> Option<(Vec<Stmt>, bool)> {
+    let mut out = Vec::new();
+    for (k, s) in list.iter().enumerate() {
+        match s {
+            // What follows never runs.
+            Stmt::Break(_) => return Some((out, false)),
+            Stmt::Continue(_) => {
+                out.push(s.clone());
+                return Some((out, false));
             }
+            Stmt::If {
+                cond,
+                then_,
+                else_,
+                loc,
+            } if has_break(then_) || has_break(else_) => {
+                // Statements after the `if` run on the paths that come
+                // out of it: each branch such a path leaves gets them (a
+                // copy for each where both may), before its `break`s go.
+                let rest = &list[k + 1..];
+                let then_falls = without_switch_breaks(then_)?.1;
+                let else_falls = without_switch_breaks(else_)?.1;
+                if then_falls && else_falls && stmt_count(rest) > MAX_COPIED {
+                    return None;
+                }
+                let with_rest = |branch: &[Stmt], falls: bool| -> Vec<Stmt> {
+                    let mut b = branch.to_vec();
+                    if falls {
+                        b.extend(rest.iter().cloned());
+                    }
+                    b
+                };
+                let (then_, then_falls) = without_switch_breaks(&with_rest(then_, then_falls))?;
+                let (else_, else_falls) = without_switch_breaks(&with_rest(else_, else_falls))?;
+                out.push(Stmt::If {
+                    cond: cond.clone(),
+                    then_,
+                    else_,
+                    loc: loc.clone(),
+                });
+                return Some((out, then_falls || else_falls));
+            }
+            other => out.push(other.clone()),
         }
     }
-    None
+    Some((out, true))
 }
 
-/// Drops the `break` that ends `stmts`, where they end in one: as the
-/// last statement, or as the last of a block that is (`case 1: { ...;
-/// break; }`), whose statements then stand for it (the group has a scope
-/// of its own).
-fn without_last_break(stmts: &mut Vec<Node>) -> bool {
-    let Some(&last) = stmts.last() else {
-        return false;
-    };
-    match last.kind() {
-        "break_statement" => {
-            stmts.pop();
-            true
-        }
-        "compound_statement" => {
-            let mut c = last.walk();
-            let mut inner: Vec<Node> = last
-                .named_children(&mut c)
-                .filter(|k| k.kind() != "comment")
-                .collect();
-            if !without_last_break(&mut inner) {
-                return false;
-            }
-            stmts.pop();
-            stmts.extend(inner);
-            true
-        }
+/// At most this many statements after an `if` are copied into both of
+/// its branches.
+const MAX_COPIED: usize = 16;
+
+/// A `break` of the `switch` around `list` (not one of a loop in it).
+fn has_break(list: &[Stmt]) -> bool {
+    list.iter().any(|s| match s {
+        Stmt::Break(_) => true,
+        Stmt::If { then_, else_, .. } => has_break(then_) || has_break(else_),
         _ => false,
-    }
+    })
 }
