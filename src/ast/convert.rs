@@ -2,6 +2,7 @@
 //! with their statements and copies, and isl's expressions as `AExpr`.
 
 use super::*;
+use crate::isl::IslText;
 
 /// Host code: loops and conditions, with a launch at each kernel mark.
 pub(super) fn convert_host(
@@ -207,7 +208,7 @@ pub fn convert_expr(isl: &Isl, e: &ASTExpr) -> Result<AExpr> {
         }
         ASTExprType::Int => {
             let v = e.int_get_val().isl(isl, STAGE)?;
-            let s = v.to_str().isl(isl, STAGE)?.to_string();
+            let s = v.text(isl, STAGE)?;
             s.parse::<i64>().map(AExpr::Int).map_err(|_| {
                 Diagnostic::internal(STAGE, format!("integer constant {} out of range", s))
             })

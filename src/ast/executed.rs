@@ -26,6 +26,7 @@ use crate::deps::DependenceGraph;
 use crate::diag::{Code, Diagnostic, Result};
 use crate::front::affine::isl_name;
 use crate::front::int_type::IntTy;
+use crate::isl::IslText;
 use crate::isl::{Isl, IslResultExt};
 use crate::scop::Scop;
 use isl_rs::{DimType, LocalSpace, Map, PwAff, Set, UnionMap, UnionSet, Val};
@@ -279,8 +280,8 @@ fn runs_each_once(isl: &Isl, scop: &Scop, executed: &UnionMap, what: &str) -> Re
                 "{}{} does not run the region's instances: it misses {} and runs {}",
                 CODE_CONTRADICTS,
                 what,
-                missing.to_str().isl(isl, STAGE)?,
-                extra.to_str().isl(isl, STAGE)?
+                missing.text(isl, STAGE)?,
+                extra.text(isl, STAGE)?
             ),
         ));
     }
@@ -352,7 +353,7 @@ fn in_one_block(isl: &Isl, deps: &UnionMap, blocks: LaunchBlocks) -> Result<()> 
                 STAGE,
                 format!(
                     "the schedule violates the dependences {} (their instances run in different blocks of one launch)",
-                    pairs.to_str().isl(isl, STAGE)?
+                    pairs.text(isl, STAGE)?
                 ),
             ));
         }

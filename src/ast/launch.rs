@@ -4,6 +4,7 @@
 //! launches, and the grid's sizes as host expressions.
 
 use super::*;
+use crate::isl::IslText;
 
 pub(super) fn launch_at(
     isl: &Isl,
@@ -212,7 +213,7 @@ pub(super) fn kernel_subtree(
         Some(sub) => {
             let text = format!(
                 "{{ domain: \"{}\", child: {} }}",
-                instances.to_str().isl(isl, STAGE)?,
+                instances.text(isl, STAGE)?,
                 sub
             );
             isl.schedule(&text).isl(isl, "ast-kernel-subtree")?

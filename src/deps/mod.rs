@@ -7,6 +7,7 @@ pub mod privatise;
 mod same_value;
 
 use crate::diag::{Diagnostic, Result};
+use crate::isl::IslText;
 use crate::isl::{Isl, IslResultExt};
 use crate::scop::Scop;
 use isl_rs::{DimType, UnionAccessInfo, UnionMap, UnionSet};
@@ -421,12 +422,12 @@ pub fn analyze_with(isl: &Isl, scop: &Scop, excluded: &[String]) -> Result<Depen
     }
     let reorder_condition = privatise::within_live_ranges(isl, scop, &flow, &privatised)?;
     Ok(DependenceGraph {
-        reorder_condition: text(isl, reorder_condition.to_str())?,
-        reorder_order: text(isl, reorder_order.to_str())?,
-        flow: text(isl, flow.to_str())?,
-        anti: text(isl, anti.to_str())?,
-        output: text(isl, output.to_str())?,
-        live_in: text(isl, live_in.to_str())?,
+        reorder_condition: reorder_condition.text(isl, STAGE)?,
+        reorder_order: reorder_order.text(isl, STAGE)?,
+        flow: flow.text(isl, STAGE)?,
+        anti: anti.text(isl, STAGE)?,
+        output: output.text(isl, STAGE)?,
+        live_in: live_in.text(isl, STAGE)?,
         copy_in,
         copy_out,
         privatised,
@@ -453,10 +454,6 @@ fn restrict_same_array(
         .isl(isl, STAGE)?
         .coalesce()
         .isl(isl, STAGE)
-}
-
-fn text(isl: &Isl, t: std::result::Result<&str, isl_rs::LibISLError>) -> Result<String> {
-    t.map(|s| s.to_string()).map_err(|e| isl.err(STAGE, e))
 }
 
 fn live_in_of(isl: &Isl, scop: &Scop, live_in: &UnionSet, array: &str) -> Result<bool> {
@@ -575,7 +572,7 @@ pub fn pieces(isl: &Isl, scop: &Scop, deps: &DependenceGraph) -> Result<Vec<Stri
                         .isl(isl, STAGE)?;
                     for b in 0..bms.size().isl(isl, STAGE)? {
                         let bm = bms.get_at(b).isl(isl, STAGE)?;
-                        let text = bm.to_str().isl(isl, STAGE)?.to_string();
+                        let text = bm.text(isl, STAGE)?;
                         if seen.insert(text.clone()) {
                             out.push(text);
                         }

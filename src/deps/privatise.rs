@@ -20,6 +20,7 @@
 
 use crate::diag::Result;
 use crate::front::syntax::{Expr, ExprKind, Stmt, UnOp};
+use crate::isl::IslText;
 use crate::isl::{Isl, IslResultExt};
 use crate::scop::{Scop, StmtBody};
 use isl_rs::{DimType, UnionAccessInfo, UnionMap};
@@ -369,7 +370,7 @@ fn copies_of(
             name,
             depth,
             stmts,
-            last_writers: last.to_str().isl(isl, STAGE)?.to_string(),
+            last_writers: last.text(isl, STAGE)?,
             conditional,
         });
     }

@@ -6,6 +6,7 @@ use crate::ast;
 use crate::back::Target;
 use crate::deps;
 use crate::diag::{Code, Diagnostic, Result};
+use crate::isl::IslText;
 use crate::isl::{Isl, IslResultExt};
 use crate::ladder::RungOptions;
 use crate::map;
@@ -230,7 +231,7 @@ fn compile_region(
             dump.push_str(&format!("schedule: {}", schedule.dump()));
             dump.push_str(&format!(
                 "cpu: {}\n",
-                sched::pretty_tree(m.tree.to_str().isl(isl, "map-cpu")?)
+                sched::pretty_tree(&m.tree.text(isl, "map-cpu")?)
             ));
             (None, None)
         } else {

@@ -365,3 +365,75 @@ pub fn isl_version() -> String {
         }
     }
 }
+
+/// An isl object as isl prints it. isl-rs's `to_str` reads isl's string
+/// without checking it: where isl fails to print (its operation budget
+/// spent by the alarm, or an object that is already an error), that read
+/// went through a null pointer and crashed the compile worker
+/// (`--schedule-timeout 2` on tests/programs/forward_scalar.c). Here a
+/// failure is the context's error.
+pub trait IslText {
+    fn text(&self, isl: &Isl, stage: &str) -> crate::diag::Result<String>;
+}
+
+macro_rules! isl_text {
+    ($ty:ty, $print:ident) => {
+        impl IslText for $ty {
+            fn text(&self, isl: &Isl, stage: &str) -> crate::diag::Result<String> {
+                extern "C" {
+                    fn $print(p: libc::uintptr_t) -> *mut libc::c_char;
+                }
+                let p = if self.ptr == 0 {
+                    std::ptr::null_mut()
+                } else {
+                    // SAFETY: a live isl object of this type.
+                    unsafe { $print(self.ptr) }
+                };
+                if p.is_null() {
+                    return Err(isl.last_error(stage));
+                }
+                // SAFETY: isl returns a NUL-terminated string it
+                // allocated with malloc, which the caller frees.
+                let text = unsafe { std::ffi::CStr::from_ptr(p) }
+                    .to_string_lossy()
+                    .into_owned();
+                unsafe { libc::free(p as *mut libc::c_void) };
+                Ok(text)
+            }
+        }
+    };
+}
+
+isl_text!(isl_rs::Schedule, isl_schedule_to_str);
+isl_text!(isl_rs::ScheduleConstraints, isl_schedule_constraints_to_str);
+isl_text!(isl_rs::UnionMap, isl_union_map_to_str);
+isl_text!(isl_rs::UnionSet, isl_union_set_to_str);
+isl_text!(isl_rs::Map, isl_map_to_str);
+isl_text!(isl_rs::Set, isl_set_to_str);
+isl_text!(isl_rs::BasicSet, isl_basic_set_to_str);
+isl_text!(isl_rs::Aff, isl_aff_to_str);
+isl_text!(isl_rs::PwAff, isl_pw_aff_to_str);
+isl_text!(isl_rs::MultiUnionPwAff, isl_multi_union_pw_aff_to_str);
+isl_text!(isl_rs::UnionPwAff, isl_union_pw_aff_to_str);
+isl_text!(isl_rs::Constraint, isl_constraint_to_str);
+isl_text!(isl_rs::Val, isl_val_to_str);
+isl_text!(isl_rs::BasicMap, isl_basic_map_to_str);
+
+#[cfg(test)]
+mod text_tests {
+    use super::{Isl, IslText};
+
+    /// What isl cannot print is an error, not a read through a null
+    /// pointer (isl-rs's `to_str` crashed there).
+    #[test]
+    fn an_object_isl_cannot_print_is_an_error() {
+        let isl = Isl::new(super::DEFAULT_MAX_OPERATIONS);
+        let broken = isl_rs::Schedule {
+            ptr: 0,
+            should_free_on_drop: false,
+        };
+        assert!(broken.text(&isl, "test").is_err());
+        let set = isl.set("{ [i] : 0 <= i < 4 }").unwrap();
+        assert_eq!(set.text(&isl, "test").unwrap(), "{ [i] : 0 <= i <= 3 }");
+    }
+}

@@ -3,6 +3,7 @@
 //! inserted into the tree, its memory plan, and the marks around it.
 
 use super::*;
+use crate::isl::IslText;
 
 impl Mapper<'_> {
     /// A kernel's band, split where only part of it is mapped, with its
@@ -164,7 +165,7 @@ impl Mapper<'_> {
             }
             wraps.push(wrap);
             tile_max.push(max);
-            tile_index.push(m.to_str().isl(isl, STAGE)?.to_string());
+            tile_index.push(m.text(isl, STAGE)?);
         }
         let dims = KernelDims {
             k,
@@ -420,7 +421,7 @@ impl Mapper<'_> {
                 return Ok((true, None));
             }
         }
-        Ok((false, Some(max.to_str().isl(isl, STAGE)?.to_string())))
+        Ok((false, Some(max.text(isl, STAGE)?)))
     }
 
     /// `e` where member `j` of the band's schedule takes values in `0..e`

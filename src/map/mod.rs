@@ -21,6 +21,7 @@ pub mod sizes;
 
 use crate::deps::DependenceGraph;
 use crate::diag::{Diagnostic, Result};
+use crate::isl::IslText;
 use crate::isl::{Isl, IslResultExt};
 use crate::sched::Schedule;
 use crate::scop::Scop;
@@ -223,7 +224,7 @@ pub fn map_to_gpu(
     }
     let device = trees.pop().expect("two trees");
     let host = trees.pop().expect("two trees");
-    let text = device.to_str().isl(isl, STAGE)?.to_string();
+    let text = device.text(isl, STAGE)?;
     // Legality: the scheduler's tree was checked against every dependence
     // (`valid::check_schedule`), and each step here keeps it legal, which
     // `visit` checks where it is not true by construction: the members

@@ -7,6 +7,7 @@
 use super::Schedule;
 use crate::deps::DependenceGraph;
 use crate::diag::Result;
+use crate::isl::IslText;
 use crate::isl::{Isl, IslResultExt};
 use crate::scop::Scop;
 use isl_rs::{ScheduleConstraints, Set, UnionSet};
@@ -54,7 +55,7 @@ pub fn schedule_isl(
         sc.set_conditional_validity(condition, order)
             .isl(isl, STAGE)?
     };
-    let text = sc.to_str().isl(isl, STAGE)?.to_string();
+    let text = sc.text(isl, STAGE)?;
     let mut args = vec!["isl".to_string()];
     if serialize_sccs {
         args.push(SERIALIZE_SCCS_FLAG.to_string());

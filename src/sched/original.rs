@@ -12,6 +12,7 @@ use super::{Schedule, STAGE};
 use crate::deps::DependenceGraph;
 use crate::diag::Result;
 use crate::isl::order::order_tree;
+use crate::isl::IslText;
 use crate::isl::{Isl, IslResultExt};
 use crate::scop::Scop;
 use isl_rs::Map;
@@ -33,6 +34,6 @@ pub fn original_tree(isl: &Isl, scop: &Scop, deps: &DependenceGraph) -> Result<S
     let all_deps = deps.all(isl)?;
     let tree = order_tree(isl, STAGE, domain, maps, Some(&all_deps))?;
     Ok(Schedule {
-        tree: tree.to_str().isl(isl, STAGE)?.to_string(),
+        tree: tree.text(isl, STAGE)?,
     })
 }

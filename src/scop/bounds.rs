@@ -26,6 +26,7 @@
 
 use super::{Extent, Scop, StmtBody};
 use crate::diag::{Code, Diagnostic, Result};
+use crate::isl::IslText;
 use crate::isl::{Isl, IslResultExt};
 use isl_rs::Set;
 
@@ -179,12 +180,7 @@ fn outside(
     // is an error there.
     let reached = leaving.range().isl(isl, STAGE)?;
     let first = if reached.is_bounded().isl(isl, STAGE)? {
-        reached
-            .lexmin()
-            .isl(isl, STAGE)?
-            .to_str()
-            .isl(isl, STAGE)?
-            .to_string()
+        reached.lexmin().isl(isl, STAGE)?.text(isl, STAGE)?
     } else {
         String::new()
     };

@@ -44,6 +44,7 @@
 use super::{Scop, Statement, StmtBody};
 use crate::diag::Result;
 use crate::front::syntax::{AssignOp, Expr, ExprKind};
+use crate::isl::IslText;
 use crate::isl::{Isl, IslResultExt};
 use isl_rs::{DimType, Map};
 
@@ -473,7 +474,7 @@ fn rewrite(isl: &Isl, scop: &mut Scop, var: &str, chains: &[Chain]) -> Result<bo
                 continue;
             }
             let target = target_of(isl, scop, &t, &e, &array)?;
-            let relation = target.to_str().isl(isl, STAGE)?.to_string();
+            let relation = target.text(isl, STAGE)?;
             let st = &mut scop.stmts[k];
             for acc in st.reads.iter_mut().chain(st.writes.iter_mut()) {
                 if acc.array == var {

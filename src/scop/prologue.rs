@@ -27,6 +27,7 @@
 
 use super::Scop;
 use crate::diag::Result;
+use crate::isl::IslText;
 use crate::isl::{Isl, IslResultExt};
 use std::collections::BTreeSet;
 
@@ -147,7 +148,7 @@ pub fn peel(
             .isl(isl, STAGE)?
             .subtract(isl.set(&st.domain).isl(isl, STAGE)?)
             .isl(isl, STAGE)?;
-        st.domain = empty.to_str().isl(isl, STAGE)?.to_string();
+        st.domain = empty.text(isl, STAGE)?;
         out.host_writes
             .insert(k, st.writes.iter().map(|a| a.array.clone()).collect());
         st.reads.clear();

@@ -22,6 +22,7 @@ use crate::diag::Result;
 use crate::front::arith::{type_of, Arith};
 use crate::front::cexpr::{count_printed_as, plain, prints_as};
 use crate::front::syntax::{AssignOp, BinOp, Expr, ExprKind, RedOp, Stmt};
+use crate::isl::IslText;
 use crate::isl::{Isl, IslResultExt};
 use isl_rs::{DimType, Map};
 
@@ -209,7 +210,7 @@ pub fn apply(scop: &mut Scop, chosen: &[Candidate]) -> Result<()> {
             .union(isl.union_map(&extra).isl(&isl, STAGE)?)
             .isl(&isl, STAGE)?
     };
-    scop.independent = union.to_str().isl(&isl, STAGE)?.to_string();
+    scop.independent = union.text(&isl, STAGE)?;
     Ok(())
 }
 

@@ -20,6 +20,7 @@
 
 use super::{Scop, Statement, StmtId};
 use crate::diag::Result;
+use crate::isl::IslText;
 use crate::isl::{Isl, IslResultExt};
 use isl_rs::{BasicSet, DimType, Map, Set};
 
@@ -293,12 +294,12 @@ fn restricted(isl: &Isl, st: &Statement, name: &str, id: StmtId, piece: &str) ->
             .isl(isl, STAGE)?
             .intersect_domain(domain.copy().isl(isl, STAGE)?)
             .isl(isl, STAGE)?;
-        m.to_str().map(str::to_string).isl(isl, STAGE)
+        m.text(isl, STAGE)
     };
     let mut out = st.clone();
     out.id = id;
     out.name = name.to_string();
-    out.domain = domain.to_str().isl(isl, STAGE)?.to_string();
+    out.domain = domain.text(isl, STAGE)?;
     out.schedule = on(&st.schedule)?;
     for a in out.reads.iter_mut().chain(out.writes.iter_mut()) {
         a.relation = on(&a.relation)?;

@@ -4,6 +4,7 @@
 
 use crate::deps::DependenceGraph;
 use crate::diag::{Diagnostic, Result};
+use crate::isl::IslText;
 use crate::isl::{Isl, IslResultExt};
 use isl_rs::{
     DimType, Map, MultiUnionPwAff, Schedule, ScheduleNode, ScheduleNodeType, UnionMap, UnionSet,
@@ -243,7 +244,7 @@ fn check_order_with(isl: &Isl, all: UnionMap, map: UnionMap, together_ok: bool) 
             STAGE,
             format!(
                 "the schedule violates the dependences {}",
-                bad.to_str().isl(isl, STAGE)?
+                bad.text(isl, STAGE)?
             ),
         ));
     }
@@ -372,7 +373,7 @@ pub fn check_parallel(
                     format!(
                         "{} is marked parallel but carries the dependences {}",
                         what,
-                        moving.to_str().isl(isl, STAGE)?
+                        moving.text(isl, STAGE)?
                     ),
                 ));
             }
@@ -422,7 +423,7 @@ pub fn check_permutable(
                     "member {} of the {} goes backwards along the dependences {}, so it may not be tiled",
                     k,
                     what,
-                    bad.to_str().isl(isl, STAGE)?
+                    bad.text(isl, STAGE)?
                 ),
             ));
         }

@@ -11,6 +11,7 @@ use super::{
     KernelMemory, KernelShape, Level, MemOptions, Placement, STAGE,
 };
 use crate::diag::Result;
+use crate::isl::IslText;
 use crate::isl::{Isl, IslResultExt};
 use isl_rs::{DimType, UnionMap};
 
@@ -79,7 +80,7 @@ fn dims(s: &[i64]) -> String {
 
 /// Plans the memory of one kernel.
 pub fn plan_kernel(isl: &Isl, k: &KernelShape, opts: &MemOptions) -> Result<KernelMemory> {
-    let thread_filter = k.thread_filter.to_str().isl(isl, STAGE)?.to_string();
+    let thread_filter = k.thread_filter.text(isl, STAGE)?;
     let mut out = KernelMemory {
         groups: vec![],
         thread_filter,
@@ -265,8 +266,8 @@ fn plan_group(
         sizes: vec![],
         row_pad: 0,
         strides: vec![],
-        reads: reads.to_str().isl(isl, STAGE)?.to_string(),
-        writes: writes.to_str().isl(isl, STAGE)?.to_string(),
+        reads: reads.text(isl, STAGE)?,
+        writes: writes.text(isl, STAGE)?,
         // Whole rows hold any box of elements read in bounds.
         buffer_is_footprint: arr.layout.as_ref().is_some_and(|l| !l.whole_rows),
     };

@@ -4,6 +4,7 @@
 //! checks of assumptions and reduction uses.
 
 use super::*;
+use crate::isl::IslText;
 
 impl<'r> Builder<'r> {
     pub(super) fn finish(mut self) -> Result<Built> {
@@ -90,10 +91,7 @@ impl<'r> Builder<'r> {
             Err(loops::RangeError::Other(why)) => return Err(why),
         };
         if let Some(defined) = defined {
-            scop.context = defined
-                .to_str()
-                .map_err(|e| self.isl.err("scop", e))?
-                .to_string();
+            scop.context = defined.text(&self.isl, "scop")?;
         }
         // Delinearised shapes: proved, checked on entry, or given up.
         let validity = super::reshape::validity::check(&self.isl, &scop, self.plans)?;
@@ -535,7 +533,7 @@ impl<'r> Builder<'r> {
             }
             scop.live_out_iters.push(LiveOutIter {
                 var: lo.var.clone(),
-                value: set.to_str().map_err(|e| isl.err("scop", e))?.to_string(),
+                value: set.text(isl, "scop")?,
             });
         }
         Ok(())

@@ -10,6 +10,7 @@
 //! that the device may not have (issue 32).
 
 use crate::diag::{Code, Diagnostic, Result};
+use crate::isl::IslText;
 use crate::isl::{Isl, IslResultExt};
 use crate::scop::{Extent, Layout, Scop};
 use isl_rs::{DimType, Set};
@@ -105,7 +106,7 @@ fn measure_pointer(
         }
     };
     let offset = starts_far(isl, scop, &name, rank, padded_rows(rank), &accessed)?;
-    let text = accessed.to_str().isl(isl, STAGE)?.to_string();
+    let text = accessed.text(isl, STAGE)?;
     scop.arrays[k].layout = Some(Layout {
         host_flat: plans.get(&name).is_some_and(|p| p.host_flat),
         offset,
@@ -165,7 +166,7 @@ fn measure_rows(isl: &Isl, scop: &mut Scop, k: usize) -> Result<()> {
         .coalesce()
         .isl(isl, STAGE)?;
     let offset = starts_far(isl, scop, &name, 1, padded_rows(rank), &rows)?;
-    let text = rows.to_str().isl(isl, STAGE)?.to_string();
+    let text = rows.text(isl, STAGE)?;
     scop.arrays[k].layout = Some(Layout {
         host_flat: false,
         offset,

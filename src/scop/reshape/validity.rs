@@ -9,6 +9,7 @@
 
 use super::Plan;
 use crate::diag::{Diagnostic, Result};
+use crate::isl::IslText;
 use crate::isl::{Isl, IslResultExt};
 use crate::scop::Scop;
 use isl_rs::Set;
@@ -267,7 +268,7 @@ pub fn check(isl: &Isl, scop: &Scop, plans: &BTreeMap<String, Plan>) -> Result<V
             .isl(isl, STAGE)?
             .gist(context.copy().isl(isl, STAGE)?)
             .isl(isl, STAGE)?;
-        let cond = constraints_text(shown.to_str().isl(isl, STAGE)?);
+        let cond = constraints_text(&shown.text(isl, STAGE)?);
         out.notes.push(format!(
             "array {}: {}{}, checked at run time ({}; otherwise the original code runs): `__pencil_assume({});` would prove it",
             name,
