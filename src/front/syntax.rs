@@ -324,6 +324,50 @@ pub enum Stmt {
 }
 
 impl Stmt {
+    /// The statement with each statement list directly inside it (a
+    /// loop's body, an `if`'s branches) replaced by what `f` makes of it;
+    /// everything else cloned.
+    pub fn map_bodies(&self, f: &mut dyn FnMut(&[Stmt]) -> Vec<Stmt>) -> Stmt {
+        match self {
+            Stmt::For {
+                iter,
+                iter_type,
+                init,
+                cond,
+                step,
+                body,
+                independent,
+                loc,
+            } => Stmt::For {
+                iter: iter.clone(),
+                iter_type: iter_type.clone(),
+                init: init.clone(),
+                cond: cond.clone(),
+                step: *step,
+                body: f(body),
+                independent: independent.clone(),
+                loc: loc.clone(),
+            },
+            Stmt::If {
+                cond,
+                then_,
+                else_,
+                loc,
+            } => Stmt::If {
+                cond: cond.clone(),
+                then_: f(then_),
+                else_: f(else_),
+                loc: loc.clone(),
+            },
+            Stmt::While { cond, body, loc } => Stmt::While {
+                cond: cond.clone(),
+                body: f(body),
+                loc: loc.clone(),
+            },
+            other => other.clone(),
+        }
+    }
+
     pub fn loc(&self) -> &Loc {
         match self {
             Stmt::For { loc, .. }

@@ -28,55 +28,18 @@ fn stmts(list: &[Stmt], changed: &mut bool) -> Vec<Stmt> {
 }
 
 fn stmt(s: &Stmt, changed: &mut bool) -> Stmt {
-    match s {
-        Stmt::For {
-            iter,
-            iter_type,
-            init,
-            cond,
-            step,
-            body,
-            independent,
-            loc,
-        } => {
-            let mut body = stmts(body, changed);
-            if has_jump(&body) {
-                if let Some(without) = without_continues(&body) {
-                    if !has_jump(&without) {
-                        body = without;
-                        *changed = true;
-                    }
+    let mut s = s.map_bodies(&mut |b| stmts(b, changed));
+    if let Stmt::For { body, .. } = &mut s {
+        if has_jump(body) {
+            if let Some(without) = without_continues(body) {
+                if !has_jump(&without) {
+                    *body = without;
+                    *changed = true;
                 }
             }
-            Stmt::For {
-                iter: iter.clone(),
-                iter_type: iter_type.clone(),
-                init: init.clone(),
-                cond: cond.clone(),
-                step: *step,
-                body,
-                independent: independent.clone(),
-                loc: loc.clone(),
-            }
         }
-        Stmt::If {
-            cond,
-            then_,
-            else_,
-            loc,
-        } => Stmt::If {
-            cond: cond.clone(),
-            then_: stmts(then_, changed),
-            else_: stmts(else_, changed),
-            loc: loc.clone(),
-        },
-        Stmt::While { cond, body, loc } => Stmt::While {
-            cond: cond.clone(),
-            body: stmts(body, changed),
-            loc: loc.clone(),
-        },
-        other => other.clone(),
     }
+    s
 }
 
 /// `list` (statements of the loop's body at its own level) without its
