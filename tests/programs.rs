@@ -3660,7 +3660,8 @@ fn old_style_parameters_take_arguments_by_the_list_of_names() {
 /// Initializer lists of a region's own arrays
 /// (tests/programs/array_initializers.c: `float sum[BS] = {0.f}` as
 /// Rodinia's lud has it, `{{1, 2}, {i, 5, 6}}`, `{1, 2, 3, 4}` into a 2x3
-/// array, a `const` array's weights): zero where the list leaves elements
+/// array, `int u[] = {...}` and `int g[][3]` sized by their lists, a
+/// `const` array's weights): zero where the list leaves elements
 /// out (E0106 "initializer lists are not supported in a region" before),
 /// the rows on threads.
 #[test]

@@ -1,6 +1,7 @@
 /* Initializer lists of a region's own arrays: `{0.f}` (Rodinia's lud),
  * nested lists with elements left out, elided braces. The elements a
- * list leaves out are zero. A const array's list is its only store. */
+ * list leaves out are zero; an unsized array has as many rows as its list
+ * reaches. A const array's list is its only store. */
 #include <stdio.h>
 #define BS 4
 int main(void)
@@ -14,6 +15,8 @@ int main(void)
     float sum[BS] = {0.f};
     int m[2][3] = {{1, 2}, {i, 5, 6}};
     int f[2][3] = {1, 2, 3, 4};
+    int u[] = {3, 1, 4, 1, 5};
+    int g[][3] = {{1, 2, 3}, {i}};
 
     for (int k = 0; k <= i % 3; k++)
       for (int j = 0; j < BS; j++)
@@ -22,7 +25,7 @@ int main(void)
       out[i][j] = sum[j];
     for (int r = 0; r < 2; r++)
       for (int c = 0; c < 3; c++)
-        w[i][r * 3 + c] = m[r][c] + 10 * f[r][c];
+        w[i][r * 3 + c] = m[r][c] + 10 * f[r][c] + 100 * g[r][c] + 1000 * u[(r + c + i) % 5];
   }
 #pragma endscop
 #pragma scop

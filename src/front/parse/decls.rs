@@ -470,14 +470,15 @@ impl<'a> Cx<'a> {
                 // `T (*a)[n][m] = (T (*)[n][m]) buf;`: a pointer to rows of
                 // a flat buffer, which `scop::reshape` makes an array of
                 // that shape. The cast itself changes no value.
+                // `int w[] = {1, 2, 3};` too: the list gives the extent.
+                Some(v) if d.kind() == "init_declarator" && v.kind() == "initializer_list" => {
+                    list = Some(v);
+                    None
+                }
                 Some(v)
                     if d.kind() == "init_declarator" && matches!(var.dims.first(), Some(None)) =>
                 {
                     Some(self.reshaping_cast(v)?)
-                }
-                Some(v) if d.kind() == "init_declarator" && v.kind() == "initializer_list" => {
-                    list = Some(v);
-                    None
                 }
                 Some(v) if d.kind() == "init_declarator" => Some(self.expr(v)?),
                 _ => None,
@@ -498,7 +499,7 @@ impl<'a> Cx<'a> {
             }
             self.note_declared([&var]);
             let values = match list {
-                Some(list) => self.array_initializer(&var, list)?,
+                Some(list) => self.array_initializer(&mut var, list)?,
                 None => Vec::new(),
             };
             out.push(Stmt::Decl {

@@ -13,15 +13,20 @@ const MAX_NAMED: usize = 1024;
 impl Cx<'_> {
     /// The statements that give `var` (declared just before them) the
     /// values of the initializer list `list`.
-    pub(super) fn array_initializer(&self, var: &VarDecl, list: Node) -> Result<Vec<Stmt>> {
+    /// An array declared without its first extent (`int w[] = {...}`)
+    /// gets the one the list gives it.
+    pub(super) fn array_initializer(&self, var: &mut VarDecl, list: Node) -> Result<Vec<Stmt>> {
         let refuse = |at: Node, why: String| {
             self.err(Code::UnsupportedStatement, at, why)
                 .with_hint("assign the elements in a loop after the declaration")
         };
         let mut extents = Vec::new();
-        for d in &var.dims {
+        let unsized_first = matches!(var.dims.first(), Some(None));
+        for (k, d) in var.dims.iter().enumerate() {
             match d.as_ref().map(|e| &e.kind) {
                 Some(ExprKind::Int(v, _)) if *v > 0 => extents.push(*v as usize),
+                // Each item of the list takes at most a row: room for all.
+                None if k == 0 => extents.push(0),
                 _ => {
                     return Err(refuse(
                         list,
@@ -39,9 +44,27 @@ impl Cx<'_> {
                 format!("a braced initializer of the scalar `{}`", var.name),
             ));
         }
-        let total: usize = extents.iter().product();
+        if unsized_first {
+            let mut c = list.walk();
+            let items = list
+                .named_children(&mut c)
+                .filter(|k| k.kind() != "comment")
+                .count();
+            extents[0] = items.max(1);
+        }
+        let mut total: usize = extents.iter().product();
         let mut named: Vec<(usize, Expr)> = Vec::new();
-        self.fill(list, &extents, 0, 0, total, &mut named)?;
+        let end = self.fill(list, &extents, 0, 0, total, &mut named)?;
+        if unsized_first {
+            // The rows the list reaches into, as C counts them.
+            let row: usize = extents[1..].iter().product();
+            extents[0] = end.div_ceil(row).max(1);
+            total = extents.iter().product();
+            var.dims[0] = Some(Expr {
+                kind: ExprKind::Int(extents[0] as i64, extents[0].to_string()),
+                loc: self.loc(list),
+            });
+        }
         if named.len() > MAX_NAMED {
             return Err(refuse(
                 list,
@@ -128,7 +151,8 @@ impl Cx<'_> {
     /// Collects the elements `list` names, by their flat place, for the
     /// sub-array of `depth` that starts at `start` and holds `len`
     /// elements: a nested list starts the next sub-array one level down,
-    /// a value takes the next element (C's brace elision).
+    /// a value takes the next element (C's brace elision). Returns the
+    /// place after the last item.
     fn fill(
         &self,
         list: Node,
@@ -137,7 +161,7 @@ impl Cx<'_> {
         start: usize,
         len: usize,
         named: &mut Vec<(usize, Expr)>,
-    ) -> Result<()> {
+    ) -> Result<usize> {
         let refuse = |at: Node, why: &str| {
             self.err(Code::UnsupportedStatement, at, why)
                 .with_hint("assign the elements in a loop after the declaration")
@@ -196,7 +220,7 @@ impl Cx<'_> {
             named.push((next, self.expr(item)?));
             next += 1;
         }
-        Ok(())
+        Ok(next)
     }
 }
 
