@@ -13,6 +13,7 @@ const MAX_NAMED: usize = 1024;
 impl Cx<'_> {
     /// The statements that give `var` (declared just before them) the
     /// values of the initializer list `list`.
+    ///
     /// An array declared without its first extent (`int w[] = {...}`)
     /// gets the one the list gives it.
     pub(super) fn array_initializer(&self, var: &mut VarDecl, list: Node) -> Result<Vec<Stmt>> {
@@ -25,7 +26,7 @@ impl Cx<'_> {
         for (k, d) in var.dims.iter().enumerate() {
             match d.as_ref().map(|e| &e.kind) {
                 Some(ExprKind::Int(v, _)) if *v > 0 => extents.push(*v as usize),
-                // Each item of the list takes at most a row: room for all.
+                // Unsized (`int w[] = {...}`): from the list, below.
                 None if k == 0 => extents.push(0),
                 _ => {
                     return Err(refuse(
@@ -45,6 +46,7 @@ impl Cx<'_> {
             ));
         }
         if unsized_first {
+            // Each item of the list takes at most a row: room for all.
             let mut c = list.walk();
             let items = list
                 .named_children(&mut c)
