@@ -939,12 +939,15 @@ impl<'a> Cx<'a> {
 }
 
 /// The name a declarator declares (`t` of `t[n] = ...`), if it is a
-/// variable's.
+/// variable's or a typedef's (`row_t` of `typedef int row_t[3];`).
 fn declared_name(d: Node, src: &[u8]) -> Option<String> {
     let mut cur = d;
     loop {
         match cur.kind() {
-            "identifier" => return cur.utf8_text(src).ok().map(|s| s.to_string()),
+            // A typedef's declarator names a type.
+            "identifier" | "type_identifier" | "primitive_type" => {
+                return cur.utf8_text(src).ok().map(|s| s.to_string())
+            }
             "init_declarator"
             | "parenthesized_declarator"
             | "array_declarator"
@@ -985,7 +988,10 @@ fn find_function_name(d: Node, src: &[u8]) -> Option<String> {
                     .child_by_field_name("declarator")
                     .or_else(|| cur.named_child(0))?;
             }
-            "identifier" => return cur.utf8_text(src).ok().map(|s| s.to_string()),
+            // A typedef's declarator names a type.
+            "identifier" | "type_identifier" | "primitive_type" => {
+                return cur.utf8_text(src).ok().map(|s| s.to_string())
+            }
             _ => return None,
         }
     }

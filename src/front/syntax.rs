@@ -835,8 +835,8 @@ fn stdint_kind(w: &str) -> Option<(u32, bool)> {
 }
 
 /// The statements of `list`, nested ones included: the cost of copying
-/// it (`scop::continues`, `parse::switch`).
-pub fn stmt_count(list: &[Stmt]) -> usize {
+/// it.
+fn stmt_count(list: &[Stmt]) -> usize {
     list.iter()
         .map(|s| match s {
             Stmt::For { body, .. } | Stmt::While { body, .. } => 1 + stmt_count(body),
@@ -844,6 +844,98 @@ pub fn stmt_count(list: &[Stmt]) -> usize {
             _ => 1,
         })
         .sum()
+}
+
+/// Whether `list` has a `break` or `continue` at its own level or in its
+/// `if`s (not one of a loop inside it): one of the loop (or `switch`)
+/// whose body `list` is.
+pub fn has_own_jump(list: &[Stmt]) -> bool {
+    list.iter().any(|s| match s {
+        Stmt::Break(_) | Stmt::Continue(_) => true,
+        Stmt::If { then_, else_, .. } => has_own_jump(then_) || has_own_jump(else_),
+        _ => false,
+    })
+}
+
+/// What `without_jumps` does with a `break` or `continue` of the list.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Jump {
+    /// Ends its path and goes: what follows it on that path never runs
+    /// (a `switch`'s `break`, a loop's `continue`).
+    Drop,
+    /// Ends its path and stays (a loop's `continue` inside a `switch`).
+    Keep,
+    /// Cannot be taken out: the list stays as it is.
+    Refuse,
+}
+
+/// At most this many statements after an `if` are copied into both of
+/// its branches by `without_jumps`.
+const MAX_COPIED: usize = 16;
+
+/// `list` without the jumps `kind` says to drop, where each ends its path:
+/// the statements after an `if` that has some move into the branches a
+/// path comes out of (copied into both where both may, at most
+/// `MAX_COPIED`), so that they run exactly where they ran. Also whether a
+/// path may reach the end of `list`. `None` where a jump is `Refuse`d or
+/// too much would need copying.
+pub fn without_jumps(list: &[Stmt], kind: &dyn Fn(&Stmt) -> Jump) -> Option<(Vec<Stmt>, bool)> {
+    let taken = |l: &[Stmt]| jumps(l, &|s| kind(s) != Jump::Keep);
+    let mut out = Vec::new();
+    for (k, s) in list.iter().enumerate() {
+        match s {
+            Stmt::Break(_) | Stmt::Continue(_) => {
+                match kind(s) {
+                    Jump::Drop => {}
+                    Jump::Keep => out.push(s.clone()),
+                    Jump::Refuse => return None,
+                }
+                // What follows never runs.
+                return Some((out, false));
+            }
+            Stmt::If {
+                cond,
+                then_,
+                else_,
+                loc,
+            } if taken(then_) || taken(else_) => {
+                let rest = &list[k + 1..];
+                let then_falls = without_jumps(then_, kind)?.1;
+                let else_falls = without_jumps(else_, kind)?.1;
+                if then_falls && else_falls && stmt_count(rest) > MAX_COPIED {
+                    return None;
+                }
+                let with_rest = |branch: &[Stmt], falls: bool| -> Vec<Stmt> {
+                    let mut b = branch.to_vec();
+                    if falls {
+                        b.extend(rest.iter().cloned());
+                    }
+                    b
+                };
+                let (then_, then_falls) = without_jumps(&with_rest(then_, then_falls), kind)?;
+                let (else_, else_falls) = without_jumps(&with_rest(else_, else_falls), kind)?;
+                out.push(Stmt::If {
+                    cond: cond.clone(),
+                    then_,
+                    else_,
+                    loc: loc.clone(),
+                });
+                return Some((out, then_falls || else_falls));
+            }
+            other => out.push(other.clone()),
+        }
+    }
+    Some((out, true))
+}
+
+/// Whether `list` has, at its own level or in its `if`s, a jump `which`
+/// accepts.
+fn jumps(list: &[Stmt], which: &dyn Fn(&Stmt) -> bool) -> bool {
+    list.iter().any(|s| match s {
+        Stmt::Break(_) | Stmt::Continue(_) => which(s),
+        Stmt::If { then_, else_, .. } => jumps(then_, which) || jumps(else_, which),
+        _ => false,
+    })
 }
 
 pub fn is_integer_type(t: &str) -> bool {

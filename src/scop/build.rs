@@ -5,7 +5,9 @@ use crate::diag::{Code, Diagnostic, Result};
 use crate::front::affine::{compare, isl_name, AffineConverter, IntTy, NameKind, NotAffine, Pw};
 use crate::front::cexpr::plain;
 use crate::front::parse::{const_value, Region};
-use crate::front::syntax::{BinOp, ExprKind, Independent, RedOp, Stmt, Storage, UnOp, VarDecl};
+use crate::front::syntax::{
+    has_own_jump, BinOp, ExprKind, Independent, RedOp, Stmt, Storage, UnOp, VarDecl,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 mod accesses;
@@ -580,16 +582,6 @@ fn subscripts(e: &Expr) -> Vec<&Expr> {
     }
     subs.reverse();
     subs
-}
-
-/// Whether `body` has a `break` or `continue` that leaves or restarts the
-/// loop whose body it is (not one of an inner loop).
-fn has_own_jump(body: &[Stmt]) -> bool {
-    body.iter().any(|s| match s {
-        Stmt::Break(_) | Stmt::Continue(_) => true,
-        Stmt::If { then_, else_, .. } => has_own_jump(then_) || has_own_jump(else_),
-        _ => false,
-    })
 }
 
 /// The value a reduction statement combines into its variable, if the

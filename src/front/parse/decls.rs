@@ -70,7 +70,7 @@ impl<'a> Cx<'a> {
             if in_function && n.kind() == "type_definition" {
                 let mut c = n.walk();
                 for d in n.children_by_field_name("declarator", &mut c) {
-                    if let Some(name) = declared_type_name(d, self.src) {
+                    if let Some(name) = declared_name(d, self.src) {
                         out.insert(name);
                     }
                 }
@@ -563,22 +563,4 @@ fn with_extents(v: &mut VarDecl, extents: Option<&[Option<Expr>]>) {
         v.pointer = false;
     }
     v.dims.extend(extents.iter().cloned());
-}
-
-/// The name a typedef's declarator declares (`row_t` of `row_t[3]`,
-/// `*p_t`, `(*fn_t)(int)`).
-fn declared_type_name(d: Node, src: &[u8]) -> Option<String> {
-    let mut cur = d;
-    loop {
-        match cur.kind() {
-            "type_identifier" | "primitive_type" | "identifier" => {
-                return cur.utf8_text(src).ok().map(str::to_string)
-            }
-            _ => {
-                cur = cur
-                    .child_by_field_name("declarator")
-                    .or_else(|| cur.named_child(0))?;
-            }
-        }
-    }
 }
