@@ -417,14 +417,16 @@ impl<'a> Cx<'a> {
             return Err(e);
         }
         // Kernels know no user typedef: `real_t s;` of a region is
-        // declared with the arithmetic type its typedef names (`float`).
-        let (base, extents) = match self.array_typedefs.borrow().get(&base) {
-            Some((element, extents)) => (element.clone(), Some(extents.clone())),
-            None => match self.typedefs.borrow().get(&base) {
-                Some(t) if integer_range(t).is_some() || is_float_type(t) => (t.clone(), None),
-                _ => (base, None),
-            },
-        };
+        // declared with the arithmetic type its typedef names (`float`),
+        // `row_t t;` with its element type and extents. Struct typedefs
+        // keep their names (`struct_element` reads them).
+        let (element, extents) = self.element_type(ty, &self.typedefs.borrow());
+        let base =
+            if extents.is_some() || integer_range(&element).is_some() || is_float_type(&element) {
+                element
+            } else {
+                base
+            };
         let read_only = self.declares_const(n, &base);
         self.check_storage_class(n, read_only)?;
         let mut c = n.walk();
