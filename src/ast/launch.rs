@@ -121,8 +121,11 @@ pub(super) fn launch_at(
         None => kernel_subtree(isl, device, device_subtree, instances)?,
     };
     if std::env::var_os("PENCILC_DEBUG_AST").is_some() {
-        eprintln!("kernel tree: {}", tree.to_str().unwrap_or(""));
-        eprintln!("kernel context: {}", context.to_str().unwrap_or(""));
+        eprintln!("kernel tree: {}", tree.text(isl, STAGE).unwrap_or_default());
+        eprintln!(
+            "kernel context: {}",
+            context.text(isl, STAGE).unwrap_or_default()
+        );
     }
     let mut sites: Vec<Option<memory::Site>> = Vec::new();
     let mut failure: Option<Diagnostic> = None;

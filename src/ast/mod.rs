@@ -34,7 +34,7 @@ use crate::front::affine::isl_name;
 use crate::isl::ast_build::{
     ast_node_kind, expr_from_params, node_from_schedule, AstNodeKind, BuildAt,
 };
-use crate::isl::{Isl, IslResultExt};
+use crate::isl::{Isl, IslResultExt, IslText};
 use crate::map::{KernelPlan, MappedSchedule, MappedTrees};
 use crate::scop::{Scop, StmtId};
 use isl_rs::{
@@ -254,7 +254,10 @@ pub fn generate(
             }
         };
         if std::env::var_os("PENCILC_DEBUG_AST").is_some() {
-            eprintln!("host tree: {}", trees.host.to_str().unwrap_or(""));
+            eprintln!(
+                "host tree: {}",
+                trees.host.text(isl, STAGE).unwrap_or_default()
+            );
         }
         let n = node_from_schedule(isl, trees.host, context, &iter_prefix, &mut hook)?;
         if std::env::var_os("PENCILC_DEBUG_AST").is_some() {

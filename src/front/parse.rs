@@ -368,12 +368,8 @@ pub fn parse_file_with(
         // A typedef declared inside a function may hide a file-scope one
         // of its name, in that function only: such names resolve nowhere
         // (`decls::local_typedef`), rather than to the wrong type.
-        let local = cx.local_typedef_names(root);
-        typedefs.retain(|name, _| !local.contains(name));
-        cx.array_typedefs
-            .borrow_mut()
-            .retain(|name, _| !local.contains(name));
-        *cx.local_typedefs.borrow_mut() = local;
+        *cx.local_typedefs.borrow_mut() = cx.local_typedef_names(root);
+        cx.forget_local_typedefs(&mut typedefs);
         *cx.typedefs.borrow_mut() = typedefs;
         let structs = cx.collect_structs(root);
         *cx.structs.borrow_mut() = structs;
@@ -410,13 +406,7 @@ pub fn parse_file_with(
             _ => {}
         }
     }
-    {
-        let local = cx.local_typedefs.borrow();
-        typedefs.retain(|name, _| !local.contains(name));
-        cx.array_typedefs
-            .borrow_mut()
-            .retain(|name, _| !local.contains(name));
-    }
+    cx.forget_local_typedefs(&mut typedefs);
     *cx.typedefs.borrow_mut() = typedefs.clone();
     // Summary bodies, parsed like region code.
     let mut summaries = BTreeMap::new();

@@ -6,6 +6,7 @@
 
 use crate::diag::{Code, Diagnostic, Result};
 use crate::isl::Isl;
+use crate::isl::IslText;
 
 /// The sizes a user chose for one kernel; `None` keeps the default.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -44,7 +45,7 @@ pub fn sizes_for(isl: &Isl, text: &str, k: usize) -> Result<KernelSizes> {
         .intersect_domain(dom)
         .and_then(|m| m.range())
         .map_err(|_| bad())?;
-    let s = r.to_str().map_err(|_| bad())?.to_string();
+    let s = r.text(isl, "map").map_err(|_| bad())?;
     parse_points(&s).map_err(|why| usage(format!("--sizes for kernel[{}]: {}", k, why)))
 }
 

@@ -83,7 +83,8 @@ pub(super) fn schedule_in_process(
     // where isl's scheduler cannot be stopped; text is what crosses.
     ScheduleConstraints::read_from_str(&isl.ctx, constraints)
         .and_then(|sc| sc.compute_schedule())
-        .and_then(|s| s.to_str().map(|t| t.to_string()))
+        .map_err(|e| e.to_string())
+        .and_then(|s| s.text(&isl, STAGE).map_err(|d| d.message))
         .map_err(|e| format!("isl's scheduler failed: {}", e))
 }
 

@@ -19,6 +19,7 @@ pub use worker::{run_worker, WORKER_FLAG};
 
 use crate::deps::DependenceGraph;
 use crate::diag::Result;
+use crate::isl::IslText;
 use crate::isl::{affine, Isl, IslResultExt};
 use crate::scop::Scop;
 
@@ -327,7 +328,7 @@ pub(crate) fn pluto_job(args: &[String], input: &str) -> std::result::Result<Str
                     e, tree
                 )
             })?;
-            let text = parsed.to_str().map_err(|e| e.to_string())?.to_string();
+            let text = parsed.text(&isl, STAGE).map_err(|d| d.message)?;
             Ok(format!("solves {}\n{}", n, text))
         }
         Err(pluto::PlutoError::Budget(w)) => Err(format!("pencilc's scheduler: {}", w)),
@@ -350,12 +351,12 @@ pub fn load(isl: &Isl, scop: &Scop, text: &str) -> std::result::Result<Schedule,
     if !dom.is_equal(&mine).map_err(|e| e.to_string())? {
         return Err(format!(
             "the schedule's domain {} is not this region's domain {}",
-            dom.to_str().map_err(|e| e.to_string())?,
+            dom.text(isl, STAGE).map_err(|d| d.message)?,
             scop.domain_text()
         ));
     }
     Ok(Schedule {
-        tree: s.to_str().map_err(|e| e.to_string())?.to_string(),
+        tree: s.text(isl, STAGE).map_err(|d| d.message)?,
     })
 }
 

@@ -8,6 +8,7 @@ use crate::front::parse::{const_value, Region};
 use crate::front::syntax::{
     has_own_jump, BinOp, ExprKind, Independent, RedOp, Stmt, Storage, UnOp, VarDecl,
 };
+use crate::isl::IslText;
 use std::collections::{BTreeMap, BTreeSet};
 
 mod accesses;
@@ -398,14 +399,14 @@ fn assume_checked(isl: &crate::isl::Isl, scop: &mut Scop, facts: isl_rs::Set) ->
             .map_err(err)?
             .coalesce()
             .map_err(err)?;
-        Ok(both.to_str().map_err(err)?.to_string())
+        both.text(isl, "scop")
     };
     scop.context = with(&scop.context)?;
     for st in scop.stmts.iter_mut() {
         st.domain = with(&st.domain)?;
     }
     scop.checked = Some(match &scop.checked {
-        None => facts.to_str().map_err(err)?.to_string(),
+        None => facts.text(isl, "scop")?,
         Some(c) => with(c)?,
     });
     Ok(())

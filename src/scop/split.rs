@@ -191,7 +191,7 @@ fn hyperplanes(isl: &Isl, st: &Statement) -> Result<Vec<Plane>> {
                 if same || planes.len() == MAX_HYPERPLANES {
                     continue;
                 }
-                let text = plane_text(&aff, &st.iterators);
+                let text = plane_text(isl, &aff, &st.iterators);
                 planes.push(Plane { aff, text });
             }
         }
@@ -201,8 +201,8 @@ fn hyperplanes(isl: &Isl, st: &Statement) -> Result<Vec<Plane>> {
 
 /// `e = 0` in the statement's own names, for `-v`: isl prints
 /// `{ S_0[x0, x1, x2] -> [(-x0 + x2)] }`.
-fn plane_text(aff: &isl_rs::Aff, iterators: &[String]) -> String {
-    let Ok(text) = aff.to_str() else {
+fn plane_text(isl: &Isl, aff: &isl_rs::Aff, iterators: &[String]) -> String {
+    let Ok(text) = aff.text(isl, STAGE) else {
         return "?".into();
     };
     let body = text

@@ -583,7 +583,7 @@ pub fn check_private_copies(
                     p.name,
                     ok,
                     found,
-                    time.to_str().unwrap_or("?")
+                    time.text(isl, STAGE).unwrap_or_else(|_| "?".into())
                 );
             }
             return Err(Diagnostic::internal(

@@ -83,6 +83,16 @@ impl<'a> Cx<'a> {
         out
     }
 
+    /// Takes the names of `local_typedefs` out of the file's typedefs
+    /// (`typedefs`, and the array typedefs): they resolve nowhere.
+    pub(super) fn forget_local_typedefs(&self, typedefs: &mut BTreeMap<String, String>) {
+        let local = self.local_typedefs.borrow();
+        typedefs.retain(|name, _| !local.contains(name));
+        self.array_typedefs
+            .borrow_mut()
+            .retain(|name, _| !local.contains(name));
+    }
+
     /// The error for a use of a type whose name a typedef inside a
     /// function declares (`typedef int real_t;` in the function, where
     /// the file may say `typedef float real_t;`): pencilc reads typedefs
