@@ -2182,3 +2182,58 @@ fn typedefs_inside_functions_are_not_taken_for_the_files() {
         );
     }
 }
+
+/// `sizeof` of what pencilc cannot size without doubt (a struct, an
+/// expression, a variable-length array, an array whose extent an
+/// initializer gives, a pointer to rows, an abstract declarator other
+/// than extents or one `*`) is refused at the `sizeof`, never guessed.
+#[test]
+fn sizeof_of_what_is_not_sized_says_so() {
+    for (k, e) in [
+        "sizeof(struct P)",
+        "sizeof(x + 1)",
+        "sizeof vla",
+        "sizeof u",
+        "sizeof(pr)",
+        "sizeof(int (*)[3])",
+        "sizeof(int[n])",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let text = format!(
+            "struct P {{ int x, y; }};\nint main(int argc, char **argv) {{\n  int n = argc + 3; double vla[n]; long out[4]; int x = 1;\n  int u[] = {{1, 2, 3}};\n  double (*pr)[6] = (double (*)[6]) vla;\n#pragma scop\n  out[0] = {};\n#pragma endscop\n  return (int)out[0];\n}}\n",
+            e
+        );
+        let name = format!("sizeof-{}", k);
+        let (status, err, _) = compile_file(&name, &text);
+        assert_eq!(status, Some(1), "{}: {}", e, err);
+        assert!(
+            err.contains(&format!(
+                "{}.c:7:12: error: pencilc cannot size `{}` in a region [E0106]",
+                name, e
+            )),
+            "{}: {}",
+            e,
+            err
+        );
+    }
+}
+
+/// `double *rows[4]` is an array of pointers, which a region cannot
+/// index as one array. Before, the declarator was read as `double
+/// (*rows)[4]`, a pointer to rows: with in-bounds subscripts the kernels
+/// wrote doubles over the pointers (a wrong result on fakecuda at
+/// bdf2cdb).
+#[test]
+fn arrays_of_pointers_are_not_pointers_to_rows() {
+    let text = "int main(void) {\n  double a[4][4], b[16];\n  double *rows[4];\n  for (int i = 0; i < 4; i++) rows[i] = &b[4 * (3 - i)];\n#pragma scop\n  for (int i = 0; i < 4; i++)\n    for (int j = 0; j < 4; j++)\n      rows[i][j] = a[i][j] * 2;\n#pragma endscop\n  return (int)b[0];\n}\n";
+    let (status, err, _) = compile_file("array-of-pointers", text);
+    assert_eq!(status, Some(1), "{}", err);
+    assert!(
+        err.contains("array-of-pointers.c:8:7: error: `rows` is an array of pointers (`double *rows[4]`, line 3)")
+            && err.contains("[E0111]"),
+        "{}",
+        err
+    );
+}

@@ -3908,3 +3908,19 @@ fn neighbour_scalars_read_one_of_two_elements() {
         log
     );
 }
+
+/// `sizeof` in a region (tests/programs/sizes.c: types, typedefs,
+/// variables, a parameter's array, rows and elements, loop bounds,
+/// subscripts, `size_t` arithmetic that wraps): a constant as the LP64
+/// hosts compute it. At bdf2cdb every `sizeof` was refused (E0106).
+#[test]
+fn sizeof_is_the_constant_the_host_computes() {
+    check("sizes");
+    check_cuda_emulated("sizes");
+    let log = verbose_log("sizes");
+    assert!(
+        log.contains("1 region(s), 4 kernel(s), parallel dims [2, 1, 0, 1]"),
+        "{}",
+        log
+    );
+}

@@ -32,6 +32,7 @@ mod omp;
 mod pragmas;
 mod regions;
 mod scopes;
+mod sizeof;
 mod stmts;
 mod structs;
 mod switch;

@@ -5,9 +5,10 @@
 //! nothing and is dropped. Any other cast to a pointer type stays an
 //! error: the model could not tell which elements the new type reaches.
 
+use super::exprs::const_value;
 use super::Cx;
 use crate::diag::{Code, Result};
-use crate::front::syntax::{Expr, ExprKind, VarDecl};
+use crate::front::syntax::{Expr, ExprKind, Storage, VarDecl};
 use tree_sitter::Node;
 
 /// A variable's type as far as a pointer cast of its address needs it:
@@ -16,13 +17,18 @@ use tree_sitter::Node;
 /// have none: a pointer cast of their address is refused.
 #[derive(Clone, Debug)]
 pub(super) struct Declared {
-    element: String,
+    pub(super) element: String,
     dims: usize,
-    pointer: bool,
+    pub(super) pointer: bool,
+    /// Each extent's value where it is a constant (`sizeof`).
+    pub(super) extents: Vec<Option<i64>>,
+    /// A parameter: its outermost extent is a pointer's (C adjusts
+    /// `double A[n][m]` to `double (*A)[m]`).
+    pub(super) param: bool,
 }
 
 /// `t` with its qualifiers dropped and its spaces normalised.
-fn unqualified(t: &str) -> String {
+pub(super) fn unqualified(t: &str) -> String {
     t.split_whitespace()
         .filter(|w| !matches!(*w, "const" | "volatile" | "restrict"))
         .collect::<Vec<_>>()
@@ -43,6 +49,12 @@ impl Cx<'_> {
                         element: unqualified(&v.base_type),
                         dims: v.dims.len(),
                         pointer: v.pointer,
+                        extents: v
+                            .dims
+                            .iter()
+                            .map(|d| d.as_ref().and_then(const_value))
+                            .collect(),
+                        param: v.storage == Storage::Param,
                     },
                 );
             } else {

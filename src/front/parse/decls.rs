@@ -213,6 +213,10 @@ impl<'a> Cx<'a> {
                         None => return Ok(None),
                     };
                 }
+                // `T *a[n]`: an array of pointers (the pointer's declarator
+                // holds the array's), outside PENCIL; `T (*a)[n]`, a
+                // pointer to rows, holds them the other way round.
+                "array_declarator" if pointer => return Ok(None),
                 "array_declarator" => {
                     // `[static const restrict n]`: what `pencil_array` expands to.
                     let mut c = cur.walk();

@@ -130,6 +130,7 @@ impl<'a> Cx<'a> {
             }
             "call_expression" => self.call(n),
             "cast_expression" => self.cast(n),
+            "sizeof_expression" => self.sizeof(n),
             "pointer_expression" => Err(self
                 .err(
                     Code::PointerArithmetic,

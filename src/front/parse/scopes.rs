@@ -243,16 +243,17 @@ fn visible_declaration<'t>(
 }
 
 /// Whether the declarator `d` declares `name` with a pointer to pointers
-/// or to a function, and which.
+/// or to a function, or as an array of pointers, and which.
 fn declares(d: Node, name: &str, src: &[u8]) -> Option<&'static str> {
-    let (mut pointers, mut function) = (0, false);
+    let (mut pointers, mut function, mut array_of_pointers) = (0, false, false);
     let mut cur = d;
     loop {
         match cur.kind() {
             "identifier" => break,
             "pointer_declarator" => pointers += 1,
             "function_declarator" => function = true,
-            "init_declarator" | "array_declarator" | "parenthesized_declarator" => {}
+            "array_declarator" => array_of_pointers |= pointers > 0,
+            "init_declarator" | "parenthesized_declarator" => {}
             _ => return None,
         }
         cur = cur
@@ -266,6 +267,8 @@ fn declares(d: Node, name: &str, src: &[u8]) -> Option<&'static str> {
         Some("a pointer to a function")
     } else if pointers >= 2 {
         Some("a pointer to pointers")
+    } else if array_of_pointers {
+        Some("an array of pointers")
     } else {
         None
     }
