@@ -214,7 +214,7 @@ impl Cx<'_> {
 }
 
 /// `x` without the parentheses around it.
-fn strip_parentheses(mut x: Node) -> Node {
+pub(super) fn strip_parentheses(mut x: Node) -> Node {
     while x.kind() == "parenthesized_expression" && x.named_child_count() == 1 {
         match x.named_child(0) {
             Some(inner) => x = inner,

@@ -7,7 +7,7 @@
 //! Anything else (structs, variable-length arrays, arbitrary expressions)
 //! is refused with the construct named, never guessed.
 
-use super::casts::unqualified;
+use super::casts::{strip_parentheses, unqualified};
 use super::exprs::const_value;
 use super::Cx;
 use crate::diag::{Code, Result};
@@ -34,16 +34,6 @@ fn scalar_bytes(t: &str) -> Option<i64> {
         "long double" => Some(16),
         _ => None,
     }
-}
-
-fn strip_parentheses(mut x: Node) -> Node {
-    while x.kind() == "parenthesized_expression" && x.named_child_count() == 1 {
-        match x.named_child(0) {
-            Some(inner) => x = inner,
-            None => break,
-        }
-    }
-    x
 }
 
 impl Cx<'_> {
