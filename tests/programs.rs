@@ -3924,3 +3924,20 @@ fn sizeof_is_the_constant_the_host_computes() {
         log
     );
 }
+
+/// Pointers declared through typedefs (tests/programs/pointer_typedefs.c:
+/// `dptr a` of `typedef double *dptr;`, a chain of typedefs, `restrict`
+/// and `const` in the typedef, `const` beside the name; one call's
+/// arrays overlap) are what `double *a` declares. At bdf2cdb such a
+/// pointer was a scalar: "`a` has 0 dimension(s)" (E0104).
+#[test]
+fn pointer_typedefs_declare_pointers() {
+    check("pointer_typedefs");
+    check_cuda_emulated("pointer_typedefs");
+    let log = verbose_log("pointer_typedefs");
+    assert!(
+        log.contains("2 region(s), 2 kernel(s), parallel dims [1, 1]"),
+        "{}",
+        log
+    );
+}

@@ -375,6 +375,11 @@ pub fn parse_file_with(
         let structs = cx.collect_structs(root);
         *cx.structs.borrow_mut() = structs;
     }
+    // Again, now that `sizeof` knows the typedefs (`enum { LANES =
+    // sizeof(vec4) / sizeof(float) }`); the first pass gave array
+    // typedefs their extents (`typedef double row_t[K]`).
+    let enumerators = cx.collect_enumerators(root);
+    *cx.enums.borrow_mut() = enumerators;
     let mut typedefs = BTreeMap::new();
     let mut globals = BTreeMap::new();
     let mut functions: Vec<Node> = Vec::new();

@@ -9,6 +9,8 @@
 typedef float vec4[4];
 typedef long idx_t;
 
+enum { LANES = sizeof(vec4) / sizeof(float), WIDE = sizeof(idx_t) * 2 + 1 };
+
 static void sizes(int n, double A[N][5], double *p, long out[16])
 {
     double loc[3][7];
@@ -32,6 +34,7 @@ static void sizes(int n, double A[N][5], double *p, long out[16])
     out[9] = (long)(sizeof(char) - 2);
     out[10] = sizeof(n);
     out[11] = sizeof(loc[2]);
+    out[13] = LANES * 100 + WIDE;
     for (int i = 0; i < N - (int)sizeof(double); i++) {
         A[i][0] = A[i][0] + loc[i % 3][i % 7] * sizeof(float);
         A[i][sizeof(int)] = A[i][1] * 2;
@@ -53,7 +56,7 @@ int main(void)
         for (int j = 0; j < 5; j++)
             A[i][j] = i + j;
     sizes(3, A, p, out);
-    for (int i = 0; i < 13; i++)
+    for (int i = 0; i < 14; i++)
         printf("%ld\n", out[i]);
     for (int i = 0; i < N; i++)
         printf("%g %g\n", A[i][0], A[i][4]);

@@ -30,12 +30,40 @@ impl<'a> Cx<'a> {
             if (d.kind() == "type_identifier" || d.kind() == "primitive_type") && extents.is_none()
             {
                 typedefs.insert(self.text(d).to_string(), base.clone());
+            } else if let Some((name, pointer)) = self.typedef_pointer(d, &base, extents.is_some())
+            {
+                typedefs.insert(name, pointer);
             } else if let Some(own) = self.typedef_array(d, extents.as_deref().unwrap_or(&[])) {
                 self.array_typedefs
                     .borrow_mut()
                     .insert(own.0, (base.clone(), own.1));
             }
         }
+    }
+
+    /// `typedef double *dptr;` (or `*restrict`, `**`): the typedef's name
+    /// and the pointer type as C text (`double *restrict`), which
+    /// declarations of the name declare as pointers. Not an array
+    /// typedef's pointers, nor pointers to rows or functions.
+    fn typedef_pointer(&self, d: Node, base: &str, array: bool) -> Option<(String, String)> {
+        let mut ty = base.to_string();
+        let mut cur = d;
+        let mut levels = 0;
+        while cur.kind() == "pointer_declarator" {
+            levels += 1;
+            ty.push_str(" *");
+            let mut c = cur.walk();
+            for q in cur
+                .children(&mut c)
+                .filter(|k| k.kind() == "type_qualifier")
+            {
+                ty.push(' ');
+                ty.push_str(self.text(q));
+            }
+            cur = cur.child_by_field_name("declarator")?;
+        }
+        (levels > 0 && !array && cur.kind() == "type_identifier")
+            .then(|| (self.text(cur).to_string(), ty))
     }
 
     /// `typedef double row_t[50];` (or `typedef row_t mat_t[40];`, or
@@ -175,7 +203,12 @@ impl<'a> Cx<'a> {
     /// qualifies what it declares as `const`: a qualifier beside the type,
     /// or in the typedef. `double *const p` qualifies only the pointer,
     /// whose elements stay writable.
+    /// Through a pointer typedef (`typedef float *fp;`), only the
+    /// typedef's pointee counts: `const fp p` is `float *const p`.
     pub(super) fn declares_const(&self, n: Node, base: &str) -> bool {
+        if let Some((pointee, _)) = pointer_typedef(base) {
+            return pointee.split_whitespace().any(|w| w == "const");
+        }
         let mut c = n.walk();
         let beside = n
             .children(&mut c)
@@ -195,11 +228,17 @@ impl<'a> Cx<'a> {
     }
 
     /// Unwraps a declarator into name, extents and pointer-ness.
+    /// A type that a typedef makes a pointer (`fp p` of `typedef float
+    /// *fp;`) declares what `float *p` declares.
     pub(super) fn declarator(&self, d: Node, base: &str) -> Result<Option<VarDecl>> {
         let mut dims_rev: Vec<Option<Expr>> = Vec::new();
-        let mut pointer = false;
+        let (base, mut pointer, mut restrict) = match pointer_typedef(base) {
+            // A pointer to pointers, outside PENCIL.
+            Some((pointee, _)) if pointee.contains('*') => return Ok(None),
+            Some((pointee, restrict)) => (pointee, true, restrict),
+            None => (base, false, false),
+        };
         let mut pencil_array = false;
-        let mut restrict = false;
         let mut cur = d;
         loop {
             match cur.kind() {
@@ -435,12 +474,17 @@ impl<'a> Cx<'a> {
         // `row_t t;` with its element type and extents. Struct typedefs
         // keep their names (`struct_element` reads them).
         let (element, extents) = self.element_type(ty, &self.typedefs.borrow());
-        let base =
-            if extents.is_some() || integer_range(&element).is_some() || is_float_type(&element) {
-                element
-            } else {
-                base
-            };
+        // A pointer typedef's `fp p;` is a pointer, refused below as
+        // `float *p;` is.
+        let base = if extents.is_some()
+            || integer_range(&element).is_some()
+            || is_float_type(&element)
+            || element.contains('*')
+        {
+            element
+        } else {
+            base
+        };
         let read_only = self.declares_const(n, &base);
         self.check_storage_class(n, read_only)?;
         let mut c = n.walk();
@@ -579,4 +623,21 @@ fn with_extents(v: &mut VarDecl, extents: Option<&[Option<Expr>]>) {
         v.pointer = false;
     }
     v.dims.extend(extents.iter().cloned());
+}
+
+/// The pointee of a pointer type that a typedef names, as C text, and
+/// whether the pointer is `restrict`: `float` and `false` of `float *`,
+/// `const double` and `true` of `const double *restrict`. `None` where
+/// `t` is no pointer type.
+fn pointer_typedef(t: &str) -> Option<(&str, bool)> {
+    let (pointee, after) = t.rsplit_once('*')?;
+    let mut restrict = false;
+    for w in after.split_whitespace() {
+        match w {
+            "restrict" | "__restrict" | "__restrict__" => restrict = true,
+            "const" | "volatile" => {}
+            _ => return None,
+        }
+    }
+    Some((pointee.trim_end(), restrict))
 }

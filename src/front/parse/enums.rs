@@ -4,6 +4,7 @@
 //! kernels see none of the user's declarations.
 
 use super::Cx;
+use crate::front::int_type::IntTy;
 use crate::front::syntax::{BinOp, Expr, ExprKind, UnOp};
 use std::collections::BTreeMap;
 use tree_sitter::Node;
@@ -81,30 +82,50 @@ impl Cx<'_> {
     }
 }
 
-/// The value of an enumerator's constant expression: literals, earlier
-/// enumerators and C's integer operators, as `int` arithmetic (every
-/// operand and result in `int`'s range, or no value).
+/// The value of an enumerator's constant expression: literals, `sizeof`,
+/// earlier enumerators and C's integer operators, as `int` arithmetic
+/// (every operand and result in `int`'s range, or no value).
 fn enum_value(e: &Expr, known: &BTreeMap<String, Enumerator>) -> Option<i64> {
+    typed_value(e, known).map(|(v, _)| v)
+}
+
+/// `enum_value` with whether C computes the value in an unsigned type
+/// (`1u`, `sizeof`): such arithmetic wraps where `int`'s would go below
+/// zero (`sizeof(int) - 8` is 2^64 - 4), so a negative value of it, or a
+/// negative operand converted to it, has no value here.
+fn typed_value(e: &Expr, known: &BTreeMap<String, Enumerator>) -> Option<(i64, bool)> {
     let int = |v: i64| i32::try_from(v).ok().map(i64::from);
-    let v = match &e.kind {
-        ExprKind::Int(v, _) => *v,
+    let (v, unsigned) = match &e.kind {
+        ExprKind::Int(v, text) => (*v, !IntTy::of_literal(text, *v).signed),
         ExprKind::Ident(n) => match known.get(n)? {
-            Enumerator::Value(v) => *v,
+            Enumerator::Value(v) => (*v, false),
             Enumerator::Unknown(..) => return None,
         },
         ExprKind::Unary(op, a) => {
-            let a = enum_value(a, known)?;
-            match op {
+            let (a, unsigned) = typed_value(a, known)?;
+            let v = match op {
+                UnOp::Neg if unsigned && a != 0 => return None,
                 UnOp::Neg => a.checked_neg()?,
                 UnOp::Plus => a,
-                UnOp::Not => i64::from(a == 0),
+                UnOp::Not => return Some((i64::from(a == 0), false)),
+                UnOp::BitNot if unsigned => return None,
                 UnOp::BitNot => !a,
                 _ => return None,
-            }
+            };
+            (v, unsigned)
         }
         ExprKind::Binary(op, a, b) => {
-            let (a, b) = (enum_value(a, known)?, enum_value(b, known)?);
-            match op {
+            let ((a, ua), (b, ub)) = (typed_value(a, known)?, typed_value(b, known)?);
+            // The usual arithmetic conversions, except for shifts, whose
+            // type is the left operand's.
+            let unsigned = match op {
+                BinOp::Shl | BinOp::Shr => ua,
+                _ => ua || ub,
+            };
+            if unsigned && (a < 0 || b < 0) {
+                return None;
+            }
+            let v = match op {
                 BinOp::Add => a.checked_add(b)?,
                 BinOp::Sub => a.checked_sub(b)?,
                 BinOp::Mul => a.checked_mul(b)?,
@@ -116,33 +137,44 @@ fn enum_value(e: &Expr, known: &BTreeMap<String, Enumerator>) -> Option<i64> {
                 BinOp::BitAnd => a & b,
                 BinOp::BitOr => a | b,
                 BinOp::BitXor => a ^ b,
-                BinOp::Lt => i64::from(a < b),
-                BinOp::Le => i64::from(a <= b),
-                BinOp::Gt => i64::from(a > b),
-                BinOp::Ge => i64::from(a >= b),
-                BinOp::Eq => i64::from(a == b),
-                BinOp::Ne => i64::from(a != b),
-                BinOp::And => i64::from(a != 0 && b != 0),
-                BinOp::Or => i64::from(a != 0 || b != 0),
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne => {
+                    let holds = match op {
+                        BinOp::Lt => a < b,
+                        BinOp::Le => a <= b,
+                        BinOp::Gt => a > b,
+                        BinOp::Ge => a >= b,
+                        BinOp::Eq => a == b,
+                        _ => a != b,
+                    };
+                    return Some((i64::from(holds), false));
+                }
+                BinOp::And => return Some((i64::from(a != 0 && b != 0), false)),
+                BinOp::Or => return Some((i64::from(a != 0 || b != 0), false)),
                 _ => return None,
-            }
+            };
+            (v, unsigned)
         }
         ExprKind::Cond(c, a, b) => {
-            if enum_value(c, known)? != 0 {
-                enum_value(a, known)?
-            } else {
-                enum_value(b, known)?
+            let (c, _) = typed_value(c, known)?;
+            let ((a, ua), (b, ub)) = (typed_value(a, known)?, typed_value(b, known)?);
+            let unsigned = ua || ub;
+            if unsigned && (a < 0 || b < 0) {
+                return None;
             }
+            (if c != 0 { a } else { b }, unsigned)
         }
         ExprKind::Cast(t, a) => {
-            let v = enum_value(a, known)?;
+            let (v, _) = typed_value(a, known)?;
             let (lo, hi) = crate::front::syntax::integer_range(t)?;
             if (v as i128) < lo || (v as i128) > hi {
                 return None;
             }
-            v
+            (v, lo == 0)
         }
         _ => return None,
     };
-    int(v)
+    if unsigned && v < 0 {
+        return None;
+    }
+    Some((int(v)?, unsigned))
 }

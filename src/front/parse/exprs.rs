@@ -376,31 +376,52 @@ impl<'a> Cx<'a> {
     }
 }
 
-/// The value of an integer constant expression made of literals.
+/// The value of an integer constant expression made of literals (and
+/// `sizeof`, which the parser makes literals).
 pub fn const_value(e: &Expr) -> Option<i64> {
-    match &e.kind {
-        ExprKind::Int(v, _) => Some(*v),
-        ExprKind::Unary(UnOp::Neg, a) => const_value(a).map(|v| -v),
-        ExprKind::Unary(UnOp::Plus, a) => const_value(a),
+    typed_const(e).map(|(v, _)| v)
+}
+
+/// `const_value` with whether C computes it in an unsigned type (`2u`,
+/// `sizeof`): where such arithmetic would go below zero it wraps
+/// (`(1u - 2) / 2` is 2147483647), so a negative value of it, or a
+/// negative operand converted to it, is not folded.
+fn typed_const(e: &Expr) -> Option<(i64, bool)> {
+    let (v, unsigned) = match &e.kind {
+        ExprKind::Int(v, t) => (*v, !crate::front::int_type::IntTy::of_literal(t, *v).signed),
+        ExprKind::Unary(UnOp::Neg, a) => {
+            let (a, unsigned) = typed_const(a)?;
+            (a.checked_neg()?, unsigned)
+        }
+        ExprKind::Unary(UnOp::Plus, a) => typed_const(a)?,
         ExprKind::Binary(op, a, b) => {
-            let (a, b) = (const_value(a)?, const_value(b)?);
-            match op {
+            let ((a, ua), (b, ub)) = (typed_const(a)?, typed_const(b)?);
+            let unsigned = ua || ub;
+            if unsigned && (a < 0 || b < 0) {
+                return None;
+            }
+            let v = match op {
                 BinOp::Add => a.checked_add(b),
                 BinOp::Sub => a.checked_sub(b),
                 BinOp::Mul => a.checked_mul(b),
                 BinOp::Div if b != 0 => Some(a / b),
                 BinOp::Rem if b != 0 => Some(a % b),
                 _ => None,
-            }
+            }?;
+            (v, unsigned)
         }
         // Outside the type's range the cast would wrap: not folded.
         ExprKind::Cast(t, a) => {
-            let v = const_value(a)?;
+            let (v, _) = typed_const(a)?;
             let (lo, hi) = crate::front::syntax::integer_range(t)?;
-            (lo <= v as i128 && v as i128 <= hi).then_some(v)
+            if !(lo <= v as i128 && v as i128 <= hi) {
+                return None;
+            }
+            (v, lo == 0)
         }
-        _ => None,
-    }
+        _ => return None,
+    };
+    (!unsigned || v >= 0).then_some((v, unsigned))
 }
 
 /// `t` is an integer constant of C (whatever its value), not a floating one.
@@ -436,4 +457,30 @@ pub(super) fn parse_int_literal(t: &str) -> Option<i64> {
         return i64::from_str_radix(&s[1..], 8).ok();
     }
     s.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::const_value;
+    use crate::front::syntax::build::{bin, e, int};
+    use crate::front::syntax::{BinOp, ExprKind};
+
+    fn lit(v: i64, t: &str) -> crate::front::syntax::Expr {
+        e(ExprKind::Int(v, t.into()))
+    }
+
+    #[test]
+    fn unsigned_constants_fold_only_where_they_do_not_wrap() {
+        // `sizeof(int) * 3 - 2`: 10 in `size_t` as in `int`.
+        let ten = bin(BinOp::Sub, bin(BinOp::Mul, lit(4, "4UL"), int(3)), int(2));
+        assert_eq!(const_value(&ten), Some(10));
+        // `(1u - 2) / 2` is 2147483647 in C, not 0.
+        let wraps = bin(BinOp::Div, bin(BinOp::Sub, lit(1, "1u"), int(2)), int(2));
+        assert_eq!(const_value(&wraps), None);
+        // `-1 + 8UL`: -1 converted to `size_t` first (C's 7 comes of
+        // two wraps): not folded.
+        assert_eq!(const_value(&bin(BinOp::Add, int(-1), lit(8, "8UL"))), None);
+        // Signed arithmetic below zero is C's too.
+        assert_eq!(const_value(&bin(BinOp::Sub, int(1), int(2))), Some(-1));
+    }
 }

@@ -97,6 +97,12 @@ impl<'a> Cx<'a> {
             .find_map(|s| s.get(name).cloned())
     }
 
+    /// Whether a scope of the region declares `name` (a variable that
+    /// hides a typedef or an enumerator of its name).
+    pub(super) fn in_scope(&self, name: &str) -> bool {
+        self.scopes.borrow().iter().any(|s| s.contains_key(name))
+    }
+
     pub(super) fn is_declared(&self, name: &str) -> bool {
         let scopes = self.scopes.borrow();
         scopes.is_empty() || scopes.iter().any(|s| s.contains_key(name))
@@ -105,7 +111,7 @@ impl<'a> Cx<'a> {
     /// An enumeration constant where no variable of the region's scopes
     /// hides it: the literal it stands for.
     pub(super) fn enumerator(&self, n: Node, name: &str) -> Option<Result<Expr>> {
-        if self.scopes.borrow().iter().any(|s| s.contains_key(name)) {
+        if self.in_scope(name) {
             return None;
         }
         let loc = self.loc(n);
@@ -150,7 +156,19 @@ impl<'a> Cx<'a> {
 
     pub(super) fn undeclared(&self, n: Node, name: &str) -> Diagnostic {
         // Declared, with a type the region's declarations leave out.
-        if let Some((d, what)) = visible_declaration(n, name, self.src) {
+        // A typedef's pointers count as the declarator's (`dpp a` of
+        // `typedef double **dpp;`).
+        let through_typedef = |ty: &str| -> (usize, Option<String>) {
+            let typedefs = self.typedefs.borrow();
+            match typedefs.get(ty) {
+                Some(t) if t.contains('*') => {
+                    let element = t.split('*').next().unwrap_or(t).trim().to_string();
+                    (t.matches('*').count(), Some(element))
+                }
+                _ => (0, None),
+            }
+        };
+        if let Some((d, what)) = visible_declaration(n, name, self.src, &through_typedef) {
             let text: String = self
                 .text(d)
                 .split_whitespace()
@@ -171,7 +189,9 @@ impl<'a> Cx<'a> {
                 .with_hint(format!(
                     "pass the data as an array (`{1} {0}[n][m]`), a pointer to its elements (`{1} *{0}`) or to its rows (`{1} (*{0})[m]`), or keep this code outside `#pragma scop`",
                     name,
-                    d.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("T")
+                    d.child_by_field_name("type")
+                        .map(|t| through_typedef(self.text(t)).1.unwrap_or_else(|| self.text(t).to_string()))
+                        .unwrap_or_else(|| "T".to_string())
                 ));
         }
         self.err(
@@ -193,6 +213,7 @@ fn visible_declaration<'t>(
     n: Node<'t>,
     name: &str,
     src: &[u8],
+    through_typedef: &dyn Fn(&str) -> (usize, Option<String>),
 ) -> Option<(Node<'t>, &'static str)> {
     let mut cur = n;
     while let Some(parent) = cur.parent() {
@@ -230,9 +251,13 @@ fn visible_declaration<'t>(
         }
         // The last declaration before `n` is the one C sees.
         for decl in candidates.into_iter().rev() {
+            let typedef_pointers = decl
+                .child_by_field_name("type")
+                .and_then(|t| t.utf8_text(src).ok())
+                .map_or(0, |t| through_typedef(t).0);
             let mut c = decl.walk();
             for d in decl.children_by_field_name("declarator", &mut c) {
-                if let Some(what) = declares(d, name, src) {
+                if let Some(what) = declares(d, name, src, typedef_pointers) {
                     return Some((decl, what));
                 }
             }
@@ -244,7 +269,7 @@ fn visible_declaration<'t>(
 
 /// Whether the declarator `d` declares `name` with a pointer to pointers
 /// or to a function, or as an array of pointers, and which.
-fn declares(d: Node, name: &str, src: &[u8]) -> Option<&'static str> {
+fn declares(d: Node, name: &str, src: &[u8], typedef_pointers: usize) -> Option<&'static str> {
     let (mut pointers, mut function, mut array_of_pointers) = (0, false, false);
     let mut cur = d;
     loop {
@@ -263,6 +288,9 @@ fn declares(d: Node, name: &str, src: &[u8]) -> Option<&'static str> {
     if cur.utf8_text(src).ok()? != name {
         return None;
     }
+    // A pointer typedef's pointers are the innermost.
+    array_of_pointers |= typedef_pointers > 0 && has_array(d);
+    pointers += typedef_pointers;
     if function {
         Some("a pointer to a function")
     } else if pointers >= 2 {
@@ -272,4 +300,18 @@ fn declares(d: Node, name: &str, src: &[u8]) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// Whether the declarator `d` has array extents (`a[4]`, `*a[4]`).
+fn has_array(d: Node) -> bool {
+    let mut cur = Some(d);
+    while let Some(x) = cur {
+        if x.kind() == "array_declarator" {
+            return true;
+        }
+        cur = x
+            .child_by_field_name("declarator")
+            .or_else(|| x.named_child(0));
+    }
+    false
 }

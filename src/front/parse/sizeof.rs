@@ -80,7 +80,10 @@ impl Cx<'_> {
         // `sizeof (x)` of a variable: tree-sitter may read the name as a
         // type. A variable's name hides a typedef's (it is declared in an
         // inner scope: a file's scope cannot declare both).
-        if declarator.is_none() && spec.kind() == "type_identifier" && self.is_declared(&text) {
+        if declarator.is_none()
+            && spec.kind() == "type_identifier"
+            && (self.in_scope(&text) || !self.is_typedef(&text))
+        {
             return self.name_bytes(spec, 0);
         }
         let base = self.named_type_bytes(spec, text)?;
@@ -91,6 +94,10 @@ impl Cx<'_> {
             None => Some(base),
             Some(d) => self.abstract_bytes(d, base)?,
         })
+    }
+
+    fn is_typedef(&self, name: &str) -> bool {
+        self.typedefs.borrow().contains_key(name) || self.array_typedefs.borrow().contains_key(name)
     }
 
     /// The size of the type `text` names (an arithmetic or pointer type,
@@ -163,11 +170,9 @@ impl Cx<'_> {
         let name = self.text(x);
         // `sizeof (T)` of a typedef name: tree-sitter, knowing no typedef
         // names, reads it as an expression in parentheses.
-        let typedef = self.typedefs.borrow().contains_key(name)
-            || self.array_typedefs.borrow().contains_key(name);
         if subscripts == 0
-            && typedef
-            && !self.is_declared(name)
+            && self.is_typedef(name)
+            && !self.in_scope(name)
             && v.kind() == "parenthesized_expression"
         {
             return self.named_type_bytes(x, name.to_string());

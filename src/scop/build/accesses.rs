@@ -68,6 +68,23 @@ impl<'r> Builder<'r> {
                 crate::front::syntax::listed(&decl.members)
             )));
         }
+        // The type first: a type pencilc does not know (a typedef of a
+        // pointer to rows) has no extents to count.
+        if !crate::front::syntax::is_integer_type(&decl.base_type)
+            && !crate::front::syntax::is_float_type(&decl.base_type)
+        {
+            return Err(Diagnostic::error(
+                Code::UnsupportedType,
+                Some(e.loc.clone()),
+                format!(
+                    "`{}` has type `{}`, which is not a scalar number type",
+                    name, decl.base_type
+                ),
+            )
+            .with_hint(
+                "regions may access arrays and scalars of integer and floating-point types, and pointers to them; where a typedef names the type (one of a pointer to rows, `typedef double (*rows_t)[8];`, is not read), declare it with the type itself",
+            ));
+        }
         if subs.len() != decl.rank() && !whole {
             let msg = if subs.is_empty() {
                 format!("array `{}` is used without subscripts", name)
@@ -84,21 +101,6 @@ impl<'r> Builder<'r> {
                     "access arrays element by element, with one subscript per dimension",
                 ),
             );
-        }
-        if !crate::front::syntax::is_integer_type(&decl.base_type)
-            && !crate::front::syntax::is_float_type(&decl.base_type)
-        {
-            return Err(Diagnostic::error(
-                Code::UnsupportedType,
-                Some(e.loc.clone()),
-                format!(
-                    "`{}` has type `{}`, which is not a scalar number type",
-                    name, decl.base_type
-                ),
-            )
-            .with_hint(
-                "regions may access arrays and scalars of integer and floating-point types",
-            ));
         }
         let mut outs = Vec::new();
         let mut cons = Vec::new();
