@@ -2301,3 +2301,22 @@ fn pointer_typedefs_are_refused_where_pointers_are() {
         err
     );
 }
+
+/// A `do { } while (0)` left by a `break` inside an `if` whose branches
+/// both go on, with more after it than pencilc copies into both, is
+/// refused at the `do`, saying so.
+#[test]
+fn do_while_zero_with_too_much_after_its_break_says_so() {
+    let rest: String = (0..17).map(|k| format!("    B[i] = B[i] + {};\n", k)).collect();
+    let text = format!(
+        "void f(int n, double B[n]) {{\n#pragma scop\n  for (int i = 0; i < n; i++)\n  do {{\n    if (B[i] > 0) {{ if (B[i] > 5) break; }} else B[i] = 1;\n{}  }} while (0);\n#pragma endscop\n}}\n",
+        rest
+    );
+    let (status, err, _) = compile_file("do-zero-break", &text);
+    assert_eq!(status, Some(1), "{}", err);
+    assert!(
+        err.contains("do-zero-break.c:4:3: error: this `do ... while` leaves by a `break` or `continue` with too much after it to move into branches [E0105]"),
+        "{}",
+        err
+    );
+}

@@ -3941,3 +3941,20 @@ fn pointer_typedefs_declare_pointers() {
         log
     );
 }
+
+/// `do ... while` (tests/programs/do_whiles.c: the `do { } while (0)` of
+/// macros, left by `break` and by `continue`; loops whose test comes
+/// last, with a `continue` that goes to the test, a `break`, no braces,
+/// one inside another). At b476c8c every `do` was refused (E0105).
+#[test]
+fn do_while_loops_run_their_body_before_the_test() {
+    check("do_whiles");
+    check_cuda_emulated("do_whiles");
+    check_with("do_whiles", "-hoist", &["--hoist", "always"]);
+    let log = verbose_log("do_whiles");
+    assert!(
+        log.contains("1 region(s), 1 kernel(s), parallel dims [1]"),
+        "{}",
+        log
+    );
+}

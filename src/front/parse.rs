@@ -21,6 +21,7 @@ pub mod called;
 mod casts;
 mod dead_after;
 mod decls;
+mod do_while;
 mod effects;
 mod enums;
 mod exprs;

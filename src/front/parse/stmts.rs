@@ -75,7 +75,8 @@ impl<'a> Cx<'a> {
                 Ok(())
             }
             "switch_statement" => self.switch(n, out, ignored),
-            "do_statement" | "goto_statement" | "return_statement" | "labeled_statement" => {
+            "do_statement" => self.do_while(n, out, ignored),
+            "goto_statement" | "return_statement" | "labeled_statement" => {
                 let what = n.kind().trim_end_matches("_statement");
                 Err(self
                     .err(Code::UnsupportedControl, n, format!("`{}` is not allowed in a PENCIL region", what))
