@@ -2307,7 +2307,9 @@ fn pointer_typedefs_are_refused_where_pointers_are() {
 /// refused at the `do`, saying so.
 #[test]
 fn do_while_zero_with_too_much_after_its_break_says_so() {
-    let rest: String = (0..17).map(|k| format!("    B[i] = B[i] + {};\n", k)).collect();
+    let rest: String = (0..17)
+        .map(|k| format!("    B[i] = B[i] + {};\n", k))
+        .collect();
     let text = format!(
         "void f(int n, double B[n]) {{\n#pragma scop\n  for (int i = 0; i < n; i++)\n  do {{\n    if (B[i] > 0) {{ if (B[i] > 5) break; }} else B[i] = 1;\n{}  }} while (0);\n#pragma endscop\n}}\n",
         rest
@@ -2319,4 +2321,41 @@ fn do_while_zero_with_too_much_after_its_break_says_so() {
         "{}",
         err
     );
+}
+
+/// A companion variable that the body changes, a first value that reads
+/// what the body changes, a third variable, or a step that is not a
+/// constant: the loop is refused, saying which.
+#[test]
+fn companions_that_are_not_functions_of_the_iterator_say_why() {
+    for (k, (body, want)) in [
+        (
+            "for (int i = 0, j = 9; i < n; i++, j--) { B[i] = j; j = j + 1; }",
+            "3:19: error: loop is not in canonical form: `j` is stepped beside `i`, and the body changes `j` [E0107]",
+        ),
+        (
+            "for (int i = 0, j = m; i < n; i++, j--) { B[i] = j; m = m + 1; }",
+            "3:19: error: loop is not in canonical form: `j` is stepped beside `i`, and the body changes `m`, which the first values read [E0107]",
+        ),
+        (
+            "for (int i = 0, j = 1, k = 2; i < n; i++, j--) B[i] = j;",
+            "3:8: error: loop is not in canonical form: it declares more than two variables [E0107]",
+        ),
+        (
+            "for (int i = 0, j = 1; i < n; i++, j *= 2) B[i] = j;",
+            "3:33: error: loop is not in canonical form: the increment must step `j` by a constant [E0107]",
+        ),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let text = format!(
+            "void f(int n, int m, double B[n]) {{\n#pragma scop\n  {}\n#pragma endscop\n}}\n",
+            body
+        );
+        let name = format!("companion-{}", k);
+        let (status, err, _) = compile_file(&name, &text);
+        assert_eq!(status, Some(1), "{}: {}", body, err);
+        assert!(err.contains(&format!("{}.c:{}", name, want)), "{}: {}", body, err);
+    }
 }

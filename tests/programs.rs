@@ -3958,3 +3958,21 @@ fn do_while_loops_run_their_body_before_the_test() {
         log
     );
 }
+
+/// A second variable that a `for` declares and steps beside its iterator
+/// (tests/programs/companions.c: `i++, j--`, a condition on `j`, steps of
+/// 3 and 5, an initialiser reading the iterator and one reading an outer
+/// loop's, an unsigned `j` that wraps) is a function of the iterator,
+/// and the loops are parallel loops. At b476c8c each was refused (E0107:
+/// "the increment must change `i` by a constant").
+#[test]
+fn loops_with_a_companion_variable_stay_loops() {
+    check("companions");
+    check_cuda_emulated("companions");
+    let log = verbose_log("companions");
+    assert!(
+        log.contains("1 region(s), 5 kernel(s), parallel dims [1, 1, 1, 1, 2]"),
+        "{}",
+        log
+    );
+}

@@ -19,6 +19,7 @@ mod body_pragmas;
 mod call_values;
 pub mod called;
 mod casts;
+mod companions;
 mod dead_after;
 mod decls;
 mod do_while;

@@ -104,7 +104,9 @@ impl Cx<'_> {
             )
             .with_hint("write it as `for (i = lb; i < ub; i += c)` with a constant step c")
         };
-        // The initializer: `i = e` or `int i = e`.
+        // The initializer: `i = e` or `int i = e`, or `int i = e, j = f`
+        // with `j` a companion (`companions.rs`).
+        let mut companion_node = None;
         let init = n
             .child_by_field_name("initializer")
             .ok_or_else(|| noncanon("no initializer", n))?;
@@ -135,9 +137,15 @@ impl Cx<'_> {
                 (iter, None, self.expr(r)?)
             }
             "declaration" => {
-                let d = init
-                    .child_by_field_name("declarator")
-                    .ok_or_else(|| self.syntax(init))?;
+                let mut c = init.walk();
+                let declarators: Vec<Node> =
+                    init.children_by_field_name("declarator", &mut c).collect();
+                match declarators.len() {
+                    1 => {}
+                    2 => companion_node = Some(declarators[1]),
+                    _ => return Err(noncanon("it declares more than two variables", init)),
+                }
+                let d = declarators[0];
                 let ty = init
                     .child_by_field_name("type")
                     .map(|t| self.text(t))
@@ -182,13 +190,20 @@ impl Cx<'_> {
         } else {
             iter
         };
+        let upd = n
+            .child_by_field_name("update")
+            .ok_or_else(|| noncanon("no increment", n))?;
+        let (companion, upd) = match companion_node {
+            Some(d) => {
+                let (c, own) = self.companion(d, upd, &iter, &init_e, iter_type.as_deref())?;
+                (Some(c), own)
+            }
+            None => (None, upd),
+        };
         let cond = n
             .child_by_field_name("condition")
             .ok_or_else(|| noncanon("no condition", n))?;
         let cond = self.expr(cond)?;
-        let upd = n
-            .child_by_field_name("update")
-            .ok_or_else(|| noncanon("no increment", n))?;
         let step = self.loop_step(upd, &iter).ok_or_else(|| {
             noncanon(
                 &format!(
@@ -205,6 +220,10 @@ impl Cx<'_> {
         if let Some(b) = n.child_by_field_name("body") {
             self.stmt(b, &mut body, ignored)?;
         }
+        let (cond, body) = match companion {
+            Some(c) => c.substituted(&iter, &init_e, step, cond, body)?,
+            None => (cond, body),
+        };
         self.check_ends(n, &cond, &body)?;
         Ok(Stmt::For {
             iter,
@@ -275,7 +294,7 @@ impl Cx<'_> {
         Ok(())
     }
 
-    fn loop_step(&self, upd: Node, iter: &str) -> Option<i64> {
+    pub(super) fn loop_step(&self, upd: Node, iter: &str) -> Option<i64> {
         match upd.kind() {
             "update_expression" => {
                 let arg = upd.child_by_field_name("argument")?;

@@ -10,7 +10,11 @@ impl<'a> Cx<'a> {
                 let Some(e) = n.named_child(0) else {
                     return Ok(());
                 };
-                self.assignment(e, n, out)
+                match self.discarded(e)? {
+                    Discarded::Nothing => Ok(()),
+                    Discarded::Call(call) => self.assignment(call, n, out),
+                    Discarded::No => self.assignment(e, n, out),
+                }
             }
             "compound_statement" => {
                 let mut c = n.walk();
@@ -91,6 +95,30 @@ impl<'a> Cx<'a> {
                 )
                 .with_hint("a region may contain only for loops, if statements and assignments")),
         }
+    }
+
+    /// What a cast to `void` as a statement leaves: `(void)x;` (an unused
+    /// variable's mark) and `(void)0;` (what `assert` is with `NDEBUG`)
+    /// do nothing, but their names must be declared, as C says; `(void)
+    /// f(x);` is the call.
+    fn discarded<'t>(&self, e: Node<'t>) -> Result<Discarded<'t>> {
+        let e = casts::strip_parentheses(e);
+        if e.kind() != "cast_expression"
+            || e.child_by_field_name("type").map(|t| self.text(t).trim()) != Some("void")
+        {
+            return Ok(Discarded::No);
+        }
+        let Some(value) = e.child_by_field_name("value").map(casts::strip_parentheses) else {
+            return Err(self.syntax(e));
+        };
+        if value.kind() == "call_expression" {
+            return Ok(Discarded::Call(value));
+        }
+        if has_effects(value) {
+            return Ok(Discarded::No);
+        }
+        self.expr(value)?;
+        Ok(Discarded::Nothing)
     }
 
     /// Whether a `goto` of the function around the labeled statement `n`
@@ -350,4 +378,26 @@ impl<'a> Cx<'a> {
                 .with_hint("a region may contain only for loops, if statements and assignments")),
         }
     }
+}
+
+/// A cast to `void` as a statement, as `Cx::discarded` reads it.
+enum Discarded<'t> {
+    /// Not such a cast, or one of a value with effects of its own.
+    No,
+    Nothing,
+    Call(Node<'t>),
+}
+
+/// Whether evaluating `e` may change something: an assignment, an
+/// increment or a call in it.
+fn has_effects(e: Node) -> bool {
+    if matches!(
+        e.kind(),
+        "assignment_expression" | "update_expression" | "call_expression" | "comma_expression"
+    ) {
+        return true;
+    }
+    let mut c = e.walk();
+    let children: Vec<Node> = e.named_children(&mut c).collect();
+    children.into_iter().any(has_effects)
 }
