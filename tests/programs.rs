@@ -3919,7 +3919,7 @@ fn sizeof_is_the_constant_the_host_computes() {
     check_cuda_emulated("sizes");
     let log = verbose_log("sizes");
     assert!(
-        log.contains("1 region(s), 4 kernel(s), parallel dims [2, 1, 0, 1]"),
+        log.contains("1 region(s), 5 kernel(s), parallel dims [2, 1, 0, 1, 1]"),
         "{}",
         log
     );

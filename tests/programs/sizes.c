@@ -22,6 +22,9 @@ static void sizes(int n, double A[N][5], double *p, long out[16])
             loc[i][j] = i * 10 + j;
     for (int k = 0; k < 4; k++)
         v[k] = k * sizeof(v[0]);
+    int w[] = {3, 1, 4, 1, 5};
+    for (int k = 0; k < (int)(sizeof w / sizeof w[0]); k++)
+        out[14] += w[k] * (k + 1);
     out[0] = sizeof(A);
     out[1] = sizeof A[0];
     out[2] = sizeof(A[1][2]);
@@ -56,7 +59,7 @@ int main(void)
         for (int j = 0; j < 5; j++)
             A[i][j] = i + j;
     sizes(3, A, p, out);
-    for (int i = 0; i < 14; i++)
+    for (int i = 0; i < 15; i++)
         printf("%ld\n", out[i]);
     for (int i = 0; i < N; i++)
         printf("%g %g\n", A[i][0], A[i][4]);

@@ -562,6 +562,8 @@ impl<'a> Cx<'a> {
                 Some(list) => self.array_initializer(&mut var, list)?,
                 None => Vec::new(),
             };
+            // `int u[] = {...}` has its extent now (`sizeof u`).
+            self.note_declared([&var]);
             out.push(Stmt::Decl {
                 var,
                 init,
