@@ -2358,3 +2358,52 @@ fn companions_that_are_not_functions_of_the_iterator_say_why() {
         assert!(err.contains(&format!("{}.c:{}", name, want)), "{}: {}", body, err);
     }
 }
+
+/// `memcpy`, `memmove` and `memset` where the elements they reach are
+/// not certain are refused at the call, saying why.
+#[test]
+fn memory_calls_that_are_not_element_loops_say_why() {
+    for (k, (call, want)) in [
+        (
+            "memcpy(A[0], F, m * sizeof(float));",
+            "`memcpy` copies `float` elements into `double` ones, which pencilc does not reinterpret",
+        ),
+        (
+            "memset(A[0], 1, m * sizeof(double));",
+            "`memset` sets each byte to `1`, which is no value of `double` element by element",
+        ),
+        (
+            "memcpy(A[0], B[0], 5);",
+            "`memcpy` copies `5` bytes, which pencilc cannot see to be a whole number of `double` elements (8 bytes each)",
+        ),
+        (
+            "memmove(A[0], A[1], m * sizeof(double));",
+            "`memmove` moves elements within `A`, whose ranges may overlap",
+        ),
+        (
+            "memcpy(&A[1][2], &B[0][5], 3 * sizeof(double));",
+            "`memcpy` covers `3` elements from `&A[1][2]`, which pencilc cannot show to be whole rows of the arrays or to stay inside one row",
+        ),
+        (
+            "memcpy(A[1], B[1], (long)A[0][0] * sizeof(double));",
+            "`memcpy` has a count or an address that reads `A`, which it writes",
+        ),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let text = format!(
+            "#include <string.h>\nvoid f(int n, int m, double A[n][m], double B[n][m], float F[m]) {{\n#pragma scop\n  {}\n#pragma endscop\n}}\n",
+            call
+        );
+        let name = format!("memcall-{}", k);
+        let (status, err, _) = compile_file(&name, &text);
+        assert_eq!(status, Some(1), "{}: {}", call, err);
+        assert!(
+            err.contains(&format!("{}.c:4:3: error: {}", name, want)) && err.contains("[E0106]"),
+            "{}: {}",
+            call,
+            err
+        );
+    }
+}

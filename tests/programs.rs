@@ -3976,3 +3976,21 @@ fn loops_with_a_companion_variable_stay_loops() {
         log
     );
 }
+
+/// `memcpy`, `memmove` and `memset` (tests/programs/mem_calls.c: whole
+/// arrays, rows of parametric arrays, an address and a count inside a
+/// row, a pointer with an offset, a 2-d array into a flat buffer, rows
+/// set to 0 and -1, bytes of `char` arrays) are loops over elements. At
+/// bdf2cdb the calls reached the kernels: OpenCL C has no `memcpy`, and
+/// PoCL's build of the kernels failed when the program ran.
+#[test]
+fn memory_calls_are_loops_over_elements() {
+    check("mem_calls");
+    check_cuda_emulated("mem_calls");
+    let log = verbose_log("mem_calls");
+    assert!(
+        log.contains("2 region(s), 6 kernel(s), parallel dims [2, 2, 2, 1, 1, 2]"),
+        "{}",
+        log
+    );
+}

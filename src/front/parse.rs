@@ -30,6 +30,7 @@ mod initializers;
 mod inline;
 mod inline_flow;
 mod loops;
+mod mem_calls;
 mod omp;
 mod pragmas;
 mod regions;

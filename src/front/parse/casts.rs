@@ -25,6 +25,8 @@ pub(super) struct Declared {
     /// A parameter: its outermost extent is a pointer's (C adjusts
     /// `double A[n][m]` to `double (*A)[m]`).
     pub(super) param: bool,
+    /// The extents as written (`memcpy` compares them).
+    pub(super) extent_exprs: Vec<Option<Expr>>,
 }
 
 /// `t` with its qualifiers dropped and its spaces normalised.
@@ -55,6 +57,7 @@ impl Cx<'_> {
                             .map(|d| d.as_ref().and_then(const_value))
                             .collect(),
                         param: v.storage == Storage::Param,
+                        extent_exprs: v.dims.clone(),
                     },
                 );
             } else {

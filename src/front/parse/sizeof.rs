@@ -19,7 +19,7 @@ const POINTER_BYTES: i64 = 8;
 
 /// The size of an arithmetic or pointer type written as C text (typedefs
 /// already resolved); `None` for any other type.
-fn scalar_bytes(t: &str) -> Option<i64> {
+pub(super) fn scalar_bytes(t: &str) -> Option<i64> {
     let t = unqualified(t);
     if t.ends_with('*') {
         return Some(POINTER_BYTES);
@@ -152,12 +152,18 @@ impl Cx<'_> {
     }
 
     /// The size of `v` where it is a variable or one of its rows or
-    /// elements by name (`a`, `a[i]`, `A[i][j]`, in parentheses or not);
+    /// elements by name (`a`, `a[i]`, `A[i][j]`, `*p`, in parentheses or
+    /// not);
     /// the subscripts are not evaluated, as C does not evaluate them.
     fn value_bytes(&self, v: Node) -> Result<Option<i64>> {
         let mut x = strip_parentheses(v);
         let mut subscripts = 0;
-        while x.kind() == "subscript_expression" {
+        // `*p` reaches what `p[0]` does.
+        while x.kind() == "subscript_expression"
+            || (x.kind() == "pointer_expression"
+                && x.child_by_field_name("operator")
+                    .is_some_and(|o| self.text(o) == "*"))
+        {
             subscripts += 1;
             x = match x.child_by_field_name("argument") {
                 Some(a) => strip_parentheses(a),

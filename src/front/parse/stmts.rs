@@ -357,6 +357,9 @@ impl<'a> Cx<'a> {
                 else {
                     return Err(self.syntax(e));
                 };
+                if mem_calls::is_mem_call(&name) {
+                    return self.mem_call(&name, &args, e);
+                }
                 let loc = self.loc(stmt);
                 Ok(match name.as_str() {
                     "__pencil_assume" if args.len() == 1 => Stmt::Assume { cond: args[0].clone(), loc },
