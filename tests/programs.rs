@@ -3989,7 +3989,7 @@ fn memory_calls_are_loops_over_elements() {
     check_cuda_emulated("mem_calls");
     let log = verbose_log("mem_calls");
     assert!(
-        log.contains("2 region(s), 6 kernel(s), parallel dims [2, 2, 2, 1, 1, 2]"),
+        log.contains("2 region(s), 7 kernel(s), parallel dims [2, 2, 2, 1, 1, 1, 2]"),
         "{}",
         log
     );

@@ -32,6 +32,8 @@ int main(void)
     int W[4][8], V[4][8];
     unsigned char bytes[20];
     signed char sc[6];
+    char name[8] = "kernels", copy[8];
+    size_t len = sizeof name;
     for (int i = 0; i < N; i++)
         for (int j = 0; j < M; j++) {
             A[i][j] = -1;
@@ -53,6 +55,7 @@ int main(void)
     memset(bytes, 0x5a, 12);
     memset(bytes + 12, 200, 8 * sizeof(unsigned char));
     memset(sc, 200, sizeof sc);
+    memcpy(copy, name, len);
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 8; j++)
             V[i][j] += W[i][j];
@@ -69,6 +72,6 @@ int main(void)
         printf("%u ", bytes[k]);
     for (int k = 0; k < 6; k++)
         printf("%d ", sc[k]);
-    printf("\n");
+    printf("%s\n", copy);
     return 0;
 }

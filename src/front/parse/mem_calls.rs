@@ -79,6 +79,9 @@ fn divided(bytes: &Expr, size: i64) -> Option<Expr> {
         kind,
         loc: bytes.loc.clone(),
     };
+    if size == 1 {
+        return Some(bytes.clone());
+    }
     if let Some(v) = const_value(bytes) {
         return (v >= 0 && v % size == 0)
             .then(|| at(ExprKind::Int(v / size, (v / size).to_string())));
