@@ -3994,3 +3994,16 @@ fn memory_calls_are_loops_over_elements() {
         log
     );
 }
+
+/// Comparisons in a 64-bit unsigned type of values that may be negative
+/// (tests/programs/unsigned_long_compare.c: `i < sizeof(short)` from i =
+/// -3, `k * sizeof(int) < 12`, a loop from -4 while `i < 2UL`, `i - 4 >= n
+/// - 8` of a `size_t n`): C converts the negative value to 2^64 less its
+/// magnitude. At bc49910 the model compared the values as they look (`i
+/// < 2UL` ran the loop from -4; `-3 < 2UL` held): wrong results in every
+/// version.
+#[test]
+fn negative_values_compared_as_64_bit_unsigned_are_large() {
+    check("unsigned_long_compare");
+    check_cuda_emulated("unsigned_long_compare");
+}

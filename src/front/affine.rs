@@ -320,6 +320,21 @@ impl<'a> AffineConverter<'a> {
         }
     }
 
+    /// Whether `e` reads a signed integer (a variable, or a cast to a
+    /// signed type): converted to a 64-bit unsigned type, its value may
+    /// be below zero, which C makes 2^64 larger. Unsigned variables are
+    /// at or above zero (a parameter's context says so; an unsigned
+    /// iterator starts there), and negative literals are refused in such
+    /// arithmetic (`modulo`).
+    fn signed_leaf(&mut self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Int(..) => false,
+            ExprKind::Ident(_) => self.value(e).map_or(true, |(_, t)| t.signed),
+            ExprKind::Cast(ty, a) => IntTy::of(ty).map_or(true, |t| t.signed) || self.signed_leaf(a),
+            _ => e.children().into_iter().any(|c| self.signed_leaf(c)),
+        }
+    }
+
     /// A C condition as an isl constraint text.
     pub fn cond(&mut self, e: &Expr) -> Result<String, NotAffine> {
         match &e.kind {
@@ -338,6 +353,12 @@ impl<'a> AffineConverter<'a> {
                 let (pa, ta) = self.value(a)?;
                 let (pb, tb) = self.value(b)?;
                 let t = IntTy::common(ta, tb);
+                if t.bits > 32 && !t.signed {
+                    let (na, nb) = (self.signed_leaf(a), self.signed_leaf(b));
+                    if na || nb {
+                        return Ok(compare_u64((&pa, na), *op, (&pb, nb)));
+                    }
+                }
                 let (pa, pb) = (convert(a, &pa, ta, t)?, convert(b, &pb, tb, t)?);
                 Ok(compare(&pa, *op, &pb))
             }
@@ -353,6 +374,50 @@ impl<'a> AffineConverter<'a> {
             }
         }
     }
+}
+
+/// `a op b` in a 64-bit unsigned type. The model holds such values by
+/// their representatives in `long` (`modulo`): one below zero (an `int`
+/// that is negative, `i - 1` of a `size_t` `i == 0`) is C's value plus
+/// 2^64, greater than every value at or above zero (`-3 < sizeof(int)`
+/// is false: -3 is 2^64 - 3). Two values on the same side of zero
+/// compare as their representatives do.
+/// `may_a` and `may_b` say which side may be below zero at all (see
+/// `signed_leaf`): the other's cases below zero are left out.
+fn compare_u64((a, may_a): (&Pw, bool), op: BinOp, (b, may_b): (&Pw, bool)) -> String {
+    let zero = Pw::single(Aff::constant(0));
+    let low = |x: &Pw, may: bool| {
+        if may {
+            compare(x, BinOp::Ge, &zero)
+        } else {
+            "0 = 0".to_string()
+        }
+    };
+    let (a_low, b_low) = (low(a, may_a), low(b, may_b));
+    let (a_high, b_high) = (compare(a, BinOp::Lt, &zero), compare(b, BinOp::Lt, &zero));
+    let same = compare(a, op, b);
+    let mut alts = vec![format!("({}) and ({}) and ({})", a_low, b_low, same)];
+    if may_a && may_b {
+        alts.push(format!("({}) and ({}) and ({})", a_high, b_high, same));
+    }
+    let (may_a_high, may_b_high) = (may_a, may_b);
+    // `a` far above `b`, and the other way round.
+    let (a_above, b_above) = match op {
+        BinOp::Lt | BinOp::Le => (false, true),
+        BinOp::Gt | BinOp::Ge => (true, false),
+        BinOp::Eq => (false, false),
+        _ => (true, true),
+    };
+    if a_above && may_a_high {
+        alts.push(format!("({}) and ({})", a_high, b_low));
+    }
+    if b_above && may_b_high {
+        alts.push(format!("({}) and ({})", a_low, b_high));
+    }
+    alts.iter()
+        .map(|x| format!("({})", x))
+        .collect::<Vec<_>>()
+        .join(" or ")
 }
 
 /// `a op b` over all pairs of pieces.
