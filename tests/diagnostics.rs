@@ -2378,15 +2378,15 @@ fn memory_calls_that_are_not_element_loops_say_why() {
         ),
         (
             "memmove(A[0], A[1], m * sizeof(double));",
-            "`memmove` moves elements within `A`, whose ranges may overlap",
+            "`memmove` moves elements between `A[0]` and `A[1]`, parts of one array whose ranges may overlap",
         ),
         (
             "memcpy(&A[1][2], &B[0][5], 3 * sizeof(double));",
-            "`memcpy` covers `3` elements from `&A[1][2]`, which pencilc cannot show to be whole rows of the arrays or to stay inside one row",
+            "`memcpy` covers `3 * sizeof(double)` bytes from `&A[1][2]`, which pencilc cannot show to be whole rows of the arrays or to stay inside one row",
         ),
         (
             "memcpy(A[1], B[1], (long)A[0][0] * sizeof(double));",
-            "`memcpy` has a count or an address that reads `A`, which it writes",
+            "`memcpy` has a count or an address that reads the array it writes (`A[1]`)",
         ),
     ]
     .iter()
@@ -2406,4 +2406,30 @@ fn memory_calls_that_are_not_element_loops_say_why() {
             err
         );
     }
+}
+
+/// An array typedef of a pointer typedef (`typedef dptr prow[4];`) is an
+/// array of pointers: unresolved, named where a region uses it. It was
+/// read as `double prow[][4]`, a pointer to rows (at bc49910: doubles
+/// written over the pointers, and a crash where it was a parameter). A
+/// loop that assigns two variables declared outside it says why it is
+/// refused.
+#[test]
+fn arrays_of_pointer_typedefs_and_two_outer_iterators_say_why() {
+    let text = "typedef double *dptr;\ntypedef dptr prow[4];\nvoid f(prow rows) {\n#pragma scop\n  for (int i = 0; i < 4; i++)\n    for (int j = 0; j < 4; j++)\n      rows[i][j] = rows[i][j] * 2;\n#pragma endscop\n}\n";
+    let (status, err, _) = compile_file("ptd-prow", text);
+    assert_eq!(status, Some(1), "{}", err);
+    assert!(
+        err.contains("ptd-prow.c:7:7: error: `rows` has type `prow`, which is not a scalar number type [E0111]"),
+        "{}",
+        err
+    );
+    let text = "void f(int n, double B[n]) {\n  int i, j;\n#pragma scop\n  for (i = 0, j = n - 1; i < n; i++, j--) B[i] = j;\n#pragma endscop\n}\n";
+    let (status, err, _) = compile_file("two-outer", text);
+    assert_eq!(status, Some(1), "{}", err);
+    assert!(
+        err.contains("two-outer.c:4:8: error: loop is not in canonical form: the initializer assigns two variables, and the second, declared outside the loop, keeps its last value after it"),
+        "{}",
+        err
+    );
 }

@@ -3971,7 +3971,7 @@ fn loops_with_a_companion_variable_stay_loops() {
     check_cuda_emulated("companions");
     let log = verbose_log("companions");
     assert!(
-        log.contains("1 region(s), 5 kernel(s), parallel dims [1, 1, 1, 1, 2]"),
+        log.contains("1 region(s), 6 kernel(s), parallel dims [1, 1, 1, 1, 1, 2]"),
         "{}",
         log
     );
@@ -3989,7 +3989,7 @@ fn memory_calls_are_loops_over_elements() {
     check_cuda_emulated("mem_calls");
     let log = verbose_log("mem_calls");
     assert!(
-        log.contains("2 region(s), 7 kernel(s), parallel dims [2, 2, 2, 1, 1, 1, 2]"),
+        log.contains("2 region(s), 9 kernel(s), parallel dims [2, 2, 2, 1, 1, 1, 0, 1, 2]"),
         "{}",
         log
     );

@@ -330,7 +330,9 @@ impl<'a> AffineConverter<'a> {
         match &e.kind {
             ExprKind::Int(..) => false,
             ExprKind::Ident(_) => self.value(e).map_or(true, |(_, t)| t.signed),
-            ExprKind::Cast(ty, a) => IntTy::of(ty).map_or(true, |t| t.signed) || self.signed_leaf(a),
+            ExprKind::Cast(ty, a) => {
+                IntTy::of(ty).map_or(true, |t| t.signed) || self.signed_leaf(a)
+            }
             _ => e.children().into_iter().any(|c| self.signed_leaf(c)),
         }
     }

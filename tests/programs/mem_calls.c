@@ -2,8 +2,8 @@
  * whole arrays (`sizeof A`), rows of parametric arrays (`A[i]`, `m *
  * sizeof(double)`), an element's address and a count inside one row,
  * a pointer with an offset, a flat buffer copied into a 2-d array, a
- * row cleared to 0 and to -1, bytes of a `char` array, and a copy whose
- * result a later loop reads. */
+ * row cleared to 0 and to -1, bytes of a `char` array, a scalar, types
+ * spelled two ways, and a copy whose result a later loop reads. */
 #include <stdio.h>
 #include <string.h>
 
@@ -34,6 +34,8 @@ int main(void)
     signed char sc[6];
     char name[8] = "kernels", copy[8];
     size_t len = sizeof name;
+    int x = 1, y = 7;
+    unsigned us[4] = {1, 2, 3, 4}, ut[4];
     for (int i = 0; i < N; i++)
         for (int j = 0; j < M; j++) {
             A[i][j] = -1;
@@ -56,6 +58,8 @@ int main(void)
     memset(bytes + 12, 200, 8 * sizeof(unsigned char));
     memset(sc, 200, sizeof sc);
     memcpy(copy, name, len);
+    memcpy(&x, &y, sizeof x);
+    memcpy(ut, us, sizeof(unsigned int) * 4);
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 8; j++)
             V[i][j] += W[i][j];
@@ -72,6 +76,6 @@ int main(void)
         printf("%u ", bytes[k]);
     for (int k = 0; k < 6; k++)
         printf("%d ", sc[k]);
-    printf("%s\n", copy);
+    printf("%s %d %u %u\n", copy, x, ut[0], ut[3]);
     return 0;
 }

@@ -38,6 +38,7 @@ static void sizes(int n, double A[N][5], double *p, long out[16])
     out[10] = sizeof(n);
     out[11] = sizeof(loc[2]);
     out[13] = LANES * 100 + WIDE;
+    out[15] = sizeof(_Bool) * 1000 + sizeof(vec4[2]);
     for (int i = 0; i < N - (int)sizeof(double); i++) {
         A[i][0] = A[i][0] + loc[i % 3][i % 7] * sizeof(float);
         A[i][sizeof(int)] = A[i][1] * 2;
@@ -59,7 +60,7 @@ int main(void)
         for (int j = 0; j < 5; j++)
             A[i][j] = i + j;
     sizes(3, A, p, out);
-    for (int i = 0; i < 15; i++)
+    for (int i = 0; i < 16; i++)
         printf("%ld\n", out[i]);
     for (int i = 0; i < N; i++)
         printf("%g %g\n", A[i][0], A[i][4]);

@@ -135,16 +135,19 @@ impl Companion {
         };
         let bin = |op, a: Expr, b: Expr| e(ExprKind::Binary(op, Box::new(a), Box::new(b)));
         let int = |v: i64| e(ExprKind::Int(v, v.to_string()));
-        // The number of steps taken, `(i - e) / s` (exact).
-        let offset = bin(
-            BinOp::Sub,
-            e(ExprKind::Ident(iter.to_string())),
-            first.clone(),
-        );
-        let steps = if step == 1 {
+        // The number of steps taken, `(i - e) / s` (exact), as `(e - i) /
+        // -s` for a negative step: neither side goes below zero, which
+        // an unsigned iterator's arithmetic would wrap.
+        let i = e(ExprKind::Ident(iter.to_string()));
+        let (offset, by) = if step > 0 {
+            (bin(BinOp::Sub, i, first.clone()), step)
+        } else {
+            (bin(BinOp::Sub, first.clone(), i), -step)
+        };
+        let steps = if by == 1 {
             offset
         } else {
-            bin(BinOp::Div, offset, int(step))
+            bin(BinOp::Div, offset, int(by))
         };
         let value = e(ExprKind::Cast(
             self.ty.clone(),

@@ -33,6 +33,10 @@ impl<'a> Cx<'a> {
             } else if let Some((name, pointer)) = self.typedef_pointer(d, &base, extents.is_some())
             {
                 typedefs.insert(name, pointer);
+            } else if pointer_typedef(&base).is_some() {
+                // `typedef dptr rows_t[4];` of `typedef double *dptr;`: an
+                // array of pointers, which stays unresolved (it was read
+                // as `double rows_t[][4]`, a pointer to rows).
             } else if let Some(own) = self.typedef_array(d, extents.as_deref().unwrap_or(&[])) {
                 self.array_typedefs
                     .borrow_mut()

@@ -174,6 +174,14 @@ impl Cx<'_> {
                     self.expr(value)?,
                 )
             }
+            // `for (i = 0, j = n - 1; ...)`: `j` outlives the loop, with
+            // a last value the model does not compute.
+            "comma_expression" => {
+                return Err(noncanon(
+                    "the initializer assigns two variables, and the second, declared outside the loop, keeps its last value after it; declare both in the loop (`for (int i = 0, j = ...; ...)`), where the second is a function of the first",
+                    init,
+                ))
+            }
             _ => {
                 return Err(noncanon(
                     "the initializer must assign the loop iterator",

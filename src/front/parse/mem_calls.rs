@@ -44,6 +44,20 @@ impl Place {
     }
 }
 
+/// Whether two element types are one (`unsigned` and `unsigned int`,
+/// `int` and `int32_t`, `long` and `long int`).
+fn same_type(a: &str, b: &str) -> bool {
+    let (a, b) = (unqualified(a), unqualified(b));
+    match (
+        crate::front::syntax::integer_kind(&a),
+        crate::front::syntax::integer_kind(&b),
+    ) {
+        (Some(x), Some(y)) => x == y,
+        (None, None) => a == b,
+        _ => false,
+    }
+}
+
 /// `e` as a product: its constant factor and its other factors as text.
 fn factors(e: &Expr) -> Option<(i64, Vec<String>)> {
     match &e.kind {
@@ -127,36 +141,49 @@ impl Cx<'_> {
                 "write the copy as a loop over the elements, or keep it outside `#pragma scop`",
             )
         };
-        let [dst, second, bytes] = args else {
+        let [_, second, bytes] = args else {
             return Err(refuse(format!("takes 3 arguments, not {}", args.len())));
         };
-        let place = |e: &Expr, role: &str| {
-            self.place(e).ok_or_else(|| {
+        // The arguments as the user wrote them (the region renames
+        // variables that hide others).
+        let written: Vec<String> = at
+            .child_by_field_name("arguments")
+            .map(|a| {
+                let mut c = a.walk();
+                a.named_children(&mut c)
+                    .filter(|k| k.kind() != "comment")
+                    .map(|k| self.text(k).to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let text = |k: usize| written.get(k).cloned().unwrap_or_else(|| plain(&args[k]));
+        let place = |k: usize, role: &str| {
+            self.place(&args[k]).ok_or_else(|| {
                 refuse(format!(
                     "{} `{}`, which is not an array, a row or an element's address that pencilc can follow",
                     role,
-                    plain(e)
+                    text(k)
                 ))
             })
         };
-        let to = place(dst, "writes")?;
+        let to = place(0, "writes")?;
         let Some(size) = scalar_bytes(&to.element) else {
             return Err(refuse(format!(
                 "writes `{}`, whose elements are not of an arithmetic type",
-                to.name
+                text(0)
             )));
         };
         let source = if kind == "memset" {
             Source::Fill(self.fill_value(second, &to.element, size).ok_or_else(|| {
                 refuse(format!(
                     "sets each byte to `{}`, which is no value of `{}` element by element (0 is; for integers -1 too, and any byte for `char` arrays)",
-                    plain(second),
+                    text(1),
                     to.element
                 ))
             })?)
         } else {
-            let from = place(second, "reads")?;
-            if unqualified(&from.element) != unqualified(&to.element) {
+            let from = place(1, "reads")?;
+            if !same_type(&from.element, &to.element) {
                 return Err(refuse(format!(
                     "copies `{}` elements into `{}` ones, which pencilc does not reinterpret",
                     from.element, to.element
@@ -164,8 +191,9 @@ impl Cx<'_> {
             }
             if kind == "memmove" && from.name == to.name {
                 return Err(refuse(format!(
-                    "moves elements within `{}`, whose ranges may overlap",
-                    to.name
+                    "moves elements between `{}` and `{}`, parts of one array whose ranges may overlap",
+                    text(0),
+                    text(1)
                 )));
             }
             Source::Copy(from)
@@ -173,7 +201,7 @@ impl Cx<'_> {
         let count = divided(bytes, size).ok_or_else(|| {
             refuse(format!(
                 "copies `{}` bytes, which pencilc cannot see to be a whole number of `{}` elements ({} bytes each)",
-                plain(bytes),
+                text(2),
                 to.element,
                 size
             ))
@@ -188,16 +216,16 @@ impl Cx<'_> {
         }
         if read.contains(&to.name) {
             return Err(refuse(format!(
-                "has a count or an address that reads `{}`, which it writes",
-                to.name
+                "has a count or an address that reads the array it writes (`{}`)",
+                text(0)
             )));
         }
         self.copy_loops(&to, &source, &count, &self.loc(at))
             .ok_or_else(|| {
                 refuse(format!(
-                    "covers `{}` elements from `{}`, which pencilc cannot show to be whole rows of the arrays or to stay inside one row",
-                    plain(&count),
-                    plain(dst)
+                    "covers `{}` bytes from `{}`, which pencilc cannot show to be whole rows of the arrays or to stay inside one row",
+                    text(2),
+                    text(0)
                 ))
             })
     }
@@ -286,6 +314,30 @@ impl Cx<'_> {
             kind,
             loc: loc.clone(),
         };
+        // One element (a scalar's address, `sizeof x`): a store.
+        if const_value(count) == Some(1) {
+            let at_start = |p: &Place| {
+                p.start
+                    .iter()
+                    .fold(at(ExprKind::Ident(p.name.clone())), |b, s| {
+                        at(ExprKind::Index(Box::new(b), Box::new(s.clone())))
+                    })
+            };
+            return Some(Stmt::Assign {
+                lhs: at_start(to),
+                op: AssignOp::Assign,
+                rhs: match source {
+                    Source::Fill(v) => v.clone(),
+                    Source::Copy(from) => at_start(from),
+                },
+                loc: loc.clone(),
+                atomic: false,
+            });
+        }
+        if to.start.is_empty() || matches!(source, Source::Copy(from) if from.start.is_empty()) {
+            // More than one element from a scalar.
+            return None;
+        }
         // The loops' extents: those of a tail of either place's dimensions
         // whose product is the count (`memcpy(A, B, n * m * sizeof *B)`),
         // or the count alone.

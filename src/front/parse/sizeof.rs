@@ -157,14 +157,15 @@ impl Cx<'_> {
     /// the subscripts are not evaluated, as C does not evaluate them.
     fn value_bytes(&self, v: Node) -> Result<Option<i64>> {
         let mut x = strip_parentheses(v);
-        let mut subscripts = 0;
-        // `*p` reaches what `p[0]` does.
+        // Subscripts, innermost last; `None` for a `*p`, which reaches what
+        // `p[0]` does.
+        let mut subscripts: Vec<Option<Node>> = Vec::new();
         while x.kind() == "subscript_expression"
             || (x.kind() == "pointer_expression"
                 && x.child_by_field_name("operator")
                     .is_some_and(|o| self.text(o) == "*"))
         {
-            subscripts += 1;
+            subscripts.push(x.child_by_field_name("index"));
             x = match x.child_by_field_name("argument") {
                 Some(a) => strip_parentheses(a),
                 None => return Ok(None),
@@ -174,16 +175,23 @@ impl Cx<'_> {
             return Ok(None);
         }
         let name = self.text(x);
-        // `sizeof (T)` of a typedef name: tree-sitter, knowing no typedef
-        // names, reads it as an expression in parentheses.
-        if subscripts == 0
-            && self.is_typedef(name)
-            && !self.in_scope(name)
-            && v.kind() == "parenthesized_expression"
-        {
-            return self.named_type_bytes(x, name.to_string());
+        // `sizeof (T)` or `sizeof (T[n])` of a type's name: tree-sitter,
+        // knowing no typedef names (nor `_Bool`), reads it as an
+        // expression in parentheses.
+        let type_name =
+            !self.in_scope(name) && (self.is_typedef(name) || scalar_bytes(name).is_some());
+        if type_name && v.kind() == "parenthesized_expression" {
+            let mut bytes = self.named_type_bytes(x, name.to_string())?;
+            for s in &subscripts {
+                let n = match s {
+                    Some(i) => const_value(&self.expr(*i)?).filter(|n| *n > 0),
+                    None => None,
+                };
+                bytes = bytes.zip(n).and_then(|(b, n)| b.checked_mul(n));
+            }
+            return Ok(bytes);
         }
-        self.name_bytes(x, subscripts)
+        self.name_bytes(x, subscripts.len())
     }
 
     /// The size of the variable named at `name` after `subscripts`
