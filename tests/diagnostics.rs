@@ -2433,3 +2433,19 @@ fn arrays_of_pointer_typedefs_and_two_outer_iterators_say_why() {
         err
     );
 }
+
+/// `#pragma scop` outside a function (69 of Pluto's 144 tests write it
+/// so) is a warning at the pragma, saying why nothing is translated; at
+/// bc49910 only "no `#pragma scop` region", without a place, whose hint
+/// asked for the pragmas that were there.
+#[test]
+fn scop_pragmas_outside_functions_are_named() {
+    let text = "int N; double a[10], b[10]; int i;\nvoid f(void) { }\n#pragma scop\nvoid g(void) { }\n#pragma endscop\n";
+    let (status, err, _) = compile_file("filescope-scop", text);
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(
+        err.contains("filescope-scop.c:3:1: warning: `#pragma scop` outside a function: pencilc translates regions inside function bodies, and copies this one unchanged [E0112]"),
+        "{}",
+        err
+    );
+}

@@ -412,6 +412,18 @@ pub fn parse_file_with(
                 cx.collect_summary_attribute(child, &mut summary_of);
                 functions.push(child);
             }
+            // `#pragma scop` outside a function (as Pluto's tests write
+            // it): no region of C's, said where it is.
+            "preproc_call" if is_scop_pragma(cx.text(child)) => {
+                cx.warnings.borrow_mut().push(
+                    Diagnostic::warning(
+                        Code::UnbalancedRegion,
+                        Some(cx.loc(child)),
+                        "`#pragma scop` outside a function: pencilc translates regions inside function bodies, and copies this one unchanged",
+                    )
+                    .with_hint("put the loop nest and its pragmas in a function (`void kernel(...) { ... }`)"),
+                );
+            }
             _ => {}
         }
     }
@@ -1049,4 +1061,10 @@ mod tests {
         assert_eq!(nearest_pragma_word("ivdpe"), Some("ivdep"));
         assert_eq!(nearest_pragma_word("parallel"), None);
     }
+}
+
+/// Whether a preprocessor line is `#pragma scop`.
+fn is_scop_pragma(text: &str) -> bool {
+    let words: Vec<&str> = text.trim_start_matches('#').split_whitespace().collect();
+    words.first() == Some(&"pragma") && words.get(1) == Some(&"scop")
 }
