@@ -2449,3 +2449,18 @@ fn scop_pragmas_outside_functions_are_named() {
         err
     );
 }
+
+/// `A[i, k]` (Pluto's matmul-seq2) is valid C, the comma operator: it is
+/// refused as such, not as "syntax error ... fix it as your C compiler
+/// asks", which the C compiler does not.
+#[test]
+fn comma_operators_in_subscripts_are_named() {
+    let text = "void f(int n, double A[n], double C[n]) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n    for (int k = 0; k < n; k++)\n      C[i] = A[i, k];\n#pragma endscop\n}\n";
+    let (status, err, _) = compile_file("comma-subscript", text);
+    assert_eq!(status, Some(1), "{}", err);
+    assert!(
+        err.contains("comma-subscript.c:5:16: error: a comma operator in a subscript (`A[i, k]`, which C reads as `A[k]`) is not translated [E0106]"),
+        "{}",
+        err
+    );
+}

@@ -806,6 +806,22 @@ impl<'a> Cx<'a> {
     /// The diagnostic for what `scan` found in code pencilc translates.
     fn scan_error(&self, s: &Scan, what: &str) -> Option<Diagnostic> {
         if let Some(n) = s.bad {
+            // `A[i, k]`: valid C (the comma operator: `A[k]`) that the C
+            // grammar pencilc parses with has no subscript for.
+            if !n.is_missing()
+                && n.parent()
+                    .is_some_and(|p| p.kind() == "subscript_expression")
+                && self.text(n).trim_end().ends_with(',')
+            {
+                return Some(
+                    self.err(
+                        Code::UnsupportedStatement,
+                        n,
+                        "a comma operator in a subscript (`A[i, k]`, which C reads as `A[k]`) is not translated",
+                    )
+                    .with_hint("write the subscript you mean: `A[k]`, or `A[i][k]` for an element of a 2-d array"),
+                );
+            }
             let msg = if n.is_missing() {
                 let kind = n.kind();
                 if kind.chars().all(|c| c.is_alphanumeric() || c == '_') && kind.len() > 1 {
