@@ -402,7 +402,6 @@ fn compare_u64((a, may_a): (&Pw, bool), op: BinOp, (b, may_b): (&Pw, bool)) -> S
     if may_a && may_b {
         alts.push(format!("({}) and ({}) and ({})", a_high, b_high, same));
     }
-    let (may_a_high, may_b_high) = (may_a, may_b);
     // `a` far above `b`, and the other way round.
     let (a_above, b_above) = match op {
         BinOp::Lt | BinOp::Le => (false, true),
@@ -410,10 +409,10 @@ fn compare_u64((a, may_a): (&Pw, bool), op: BinOp, (b, may_b): (&Pw, bool)) -> S
         BinOp::Eq => (false, false),
         _ => (true, true),
     };
-    if a_above && may_a_high {
+    if a_above && may_a {
         alts.push(format!("({}) and ({})", a_high, b_low));
     }
-    if b_above && may_b_high {
+    if b_above && may_b {
         alts.push(format!("({}) and ({})", a_low, b_high));
     }
     alts.iter()

@@ -18,15 +18,22 @@ use tree_sitter::Node;
 #[derive(Clone, Debug)]
 pub(super) struct Declared {
     pub(super) element: String,
-    dims: usize,
     pub(super) pointer: bool,
-    /// Each extent's value where it is a constant (`sizeof`).
-    pub(super) extents: Vec<Option<i64>>,
     /// A parameter: its outermost extent is a pointer's (C adjusts
     /// `double A[n][m]` to `double (*A)[m]`).
     pub(super) param: bool,
-    /// The extents as written (`memcpy` compares them).
-    pub(super) extent_exprs: Vec<Option<Expr>>,
+    /// The extents as written (`None` where open).
+    pub(super) extents: Vec<Option<Expr>>,
+}
+
+impl Declared {
+    /// Each extent's value where it is a constant (`sizeof`).
+    pub(super) fn extent_values(&self) -> Vec<Option<i64>> {
+        self.extents
+            .iter()
+            .map(|e| e.as_ref().and_then(const_value))
+            .collect()
+    }
 }
 
 /// `t` with its qualifiers dropped and its spaces normalised.
@@ -49,15 +56,9 @@ impl Cx<'_> {
                     v.name.clone(),
                     Declared {
                         element: unqualified(&v.base_type),
-                        dims: v.dims.len(),
                         pointer: v.pointer,
-                        extents: v
-                            .dims
-                            .iter()
-                            .map(|d| d.as_ref().and_then(const_value))
-                            .collect(),
                         param: v.storage == Storage::Param,
-                        extent_exprs: v.dims.clone(),
+                        extents: v.dims.clone(),
                     },
                 );
             } else {
@@ -169,7 +170,7 @@ impl Cx<'_> {
         }
         let spelled = self.resolve(self.text(name))?;
         let d = self.declared.borrow().get(&spelled).cloned()?;
-        (d.dims + usize::from(d.pointer) == subscripts + left).then_some(d.element)
+        (d.extents.len() + usize::from(d.pointer) == subscripts + left).then_some(d.element)
     }
 
     /// `(pixel)(x)` with `pixel` a typedef: tree-sitter, which knows no

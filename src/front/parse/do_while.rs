@@ -23,16 +23,14 @@ impl Cx<'_> {
             return Err(self.syntax(n));
         };
         let loc = self.loc(n);
-        let once = {
-            let cond = self.expr(cond_node)?;
-            (const_value(&cond) == Some(0)).then_some(()).ok_or(cond)
-        };
+        let cond = self.expr(cond_node)?;
         let refuse = |why: &str| {
             self.err(Code::UnsupportedControl, n, format!("this `do ... while` {}", why))
                 .with_hint("move the statements after the `break` or `continue` into an `else`, or write the loop as `while`")
         };
-        match once {
-            Ok(()) => {
+        match const_value(&cond) {
+            // The macro idiom: the body once.
+            Some(0) => {
                 let mut body = Vec::new();
                 self.stmt(body_node, &mut body, ignored)?;
                 let Some((body, _)) = without_jumps(&body, &|_| Jump::Drop) else {
@@ -42,7 +40,7 @@ impl Cx<'_> {
                 };
                 out.extend(body);
             }
-            Err(cond) => {
+            _ => {
                 let _loop = self.enter_loop(n)?;
                 let mut body = Vec::new();
                 self.stmt(body_node, &mut body, ignored)?;

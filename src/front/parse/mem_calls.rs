@@ -279,7 +279,7 @@ impl Cx<'_> {
             return None;
         };
         let d = self.declared.borrow().get(name).cloned()?;
-        let mut extents = d.extent_exprs.clone();
+        let mut extents = d.extents.clone();
         if d.pointer {
             extents.insert(0, None);
         }

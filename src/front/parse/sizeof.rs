@@ -218,8 +218,8 @@ impl Cx<'_> {
         if d.pointer {
             levels.push(None);
         }
-        for (k, e) in d.extents.iter().enumerate() {
-            levels.push(if k == 0 && d.param { None } else { *e });
+        for (k, e) in d.extent_values().into_iter().enumerate() {
+            levels.push(if k == 0 && d.param { None } else { e });
         }
         if subscripts > levels.len() {
             return Ok(None);
