@@ -2464,3 +2464,23 @@ fn comma_operators_in_subscripts_are_named() {
         err
     );
 }
+
+/// A variable declared at the top of a region and used after it: the
+/// region keeps the original code, saying which name and where (the host
+/// file did not build before).
+#[test]
+fn names_declared_in_a_region_and_used_after_it_are_named() {
+    let text = "double f(int n, double A[n]) {\n#pragma scop\n  int i;\n  for (i = 0; i < n; i++)\n    A[i] = 0;\n#pragma endscop\n  return i;\n}\n";
+    let (status, err, _) = compile_file("used-after", text);
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(
+        err.contains("used-after.c:7:10: warning: `i` is declared inside the region (line 3) and used after it: pencilc puts each version of the region in a block of its own, where the declaration's scope would end; the region in `f` keeps the original code [E0106]"),
+        "{}",
+        err
+    );
+    assert!(
+        err.contains("help: declare `i` before `#pragma scop`"),
+        "{}",
+        err
+    );
+}

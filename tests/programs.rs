@@ -4007,3 +4007,36 @@ fn negative_values_compared_as_64_bit_unsigned_are_large() {
     check("unsigned_long_compare");
     check_cuda_emulated("unsigned_long_compare");
 }
+
+/// Loops over a variable the region declares (`int i; for (i = 0; ...)`,
+/// C89's style, as generators write it) are loops of the model. The
+/// model took the region's local for data even inside its own loop, so
+/// every such loop ran as one statement, on one GPU thread. The one loop
+/// left to a thread here is the search that `break` ends. A small array
+/// that a parallel loop writes one element per iteration gets no private
+/// copy per thread: `deps::privatise` copied all 64 doubles into each
+/// thread's local memory, and wrote them back, for no dependence removed.
+#[test]
+fn loops_over_variables_the_region_declares_are_parallel() {
+    check("region_locals");
+    check_cuda_emulated("region_locals");
+    check_openmp("region_locals");
+    let cu =
+        std::fs::read_to_string(root().join("target/e2e/program-region_locals/cuda_kernel.cu"))
+            .unwrap();
+    let looping = one_thread_loops(&cu);
+    assert_eq!(looping.len(), 1, "{:#?}\n{}", looping, cu);
+    assert!(!cu.contains("pencilc_priv_"), "{}", cu);
+}
+
+/// A name the region declares at its top and the code after it uses
+/// (`int i; ... #pragma endscop; return t + i;`): the host file did not
+/// build ("`i` undeclared"), since each version of the region sits in a
+/// block of its own. Such a region keeps the user's code, with a warning
+/// (`diagnostics`), and every version runs it.
+#[test]
+fn names_declared_in_a_region_and_used_after_it_keep_their_scope() {
+    check("declared_in_region_used_after");
+    check_cuda_emulated("declared_in_region_used_after");
+    check_openmp("declared_in_region_used_after");
+}

@@ -284,7 +284,11 @@ fn copies_of(
     if !k.is_empty().isl(isl, STAGE)? || (may_written && !a.is_scalar()) {
         return Ok(out);
     }
-    let sinks = r.union(yw.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
+    let sinks = r
+        .copy()
+        .isl(isl, STAGE)?
+        .union(yw.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
     let flow = UnionAccessInfo::from_sink(sinks)
         .isl(isl, STAGE)?
         .set_must_source(mw.copy().isl(isl, STAGE)?)
@@ -346,6 +350,21 @@ fn copies_of(
             copies += 1;
             continue;
         }
+        // A copy that separates nothing (`A[i] = ...` in a parallel loop:
+        // each element in one live range already) would only cost each
+        // GPU thread a private array of the whole extent, which lives in
+        // local memory, and its write-back.
+        let touched = |m: &UnionMap| -> Result<UnionMap> {
+            m.copy()
+                .isl(isl, STAGE)?
+                .intersect_domain(names.copy().isl(isl, STAGE)?)
+                .isl(isl, STAGE)
+        };
+        let all_writes = touched(&mw)?.union(touched(&yw)?).isl(isl, STAGE)?;
+        if !shared_between_ranges(isl, scop, &stmts, depth, &touched(&r)?, &all_writes)? {
+            copies += 1;
+            continue;
+        }
         // The last instance that may write stores the copy whether or
         // not its write happens: the copy holds the live range's value.
         let written = mw
@@ -375,6 +394,38 @@ fn copies_of(
         });
     }
     Ok(out)
+}
+
+/// Whether two instances of `stmts` in different live ranges (by the
+/// first `depth` loops) touch one element, one of them writing it
+/// (`reads` and `writes`: instance → element, of the variable): only
+/// then do copies per live range remove a dependence.
+fn shared_between_ranges(
+    isl: &Isl,
+    scop: &Scop,
+    stmts: &[usize],
+    depth: usize,
+    reads: &UnionMap,
+    writes: &UnionMap,
+) -> Result<bool> {
+    let same = |x: &UnionMap, y: &UnionMap| -> Result<UnionMap> {
+        x.copy()
+            .isl(isl, STAGE)?
+            .apply_range(y.copy().isl(isl, STAGE)?.reverse().isl(isl, STAGE)?)
+            .isl(isl, STAGE)
+    };
+    let conflicts = same(writes, writes)?
+        .union(same(writes, reads)?)
+        .isl(isl, STAGE)?
+        .union(same(reads, writes)?)
+        .isl(isl, STAGE)?;
+    let apart = conflicts
+        .subtract(pairs_in_one_range(
+            isl,
+            live_range_map(isl, scop, stmts, depth)?,
+        )?)
+        .isl(isl, STAGE)?;
+    Ok(!apart.is_empty().isl(isl, STAGE)?)
 }
 
 /// `stmts` split into webs: statements linked by the values of the

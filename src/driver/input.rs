@@ -97,6 +97,29 @@ pub(super) fn read(
         );
         false
     });
+    // A name the region declares and the code after it uses: every
+    // version of the region is in a block of its own, where the name's
+    // scope would end.
+    regions.retain(|r| {
+        let Some(o) = &r.outlived else {
+            return true;
+        };
+        report.warnings.push(
+            Diagnostic::warning(
+                Code::UnsupportedStatement,
+                Some(o.used.clone()),
+                format!(
+                    "`{}` is declared inside the region (line {}) and used after it: pencilc puts each version of the region in a block of its own, where the declaration's scope would end; the region in `{}` keeps the original code",
+                    o.name, o.declared.line, r.function
+                ),
+            )
+            .with_hint(format!(
+                "declare `{}` before `#pragma scop`",
+                o.name
+            )),
+        );
+        false
+    });
     for r in &regions {
         for p in &r.ignored_pragmas {
             // Those right before `#pragma scop` apply to its first statement.

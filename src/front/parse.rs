@@ -32,6 +32,8 @@ mod inline_flow;
 mod loops;
 mod mem_calls;
 mod omp;
+mod outlived;
+pub use outlived::Outlived;
 mod pragmas;
 mod regions;
 mod scopes;
@@ -226,6 +228,9 @@ pub struct Region {
     /// outside it (`#pragma omp for` with no `parallel` of the region
     /// around it): the region keeps the user's code (`omp`).
     pub omp_outside: Vec<Loc>,
+    /// A name the region declares at its top and the code after it uses
+    /// (`outlived`): the region keeps the user's code.
+    pub outlived: Option<Outlived>,
     /// Summary functions, by the name of the function they describe
     /// (`__attribute__((pencil_access(summary)))`).
     pub summaries: BTreeMap<String, Summary>,

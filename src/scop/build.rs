@@ -837,8 +837,12 @@ impl<'r> Builder<'r> {
     }
 
     fn classify(&self, name: &str) -> NameKind {
-        let inner_iter = self.inner_iters.iter().any(|i| i == name);
-        if !inner_iter && (self.inner_locals.contains(name) || self.locals.contains_key(name)) {
+        // Inside its loop, a region's local that the loop runs (`int i;
+        // for (i = 0; ...)`) is the loop's iterator; the front end renames
+        // every local that hides another name, so no local of a loop's
+        // body has its iterator's name.
+        let iter = self.all_iters().iter().any(|i| i == name);
+        if !iter && (self.inner_locals.contains(name) || self.locals.contains_key(name)) {
             return NameKind::Other;
         }
         classify_name(&self.all_iters(), &self.written, &self.region.symbols, name)

@@ -112,6 +112,8 @@ impl<'a> Cx<'a> {
             loc: self.loc(f),
             ignored_pragmas: ignored,
             omp_outside,
+            // The region is the whole body: nothing of the block follows.
+            outlived: None,
             summaries: BTreeMap::new(),
             whole_function: true,
             inlined: Vec::new(),
@@ -245,6 +247,7 @@ impl<'a> Cx<'a> {
                     loc: self.loc(ch),
                     ignored_pragmas: ignored,
                     omp_outside,
+                    outlived: self.outlived(&children[i + 1..end], &children[end + 1..]),
                     summaries: BTreeMap::new(),
                     whole_function: false,
                     inlined: Vec::new(),

@@ -668,8 +668,6 @@ fn uses_outside(
             }
         }
     }
-    // Declarations end with their block.
-    let depth = inside.len();
     for s in body {
         match s {
             Stmt::For {
@@ -701,10 +699,10 @@ fn uses_outside(
                 check(rhs, inside, vars, out);
             }
             Stmt::Decl { var, init, .. } => {
-                if vars.contains(&var.name) && !inside.contains(&var.name) {
-                    // A local of its own name: uses below refer to it.
-                    inside.push(var.name.clone());
-                }
+                // A local of a loop's iterator's name is that loop's
+                // variable (`int i; for (i = 0; ...)`): the front end
+                // renames every local that hides another name. Its uses
+                // outside the loops count like any variable's.
                 for d in var.dims.iter().flatten() {
                     check(d, inside, vars, out);
                 }
@@ -726,5 +724,4 @@ fn uses_outside(
             Stmt::Break(_) | Stmt::Continue(_) => {}
         }
     }
-    inside.truncate(depth);
 }

@@ -1,0 +1,92 @@
+//! A name declared at the top of a region and used after it:
+//!
+//! ```c
+//! #pragma scop
+//! int i;
+//! for (i = 0; i < n; i++) A[i] = 0;
+//! #pragma endscop
+//! A[0] = i;
+//! ```
+//!
+//! C's scope of `i` is the rest of the enclosing block, but every output
+//! of pencilc puts the region's versions in a block of their own (the
+//! original code inside `if (...) { ... }`), where the scope ends with
+//! the region: the host file did not build. Such a region keeps the
+//! user's code, saying why.
+
+use super::{declared_name, Cx};
+use crate::diag::Loc;
+use tree_sitter::Node;
+
+/// The first name that a declaration among `region` (the statements
+/// between the pragmas) declares and that `after` (the rest of the
+/// block) names: where it is declared and where it is named. A name
+/// that `after` only declares again in a block of its own counts too:
+/// the check is by the text, so it errs on the side of the user's code.
+#[derive(Clone, Debug)]
+pub struct Outlived {
+    pub name: String,
+    pub declared: Loc,
+    pub used: Loc,
+}
+
+impl Cx<'_> {
+    pub(super) fn outlived(&self, region: &[Node], after: &[Node]) -> Option<Outlived> {
+        let mut declared = Vec::new();
+        for n in region {
+            if matches!(n.kind(), "declaration" | "type_definition") {
+                self.names_declared(*n, &mut declared);
+            }
+        }
+        for (name, at) in declared {
+            for a in after {
+                if let Some(used) = named_in(*a, &name, self.src) {
+                    return Some(Outlived {
+                        name,
+                        declared: at,
+                        used: self.loc(used),
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// The variables, typedefs, enumerators and tags that `decl` declares.
+    fn names_declared(&self, decl: Node, out: &mut Vec<(String, Loc)>) {
+        let mut c = decl.walk();
+        for d in decl.children_by_field_name("declarator", &mut c) {
+            if let Some(name) = declared_name(d, self.src) {
+                out.push((name, self.loc(d)));
+            }
+        }
+        let mut stack = vec![decl];
+        while let Some(n) = stack.pop() {
+            let named = match n.kind() {
+                "enumerator" => n.child_by_field_name("name"),
+                "struct_specifier" | "union_specifier" | "enum_specifier"
+                    if n.child_by_field_name("body").is_some() =>
+                {
+                    n.child_by_field_name("name")
+                }
+                _ => None,
+            };
+            if let Some(name) = named {
+                out.push((self.text(name).to_string(), self.loc(name)));
+            }
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+        }
+    }
+}
+
+/// The first identifier (of a variable, type or tag) in `n` spelled
+/// `name`; not a member after `.` or `->` (`field_identifier`).
+fn named_in<'t>(n: Node<'t>, name: &str, src: &[u8]) -> Option<Node<'t>> {
+    if matches!(n.kind(), "identifier" | "type_identifier") && n.utf8_text(src).ok() == Some(name) {
+        return Some(n);
+    }
+    let mut c = n.walk();
+    let children: Vec<Node<'t>> = n.named_children(&mut c).collect();
+    children.into_iter().find_map(|ch| named_in(ch, name, src))
+}

@@ -1,0 +1,42 @@
+/* Names that a region declares at its top and the code after it uses:
+ * their scope is the rest of the function's block, which the versions
+ * of the region (each in a block of its own) would end. */
+#include <stdio.h>
+
+#define N 50
+
+static double sums(int n, double A[N]) {
+#pragma scop
+  int i;
+  double t = 0;
+  for (i = 0; i < n; i++)
+    t += A[i];
+#pragma endscop
+  return t + i;
+}
+
+static int scaled(int n, double A[N]) {
+  int k = 2;
+#pragma scop
+  int last = -1;
+  for (int i = 0; i < n; i++) {
+    A[i] = A[i] * k;
+    last = i;
+  }
+#pragma endscop
+  {
+    int k = last;
+    return k + 1;
+  }
+}
+
+int main(void) {
+  double A[N];
+  for (int i = 0; i < N; i++)
+    A[i] = (i * 7) % 9;
+  printf("%.1f\n", sums(N, A));
+  printf("%d\n", scaled(N - 3, A));
+  for (int i = 0; i < N; i++)
+    printf("%.1f\n", A[i]);
+  return 0;
+}
