@@ -4040,3 +4040,33 @@ fn names_declared_in_a_region_and_used_after_it_keep_their_scope() {
     check_cuda_emulated("declared_in_region_used_after");
     check_openmp("declared_in_region_used_after");
 }
+
+/// `while` loops that count (`i = 0; while (i < n) { ...; i++; }`) are
+/// the `for` loops C defines them to be (`scop::counted_whiles`): the
+/// nest of two is a 2-d loop nest of the model, and so are the loop
+/// counting down by 2, a parameter's and a global's loops. As `while`
+/// loops they were dynamic control, one statement on one GPU thread.
+/// Those that do not count stay as written: a `continue` that skips the
+/// increment, a body that changes the counter, an unsigned counter that
+/// wraps, `break`; every version prints the sequential results.
+#[test]
+fn while_loops_that_count_are_for_loops() {
+    check("counted_whiles");
+    check_cuda_emulated("counted_whiles");
+    check_openmp("counted_whiles");
+    let out = run(
+        Command::new(pencilc())
+            .args(["--emit", "scop"])
+            .arg(root().join("tests/programs/counted_whiles.c")),
+        "pencilc --emit scop",
+    );
+    let scop = String::from_utf8_lossy(&out.stdout);
+    for domain in [
+        "S_0[i, j] : m <= 64 and n <= 64 and 0 <= i < n and 0 <= j < m }",
+        "S_2[k] : (1 + n + k) mod 2 = 0 and m <= 64 and n <= 64 and 0 <= k < n }",
+        "S_16[p] : m <= 64 and n <= 64 and 0 < p < n }",
+        "S_17[g] : (g) mod 2 = 0 and m <= 64 and n <= 64 and 0 <= g < n }",
+    ] {
+        assert!(scop.contains(domain), "no {} in\n{}", domain, scop);
+    }
+}

@@ -43,6 +43,7 @@ mod structs;
 mod switch;
 pub use exprs::const_value;
 use exprs::*;
+pub use loops::linear;
 use pragmas::*;
 
 /// How deep the syntax tree of the code pencilc translates may nest

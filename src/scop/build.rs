@@ -164,6 +164,9 @@ fn build(region: &Region, rewrite_searches: bool) -> Result<Scop> {
     // past its end: those loops run as written (`Built::Wraps`).
     let mut wrapping = BTreeSet::new();
     let mut wrap_warnings = Vec::new();
+    // `i = 0; while (i < n) { ...; i++; }` is the `for` loop it counts.
+    let counted = super::counted_whiles::rewritten(region);
+    let region = counted.as_ref().unwrap_or(region);
     // A loop's own `continue` that skips the rest of its body becomes
     // the `else` of its `if`, so that the loop stays a loop.
     let restructured = super::continues::restructured(region);

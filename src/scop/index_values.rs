@@ -352,7 +352,7 @@ fn declares(s: &Stmt, var: &str) -> bool {
 
 /// Names whose address the region takes or that a call statement may
 /// write through.
-fn addresses(s: &Stmt, out: &mut BTreeSet<String>) {
+pub(super) fn addresses(s: &Stmt, out: &mut BTreeSet<String>) {
     fn in_expr(e: &Expr, out: &mut BTreeSet<String>) {
         if let ExprKind::Unary(UnOp::AddrOf, a) = &e.kind {
             let mut names = Vec::new();

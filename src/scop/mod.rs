@@ -10,6 +10,7 @@
 mod bounds;
 mod build;
 mod continues;
+mod counted_whiles;
 mod final_values;
 pub mod forward;
 pub mod frame;

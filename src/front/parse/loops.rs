@@ -335,7 +335,7 @@ impl Cx<'_> {
 
 /// `e` as `coef * iter + c` where it is one (integer literals, `iter`,
 /// `+`, `-`, and products by a constant), without overflow.
-fn linear(e: &Expr, iter: &str) -> Option<(i64, i64)> {
+pub fn linear(e: &Expr, iter: &str) -> Option<(i64, i64)> {
     if let Some(v) = const_value(e) {
         return Some((0, v));
     }
