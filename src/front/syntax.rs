@@ -4,6 +4,7 @@
 //! here and new relations in the model, without changing the other nodes.
 
 use crate::diag::Loc;
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Expr {
@@ -552,6 +553,20 @@ impl Stmt {
 
 /// Substitutes identifiers in an expression (summary-function parameters
 /// by the call's arguments).
+/// The variables that `body` declares at any depth (`Stmt::Decl`), by
+/// name: the front end gives every local a name of its own.
+pub fn local_decls(body: &[Stmt]) -> BTreeMap<String, VarDecl> {
+    let mut out = BTreeMap::new();
+    for s in body {
+        s.each(&mut |s| {
+            if let Stmt::Decl { var, .. } = s {
+                out.insert(var.name.clone(), var.clone());
+            }
+        });
+    }
+    out
+}
+
 pub fn subst_expr(e: &Expr, map: &dyn Fn(&str) -> Option<Expr>) -> Expr {
     let b = |x: &Expr| Box::new(subst_expr(x, map));
     let kind = match &e.kind {

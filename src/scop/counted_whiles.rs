@@ -15,7 +15,7 @@
 //! read `i`.
 
 use crate::front::parse::{const_value, linear, Region};
-use crate::front::syntax::{AssignOp, ExprKind, Stmt};
+use crate::front::syntax::{local_decls, AssignOp, ExprKind, Stmt};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The region with such loops rewritten, if it has any.
@@ -25,14 +25,12 @@ pub fn rewritten(region: &Region) -> Option<Region> {
         .body
         .iter()
         .for_each(|s| super::index_values::addresses(s, &mut address_taken));
-    // Every local's declaration: the front end gives each a name of its
-    // own, so one map serves the whole region.
-    let mut integers: BTreeMap<String, bool> = region
+    let integers: BTreeMap<String, bool> = region
         .symbols
         .iter()
+        .chain(local_decls(&region.body).iter())
         .map(|(n, v)| (n.clone(), counts(v)))
         .collect();
-    locals(&region.body, &mut integers);
     let cx = Cx {
         integers,
         address_taken,
@@ -49,22 +47,6 @@ pub fn rewritten(region: &Region) -> Option<Region> {
 /// `volatile` (each of whose reads the program may observe).
 fn counts(v: &crate::front::syntax::VarDecl) -> bool {
     v.rank() == 0 && !v.pointer && v.is_integer() && !v.volatile_or_register
-}
-
-fn locals(body: &[Stmt], out: &mut BTreeMap<String, bool>) {
-    for s in body {
-        match s {
-            Stmt::Decl { var, .. } => {
-                out.insert(var.name.clone(), counts(var));
-            }
-            Stmt::For { body, .. } | Stmt::While { body, .. } => locals(body, out),
-            Stmt::If { then_, else_, .. } => {
-                locals(then_, out);
-                locals(else_, out);
-            }
-            _ => {}
-        }
-    }
 }
 
 struct Cx {

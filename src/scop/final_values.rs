@@ -10,8 +10,8 @@
 
 use crate::front::arith::{self, Arith};
 use crate::front::parse::Region;
-use crate::front::syntax::{subst_stmts, BinOp, Expr, ExprKind, Stmt};
-use std::collections::BTreeSet;
+use crate::front::syntax::{local_decls, subst_stmts, BinOp, Expr, ExprKind, Stmt, VarDecl};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The region with such reads replaced, if it has any; not for the
 /// iterators `wrapping`, whose loops may take them around their type's
@@ -19,29 +19,39 @@ use std::collections::BTreeSet;
 pub fn substituted(region: &Region, wrapping: &BTreeSet<String>) -> Option<Region> {
     let mut body = region.body.clone();
     let mut changed = false;
-    process(&mut body, region, wrapping, &mut changed);
+    // The region's locals beside the variables it sees: a local's loop
+    // leaves a value of the local's type too (`int k; for (k = x * 0.5;
+    // ...)` starts at the truncated value).
+    let mut decls = region.symbols.clone();
+    decls.extend(local_decls(&region.body));
+    process(&mut body, &decls, wrapping, &mut changed);
     changed.then(|| Region {
         body,
         ..region.clone()
     })
 }
 
-fn process(body: &mut [Stmt], region: &Region, wrapping: &BTreeSet<String>, changed: &mut bool) {
+fn process(
+    body: &mut [Stmt],
+    decls: &BTreeMap<String, VarDecl>,
+    wrapping: &BTreeSet<String>,
+    changed: &mut bool,
+) {
     // Inner blocks first: a read after an inner loop is that loop's.
     for s in body.iter_mut() {
         match s {
             Stmt::For { body, .. } | Stmt::While { body, .. } => {
-                process(body, region, wrapping, changed)
+                process(body, decls, wrapping, changed)
             }
             Stmt::If { then_, else_, .. } => {
-                process(then_, region, wrapping, changed);
-                process(else_, region, wrapping, changed);
+                process(then_, decls, wrapping, changed);
+                process(else_, decls, wrapping, changed);
             }
             _ => {}
         }
     }
     for k in 0..body.len() {
-        let Some((iter, value)) = final_value(&body[k], region) else {
+        let Some((iter, value)) = final_value(&body[k], decls) else {
             continue;
         };
         if wrapping.contains(&iter) {
@@ -79,7 +89,7 @@ fn process(body: &mut [Stmt], region: &Region, wrapping: &BTreeSet<String>, chan
 
 /// The iterator of the loop `s` and its value after the loop, where the
 /// loop has the form described above.
-fn final_value(s: &Stmt, region: &Region) -> Option<(String, Expr)> {
+fn final_value(s: &Stmt, decls: &BTreeMap<String, VarDecl>) -> Option<(String, Expr)> {
     let Stmt::For {
         iter,
         iter_type: None,
@@ -135,10 +145,10 @@ fn final_value(s: &Stmt, region: &Region) -> Option<(String, Expr)> {
     let int = |v: i64| mk(ExprKind::Int(v, v.to_string()));
     // The start as the iterator holds it: `k = alpha + 1` of a `double`
     // alpha stores its conversion, which the loop then compares.
-    let var = |n: &str| region.symbols.get(n).map(|v| v.base_type.clone());
+    let var = |n: &str| decls.get(n).map(|v| v.base_type.clone());
     let lb = match (
         arith::type_of(init, &var),
-        region.symbols.get(iter).map(|v| v.base_type.trim()),
+        decls.get(iter).map(|v| v.base_type.trim()),
     ) {
         (Some(Arith::Int | Arith::UInt | Arith::Long | Arith::ULong), _) | (_, None) => {
             init.clone()
@@ -179,17 +189,14 @@ fn final_value(s: &Stmt, region: &Region) -> Option<(String, Expr)> {
     let runs = bin(before, lb.clone(), end.clone());
     let value = mk(ExprKind::Cond(Box::new(runs), Box::new(last), Box::new(lb)));
     // In the variable's own type, as C leaves it.
-    let value = match region.symbols.get(iter).map(|v| v.base_type.trim()) {
-        Some(t) if t != "int" && v_is_scalar(region, iter) => {
+    let value = match decls.get(iter).filter(|v| v.rank() == 0) {
+        Some(v) if v.base_type.trim() != "int" => {
+            let t = v.base_type.trim();
             mk(ExprKind::Cast(t.to_string(), Box::new(value)))
         }
         _ => value,
     };
     Some((iter.clone(), value))
-}
-
-fn v_is_scalar(region: &Region, name: &str) -> bool {
-    region.symbols.get(name).is_some_and(|v| v.rank() == 0)
 }
 
 /// A `break` of this loop (not of a loop inside it).

@@ -1,14 +1,15 @@
 /* Loops over variables that the region itself declares, C89 style
  * (`int i; for (i = 0; ...)`), with and without a first value, read
  * after their loops, left by `break`, and in a nest; and a small array
- * that a parallel loop writes, one element per iteration. */
+ * that a parallel loop writes, one element per iteration; the value a
+ * local's loop leaves, from a start that converts to the local's type. */
 #include <stdio.h>
 
 #define N 300
 #define M 40
 
 static void kernels(int n, int m, double A[N], double B[N], double C[N],
-                    double G[M][M], double D[64], int out[4]) {
+                    double G[M][M], double D[64], double x, int out[4]) {
 #pragma scop
   int i;
   for (i = 0; i < n; i++)
@@ -34,6 +35,11 @@ static void kernels(int n, int m, double A[N], double B[N], double C[N],
   out[2] = r;
   for (int q = 0; q < 64; q++)
     D[q] = B[q] + A[q];
+  /* The value left is the local's: the start truncated to an int. */
+  int t;
+  for (t = x * 0.5; t < 3; t++)
+    D[t] += 1;
+  out[3] = t * 2;
 #pragma endscop
 }
 
@@ -48,8 +54,9 @@ int main(void) {
   for (int r = 0; r < M; r++)
     for (int c = 0; c < M; c++)
       G[r][c] = (r * 3 + c) % 11;
-  kernels(N, M, A, B, C, G, D, out);
-  kernels(N - 17, M - 3, A, B, C, G, D, out);
+  kernels(N, M, A, B, C, G, D, 3.0, out);
+  printf("%d\n", out[3]);
+  kernels(N - 17, M - 3, A, B, C, G, D, 9.0, out);
   for (int i = 0; i < N; i++)
     printf("%d %.1f %.1f %.1f\n", i, A[i], B[i], C[i]);
   for (int r = 0; r < M; r++)
@@ -57,6 +64,6 @@ int main(void) {
       printf("%.2f\n", G[r][c]);
   for (int q = 0; q < 64; q++)
     printf("%.1f\n", D[q]);
-  printf("%d %d %d\n", out[0], out[1], out[2]);
+  printf("%d %d %d %d\n", out[0], out[1], out[2], out[3]);
   return 0;
 }
