@@ -2484,3 +2484,41 @@ fn names_declared_in_a_region_and_used_after_it_are_named() {
         err
     );
 }
+
+/// pet's empty regions (nothing, `;`, `{ ; }`, a `const` local): the
+/// region stays as it is, saying so; each was an internal error (E0201,
+/// "please report it") in stage `valid` before its fallback.
+#[test]
+fn regions_with_nothing_to_compile_say_so() {
+    for (k, body) in ["", "  ;\n", "  {\n    ;\n  }\n", "  const int a = 3;\n"]
+        .iter()
+        .enumerate()
+    {
+        let text = format!(
+            "void foo(void)\n{{\n#pragma scop\n{}#pragma endscop\n}}\n",
+            body
+        );
+        let (status, err, _) = compile_file(&format!("empty-{}", k), &text);
+        assert_eq!(status, Some(0), "{}", err);
+        assert!(!err.contains("E0201"), "{}", err);
+        assert!(
+            err.contains(&format!("empty-{}.c:3:1: warning: the region in `foo` has no statement to compile; it stays as it is [E0106]", k)),
+            "{}",
+            err
+        );
+    }
+}
+
+/// A loop that never ends for some values of a parameter outside the
+/// region's context (pet's generic_condition: `min(i, N)` is 0 at i = 0
+/// where N >= 0, never 0 where N < 0): the dependence analysis reads the
+/// instances where the context holds, where the domain is bounded; it
+/// was an internal error ("unbounded optimum") and the region fell back
+/// to the host.
+#[test]
+fn loops_unbounded_outside_the_context_are_no_internal_error() {
+    let text = "static inline int min(int a, int b) { return a < b ? a : b; }\nvoid foo(int N, int *out)\n{\n  int i;\n  int a = -1;\n#pragma scop\n  for (i = 0; min(i, N); ++i)\n    a = 5;\n#pragma endscop\n  out[0] = a;\n  out[1] = i;\n}\n";
+    let (status, err, _) = compile_file("generic-condition", text);
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(!err.contains("E0201"), "{}", err);
+}

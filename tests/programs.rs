@@ -4075,3 +4075,20 @@ fn while_loops_that_count_are_for_loops() {
         assert!(scop.contains(domain), "no {} in\n{}", domain, scop);
     }
 }
+
+/// A summary function written for pet (`if (maybe()) A[i] = 0;`, its
+/// tests/summary.c) where `maybe` has a body with effects: a summary
+/// never runs, so its calls only make what they guard may-accesses. It
+/// was E0109 ("not known to be pure") in the summary; the rows now run on
+/// threads, and every version prints the sequential results (`maybe` is
+/// never called).
+#[test]
+fn calls_in_summary_functions_are_conditions_only() {
+    check("summary_calls");
+    check_cuda_emulated("summary_calls");
+    check_openmp("summary_calls");
+    let cu =
+        std::fs::read_to_string(root().join("target/e2e/program-summary_calls/cuda_kernel.cu"))
+            .unwrap();
+    assert!(one_thread_loops(&cu).is_empty(), "{}", cu);
+}

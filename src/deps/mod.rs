@@ -107,7 +107,17 @@ struct Model {
 
 impl Model {
     fn read(isl: &Isl, scop: &Scop) -> Result<Model> {
-        let domain = isl.union_set(&scop.domain_text()).isl(isl, STAGE)?;
+        // Instances where the context holds: the generated code runs
+        // nowhere else (its facts are checked at entry, assumed, or hold
+        // wherever the program has no undefined behaviour). Outside it a
+        // domain may be unbounded (pet's `for (i = 0; min(i, N); ++i)`
+        // never ends where N < 0), where isl finds no optimum.
+        let context = isl.set(&scop.context).isl(isl, STAGE)?;
+        let domain = isl
+            .union_set(&scop.domain_text())
+            .isl(isl, STAGE)?
+            .intersect_params(context)
+            .isl(isl, STAGE)?;
         let all = isl
             .union_set(&scop.domain_with_kills_text())
             .isl(isl, STAGE)?;

@@ -350,18 +350,23 @@ fn copies_of(
             copies += 1;
             continue;
         }
-        // A copy that separates nothing (`A[i] = ...` in a parallel loop:
-        // each element in one live range already) would only cost each
-        // GPU thread a private array of the whole extent, which lives in
-        // local memory, and its write-back.
+        // A copy of what the nest only writes, that separates nothing
+        // (`A[i] = ...` in a parallel loop: each element in one live
+        // range already), would only cost each GPU thread a private array
+        // of the whole extent, which lives in local memory, and its
+        // write-back. (One the nest also reads keeps its values in the
+        // thread, and the scheduler's choices hang on it.)
         let touched = |m: &UnionMap| -> Result<UnionMap> {
             m.copy()
                 .isl(isl, STAGE)?
                 .intersect_domain(names.copy().isl(isl, STAGE)?)
                 .isl(isl, STAGE)
         };
+        let read = touched(&r)?;
         let all_writes = touched(&mw)?.union(touched(&yw)?).isl(isl, STAGE)?;
-        if !shared_between_ranges(isl, scop, &stmts, depth, &touched(&r)?, &all_writes)? {
+        if read.is_empty().isl(isl, STAGE)?
+            && !shared_between_ranges(isl, scop, &stmts, depth, &read, &all_writes)?
+        {
             copies += 1;
             continue;
         }

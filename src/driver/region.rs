@@ -221,6 +221,22 @@ fn analyse(
         // Nothing to analyse: the region stays the user's code.
         return Ok(None);
     }
+    if scop.stmts.is_empty() && opts.emit.is_none() {
+        // `#pragma scop` around nothing, or around `;` (pet's empty
+        // regions): there is nothing to run elsewhere.
+        report.warnings.push(
+            Diagnostic::warning(
+                Code::UnsupportedStatement,
+                Some(region.loc.clone()),
+                format!(
+                    "the region in `{}` has no statement to compile; it stays as it is",
+                    region.function
+                ),
+            )
+            .with_hint("put the loops to parallelise between `#pragma scop` and `#pragma endscop`"),
+        );
+        return Ok(None);
+    }
     progress(opts, &scop.loc, no, "deps", deadline);
     debug_fault(opts, "deps");
     // `--emit` asks for dumps that need the dependences, which have no

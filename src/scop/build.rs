@@ -116,6 +116,9 @@ struct Builder<'r> {
     /// Inside the branches of `?:` or the right operand of `&&`, `||`:
     /// reads there may not happen, so they are may-reads.
     conditional: usize,
+    /// Inside the body of a summary function (which never runs: it
+    /// describes the accesses of its function's calls).
+    in_summary: bool,
     /// What is known there where it is affine (`i < n - 1` in
     /// `i < n - 1 ? x[i + 1] : 0`), as isl constraints: the reads are
     /// only of the instances where it holds, so that the footprint copied
@@ -295,6 +298,7 @@ fn build_with(prepared: &super::reshape::Prepared, dynamic: BTreeSet<String>) ->
         inner_locals: BTreeSet::new(),
         inner_declared: Vec::new(),
         conditional: 0,
+        in_summary: false,
         guards: Vec::new(),
         warnings: vec![],
         unseen_effects: false,

@@ -374,6 +374,15 @@ impl<'r> Builder<'r> {
                 if *f == self.region.function {
                     return Err(recursion(f, &e.loc));
                 }
+                if self.in_summary && !is_pure_function(f) {
+                    // A summary never runs: a call in it only makes what
+                    // it guards a may-access (pet's `if (maybe())`),
+                    // whatever the function does; its arguments are read.
+                    for a in args {
+                        self.reads_in(a, tuple, out, false)?;
+                    }
+                    return Ok(());
+                }
                 let writable = |k: usize| match self.region.prototypes.get(f) {
                     Some(Some(params)) => params.get(k).copied().unwrap_or(true),
                     _ => true,

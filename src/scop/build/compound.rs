@@ -495,7 +495,9 @@ impl Builder<'_> {
             body.iter().for_each(|s| s.declared(&mut declared));
             let saved = self.inner_locals.clone();
             self.inner_locals.extend(locals_of(&body, declared.iter()));
+            let outer = std::mem::replace(&mut self.in_summary, true);
             let r = self.collect(&body, tuple, reads, writes);
+            self.in_summary = outer;
             self.inner_locals = saved;
             for a in args {
                 let whole = match &a.kind {
