@@ -2522,3 +2522,17 @@ fn loops_unbounded_outside_the_context_are_no_internal_error() {
     assert_eq!(status, Some(0), "{}", err);
     assert!(!err.contains("E0201"), "{}", err);
 }
+
+/// An assumption on a variable the region assigns (pet's assume5:
+/// `__pencil_assume(k >= 0); k = -1;`) says so, not "not an affine fact".
+#[test]
+fn assumptions_on_assigned_values_name_the_assignment() {
+    let text = "int f(int k)\n{\n  int a;\n#pragma scop\n  __pencil_assume(k >= 0);\n  k = -1;\n  a = k % 16;\n#pragma endscop\n  return a + k;\n}\n";
+    let (status, err, _) = compile_file("assume-assigned", text);
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(
+        err.contains("assume-assigned.c:5:19: warning: `__pencil_assume(k >= 0)` is ignored: it reads `k`, which the region assigns [E0103]"),
+        "{}",
+        err
+    );
+}

@@ -267,17 +267,26 @@ impl<'r> Builder<'r> {
                 };
                 self.assumptions.push((fact, loc.clone()));
             }
-            _ => self.warnings.push(
-                Diagnostic::warning(
-                    Code::NonAffineCondition,
-                    Some(cond.loc.clone()),
-                    format!(
-                        "`__pencil_assume({})` is ignored: it is not an affine fact on the parameters",
-                        plain(cond)
-                    ),
+            _ => {
+                // Name the cause: a value the region changes (pet's
+                // assume5 assigns `k` after assuming `k >= 0`), an
+                // iterator, or the form of the expression.
+                let why = match names.iter().find(|n| self.written.contains(*n)) {
+                    Some(n) => format!("it reads `{}`, which the region assigns", n),
+                    None => match names.iter().find(|n| self.iters.contains(*n)) {
+                        Some(n) => format!("it reads the loop iterator `{}`", n),
+                        None => "it is not an affine fact on the parameters".to_string(),
+                    },
+                };
+                self.warnings.push(
+                    Diagnostic::warning(
+                        Code::NonAffineCondition,
+                        Some(cond.loc.clone()),
+                        format!("`__pencil_assume({})` is ignored: {}", plain(cond), why),
+                    )
+                    .with_hint("pencilc uses assumptions that compare affine expressions of values the region does not change, outside loops"),
                 )
-                .with_hint("pencilc uses assumptions that compare affine expressions of values the region does not change, outside loops"),
-            ),
+            }
         }
         Ok(())
     }
