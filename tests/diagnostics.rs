@@ -2536,3 +2536,38 @@ fn assumptions_on_assigned_values_name_the_assignment() {
         err
     );
 }
+
+/// A name the region declares that the code after it only declares
+/// again, in a block or a loop of its own, is not used after the region:
+/// the region is compiled, without the warning of one that is.
+#[test]
+fn names_declared_again_after_a_region_are_other_variables() {
+    let text = "void f(int n, int A[50])\n{\n#pragma scop\n  int t = 3;\n  for (int i = 0; i < n; i++) A[i] += t;\n#pragma endscop\n  {\n    int t = 9;\n    A[0] = t;\n  }\n  for (int t = 0; t < 2; t++) A[t] += 1;\n}\n";
+    let (status, err, _) = compile_file("declared-again", text);
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(!err.contains("used after it"), "{}", err);
+    let (_, err, _) = compile_file(
+        "declared-again-used",
+        &text.replace(
+            "  for (int t = 0; t < 2; t++) A[t] += 1;\n",
+            "  A[1] = t;\n",
+        ),
+    );
+    assert!(err.contains("declared-again-used.c:11:10: warning: `t` is declared inside the region (line 4) and used after it"), "{}", err);
+}
+
+/// A region whose loops only count (`while (k > 0) k -= 3;`) says that,
+/// not that it has no statement; a summary function that passes its
+/// array to a function with effects, called with a row, is no error
+/// (the row's `A` was read as `A[i]` of the caller's 2-d array: E0104).
+#[test]
+fn regions_that_only_count_and_summaries_passing_rows_compile() {
+    let text = "void g(int n, int *out)\n{\n  int k;\n#pragma scop\n  k = n;\n  while (k > 0) k -= 3;\n#pragma endscop\n  *out = k;\n}\n";
+    let (status, err, _) = compile_file("only-counts", text);
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(err.contains("only-counts.c:4:1: warning: the region in `g` has no statement besides the control of its loops; it stays as it is [E0106]"), "{}", err);
+    let text = "static int calls;\nint maybe(int n, int A[static n]) { return calls++ & 1; }\nvoid set_summary(int n, int A[static n])\n{\n  if (maybe(n, A))\n    A[0] = 0;\n}\n__attribute__((pencil_access(set_summary)))\nvoid set(int n, int A[static n]);\nvoid set(int n, int A[static n]) { A[0] = n; }\nvoid foo(int n, int A[static n][n])\n{\n#pragma scop\n  for (int i = 0; i < n; ++i)\n    set(n, A[i]);\n#pragma endscop\n}\n";
+    let (status, err, _) = compile_file("summary-row", text);
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(!err.contains("error"), "{}", err);
+}

@@ -4092,3 +4092,15 @@ fn calls_in_summary_functions_are_conditions_only() {
             .unwrap();
     assert!(one_thread_loops(&cu).is_empty(), "{}", cu);
 }
+
+/// Loops counted by a `_Bool` (`b += 2` stores 1): a `while` loop, which
+/// `scop::counted_whiles` took for the `for` loop it is not, and `for`
+/// loops (older), whose steps the device code made on an `unsigned
+/// char`: the device versions counted 0, 2, ... and left 2. Such loops
+/// are `while` loops of assignments, converted as C converts them.
+#[test]
+fn loops_counted_by_a_bool_store_what_c_stores() {
+    check("bool_counters");
+    check_cuda_emulated("bool_counters");
+    check_openmp("bool_counters");
+}

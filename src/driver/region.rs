@@ -224,13 +224,25 @@ fn analyse(
     if scop.stmts.is_empty() && opts.emit.is_none() {
         // `#pragma scop` around nothing, or around `;` (pet's empty
         // regions): there is nothing to run elsewhere.
+        // A region of loops that only count (`while (k > 0) k -= 3;`)
+        // has statements, but none the model keeps apart from loop
+        // control.
+        let what = if region
+            .body
+            .iter()
+            .all(|s| matches!(s, crate::front::syntax::Stmt::Decl { .. }))
+        {
+            "no statement to compile"
+        } else {
+            "no statement besides the control of its loops"
+        };
         report.warnings.push(
             Diagnostic::warning(
                 Code::UnsupportedStatement,
                 Some(region.loc.clone()),
                 format!(
-                    "the region in `{}` has no statement to compile; it stays as it is",
-                    region.function
+                    "the region in `{}` has {}; it stays as it is",
+                    region.function, what
                 ),
             )
             .with_hint("put the loops to parallelise between `#pragma scop` and `#pragma endscop`"),

@@ -11,11 +11,11 @@
 //! The assignment before the loop becomes the loop's initialiser (a
 //! declaration keeps its name without its value), so that nothing else
 //! writes the iterator outside its loop. Only integer variables that are
-//! not `volatile` and whose address the region never takes; `e` must not
-//! read `i`.
+//! not `_Bool` or `volatile` and whose address the region never takes;
+//! `e` must not read `i`.
 
 use crate::front::parse::{const_value, linear, Region};
-use crate::front::syntax::{local_decls, AssignOp, ExprKind, Stmt};
+use crate::front::syntax::{integer_kind, local_decls, AssignOp, ExprKind, Stmt};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The region with such loops rewritten, if it has any.
@@ -46,7 +46,13 @@ pub fn rewritten(region: &Region) -> Option<Region> {
 /// Whether the variable may count a loop: an integer scalar, not
 /// `volatile` (each of whose reads the program may observe).
 fn counts(v: &crate::front::syntax::VarDecl) -> bool {
-    v.rank() == 0 && !v.pointer && v.is_integer() && !v.volatile_or_register
+    v.rank() == 0
+        && !v.pointer
+        && v.is_integer()
+        && !v.volatile_or_register
+        // A `_Bool` counts 0 and 1 only (`b += 2` stores 1), which a
+        // loop of the model, stepping by integers, does not.
+        && integer_kind(v.base_type.trim()) != Some((1, false))
 }
 
 struct Cx {

@@ -258,7 +258,11 @@ impl Cx<'_> {
         // Whatever reading it said is not the user's concern here: the
         // region reports what it needs.
         self.warnings.borrow_mut().truncate(warnings);
-        parsed.map_err(|d| d.message)
+        parsed.map_err(|d| match d.loc {
+            // Where in the function: the region reports the call.
+            Some(at) => format!("at line {}: {}", at.line, d.message),
+            None => d.message,
+        })
     }
 
     /// The parsed function as device code, or why it cannot be.

@@ -135,7 +135,7 @@ impl<'a> Cx<'a> {
                 .err(
                     Code::PointerArithmetic,
                     n,
-                    "pointer dereference and address-of are not allowed in a region",
+                    "pointer dereference and address-of (`*p`, `&x`) are not translated here",
                 )
                 .with_hint("index arrays with subscripts, e.g. `A[i]` instead of `*(A + i)`")),
             "field_expression" => match self.member_chain(n) {

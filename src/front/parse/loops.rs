@@ -4,7 +4,9 @@
 
 use super::{const_value, Cx};
 use crate::diag::{Code, Diagnostic, Loc, Result};
-use crate::front::syntax::{is_integer_type, BinOp, Expr, ExprKind, Independent, Stmt, UnOp};
+use crate::front::syntax::{
+    integer_kind, is_integer_type, BinOp, Expr, ExprKind, Independent, Stmt, UnOp,
+};
 use tree_sitter::Node;
 
 impl Cx<'_> {
@@ -189,6 +191,28 @@ impl Cx<'_> {
                 ))
             }
         };
+        // A `_Bool` counts 0 and 1 only: `b += 2` stores 1. As a `while`
+        // loop its steps are assignments, converted as C converts them;
+        // the model's loops step by mathematical integers.
+        let ty = match &iter_type {
+            Some(t) => {
+                let t = super::casts::unqualified(t);
+                self.typedefs.borrow().get(&t).cloned().unwrap_or(t)
+            }
+            None => self
+                .declared
+                .borrow()
+                .get(&iter)
+                .filter(|d| !d.pointer && d.extents.is_empty())
+                .map(|d| d.element.clone())
+                .unwrap_or_default(),
+        };
+        if integer_kind(&ty) == Some((1, false)) {
+            return Err(noncanon(
+                "a `_Bool` iterator takes the values 0 and 1 only",
+                init,
+            ));
+        }
         // `for (int i = ...)` declares `i` for the rest of the loop.
         let _scope = (init.kind() == "declaration").then(|| self.enter_scope([]));
         let iter = if init.kind() == "declaration" {

@@ -81,12 +81,40 @@ impl Cx<'_> {
 }
 
 /// The first identifier (of a variable, type or tag) in `n` spelled
-/// `name`; not a member after `.` or `->` (`field_identifier`).
+/// `name` that refers to the region's declaration: not a member after `.`
+/// or `->` (`field_identifier`), nor a use in a block after a declaration
+/// of its own of that name hides it (`{ int t = 9; ... }`, `for (int k =
+/// 0; ...)`).
 fn named_in<'t>(n: Node<'t>, name: &str, src: &[u8]) -> Option<Node<'t>> {
     if matches!(n.kind(), "identifier" | "type_identifier") && n.utf8_text(src).ok() == Some(name) {
         return Some(n);
     }
+    if n.kind() == "for_statement"
+        && n.child_by_field_name("initializer")
+            .is_some_and(|i| i.kind() == "declaration" && declares(i, name, src))
+    {
+        return None;
+    }
     let mut c = n.walk();
     let children: Vec<Node<'t>> = n.named_children(&mut c).collect();
-    children.into_iter().find_map(|ch| named_in(ch, name, src))
+    for ch in children {
+        if n.kind() == "compound_statement" && ch.kind() == "declaration" && declares(ch, name, src)
+        {
+            // The rest of the block sees the new declaration.
+            return None;
+        }
+        if let Some(u) = named_in(ch, name, src) {
+            return Some(u);
+        }
+    }
+    None
+}
+
+/// Whether the declaration `d` declares a variable `name`.
+fn declares(d: Node, name: &str, src: &[u8]) -> bool {
+    let mut c = d.walk();
+    let found = d
+        .children_by_field_name("declarator", &mut c)
+        .any(|x| declared_name(x, src).as_deref() == Some(name));
+    found
 }

@@ -374,21 +374,18 @@ impl<'r> Builder<'r> {
                 if *f == self.region.function {
                     return Err(recursion(f, &e.loc));
                 }
-                if self.in_summary && !is_pure_function(f) {
-                    // A summary never runs: a call in it only makes what
-                    // it guards a may-access (pet's `if (maybe())`),
-                    // whatever the function does; its arguments are read.
-                    for a in args {
-                        self.reads_in(a, tuple, out, false)?;
-                    }
-                    return Ok(());
-                }
+                // A summary never runs: a call in it only makes what it
+                // guards a may-access (pet's `if (maybe())`), whatever the
+                // function does; its arguments are read as a bodiless
+                // function's are.
+                let in_summary = self.in_summary;
                 let writable = |k: usize| match self.region.prototypes.get(f) {
                     Some(Some(params)) => params.get(k).copied().unwrap_or(true),
                     _ => true,
                 };
                 if let Some((_, a)) = args.iter().enumerate().find(|(k, a)| {
-                    writable(*k)
+                    !in_summary
+                        && writable(*k)
                         && self.region.prototypes.contains_key(f)
                         && !is_pure_function(f)
                         && self.names_memory(a)
@@ -400,7 +397,8 @@ impl<'r> Builder<'r> {
                     )
                     .with_hint("declare the parameter `const` if the function only reads it, or call the function as a statement with a summary function (`__attribute__((pencil_access(summary)))`)"));
                 }
-                if !is_pure_function(f) && self.region.prototypes.contains_key(f) {
+                if in_summary {
+                } else if !is_pure_function(f) && self.region.prototypes.contains_key(f) {
                     // pet and PPCG take a call of a function the file only
                     // declares as a pure function of its arguments.
                     if self.assumed_pure.insert(f.clone()) {
