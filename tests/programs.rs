@@ -4038,7 +4038,9 @@ fn loops_over_variables_the_region_declares_are_parallel() {
 /// (`int i; ... #pragma endscop; return t + i;`): the host file did not
 /// build ("`i` undeclared"), since each version of the region sits in a
 /// block of its own. Such a region keeps the user's code, with a warning
-/// (`diagnostics`), and every version runs it.
+/// (`diagnostics`), and every version runs it. A later region of the
+/// block that reads the name sees its declaration (it was E0108, "not
+/// declared") and is compiled.
 #[test]
 fn names_declared_in_a_region_and_used_after_it_keep_their_scope() {
     check("declared_in_region_used_after");

@@ -258,6 +258,15 @@ impl<'a> Cx<'a> {
                     dead_after: self.dead_after(within, children[end], symbols),
                     call_values: BTreeMap::new(),
                 });
+                // The region's own declarations are C's for the rest of
+                // the block: a later region may use them (the first then
+                // keeps its code: `outlived`). One the collection cannot
+                // read leaves the later region's use undeclared, as before.
+                for s in &children[i + 1..end] {
+                    if s.kind() == "declaration" {
+                        let _ = self.collect_declaration(*s, typedefs, symbols);
+                    }
+                }
                 i = end + 1;
                 continue;
             } else if is_pragma(ch, self.src, "endscop") {
