@@ -16,7 +16,7 @@
 
 use crate::front::parse::{const_value, linear, Region};
 use crate::front::syntax::{integer_kind, local_decls, AssignOp, ExprKind, Stmt};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// The region with such loops rewritten, if it has any.
 pub fn rewritten(region: &Region) -> Option<Region> {
@@ -25,14 +25,17 @@ pub fn rewritten(region: &Region) -> Option<Region> {
         .body
         .iter()
         .for_each(|s| super::index_values::addresses(s, &mut address_taken));
-    let integers: BTreeMap<String, bool> = region
+    // The front end gives every local a name of its own, so one set
+    // serves the whole region.
+    let counters: BTreeSet<String> = region
         .symbols
         .iter()
         .chain(local_decls(&region.body).iter())
-        .map(|(n, v)| (n.clone(), counts(v)))
+        .filter(|(_, v)| counts(v))
+        .map(|(n, _)| n.clone())
         .collect();
     let cx = Cx {
-        integers,
+        counters,
         address_taken,
     };
     let mut changed = false;
@@ -56,7 +59,7 @@ fn counts(v: &crate::front::syntax::VarDecl) -> bool {
 }
 
 struct Cx {
-    integers: BTreeMap<String, bool>,
+    counters: BTreeSet<String>,
     address_taken: BTreeSet<String>,
 }
 
@@ -98,7 +101,7 @@ impl Cx {
         let ExprKind::Ident(iter) = &lhs.kind else {
             return None;
         };
-        if self.integers.get(iter) != Some(&true) || self.address_taken.contains(iter) {
+        if !self.counters.contains(iter) || self.address_taken.contains(iter) {
             return None;
         }
         let step = match op {

@@ -21,8 +21,9 @@ use tree_sitter::Node;
 /// The first name that a declaration among `region` (the statements
 /// between the pragmas) declares and that `after` (the rest of the
 /// block) names: where it is declared and where it is named. A name
-/// that `after` only declares again in a block of its own counts too:
-/// the check is by the text, so it errs on the side of the user's code.
+/// that `after` declares again hides it for the rest of that block or
+/// loop; otherwise the check is by the identifiers' text (a macro's
+/// use counts), so it errs on the side of the user's code.
 #[derive(Clone, Debug)]
 pub struct Outlived {
     pub name: String,

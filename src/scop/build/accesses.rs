@@ -397,8 +397,7 @@ impl<'r> Builder<'r> {
                     )
                     .with_hint("declare the parameter `const` if the function only reads it, or call the function as a statement with a summary function (`__attribute__((pencil_access(summary)))`)"));
                 }
-                if in_summary {
-                } else if !is_pure_function(f) && self.region.prototypes.contains_key(f) {
+                if !in_summary && !is_pure_function(f) && self.region.prototypes.contains_key(f) {
                     // pet and PPCG take a call of a function the file only
                     // declares as a pure function of its arguments.
                     if self.assumed_pure.insert(f.clone()) {
@@ -411,7 +410,7 @@ impl<'r> Builder<'r> {
                             .with_hint("if it has side effects, call it as a statement with a summary function (`__attribute__((pencil_access(summary)))`); kernels call it only where the device code given with --opencl-include-file or --cuda-include-file defines it"),
                         );
                     }
-                } else if !is_pure_function(f) {
+                } else if !in_summary && !is_pure_function(f) {
                     return Err(Diagnostic::error(Code::ImpureCall, Some(e.loc.clone()), format!("call to `{}`, which is not known to be pure", f))
                         .with_hint("in an expression, only math builtins (sqrt, exp, fminf, mixf, clamp, ...) and functions of this file whose body is local declarations and one `return` (inlined, where the globals they read are declared before the region and no local hides them) may be called; call other functions as statements, with a summary function (`__attribute__((pencil_access(summary)))`)"));
                 }
