@@ -32,6 +32,10 @@
 #     (OMP_NUM_THREADS=1), pageable, staged out only, and the default
 #     (auto: pageable until 64 MiB of copies were asked for), alternately,
 #     twice each: copies.tsv.
+#     Before them, benches/gpu/pin_cost.cu: what pinning host memory
+#     costs (the first pinned allocation apart from later ones, by size,
+#     registering an array in place) and 32 MB copies pageable, pinned and
+#     staged by chunk size: pin_cost.tsv.
 #     GPU_MEASURE_COPIES=0 leaves it out.
 #  6. The GPU model's choices: the kernels whose schedule it changed
 #     (GPU_MEASURE_CHOICE_KERNELS, default trmm: a sequential loop hoisted
@@ -165,6 +169,14 @@ fi
 # pinning of the staging buffers counts as allocation (alloc_ms).
 : >"$out/copies.tsv"
 if [ "${GPU_MEASURE_COPIES:-1}" != 0 ]; then
+  if "$nvcc" -O3 -arch=native -Xcompiler -fopenmp benches/gpu/pin_cost.cu -o "$out/pin_cost" \
+       2>"$out/pin_cost.log"; then
+    timeout 60 "$out/pin_cost" >"$out/pin_cost.tsv" 2>>"$out/pin_cost.log" || status=1
+    cat "$out/pin_cost.tsv"
+  else
+    echo "gpu-measure: pin_cost did not build (see $out/pin_cost.log)" >&2
+    status=1
+  fi
   printf 'kernel\tcopy\trun\talloc_ms\tcopy_in_ms\tkernels_ms\tcopy_out_ms\tbytes_in\tbytes_out\n' >"$out/copies.tsv"
   for name in $(echo "${GPU_MEASURE_COPY_KERNELS:-atax,bicg,mvt,gesummv,gemver,2mm,correlation}" | tr ',' ' '); do
     klimit=$(awk -v k="$name" '$1 == k { print $2 }' "$out/limits")
