@@ -46,7 +46,10 @@
 #     and the reductions (GPU_MEASURE_COMBINE_KERNELS, default durbin and
 #     gramschmidt; ludcmp initialises for seconds) combined by each
 #     launch's last block and by a combining kernel
-#     (PENCILC_COMBINE=kernel), three runs each: choices.txt.
+#     (PENCILC_COMBINE=kernel), and the host loops of small launches
+#     run as one block (GPU_MEASURE_ONE_BLOCK_KERNELS, default jacobi-1d)
+#     against a launch per kernel and step (`--one-block-loops never`),
+#     three runs each: choices.txt.
 #     GPU_MEASURE_CHOICES=0 leaves it out.
 #
 # GPU_MEASURE_KERNELS=a,b,c measures only those kernels.
@@ -206,6 +209,17 @@ if [ "${GPU_MEASURE_CHOICES:-1}" != 0 ]; then
       --kernels "${GPU_MEASURE_CHOICE_KERNELS:-trmm}" --pencilc-args "--hoist $hoist" \
       --work-dir "$out/choices-$hoist" --json "$out/choices-$hoist.json" \
       2>"$out/choices-$hoist.log" | tee -a "$out/choices.txt" || status=1
+  done
+  # Host loops of small launches as one block (--one-block-loops): the
+  # time loop of jacobi-1d (1,000 launches of 63 blocks otherwise).
+  for one in auto never; do
+    echo "--one-block-loops $one" >>"$out/choices.txt"
+    "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
+      --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "-arch=native -cudart shared -Xcompiler -fopenmp" \
+      --versions device --timeout "$limit" --dataset "$dataset" --runs 3 \
+      --kernels "${GPU_MEASURE_ONE_BLOCK_KERNELS:-jacobi-1d}" --pencilc-args "--one-block-loops $one" \
+      --work-dir "$out/one-block-$one" --json "$out/one-block-$one.json" \
+      2>"$out/one-block-$one.log" | tee -a "$out/choices.txt" || status=1
   done
   for tiles in model never; do
     echo "shared tiles: $tiles" >>"$out/choices.txt"

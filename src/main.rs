@@ -45,6 +45,16 @@ enum HoistArg {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
+enum OneBlockArg {
+    /// CUDA: where each launch in the loop is small when the program runs
+    /// (at most 4 rounds of the block's threads).
+    Auto,
+    /// Whatever the launches' sizes (for testing).
+    Always,
+    Never,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
 enum SchedulerArg {
     /// pencilc's Pluto-style ILP scheduler.
     Pluto,
@@ -116,6 +126,12 @@ struct Cli {
     /// host instead, around kernels of the parallel loops inside it.
     #[arg(long, value_enum, default_value = "auto")]
     hoist: HoistArg,
+    /// CUDA: whether a sequential host loop around small kernels (a time
+    /// loop over a short stencil) runs as one kernel of one block, its
+    /// threads taking each launch in turn with a barrier between them,
+    /// instead of a launch per kernel and iteration.
+    #[arg(long = "one-block-loops", value_enum, default_value = "auto")]
+    one_block_loops: OneBlockArg,
     /// Host output file (one input only); kernel files are named after it.
     #[arg(short = 'o', long = "output", conflicts_with = "output_dir")]
     output: Option<PathBuf>,
@@ -520,6 +536,20 @@ fn options(
         map.grid_limit = [65535, i32::MAX as i64];
     }
     map.tile_size = cli.tile_size;
+    map.one_block_loops = match (cli.one_block_loops, target) {
+        (OneBlockArg::Never, _) => pencilc::map::OneBlockLoops::Never,
+        (OneBlockArg::Auto, Target::Cuda) => pencilc::map::OneBlockLoops::Auto,
+        (OneBlockArg::Always, Target::Cuda) => pencilc::map::OneBlockLoops::Always,
+        (OneBlockArg::Auto, _) => pencilc::map::OneBlockLoops::Never,
+        (OneBlockArg::Always, _) => {
+            return Err(Diagnostic::error(
+                Code::Usage,
+                None,
+                "--one-block-loops always is an option of --target cuda",
+            )
+            .with_hint("drop it, or compile with --target cuda"))
+        }
+    };
     map.mem.shared = !cli.no_shared_memory;
     map.mem.private = !cli.no_private_memory;
     map.mem.shared_write_back |= cli.shared_write_back;

@@ -225,3 +225,99 @@ fn every_polybench_kernel_at_small_is_correct_as_cuda_for_the_h100() {
         Programs::EmulatedCuda,
     );
 }
+
+/// A time loop over short arrays runs as one launch of one block
+/// (`ast::one_block`): its threads take each step's launches in turn, with
+/// a barrier between them; over long arrays the host launches each kernel
+/// per step as before (the choice is made when the program runs). Both
+/// give the sequential results with blocks in either order, as does the
+/// one block forced onto a long array (many rounds of its threads), and
+/// the fused kernel's generated names leave the user's `ft0` and `fv0`
+/// alone.
+#[test]
+fn short_time_loops_run_as_one_block_and_long_ones_launch_per_step() {
+    let src = root().join("tests/programs/one_block_loops.c");
+    let dir = scratch("fakecuda-one-block-loops");
+    let seq = build_sequential(&src, &dir);
+    let headers = root().join("pencil-headers").display().to_string();
+    let launches_of = |exe: &Path, args: &[&str], order: &str| -> usize {
+        let want = run(Command::new(&seq).args(args), "sequential program");
+        let out = run(
+            Command::new(exe)
+                .args(args)
+                .env("PENCILC_RUN", "device")
+                .env("FAKECUDA_COUNT", "1")
+                .env("FAKECUDA_BLOCK_ORDER", order),
+            "running the emulated program",
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&want.stdout),
+            "{} {:?} (blocks {})",
+            exe.display(),
+            args,
+            order
+        );
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        let counts = err
+            .lines()
+            .find(|l| l.starts_with("fakecuda: "))
+            .unwrap_or_else(|| panic!("no counts:\n{}", err));
+        let at = counts.find(" launches,").unwrap();
+        counts[..at]
+            .split_whitespace()
+            .last()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let build = |tag: &str, extra: &[&str]| {
+        let host = dir.join(format!("{}.c", tag));
+        run(
+            Command::new(pencilc())
+                .args(["--target", "cuda"])
+                .args(extra)
+                .arg("-o")
+                .arg(&host)
+                .arg(&src),
+            "pencilc --target cuda",
+        );
+        let kernel = dir.join(format!("{}_kernel.cu", tag));
+        let exe = dir.join(format!("{}-emulated", tag));
+        build_emulated_cuda(
+            &host,
+            &kernel,
+            &["-I".to_string(), headers.clone()],
+            &[],
+            &exe,
+        );
+        (
+            exe,
+            std::fs::read_to_string(&host).unwrap(),
+            std::fs::read_to_string(&kernel).unwrap(),
+        )
+    };
+    let (auto, host, kernels) = build("auto", &[]);
+    assert!(
+        kernels.contains("__launch_bounds__(1024)\n__global__ void "),
+        "{}",
+        kernels
+    );
+    assert!(
+        kernels.contains("int ft0") && !kernels.contains("const int ft0 "),
+        "{}",
+        kernels
+    );
+    assert!(host.contains("_launch(1, "), "{}", host);
+    for order in ["forward", "reverse"] {
+        // 100 points: 4 blocks a launch, one round of the block.
+        assert_eq!(launches_of(&auto, &[], order), 1);
+        // 5,000: 157 blocks of 32, over 4 rounds: a launch per kernel and step.
+        assert!(launches_of(&auto, &["5000", "7"], order) >= 4 * 7);
+    }
+    let (always, _, _) = build("always", &["--one-block-loops", "always"]);
+    assert_eq!(launches_of(&always, &["9000", "5"], "reverse"), 1);
+    let (never, _, kernels) = build("never", &["--one-block-loops", "never"]);
+    assert!(!kernels.contains("__launch_bounds__(1024)"), "{}", kernels);
+    assert!(launches_of(&never, &[], "forward") >= 4 * 20);
+}

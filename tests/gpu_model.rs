@@ -692,12 +692,14 @@ fn the_harness_prices_the_time_steps_of_its_dataset() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let work = root.join("target/e2e/harness-gpu-model-steps");
     std::fs::create_dir_all(&work).unwrap();
+    // Launches per step: with the time loop on the host.
     for (cflags, launches) in [("", 40.0), ("-DTSTEPS=7 -DN=30", 14.0)] {
         let json = work.join("model.json");
         let _ = std::fs::remove_file(&json);
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_pencilc-harness"))
             .args(["--gpu-model", "--dataset", "MINI", "--kernels", "jacobi-1d"])
             .args(["--cflags", cflags])
+            .args(["--pencilc-args", "--one-block-loops never"])
             .arg("--pencilc")
             .arg(env!("CARGO_BIN_EXE_pencilc"))
             .arg("--polybench")
@@ -720,7 +722,9 @@ fn the_harness_prices_the_time_steps_of_its_dataset() {
 /// pencilc itself reads the sizes PolyBench's `main` passes (`int tsteps
 /// = 20; ... kernel_jacobi_1d(tsteps, n, ...)`): jacobi-1d at MINI is
 /// profiled at 20 steps, 40 launches, not at an assumed 1000; the user's
-/// `--gpu-model-params` still wins.
+/// `--gpu-model-params` still wins. The launches per step are counted
+/// with the host loop kept (`--one-block-loops never`); by default the
+/// loop is one launch whose threads each wait at two barriers a step.
 #[test]
 fn pencilc_profiles_at_the_sizes_every_call_passes() {
     let src = root().join("polybench/stencils/jacobi-1d/jacobi-1d.c");
@@ -741,6 +745,28 @@ fn pencilc_profiles_at_the_sizes_every_call_passes() {
         if let Some(e) = extra {
             cmd.args(["--gpu-model-params", e]);
         }
+        let mut one_block = Command::new(pencilc());
+        one_block.args(cmd.get_args());
+        let fused = one_block.arg(&src).output().unwrap();
+        let fused = String::from_utf8_lossy(&fused.stdout);
+        let kernel2 = fused
+            .lines()
+            .find(|l| l.starts_with("kernel\tname=kernel2\t"))
+            .unwrap_or_else(|| panic!("{}", fused));
+        let field = |line: &str, name: &str| -> f64 {
+            line.split('\t')
+                .find_map(|f| f.strip_prefix(name))
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("{} in {}", name, line))
+        };
+        assert_eq!(field(kernel2, "launches="), 1.0, "{}", kernel2);
+        assert_eq!(
+            field(kernel2, "span_barriers="),
+            2.0 * launches,
+            "{}",
+            kernel2
+        );
+        cmd.args(["--one-block-loops", "never"]);
         let out = cmd.arg(&src).output().unwrap();
         assert!(
             out.status.success(),

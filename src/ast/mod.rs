@@ -11,6 +11,7 @@ mod footprint;
 mod instances;
 mod launch;
 pub mod memory;
+pub mod one_block;
 mod private;
 pub mod reductions;
 mod redundant_barriers;

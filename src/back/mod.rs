@@ -327,6 +327,7 @@ pub fn emit(
                 block: k.launch.block.clone(),
                 args: k.launch.args.clone(),
                 device_fn: k.device_fn,
+                bounds: Some(k.launch.block.iter().product::<i64>()).filter(|&t| t >= 512),
             })
             .collect();
         c.insert("kernels", &ks);

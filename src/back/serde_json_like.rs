@@ -11,6 +11,10 @@ pub struct K {
     pub block: Vec<i64>,
     pub args: Vec<String>,
     pub device_fn: bool,
+    /// CUDA's `__launch_bounds__`: the block's threads where they are so
+    /// many that registers could run out (512 or more: 128 registers
+    /// each), so that nvcc spills rather than the launch failing.
+    pub bounds: Option<i64>,
 }
 #[derive(serde::Serialize)]
 pub struct Buffer {

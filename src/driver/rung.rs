@@ -464,6 +464,21 @@ fn device_version(
         placements.push(read_back.kernel_note(scop));
         let read_back = ast::executed::check_launches(isl, scop, deps, &a)?;
         placements.push(read_back.launch_note(scop));
+        // After the checks, which the launches as they were passed: a
+        // fused loop runs the same launches in the same order (`ast::one_block`).
+        let fused = ast::one_block::one_block_loops(
+            scop,
+            deps,
+            &mut a,
+            opts.map.one_block_loops,
+            opts.map.one_block_threads,
+        );
+        if fused > 0 {
+            placements.push(format!(
+                "{} host loop(s) of small launches run as one block of {} threads where their launches are small (--one-block-loops)",
+                fused, opts.map.one_block_threads
+            ));
+        }
         lap(report, "ast");
         Some(a)
     };

@@ -61,6 +61,21 @@ pub struct MapOptions {
     pub sizes: Option<String>,
     /// Shared and private memory choices and limits.
     pub mem: memory::MemOptions,
+    /// Whether sequential host loops of small launches run as one block
+    /// (`ast::one_block`), and that block's threads.
+    pub one_block_loops: OneBlockLoops,
+    pub one_block_threads: i64,
+}
+
+/// `--one-block-loops`: host loops of small launches as one kernel of one block.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OneBlockLoops {
+    #[default]
+    Never,
+    /// Where the launches are small when the program runs.
+    Auto,
+    /// Whatever their size (tests, measurements).
+    Always,
 }
 
 impl MapOptions {
@@ -72,6 +87,7 @@ impl MapOptions {
             block_1d: b1,
             block_2d: b2,
             block_3d: b3,
+            one_block_threads: d.max_threads_per_block.clamp(1, 1024),
             mem: memory::MemOptions {
                 max_shared_bytes: d.shared_memory_per_block,
                 // A double takes two 32-bit registers; leave room for the
@@ -99,6 +115,8 @@ impl Default for MapOptions {
             wrap_grid: 32768,
             sizes: None,
             mem: memory::MemOptions::default(),
+            one_block_loops: OneBlockLoops::Never,
+            one_block_threads: 1024,
         }
     }
 }

@@ -503,7 +503,14 @@ impl Region<'_> {
                     serial: serial.clone(),
                 };
                 run.run(&l.body, &mut e, 1.0);
-                let work = run.work;
+                let mut work = run.work;
+                // One block that plays launches one after another
+                // (`ast::one_block`): after each barrier its threads read
+                // what others wrote, a round trip beyond their L1.
+                if l.plan.n_block == 0 && out.threads_per_block > 1.0 {
+                    work.far_accesses += work.barriers;
+                    work.global_accesses += work.barriers;
+                }
                 out.total.add_scaled(&work, wb * wt);
                 if work.chain() > out.busiest.chain() {
                     out.busiest = work;
