@@ -4106,3 +4106,45 @@ fn loops_counted_by_a_bool_store_what_c_stores() {
     check_cuda_emulated("bool_counters");
     check_openmp("bool_counters");
 }
+
+/// Final values read later in the region whose formula's inputs change
+/// after the loop, or whose bound C compares in another type (`double`,
+/// `size_t`), or whose arithmetic passes `int` (a `long long` counter, a
+/// `<=` bound at INT_MAX): silent wrong results found by the red team of
+/// 2026-12-04; such reads now keep the loops as written (E0106).
+#[test]
+fn final_values_keep_their_inputs_and_types() {
+    check("final_value_inputs");
+    check_cuda_emulated("final_value_inputs");
+    check_openmp("final_value_inputs");
+}
+
+/// Starts and steps that C converts into the iterator's type: an `int`
+/// iterator from an `unsigned` or `long` start (its kept loop ranges over
+/// the whole type, so the buffers hold what it touches; it wrote past
+/// one in CUDA), unsigned steps (`a += 0xFFFFFFFFu` counts down).
+#[test]
+fn starts_and_steps_convert_as_c_converts_them() {
+    check("wrapped_starts_and_steps");
+    check_cuda_emulated("wrapped_starts_and_steps");
+    check_openmp("wrapped_starts_and_steps");
+}
+
+/// Pointers at scalars of the region (`int *p = &x;`, `f(&g)`): the
+/// overlap check compares the scalars' bytes too, the caller's where the
+/// region is outlined.
+#[test]
+fn pointers_at_scalars_are_in_the_overlap_check() {
+    check("scalars_pointers_reach");
+    check_cuda_emulated("scalars_pointers_reach");
+    check_openmp("scalars_pointers_reach");
+}
+
+/// `int a = t, t = 5;` after a region that declares `t`: the first `t`
+/// is the region's.
+#[test]
+fn names_declared_again_later_in_a_declaration_still_read_the_regions() {
+    check("declared_again_in_one_declaration");
+    check_cuda_emulated("declared_again_in_one_declaration");
+    check_openmp("declared_again_in_one_declaration");
+}

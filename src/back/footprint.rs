@@ -119,7 +119,14 @@ pub fn buffer(a: &Array) -> Option<DeviceBuffer> {
 /// the number of bytes from there, for the overlap check, which comes
 /// before the region's own declarations.
 pub fn byte_range(scop: &Scop, ast: &GpuAst, name: &str) -> Option<(String, String)> {
-    let a = scop.array(name)?;
+    // A scalar (a parameter, or a variable the region keeps in a buffer):
+    // the variable's own bytes.
+    let Some(a) = scop
+        .array(name)
+        .filter(|a| !a.is_scalar() || a.is_struct_object())
+    else {
+        return Some((scalar_address(name), format!("(size_t) sizeof({})", name)));
+    };
     if a.layout.is_none() {
         let mut size = format!("sizeof({})", a.elem_type);
         for e in &a.extents {
@@ -143,6 +150,13 @@ pub fn byte_range(scop: &Scop, ast: &GpuAst, name: &str) -> Option<(String, Stri
         start,
         format!("(size_t) ({}) * sizeof({})", len, a.elem_type),
     ))
+}
+
+/// The address of the scalar `name` as the overlap check compares it;
+/// an outlined region, which holds a copy of the scalar, puts the
+/// caller's address in its place (`outline`).
+pub fn scalar_address(name: &str) -> String {
+    format!("((size_t) &{})", name)
 }
 
 /// A kernel's subscript of `a` on its device buffer: the linear index

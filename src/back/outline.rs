@@ -173,7 +173,15 @@ pub fn outline(scop: &Scop, number: usize, v: &Versions) -> Option<Outlined> {
     for (n, ty) in &by_address {
         def.push_str(&format!("    {} {} = *pencilc_p_{};\n", ty, n, n));
     }
-    def.push_str(&indented(v.select, 1));
+    // The overlap check compares the caller's scalar, not this copy.
+    let mut select = v.select.to_string();
+    for (n, _) in &by_address {
+        select = select.replace(
+            &super::footprint::scalar_address(n),
+            &format!("((size_t) pencilc_p_{})", n),
+        );
+    }
+    def.push_str(&indented(&select, 1));
     def.push_str("\n    if (pencilc_version == PENCILC_SEQ)\n        return 0;\n");
     def.push_str("    if (pencilc_version == PENCILC_DEVICE)\n");
     def.push_str(&indented(v.device.trim_end(), 1));

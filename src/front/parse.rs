@@ -41,8 +41,8 @@ mod sizeof;
 mod stmts;
 mod structs;
 mod switch;
-pub use exprs::const_value;
 use exprs::*;
+pub use exprs::{const_value, signed_const_value};
 pub use loops::linear;
 use pragmas::*;
 

@@ -427,6 +427,7 @@ fn assume_checked(isl: &crate::isl::Isl, scop: &mut Scop, facts: isl_rs::Set) ->
 /// which arrays the user declared as pointers (`reshape`).
 fn may_alias(
     arrays: &[Array],
+    params: &[String],
     symbols: &BTreeMap<String, VarDecl>,
     plans: &BTreeMap<String, super::reshape::Plan>,
 ) -> Vec<(String, String)> {
@@ -467,6 +468,31 @@ fn may_alias(
             };
             if may && (a.written || b.written) {
                 pairs.push((a.name.clone(), b.name.clone()));
+            }
+        }
+    }
+    // A pointer may also point at a scalar it could name (`int *p = &x;`,
+    // `f(&g)` of a global g), which the generated code keeps in a buffer
+    // or passes by value: the scalars the region reads or writes (and
+    // its integer parameters, which it reads) against each pointer, where
+    // one of the two is written.
+    let scalars = arrays
+        .iter()
+        .filter(|a| a.is_scalar() && !a.local && a.members.is_empty())
+        .map(|a| (a.name.as_str(), a.written))
+        .chain(params.iter().map(|p| (p.as_str(), false)));
+    for (name, written) in scalars {
+        let Some(d) = symbols
+            .get(name)
+            .filter(|d| d.rank() == 0 && !d.pointer && !d.is_struct_object())
+        else {
+            continue;
+        };
+        for a in arrays {
+            if let Some(Kind::Pointer(p)) = kind(a) {
+                if (d.storage == Storage::Global || p != Storage::Param) && (written || a.written) {
+                    pairs.push((a.name.clone(), name.to_string()));
+                }
             }
         }
     }

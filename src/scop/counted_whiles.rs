@@ -14,7 +14,7 @@
 //! not `_Bool` or `volatile` and whose address the region never takes;
 //! `e` must not read `i`.
 
-use crate::front::parse::{const_value, linear, Region};
+use crate::front::parse::{linear, signed_const_value, Region};
 use crate::front::syntax::{integer_kind, local_decls, AssignOp, ExprKind, Stmt};
 use std::collections::BTreeSet;
 
@@ -105,8 +105,10 @@ impl Cx {
             return None;
         }
         let step = match op {
-            AssignOp::Add => const_value(rhs)?,
-            AssignOp::Sub => const_value(rhs)?.checked_neg()?,
+            // Unsigned constants wrap in the counter's type (`a +=
+            // 0xFFFFFFFFu` counts an `int` down).
+            AssignOp::Add => signed_const_value(rhs)?,
+            AssignOp::Sub => signed_const_value(rhs)?.checked_neg()?,
             AssignOp::Assign => match linear(rhs, iter)? {
                 (1, c) => c,
                 _ => return None,

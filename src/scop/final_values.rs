@@ -57,6 +57,12 @@ fn process(
         if wrapping.contains(&iter) {
             continue;
         }
+        // The names the value is computed from: a statement that may
+        // change one (`m = 5;` after `for (i = 0; i < m; i++)`) ends the
+        // reads the formula stands for.
+        let mut inputs = Vec::new();
+        value.idents(&mut inputs);
+        inputs.retain(|n| n != &iter);
         for s in body[k + 1..].iter_mut() {
             // A statement that may write the variable (`if (c) i = 2;`)
             // ends the reads of the loop's value, its own included.
@@ -71,6 +77,9 @@ fn process(
                     *changed |= new != *init;
                     *init = new;
                 }
+                break;
+            }
+            if written.iter().any(|w| inputs.contains(w)) {
                 break;
             }
             let mut names = Vec::new();
@@ -136,6 +145,20 @@ fn final_value(s: &Stmt, decls: &BTreeMap<String, VarDecl>) -> Option<(String, E
     if used.iter().any(|u| written.contains(u)) {
         return None;
     }
+    // The comparison in the iterator's own type, the formula's arithmetic
+    // too: a bound of a wider or floating type (`i < x` of a `double`
+    // x stops at the first integer at or above it; `j < sizeof B` compares
+    // in `size_t`) is not this formula's.
+    let var = |n: &str| decls.get(n).map(|v| v.base_type.clone());
+    let iter_arith = Arith::of_c_type(decls.get(iter)?.base_type.trim())?;
+    let integer = |a: Arith| matches!(a, Arith::Int | Arith::UInt | Arith::Long | Arith::ULong);
+    let bound_arith = arith::type_of(bound, &var)?;
+    if !integer(iter_arith)
+        || !integer(bound_arith)
+        || Arith::common(iter_arith, bound_arith) != iter_arith
+    {
+        return None;
+    }
     let loc = &cond.loc;
     let mk = |kind| Expr {
         kind,
@@ -144,19 +167,29 @@ fn final_value(s: &Stmt, decls: &BTreeMap<String, VarDecl>) -> Option<(String, E
     let bin = |op, x: Expr, y: Expr| mk(ExprKind::Binary(op, Box::new(x), Box::new(y)));
     let int = |v: i64| mk(ExprKind::Int(v, v.to_string()));
     // The start as the iterator holds it: `k = alpha + 1` of a `double`
-    // alpha stores its conversion, which the loop then compares.
-    let var = |n: &str| decls.get(n).map(|v| v.base_type.clone());
-    let lb = match (
-        arith::type_of(init, &var),
-        decls.get(iter).map(|v| v.base_type.trim()),
-    ) {
-        (Some(Arith::Int | Arith::UInt | Arith::Long | Arith::ULong), _) | (_, None) => {
-            init.clone()
-        }
-        (_, Some(t)) => mk(ExprKind::Cast(t.to_string(), Box::new(init.clone()))),
+    // alpha stores its conversion, which the loop then compares; in a
+    // type wider than `int` the formula's arithmetic is done in it (`lb +
+    // s * ceild(...)` of a `long long` passes `int`'s range).
+    let iter_type = decls.get(iter).map(|v| v.base_type.trim()).unwrap_or("int");
+    let lb = match arith::type_of(init, &var) {
+        Some(a) if a == iter_arith && iter_arith == Arith::Int => init.clone(),
+        _ => mk(ExprKind::Cast(
+            iter_type.to_string(),
+            Box::new(init.clone()),
+        )),
     };
     // The first value the loop does not run: `end`, approached upwards
     // (`up`) or downwards.
+    // `n + 1` of an `int` n below a `long` iterator is done in the
+    // iterator's type (n may be INT_MAX).
+    let bound = &if iter_arith == Arith::Int {
+        bound.clone()
+    } else {
+        mk(ExprKind::Cast(
+            iter_type.to_string(),
+            Box::new(bound.clone()),
+        ))
+    };
     let (end, up) = match (op, *step > 0) {
         (BinOp::Lt, true) => (bound.clone(), true),
         (BinOp::Le, true) => (bin(BinOp::Add, bound.clone(), int(1)), true),

@@ -382,6 +382,14 @@ pub fn const_value(e: &Expr) -> Option<i64> {
     typed_const(e).map(|(v, _)| v)
 }
 
+/// `const_value` where C computes it in a signed type: a loop's step.
+/// `a += 0xFFFFFFFFu` on an `int` steps by -1 (the sum wraps in
+/// `unsigned` and converts back), `m += 1u - 2` on a `long` by
+/// 4294967295; neither is the folded value, so neither is a step.
+pub fn signed_const_value(e: &Expr) -> Option<i64> {
+    typed_const(e).and_then(|(v, unsigned)| (!unsigned).then_some(v))
+}
+
 /// `const_value` with whether C computes it in an unsigned type (`2u`,
 /// `sizeof`): where such arithmetic would go below zero it wraps
 /// (`(1u - 2) / 2` is 2147483647), so a negative value of it, or a

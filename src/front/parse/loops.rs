@@ -358,10 +358,15 @@ impl Cx<'_> {
 }
 
 /// `e` as `coef * iter + c` where it is one (integer literals, `iter`,
-/// `+`, `-`, and products by a constant), without overflow.
+/// `+`, `-`, and products by a constant), without overflow. Constants
+/// C computes in an unsigned type are none (`i = i + (1u - 2)` adds
+/// 4294967295, in the iterator's type or wrapped into it).
 pub fn linear(e: &Expr, iter: &str) -> Option<(i64, i64)> {
-    if let Some(v) = const_value(e) {
+    if let Some(v) = super::exprs::signed_const_value(e) {
         return Some((0, v));
+    }
+    if const_value(e).is_some() {
+        return None;
     }
     match &e.kind {
         ExprKind::Ident(n) if n == iter => Some((1, 0)),

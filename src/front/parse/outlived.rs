@@ -90,22 +90,71 @@ fn named_in<'t>(n: Node<'t>, name: &str, src: &[u8]) -> Option<Node<'t>> {
     if matches!(n.kind(), "identifier" | "type_identifier") && n.utf8_text(src).ok() == Some(name) {
         return Some(n);
     }
-    if n.kind() == "for_statement"
-        && n.child_by_field_name("initializer")
-            .is_some_and(|i| i.kind() == "declaration" && declares(i, name, src))
-    {
-        return None;
+    if n.kind() == "for_statement" {
+        if let Some(i) = n
+            .child_by_field_name("initializer")
+            .filter(|i| i.kind() == "declaration" && declares(*i, name, src))
+        {
+            return used_before_declared(i, name, src);
+        }
     }
     let mut c = n.walk();
     let children: Vec<Node<'t>> = n.named_children(&mut c).collect();
     for ch in children {
         if n.kind() == "compound_statement" && ch.kind() == "declaration" && declares(ch, name, src)
         {
-            // The rest of the block sees the new declaration.
-            return None;
+            // The rest of the block sees the new declaration; the
+            // declarators before it still see the region's (`int a = t,
+            // t = 5;`).
+            return used_before_declared(ch, name, src);
         }
         if let Some(u) = named_in(ch, name, src) {
             return Some(u);
+        }
+    }
+    None
+}
+
+/// In a declaration that declares `name` again, a use of the region's
+/// `name` before the declarator that hides it: in an earlier declarator
+/// (its initialiser, its extents), or in the hiding declarator's own
+/// extents (`int t[t]`: the name's scope starts after its declarator).
+fn used_before_declared<'t>(d: Node<'t>, name: &str, src: &[u8]) -> Option<Node<'t>> {
+    let mut c = d.walk();
+    let declarators: Vec<Node<'t>> = d.children_by_field_name("declarator", &mut c).collect();
+    for x in declarators {
+        if declared_name(x, src).as_deref() == Some(name) {
+            // `int t = t` reads the new `t`; `int t[t]` the region's.
+            let shape = x
+                .child_by_field_name("declarator")
+                .filter(|_| x.kind() == "init_declarator");
+            return match shape {
+                Some(inner) => extents_use(inner, name, src),
+                None => extents_use(x, name, src),
+            };
+        }
+        if let Some(u) = named_in(x, name, src) {
+            return Some(u);
+        }
+    }
+    None
+}
+
+/// A use of `name` in the extents of a declarator (`t[n]`), not its own
+/// identifier.
+fn extents_use<'t>(x: Node<'t>, name: &str, src: &[u8]) -> Option<Node<'t>> {
+    let mut c = x.walk();
+    let children: Vec<Node<'t>> = x.named_children(&mut c).collect();
+    for ch in children {
+        let found = if ch.kind() == "identifier" {
+            None
+        } else if ch.kind().ends_with("declarator") {
+            extents_use(ch, name, src)
+        } else {
+            named_in(ch, name, src)
+        };
+        if found.is_some() {
+            return found;
         }
     }
     None

@@ -313,9 +313,14 @@ impl Builder<'_> {
                         .clone()
                         .or_else(|| self.decl(iter).map(|d| d.base_type.clone()))
                         .unwrap_or_else(|| "int".to_string());
+                    // So does one whose loops are dynamic because its
+                    // values may leave the type (`int j; for (j = U; j <
+                    // 10; j++)` of an `unsigned` U starts at U converted
+                    // to `int`, which neither bound gives).
                     if let Some((lo, hi)) = crate::front::syntax::integer_range(&ty) {
-                        if loops::wraps_around((lo, hi))
-                            && !self.stays_in_type(iter, (lo, hi), *step, &own)
+                        if (loops::wraps_around((lo, hi))
+                            && !self.stays_in_type(iter, (lo, hi), *step, &own))
+                            || self.dynamic_vars.contains(iter)
                         {
                             // (A 64-bit range is no bound at all: left out,
                             // as isl's constants and the index type would

@@ -26,7 +26,7 @@ impl<'r> Builder<'r> {
         self.place_statements(&prefix, &assumed, depth);
         let (kills, whole_kills) = self.kill_statements(&prefix, depth);
         let arrays = self.arrays(&whole_kills)?;
-        let may_alias = may_alias(&arrays, &self.region.symbols, self.plans);
+        let may_alias = may_alias(&arrays, &params, &self.region.symbols, self.plans);
         self.check_reduction_uses()?;
         let independent = self.independent_pairs(&params);
         let param_ranges = self.param_ranges(&params);
