@@ -93,7 +93,7 @@ impl<'a> Cx<'a> {
                     n,
                     format!("unsupported statement ({})", other.replace('_', " ")),
                 )
-                .with_hint("a region may contain only for loops, if statements and assignments")),
+                .with_hint("a region holds loops (`for`, `while`, `do`), `if` and `switch`, assignments, calls and variable declarations (docs/accepted-c.md); move this statement out of `#pragma scop`")),
         }
     }
 
@@ -378,7 +378,7 @@ impl<'a> Cx<'a> {
                     e,
                     "this expression statement is not an assignment",
                 )
-                .with_hint("a region may contain only for loops, if statements and assignments")),
+                .with_hint("an expression statement in a region is an assignment, an increment or a call; write a comma expression as separate statements")),
         }
     }
 }

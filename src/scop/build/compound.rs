@@ -455,12 +455,19 @@ impl Builder<'_> {
                 matches!(&a.kind, ExprKind::Unary(UnOp::AddrOf, _))
                     || crate::front::syntax::member_row(a).is_some()
             }) {
+                let what = match &a.kind {
+                    ExprKind::Unary(UnOp::AddrOf, x) if matches!(x.kind, ExprKind::Ident(_)) => {
+                        "a variable's address"
+                    }
+                    ExprKind::Unary(UnOp::AddrOf, _) => "an element's address",
+                    _ => "a struct's array member",
+                };
                 return Err(Diagnostic::error(
                     Code::PointerArithmetic,
                     Some(a.loc.clone()),
                     format!(
-                        "`{}` has a summary, which pencilc cannot apply to an element's address or a struct's array member",
-                        name
+                        "`{}` has a summary, which pencilc cannot apply to {}",
+                        name, what
                     ),
                 )
                 .with_hint("pass the array itself, or call the function without a summary"));
