@@ -37,9 +37,9 @@
 #     ppcg.tsv and ppcg-build.tsv say what happened to each; the summary
 #     gets ppcg_ms, ppcg_correct and pencilc_paired_ms, and the geometric
 #     mean of PPCG / pencilc over the kernels both finished correctly.
-#     PPCG's failures leave the exit status as it is. PPCG translates 29 of
-#     the 30 kernels (heat-3d: not in 300 s) and its nussinov does not
-#     compile: 28 programs (benches/ppcg/README.md). Cost, not yet measured
+#     PPCG's failures leave the exit status as it is. PPCG translates all
+#     30 kernels but its nussinov does not compile: 29 programs
+#     (benches/ppcg/README.md). Cost, not yet measured
 #     on a GPU machine: the builds (6-9 s a program with nvcc 13.5 on 2
 #     cores here, in parallel on all of the host's) and one run of each
 #     program per GPU_MEASURE_RUNS, mostly the arrays' initialisation and
