@@ -19,6 +19,31 @@
 #     (default 20) beyond what its sequential program took for the whole
 #     run (PolyBench's initialisation and dump, which it does too): a kernel
 #     that would run for minutes costs one limit, not the lease.
+# 2b. PPCG's CUDA for the same kernels (issue 30: pencilc's never slower
+#     than PPCG's on the same GPU), as stored in benches/ppcg
+#     (scripts/ppcg-baseline.sh ran PPCG 0.09 with its default options;
+#     benches/ppcg/README.md), when that folder is there and
+#     GPU_MEASURE_PPCG is not 0. Built before step 2, all at once on the
+#     host's cores (each build GPU_MEASURE_PPCG_BUILD_LIMIT seconds,
+#     default 120), with pencilc's nvcc flags, the CUDA context created
+#     when the program loads (benches/ppcg/warm.h) so that the region time
+#     leaves it out as it does for pencilc's; run after step 2 as pencilc's
+#     programs ran (GPU_MEASURE_RUNS, GPU_MEASURE_LIMIT beyond the
+#     sequential program's run, every array compared with step 2's
+#     sequential dump: scripts/compare-dumps.py, 1e-9 relative). pencilc's
+#     runs are the harness's own, so PPCG's follow them; with
+#     GPU_MEASURE_PPCG_PAIRED=1 pencilc's program runs again before each of
+#     PPCG's runs (pencilc, PPCG, pencilc, ...: one more run of each).
+#     ppcg.tsv and ppcg-build.tsv say what happened to each; the summary
+#     gets ppcg_ms, ppcg_correct and pencilc_paired_ms, and the geometric
+#     mean of PPCG / pencilc over the kernels both finished correctly.
+#     PPCG's failures leave the exit status as it is. PPCG translates all
+#     30 kernels but its nussinov does not compile: 29 programs
+#     (benches/ppcg/README.md). Cost, not yet measured
+#     on a GPU machine: the builds (6-9 s a program with nvcc 13.5 on 2
+#     cores here, in parallel on all of the host's) and one run of each
+#     program per GPU_MEASURE_RUNS, mostly the arrays' initialisation and
+#     dump, as for pencilc's in step 2.
 #  3. Kernel-only time: each program that finished run once more under
 #     kernel_time.so (benches/gpu/kernel_time.c: CUDA events around every
 #     launch). GPU_MEASURE_KERNEL_ONLY=0 leaves it out.
@@ -54,13 +79,17 @@
 #
 # GPU_MEASURE_KERNELS=a,b,c measures only those kernels.
 # Writes OUT_DIR/summary.tsv (kernel, sequential, region and kernel-only ms,
-# launches, the estimate, correctness) and the harness's tables and JSON.
+# launches, the estimate, correctness, PPCG's region ms and correctness)
+# and the harness's tables and JSON.
 # OUT_DIR defaults to $OUT, else target/gpu-measure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-${OUT:-target/gpu-measure}}
 bin=${PENCILC_BIN_DIR:-target/release}
 nvcc=${NVCC:-nvcc}
+# Besides the harness's -O3 and --fmad=false, for pencilc's programs and
+# PPCG's alike.
+nvcc_flags="-arch=native -cudart shared -Xcompiler -fopenmp"
 runs=${GPU_MEASURE_RUNS:-1}
 limit=${GPU_MEASURE_LIMIT:-20}
 dataset=${GPU_MEASURE_DATASET:-LARGE}
@@ -99,13 +128,154 @@ PY
 ) &
 estimates=$!
 
+# 2b (builds). PPCG's programs (issue 30): its CUDA for the same kernels,
+# stored in benches/ppcg (scripts/ppcg-baseline.sh; GPU_MEASURE_PPCG_DIR
+# names another such folder), each built now as the harness builds
+# pencilc's (nvcc -O3 $nvcc_flags --fmad=false, the same -I and -D),
+# all at once on the host's cores before anything is timed. The CUDA
+# context: pencilc's programs (-DPENCILC_TIME_SETUP) time its creation and
+# print it, and the harness takes it off the region; PPCG's programs
+# create it when they load (benches/ppcg/warm.h, pre-included), before
+# PolyBench's timer starts. The sequential program is built too, in case
+# step 2 leaves a kernel without a reference (pencilc failed on it).
+ppcg=0
+ppcg_dir=${GPU_MEASURE_PPCG_DIR:-benches/ppcg}
+ppcg_work=$out/ppcg
+: >"$out/ppcg-build.tsv"
+if [ "${GPU_MEASURE_PPCG:-1}" != 0 ] && [ -f "$ppcg_dir/status.tsv" ]; then
+  ppcg_dataset=$(sed -n 's/.*-D\([A-Z]*\)_DATASET.*/\1/p' "$ppcg_dir/status.tsv" | head -1)
+  if [ "$ppcg_dataset" != "$dataset" ]; then
+    echo "gpu-measure: $ppcg_dir holds PPCG's code for ${ppcg_dataset:-no} dataset, not $dataset (the sizes are in it): PPCG left out" >&2
+  else
+    ppcg=1
+    rm -rf "$ppcg_work"
+    mkdir -p "$ppcg_work"
+    ppcg_build() {
+      local name=$1 path=$2 stem d rc t0=$SECONDS why
+      stem=$(basename "$path" .c)
+      d=$ppcg_work/$name
+      mkdir -p "$d"
+      local fl=(-I polybench/utilities -I "polybench/$(dirname "$path")"
+                -D"${dataset}_DATASET" -DPOLYBENCH_DUMP_ARRAYS -DPOLYBENCH_TIME)
+      cc -O3 "${fl[@]}" polybench/utilities/polybench.c "polybench/$path" -lm \
+        -o "$d/sequential" >"$d/cc.log" 2>&1
+      why=$(awk -F'\t' -v k="$name" '$1 == k && $2 != "ok" {print $2}' "$ppcg_dir/status.tsv")
+      if ! [ -f "$ppcg_dir/$name/${stem}_host.cu" ]; then
+        printf '%s\tnot translated (PPCG: %s)\t-\n' "$name" "${why:-no files}"
+        return
+      fi
+      timeout "$ppcg_build_limit" "$nvcc" -O3 $nvcc_flags --fmad=false "${fl[@]}" \
+        -include benches/ppcg/warm.h "$ppcg_dir/$name/${stem}_host.cu" \
+        "$ppcg_dir/$name/${stem}_kernel.cu" polybench/utilities/polybench.c \
+        -o "$d/ppcg" >"$d/nvcc.log" 2>&1
+      rc=$?
+      if [ $rc = 0 ]; then
+        why=built
+      elif [ $rc = 124 ]; then
+        why="not built (nvcc not done in ${ppcg_build_limit} s)"
+      else
+        why="not built (nvcc: exit status $rc; $(grep -m1 -i 'error' "$d/nvcc.log" | cut -c1-160))"
+      fi
+      printf '%s\t%s\t%s\n' "$name" "$why" "$((SECONDS - t0))"
+    }
+    export -f ppcg_build
+    export ppcg_dir ppcg_work dataset nvcc nvcc_flags
+    export ppcg_build_limit=${GPU_MEASURE_PPCG_BUILD_LIMIT:-120}
+    ppcg_t0=$SECONDS
+    for name in ${all//,/ }; do
+      awk -v k="$name" '$1 == k {print $1, $2}' polybench/kernels.txt
+    done | xargs -P "$(nproc)" -L 1 bash -c 'ppcg_build "$0" "$1"' >"$out/ppcg-build.tsv"
+    echo "PPCG: $(grep -c $'\tbuilt\t' "$out/ppcg-build.tsv") of $(wc -l <"$out/ppcg-build.tsv") programs built in $((SECONDS - ppcg_t0)) s ($out/ppcg-build.tsv)"
+  fi
+fi
+
 # 2. Region times and correctness.
 "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
-  --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "-arch=native -cudart shared -Xcompiler -fopenmp" \
+  --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "$nvcc_flags" \
   --versions device --timeout "$limit" --dataset "$dataset" --runs "$runs" \
   --kernels "$all" --work-dir "$out/work" --json "$out/region.json" \
   --reference-jobs "$(nproc)" \
   2>"$out/region.log" | tee "$out/region.txt" || status=1
+
+# 2b (runs). PPCG's programs, run as step 2 ran pencilc's: GPU_MEASURE_RUNS
+# runs each, the median of PolyBench's time, each run limited to
+# GPU_MEASURE_LIMIT seconds beyond the sequential program's whole run,
+# the first run's arrays compared with the sequential program's dump
+# (step 2's reference) by scripts/compare-dumps.py at the harness's
+# tolerance (1e-9 relative; PPCG reassociates no sums). The harness runs
+# pencilc's programs by itself, so PPCG's runs come after them, kernel by
+# kernel; with GPU_MEASURE_PPCG_PAIRED=1 pencilc's program (built in step
+# 2) runs again before each of PPCG's runs, alternately, and the ratio is
+# also taken from those (pencilc_paired_ms; each run initialises and dumps
+# the arrays, so this costs about as much device time as PPCG's runs).
+: >"$out/ppcg.tsv"
+if [ $ppcg = 1 ]; then
+  python3 - "$out" "$limit" >"$out/ppcg-limits" <<'PY'
+import json, sys
+try:
+    for r in json.load(open(f"{sys.argv[1]}/region.json"))["kernels"]:
+        w = r.get("sequential_wall_ms")
+        if w is not None:
+            print(r["name"], int(float(sys.argv[2]) + w / 1e3 + 1))
+except Exception:
+    pass
+PY
+  # PolyBench's time: the last line of stdout that is a number.
+  pb_seconds() { awk 'NF == 1 && $1 ~ /^[0-9.]+([eE][-+]?[0-9]+)?$/ { t = $1 } END { print t }' "$1"; }
+  # The median as the harness takes it: the upper one of an even count.
+  median() { [ $# = 0 ] && { echo -; return; }; printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int(NR / 2) + 1] }'; }
+  for name in ${all//,/ }; do
+    d=$ppcg_work/$name
+    built=$(awk -F'\t' -v k="$name" '$1 == k {print $2}' "$out/ppcg-build.tsv")
+    if [ "$built" != built ]; then
+      printf '%s\t-\t-\t-\t%s\n' "$name" "${built:-not built}" >>"$out/ppcg.tsv"
+      continue
+    fi
+    ref=$out/work/$name/sequential.stderr
+    klimit=$(awk -v k="$name" '$1 == k { print $2 }' "$out/ppcg-limits")
+    if [ ! -s "$ref" ] || [ -z "$klimit" ]; then
+      # No reference from step 2: the sequential program built in 2b.
+      ref=$d/sequential.stderr
+      s0=$SECONDS
+      (cd "$d" && timeout 600 ./sequential >sequential.stdout 2>sequential.stderr)
+      klimit=$((limit + SECONDS - s0 + 1))
+    fi
+    note="" times=() paired=()
+    for ((run = 1; run <= runs; run++)); do
+      if [ "${GPU_MEASURE_PPCG_PAIRED:-0}" = 1 ] && [ -x "$out/work/$name/cuda" ]; then
+        if (cd "$out/work/$name" && PENCILC_RUN=device PENCILC_PROFILE=1 timeout "$klimit" ./cuda \
+              >paired.stdout 2>paired.stderr); then
+          t=$(pb_seconds "$out/work/$name/paired.stdout")
+          setup=$(awk '/^pencilc: (CUDA|OpenCL|OpenMP) setup / { s += $4 } END { print s + 0 }' "$out/work/$name/paired.stderr")
+          [ -n "$t" ] && paired+=("$(awk -v t="$t" -v s="$setup" 'BEGIN { v = (t - s) * 1e3; if (v < 0) v = 0; printf "%.4f", v }')")
+        fi
+      fi
+      (cd "$d" && timeout "$klimit" ./ppcg >run$run.stdout 2>run$run.stderr)
+      rc=$?
+      if [ $rc = 124 ]; then
+        note="still running after ${klimit} s; stopped"
+        break
+      elif [ $rc != 0 ]; then
+        note="failed (exit status $rc: $(grep -m1 -v '^[-0-9.eE+ ]*$' "$d/run$run.stderr" | cut -c1-160))"
+        break
+      fi
+      t=$(pb_seconds "$d/run$run.stdout")
+      [ -n "$t" ] || { note="no PolyBench time on stdout"; break; }
+      times+=("$(awk -v t="$t" 'BEGIN { printf "%.4f", t * 1e3 }')")
+    done
+    if [ -n "$note" ]; then
+      printf '%s\t-\t-\t%s\t%s\n' "$name" "$(median "${paired[@]}")" "$note" >>"$out/ppcg.tsv"
+      continue
+    fi
+    if c=$(python3 scripts/compare-dumps.py "$ref" "$d/run1.stderr" "${GPU_MEASURE_PPCG_TOLERANCE:-1e-9}"); then
+      correct=True
+    else
+      correct=False
+    fi
+    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$(median "${times[@]}")" "$correct" "$(median "${paired[@]}")" "$c" >>"$out/ppcg.tsv"
+  done
+  column -t -s $'\t' "$out/ppcg.tsv" | cut -c1-160
+fi
 
 # 3. Kernel-only times, for the programs that finished in step 2.
 # Each one's limit: GPU_MEASURE_LIMIT beyond what the sequential program
@@ -204,7 +374,7 @@ if [ "${GPU_MEASURE_CHOICES:-1}" != 0 ]; then
   for hoist in auto never; do
     echo "--hoist $hoist" >>"$out/choices.txt"
     "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
-      --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "-arch=native -cudart shared -Xcompiler -fopenmp" \
+      --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "$nvcc_flags" \
       --versions device --timeout "$limit" --dataset "$dataset" --runs 3 \
       --kernels "${GPU_MEASURE_CHOICE_KERNELS:-trmm}" --pencilc-args "--hoist $hoist" \
       --work-dir "$out/choices-$hoist" --json "$out/choices-$hoist.json" \
@@ -226,7 +396,7 @@ if [ "${GPU_MEASURE_CHOICES:-1}" != 0 ]; then
     keep=()
     [ "$tiles" = never ] && keep=(PENCILC_MODEL_TILES=never)
     env "${keep[@]}" "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
-      --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "-arch=native -cudart shared -Xcompiler -fopenmp" \
+      --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "$nvcc_flags" \
       --versions device --timeout "$limit" --dataset "$dataset" --runs 3 \
       --kernels "${GPU_MEASURE_TILE_KERNELS:-atax,mvt,gesummv,gemver,adi}" \
       --work-dir "$out/tiles-$tiles" --json "$out/tiles-$tiles.json" \
@@ -237,7 +407,7 @@ if [ "${GPU_MEASURE_CHOICES:-1}" != 0 ]; then
     how=()
     [ "$combine" = kernel ] && how=(PENCILC_COMBINE=kernel)
     env "${how[@]}" "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
-      --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "-arch=native -cudart shared -Xcompiler -fopenmp" \
+      --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "$nvcc_flags" \
       --versions device --timeout "$limit" --dataset "$dataset" --runs 3 \
       --kernels "${GPU_MEASURE_COMBINE_KERNELS:-durbin,gramschmidt}" \
       --work-dir "$out/combine-$combine" --json "$out/combine-$combine.json" \
@@ -249,7 +419,7 @@ wait "$estimates"
 
 # Summary: one row per kernel.
 python3 - "$out" <<'PY' || status=1
-import json, sys
+import json, math, sys
 out = sys.argv[1]
 est = dict(l.rstrip("\n").split("\t", 1) for l in open(f"{out}/estimates.tsv") if "\t" in l)
 kt = {}
@@ -261,21 +431,50 @@ try:
     region = {r["name"]: r for r in json.load(open(f"{out}/region.json"))["kernels"]}
 except Exception:
     region = {}
+# PPCG (step 2b): kernel, ms, correct, pencilc's paired ms, what happened.
+ppcg = {}
+for l in open(f"{out}/ppcg.tsv"):
+    c = l.rstrip("\n").split("\t")
+    if len(c) >= 4:
+        ppcg[c[0]] = c
 def f(v):
     return "-" if v is None else f"{v:.3f}"
+def num(v):
+    try:
+        return float(v)
+    except ValueError:
+        return 0.0
+ratios, paired_ratios = [], []
 with open(f"{out}/summary.tsv", "w") as s:
     s.write("kernel\tsequential_ms\tregion_ms\tkernel_ms\tlaunches\testimate_ms\tcorrect\treassociated"
-            "\talloc_ms\tcopy_in_ms\tkernels_ms\tcopy_out_ms\n")
+            "\talloc_ms\tcopy_in_ms\tkernels_ms\tcopy_out_ms\tppcg_ms\tppcg_correct\tpencilc_paired_ms\n")
     for name in est:
         r = region.get(name, {})
         k = kt.get(name, {})
         p = r.get("cuda_profile") or {}
+        q = ppcg.get(name, [name, "-", "-", "-"])
         s.write("\t".join([name, f(r.get("sequential_ms")), f(r.get("cuda_ms")),
                            k.get("kernel_ms", "-"), k.get("launches", "-"), est[name],
                            str(r.get("cuda_correct", "-")),
                            "yes" if r.get("reassociated") else "no",
                            f(p.get("alloc_ms")), f(p.get("copy_in_ms")),
-                           f(p.get("kernels_ms")), f(p.get("copy_out_ms"))]) + "\n")
+                           f(p.get("kernels_ms")), f(p.get("copy_out_ms")),
+                           q[1], q[2], q[3]]) + "\n")
+        if q[2] == "True" and r.get("cuda_correct") is True and (r.get("cuda_ms") or 0) > 0:
+            ratios.append(num(q[1]) / r["cuda_ms"])
+            if num(q[3]) > 0:
+                paired_ratios.append(num(q[1]) / num(q[3]))
 print(open(f"{out}/summary.tsv").read())
+def gmean(v):
+    return math.exp(sum(math.log(max(x, 1e-12)) for x in v) / len(v))
+if ppcg:
+    if ratios:
+        print(f"PPCG / pencilc region time, geometric mean over the {len(ratios)} kernels both "
+              f"finished correctly: {gmean(ratios):.3f} (above 1: pencilc faster)")
+    else:
+        print("PPCG / pencilc: no kernel both finished correctly")
+    if paired_ratios:
+        print(f"  with pencilc's paired runs (GPU_MEASURE_PPCG_PAIRED=1), over {len(paired_ratios)} "
+              f"kernels: {gmean(paired_ratios):.3f}")
 PY
 exit $status

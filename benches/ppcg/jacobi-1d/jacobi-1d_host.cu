@@ -1,0 +1,130 @@
+#include <assert.h>
+#include <stdio.h>
+#include "jacobi-1d_kernel.hu"
+/*
+ * jacobi-1d.c -- 3-point Jacobi stencil on a 1-D grid, ping-ponging
+ *                between A and B.
+ *
+ * Part of the pencilc PolyBench test suite: our own implementation of the
+ * PolyBench/C 4.2.1 "jacobi-1d" benchmark (same algorithm, loop structure,
+ * initialisation and dataset sizes).
+ */
+#include <stdio.h>
+#include <math.h>
+
+#include <polybench.h>
+#include "jacobi-1d.h"
+
+/* Deterministic input data. */
+static void init_array(int n,
+                       DATA_TYPE POLYBENCH_1D(A, N, n),
+                       DATA_TYPE POLYBENCH_1D(B, N, n))
+{
+  int i;
+
+  for (i = 0; i < n; i++) {
+    A[i] = ((DATA_TYPE) i + 2) / n;
+    B[i] = ((DATA_TYPE) i + 3) / n;
+  }
+}
+
+/* Dump the live-out data (both grids are written by the kernel). */
+static void print_array(int n,
+                        DATA_TYPE POLYBENCH_1D(A, N, n),
+                        DATA_TYPE POLYBENCH_1D(B, N, n))
+{
+  int i;
+
+  POLYBENCH_DUMP_START;
+  POLYBENCH_DUMP_BEGIN("A");
+  for (i = 0; i < n; i++) {
+    if (i % 20 == 0)
+      fprintf(POLYBENCH_DUMP_TARGET, "\n");
+    fprintf(POLYBENCH_DUMP_TARGET, DATA_PRINTF_MODIFIER, A[i]);
+  }
+  POLYBENCH_DUMP_END("A");
+  POLYBENCH_DUMP_BEGIN("B");
+  for (i = 0; i < n; i++) {
+    if (i % 20 == 0)
+      fprintf(POLYBENCH_DUMP_TARGET, "\n");
+    fprintf(POLYBENCH_DUMP_TARGET, DATA_PRINTF_MODIFIER, B[i]);
+  }
+  POLYBENCH_DUMP_END("B");
+  POLYBENCH_DUMP_FINISH;
+}
+
+/* The timed kernel. */
+static void kernel_jacobi_1d(int tsteps, int n,
+                             DATA_TYPE POLYBENCH_1D(A, N, n),
+                             DATA_TYPE POLYBENCH_1D(B, N, n))
+{
+  int t, i;
+
+  #define ppcg_min(x,y)    ({ __typeof__(x) _x = (x); __typeof__(y) _y = (y); _x < _y ? _x : _y; })
+  if (tsteps >= 1 && n >= 3) {
+#define cudaCheckReturn(ret) \
+  do { \
+    cudaError_t cudaCheckReturn_e = (ret); \
+    if (cudaCheckReturn_e != cudaSuccess) { \
+      fprintf(stderr, "CUDA error: %s\n", cudaGetErrorString(cudaCheckReturn_e)); \
+      fflush(stderr); \
+    } \
+    assert(cudaCheckReturn_e == cudaSuccess); \
+  } while(0)
+#define cudaCheckKernel() \
+  do { \
+    cudaCheckReturn(cudaGetLastError()); \
+  } while(0)
+
+    double *dev_A;
+    double *dev_B;
+    
+    cudaCheckReturn(cudaMalloc((void **) &dev_A, (n) * sizeof(double)));
+    cudaCheckReturn(cudaMalloc((void **) &dev_B, (n) * sizeof(double)));
+    
+    cudaCheckReturn(cudaMemcpy(dev_A, A, (n) * sizeof(double), cudaMemcpyHostToDevice));
+    cudaCheckReturn(cudaMemcpy(dev_B, B, (n) * sizeof(double), cudaMemcpyHostToDevice));
+    for (int c0 = 0; c0 < tsteps; c0 += 1) {
+      {
+        dim3 k0_dimBlock(32);
+        dim3 k0_dimGrid(ppcg_min(32768, (n + 29) / 32));
+        kernel0 <<<k0_dimGrid, k0_dimBlock>>> (dev_A, dev_B, tsteps, n, c0);
+        cudaCheckKernel();
+      }
+      
+      {
+        dim3 k1_dimBlock(32);
+        dim3 k1_dimGrid(ppcg_min(32768, (n + 29) / 32));
+        kernel1 <<<k1_dimGrid, k1_dimBlock>>> (dev_A, dev_B, tsteps, n, c0);
+        cudaCheckKernel();
+      }
+      
+    }
+    cudaCheckReturn(cudaMemcpy(A, dev_A, (n) * sizeof(double), cudaMemcpyDeviceToHost));
+    cudaCheckReturn(cudaMemcpy(B, dev_B, (n) * sizeof(double), cudaMemcpyDeviceToHost));
+    cudaCheckReturn(cudaFree(dev_A));
+    cudaCheckReturn(cudaFree(dev_B));
+  }
+}
+
+int main(int argc, char **argv)
+{
+  int n = N;
+  int tsteps = TSTEPS;
+  POLYBENCH_1D_ARRAY_DECL(A, DATA_TYPE, N, n);
+  POLYBENCH_1D_ARRAY_DECL(B, DATA_TYPE, N, n);
+
+  init_array(n, POLYBENCH_ARRAY(A), POLYBENCH_ARRAY(B));
+
+  polybench_start_instruments;
+  kernel_jacobi_1d(tsteps, n, POLYBENCH_ARRAY(A), POLYBENCH_ARRAY(B));
+  polybench_stop_instruments;
+  polybench_print_instruments;
+
+  polybench_prevent_dce(print_array(n, POLYBENCH_ARRAY(A),
+                                    POLYBENCH_ARRAY(B)));
+
+  POLYBENCH_FREE_ARRAY(A);
+  POLYBENCH_FREE_ARRAY(B);
+  return 0;
+}
