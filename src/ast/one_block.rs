@@ -76,7 +76,8 @@ pub fn one_block_loops(
             return None;
         }
         let index = gpu.launches.len();
-        let launch = fused_launch(node, &inner, &gpu.launches, &names, index, threads);
+        let first = &gpu.launches[inner[0]].plan;
+        let launch = fused_launch(node, first, &gpu.launches, &names, index, threads);
         gpu.launches.push(launch);
         fused += 1;
         let run = Ast::Launch(index);
@@ -207,8 +208,19 @@ fn loop_launches(node: &Ast, launches: &[Launch], eligible: &[bool]) -> Option<V
 
 /// Each launch's threads at most `MAX_ROUNDS` times the fused block's.
 fn small_enough(inner: &[usize], launches: &[Launch], threads: i64) -> AExpr {
-    let mut terms = Vec::new();
-    let mut seen = BTreeSet::new();
+    // Sizes known when pencilc runs (constant bounds) decide now; the
+    // same launch twice is one condition.
+    let mut terms: Vec<AExpr> = Vec::new();
+    let mut known = true;
+    let mut bound = |size: AExpr, most: i64| match size {
+        AExpr::Int(v) => known &= v <= most,
+        size => {
+            let t = AExpr::Op(AOp::Le, vec![size, AExpr::Int(most)]);
+            if !terms.contains(&t) {
+                terms.push(t);
+            }
+        }
+    };
     for &i in inner {
         let l = &launches[i];
         let per_block: i64 = l.plan.block_sizes.iter().product::<i64>().max(1);
@@ -216,28 +228,12 @@ fn small_enough(inner: &[usize], launches: &[Launch], threads: i64) -> AExpr {
         // Each dimension first, so that the product cannot overflow.
         let grid = &l.grid[..l.plan.n_block];
         for g in grid {
-            terms.push(AExpr::Op(AOp::Le, vec![g.clone(), AExpr::Int(most_blocks)]));
+            bound(g.clone(), most_blocks);
         }
         if grid.len() > 1 {
-            terms.push(AExpr::Op(
-                AOp::Le,
-                vec![product(grid), AExpr::Int(most_blocks)],
-            ));
+            bound(product(grid), most_blocks);
         }
     }
-    terms.retain(|t| seen.insert(format!("{:?}", t)));
-    // Sizes known when pencilc runs (constant bounds) decide now.
-    let mut known = true;
-    terms.retain(|t| match t {
-        AExpr::Op(AOp::Le, a) => match (&a[0], &a[1]) {
-            (AExpr::Int(x), AExpr::Int(y)) => {
-                known &= x <= y;
-                false
-            }
-            _ => true,
-        },
-        _ => true,
-    });
     if !known {
         return AExpr::Int(0);
     }
@@ -308,15 +304,15 @@ impl Names {
 /// The launch of one block that runs host loop `node`: its body is the
 /// loop with each launch in it played by the block (`played`) and a
 /// barrier after it.
+/// `first`: the plan of its first launch, whose numbers it keeps.
 fn fused_launch(
     node: &Ast,
-    inner: &[usize],
+    first: &KernelPlan,
     launches: &[Launch],
     names: &Names,
     index: usize,
     threads: i64,
 ) -> Launch {
-    let first = &launches[inner[0]];
     let mut body = node.clone();
     body.walk_mut(&mut |n| {
         if let Ast::Launch(i) = n {
@@ -331,7 +327,7 @@ fn fused_launch(
     Launch {
         index,
         plan: KernelPlan {
-            id: first.plan.id,
+            id: first.id,
             n_block: 0,
             block_sizes: vec![threads],
             grid_cap: vec![],
@@ -341,7 +337,7 @@ fn fused_launch(
             tile_max: vec![],
             band_members: 0,
             parallel_members: 0,
-            number: first.plan.number,
+            number: first.number,
             tile_sizes: vec![],
             memory: Default::default(),
         },

@@ -464,8 +464,9 @@ fn device_version(
         placements.push(read_back.kernel_note(scop));
         let read_back = ast::executed::check_launches(isl, scop, deps, &a)?;
         placements.push(read_back.launch_note(scop));
-        // After the checks, which the launches as they were passed: a
-        // fused loop runs the same launches in the same order (`ast::one_block`).
+        // After the checks, which passed the launches as they were: a
+        // loop run as one block runs the same launches in the same order
+        // (`ast::one_block`).
         let fused = ast::one_block::one_block_loops(
             scop,
             deps,

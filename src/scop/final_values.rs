@@ -150,7 +150,8 @@ fn final_value(s: &Stmt, decls: &BTreeMap<String, VarDecl>) -> Option<(String, E
     // x stops at the first integer at or above it; `j < sizeof B` compares
     // in `size_t`) is not this formula's.
     let var = |n: &str| decls.get(n).map(|v| v.base_type.clone());
-    let iter_arith = Arith::of_c_type(decls.get(iter)?.base_type.trim())?;
+    let iter_type = decls.get(iter)?.base_type.trim();
+    let iter_arith = Arith::of_c_type(iter_type)?;
     let integer = |a: Arith| matches!(a, Arith::Int | Arith::UInt | Arith::Long | Arith::ULong);
     let bound_arith = arith::type_of(bound, &var)?;
     if !integer(iter_arith)
@@ -170,16 +171,13 @@ fn final_value(s: &Stmt, decls: &BTreeMap<String, VarDecl>) -> Option<(String, E
     // alpha stores its conversion, which the loop then compares; in a
     // type wider than `int` the formula's arithmetic is done in it (`lb +
     // s * ceild(...)` of a `long long` passes `int`'s range).
-    let iter_type = decls.get(iter).map(|v| v.base_type.trim()).unwrap_or("int");
     let lb = match arith::type_of(init, &var) {
-        Some(a) if a == iter_arith && iter_arith == Arith::Int => init.clone(),
+        Some(Arith::Int) if iter_arith == Arith::Int => init.clone(),
         _ => mk(ExprKind::Cast(
             iter_type.to_string(),
             Box::new(init.clone()),
         )),
     };
-    // The first value the loop does not run: `end`, approached upwards
-    // (`up`) or downwards.
     // `n + 1` of an `int` n below a `long` iterator is done in the
     // iterator's type (n may be INT_MAX).
     let bound = &if iter_arith == Arith::Int {
@@ -190,6 +188,8 @@ fn final_value(s: &Stmt, decls: &BTreeMap<String, VarDecl>) -> Option<(String, E
             Box::new(bound.clone()),
         ))
     };
+    // The first value the loop does not run: `end`, approached upwards
+    // (`up`) or downwards.
     let (end, up) = match (op, *step > 0) {
         (BinOp::Lt, true) => (bound.clone(), true),
         (BinOp::Le, true) => (bin(BinOp::Add, bound.clone(), int(1)), true),
