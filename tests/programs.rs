@@ -4148,3 +4148,58 @@ fn names_declared_again_later_in_a_declaration_still_read_the_regions() {
     check_cuda_emulated("declared_again_in_one_declaration");
     check_openmp("declared_again_in_one_declaration");
 }
+
+/// Arrays written before they are read are copied to the device only at
+/// the sizes where the region may leave part of what it copies back
+/// unwritten (issue 34, item 2): every version right at sizes on both
+/// sides of that line (fakecuda poisons fresh device memory, so an old
+/// value that did not travel shows), and at full size only B, U and q,
+/// whose copies hold elements the region never writes, go in.
+#[test]
+fn old_values_travel_only_where_the_copy_back_keeps_some() {
+    check_everywhere("copy_in_where");
+    let dir = root().join("target/e2e/program-copy_in_where");
+    let want = run(&mut Command::new(dir.join("seq")), "sequential program");
+    // OpenCL with buffers of their own (PoCL's default wraps the arrays).
+    let got = run(
+        Command::new(dir.join("par-opencl"))
+            .env("PENCILC_OPENCL_DEVICE", "cpu")
+            .env("PENCILC_OPENCL_OPTIONS", "-DPENCILC_NO_FP_CONTRACT")
+            .env("PENCILC_RUN", "device")
+            .env("PENCILC_ZERO_COPY", "0"),
+        "OpenCL program",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&got.stdout),
+        String::from_utf8_lossy(&want.stdout)
+    );
+    let got = run(
+        Command::new(dir.join("par-cuda-emulated"))
+            .env("PENCILC_RUN", "device")
+            .env("PENCILC_PROFILE", "1"),
+        "emulated CUDA program",
+    );
+    let log = String::from_utf8_lossy(&got.stderr);
+    let bytes_in: Vec<&str> = log
+        .lines()
+        .filter_map(|l| l.split("bytes in ").nth(1)?.split(',').next())
+        .collect();
+    // B: 40 rows of 31; U: rows 0 to 29 (j >= i); q: elements 0 to 78.
+    let full = (40 * 31 + 30 * 30 + 79) * 8;
+    assert_eq!(
+        bytes_in.first(),
+        Some(&full.to_string().as_str()),
+        "{}",
+        log
+    );
+    assert_eq!(bytes_in.last(), Some(&full.to_string().as_str()), "{}", log);
+    // One column short: A and C go in as well, U's rows are one fewer
+    // (t, p and D never go in).
+    let short = (40 * 31 + 29 * 30 + 79 + 2 * 40 * 30) * 8;
+    assert_eq!(
+        bytes_in.get(1),
+        Some(&short.to_string().as_str()),
+        "{}",
+        log
+    );
+}

@@ -1254,6 +1254,7 @@ mod tests {
             live_out: vec![],
             instances: vec![],
             footprints: vec![],
+            copy_in_when: Default::default(),
         }
     }
 

@@ -9,6 +9,7 @@ use crate::diag::Result;
 use crate::isl::ast_build::{expr_from_params, expr_from_params_pw_aff};
 use crate::isl::{Isl, IslResultExt};
 use crate::scop::Scop;
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug)]
 pub struct Footprint {
@@ -84,6 +85,24 @@ pub fn footprints(isl: &Isl, scop: &Scop) -> Result<Vec<Footprint>> {
             first,
             last,
         });
+    }
+    Ok(out)
+}
+
+/// The copies in that only some parameter values need
+/// (`deps::DependenceGraph::copy_in_where`), as host conditions under the
+/// region's context.
+pub fn copy_in_conditions(
+    isl: &Isl,
+    scop: &Scop,
+    copy_in_where: &BTreeMap<String, String>,
+) -> Result<BTreeMap<String, AExpr>> {
+    let mut out = BTreeMap::new();
+    for (array, params) in copy_in_where {
+        let context = isl.set(&scop.context).isl(isl, STAGE)?;
+        let set = isl.set(params).isl(isl, STAGE)?;
+        let cond = convert_expr(isl, &expr_from_params(isl, context, set)?)?.simplify();
+        out.insert(array.clone(), cond);
     }
     Ok(out)
 }

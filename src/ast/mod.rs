@@ -30,6 +30,7 @@ pub use private::{
     ITERATOR_PREFIX as PRIVATE_ITERATOR_PREFIX,
 };
 
+use crate::deps::DependenceGraph;
 use crate::diag::{Diagnostic, Result};
 use crate::front::affine::isl_name;
 use crate::isl::ast_build::{
@@ -42,6 +43,7 @@ use isl_rs::{
     ASTExpr, ASTExprOpType, ASTExprType, ASTNode, DimType, LocalSpace, Map, PwAff, Schedule, Set,
     UnionMap, UnionSet,
 };
+use std::collections::BTreeMap;
 
 const STAGE: &str = "ast";
 
@@ -167,6 +169,10 @@ pub struct GpuAst {
     /// The elements the region touches of each array whose extent is
     /// what it accesses (`scop::Layout`).
     pub footprints: Vec<Footprint>,
+    /// Arrays copied in only where these host conditions hold
+    /// (`deps::DependenceGraph::copy_in_where`); the others of `copy_in`
+    /// wherever the region runs.
+    pub copy_in_when: BTreeMap<String, AExpr>,
 }
 
 /// The smallest box around one statement's instances, as expressions of
@@ -202,6 +208,7 @@ pub struct LiveOutAssign {
 pub fn generate(
     isl: &Isl,
     scop: &Scop,
+    deps: &DependenceGraph,
     mapped: &MappedSchedule,
     trees: MappedTrees,
 ) -> Result<GpuAst> {
@@ -276,6 +283,7 @@ pub fn generate(
         live_out: live_out_assignments(isl, scop)?,
         instances: vec![],
         footprints: footprint::footprints(isl, scop)?,
+        copy_in_when: footprint::copy_in_conditions(isl, scop, &deps.copy_in_where)?,
         host,
         launches,
         block_ids: mapped.block_ids.clone(),
@@ -301,6 +309,7 @@ pub fn frame(isl: &Isl, scop: &Scop) -> Result<GpuAst> {
         live_out: live_out_assignments(isl, scop)?,
         instances: vec![],
         footprints: footprint::footprints(isl, scop)?,
+        copy_in_when: BTreeMap::new(),
         host: Ast::Block(vec![]),
         launches: vec![],
         block_ids: vec![],

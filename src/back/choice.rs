@@ -285,10 +285,12 @@ fn bytes(r: &RegionCode) -> String {
                 size = format!("{} * (double) {}", size, extent_c(e));
             }
         }
-        terms.push(if times == 2 {
-            format!("2.0 * {}", size)
-        } else {
-            size
+        // A copy in that some sizes need (`GpuAst::copy_in_when`) counts
+        // where they are these.
+        terms.push(match (r.ast.copy_in_when.get(&a.name), times) {
+            (Some(c), _) => format!("((double) ({}) + {}.0) * {}", c.to_c(), times - 1, size),
+            (None, 2) => format!("2.0 * {}", size),
+            (None, _) => size,
         });
     }
     if terms.is_empty() {

@@ -636,6 +636,7 @@ pub(super) fn buffers(r: &RegionCode, spelling: &Spelling) -> Vec<serde_json_lik
                 // The kernels' type (CUDA's host declares the device pointer).
                 elem_type: opencl_type(&a.elem_type),
                 copy_in: r.deps.copy_in.contains(&a.name),
+                copy_in_if: r.ast.copy_in_when.get(&a.name).map(|c| c.to_c()),
                 copy_out: r.deps.copy_out.contains(&a.name),
             }
         })

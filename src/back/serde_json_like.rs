@@ -31,6 +31,9 @@ pub struct Buffer {
     pub base: String,
     pub elem_type: String,
     pub copy_in: bool,
+    /// Where the copy in is needed only under a condition on the
+    /// parameters (C), the condition.
+    pub copy_in_if: Option<String>,
     pub copy_out: bool,
 }
 /// A region's device temporary (`scratch_buffers`).

@@ -29,6 +29,13 @@ pub struct DependenceGraph {
     /// Arrays with live-in elements, and arrays written but not entirely
     /// overwritten: both must be copied to the device.
     pub copy_in: BTreeSet<String>,
+    /// Arrays of `copy_in` that the region reads nothing of from before
+    /// it, with the parameter values (isl set) where the copy is needed:
+    /// where the elements the host copies back are not all written by the
+    /// region for sure. Elsewhere the device computes every one of them
+    /// and their old values need not travel (2mm's `tmp` at `nj` = NJ).
+    /// Arrays of `copy_in` not here are copied wherever the region runs.
+    pub copy_in_where: BTreeMap<String, String>,
     /// Arrays the region writes: copied back to the host.
     pub copy_out: BTreeSet<String>,
     /// Variables with a copy per iteration of the loops around them
@@ -73,7 +80,11 @@ impl DependenceGraph {
             self.live_in,
             list(&self.copy_in),
             list(&self.copy_out),
-            self.privatised
+            self.copy_in_where
+                .iter()
+                .map(|(a, w)| format!("copy_in_where: {{ array: {}, params: \"{}\" }}\n", a, w))
+                .collect::<String>()
+                + &self.privatised
                 .iter()
                 .map(|p| format!(
                     "private: {{ var: {}, depth: {}, last_writers: \"{}\" }}\n",
@@ -408,6 +419,7 @@ pub fn analyze_with(isl: &Isl, scop: &Scop, excluded: &[String]) -> Result<Depen
     let anti = restrict_same_array(isl, false_all, reads, writes)?;
 
     let mut copy_in = BTreeSet::new();
+    let mut copy_in_where = BTreeMap::new();
     let mut copy_out = BTreeSet::new();
     for a in &scop.arrays {
         // Locals are dead before their declaration and after the region.
@@ -420,13 +432,22 @@ pub fn analyze_with(isl: &Isl, scop: &Scop, excluded: &[String]) -> Result<Depen
         }
         if a.written && !a.killed_after {
             copy_out.insert(a.name.clone());
-            // The whole array is copied back, so elements the region does
-            // not overwrite for sure (may-writes do not count) must hold
-            // their old values on the device, unless a kill says they are
-            // dead. A scalar too: written in a loop that runs no
+            // The copied range goes back whole, so elements of it that the
+            // region does not overwrite for sure (may-writes do not count)
+            // must hold their old values on the device, unless a kill says
+            // they are dead. A scalar too: written in a loop that runs no
             // iteration at some sizes, it keeps the value it had.
-            if !a.killed_before && !fully_written(isl, scop, &model.exact_must_writes, &a.name)? {
-                copy_in.insert(a.name.clone());
+            if !a.killed_before && !live {
+                match unwritten_copied(isl, scop, &model.exact_must_writes, a)? {
+                    Unwritten::Never => {}
+                    Unwritten::Always => {
+                        copy_in.insert(a.name.clone());
+                    }
+                    Unwritten::Where(params) => {
+                        copy_in.insert(a.name.clone());
+                        copy_in_where.insert(a.name.clone(), params);
+                    }
+                }
             }
         }
     }
@@ -439,6 +460,7 @@ pub fn analyze_with(isl: &Isl, scop: &Scop, excluded: &[String]) -> Result<Depen
         output: output.text(isl, STAGE)?,
         live_in: live_in.text(isl, STAGE)?,
         copy_in,
+        copy_in_where,
         copy_out,
         privatised,
     })
@@ -478,6 +500,61 @@ fn live_in_of(isl: &Isl, scop: &Scop, live_in: &UnionSet, array: &str) -> Result
         .intersect(universe)
         .isl(isl, STAGE)?;
     Ok(!mine.is_empty().isl(isl, STAGE)?)
+}
+
+/// Where the host copies back elements of an array that the region may
+/// leave unwritten.
+enum Unwritten {
+    Never,
+    Always,
+    /// At these parameter values (isl set text), inside the context.
+    Where(String),
+}
+
+/// Where elements of `a` that the host copies back
+/// (`scop::copied_elements`) are not all written by
+/// the region for sure (`writes`: its exact must-writes).
+fn unwritten_copied(
+    isl: &Isl,
+    scop: &Scop,
+    writes: &UnionMap,
+    a: &crate::scop::Array,
+) -> Result<Unwritten> {
+    let Some(copied) = crate::scop::copied_elements(isl, scop, a)? else {
+        return Ok(if fully_written(isl, scop, writes, &a.name)? {
+            Unwritten::Never
+        } else {
+            Unwritten::Always
+        });
+    };
+    let ctx = isl.set(&scop.context).isl(isl, STAGE)?;
+    let written = writes.copy().isl(isl, STAGE)?.range().isl(isl, STAGE)?;
+    let space = copied.get_space().isl(isl, STAGE)?;
+    let written = written.extract_set(space).isl(isl, STAGE)?;
+    // Where nothing is copied, a copy in moves nothing either.
+    let copies = copied
+        .copy()
+        .isl(isl, STAGE)?
+        .params()
+        .isl(isl, STAGE)?
+        .intersect_params(ctx.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?;
+    let where_ = copied
+        .subtract(written)
+        .isl(isl, STAGE)?
+        .params()
+        .isl(isl, STAGE)?
+        .intersect_params(ctx.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .coalesce()
+        .isl(isl, STAGE)?;
+    Ok(if where_.is_empty().isl(isl, STAGE)? {
+        Unwritten::Never
+    } else if copies.is_subset(&where_).isl(isl, STAGE)? {
+        Unwritten::Always
+    } else {
+        Unwritten::Where(where_.text(isl, STAGE)?)
+    })
 }
 
 fn fully_written(isl: &Isl, scop: &Scop, writes: &UnionMap, array: &str) -> Result<bool> {
@@ -638,6 +715,50 @@ mod tests {
         for v in ["keep", "half", "two"] {
             assert_eq!(private(v), None, "{}: {}", v, g.dump());
         }
+    }
+
+    /// An array the region reads nothing of is copied in only where the
+    /// elements the host copies back (whole rows of a declared array, the
+    /// first to the last element of a pointer's) are not all written.
+    #[test]
+    fn arrays_written_before_read_are_copied_in_only_where_copies_back_would_keep_old_values() {
+        let src = "void f(int n, int m, double A[100][50], double B[100][51], double C[100][50], double *p, double *q) {\n#pragma scop\nfor (int i = 0; i < n; i++)\n  for (int j = 0; j < m; j++) {\n    A[i][j] = i + j;\n    B[i][j + 1] = A[i][j];\n    C[i][j] = 1;\n    C[i][j] = C[i][j] + A[i][j];\n  }\nfor (int i = 0; i < n; i++) {\n  p[i] = i;\n  q[2 * i] = i;\n}\n#pragma endscop\n}\n";
+        let (isl, _, g) = analyze_source("copy_in_where", src);
+        let needed_at = |array: &str, n: i64, m: i64| -> bool {
+            if !g.copy_in.contains(array) {
+                return false;
+            }
+            let Some(w) = g.copy_in_where.get(array) else {
+                return true;
+            };
+            let at = isl
+                .set(&format!("[m, n] -> {{ : n = {} and m = {} }}", n, m))
+                .unwrap();
+            !isl.set(w)
+                .unwrap()
+                .intersect(at)
+                .unwrap()
+                .is_empty()
+                .unwrap()
+        };
+        // A: rows whole, so every column must be written.
+        assert!(!needed_at("A", 100, 50), "{}", g.dump());
+        assert!(needed_at("A", 100, 49), "{}", g.dump());
+        assert!(needed_at("A", 1, 1), "{}", g.dump());
+        // Nothing accessed, nothing copied.
+        assert!(!needed_at("A", 0, 50), "{}", g.dump());
+        // B's column 0 is never written.
+        assert!(needed_at("B", 100, 50), "{}", g.dump());
+        assert!(needed_at("B", 3, 2), "{}", g.dump());
+        // C is written before it is read: as A.
+        assert!(!needed_at("C", 100, 50), "{}", g.dump());
+        assert!(needed_at("C", 100, 10), "{}", g.dump());
+        // A pointer's copy runs from the first element accessed to the
+        // last: p's are all written, q's odd ones are not.
+        assert!(!g.copy_in.contains("p"), "{}", g.dump());
+        assert!(!needed_at("q", 1, 0), "{}", g.dump());
+        assert!(needed_at("q", 2, 0), "{}", g.dump());
+        assert!(needed_at("q", 100, 50), "{}", g.dump());
     }
 
     /// Every iteration of an `independent` loop that overwrites a value

@@ -313,8 +313,20 @@ fn with_host_prologue(
             let copy_us = m.copy_us + 8.0 / (m.transfer_gbs * 1e3);
             copy_us < m.launch_us
         }),
+        // GB/s times microseconds: thousands of bytes.
+        array_copy_bytes: opts.gpu_model.as_ref().map_or(0.0, |m| {
+            (m.launch_us - m.copy_us).max(0.0) * m.transfer_gbs * 1e3
+        }),
     };
-    let Ok(Some((peeled, notes))) = scop::prologue::peel(isl, &scop, &deps.copy_in, moves) else {
+    // Copies in that some sizes skip (`copy_in_where`) are not sure to
+    // happen: a set-up statement moved to the host would make them happen.
+    let copied: std::collections::BTreeSet<String> = deps
+        .copy_in
+        .iter()
+        .filter(|a| !deps.copy_in_where.contains_key(*a))
+        .cloned()
+        .collect();
+    let Ok(Some((peeled, notes))) = scop::prologue::peel(isl, &scop, &copied, moves) else {
         return (scop, deps);
     };
     // Dependences of what is left; where they cannot be had, the region

@@ -456,7 +456,7 @@ fn device_version(
         None
     } else {
         isl.check_deadline("ast")?;
-        let mut a = ast::generate(isl, scop, &mapped, mapped_trees)?;
+        let mut a = ast::generate(isl, scop, deps, &mapped, mapped_trees)?;
         if opts.misorder_launches {
             misorder_launches(&mut a.host);
         }

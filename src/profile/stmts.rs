@@ -37,19 +37,7 @@ pub struct StmtCost {
     pub flops32: f64,
 }
 
-/// Bytes of one element of the C type `t`.
-pub fn elem_bytes(t: &str) -> f64 {
-    let t = t.trim();
-    if t.contains("char") || t.contains("bool") || t.contains("Bool") || t.contains("int8") {
-        1.0
-    } else if t.contains("short") || t.contains("int16") {
-        2.0
-    } else if t.contains("double") || t.contains("long") || t.contains("64") {
-        8.0
-    } else {
-        4.0
-    }
-}
+pub use crate::scop::elem_bytes;
 
 /// The cost of one instance of every statement, by `StmtId` index.
 pub fn stmt_costs(scop: &Scop) -> Vec<StmtCost> {

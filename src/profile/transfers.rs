@@ -112,7 +112,14 @@ pub fn transfers(input: &Inputs, env: &Env) -> (Transfers, usize) {
         };
         t.buffers += 1;
         t.alloc_bytes += bytes;
-        if input.copy_in.contains(&a.name) {
+        // A copy in that only some sizes need (`GpuAst::copy_in_when`)
+        // counts where `env` is one of them; an unknown value counts it.
+        let needed = input
+            .ast
+            .copy_in_when
+            .get(&a.name)
+            .is_none_or(|c| eval(c, env) != Some(0));
+        if input.copy_in.contains(&a.name) && needed {
             t.copies_in += 1;
             t.bytes_in += bytes;
         }

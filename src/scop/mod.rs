@@ -32,6 +32,7 @@ pub use build::{
 pub use build::{build_scop, build_scop_as_written};
 pub use reduction_uses::{only_reduction_uses, update_values_read};
 pub use reductions::ReductionMode;
+pub use reshape::footprint::copied_elements;
 
 use crate::diag::{Diagnostic, Loc};
 use crate::front::affine::{isl_name, IntTy};
@@ -248,6 +249,21 @@ pub struct Layout {
     /// of the first row to the last of the last, so that any box of
     /// elements read in bounds (a shared tile's copy) stays inside it.
     pub whole_rows: bool,
+}
+
+/// Bytes of one element of the C type `t` (an estimate for the cost
+/// models: `long` as on LP64 targets).
+pub fn elem_bytes(t: &str) -> f64 {
+    let t = t.trim();
+    if t.contains("char") || t.contains("bool") || t.contains("Bool") || t.contains("int8") {
+        1.0
+    } else if t.contains("short") || t.contains("int16") {
+        2.0
+    } else if t.contains("double") || t.contains("long") || t.contains("64") {
+        8.0
+    } else {
+        4.0
+    }
 }
 
 impl Array {

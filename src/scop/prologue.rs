@@ -39,6 +39,21 @@ pub struct Moves {
     /// A scalar the rest of the region also writes may move: it is then
     /// copied to the device, which costs less than a launch.
     pub scalar_copy: bool,
+    /// An array the rest of the region touches but does not copy in may
+    /// move where its declared size is at most these bytes: its copy to
+    /// the device then costs less than the launch it saves.
+    pub array_copy_bytes: f64,
+}
+
+/// The bytes of `a` as declared (`None` where an extent is not a
+/// constant).
+fn declared_bytes(a: &super::Array) -> Option<f64> {
+    a.extents
+        .iter()
+        .try_fold(super::elem_bytes(&a.elem_type), |n, e| match e {
+            super::Extent::Const(c) => Some(n * *c as f64),
+            _ => None,
+        })
 }
 
 /// The region without its set-up statements, which `Scop::host_prologue`
@@ -97,7 +112,12 @@ pub fn peel(
             if scalar {
                 !written_by_rest(v) || moves.scalar_copy
             } else {
-                !touched_by_rest(v) || copy_in.contains(*v)
+                !touched_by_rest(v)
+                    || copy_in.contains(*v)
+                    || scop
+                        .array(v)
+                        .and_then(declared_bytes)
+                        .is_some_and(|b| b <= moves.array_copy_bytes)
             }
         });
         let again = writes
@@ -122,11 +142,24 @@ pub fn peel(
         .iter()
         .flat_map(|&k| scop.stmts[k].writes.iter().map(|a| a.array.as_str()))
         .filter(|v| {
-            scop.array(v).is_some_and(|a| a.is_scalar())
-                && order.iter().any(|&(_, t)| {
-                    !peeled.contains(&t) && scop.stmts[t].writes.iter().any(|a| a.array == *v)
-                })
+            let scalar = scop.array(v).is_some_and(|a| a.is_scalar());
+            order.iter().any(|&(_, t)| {
+                let left = &scop.stmts[t];
+                !peeled.contains(&t)
+                    && if scalar {
+                        left.writes.iter().any(|a| a.array == *v)
+                    } else {
+                        !copy_in.contains(*v)
+                            && left.reads.iter().chain(&left.writes).any(|a| a.array == *v)
+                    }
+            })
         })
+        .collect();
+    let copied: Vec<&str> = copied
+        .iter()
+        .enumerate()
+        .filter(|(i, v)| !copied[..*i].contains(v))
+        .map(|(_, v)| *v)
         .collect();
     let cost = if copied.is_empty() {
         "nothing more copied".to_string()
@@ -261,12 +294,34 @@ mod tests {
     fn scalars_the_loops_write_move_where_a_copy_costs_less_than_a_launch() {
         // durbin's shape, on a device whose copy is cheaper than a launch.
         let src = "void f(int n, double x[100]) {\n  double b;\n#pragma scop\n  b = 1.0;\n  for (int i = 0; i < n; i++) {\n    b = b * 0.5 + x[i];\n    x[i] = b;\n  }\n#pragma endscop\n}\n";
-        let moves = Moves { scalar_copy: true };
+        let moves = Moves {
+            scalar_copy: true,
+            array_copy_bytes: 0.0,
+        };
         assert_eq!(peeled_moving("pro-copy", src, &[], moves), vec![4]);
-        // Arrays still move only where they are copied in anyway.
+        // Arrays still move only where they are copied in anyway, or
+        // where their copy costs less than a launch: 800 bytes do where
+        // a launch costs the time of 1000, not where it costs 799.
         let src = "void f(double x[100]) {\n#pragma scop\n  x[0] = 1.0;\n  for (int i = 1; i < 100; i++)\n    x[i] = x[i - 1] * 0.5;\n#pragma endscop\n}\n";
         assert_eq!(
             peeled_moving("pro-copy-array", src, &[], moves),
+            Vec::<u32>::new()
+        );
+        for (bytes, moved) in [(1000.0, vec![3]), (799.0, vec![])] {
+            let moves = Moves {
+                scalar_copy: true,
+                array_copy_bytes: bytes,
+            };
+            assert_eq!(peeled_moving("pro-copy-array", src, &[], moves), moved);
+        }
+        // Not an array whose size is known at run time only.
+        let src = "void f(int n, double x[n]) {\n#pragma scop\n  x[0] = 1.0;\n  for (int i = 1; i < n; i++)\n    x[i] = x[i - 1] * 0.5;\n#pragma endscop\n}\n";
+        let moves = Moves {
+            scalar_copy: true,
+            array_copy_bytes: 1e12,
+        };
+        assert_eq!(
+            peeled_moving("pro-copy-vla", src, &[], moves),
             Vec::<u32>::new()
         );
     }

@@ -698,6 +698,7 @@ mod tests {
             output: "{ }".into(),
             live_in: "{ }".into(),
             copy_in: Default::default(),
+            copy_in_where: Default::default(),
             copy_out: Default::default(),
             privatised: vec![],
             reorder_condition: "{ }".into(),

@@ -207,6 +207,83 @@ fn starts_far(
     Ok(!first.is_subset(&near).isl(isl, STAGE)?)
 }
 
+/// The elements of array `a` that the host copies between its memory and
+/// the device buffer (`back::footprint::range` moves them), as an isl set
+/// over the parameters: the rows its layout holds, whole, or the elements
+/// from the first accessed to the last in memory order, or every element
+/// of an array without a layout. `None` where that set is not affine: an
+/// extent after the first that is not a constant, or an array without a
+/// layout whose extents are not all constants.
+pub fn copied_elements(isl: &Isl, scop: &Scop, a: &crate::scop::Array) -> Result<Option<Set>> {
+    let rank = a.extents.len();
+    let dims: Vec<String> = (0..rank).map(|d| format!("o{}", d)).collect();
+    // Inside each row: an element's place in memory order is its place in
+    // lexicographic order only while the inner subscripts stay in bounds.
+    let mut bounds = Vec::new();
+    for (d, e) in a.extents.iter().enumerate() {
+        match e {
+            Extent::Const(c) => {
+                if d > 0 || a.layout.is_none() {
+                    bounds.push(format!("0 <= o{} < {}", d, c));
+                }
+            }
+            _ if d == 0 && a.layout.is_some() => {}
+            _ => return Ok(None),
+        }
+    }
+    let tuple = |dims: &[String], cons: &[String]| {
+        format!(
+            "{} -> {{ {}[{}] : {} }}",
+            scop.param_prefix(),
+            a.name,
+            dims.join(", "),
+            if cons.is_empty() {
+                "true".to_string()
+            } else {
+                cons.join(" and ")
+            }
+        )
+    };
+    let inner = isl.set(&tuple(&dims, &bounds)).isl(isl, STAGE)?;
+    let Some(layout) = &a.layout else {
+        return Ok(Some(inner));
+    };
+    let accessed = isl.set(&layout.accessed).isl(isl, STAGE)?;
+    // Between the first and the last accessed: after some accessed
+    // element and before some other.
+    let between = |space: Set| -> Result<Set> {
+        let after = accessed
+            .copy()
+            .isl(isl, STAGE)?
+            .lex_le_set(space.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .range()
+            .isl(isl, STAGE)?;
+        let before = accessed
+            .copy()
+            .isl(isl, STAGE)?
+            .lex_ge_set(space)
+            .isl(isl, STAGE)?
+            .range()
+            .isl(isl, STAGE)?;
+        after.intersect(before).isl(isl, STAGE)
+    };
+    if !layout.whole_rows {
+        return Ok(Some(between(inner)?.coalesce().isl(isl, STAGE)?));
+    }
+    let rows = between(isl.set(&tuple(&dims[..1], &[])).isl(isl, STAGE)?)?
+        .insert_dims(DimType::Set, 1, (rank - 1) as u32)
+        .isl(isl, STAGE)?
+        .set_tuple_name(&a.name)
+        .isl(isl, STAGE)?;
+    Ok(Some(
+        rows.intersect(inner)
+            .isl(isl, STAGE)?
+            .coalesce()
+            .isl(isl, STAGE)?,
+    ))
+}
+
 /// How many leading rows (elements, for a 1-d pointer) a device buffer
 /// may hold unused so that its kernels need not subtract an offset.
 fn padded_rows(rank: usize) -> i64 {
