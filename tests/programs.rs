@@ -4203,3 +4203,49 @@ fn old_values_travel_only_where_the_copy_back_keeps_some() {
         log
     );
 }
+
+/// Narrow counters that may each wrap, in one region (red team of
+/// 2026-12-04): their loops' conditions together left no parameter value
+/// for the model, every range check passed vacuously, and pencilc warned
+/// that `A[c]` was out of bounds wherever it ran (E0118) while the region
+/// could only run its original code. Each wrapping loop now runs as
+/// written, as it does alone (E0117), and every target prints the
+/// sequential results.
+#[test]
+fn counters_that_wrap_together_run_as_written_each() {
+    check_everywhere("wrapping_counters_together");
+    let log = verbose_log("wrapping_counters_together");
+    assert_eq!(
+        log.matches("may wrap around its type").count(),
+        3,
+        "{}",
+        log
+    );
+    assert!(!log.contains("E0118"), "{}", log);
+}
+
+/// Differential seed 167, case 21: reading back the OpenMP target's CPU
+/// version met a constant condition and stopped with an internal error
+/// (the region fell back to isl's scheduler). It reads back now, and
+/// every target prints the sequential results.
+#[test]
+fn constant_conditions_read_back() {
+    let name = "constant_condition_read_back";
+    check(name);
+    check_openmp(name);
+    let src = root().join("tests/programs").join(format!("{}.c", name));
+    let dir = scratch(&format!("program-{}-log", name));
+    let out = run(
+        Command::new(pencilc())
+            .args(["-v", "--target", "c", "--openmp", "-o"])
+            .arg(dir.join("omp.c"))
+            .arg(&src),
+        "pencilc -v --openmp",
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !log.contains("internal error") && !log.contains("falling back"),
+        "{}",
+        log
+    );
+}

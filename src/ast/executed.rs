@@ -1053,7 +1053,13 @@ impl Reader<'_> {
                     _ => self.value(a)?.eq_set(self.value(b)?).isl(isl, STAGE),
                 }
             }
-            _ => Err(self.unsupported(&format!("the condition {:?}", e))),
+            // C's truth of any other value: where it is not zero (a
+            // constant the simplifier left, `if (1)`, included).
+            _ => self
+                .value(e)
+                .map_err(|_| self.unsupported(&format!("the condition {:?}", e)))?
+                .ne_set(self.constant(0)?)
+                .isl(isl, STAGE),
         }
     }
 

@@ -267,6 +267,26 @@ pub(super) fn check_loop_ranges(
         .intersect(isl.set(param_ranges).isl(isl, STAGE)?)
         .isl(isl, STAGE)?;
     let p = params.join(", ");
+    // No parameter value lets the region run as modelled (the loops'
+    // conditions together exclude each other: a counter that starts at a
+    // narrowing of `n` and one that must pass a value above it). Every
+    // test below would pass vacuously; a loop whose iterator may wrap runs
+    // as written instead, and the rest is built again without it.
+    if ctx.is_empty().isl(isl, STAGE)? {
+        if let Some(ch) = checks.iter().find(|ch| ch.wraps) {
+            return Err(RangeError::Wraps(
+                ch.iter.clone(),
+                Diagnostic::error(
+                    Code::IteratorRange,
+                    Some(ch.loc.clone()),
+                    format!(
+                        "the loop iterator `{}` of type `{}` leaves no value of the parameters at which the region's loops all run as modelled",
+                        ch.iter, ch.ty
+                    ),
+                ),
+            ));
+        }
+    }
     for ch in checks {
         let it = ch.vars.last().cloned().unwrap_or_default();
         let outer = &ch.vars[..ch.vars.len().saturating_sub(1)];
