@@ -7,7 +7,7 @@
 use super::ilp::{Con, Lin};
 use crate::diag::Result;
 use crate::isl::{Isl, IslResultExt};
-use isl_rs::{DimType, Map};
+use isl_rs::{BasicMap, DimType, Map};
 
 const STAGE: &str = "sched";
 
@@ -39,15 +39,14 @@ impl Farkas {
         // Existentially quantified variables make Farkas' lemma expensive;
         // projecting them out over-approximates the relation, which only
         // adds constraints (safe).
-        let coeff = rel
-            .copy()
-            .isl(isl, STAGE)?
-            .remove_divs()
-            .isl(isl, STAGE)?
-            .wrap()
-            .isl(isl, STAGE)?
-            .coefficients()
-            .isl(isl, STAGE)?;
+        let coeff = without_huge_constraints(
+            isl,
+            rel.copy().isl(isl, STAGE)?.remove_divs().isl(isl, STAGE)?,
+        )?
+        .wrap()
+        .isl(isl, STAGE)?
+        .coefficients()
+        .isl(isl, STAGE)?;
         let n = coeff.dim(DimType::Set).isl(isl, STAGE)? as usize;
         debug_assert_eq!(n, 1 + params.len() + n_src + n_dst);
         let list = coeff.get_constraint_list().isl(isl, STAGE)?;
@@ -97,6 +96,55 @@ impl Farkas {
     }
 }
 
+/// Coefficients and constants beyond this magnitude: a type's range
+/// (`n <= 9223372036854775808 - base` where a `long long` counter starts
+/// at `base`) or a constant of that size.
+const HUGE: f64 = 2147483648.0;
+
+/// `rel` without the constraints that have a coefficient or constant of
+/// more than `HUGE`: the ILP solver's floating-point arithmetic failed on
+/// them (a `long long` loop from 3e9), and dropping a constraint enlarges
+/// the relation, which only adds constraints to the schedule (safe, as
+/// for the divisions).
+fn without_huge_constraints(isl: &Isl, rel: Map) -> Result<Map> {
+    // By the decimal text: isl-rs's `get_d` gave 2^31 for 2^63.
+    let huge = |v: std::result::Result<isl_rs::Val, isl_rs::LibISLError>| -> Result<bool> {
+        let v = v.isl(isl, STAGE)?;
+        let text = v.to_str().isl(isl, STAGE)?;
+        Ok(text.parse::<f64>().map_or(true, |d| d.abs() > HUGE))
+    };
+    let pieces = rel.get_basic_map_list().isl(isl, STAGE)?;
+    let mut out = Map::empty(rel.get_space().isl(isl, STAGE)?).isl(isl, STAGE)?;
+    let mut dropped = false;
+    for k in 0..pieces.size().isl(isl, STAGE)? {
+        let piece = pieces.get_at(k).isl(isl, STAGE)?;
+        let mut kept = BasicMap::universe(piece.get_space().isl(isl, STAGE)?).isl(isl, STAGE)?;
+        let cons = piece.get_constraint_list().isl(isl, STAGE)?;
+        for c in 0..cons.size().isl(isl, STAGE)? {
+            let con = cons.get_at(c).isl(isl, STAGE)?;
+            let mut big = huge(con.get_constant_val())?;
+            for ty in [DimType::Param, DimType::In, DimType::Out] {
+                for d in 0..piece.dim(ty).isl(isl, STAGE)? {
+                    big |= huge(con.get_coefficient_val(ty, d as i32))?;
+                }
+            }
+            if big {
+                dropped = true;
+            } else {
+                kept = kept.add_constraint(con).isl(isl, STAGE)?;
+            }
+        }
+        out = out
+            .union(Map::from_basic_map(kept).isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+    }
+    if dropped {
+        Ok(out)
+    } else {
+        Ok(rel)
+    }
+}
+
 fn int(isl: &Isl, v: std::result::Result<isl_rs::Val, isl_rs::LibISLError>) -> Result<i64> {
     let v = v.isl(isl, STAGE)?;
     if !v.is_int().isl(isl, STAGE)? {
@@ -136,5 +184,35 @@ mod tests {
         assert_eq!(lo, vec![0]);
         assert!(!p.satisfied_by(&[-1]));
         assert!(p.satisfied_by(&[3]));
+    }
+
+    /// A `long long` counter from `base` carries its type's range
+    /// (`n <= 2^63 - base`) into the relation; the floating-point ILP
+    /// failed on it. Without it, the constraints stay small and say the
+    /// same about `c`.
+    #[test]
+    fn type_ranges_leave_the_constraints() {
+        let isl = Isl::new(1_000_000);
+        let m = isl
+            .map("[base, n] -> { S[i] -> S[i + 1] : n <= 9223372036854775808 - base and n <= 99 and base <= i <= base + n - 2 }")
+            .unwrap();
+        let f = Farkas::of(&isl, &m).unwrap();
+        let largest = f
+            .rows
+            .iter()
+            .flat_map(|(c, k, _)| c.iter().chain([k]).map(|v| v.unsigned_abs()))
+            .max()
+            .unwrap();
+        assert!(largest < 1 << 31, "{:?}", f.rows);
+        let mut p = Ilp::default();
+        let c = p.add_var(-3, 3);
+        p.cons.extend(f.instantiate(
+            &Lin::constant(0),
+            &[Lin::constant(0), Lin::constant(0)],
+            &[Lin::var(c).scaled(-1)],
+            &[Lin::var(c)],
+        ));
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        assert_eq!(p.minimize(&Lin::var(c), deadline).unwrap(), Some(vec![0]));
     }
 }
