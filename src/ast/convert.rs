@@ -39,6 +39,7 @@ pub(super) fn convert_host(
             body,
             locals: memory::locals_of(&mapped.kernels[o.kernel]),
             updated_elements: std::mem::take(&mut o.updated),
+            plays_launches: false,
         });
         Ok(Some(match guard {
             Some(cond) => Ast::If {

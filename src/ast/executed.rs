@@ -1246,6 +1246,7 @@ mod tests {
             body,
             locals: vec![],
             updated_elements: vec![],
+            plays_launches: false,
         }
     }
 

@@ -129,6 +129,10 @@ pub struct Launch {
     /// Reduction arrays whose updates in this launch all accumulate into
     /// one element that nothing else in it touches.
     pub updated_elements: Vec<reductions::UpdatedElement>,
+    /// One block that plays the launches of a host loop one after
+    /// another (`one_block`): each of its barriers ends one of them, and
+    /// after it the threads read what other threads wrote.
+    pub plays_launches: bool,
 }
 
 impl Launch {

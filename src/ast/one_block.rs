@@ -347,6 +347,7 @@ fn fused_launch(
         body,
         locals: vec![],
         updated_elements: vec![],
+        plays_launches: true,
     }
 }
 
@@ -503,6 +504,7 @@ mod tests {
             },
             locals: vec![],
             updated_elements: vec![],
+            plays_launches: false,
         }
     }
 

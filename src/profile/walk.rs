@@ -507,7 +507,7 @@ impl Region<'_> {
                 // One block that plays launches one after another
                 // (`ast::one_block`): after each barrier its threads read
                 // what others wrote, a round trip beyond their L1.
-                if l.plan.n_block == 0 && out.threads_per_block > 1.0 {
+                if l.plays_launches {
                     work.far_accesses += work.barriers;
                     work.global_accesses += work.barriers;
                 }
