@@ -70,10 +70,14 @@ fn a_crash_falls_back_too() {
 fn a_region_isl_never_finishes_stays_on_the_host_in_time() {
     let t = Instant::now();
     let warnings = program_matches_sequential("modulo_hang", "", &["--schedule-timeout", "2"]);
-    // isl's alarm stops the dataflow in process at the region's deadline
+    // isl's alarm stops isl in process at the region's deadline
     // (`isl::alarm`); isl work that counts no operation is the watchdog's.
+    // The dataflow itself finishes since 4735b45 (A is read before it is
+    // written, so isl is no longer asked whether the modulo writes cover
+    // it: that was the question it never answered); the stages after it
+    // run out of time instead.
     assert!(
-        warnings.contains("ran out of its time in stage `deps`")
+        warnings.contains("ran out of its time in stage")
             || warnings.contains("pencilc stopped it"),
         "{}",
         warnings
