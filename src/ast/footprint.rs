@@ -98,10 +98,14 @@ pub fn copy_in_conditions(
     copy_in_where: &BTreeMap<String, String>,
 ) -> Result<BTreeMap<String, AExpr>> {
     let mut out = BTreeMap::new();
+    let context = isl.set(&scop.context).isl(isl, STAGE)?;
     for (array, params) in copy_in_where {
-        let context = isl.set(&scop.context).isl(isl, STAGE)?;
         let set = isl.set(params).isl(isl, STAGE)?;
-        let cond = convert_expr(isl, &expr_from_params(isl, context, set)?)?.simplify();
+        let cond = convert_expr(
+            isl,
+            &expr_from_params(isl, context.copy().isl(isl, STAGE)?, set)?,
+        )?
+        .simplify();
         out.insert(array.clone(), cond);
     }
     Ok(out)

@@ -520,12 +520,10 @@ fn unwritten_copied(
     writes: &UnionMap,
     a: &crate::scop::Array,
 ) -> Result<Unwritten> {
+    // Not affine (an extent that is not a constant where the copy's
+    // range needs it): the copy back may carry anything.
     let Some(copied) = crate::scop::copied_elements(isl, scop, a)? else {
-        return Ok(if fully_written(isl, scop, writes, &a.name)? {
-            Unwritten::Never
-        } else {
-            Unwritten::Always
-        });
+        return Ok(Unwritten::Always);
     };
     let ctx = isl.set(&scop.context).isl(isl, STAGE)?;
     let written = writes.copy().isl(isl, STAGE)?.range().isl(isl, STAGE)?;
@@ -555,38 +553,6 @@ fn unwritten_copied(
     } else {
         Unwritten::Where(where_.text(isl, STAGE)?)
     })
-}
-
-fn fully_written(isl: &Isl, scop: &Scop, writes: &UnionMap, array: &str) -> Result<bool> {
-    let a = scop.array(array).expect("array exists");
-    let mut cons = Vec::new();
-    let mut dims = Vec::new();
-    for (k, e) in a.extents.iter().enumerate() {
-        let d = format!("e{}_", k);
-        match e {
-            crate::scop::Extent::Const(c) => cons.push(format!("0 <= {} < {}", d, c)),
-            // Symbolic extents: the region's own parameters may not bound
-            // them, so treat the array as not provably covered.
-            crate::scop::Extent::Expr { .. } | crate::scop::Extent::Accessed => return Ok(false),
-        }
-        dims.push(d);
-    }
-    let whole = if cons.is_empty() {
-        format!("{} -> {{ {}[] }}", scop.param_prefix(), array)
-    } else {
-        format!(
-            "{} -> {{ {}[{}] : {} }}",
-            scop.param_prefix(),
-            array,
-            dims.join(", "),
-            cons.join(" and ")
-        )
-    };
-    let whole = isl.union_set(&whole).isl(isl, STAGE)?;
-    let written = writes.copy().isl(isl, STAGE)?.range().isl(isl, STAGE)?;
-    let ctx = isl.set(&scop.context).isl(isl, STAGE)?;
-    let whole = whole.intersect_params(ctx).isl(isl, STAGE)?;
-    whole.is_subset(&written).isl(isl, STAGE)
 }
 
 /// The dependences split per pair of accesses (one of them a write) that

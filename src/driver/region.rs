@@ -306,15 +306,12 @@ fn with_host_prologue(
     if opts.target == Target::C || opts.load_schedule.is_some() || opts.save_schedule.is_some() {
         return (scop, deps);
     }
-    // A scalar's copy to the device against the launch it saves, where
-    // the device has a GPU cost model.
+    // A copy to the device against the launch it saves, where the device
+    // has a GPU cost model: the bytes a copy moves in the time a launch
+    // takes beyond a copy's own (GB/s times microseconds: thousands of
+    // bytes).
     let moves = scop::prologue::Moves {
-        scalar_copy: opts.gpu_model.as_ref().is_some_and(|m| {
-            let copy_us = m.copy_us + 8.0 / (m.transfer_gbs * 1e3);
-            copy_us < m.launch_us
-        }),
-        // GB/s times microseconds: thousands of bytes.
-        array_copy_bytes: opts.gpu_model.as_ref().map_or(0.0, |m| {
+        copy_bytes: opts.gpu_model.as_ref().map_or(0.0, |m| {
             (m.launch_us - m.copy_us).max(0.0) * m.transfer_gbs * 1e3
         }),
     };

@@ -12,8 +12,9 @@
 //! rest does not touch, or one the region copies in anyway. A scalar the
 //! rest writes too (durbin's `beta = 1.0`, which its loops update) moves
 //! where the device's cost model says a copy of it to the device costs
-//! less than the kernel of one thread it saves (`Moves::scalar_copy`: the
-//! H100's fitted copy is 1 us, its launch 3.65 us).
+//! less than the kernel of one thread it saves (`Moves::copy_bytes`: the
+//! H100's fitted copy is 1 us, its launch 5.09 us), and so does an array
+//! the rest touches that is small enough (durbin's `y`, 16 kB).
 //!
 //! The statements keep their places and names (`S_k` stays
 //! `scop.stmts[k]`, printed by the host from its body) with no instance
@@ -36,13 +37,11 @@ const STAGE: &str = "scop";
 /// What a set-up statement may cost to move to the host.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Moves {
-    /// A scalar the rest of the region also writes may move: it is then
-    /// copied to the device, which costs less than a launch.
-    pub scalar_copy: bool,
-    /// An array the rest of the region touches but does not copy in may
-    /// move where its declared size is at most these bytes: its copy to
-    /// the device then costs less than the launch it saves.
-    pub array_copy_bytes: f64,
+    /// A scalar the rest of the region also writes, or an array it
+    /// touches but does not copy in, may move where its declared bytes
+    /// are fewer than these: its copy to the device then costs less than
+    /// the launch it saves (0: never).
+    pub copy_bytes: f64,
 }
 
 /// The bytes of `a` as declared (`None` where an extent is not a
@@ -109,15 +108,15 @@ pub fn peel(
             .any(|v| scop.array(v).is_none_or(|a| a.local));
         let free = writes.iter().all(|v| {
             let scalar = scop.array(v).is_some_and(|a| a.is_scalar());
+            let cheap = || {
+                scop.array(v)
+                    .and_then(declared_bytes)
+                    .is_some_and(|b| b < moves.copy_bytes)
+            };
             if scalar {
-                !written_by_rest(v) || moves.scalar_copy
+                !written_by_rest(v) || cheap()
             } else {
-                !touched_by_rest(v)
-                    || copy_in.contains(*v)
-                    || scop
-                        .array(v)
-                        .and_then(declared_bytes)
-                        .is_some_and(|b| b <= moves.array_copy_bytes)
+                !touched_by_rest(v) || copy_in.contains(*v) || cheap()
             }
         });
         let again = writes
@@ -138,29 +137,27 @@ pub fn peel(
         .iter()
         .map(|&k| scop.stmts[k].loc.line.to_string())
         .collect();
-    let copied: Vec<&str> = peeled
+    // What the kernels now take from a copy instead (once each, in the
+    // statements' order): scalars the rest writes too, arrays it touches
+    // and did not copy in.
+    let mut copied: Vec<&str> = Vec::new();
+    for v in peeled
         .iter()
         .flat_map(|&k| scop.stmts[k].writes.iter().map(|a| a.array.as_str()))
-        .filter(|v| {
-            let scalar = scop.array(v).is_some_and(|a| a.is_scalar());
-            order.iter().any(|&(_, t)| {
-                let left = &scop.stmts[t];
-                !peeled.contains(&t)
-                    && if scalar {
-                        left.writes.iter().any(|a| a.array == *v)
-                    } else {
-                        !copy_in.contains(*v)
-                            && left.reads.iter().chain(&left.writes).any(|a| a.array == *v)
-                    }
-            })
-        })
-        .collect();
-    let copied: Vec<&str> = copied
-        .iter()
-        .enumerate()
-        .filter(|(i, v)| !copied[..*i].contains(v))
-        .map(|(_, v)| *v)
-        .collect();
+    {
+        let scalar = scop.array(v).is_some_and(|a| a.is_scalar());
+        let left = order.iter().filter(|(_, t)| !peeled.contains(t));
+        let copies = left.map(|&(_, t)| &scop.stmts[t]).any(|st| {
+            if scalar {
+                st.writes.iter().any(|a| a.array == v)
+            } else {
+                !copy_in.contains(v) && st.reads.iter().chain(&st.writes).any(|a| a.array == v)
+            }
+        });
+        if copies && !copied.contains(&v) {
+            copied.push(v);
+        }
+    }
     let cost = if copied.is_empty() {
         "nothing more copied".to_string()
     } else {
@@ -294,10 +291,7 @@ mod tests {
     fn scalars_the_loops_write_move_where_a_copy_costs_less_than_a_launch() {
         // durbin's shape, on a device whose copy is cheaper than a launch.
         let src = "void f(int n, double x[100]) {\n  double b;\n#pragma scop\n  b = 1.0;\n  for (int i = 0; i < n; i++) {\n    b = b * 0.5 + x[i];\n    x[i] = b;\n  }\n#pragma endscop\n}\n";
-        let moves = Moves {
-            scalar_copy: true,
-            array_copy_bytes: 0.0,
-        };
+        let moves = Moves { copy_bytes: 100.0 };
         assert_eq!(peeled_moving("pro-copy", src, &[], moves), vec![4]);
         // Arrays still move only where they are copied in anyway, or
         // where their copy costs less than a launch: 800 bytes do where
@@ -308,18 +302,12 @@ mod tests {
             Vec::<u32>::new()
         );
         for (bytes, moved) in [(1000.0, vec![3]), (799.0, vec![])] {
-            let moves = Moves {
-                scalar_copy: true,
-                array_copy_bytes: bytes,
-            };
+            let moves = Moves { copy_bytes: bytes };
             assert_eq!(peeled_moving("pro-copy-array", src, &[], moves), moved);
         }
         // Not an array whose size is known at run time only.
         let src = "void f(int n, double x[n]) {\n#pragma scop\n  x[0] = 1.0;\n  for (int i = 1; i < n; i++)\n    x[i] = x[i - 1] * 0.5;\n#pragma endscop\n}\n";
-        let moves = Moves {
-            scalar_copy: true,
-            array_copy_bytes: 1e12,
-        };
+        let moves = Moves { copy_bytes: 1e12 };
         assert_eq!(
             peeled_moving("pro-copy-vla", src, &[], moves),
             Vec::<u32>::new()
