@@ -4205,6 +4205,57 @@ fn old_values_travel_only_where_the_copy_back_keeps_some() {
     );
 }
 
+/// Arrays nothing reads after the region stay on the device (issue 34:
+/// data movement): `tmp`, which main allocates, passes to a static kernel
+/// and frees, the caller's automatic `scratch`, and main's own `work`
+/// around a region of main. The arrays read after it by routes a proof by
+/// text must follow (a print, a pointer kept by a function of the file, a
+/// pointer into the array, a call in a loop, a function another file may
+/// call) come back, on every target; fakecuda's buffers are poisoned, so
+/// one that stayed would print other values.
+#[test]
+fn arrays_dead_after_the_call_stay_on_the_device() {
+    check_everywhere("dead_after_call");
+    let dir = root().join("target/e2e/program-dead_after_call");
+    let got = run(
+        Command::new(dir.join("par-cuda-emulated"))
+            .env("PENCILC_RUN", "device")
+            .env("PENCILC_PROFILE", "1"),
+        "emulated CUDA program",
+    );
+    let log = String::from_utf8_lossy(&got.stderr);
+    let bytes_out = |region: &str| -> Vec<String> {
+        log.lines()
+            .filter(|l| l.contains(&format!(": {} (", region)))
+            .filter_map(|l| Some(l.split("bytes out ").nth(1)?.trim().to_string()))
+            .collect()
+    };
+    let n = 24;
+    // out, kept and alias (n x n) and seen (n); not tmp, not scratch.
+    assert_eq!(
+        bytes_out("kernel_dead"),
+        vec![((3 * n * n + n) * 8).to_string()],
+        "{}",
+        log
+    );
+    // Every call of the looped kernel brings its array back, as does the
+    // kernel another file may call.
+    assert_eq!(bytes_out("kernel_looped").len(), 3, "{}", log);
+    assert!(
+        bytes_out("kernel_looped").iter().all(|b| b != "0"),
+        "{}",
+        log
+    );
+    assert_eq!(
+        bytes_out("kernel_extern"),
+        vec![(n * n * 8).to_string()],
+        "{}",
+        log
+    );
+    // main's region: `res` only.
+    assert_eq!(bytes_out("main"), vec![(n * 8).to_string()], "{}", log);
+}
+
 /// Narrow counters that may each wrap, in one region (red team of
 /// 2026-12-04): their loops' conditions together left no parameter value
 /// for the model, every range check passed vacuously, and pencilc warned

@@ -21,6 +21,7 @@ pub mod called;
 mod casts;
 mod companions;
 mod dead_after;
+mod dead_memory;
 mod decls;
 mod do_while;
 mod effects;
@@ -262,6 +263,10 @@ pub struct Region {
     /// region nothing reads (`dead_after`): the region need not leave
     /// their last values in them.
     pub dead_after: BTreeSet<String>,
+    /// The region's bytes in the preprocessed text (its pragmas, or the
+    /// body of a function that is the region): what `dead_memory` looks
+    /// around.
+    pub span: std::ops::Range<usize>,
     /// The values every call of the region's function in the file passes
     /// for its integer parameters, where they are constants
     /// (`call_values`): what the GPU model profiles at.
@@ -525,6 +530,14 @@ pub fn parse_file_with(
         },
         defined: defined.clone(),
     };
+    let file = dead_memory::File {
+        src: cx.src,
+        root,
+        defined: functions
+            .iter()
+            .map(|f| (cx.function_name(*f), *f))
+            .collect(),
+    };
     let (called, call_facts) =
         cx.called_functions(&regions, &functions, &typedefs, &globals, &file_functions);
     for r in &mut regions {
@@ -542,6 +555,16 @@ pub fn parse_file_with(
         {
             let params = cx.param_names(*def);
             r.call_values = call_values::of(root, cx.src, &r.function, *def, &params);
+            let vars = r
+                .symbols
+                .values()
+                .filter(|v| v.storage != Storage::Global && v.rank() > 0 && v.members.is_empty())
+                .map(|v| dead_memory::RegionVar {
+                    name: &v.name,
+                    param: v.storage == Storage::Param,
+                });
+            let dead = file.dead_after_region(*def, &r.function, r.span.clone(), vars);
+            r.dead_after.extend(dead);
         }
     }
     Ok(Parsed {

@@ -67,7 +67,7 @@ fn text<'s>(n: Node, src: &'s [u8]) -> &'s str {
 }
 
 /// `static` among a definition's specifiers.
-fn is_static(f: Node, src: &[u8]) -> bool {
+pub(super) fn is_static(f: Node, src: &[u8]) -> bool {
     let mut c = f.walk();
     let found = f
         .children(&mut c)
@@ -77,7 +77,7 @@ fn is_static(f: Node, src: &[u8]) -> bool {
 
 /// Mentions of `name` as an expression (not the declarator of a
 /// definition or declaration).
-fn count_mentions(n: Node, src: &[u8], name: &str, out: &mut usize) {
+pub(super) fn count_mentions(n: Node, src: &[u8], name: &str, out: &mut usize) {
     if n.kind() == "identifier" && text(n, src) == name {
         let declarator = n
             .parent()
@@ -93,7 +93,7 @@ fn count_mentions(n: Node, src: &[u8], name: &str, out: &mut usize) {
 }
 
 /// Every call of `function` under `n`.
-fn collect_calls<'t>(n: Node<'t>, src: &[u8], function: &str, out: &mut Vec<Node<'t>>) {
+pub(super) fn collect_calls<'t>(n: Node<'t>, src: &[u8], function: &str, out: &mut Vec<Node<'t>>) {
     if n.kind() == "call_expression"
         && n.child_by_field_name("function")
             .is_some_and(|f| f.kind() == "identifier" && text(f, src) == function)
@@ -107,7 +107,7 @@ fn collect_calls<'t>(n: Node<'t>, src: &[u8], function: &str, out: &mut Vec<Node
 }
 
 /// Argument `k` of a call.
-fn argument(call: Node, k: usize) -> Option<Node> {
+pub(super) fn argument(call: Node, k: usize) -> Option<Node> {
     let args = call.child_by_field_name("arguments")?;
     let mut c = args.walk();
     let found = args

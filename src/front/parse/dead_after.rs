@@ -17,7 +17,7 @@ use tree_sitter::Node;
 
 /// Words after which code before a region may run after it, or a
 /// variable may be reached without its name.
-const JUMPS: [&str; 6] = ["goto", "setjmp", "longjmp", "asm", "__asm__", "__asm"];
+pub(super) const JUMPS: [&str; 6] = ["goto", "setjmp", "longjmp", "asm", "__asm__", "__asm"];
 
 /// A variable the proof may apply to: an automatic scalar that is not
 /// `volatile` (whose reads the program may observe otherwise).

@@ -122,6 +122,9 @@ impl<'a> Cx<'a> {
             call_facts: BTreeMap::new(),
             prototypes: BTreeMap::new(),
             dead_after,
+            span: f
+                .child_by_field_name("body")
+                .map_or(f.byte_range(), |b| b.byte_range()),
             call_values: BTreeMap::new(),
         }))
     }
@@ -256,6 +259,7 @@ impl<'a> Cx<'a> {
                     call_facts: BTreeMap::new(),
                     prototypes: BTreeMap::new(),
                     dead_after: self.dead_after(within, children[end], symbols),
+                    span: children[lead].start_byte()..children[end].end_byte(),
                     call_values: BTreeMap::new(),
                 });
                 // The region's own declarations are C's for the rest of

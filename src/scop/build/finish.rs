@@ -70,6 +70,7 @@ impl<'r> Builder<'r> {
             host_writes: Default::default(),
         };
         let mut scop = assume_in_bounds(scop)?;
+        scop.notes.extend(self.dead_arrays_note(&scop));
         scop.host_only |= self.unseen_effects;
         self.keep_if_read_globals_change(&mut scop);
         self.keep_if_array_args_unused(&mut scop);
@@ -340,6 +341,28 @@ impl<'r> Builder<'r> {
             whole_kills.extend(pk.whole_top.iter().cloned());
         }
         (kills, whole_kills)
+    }
+
+    /// The `-v` note for the arrays the region writes that nothing reads
+    /// after it (`front::parse::dead_memory`): a device version leaves
+    /// them on the device.
+    fn dead_arrays_note(&self, scop: &Scop) -> Option<String> {
+        let dead: Vec<&str> = scop
+            .arrays
+            .iter()
+            .filter(|a| !a.is_scalar() && a.written && !a.local)
+            .filter(|a| self.region.dead_after.contains(&a.name))
+            .map(|a| a.name.as_str())
+            .collect();
+        (!dead.is_empty() && !scop.host_only).then(|| {
+            format!(
+                "lines {}-{}: `{}` not copied back from the device: nothing reads {} after the region (`front::parse::dead_memory`)",
+                scop.begin_line,
+                scop.end_line,
+                dead.join("`, `"),
+                if dead.len() == 1 { "it" } else { "them" }
+            )
+        })
     }
 
     /// The arrays the statements access, with their extents and what

@@ -1,0 +1,707 @@
+//! Which arrays of a region hold nothing after it that the program reads:
+//! a device version need not copy them back (`scop::Array::killed_after`).
+//! PolyBench's temporaries are the common case: 2mm's `tmp`, deriche's
+//! `y1` and `y2` (70 MB at LARGE), covariance's `data`, which `main`
+//! allocates, passes to the kernel and frees without reading.
+//!
+//! The proof is by the file's text and follows one memory object: an
+//! automatic array of a function, or the allocation that an automatic
+//! pointer gets from `malloc` and nothing else. The region either uses
+//! it directly (a local of the region's function), or through a parameter
+//! of a `static` function that every call of the file passes such an
+//! object to, each call in no loop. Around the region, or the call, the
+//! object's name may appear
+//!
+//! - before: where it is declared or allocated, as a whole element
+//!   (`A[i][j]`, not a row, nor `&A[i][j]`), and as the argument of a
+//!   function of the file that uses its parameter only as whole elements;
+//! - after: only as the argument of `free`;
+//!
+//! and nowhere else: no copy of the pointer, no address taken, no other
+//! function that could keep it. A function with `goto`, `setjmp` or `asm`
+//! proves nothing (code before may run after). Anything the proof cannot
+//! follow keeps the copy back, as before.
+
+use super::call_values::{argument, collect_calls, count_mentions, is_static};
+use super::dead_after::JUMPS;
+use crate::front::names::for_each_identifier;
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+use tree_sitter::Node;
+
+/// Functions whose result is memory no other pointer reaches: trusted by
+/// name where the file does not define them (PolyBench's allocation
+/// calls `polybench_alloc_data`).
+const ALLOCATORS: [&str; 4] = ["malloc", "calloc", "aligned_alloc", "polybench_alloc_data"];
+
+/// Functions after whose call the memory is gone, likewise
+/// (`POLYBENCH_FREE_ARRAY` calls `polybench_free_data`).
+const DEALLOCATORS: [&str; 2] = ["free", "polybench_free_data"];
+
+/// The file: its text and the functions it defines.
+pub(super) struct File<'t> {
+    pub src: &'t [u8],
+    pub root: Node<'t>,
+    pub defined: BTreeMap<String, Node<'t>>,
+}
+
+/// What of the region's variables the proof looks at.
+pub(super) struct RegionVar<'a> {
+    pub name: &'a str,
+    /// A parameter of the region's function (else a local of it).
+    pub param: bool,
+}
+
+impl<'t> File<'t> {
+    fn text(&self, n: Node) -> &'t str {
+        n.utf8_text(self.src).unwrap_or("")
+    }
+
+    /// The variables among `vars` whose memory is dead after the region
+    /// that occupies bytes `span` of function `def` (named `function`).
+    pub fn dead_after_region<'a>(
+        &self,
+        def: Node<'t>,
+        function: &str,
+        span: Range<usize>,
+        vars: impl Iterator<Item = RegionVar<'a>>,
+    ) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        if !self.straight(def, span.start) {
+            return out;
+        }
+        for v in vars {
+            let dead = if v.param {
+                self.param_unused_outside(def, v.name, &span)
+                    && self.dead_at_every_call(function, def, v.name)
+            } else {
+                self.local_dead_outside(def, v.name, &span)
+            };
+            if dead {
+                out.insert(v.name.to_string());
+            }
+        }
+        out
+    }
+
+    /// Whether no code of `f` before byte `at` can run after it: `at` is
+    /// in no loop, and `f` has no jumps.
+    fn straight(&self, f: Node, at: usize) -> bool {
+        let mut jumps = false;
+        for_each_identifier(self.text(f), |w, _| jumps |= JUMPS.contains(&w));
+        if jumps {
+            return false;
+        }
+        let Some(mut n) = f.descendant_for_byte_range(at, at) else {
+            return false;
+        };
+        while let Some(p) = n.parent() {
+            if p == f {
+                return true;
+            }
+            if matches!(
+                p.kind(),
+                "for_statement" | "while_statement" | "do_statement"
+            ) {
+                return false;
+            }
+            n = p;
+        }
+        false
+    }
+
+    /// Parameter `name` of `f` is an array of numbers that `f` outside
+    /// `span` uses only as whole elements before it and frees after it:
+    /// what the region leaves in it reaches the caller only.
+    fn param_unused_outside(&self, f: Node, name: &str, span: &Range<usize>) -> bool {
+        let Some(rank) = self.param_rank(f, name) else {
+            return false;
+        };
+        let declared = mentions(f, self.src, name)
+            .into_iter()
+            .filter(|m| declaration_of(*m).is_some())
+            .count();
+        declared == 1 && self.mentions_allow_death(f, name, rank, span, false)
+    }
+
+    /// Local `name` of `f`, an automatic array of numbers or a pointer
+    /// that only allocations give values, is dead after `span`.
+    fn local_dead_outside(&self, f: Node, name: &str, span: &Range<usize>) -> bool {
+        let decls: Vec<(Node, Node)> = mentions(f, self.src, name)
+            .into_iter()
+            .filter_map(declaration_of)
+            .collect();
+        let [(decl, declarator)] = decls.as_slice() else {
+            return false;
+        };
+        if decl.kind() != "declaration" || !numbers(*decl, self.src) || storage(*decl, self.src) {
+            return false;
+        }
+        let Some((rank, pointer)) = shape(*declarator) else {
+            return false;
+        };
+        if pointer {
+            // Its value, if it has one, comes from an allocation.
+            if let Some(v) = declarator.child_by_field_name("value") {
+                if !self.allocation(v) {
+                    return false;
+                }
+            }
+        }
+        self.mentions_allow_death(f, name, rank, span, pointer)
+    }
+
+    /// Whether every call of `function` (defined as `def`) passes, for
+    /// parameter `param`, a local of the calling function that is dead
+    /// after the call.
+    fn dead_at_every_call(&self, function: &str, def: Node, param: &str) -> bool {
+        if !is_static(def, self.src) {
+            return false;
+        }
+        let mut calls = Vec::new();
+        collect_calls(self.root, self.src, function, &mut calls);
+        let mut named = 0;
+        count_mentions(self.root, self.src, function, &mut named);
+        if calls.is_empty() || named != calls.len() {
+            return false;
+        }
+        let Some(k) = params(def, self.src).iter().position(|p| p == param) else {
+            return false;
+        };
+        calls.iter().all(|call| self.dead_after_call(*call, k))
+    }
+
+    /// Argument `k` of `call` names a local of the calling function that
+    /// nothing reads after the call.
+    fn dead_after_call(&self, call: Node, k: usize) -> bool {
+        let Some(name) = argument(call, k).and_then(|a| object(a, self.src)) else {
+            return false;
+        };
+        let Some(caller) = enclosing_function(call) else {
+            return false;
+        };
+        // Passed once: another parameter of the same call is another name
+        // for it, which the callee may read after the region.
+        let Some(args) = call.child_by_field_name("arguments") else {
+            return false;
+        };
+        mentions(args, self.src, name).len() == 1
+            && self.straight(caller, call.start_byte())
+            && self.local_dead_outside(caller, name, &call.byte_range())
+    }
+
+    /// Every mention of `name` in `f` outside `span` (other than its
+    /// declaration) is one that leaves the object dead after `span`.
+    fn mentions_allow_death(
+        &self,
+        f: Node,
+        name: &str,
+        rank: usize,
+        span: &Range<usize>,
+        allocated: bool,
+    ) -> bool {
+        mentions(f, self.src, name).into_iter().all(|m| {
+            let at = m.start_byte();
+            if declaration_of(m).is_some() || in_sizeof(m, f) {
+                return true;
+            }
+            if let Some((call, k)) = as_argument(m, self.src) {
+                let Some(callee) = call
+                    .child_by_field_name("function")
+                    .filter(|c| c.kind() == "identifier")
+                    .map(|c| self.text(c))
+                else {
+                    return false;
+                };
+                // The call that `span` is, or one in the region: a
+                // function there could keep a pointer as well.
+                if call.byte_range() == *span {
+                    return true;
+                }
+                if span.contains(&at) {
+                    return callee.starts_with("__pencil_") || self.elements_only(callee, k);
+                }
+                let freed = DEALLOCATORS.contains(&callee)
+                    && !self.defined.contains_key(callee)
+                    && call
+                        .parent()
+                        .is_some_and(|p| p.kind() == "expression_statement");
+                return freed || (at < span.start && self.elements_only(callee, k));
+            }
+            if span.contains(&at) {
+                return true;
+            }
+            at < span.start
+                && (element_use(m, self.src, rank) || (allocated && self.allocated_here(m)))
+        })
+    }
+
+    /// `m` is the left side of `name = <allocation>`.
+    fn allocated_here(&self, m: Node) -> bool {
+        let Some(p) = m.parent() else {
+            return false;
+        };
+        p.kind() == "assignment_expression"
+            && p.child_by_field_name("left") == Some(m)
+            && p.child_by_field_name("operator")
+                .is_some_and(|o| self.text(o) == "=")
+            && p.child_by_field_name("right")
+                .is_some_and(|r| self.allocation(r))
+    }
+
+    /// `e` is a call of an allocator (through casts and parentheses).
+    fn allocation(&self, e: Node) -> bool {
+        let e = strip(e);
+        e.kind() == "call_expression"
+            && e.child_by_field_name("function").is_some_and(|c| {
+                let c = self.text(c);
+                ALLOCATORS.contains(&c) && !self.defined.contains_key(c)
+            })
+    }
+
+    /// Function `callee` of the file uses its parameter `k`, an array of
+    /// numbers, only as whole elements: it keeps no pointer into it.
+    fn elements_only(&self, callee: &str, k: usize) -> bool {
+        let Some(g) = self.defined.get(callee) else {
+            return false;
+        };
+        let Some(p) = params(*g, self.src).get(k).cloned() else {
+            return false;
+        };
+        let Some(rank) = self.param_rank(*g, &p) else {
+            return false;
+        };
+        mentions(*g, self.src, &p).into_iter().all(|m| {
+            // The parameter's own declarator, and no other declaration.
+            match declaration_of(m) {
+                Some((d, _)) => d.kind() == "parameter_declaration",
+                None => in_sizeof(m, *g) || element_use(m, self.src, rank),
+            }
+        })
+    }
+
+    /// The rank of parameter `name` of `f`, an array of numbers or a
+    /// pointer to them.
+    fn param_rank(&self, f: Node, name: &str) -> Option<usize> {
+        let list = function_declarator(f)?.child_by_field_name("parameters")?;
+        let mut c = list.walk();
+        let decl = list
+            .named_children(&mut c)
+            .filter(|p| p.kind() == "parameter_declaration")
+            .find(|p| {
+                p.child_by_field_name("declarator")
+                    .and_then(|d| declared(d, self.src))
+                    == Some(name)
+            })?;
+        if !numbers(decl, self.src) {
+            return None;
+        }
+        shape(decl.child_by_field_name("declarator")?).map(|(rank, _)| rank)
+    }
+}
+
+/// The identifiers spelled `name` under `n`.
+fn mentions<'t>(n: Node<'t>, src: &[u8], name: &str) -> Vec<Node<'t>> {
+    let mut out = Vec::new();
+    let mut stack = vec![n];
+    while let Some(x) = stack.pop() {
+        if x.kind() == "identifier" && x.utf8_text(src) == Ok(name) {
+            out.push(x);
+        }
+        let mut c = x.walk();
+        stack.extend(x.children(&mut c));
+    }
+    out
+}
+
+/// The declaration (or parameter declaration) whose declarator identifier
+/// `m` is, with the declarator (the `init_declarator` where there is one).
+fn declaration_of(m: Node) -> Option<(Node, Node)> {
+    let mut n = m;
+    loop {
+        let p = n.parent()?;
+        match p.kind() {
+            "array_declarator" | "pointer_declarator" | "init_declarator"
+                if p.child_by_field_name("declarator") == Some(n) =>
+            {
+                n = p
+            }
+            "parenthesized_declarator" => n = p,
+            "declaration" | "parameter_declaration" => {
+                let mut c = p.walk();
+                let found = p
+                    .children_by_field_name("declarator", &mut c)
+                    .any(|d| d == n);
+                return found.then_some((p, n));
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The name a declarator declares.
+fn declared<'s>(d: Node, src: &'s [u8]) -> Option<&'s str> {
+    let mut d = d;
+    loop {
+        match d.kind() {
+            "identifier" => return d.utf8_text(src).ok(),
+            "parenthesized_declarator" => d = d.named_child(0)?,
+            _ => d = d.child_by_field_name("declarator")?,
+        }
+    }
+}
+
+/// A declarator's rank, and whether its outermost dimension is a pointer,
+/// where it declares an array or a pointer to elements or rows (`A[n][m]`,
+/// `*p`, `(*p)[m]`): not an array of pointers, a pointer to pointers, or a
+/// function.
+fn shape(d: Node) -> Option<(usize, bool)> {
+    // Outermost first: each array or pointer declarator around the name.
+    let mut pointers = Vec::new();
+    let mut d = d;
+    loop {
+        match d.kind() {
+            "identifier" => break,
+            "init_declarator" => d = d.child_by_field_name("declarator")?,
+            "parenthesized_declarator" => d = d.named_child(0)?,
+            "array_declarator" | "pointer_declarator" => {
+                pointers.push(d.kind() == "pointer_declarator");
+                d = d.child_by_field_name("declarator")?;
+            }
+            _ => return None,
+        }
+    }
+    let pointer = pointers.last() == Some(&true);
+    // Only the declarator right around the name may be a pointer.
+    let rows = &pointers[..pointers.len().saturating_sub(1)];
+    (!pointers.is_empty() && !rows.contains(&true)).then_some((pointers.len(), pointer))
+}
+
+/// A declaration's type is a number: `double`, `unsigned long`, not a
+/// struct, whose members could hold pointers, or a typedef.
+fn numbers(decl: Node, _src: &[u8]) -> bool {
+    decl.child_by_field_name("type")
+        .is_some_and(|t| matches!(t.kind(), "primitive_type" | "sized_type_specifier"))
+}
+
+/// A storage class (`static`, `extern`...): not an automatic variable.
+fn storage(decl: Node, _src: &[u8]) -> bool {
+    let mut c = decl.walk();
+    let found = decl
+        .children(&mut c)
+        .any(|n| n.kind() == "storage_class_specifier");
+    found
+}
+
+/// The function declarator of definition `f`.
+fn function_declarator(f: Node) -> Option<Node> {
+    let mut d = f.child_by_field_name("declarator");
+    while let Some(n) = d {
+        if n.kind() == "function_declarator" {
+            return Some(n);
+        }
+        d = n.child_by_field_name("declarator");
+    }
+    None
+}
+
+/// The names of definition `f`'s parameters, in order.
+fn params(f: Node, src: &[u8]) -> Vec<String> {
+    let Some(list) = function_declarator(f).and_then(|d| d.child_by_field_name("parameters"))
+    else {
+        return Vec::new();
+    };
+    let mut c = list.walk();
+    let names = list
+        .named_children(&mut c)
+        .filter(|p| p.kind() == "parameter_declaration")
+        .map(|p| {
+            p.child_by_field_name("declarator")
+                .and_then(|d| declared(d, src))
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect();
+    names
+}
+
+fn enclosing_function(n: Node) -> Option<Node> {
+    let mut n = n;
+    while n.kind() != "function_definition" {
+        n = n.parent()?;
+    }
+    Some(n)
+}
+
+/// `e` without the parentheses and casts around it.
+fn strip(e: Node) -> Node {
+    let mut e = e;
+    loop {
+        e = match e.kind() {
+            "parenthesized_expression" => match e.named_child(0) {
+                Some(x) => x,
+                None => return e,
+            },
+            "cast_expression" => match e.child_by_field_name("value") {
+                Some(x) => x,
+                None => return e,
+            },
+            _ => return e,
+        };
+    }
+}
+
+/// The variable an argument passes: `v`, `*v`, `(T *) v`, PolyBench's
+/// `(*(v))`.
+fn object<'s>(arg: Node, src: &'s [u8]) -> Option<&'s str> {
+    let mut e = strip(arg);
+    while e.kind() == "pointer_expression"
+        && e.child_by_field_name("operator")
+            .is_some_and(|o| o.utf8_text(src) == Ok("*"))
+    {
+        e = strip(e.child_by_field_name("argument")?);
+    }
+    (e.kind() == "identifier")
+        .then(|| e.utf8_text(src).ok())
+        .flatten()
+}
+
+/// The call and argument position where `m` is passed whole (through
+/// parentheses, casts and `*`), as `object` reads it.
+fn as_argument<'t>(m: Node<'t>, src: &[u8]) -> Option<(Node<'t>, usize)> {
+    let mut n = m;
+    loop {
+        let p = n.parent()?;
+        match p.kind() {
+            "parenthesized_expression" => {}
+            "cast_expression" if p.child_by_field_name("value") == Some(n) => {}
+            "pointer_expression"
+                if p.child_by_field_name("operator")
+                    .is_some_and(|o| o.utf8_text(src) == Ok("*")) => {}
+            "argument_list" => {
+                let mut c = p.walk();
+                let k = p
+                    .named_children(&mut c)
+                    .filter(|a| a.kind() != "comment")
+                    .position(|a| a == n)?;
+                return Some((p.parent()?, k));
+            }
+            _ => return None,
+        }
+        n = p;
+    }
+}
+
+/// `m` (an object of `rank` dimensions) stands for one whole element:
+/// `A[i][j]`, `(*p)[i][j]`, `*p` of a pointer to numbers; not a row, and
+/// not `&A[i][j]`, either of which keeps a pointer into the object.
+fn element_use(m: Node, src: &[u8], rank: usize) -> bool {
+    let mut level = 0;
+    let mut n = m;
+    while let Some(p) = n.parent() {
+        let deeper = match p.kind() {
+            "parenthesized_expression" => false,
+            "subscript_expression" if p.child_by_field_name("argument") == Some(n) => true,
+            "pointer_expression"
+                if p.child_by_field_name("operator")
+                    .is_some_and(|o| o.utf8_text(src) == Ok("*")) =>
+            {
+                true
+            }
+            "pointer_expression" => return false,
+            _ => break,
+        };
+        level += usize::from(deeper);
+        n = p;
+    }
+    level == rank
+}
+
+/// `m` is under a `sizeof`, which reads nothing.
+fn in_sizeof(m: Node, within: Node) -> bool {
+    let mut n = m;
+    while let Some(p) = n.parent() {
+        if p.kind() == "sizeof_expression" {
+            return true;
+        }
+        if p == within {
+            return false;
+        }
+        n = p;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The arrays of the region of `function` (its `#pragma scop` to its
+    /// `#pragma endscop`, or its body where it has none) dead after it,
+    /// among its array parameters and locals.
+    fn dead(code: &str, function: &str) -> Vec<String> {
+        let mut p = tree_sitter::Parser::new();
+        p.set_language(&tree_sitter_c::LANGUAGE.into()).unwrap();
+        let tree = p.parse(code, None).unwrap();
+        let root = tree.root_node();
+        let src = code.as_bytes();
+        let mut c = root.walk();
+        let defined: BTreeMap<String, Node> = root
+            .children(&mut c)
+            .filter(|n| n.kind() == "function_definition")
+            .filter_map(|f| {
+                let d = function_declarator(f)?.child_by_field_name("declarator")?;
+                Some((d.utf8_text(src).ok()?.to_string(), f))
+            })
+            .collect();
+        let file = File { src, root, defined };
+        let def = file.defined[function];
+        let body = def.child_by_field_name("body").unwrap().byte_range();
+        let text = &code[body.clone()];
+        let span = match (text.find("#pragma scop"), text.find("#pragma endscop")) {
+            (Some(a), Some(b)) => body.start + a..body.start + b + "#pragma endscop".len(),
+            _ => body,
+        };
+        let param_names = params(def, src);
+        let mut names = Vec::new();
+        for m in ["A", "B", "t", "u", "w"] {
+            if code[span.clone()].contains(m) {
+                names.push(m);
+            }
+        }
+        let vars = names.iter().map(|n| RegionVar {
+            name: n,
+            param: param_names.iter().any(|p| p == n),
+        });
+        file.dead_after_region(def, function, span, vars)
+            .into_iter()
+            .collect()
+    }
+
+    const KERNEL: &str = "static void k(int n, double A[9][9], double B[9]) {
+  for (int i = 0; i < n; i++) { B[i] = i; for (int j = 0; j < n; j++) A[i][j] = B[i]; }
+}
+";
+
+    #[test]
+    fn polybench_temporaries_die_with_free() {
+        let code = format!(
+            "{}static void init(int n, double A[9][9]) {{ A[1][2] = sizeof(A); }}
+int main(void) {{
+  double (*t)[9][9] = (double (*)[9][9]) polybench_alloc_data(81, 8);
+  double u[9];
+  init(9, *t);
+  k(9, (*(t)), u);
+  polybench_free_data((void *) (t));
+  return 0;
+}}",
+            KERNEL
+        );
+        assert_eq!(dead(&code, "k"), vec!["A", "B"]);
+    }
+
+    #[test]
+    fn any_later_read_keeps_it() {
+        let print = KERNEL.to_string()
+            + "int main(void) { double *t = malloc(648); double u[9];
+  k(9, t, u); printf(\"%g\", u[1]); free(t); return 0; }";
+        assert_eq!(dead(&print, "k"), vec!["A"]);
+        // A pointer into it, a function that keeps one, a copy.
+        for before in [
+            "double *q = &t[0][1];",
+            "keep(t);",
+            "double (*q)[9] = t;",
+            "double *r = t[2];",
+        ] {
+            let code = format!(
+                "{}static double *kept; static void keep(double (*p)[9]) {{ kept = p[0]; }}
+int main(void) {{ double (*t)[9] = malloc(648); double u[9]; {}
+  k(9, t, u); free(t); return 0; }}",
+                KERNEL, before
+            );
+            assert_eq!(dead(&code, "k"), vec!["B"], "{}", before);
+        }
+    }
+
+    #[test]
+    fn every_call_must_agree_and_none_may_repeat() {
+        let two = KERNEL.to_string()
+            + "void f(void) { double t[9][9], u[9]; k(9, t, u); }
+void g(double u[9]) { double t[9][9]; k(9, t, u); }";
+        assert_eq!(dead(&two, "k"), vec!["A"]);
+        let looped = KERNEL.to_string()
+            + "void f(void) { double t[9][9], u[9]; for (int r = 0; r < 2; r++) k(9, t, u); }";
+        assert!(dead(&looped, "k").is_empty());
+        let jumps = KERNEL.to_string()
+            + "void f(void) { double t[9][9], u[9]; again: k(9, t, u); if (t[0][0] < 0) goto again; }";
+        assert!(dead(&jumps, "k").is_empty());
+        let twice = KERNEL.to_string() + "void f(void) { double t[9][9]; k(9, t, t[0]); }";
+        assert!(dead(&twice, "k").is_empty());
+        let not_static =
+            KERNEL.replace("static ", "") + "void f(void) { double t[9][9], u[9]; k(9, t, u); }";
+        assert!(dead(&not_static, "k").is_empty());
+        let pointer = KERNEL.to_string()
+            + "void (*fp)(int, double (*)[9], double *) = k;
+void f(void) { double t[9][9], u[9]; k(9, t, u); }";
+        assert!(dead(&pointer, "k").is_empty());
+    }
+
+    #[test]
+    fn only_fresh_automatic_memory() {
+        // A static local, a pointer to another object, a parameter, a
+        // global, an allocator the file defines.
+        for decl in [
+            "static double t[9][9];",
+            "double (*t)[9] = other;",
+            "double (*t)[9]; t = malloc(648); t = other;",
+        ] {
+            let code = format!(
+                "{}double other[9][9]; double u[9];
+void f(void) {{ {} k(9, t, u); }}",
+                KERNEL, decl
+            );
+            assert!(dead(&code, "k").is_empty(), "{}", decl);
+        }
+        let param = KERNEL.to_string() + "void f(double t[9][9]) { double u[9]; k(9, t, u); }";
+        assert_eq!(dead(&param, "k"), vec!["B"]);
+        let own = KERNEL.to_string()
+            + "static double pool[81]; static void *malloc(unsigned long n) { return pool; }
+void f(void) { double (*t)[9] = malloc(648); double u[9]; k(9, t, u); }";
+        assert_eq!(dead(&own, "k"), vec!["B"]);
+    }
+
+    #[test]
+    fn a_region_of_the_function_itself() {
+        let code = "int main(void) { double w[9], A[9]; int n = 9;
+#pragma scop
+for (int i = 0; i < n; i++) { w[i] = i; A[i] = w[i] * 2; }
+#pragma endscop
+printf(\"%g\", A[3]); return 0; }";
+        assert_eq!(dead(code, "main"), vec!["w"]);
+        // Code after the region that runs before it: nothing is dead.
+        let looped = code
+            .replace("int n = 9;", "int n = 9; for (int r = 0; r < 2; r++) {")
+            .replace("return 0;", "} return 0;");
+        assert!(dead(&looped, "main").is_empty());
+        // A function the region calls that keeps a pointer.
+        let kept = "static double *p; static void keep(double B[9]) { p = B; }
+int main(void) { double w[9], A[9]; int n = 9;
+#pragma scop
+for (int i = 0; i < n; i++) w[i] = i;
+keep(w);
+for (int i = 0; i < n; i++) A[i] = w[i];
+#pragma endscop
+printf(\"%g\", p[2] + A[3]); return 0; }";
+        assert!(dead(kept, "main").is_empty());
+        let used = kept.replace("p = B;", "B[1] = 2;");
+        assert_eq!(dead(&used, "main"), vec!["w"]);
+        // A parameter of a function that reads it after the region.
+        let after = "static void k(int n, double A[9]) {
+#pragma scop
+for (int i = 0; i < n; i++) A[i] = i;
+#pragma endscop
+A[0] = A[1]; }
+void f(void) { double t[9]; k(9, t); }";
+        assert!(dead(after, "k").is_empty());
+    }
+}
