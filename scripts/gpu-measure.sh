@@ -78,6 +78,12 @@
 #     GPU_MEASURE_CHOICES=0 leaves it out.
 #
 # GPU_MEASURE_KERNELS=a,b,c measures only those kernels.
+# GPU_MEASURE_POLYBENCH=DIR measures the PolyBench sources in DIR instead of
+# the repository's polybench/ (for instance PolyBench/C 4.2.1 as
+# distributed, whose mains print only each kernel's outputs, so that arrays
+# dead after the kernel stay on the device). DIR gets polybench/kernels.txt
+# where it has none (4.2.1 lays its kernels out the same way). PPCG's stored
+# output is of polybench/, so step 2b is left out there.
 # Writes OUT_DIR/summary.tsv (kernel, sequential, region and kernel-only ms,
 # launches, the estimate, correctness, PPCG's region ms and correctness)
 # and the harness's tables and JSON.
@@ -95,20 +101,25 @@ limit=${GPU_MEASURE_LIMIT:-20}
 dataset=${GPU_MEASURE_DATASET:-LARGE}
 mkdir -p "$out"
 status=0
+pb=${GPU_MEASURE_POLYBENCH:-polybench}
+if [ "$pb" != polybench ]; then
+  [ -f "$pb/kernels.txt" ] || cp polybench/kernels.txt "$pb/kernels.txt"
+  GPU_MEASURE_PPCG=0
+fi
 
 nvidia-smi -L || { echo "gpu-measure: no GPU (nvidia-smi -L failed)" >&2; exit 2; }
 "$nvcc" --version | tail -1
 for b in pencilc pencilc-harness; do
   [ -x "$bin/$b" ] || { echo "gpu-measure: $bin/$b missing (build with cargo build --release, or set PENCILC_BIN_DIR)" >&2; exit 2; }
 done
-all=${GPU_MEASURE_KERNELS:-$(awk '!/^#/ && NF {print $1}' polybench/kernels.txt | paste -sd,)}
+all=${GPU_MEASURE_KERNELS:-$(awk '!/^#/ && NF {print $1}' "$pb/kernels.txt" | paste -sd,)}
 
 # 1. Estimates (CPU only, seconds): in the background, beside step 2's
 # builds, so that they cost no device time of their own. The harness
 # gives pencilc the dataset's sizes (tsteps too, which no array bounds),
 # as it does for the programs step 2 builds.
 (
-  "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
+  "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench "$pb" \
     --gpu-model --gpu-device nvidia-h100 --dataset "$dataset" --kernels "$all" \
     --json "$out/estimates.json" >"$out/estimates.txt" 2>"$out/estimates.log"
   # One row per selected kernel, in their order, `-` where there is no
@@ -183,14 +194,14 @@ if [ "${GPU_MEASURE_PPCG:-1}" != 0 ] && [ -f "$ppcg_dir/status.tsv" ]; then
     export ppcg_build_limit=${GPU_MEASURE_PPCG_BUILD_LIMIT:-120}
     ppcg_t0=$SECONDS
     for name in ${all//,/ }; do
-      awk -v k="$name" '$1 == k {print $1, $2}' polybench/kernels.txt
+      awk -v k="$name" '$1 == k {print $1, $2}' "$pb/kernels.txt"
     done | xargs -P "$(nproc)" -L 1 bash -c 'ppcg_build "$0" "$1"' >"$out/ppcg-build.tsv"
     echo "PPCG: $(grep -c $'\tbuilt\t' "$out/ppcg-build.tsv") of $(wc -l <"$out/ppcg-build.tsv") programs built in $((SECONDS - ppcg_t0)) s ($out/ppcg-build.tsv)"
   fi
 fi
 
 # 2. Region times and correctness.
-"$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
+"$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench "$pb" \
   --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "$nvcc_flags" \
   --versions device --timeout "$limit" --dataset "$dataset" --runs "$runs" \
   --kernels "$all" --work-dir "$out/work" --json "$out/region.json" \
@@ -373,7 +384,7 @@ fi
 if [ "${GPU_MEASURE_CHOICES:-1}" != 0 ]; then
   for hoist in auto never; do
     echo "--hoist $hoist" >>"$out/choices.txt"
-    "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
+    "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench "$pb" \
       --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "$nvcc_flags" \
       --versions device --timeout "$limit" --dataset "$dataset" --runs 3 \
       --kernels "${GPU_MEASURE_CHOICE_KERNELS:-trmm}" --pencilc-args "--hoist $hoist" \
@@ -384,7 +395,7 @@ if [ "${GPU_MEASURE_CHOICES:-1}" != 0 ]; then
   # time loop of jacobi-1d (1,000 launches of 63 blocks otherwise).
   for one in auto never; do
     echo "--one-block-loops $one" >>"$out/choices.txt"
-    "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
+    "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench "$pb" \
       --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "-arch=native -cudart shared -Xcompiler -fopenmp" \
       --versions device --timeout "$limit" --dataset "$dataset" --runs 3 \
       --kernels "${GPU_MEASURE_ONE_BLOCK_KERNELS:-jacobi-1d}" --pencilc-args "--one-block-loops $one" \
@@ -395,7 +406,7 @@ if [ "${GPU_MEASURE_CHOICES:-1}" != 0 ]; then
     echo "shared tiles: $tiles" >>"$out/choices.txt"
     keep=()
     [ "$tiles" = never ] && keep=(PENCILC_MODEL_TILES=never)
-    env "${keep[@]}" "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
+    env "${keep[@]}" "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench "$pb" \
       --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "$nvcc_flags" \
       --versions device --timeout "$limit" --dataset "$dataset" --runs 3 \
       --kernels "${GPU_MEASURE_TILE_KERNELS:-atax,mvt,gesummv,gemver,adi}" \
@@ -406,7 +417,7 @@ if [ "${GPU_MEASURE_CHOICES:-1}" != 0 ]; then
     echo "reductions combined by: $combine" >>"$out/choices.txt"
     how=()
     [ "$combine" = kernel ] && how=(PENCILC_COMBINE=kernel)
-    env "${how[@]}" "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench polybench \
+    env "${how[@]}" "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench "$pb" \
       --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "$nvcc_flags" \
       --versions device --timeout "$limit" --dataset "$dataset" --runs 3 \
       --kernels "${GPU_MEASURE_COMBINE_KERNELS:-durbin,gramschmidt}" \

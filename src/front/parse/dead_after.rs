@@ -15,9 +15,15 @@ use crate::front::syntax::VarDecl;
 use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::Node;
 
-/// Words after which code before a region may run after it, or a
-/// variable may be reached without its name.
-pub(super) const JUMPS: [&str; 6] = ["goto", "setjmp", "longjmp", "asm", "__asm__", "__asm"];
+/// Whether an identifier is one after which code before a region may run
+/// after it, or a variable may be reached without its name: `goto`,
+/// `asm`, and every spelling of `setjmp` that C libraries expand it to
+/// (glibc's `_setjmp`, `__sigsetjmp`; `__builtin_setjmp`).
+pub(super) fn jumps(word: &str) -> bool {
+    matches!(word, "goto" | "asm" | "__asm__" | "__asm")
+        || word.contains("setjmp")
+        || word.contains("longjmp")
+}
 
 /// A variable the proof may apply to: an automatic scalar that is not
 /// `volatile` (whose reads the program may observe otherwise).
@@ -62,10 +68,10 @@ fn dead_in<'n>(
 ) -> BTreeSet<String> {
     let names: BTreeSet<&str> = names.collect();
     let mut live: BTreeSet<&str> = BTreeSet::new();
-    let mut jumps = false;
+    let mut jumped = false;
     for_each_identifier(function, |w, at| {
-        if JUMPS.contains(&w) {
-            jumps = true;
+        if jumps(w) {
+            jumped = true;
         }
         let Some(&name) = names.get(w) else {
             return;
@@ -74,7 +80,7 @@ fn dead_in<'n>(
             live.insert(name);
         }
     });
-    if jumps {
+    if jumped {
         return BTreeSet::new();
     }
     names.difference(&live).map(|n| n.to_string()).collect()
@@ -118,6 +124,9 @@ mod tests {
     fn a_jump_keeps_everything_live() {
         let f = "void f(){ double w; again: \n#pragma scop\n w = 1;\n#pragma endscop\n if (c) goto again; }";
         assert!(dead(f, &["w"]).is_empty());
+        // glibc's `setjmp (env)` after preprocessing.
+        let g = "void f(){ double w; if (_setjmp (env)) return;\n#pragma scop\n w = 1;\n#pragma endscop\n g(); }";
+        assert!(dead(g, &["w"]).is_empty());
     }
 
     #[test]

@@ -23,7 +23,7 @@
 //! follow keeps the copy back, as before.
 
 use super::call_values::{argument, collect_calls, count_mentions, is_static};
-use super::dead_after::JUMPS;
+use super::dead_after::jumps;
 use crate::front::names::for_each_identifier;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -87,9 +87,9 @@ impl<'t> File<'t> {
     /// Whether no code of `f` before byte `at` can run after it: `at` is
     /// in no loop, and `f` has no jumps.
     fn straight(&self, f: Node, at: usize) -> bool {
-        let mut jumps = false;
-        for_each_identifier(self.text(f), |w, _| jumps |= JUMPS.contains(&w));
-        if jumps {
+        let mut jumped = false;
+        for_each_identifier(self.text(f), |w, _| jumped |= jumps(w));
+        if jumped {
             return false;
         }
         let Some(mut n) = f.descendant_for_byte_range(at, at) else {
@@ -378,10 +378,17 @@ fn shape(d: Node) -> Option<(usize, bool)> {
 }
 
 /// A declaration's type is a number: `double`, `unsigned long`, not a
-/// struct, whose members could hold pointers, or a typedef.
-fn numbers(decl: Node, _src: &[u8]) -> bool {
-    decl.child_by_field_name("type")
-        .is_some_and(|t| matches!(t.kind(), "primitive_type" | "sized_type_specifier"))
+/// struct, whose members could hold pointers, or a typedef; and not
+/// `volatile`, whose every store the program may observe.
+fn numbers(decl: Node, src: &[u8]) -> bool {
+    let mut c = decl.walk();
+    let volatile = decl
+        .children(&mut c)
+        .any(|n| n.kind() == "type_qualifier" && n.utf8_text(src) == Ok("volatile"));
+    !volatile
+        && decl
+            .child_by_field_name("type")
+            .is_some_and(|t| matches!(t.kind(), "primitive_type" | "sized_type_specifier"))
 }
 
 /// A storage class (`static`, `extern`...): not an automatic variable.
@@ -662,6 +669,12 @@ void f(void) {{ {} k(9, t, u); }}",
             );
             assert!(dead(&code, "k").is_empty(), "{}", decl);
         }
+        let volatile = KERNEL.to_string()
+            + "void f(void) { volatile double t[9][9]; double u[9]; k(9, t, u); }";
+        assert_eq!(dead(&volatile, "k"), vec!["B"]);
+        let setjmp = KERNEL.to_string()
+            + "void f(void) { double t[9][9], u[9]; if (_setjmp (env)) return; k(9, t, u); }";
+        assert!(dead(&setjmp, "k").is_empty());
         let param = KERNEL.to_string() + "void f(double t[9][9]) { double u[9]; k(9, t, u); }";
         assert_eq!(dead(&param, "k"), vec!["B"]);
         let own = KERNEL.to_string()
