@@ -4174,13 +4174,7 @@ fn old_values_travel_only_where_the_copy_back_keeps_some() {
         String::from_utf8_lossy(&got.stdout),
         String::from_utf8_lossy(&want.stdout)
     );
-    let got = run(
-        Command::new(dir.join("par-cuda-emulated"))
-            .env("PENCILC_RUN", "device")
-            .env("PENCILC_PROFILE", "1"),
-        "emulated CUDA program",
-    );
-    let log = String::from_utf8_lossy(&got.stderr);
+    let log = emulated_profile("copy_in_where");
     let bytes_in: Vec<&str> = log
         .lines()
         .filter_map(|l| l.split("bytes in ").nth(1)?.split(',').next())
@@ -4205,6 +4199,20 @@ fn old_values_travel_only_where_the_copy_back_keeps_some() {
     );
 }
 
+/// What the emulated CUDA program of test program `name` (built by
+/// `check_everywhere`) says with `PENCILC_PROFILE=1`, its device version
+/// forced: a line per execution of a region, with the bytes it copied.
+fn emulated_profile(name: &str) -> String {
+    let dir = root().join(format!("target/e2e/program-{}", name));
+    let got = run(
+        Command::new(dir.join("par-cuda-emulated"))
+            .env("PENCILC_RUN", "device")
+            .env("PENCILC_PROFILE", "1"),
+        "emulated CUDA program",
+    );
+    String::from_utf8_lossy(&got.stderr).into_owned()
+}
+
 /// Arrays nothing reads after the region stay on the device (issue 34:
 /// data movement): `tmp`, which main allocates, passes to a static kernel
 /// and frees, the caller's automatic `scratch`, and main's own `work`
@@ -4216,14 +4224,7 @@ fn old_values_travel_only_where_the_copy_back_keeps_some() {
 #[test]
 fn arrays_dead_after_the_call_stay_on_the_device() {
     check_everywhere("dead_after_call");
-    let dir = root().join("target/e2e/program-dead_after_call");
-    let got = run(
-        Command::new(dir.join("par-cuda-emulated"))
-            .env("PENCILC_RUN", "device")
-            .env("PENCILC_PROFILE", "1"),
-        "emulated CUDA program",
-    );
-    let log = String::from_utf8_lossy(&got.stderr);
+    let log = emulated_profile("dead_after_call");
     let bytes_out = |region: &str| -> Vec<String> {
         log.lines()
             .filter(|l| l.contains(&format!(": {} (", region)))

@@ -283,16 +283,11 @@ impl<'t> File<'t> {
     /// The rank of parameter `name` of `f`, an array of numbers or a
     /// pointer to them.
     fn param_rank(&self, f: Node, name: &str) -> Option<usize> {
-        let list = function_declarator(f)?.child_by_field_name("parameters")?;
-        let mut c = list.walk();
-        let decl = list
-            .named_children(&mut c)
-            .filter(|p| p.kind() == "parameter_declaration")
-            .find(|p| {
-                p.child_by_field_name("declarator")
-                    .and_then(|d| declared(d, self.src))
-                    == Some(name)
-            })?;
+        let decl = param_decls(f).into_iter().find(|p| {
+            p.child_by_field_name("declarator")
+                .and_then(|d| declared(d, self.src))
+                == Some(name)
+        })?;
         if !numbers(decl, self.src) {
             return None;
         }
@@ -412,24 +407,31 @@ fn function_declarator(f: Node) -> Option<Node> {
     None
 }
 
-/// The names of definition `f`'s parameters, in order.
-fn params(f: Node, src: &[u8]) -> Vec<String> {
+/// Definition `f`'s parameter declarations, in order.
+fn param_decls(f: Node) -> Vec<Node> {
     let Some(list) = function_declarator(f).and_then(|d| d.child_by_field_name("parameters"))
     else {
         return Vec::new();
     };
     let mut c = list.walk();
-    let names = list
+    let decls = list
         .named_children(&mut c)
         .filter(|p| p.kind() == "parameter_declaration")
+        .collect();
+    decls
+}
+
+/// The names of definition `f`'s parameters, in order.
+fn params(f: Node, src: &[u8]) -> Vec<String> {
+    param_decls(f)
+        .into_iter()
         .map(|p| {
             p.child_by_field_name("declarator")
                 .and_then(|d| declared(d, src))
                 .unwrap_or_default()
                 .to_string()
         })
-        .collect();
-    names
+        .collect()
 }
 
 fn enclosing_function(n: Node) -> Option<Node> {
