@@ -179,6 +179,33 @@ pub struct GpuAst {
     pub copy_in_when: BTreeMap<String, AExpr>,
 }
 
+/// When the device version copies an array in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CopyIn<'a> {
+    Never,
+    /// Wherever the region runs.
+    Always,
+    /// Where this host condition holds (`GpuAst::copy_in_when`).
+    When(&'a AExpr),
+}
+
+impl GpuAst {
+    /// When `array` is copied in: `copy_in` is the dependence graph's
+    /// (`deps::DependenceGraph::copy_in`), of which `copy_in_when` holds
+    /// the arrays that only some sizes need.
+    pub fn copy_in<'a>(
+        &'a self,
+        copy_in: &std::collections::BTreeSet<String>,
+        array: &str,
+    ) -> CopyIn<'a> {
+        match (copy_in.contains(array), self.copy_in_when.get(array)) {
+            (false, _) => CopyIn::Never,
+            (true, None) => CopyIn::Always,
+            (true, Some(c)) => CopyIn::When(c),
+        }
+    }
+}
+
 /// The smallest box around one statement's instances, as expressions of
 /// the parameters, and the share of it that the instances fill: the
 /// run-time choice between versions estimates the region's work as the

@@ -19,7 +19,7 @@
 
 use super::body::{extent_c, indent, BodyPrinter, DataStyle};
 use super::{templates, RegionCode, Target};
-use crate::ast::{AExpr, Ast, Launch};
+use crate::ast::{AExpr, Ast, CopyIn, Launch};
 use crate::device::CostModel;
 use crate::diag::{Diagnostic, Result};
 use crate::scop::StmtId;
@@ -268,8 +268,8 @@ fn instances(r: &RegionCode, counted: impl Fn(StmtId) -> bool) -> String {
 fn bytes(r: &RegionCode) -> String {
     let mut terms = Vec::new();
     for a in &r.scop.arrays {
-        let times =
-            r.deps.copy_in.contains(&a.name) as u32 + r.deps.copy_out.contains(&a.name) as u32;
+        let copy_in = r.ast.copy_in(&r.deps.copy_in, &a.name);
+        let times = (copy_in != CopyIn::Never) as u32 + r.deps.copy_out.contains(&a.name) as u32;
         if times == 0 || (a.is_scalar() && !a.written) {
             continue;
         }
@@ -285,12 +285,13 @@ fn bytes(r: &RegionCode) -> String {
                 size = format!("{} * (double) {}", size, extent_c(e));
             }
         }
-        // A copy in that some sizes need (`GpuAst::copy_in_when`) counts
-        // where they are these.
-        terms.push(match (r.ast.copy_in_when.get(&a.name), times) {
-            (Some(c), _) => format!("((double) ({}) + {}.0) * {}", c.to_c(), times - 1, size),
-            (None, 2) => format!("2.0 * {}", size),
-            (None, _) => size,
+        // A copy in that some sizes need counts where they are these.
+        terms.push(match (copy_in, times) {
+            (CopyIn::When(c), _) => {
+                format!("((double) ({}) + {}.0) * {}", c.to_c(), times - 1, size)
+            }
+            (_, 2) => format!("2.0 * {}", size),
+            (_, _) => size,
         });
     }
     if terms.is_empty() {

@@ -3,7 +3,7 @@
 //! region adds to its file.
 
 use super::*;
-use crate::ast::AExpr;
+use crate::ast::{AExpr, CopyIn};
 
 /// A kernel's slices: each buffer's name, element type and extents
 /// (`private::slices`).
@@ -626,6 +626,7 @@ pub(super) fn buffers(r: &RegionCode, spelling: &Spelling) -> Vec<serde_json_lik
                 Some(f) => format!("(void *) ((char *) {} - {})", host, f),
                 None => format!("(void *) {}", host),
             };
+            let copy_in = r.ast.copy_in(&r.deps.copy_in, &a.name);
             serde_json_like::Buffer {
                 dev: spelling.buffer(&a.name),
                 host,
@@ -635,8 +636,11 @@ pub(super) fn buffers(r: &RegionCode, spelling: &Spelling) -> Vec<serde_json_lik
                 base,
                 // The kernels' type (CUDA's host declares the device pointer).
                 elem_type: opencl_type(&a.elem_type),
-                copy_in: r.deps.copy_in.contains(&a.name),
-                copy_in_if: r.ast.copy_in_when.get(&a.name).map(|c| c.to_c()),
+                copy_in: copy_in != CopyIn::Never,
+                copy_in_if: match copy_in {
+                    CopyIn::When(c) => Some(c.to_c()),
+                    _ => None,
+                },
                 copy_out: r.deps.copy_out.contains(&a.name),
             }
         })

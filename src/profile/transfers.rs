@@ -8,6 +8,7 @@
 use super::eval::{eval, Env};
 use super::stmts::elem_bytes;
 use super::Inputs;
+use crate::ast::CopyIn;
 use crate::diag::Result;
 use crate::isl::{Isl, IslResultExt};
 use crate::scop::{Array, Extent};
@@ -112,14 +113,14 @@ pub fn transfers(input: &Inputs, env: &Env) -> (Transfers, usize) {
         };
         t.buffers += 1;
         t.alloc_bytes += bytes;
-        // A copy in that only some sizes need (`GpuAst::copy_in_when`)
-        // counts where `env` is one of them; an unknown value counts it.
-        let needed = input
-            .ast
-            .copy_in_when
-            .get(&a.name)
-            .is_none_or(|c| eval(c, env) != Some(0));
-        if input.copy_in.contains(&a.name) && needed {
+        // A copy in that only some sizes need counts where `env` is one
+        // of them; an unknown value counts it.
+        let copied_in = match input.ast.copy_in(input.copy_in, &a.name) {
+            CopyIn::Never => false,
+            CopyIn::Always => true,
+            CopyIn::When(c) => eval(c, env) != Some(0),
+        };
+        if copied_in {
             t.copies_in += 1;
             t.bytes_in += bytes;
         }
