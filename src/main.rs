@@ -132,6 +132,12 @@ struct Cli {
     /// instead of a launch per kernel and iteration.
     #[arg(long = "one-block-loops", value_enum, default_value = "auto")]
     one_block_loops: OneBlockArg,
+    /// The input is the whole program, as GCC's -fwhole-program says: no
+    /// other file calls its functions (main aside), so each is read as
+    /// `static` is: the sizes its calls pass size the GPU model, and an
+    /// array every call's caller frees unread is not copied back.
+    #[arg(long = "whole-program")]
+    whole_program: bool,
     /// Host output file (one input only); kernel files are named after it.
     #[arg(short = 'o', long = "output", conflicts_with = "output_dir")]
     output: Option<PathBuf>,
@@ -689,6 +695,7 @@ fn options(
             ReductionsArg::Exact => pencilc::scop::ReductionMode::Exact,
             ReductionsArg::Declared => pencilc::scop::ReductionMode::Declared,
         },
+        whole_program: cli.whole_program,
         hoist: match cli.hoist {
             HoistArg::Auto => pencilc::driver::HoistPolicy::Model,
             HoistArg::Always => pencilc::driver::HoistPolicy::Always,

@@ -4213,6 +4213,15 @@ fn emulated_profile(name: &str) -> String {
     String::from_utf8_lossy(&got.stderr).into_owned()
 }
 
+/// The bytes each execution of `region` copied back, by a profile log's
+/// lines (`PENCILC_PROFILE=1`).
+fn bytes_out_of(log: &str, region: &str) -> Vec<String> {
+    log.lines()
+        .filter(|l| l.contains(&format!(": {} (", region)))
+        .filter_map(|l| Some(l.split("bytes out ").nth(1)?.trim().to_string()))
+        .collect()
+}
+
 /// Arrays nothing reads after the region stay on the device (issue 34:
 /// data movement): `tmp`, which main allocates, passes to a static kernel
 /// and frees, the caller's automatic `scratch`, and main's own `work`
@@ -4225,12 +4234,7 @@ fn emulated_profile(name: &str) -> String {
 fn arrays_dead_after_the_call_stay_on_the_device() {
     check_everywhere("dead_after_call");
     let log = emulated_profile("dead_after_call");
-    let bytes_out = |region: &str| -> Vec<String> {
-        log.lines()
-            .filter(|l| l.contains(&format!(": {} (", region)))
-            .filter_map(|l| Some(l.split("bytes out ").nth(1)?.trim().to_string()))
-            .collect()
-    };
+    let bytes_out = |region: &str| bytes_out_of(&log, region);
     let n = 24;
     // out, kept and alias (n x n) and seen (n); not tmp, not scratch.
     assert_eq!(
@@ -4255,6 +4259,45 @@ fn arrays_dead_after_the_call_stay_on_the_device() {
     );
     // main's region: `res` only.
     assert_eq!(bytes_out("main"), vec![(n * 8).to_string()], "{}", log);
+
+    // `--whole-program`: no other file calls kernel_extern, whose one
+    // call's array is freed unread; the rest as before.
+    let dir = root().join("target/e2e/program-dead_after_call");
+    let host = dir.join("whole_host.c");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "cuda", "--whole-program", "-o"])
+            .arg(&host)
+            .arg(root().join("tests/programs/dead_after_call.c")),
+        "pencilc --target cuda --whole-program",
+    );
+    let exe = dir.join("par-cuda-whole");
+    let headers = root().join("pencil-headers").display().to_string();
+    build_emulated_cuda(
+        &host,
+        &dir.join("whole_kernel.cu"),
+        &["-I".to_string(), headers],
+        &[],
+        &exe,
+    );
+    let want = run(&mut Command::new(dir.join("seq")), "sequential program");
+    assert_every_version_prints(&exe, &want.stdout, "dead_after_call");
+    let got = run(
+        Command::new(&exe)
+            .env("PENCILC_RUN", "device")
+            .env("PENCILC_PROFILE", "1"),
+        "emulated CUDA program",
+    );
+    let whole = String::from_utf8_lossy(&got.stderr);
+    let out_of = |region: &str| bytes_out_of(&whole, region);
+    assert_eq!(out_of("kernel_extern"), vec!["0".to_string()], "{}", whole);
+    assert_eq!(out_of("kernel_dead"), bytes_out("kernel_dead"), "{}", whole);
+    assert_eq!(
+        out_of("kernel_looped"),
+        bytes_out("kernel_looped"),
+        "{}",
+        whole
+    );
 }
 
 /// Narrow counters that may each wrap, in one region (red team of

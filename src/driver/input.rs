@@ -50,7 +50,7 @@ pub(super) fn read(
         &pp,
         &device_code_text(opts)?,
     ));
-    let parsed = front::parse_file_with(&pp, file_limit, names.clone())?;
+    let parsed = front::parse_file_with(&pp, file_limit, names.clone(), opts.whole_program)?;
     if !parsed.regions.is_empty() {
         let _ = names.host_clashes.set(host_headers.clashes(&source.text));
     }

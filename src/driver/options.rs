@@ -89,6 +89,9 @@ pub struct Options {
     /// `--hoist`: when a schedule with sequential rows hoisted out of
     /// bands replaces the region's (`driver::region`).
     pub hoist: HoistPolicy,
+    /// `--whole-program`: no other file calls the input's functions
+    /// (`front::parse_file_with`).
+    pub whole_program: bool,
 }
 
 /// When a region takes a schedule with a sequential row hoisted out of a
@@ -140,6 +143,7 @@ impl Default for Options {
             debug_fault: None,
             reductions: scop::ReductionMode::default(),
             hoist: HoistPolicy::Model,
+            whole_program: false,
         }
     }
 }

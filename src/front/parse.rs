@@ -299,15 +299,18 @@ pub fn parse_regions(pp: &Preprocessed) -> Result<Vec<Region>> {
 /// worse on deeply nested broken code (60,000 nested `if`s with a stray
 /// token: minutes), so the parse stops after `limit` with an error.
 pub fn parse_file(pp: &Preprocessed, limit: Duration) -> Result<Parsed> {
-    parse_file_with(pp, limit, Arc::new(FileNames::collect(pp, "")))
+    parse_file_with(pp, limit, Arc::new(FileNames::collect(pp, "")), false)
 }
 
 /// `parse_file` with the names of the file (`names`, its device code's
-/// included) already collected.
+/// included) already collected. With `whole_program`, no other file calls
+/// the file's functions (`--whole-program`): what the file's own calls of
+/// a function say holds for every call, `static` or not (`main` aside).
 pub fn parse_file_with(
     pp: &Preprocessed,
     limit: Duration,
     names: Arc<FileNames>,
+    whole_program: bool,
 ) -> Result<Parsed> {
     let mut parser = Parser::new();
     parser
@@ -537,6 +540,7 @@ pub fn parse_file_with(
             .iter()
             .map(|f| (cx.function_name(*f), *f))
             .collect(),
+        whole_program,
     };
     let (called, call_facts) =
         cx.called_functions(&regions, &functions, &typedefs, &globals, &file_functions);
@@ -554,7 +558,8 @@ pub fn parse_file_with(
             .find(|f| cx.function_name(**f) == r.function)
         {
             let params = cx.param_names(*def);
-            r.call_values = call_values::of(root, cx.src, &r.function, *def, &params);
+            r.call_values =
+                call_values::of(root, cx.src, &r.function, *def, &params, whole_program);
             let vars = r
                 .symbols
                 .values()

@@ -17,15 +17,17 @@ use tree_sitter::Node;
 
 /// Parameter name → the value every call of `function` passes, over the
 /// file's tree `root` (source `src`); `def` is its definition, `params`
-/// its parameters' names in order.
+/// its parameters' names in order; `whole_program`: no other file calls
+/// it (`--whole-program`).
 pub fn of(
     root: Node,
     src: &[u8],
     function: &str,
     def: Node,
     params: &[String],
+    whole_program: bool,
 ) -> BTreeMap<String, i64> {
-    if !is_static(def, src) {
+    if !file_only(def, src, function, whole_program) {
         return BTreeMap::new();
     }
     let mut calls = Vec::new();
@@ -66,8 +68,15 @@ fn text<'s>(n: Node, src: &'s [u8]) -> &'s str {
     n.utf8_text(src).unwrap_or("")
 }
 
+/// Whether only the file calls function `name` (defined as `f`): it is
+/// `static`, or the file is the whole program and it is not `main`, which
+/// C's start-up calls.
+pub(super) fn file_only(f: Node, src: &[u8], name: &str, whole_program: bool) -> bool {
+    is_static(f, src) || (whole_program && name != "main")
+}
+
 /// `static` among a definition's specifiers.
-pub(super) fn is_static(f: Node, src: &[u8]) -> bool {
+fn is_static(f: Node, src: &[u8]) -> bool {
     let mut c = f.walk();
     let found = f
         .children(&mut c)
@@ -236,7 +245,7 @@ mod tests {
                         .unwrap_or_default()
                 })
                 .collect();
-            return of(root, src, function, def, &params);
+            return of(root, src, function, def, &params, false);
         }
         BTreeMap::new()
     }

@@ -22,7 +22,7 @@
 //! proves nothing (code before may run after). Anything the proof cannot
 //! follow keeps the copy back, as before.
 
-use super::call_values::{argument, collect_calls, count_mentions, is_static};
+use super::call_values::{argument, collect_calls, count_mentions, file_only};
 use super::dead_after::jumps;
 use crate::front::names::for_each_identifier;
 use std::collections::{BTreeMap, BTreeSet};
@@ -43,6 +43,8 @@ pub(super) struct File<'t> {
     pub src: &'t [u8],
     pub root: Node<'t>,
     pub defined: BTreeMap<String, Node<'t>>,
+    /// No other file calls the file's functions (`--whole-program`).
+    pub whole_program: bool,
 }
 
 /// What of the region's variables the proof looks at.
@@ -155,7 +157,7 @@ impl<'t> File<'t> {
     /// parameter `param`, a local of the calling function that is dead
     /// after the call.
     fn dead_at_every_call(&self, function: &str, def: Node, param: &str) -> bool {
-        if !is_static(def, self.src) {
+        if !file_only(def, self.src, function, self.whole_program) {
             return false;
         }
         let mut calls = Vec::new();
@@ -549,6 +551,11 @@ mod tests {
     /// `#pragma endscop`, or its body where it has none) dead after it,
     /// among its array parameters and locals.
     fn dead(code: &str, function: &str) -> Vec<String> {
+        dead_in(code, function, false)
+    }
+
+    /// `dead`, the file being the whole program or not.
+    fn dead_in(code: &str, function: &str, whole_program: bool) -> Vec<String> {
         let mut p = tree_sitter::Parser::new();
         p.set_language(&tree_sitter_c::LANGUAGE.into()).unwrap();
         let tree = p.parse(code, None).unwrap();
@@ -563,7 +570,12 @@ mod tests {
                 Some((d.utf8_text(src).ok()?.to_string(), f))
             })
             .collect();
-        let file = File { src, root, defined };
+        let file = File {
+            src,
+            root,
+            defined,
+            whole_program,
+        };
         let def = file.defined[function];
         let body = def.child_by_field_name("body").unwrap().byte_range();
         let text = &code[body.clone()];
@@ -649,6 +661,16 @@ void g(double u[9]) { double t[9][9]; k(9, t, u); }";
         let not_static =
             KERNEL.replace("static ", "") + "void f(void) { double t[9][9], u[9]; k(9, t, u); }";
         assert!(dead(&not_static, "k").is_empty());
+        // Unless the file is the whole program (`--whole-program`); not
+        // for `main`, which C's start-up calls.
+        assert_eq!(dead_in(&not_static, "k", true), vec!["A", "B"]);
+        let main = "int main(int n, double A[9]) {
+#pragma scop
+for (int i = 0; i < n; i++) A[i] = i;
+#pragma endscop
+return 0; }
+void g(void) { double t[9]; main(9, t); }";
+        assert!(dead_in(main, "main", true).is_empty());
         let pointer = KERNEL.to_string()
             + "void (*fp)(int, double (*)[9], double *) = k;
 void f(void) { double t[9][9], u[9]; k(9, t, u); }";
