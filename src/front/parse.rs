@@ -1077,6 +1077,15 @@ fn at_in_source(loc: &Loc, needle: &str) -> Loc {
     }
 }
 
+/// The tree of `code` by tree-sitter's C grammar, for the tests of the
+/// parser's parts that read trees themselves.
+#[cfg(test)]
+fn c_tree(code: &str) -> tree_sitter::Tree {
+    let mut p = Parser::new();
+    p.set_language(&tree_sitter_c::LANGUAGE.into()).unwrap();
+    p.parse(code, None).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -210,9 +210,7 @@ mod tests {
     /// The tests' stand-in for the parser's own: the definition of
     /// `function` and its parameters' names (plain identifiers only).
     fn values(code: &str, function: &str) -> BTreeMap<String, i64> {
-        let mut p = tree_sitter::Parser::new();
-        p.set_language(&tree_sitter_c::LANGUAGE.into()).unwrap();
-        let tree = p.parse(code, None).unwrap();
+        let tree = super::super::c_tree(code);
         let root = tree.root_node();
         let src = code.as_bytes();
         let mut c = root.walk();

@@ -556,9 +556,7 @@ mod tests {
 
     /// `dead`, the file being the whole program or not.
     fn dead_in(code: &str, function: &str, whole_program: bool) -> Vec<String> {
-        let mut p = tree_sitter::Parser::new();
-        p.set_language(&tree_sitter_c::LANGUAGE.into()).unwrap();
-        let tree = p.parse(code, None).unwrap();
+        let tree = super::super::c_tree(code);
         let root = tree.root_node();
         let src = code.as_bytes();
         let mut c = root.walk();
