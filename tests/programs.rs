@@ -4291,6 +4291,16 @@ fn arrays_dead_after_the_call_stay_on_the_device() {
     let whole = String::from_utf8_lossy(&got.stderr);
     let out_of = |region: &str| bytes_out_of(&whole, region);
     assert_eq!(out_of("kernel_extern"), vec!["0".to_string()], "{}", whole);
+    // `-v` names what stays, and says what the flag would keep.
+    let log = verbose_log("dead_after_call");
+    assert!(log.contains("`scratch`, `tmp` not copied back"), "{}", log);
+    assert!(log.contains("`work` not copied back"), "{}", log);
+    assert!(
+        log.contains("`t` copied back from the device, though nothing in this file reads it after `kernel_extern` returns"),
+        "{}",
+        log
+    );
+    assert!(!log.contains("after `kernel_looped` returns"), "{}", log);
     assert_eq!(out_of("kernel_dead"), bytes_out("kernel_dead"), "{}", whole);
     assert_eq!(
         out_of("kernel_looped"),

@@ -267,6 +267,10 @@ pub struct Region {
     /// body of a function that is the region): what `dead_memory` looks
     /// around.
     pub span: std::ops::Range<usize>,
+    /// Arrays that would be in `dead_after` if no other file called the
+    /// region's function, which is not `static` (`--whole-program`): a
+    /// `-v` note says so.
+    pub dead_if_whole_program: BTreeSet<String>,
     /// The values every call of the region's function in the file passes
     /// for its integer parameters, where they are constants
     /// (`call_values`): what the GPU model profiles at.
@@ -568,8 +572,9 @@ pub fn parse_file_with(
                     name: &v.name,
                     param: v.storage == Storage::Param,
                 });
-            let dead = file.dead_after_region(*def, &r.function, r.span.clone(), vars);
+            let (dead, if_whole) = file.dead_after_region(*def, &r.function, r.span.clone(), vars);
             r.dead_after.extend(dead);
+            r.dead_if_whole_program = if_whole;
         }
     }
     Ok(Parsed {

@@ -60,30 +60,37 @@ impl<'t> File<'t> {
     }
 
     /// The variables among `vars` whose memory is dead after the region
-    /// that occupies bytes `span` of function `def` (named `function`).
+    /// that occupies bytes `span` of function `def` (named `function`),
+    /// and the parameters that would be if no other file called the
+    /// function (it is not `static`: `--whole-program` would say so).
     pub fn dead_after_region<'a>(
         &self,
         def: Node<'t>,
         function: &str,
         span: Range<usize>,
         vars: impl Iterator<Item = RegionVar<'a>>,
-    ) -> BTreeSet<String> {
-        let mut out = BTreeSet::new();
+    ) -> (BTreeSet<String>, BTreeSet<String>) {
+        let (mut dead, mut if_whole) = (BTreeSet::new(), BTreeSet::new());
         if !self.straight(def, span.start) {
-            return out;
+            return (dead, if_whole);
         }
+        let file_only = file_only(def, self.src, function, self.whole_program);
         for v in vars {
-            let dead = if v.param {
-                self.param_unused_outside(def, v.name, &span)
-                    && self.dead_at_every_call(function, def, v.name)
-            } else {
-                self.local_dead_outside(def, v.name, &span)
-            };
-            if dead {
-                out.insert(v.name.to_string());
+            if !v.param {
+                if self.local_dead_outside(def, v.name, &span) {
+                    dead.insert(v.name.to_string());
+                }
+            } else if self.param_unused_outside(def, v.name, &span)
+                && self.dead_at_every_call(function, def, v.name)
+            {
+                if file_only {
+                    dead.insert(v.name.to_string());
+                } else if function != "main" {
+                    if_whole.insert(v.name.to_string());
+                }
             }
         }
-        out
+        (dead, if_whole)
     }
 
     /// Whether no code of `f` before byte `at` can run after it: `at` is
@@ -153,13 +160,10 @@ impl<'t> File<'t> {
         self.mentions_allow_death(f, name, rank, span, pointer)
     }
 
-    /// Whether every call of `function` (defined as `def`) passes, for
-    /// parameter `param`, a local of the calling function that is dead
-    /// after the call.
+    /// Whether every call of `function` (defined as `def`) in the file
+    /// passes, for parameter `param`, a local of the calling function that
+    /// is dead after the call (other files' calls aside).
     fn dead_at_every_call(&self, function: &str, def: Node, param: &str) -> bool {
-        if !file_only(def, self.src, function, self.whole_program) {
-            return false;
-        }
         let mut calls = Vec::new();
         collect_calls(self.root, self.src, function, &mut calls);
         let mut named = 0;
@@ -556,6 +560,12 @@ mod tests {
 
     /// `dead`, the file being the whole program or not.
     fn dead_in(code: &str, function: &str, whole_program: bool) -> Vec<String> {
+        analyse(code, function, whole_program).0
+    }
+
+    /// `dead_in`, and the parameters that would be dead with
+    /// `--whole-program`.
+    fn analyse(code: &str, function: &str, whole_program: bool) -> (Vec<String>, Vec<String>) {
         let tree = super::super::c_tree(code);
         let root = tree.root_node();
         let src = code.as_bytes();
@@ -592,9 +602,8 @@ mod tests {
             name: n,
             param: param_names.iter().any(|p| p == n),
         });
-        file.dead_after_region(def, function, span, vars)
-            .into_iter()
-            .collect()
+        let (dead, if_whole) = file.dead_after_region(def, function, span, vars);
+        (dead.into_iter().collect(), if_whole.into_iter().collect())
     }
 
     const KERNEL: &str = "static void k(int n, double A[9][9], double B[9]) {
@@ -662,6 +671,12 @@ void g(double u[9]) { double t[9][9]; k(9, t, u); }";
         // Unless the file is the whole program (`--whole-program`); not
         // for `main`, which C's start-up calls.
         assert_eq!(dead_in(&not_static, "k", true), vec!["A", "B"]);
+        // Without it, `-v` says what the flag would do.
+        assert_eq!(
+            analyse(&not_static, "k", false),
+            (vec![], vec!["A".to_string(), "B".to_string()])
+        );
+        assert_eq!(analyse(&not_static, "k", true).1, Vec::<String>::new());
         let main = "int main(int n, double A[9]) {
 #pragma scop
 for (int i = 0; i < n; i++) A[i] = i;

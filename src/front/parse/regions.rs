@@ -122,6 +122,7 @@ impl<'a> Cx<'a> {
             call_facts: BTreeMap::new(),
             prototypes: BTreeMap::new(),
             dead_after,
+            dead_if_whole_program: BTreeSet::new(),
             span: f
                 .child_by_field_name("body")
                 .map_or(f.byte_range(), |b| b.byte_range()),
@@ -259,6 +260,7 @@ impl<'a> Cx<'a> {
                     call_facts: BTreeMap::new(),
                     prototypes: BTreeMap::new(),
                     dead_after: self.dead_after(within, children[end], symbols),
+                    dead_if_whole_program: BTreeSet::new(),
                     span: children[lead].start_byte()..children[end].end_byte(),
                     call_values: BTreeMap::new(),
                 });

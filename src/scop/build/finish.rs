@@ -71,6 +71,7 @@ impl<'r> Builder<'r> {
         };
         let mut scop = assume_in_bounds(scop)?;
         scop.notes.extend(self.dead_arrays_note(&scop));
+        scop.notes.extend(self.whole_program_note(&scop));
         scop.host_only |= self.unseen_effects;
         self.keep_if_read_globals_change(&mut scop);
         self.keep_if_array_args_unused(&mut scop);
@@ -361,6 +362,31 @@ impl<'r> Builder<'r> {
                 scop.end_line,
                 dead.join("`, `"),
                 if dead.len() == 1 { "it" } else { "them" }
+            )
+        })
+    }
+
+    /// The `-v` note for the arrays the region writes that would stay on
+    /// the device if no other file called its function
+    /// (`Region::dead_if_whole_program`): what to do about it.
+    fn whole_program_note(&self, scop: &Scop) -> Option<String> {
+        let kept: Vec<&str> = scop
+            .arrays
+            .iter()
+            .filter(|a| !a.is_scalar() && a.written && !a.local && !a.killed_after)
+            .filter(|a| self.region.dead_if_whole_program.contains(&a.name))
+            .map(|a| a.name.as_str())
+            .collect();
+        (!kept.is_empty() && !scop.host_only).then(|| {
+            format!(
+                "lines {}-{}: `{}` copied back from the device, though nothing in this file reads {} after `{}` returns: `{}` is not `static`, so another file may call it and read {} (declare it `static`, or compile with --whole-program if no other file calls it)",
+                scop.begin_line,
+                scop.end_line,
+                kept.join("`, `"),
+                if kept.len() == 1 { "it" } else { "them" },
+                self.region.function,
+                self.region.function,
+                if kept.len() == 1 { "it" } else { "them" }
             )
         })
     }
