@@ -537,15 +537,15 @@ pub fn parse_file_with(
         },
         defined: defined.clone(),
     };
-    let file = dead_memory::File {
-        src: cx.src,
+    let file = dead_memory::File::new(
+        cx.src,
         root,
-        defined: functions
+        functions
             .iter()
             .map(|f| (cx.function_name(*f), *f))
             .collect(),
         whole_program,
-    };
+    );
     let (called, call_facts) =
         cx.called_functions(&regions, &functions, &typedefs, &globals, &file_functions);
     for r in &mut regions {

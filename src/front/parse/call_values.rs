@@ -86,7 +86,7 @@ fn is_static(f: Node, src: &[u8]) -> bool {
 
 /// Mentions of `name` as an expression (not the declarator of a
 /// definition or declaration).
-pub(super) fn count_mentions(n: Node, src: &[u8], name: &str, out: &mut usize) {
+fn count_mentions(n: Node, src: &[u8], name: &str, out: &mut usize) {
     if n.kind() == "identifier" && text(n, src) == name {
         let declarator = n
             .parent()
@@ -102,7 +102,7 @@ pub(super) fn count_mentions(n: Node, src: &[u8], name: &str, out: &mut usize) {
 }
 
 /// Every call of `function` under `n`.
-pub(super) fn collect_calls<'t>(n: Node<'t>, src: &[u8], function: &str, out: &mut Vec<Node<'t>>) {
+fn collect_calls<'t>(n: Node<'t>, src: &[u8], function: &str, out: &mut Vec<Node<'t>>) {
     if n.kind() == "call_expression"
         && n.child_by_field_name("function")
             .is_some_and(|f| f.kind() == "identifier" && text(f, src) == function)

@@ -22,11 +22,13 @@
 //! proves nothing (code before may run after). Anything the proof cannot
 //! follow keeps the copy back, as before.
 
-use super::call_values::{argument, collect_calls, count_mentions, file_only};
+use super::call_values::{argument, file_only};
 use super::dead_after::jumps;
 use crate::front::names::for_each_identifier;
-use std::collections::{BTreeMap, BTreeSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
+use std::rc::Rc;
 use tree_sitter::Node;
 
 /// Functions whose result is memory no other pointer reaches: trusted by
@@ -38,13 +40,25 @@ const ALLOCATORS: [&str; 4] = ["malloc", "calloc", "aligned_alloc", "polybench_a
 /// (`POLYBENCH_FREE_ARRAY` calls `polybench_free_data`).
 const DEALLOCATORS: [&str; 2] = ["free", "polybench_free_data"];
 
-/// The file: its text and the functions it defines.
+/// The file: its text, the functions it defines, and indexes that one
+/// walk of its tree builds, so that a file of many regions and calls is
+/// not walked again for each array of each region (300 kernels called
+/// from one `main` took minutes so).
 pub(super) struct File<'t> {
-    pub src: &'t [u8],
-    pub root: Node<'t>,
-    pub defined: BTreeMap<String, Node<'t>>,
+    src: &'t [u8],
+    defined: BTreeMap<String, Node<'t>>,
     /// No other file calls the file's functions (`--whole-program`).
-    pub whole_program: bool,
+    whole_program: bool,
+    /// Callee name → the file's calls of it by name.
+    calls: HashMap<&'t str, Vec<Node<'t>>>,
+    /// Identifier → how often the file names it as an expression (not as
+    /// the declarator of a function).
+    named: HashMap<&'t str, usize>,
+    /// Function definition (node id) → its identifiers by name, built
+    /// when first asked.
+    idents: RefCell<HashMap<usize, Rc<HashMap<&'t str, Vec<Node<'t>>>>>>,
+    /// Function definition (node id) → whether it has jumps.
+    jumpy: RefCell<HashMap<usize, bool>>,
 }
 
 /// What of the region's variables the proof looks at.
@@ -55,8 +69,81 @@ pub(super) struct RegionVar<'a> {
 }
 
 impl<'t> File<'t> {
+    /// The file of tree `root` over `src`, with its function definitions
+    /// by name.
+    pub fn new(
+        src: &'t [u8],
+        root: Node<'t>,
+        defined: BTreeMap<String, Node<'t>>,
+        whole_program: bool,
+    ) -> Self {
+        let mut calls: HashMap<&'t str, Vec<Node<'t>>> = HashMap::new();
+        let mut named: HashMap<&'t str, usize> = HashMap::new();
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            match n.kind() {
+                "identifier" => {
+                    let declarator = n
+                        .parent()
+                        .is_some_and(|p| p.kind() == "function_declarator");
+                    if !declarator {
+                        *named.entry(n.utf8_text(src).unwrap_or("")).or_default() += 1;
+                    }
+                }
+                "call_expression" => {
+                    if let Some(f) = n
+                        .child_by_field_name("function")
+                        .filter(|f| f.kind() == "identifier")
+                    {
+                        calls
+                            .entry(f.utf8_text(src).unwrap_or(""))
+                            .or_default()
+                            .push(n);
+                    }
+                }
+                _ => {}
+            }
+            let mut c = n.walk();
+            stack.extend(n.children(&mut c));
+        }
+        File {
+            src,
+            defined,
+            whole_program,
+            calls,
+            named,
+            idents: RefCell::new(HashMap::new()),
+            jumpy: RefCell::new(HashMap::new()),
+        }
+    }
+
     fn text(&self, n: Node) -> &'t str {
         n.utf8_text(self.src).unwrap_or("")
+    }
+
+    /// The identifiers spelled `name` in function definition `f`.
+    fn mentions(&self, f: Node<'t>, name: &str) -> Vec<Node<'t>> {
+        let index = self
+            .idents
+            .borrow_mut()
+            .entry(f.id())
+            .or_insert_with(|| {
+                let mut by_name: HashMap<&'t str, Vec<Node<'t>>> = HashMap::new();
+                let mut stack = vec![f];
+                while let Some(x) = stack.pop() {
+                    if x.kind() == "identifier" {
+                        by_name
+                            .entry(x.utf8_text(self.src).unwrap_or(""))
+                            .or_default()
+                            .push(x);
+                    }
+                    let mut c = x.walk();
+                    stack.extend(x.children(&mut c));
+                }
+                Rc::new(by_name)
+            })
+            .clone();
+        index.get(name).cloned().unwrap_or_default()
     }
 
     /// The variables among `vars` whose memory is dead after the region
@@ -95,9 +182,12 @@ impl<'t> File<'t> {
 
     /// Whether no code of `f` before byte `at` can run after it: `at` is
     /// in no loop, and `f` has no jumps.
-    fn straight(&self, f: Node, at: usize) -> bool {
-        let mut jumped = false;
-        for_each_identifier(self.text(f), |w, _| jumped |= jumps(w));
+    fn straight(&self, f: Node<'t>, at: usize) -> bool {
+        let jumped = *self.jumpy.borrow_mut().entry(f.id()).or_insert_with(|| {
+            let mut jumped = false;
+            for_each_identifier(self.text(f), |w, _| jumped |= jumps(w));
+            jumped
+        });
         if jumped {
             return false;
         }
@@ -122,11 +212,12 @@ impl<'t> File<'t> {
     /// Parameter `name` of `f` is an array of numbers that `f` outside
     /// `span` uses only as whole elements before it and frees after it:
     /// what the region leaves in it reaches the caller only.
-    fn param_unused_outside(&self, f: Node, name: &str, span: &Range<usize>) -> bool {
+    fn param_unused_outside(&self, f: Node<'t>, name: &str, span: &Range<usize>) -> bool {
         let Some(rank) = self.param_rank(f, name) else {
             return false;
         };
-        let declared = mentions(f, self.src, name)
+        let declared = self
+            .mentions(f, name)
             .into_iter()
             .filter(|m| declaration_of(*m).is_some())
             .count();
@@ -135,8 +226,9 @@ impl<'t> File<'t> {
 
     /// Local `name` of `f`, an automatic array of numbers or a pointer
     /// that only allocations give values, is dead after `span`.
-    fn local_dead_outside(&self, f: Node, name: &str, span: &Range<usize>) -> bool {
-        let decls: Vec<(Node, Node)> = mentions(f, self.src, name)
+    fn local_dead_outside(&self, f: Node<'t>, name: &str, span: &Range<usize>) -> bool {
+        let decls: Vec<(Node, Node)> = self
+            .mentions(f, name)
             .into_iter()
             .filter_map(declaration_of)
             .collect();
@@ -163,11 +255,9 @@ impl<'t> File<'t> {
     /// Whether every call of `function` (defined as `def`) in the file
     /// passes, for parameter `param`, a local of the calling function that
     /// is dead after the call (other files' calls aside).
-    fn dead_at_every_call(&self, function: &str, def: Node, param: &str) -> bool {
-        let mut calls = Vec::new();
-        collect_calls(self.root, self.src, function, &mut calls);
-        let mut named = 0;
-        count_mentions(self.root, self.src, function, &mut named);
+    fn dead_at_every_call(&self, function: &str, def: Node<'t>, param: &str) -> bool {
+        let calls = self.calls.get(function).map_or(&[][..], |c| c.as_slice());
+        let named = self.named.get(function).copied().unwrap_or(0);
         if calls.is_empty() || named != calls.len() {
             return false;
         }
@@ -179,7 +269,7 @@ impl<'t> File<'t> {
 
     /// Argument `k` of `call` names a local of the calling function that
     /// nothing reads after the call.
-    fn dead_after_call(&self, call: Node, k: usize) -> bool {
+    fn dead_after_call(&self, call: Node<'t>, k: usize) -> bool {
         let Some(name) = argument(call, k).and_then(|a| object(a, self.src)) else {
             return false;
         };
@@ -200,13 +290,13 @@ impl<'t> File<'t> {
     /// declaration) is one that leaves the object dead after `span`.
     fn mentions_allow_death(
         &self,
-        f: Node,
+        f: Node<'t>,
         name: &str,
         rank: usize,
         span: &Range<usize>,
         allocated: bool,
     ) -> bool {
-        mentions(f, self.src, name).into_iter().all(|m| {
+        self.mentions(f, name).into_iter().all(|m| {
             let at = m.start_byte();
             if declaration_of(m).is_some() || in_sizeof(m, f) {
                 return true;
@@ -277,7 +367,7 @@ impl<'t> File<'t> {
         let Some(rank) = self.param_rank(*g, &p) else {
             return false;
         };
-        mentions(*g, self.src, &p).into_iter().all(|m| {
+        self.mentions(*g, &p).into_iter().all(|m| {
             // The parameter's own declarator, and no other declaration.
             match declaration_of(m) {
                 Some((d, _)) => d.kind() == "parameter_declaration",
@@ -578,12 +668,7 @@ mod tests {
                 Some((d.utf8_text(src).ok()?.to_string(), f))
             })
             .collect();
-        let file = File {
-            src,
-            root,
-            defined,
-            whole_program,
-        };
+        let file = File::new(src, root, defined, whole_program);
         let def = file.defined[function];
         let body = def.child_by_field_name("body").unwrap().byte_range();
         let text = &code[body.clone()];
