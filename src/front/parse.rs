@@ -27,6 +27,7 @@ mod do_while;
 mod effects;
 mod enums;
 mod exprs;
+mod file_index;
 mod initializers;
 mod inline;
 mod inline_flow;
@@ -537,7 +538,7 @@ pub fn parse_file_with(
         },
         defined: defined.clone(),
     };
-    let file = dead_memory::File::new(
+    let file = file_index::FileIndex::new(
         cx.src,
         root,
         functions
@@ -562,8 +563,7 @@ pub fn parse_file_with(
             .find(|f| cx.function_name(**f) == r.function)
         {
             let params = cx.param_names(*def);
-            r.call_values =
-                call_values::of(root, cx.src, &r.function, *def, &params, whole_program);
+            r.call_values = call_values::of(&file, &r.function, *def, &params);
             let vars = r
                 .symbols
                 .values()

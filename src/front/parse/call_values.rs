@@ -12,44 +12,36 @@
 //! than calling it by name: another file, or a pointer to it, could call
 //! it with anything. Otherwise the context decides.
 
+use super::file_index::{enclosing_function, FileIndex};
 use std::collections::BTreeMap;
 use tree_sitter::Node;
 
-/// Parameter name → the value every call of `function` passes, over the
-/// file's tree `root` (source `src`); `def` is its definition, `params`
-/// its parameters' names in order; `whole_program`: no other file calls
-/// it (`--whole-program`).
-pub fn of(
-    root: Node,
-    src: &[u8],
+/// Parameter name → the value every call of `function` in the file
+/// passes; `def` is its definition, `params` its parameters' names in
+/// order.
+pub(super) fn of<'t>(
+    file: &FileIndex<'t>,
     function: &str,
-    def: Node,
+    def: Node<'t>,
     params: &[String],
-    whole_program: bool,
 ) -> BTreeMap<String, i64> {
-    if !file_only(def, src, function, whole_program) {
-        return BTreeMap::new();
-    }
-    let mut calls = Vec::new();
-    collect_calls(root, src, function, &mut calls);
     // Every mention of the name is a call's, the definition's or a
     // declaration's: no pointer to the function escapes.
-    let mut mentions = 0;
-    count_mentions(root, src, function, &mut mentions);
-    if calls.is_empty() || mentions != calls.len() {
+    if !file.file_only(def, function) {
         return BTreeMap::new();
     }
+    let calls = file.calls_of(function);
     let mut out = BTreeMap::new();
     'param: for (k, name) in params.iter().enumerate() {
         if name.is_empty() {
             continue;
         }
         let mut value = None;
-        for call in &calls {
+        for call in calls {
             let Some(arg) = argument(*call, k) else {
                 continue 'param;
             };
-            let Some(v) = constant(arg, src) else {
+            let Some(v) = constant(arg, file) else {
                 continue 'param;
             };
             if value.is_some_and(|w| w != v) {
@@ -62,57 +54,6 @@ pub fn of(
         }
     }
     out
-}
-
-fn text<'s>(n: Node, src: &'s [u8]) -> &'s str {
-    n.utf8_text(src).unwrap_or("")
-}
-
-/// Whether only the file calls function `name` (defined as `f`): it is
-/// `static`, or the file is the whole program and it is not `main`, which
-/// C's start-up calls.
-pub(super) fn file_only(f: Node, src: &[u8], name: &str, whole_program: bool) -> bool {
-    is_static(f, src) || (whole_program && name != "main")
-}
-
-/// `static` among a definition's specifiers.
-fn is_static(f: Node, src: &[u8]) -> bool {
-    let mut c = f.walk();
-    let found = f
-        .children(&mut c)
-        .any(|n| n.kind() == "storage_class_specifier" && text(n, src) == "static");
-    found
-}
-
-/// Mentions of `name` as an expression (not the declarator of a
-/// definition or declaration).
-fn count_mentions(n: Node, src: &[u8], name: &str, out: &mut usize) {
-    if n.kind() == "identifier" && text(n, src) == name {
-        let declarator = n
-            .parent()
-            .is_some_and(|p| p.kind() == "function_declarator");
-        if !declarator {
-            *out += 1;
-        }
-    }
-    let mut c = n.walk();
-    for child in n.children(&mut c) {
-        count_mentions(child, src, name, out);
-    }
-}
-
-/// Every call of `function` under `n`.
-fn collect_calls<'t>(n: Node<'t>, src: &[u8], function: &str, out: &mut Vec<Node<'t>>) {
-    if n.kind() == "call_expression"
-        && n.child_by_field_name("function")
-            .is_some_and(|f| f.kind() == "identifier" && text(f, src) == function)
-    {
-        out.push(n);
-    }
-    let mut c = n.walk();
-    for child in n.children(&mut c) {
-        collect_calls(child, src, function, out);
-    }
 }
 
 /// Argument `k` of a call.
@@ -128,20 +69,17 @@ pub(super) fn argument(call: Node, k: usize) -> Option<Node> {
 
 /// The integer an argument is: a literal, or a local of the calling
 /// function that only its initialiser writes.
-fn constant(arg: Node, src: &[u8]) -> Option<i64> {
+fn constant<'t>(arg: Node<'t>, file: &FileIndex<'t>) -> Option<i64> {
     match arg.kind() {
-        "number_literal" => literal(text(arg, src)),
-        "parenthesized_expression" => constant(arg.named_child(0)?, src),
+        "number_literal" => literal(file.text(arg)),
+        "parenthesized_expression" => constant(arg.named_child(0)?, file),
         "identifier" => {
-            let name = text(arg, src);
-            let mut f = arg.parent()?;
-            while f.kind() != "function_definition" {
-                f = f.parent()?;
-            }
-            let body = f.child_by_field_name("body")?;
+            let f = enclosing_function(arg)?;
             let mut init = Vec::new();
             let mut written = false;
-            scan(body, src, name, &mut init, &mut written);
+            for m in file.mentions(f, file.text(arg)) {
+                use_of(m, file, &mut init, &mut written);
+            }
             match (init.as_slice(), written) {
                 ([Some(v)], false) => Some(*v),
                 _ => None,
@@ -151,43 +89,41 @@ fn constant(arg: Node, src: &[u8]) -> Option<i64> {
     }
 }
 
-/// Under `n`: the initialisers of the declarations of `name` (`None` for
-/// one that is no literal, or that has none), and whether anything else
-/// writes it or takes its address.
-fn scan(n: Node, src: &[u8], name: &str, init: &mut Vec<Option<i64>>, written: &mut bool) {
-    let is_name =
-        |x: Option<Node>| x.is_some_and(|x| x.kind() == "identifier" && text(x, src) == name);
-    match n.kind() {
-        "init_declarator" if is_name(n.child_by_field_name("declarator")) => {
-            let v = n
+/// What mention `m` of a variable says of its value: a declaration's
+/// initialiser (`None` for one that is no literal, or that has none), or
+/// a write or a taken address (`written`).
+fn use_of(m: Node, file: &FileIndex, init: &mut Vec<Option<i64>>, written: &mut bool) {
+    let Some(p) = m.parent() else {
+        return;
+    };
+    let field_is_m = |field: &str| p.child_by_field_name(field) == Some(m);
+    match p.kind() {
+        "init_declarator" if field_is_m("declarator") => {
+            let v = p
                 .child_by_field_name("value")
                 .filter(|v| v.kind() == "number_literal")
-                .and_then(|v| literal(text(v, src)));
+                .and_then(|v| literal(file.text(v)));
             init.push(v);
         }
         "declaration" | "parameter_declaration" => {
             // `int tsteps;` (a declarator without an initialiser).
-            let mut c = n.walk();
-            for d in n.children_by_field_name("declarator", &mut c) {
-                if d.kind() == "identifier" && text(d, src) == name {
-                    init.push(None);
-                }
+            let mut c = p.walk();
+            if p.children_by_field_name("declarator", &mut c)
+                .any(|d| d == m)
+            {
+                init.push(None);
             }
         }
-        "assignment_expression" if is_name(n.child_by_field_name("left")) => *written = true,
-        "update_expression" if is_name(n.child_by_field_name("argument")) => *written = true,
+        "assignment_expression" if field_is_m("left") => *written = true,
+        "update_expression" if field_is_m("argument") => *written = true,
         "pointer_expression"
-            if n.child_by_field_name("operator")
-                .is_some_and(|o| text(o, src) == "&")
-                && is_name(n.child_by_field_name("argument")) =>
+            if p.child_by_field_name("operator")
+                .is_some_and(|o| file.text(o) == "&")
+                && field_is_m("argument") =>
         {
             *written = true
         }
         _ => {}
-    }
-    let mut c = n.walk();
-    for child in n.children(&mut c) {
-        scan(child, src, name, init, written);
     }
 }
 
@@ -207,45 +143,17 @@ fn literal(t: &str) -> Option<i64> {
 mod tests {
     use super::*;
 
-    /// The tests' stand-in for the parser's own: the definition of
-    /// `function` and its parameters' names (plain identifiers only).
+    /// The values of `function`'s parameters (plain identifiers only).
     fn values(code: &str, function: &str) -> BTreeMap<String, i64> {
         let tree = super::super::c_tree(code);
-        let root = tree.root_node();
         let src = code.as_bytes();
-        let mut c = root.walk();
-        let defs: Vec<Node> = root.children(&mut c).collect();
-        for def in defs
-            .into_iter()
-            .filter(|n| n.kind() == "function_definition")
-        {
-            let Some(fd) = def.child_by_field_name("declarator") else {
-                continue;
-            };
-            let fd = if fd.kind() == "function_declarator" {
-                fd
-            } else {
-                match fd.child_by_field_name("declarator") {
-                    Some(d) => d,
-                    None => continue,
-                }
-            };
-            if fd.child_by_field_name("declarator").map(|n| text(n, src)) != Some(function) {
-                continue;
-            }
-            let list = fd.child_by_field_name("parameters").unwrap();
-            let mut c = list.walk();
-            let params: Vec<String> = list
-                .named_children(&mut c)
-                .map(|p| {
-                    p.child_by_field_name("declarator")
-                        .map(|d| text(d, src).to_string())
-                        .unwrap_or_default()
-                })
-                .collect();
-            return of(root, src, function, def, &params, false);
-        }
-        BTreeMap::new()
+        let defined = super::super::file_index::definitions(tree.root_node(), src);
+        let Some(&def) = defined.get(function) else {
+            return BTreeMap::new();
+        };
+        let file = FileIndex::new(src, tree.root_node(), defined.clone(), false);
+        let params: Vec<String> = super::super::dead_memory::param_names(def, src);
+        of(&file, function, def, &params)
     }
 
     #[test]

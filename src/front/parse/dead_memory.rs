@@ -22,13 +22,10 @@
 //! proves nothing (code before may run after). Anything the proof cannot
 //! follow keeps the copy back, as before.
 
-use super::call_values::{argument, file_only};
-use super::dead_after::jumps;
-use crate::front::names::for_each_identifier;
-use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use super::call_values::argument;
+use super::file_index::{enclosing_function, FileIndex};
+use std::collections::BTreeSet;
 use std::ops::Range;
-use std::rc::Rc;
 use tree_sitter::Node;
 
 /// Functions whose result is memory no other pointer reaches: trusted by
@@ -40,27 +37,6 @@ const ALLOCATORS: [&str; 4] = ["malloc", "calloc", "aligned_alloc", "polybench_a
 /// (`POLYBENCH_FREE_ARRAY` calls `polybench_free_data`).
 const DEALLOCATORS: [&str; 2] = ["free", "polybench_free_data"];
 
-/// The file: its text, the functions it defines, and indexes that one
-/// walk of its tree builds, so that a file of many regions and calls is
-/// not walked again for each array of each region (300 kernels called
-/// from one `main` took minutes so).
-pub(super) struct File<'t> {
-    src: &'t [u8],
-    defined: BTreeMap<String, Node<'t>>,
-    /// No other file calls the file's functions (`--whole-program`).
-    whole_program: bool,
-    /// Callee name → the file's calls of it by name.
-    calls: HashMap<&'t str, Vec<Node<'t>>>,
-    /// Identifier → how often the file names it as an expression (not as
-    /// the declarator of a function).
-    named: HashMap<&'t str, usize>,
-    /// Function definition (node id) → its identifiers by name, built
-    /// when first asked.
-    idents: RefCell<HashMap<usize, Rc<HashMap<&'t str, Vec<Node<'t>>>>>>,
-    /// Function definition (node id) → whether it has jumps.
-    jumpy: RefCell<HashMap<usize, bool>>,
-}
-
 /// What of the region's variables the proof looks at.
 pub(super) struct RegionVar<'a> {
     pub name: &'a str,
@@ -68,84 +44,7 @@ pub(super) struct RegionVar<'a> {
     pub param: bool,
 }
 
-impl<'t> File<'t> {
-    /// The file of tree `root` over `src`, with its function definitions
-    /// by name.
-    pub fn new(
-        src: &'t [u8],
-        root: Node<'t>,
-        defined: BTreeMap<String, Node<'t>>,
-        whole_program: bool,
-    ) -> Self {
-        let mut calls: HashMap<&'t str, Vec<Node<'t>>> = HashMap::new();
-        let mut named: HashMap<&'t str, usize> = HashMap::new();
-        let mut stack = vec![root];
-        while let Some(n) = stack.pop() {
-            match n.kind() {
-                "identifier" => {
-                    let declarator = n
-                        .parent()
-                        .is_some_and(|p| p.kind() == "function_declarator");
-                    if !declarator {
-                        *named.entry(n.utf8_text(src).unwrap_or("")).or_default() += 1;
-                    }
-                }
-                "call_expression" => {
-                    if let Some(f) = n
-                        .child_by_field_name("function")
-                        .filter(|f| f.kind() == "identifier")
-                    {
-                        calls
-                            .entry(f.utf8_text(src).unwrap_or(""))
-                            .or_default()
-                            .push(n);
-                    }
-                }
-                _ => {}
-            }
-            let mut c = n.walk();
-            stack.extend(n.children(&mut c));
-        }
-        File {
-            src,
-            defined,
-            whole_program,
-            calls,
-            named,
-            idents: RefCell::new(HashMap::new()),
-            jumpy: RefCell::new(HashMap::new()),
-        }
-    }
-
-    fn text(&self, n: Node) -> &'t str {
-        n.utf8_text(self.src).unwrap_or("")
-    }
-
-    /// The identifiers spelled `name` in function definition `f`.
-    fn mentions(&self, f: Node<'t>, name: &str) -> Vec<Node<'t>> {
-        let index = self
-            .idents
-            .borrow_mut()
-            .entry(f.id())
-            .or_insert_with(|| {
-                let mut by_name: HashMap<&'t str, Vec<Node<'t>>> = HashMap::new();
-                let mut stack = vec![f];
-                while let Some(x) = stack.pop() {
-                    if x.kind() == "identifier" {
-                        by_name
-                            .entry(x.utf8_text(self.src).unwrap_or(""))
-                            .or_default()
-                            .push(x);
-                    }
-                    let mut c = x.walk();
-                    stack.extend(x.children(&mut c));
-                }
-                Rc::new(by_name)
-            })
-            .clone();
-        index.get(name).cloned().unwrap_or_default()
-    }
-
+impl<'t> FileIndex<'t> {
     /// The variables among `vars` whose memory is dead after the region
     /// that occupies bytes `span` of function `def` (named `function`),
     /// and the parameters that would be if no other file called the
@@ -161,7 +60,7 @@ impl<'t> File<'t> {
         if !self.straight(def, span.start) {
             return (dead, if_whole);
         }
-        let file_only = file_only(def, self.src, function, self.whole_program);
+        let file_only = self.file_only(def, function);
         for v in vars {
             if !v.param {
                 if self.local_dead_outside(def, v.name, &span) {
@@ -183,12 +82,7 @@ impl<'t> File<'t> {
     /// Whether no code of `f` before byte `at` can run after it: `at` is
     /// in no loop, and `f` has no jumps.
     fn straight(&self, f: Node<'t>, at: usize) -> bool {
-        let jumped = *self.jumpy.borrow_mut().entry(f.id()).or_insert_with(|| {
-            let mut jumped = false;
-            for_each_identifier(self.text(f), |w, _| jumped |= jumps(w));
-            jumped
-        });
-        if jumped {
+        if self.has_jumps(f) {
             return false;
         }
         let Some(mut n) = f.descendant_for_byte_range(at, at) else {
@@ -256,12 +150,11 @@ impl<'t> File<'t> {
     /// passes, for parameter `param`, a local of the calling function that
     /// is dead after the call (other files' calls aside).
     fn dead_at_every_call(&self, function: &str, def: Node<'t>, param: &str) -> bool {
-        let calls = self.calls.get(function).map_or(&[][..], |c| c.as_slice());
-        let named = self.named.get(function).copied().unwrap_or(0);
-        if calls.is_empty() || named != calls.len() {
+        let calls = self.calls_of(function);
+        if calls.is_empty() || self.named(function) != calls.len() {
             return false;
         }
-        let Some(k) = params(def, self.src).iter().position(|p| p == param) else {
+        let Some(k) = param_names(def, self.src).iter().position(|p| p == param) else {
             return false;
         };
         calls.iter().all(|call| self.dead_after_call(*call, k))
@@ -361,7 +254,7 @@ impl<'t> File<'t> {
         let Some(g) = self.defined.get(callee) else {
             return false;
         };
-        let Some(p) = params(*g, self.src).get(k).cloned() else {
+        let Some(p) = param_names(*g, self.src).get(k).cloned() else {
             return false;
         };
         let Some(rank) = self.param_rank(*g, &p) else {
@@ -518,7 +411,7 @@ fn param_decls(f: Node) -> Vec<Node> {
 }
 
 /// The names of definition `f`'s parameters, in order.
-fn params(f: Node, src: &[u8]) -> Vec<String> {
+pub(super) fn param_names(f: Node, src: &[u8]) -> Vec<String> {
     param_decls(f)
         .into_iter()
         .map(|p| {
@@ -528,14 +421,6 @@ fn params(f: Node, src: &[u8]) -> Vec<String> {
                 .to_string()
         })
         .collect()
-}
-
-fn enclosing_function(n: Node) -> Option<Node> {
-    let mut n = n;
-    while n.kind() != "function_definition" {
-        n = n.parent()?;
-    }
-    Some(n)
 }
 
 /// `e` without the parentheses and casts around it.
@@ -659,16 +544,8 @@ mod tests {
         let tree = super::super::c_tree(code);
         let root = tree.root_node();
         let src = code.as_bytes();
-        let mut c = root.walk();
-        let defined: BTreeMap<String, Node> = root
-            .children(&mut c)
-            .filter(|n| n.kind() == "function_definition")
-            .filter_map(|f| {
-                let d = function_declarator(f)?.child_by_field_name("declarator")?;
-                Some((d.utf8_text(src).ok()?.to_string(), f))
-            })
-            .collect();
-        let file = File::new(src, root, defined, whole_program);
+        let defined = super::super::file_index::definitions(root, src);
+        let file = FileIndex::new(src, root, defined, whole_program);
         let def = file.defined[function];
         let body = def.child_by_field_name("body").unwrap().byte_range();
         let text = &code[body.clone()];
@@ -676,7 +553,7 @@ mod tests {
             (Some(a), Some(b)) => body.start + a..body.start + b + "#pragma endscop".len(),
             _ => body,
         };
-        let param_names = params(def, src);
+        let param_names = param_names(def, src);
         let mut names = Vec::new();
         for m in ["A", "B", "t", "u", "w"] {
             if code[span.clone()].contains(m) {
