@@ -4,6 +4,7 @@
 
 mod common;
 use common::*;
+use std::path::PathBuf;
 use std::process::Command;
 
 fn check(name: &str) {
@@ -415,27 +416,37 @@ fn verbose_log_with(name: &str, extra: &[&str]) -> String {
 /// the sequential program prints (`check` built that first), in every
 /// version of its regions.
 fn check_cuda_emulated(name: &str) {
+    check_cuda_emulated_with(name, &[], "cuda");
+}
+
+/// `check_cuda_emulated` with more pencilc options, its files named after
+/// `stem` (`STEM_host.c`, `par-STEM-emulated`) beside the others; the
+/// program built.
+fn check_cuda_emulated_with(name: &str, options: &[&str], stem: &str) -> PathBuf {
     let src = root().join("tests/programs").join(format!("{}.c", name));
     let dir = root().join("target/e2e").join(format!("program-{}", name));
-    let host = dir.join("cuda_host.c");
+    let host = dir.join(format!("{}_host.c", stem));
     run(
         Command::new(pencilc())
-            .args(["--target", "cuda", "-o"])
+            .args(["--target", "cuda"])
+            .args(options)
+            .arg("-o")
             .arg(&host)
             .arg(&src),
         "pencilc --target cuda",
     );
     let headers = root().join("pencil-headers").display().to_string();
-    let exe = dir.join("par-cuda-emulated");
+    let exe = dir.join(format!("par-{}-emulated", stem));
     build_emulated_cuda(
         &host,
-        &dir.join("cuda_kernel.cu"),
+        &dir.join(format!("{}_kernel.cu", stem)),
         &["-I".to_string(), headers],
         &[],
         &exe,
     );
     let want = run(&mut Command::new(dir.join("seq")), "sequential program");
     assert_every_version_prints(&exe, &want.stdout, name);
+    exe
 }
 
 /// Image processing with <stdint.h> pixels and every small integer type
@@ -4203,9 +4214,13 @@ fn old_values_travel_only_where_the_copy_back_keeps_some() {
 /// `check_everywhere`) says with `PENCILC_PROFILE=1`, its device version
 /// forced: a line per execution of a region, with the bytes it copied.
 fn emulated_profile(name: &str) -> String {
-    let dir = root().join(format!("target/e2e/program-{}", name));
+    device_profile(&root().join(format!("target/e2e/program-{}/par-cuda-emulated", name)))
+}
+
+/// `emulated_profile` of the program `exe`.
+fn device_profile(exe: &std::path::Path) -> String {
     let got = run(
-        Command::new(dir.join("par-cuda-emulated"))
+        Command::new(exe)
             .env("PENCILC_RUN", "device")
             .env("PENCILC_PROFILE", "1"),
         "emulated CUDA program",
@@ -4262,33 +4277,8 @@ fn arrays_dead_after_the_call_stay_on_the_device() {
 
     // `--whole-program`: no other file calls kernel_extern, whose one
     // call's array is freed unread; the rest as before.
-    let dir = root().join("target/e2e/program-dead_after_call");
-    let host = dir.join("whole_host.c");
-    run(
-        Command::new(pencilc())
-            .args(["--target", "cuda", "--whole-program", "-o"])
-            .arg(&host)
-            .arg(root().join("tests/programs/dead_after_call.c")),
-        "pencilc --target cuda --whole-program",
-    );
-    let exe = dir.join("par-cuda-whole");
-    let headers = root().join("pencil-headers").display().to_string();
-    build_emulated_cuda(
-        &host,
-        &dir.join("whole_kernel.cu"),
-        &["-I".to_string(), headers],
-        &[],
-        &exe,
-    );
-    let want = run(&mut Command::new(dir.join("seq")), "sequential program");
-    assert_every_version_prints(&exe, &want.stdout, "dead_after_call");
-    let got = run(
-        Command::new(&exe)
-            .env("PENCILC_RUN", "device")
-            .env("PENCILC_PROFILE", "1"),
-        "emulated CUDA program",
-    );
-    let whole = String::from_utf8_lossy(&got.stderr);
+    let exe = check_cuda_emulated_with("dead_after_call", &["--whole-program"], "whole");
+    let whole = device_profile(&exe);
     let out_of = |region: &str| bytes_out_of(&whole, region);
     assert_eq!(out_of("kernel_extern"), vec!["0".to_string()], "{}", whole);
     // `-v` names what stays, and says what the flag would keep.

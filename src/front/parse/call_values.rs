@@ -152,7 +152,7 @@ mod tests {
             return BTreeMap::new();
         };
         let file = FileIndex::new(src, tree.root_node(), defined.clone(), false);
-        let params: Vec<String> = super::super::dead_memory::param_names(def, src);
+        let params: Vec<String> = super::super::file_index::param_names(def, src);
         of(&file, function, def, &params)
     }
 

@@ -23,7 +23,7 @@
 //! follow keeps the copy back, as before.
 
 use super::call_values::argument;
-use super::file_index::{enclosing_function, FileIndex};
+use super::file_index::{enclosing_function, param_decls, param_names, FileIndex};
 use std::collections::BTreeSet;
 use std::ops::Range;
 use tree_sitter::Node;
@@ -129,7 +129,7 @@ impl<'t> FileIndex<'t> {
         let [(decl, declarator)] = decls.as_slice() else {
             return false;
         };
-        if decl.kind() != "declaration" || !numbers(*decl, self.src) || storage(*decl, self.src) {
+        if decl.kind() != "declaration" || !numbers(*decl, self.src) || storage(*decl) {
             return false;
         }
         let Some((rank, pointer)) = shape(*declarator) else {
@@ -274,7 +274,8 @@ impl<'t> FileIndex<'t> {
     fn param_rank(&self, f: Node, name: &str) -> Option<usize> {
         let decl = param_decls(f).into_iter().find(|p| {
             p.child_by_field_name("declarator")
-                .and_then(|d| declared(d, self.src))
+                .and_then(|d| super::declared_name(d, self.src))
+                .as_deref()
                 == Some(name)
         })?;
         if !numbers(decl, self.src) {
@@ -323,18 +324,6 @@ fn declaration_of(m: Node) -> Option<(Node, Node)> {
     }
 }
 
-/// The name a declarator declares.
-fn declared<'s>(d: Node, src: &'s [u8]) -> Option<&'s str> {
-    let mut d = d;
-    loop {
-        match d.kind() {
-            "identifier" => return d.utf8_text(src).ok(),
-            "parenthesized_declarator" => d = d.named_child(0)?,
-            _ => d = d.child_by_field_name("declarator")?,
-        }
-    }
-}
-
 /// A declarator's rank, and whether its outermost dimension is a pointer,
 /// where it declares an array or a pointer to elements or rows (`A[n][m]`,
 /// `*p`, `(*p)[m]`): not an array of pointers, a pointer to pointers, or a
@@ -376,51 +365,12 @@ fn numbers(decl: Node, src: &[u8]) -> bool {
 }
 
 /// A storage class (`static`, `extern`...): not an automatic variable.
-fn storage(decl: Node, _src: &[u8]) -> bool {
+fn storage(decl: Node) -> bool {
     let mut c = decl.walk();
     let found = decl
         .children(&mut c)
         .any(|n| n.kind() == "storage_class_specifier");
     found
-}
-
-/// The function declarator of definition `f`.
-fn function_declarator(f: Node) -> Option<Node> {
-    let mut d = f.child_by_field_name("declarator");
-    while let Some(n) = d {
-        if n.kind() == "function_declarator" {
-            return Some(n);
-        }
-        d = n.child_by_field_name("declarator");
-    }
-    None
-}
-
-/// Definition `f`'s parameter declarations, in order.
-fn param_decls(f: Node) -> Vec<Node> {
-    let Some(list) = function_declarator(f).and_then(|d| d.child_by_field_name("parameters"))
-    else {
-        return Vec::new();
-    };
-    let mut c = list.walk();
-    let decls = list
-        .named_children(&mut c)
-        .filter(|p| p.kind() == "parameter_declaration")
-        .collect();
-    decls
-}
-
-/// The names of definition `f`'s parameters, in order.
-pub(super) fn param_names(f: Node, src: &[u8]) -> Vec<String> {
-    param_decls(f)
-        .into_iter()
-        .map(|p| {
-            p.child_by_field_name("declarator")
-                .and_then(|d| declared(d, src))
-                .unwrap_or_default()
-                .to_string()
-        })
-        .collect()
 }
 
 /// `e` without the parentheses and casts around it.

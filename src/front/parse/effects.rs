@@ -85,25 +85,7 @@ impl Cx<'_> {
 
     /// The names of `f`'s parameters, in order.
     pub(super) fn param_names(&self, f: Node) -> Vec<String> {
-        let mut d = f.child_by_field_name("declarator");
-        while let Some(n) = d {
-            if n.kind() == "function_declarator" {
-                break;
-            }
-            d = n.child_by_field_name("declarator");
-        }
-        let Some(list) = d.and_then(|n| n.child_by_field_name("parameters")) else {
-            return Vec::new();
-        };
-        let mut c = list.walk();
-        list.named_children(&mut c)
-            .filter(|p| p.kind() == "parameter_declaration")
-            .map(|p| {
-                p.child_by_field_name("declarator")
-                    .and_then(|d| super::declared_name(d, self.src))
-                    .unwrap_or_default()
-            })
-            .collect()
+        super::file_index::param_names(f, self.src)
     }
 }
 

@@ -142,6 +142,45 @@ impl<'t> FileIndex<'t> {
     }
 }
 
+/// The function declarator of definition `f`.
+fn function_declarator(f: Node) -> Option<Node> {
+    let mut d = f.child_by_field_name("declarator");
+    while let Some(n) = d {
+        if n.kind() == "function_declarator" {
+            return Some(n);
+        }
+        d = n.child_by_field_name("declarator");
+    }
+    None
+}
+
+/// Definition `f`'s parameter declarations, in order.
+pub(super) fn param_decls(f: Node) -> Vec<Node> {
+    let Some(list) = function_declarator(f).and_then(|d| d.child_by_field_name("parameters"))
+    else {
+        return Vec::new();
+    };
+    let mut c = list.walk();
+    let decls = list
+        .named_children(&mut c)
+        .filter(|p| p.kind() == "parameter_declaration")
+        .collect();
+    decls
+}
+
+/// The names of definition `f`'s parameters, in order (empty for one
+/// without a name).
+pub(super) fn param_names(f: Node, src: &[u8]) -> Vec<String> {
+    param_decls(f)
+        .into_iter()
+        .map(|p| {
+            p.child_by_field_name("declarator")
+                .and_then(|d| super::declared_name(d, src))
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
 /// The function definition around `n`.
 pub(super) fn enclosing_function(n: Node) -> Option<Node> {
     let mut n = n;
@@ -160,12 +199,8 @@ pub(super) fn definitions<'t>(root: Node<'t>, src: &[u8]) -> BTreeMap<String, No
         .children(&mut c)
         .filter(|n| n.kind() == "function_definition")
         .filter_map(|f| {
-            let mut d = f.child_by_field_name("declarator")?;
-            while d.kind() != "function_declarator" {
-                d = d.child_by_field_name("declarator")?;
-            }
-            let name = d.child_by_field_name("declarator")?.utf8_text(src).ok()?;
-            Some((name.to_string(), f))
+            let name = function_declarator(f)?.child_by_field_name("declarator")?;
+            Some((name.utf8_text(src).ok()?.to_string(), f))
         })
         .collect();
     defs

@@ -348,47 +348,28 @@ impl<'r> Builder<'r> {
     /// after it (`front::parse::dead_memory`): a device version leaves
     /// them on the device.
     fn dead_arrays_note(&self, scop: &Scop) -> Option<String> {
-        let dead: Vec<&str> = scop
-            .arrays
-            .iter()
-            .filter(|a| !a.is_scalar() && a.written && !a.local)
-            .filter(|a| self.region.dead_after.contains(&a.name))
-            .map(|a| a.name.as_str())
-            .collect();
-        (!dead.is_empty() && !scop.host_only).then(|| {
-            format!(
-                "lines {}-{}: `{}` not copied back from the device: nothing reads {} after the region (`front::parse::dead_memory`)",
-                scop.begin_line,
-                scop.end_line,
-                dead.join("`, `"),
-                if dead.len() == 1 { "it" } else { "them" }
-            )
-        })
+        let (dead, them) = written_among(scop, &self.region.dead_after)?;
+        Some(format!(
+            "lines {}-{}: `{}` not copied back from the device: nothing reads {} after the region (`front::parse::dead_memory`)",
+            scop.begin_line, scop.end_line, dead, them
+        ))
     }
 
     /// The `-v` note for the arrays the region writes that would stay on
     /// the device if no other file called its function
     /// (`Region::dead_if_whole_program`): what to do about it.
     fn whole_program_note(&self, scop: &Scop) -> Option<String> {
-        let kept: Vec<&str> = scop
-            .arrays
-            .iter()
-            .filter(|a| !a.is_scalar() && a.written && !a.local && !a.killed_after)
-            .filter(|a| self.region.dead_if_whole_program.contains(&a.name))
-            .map(|a| a.name.as_str())
+        // An explicit `__pencil_kill` keeps it on the device already.
+        let copied: std::collections::BTreeSet<String> = (self.region.dead_if_whole_program.iter())
+            .filter(|n| scop.array(n).is_none_or(|a| !a.killed_after))
+            .cloned()
             .collect();
-        (!kept.is_empty() && !scop.host_only).then(|| {
-            format!(
-                "lines {}-{}: `{}` copied back from the device, though nothing in this file reads {} after `{}` returns: `{}` is not `static`, so another file may call it and read {} (declare it `static`, or compile with --whole-program if no other file calls it)",
-                scop.begin_line,
-                scop.end_line,
-                kept.join("`, `"),
-                if kept.len() == 1 { "it" } else { "them" },
-                self.region.function,
-                self.region.function,
-                if kept.len() == 1 { "it" } else { "them" }
-            )
-        })
+        let (kept, them) = written_among(scop, &copied)?;
+        let f = &self.region.function;
+        Some(format!(
+            "lines {}-{}: `{}` copied back from the device, though nothing in this file reads {} after `{}` returns: `{}` is not `static`, so another file may call it and read {} (declare it `static`, or compile with --whole-program if no other file calls it)",
+            scop.begin_line, scop.end_line, kept, them, f, f, them
+        ))
     }
 
     /// The arrays the statements access, with their extents and what
@@ -714,4 +695,27 @@ impl<'r> Builder<'r> {
         }
         format!("[{}] -> {{ {} }}", params.join(", "), parts.join("; "))
     }
+}
+
+/// The arrays among `names` that the region writes and that outlive it
+/// (no locals, no scalars), as the `-v` notes list them (`` a`, `b ``),
+/// with the pronoun for them; none where the region keeps the user's code,
+/// which copies nothing.
+fn written_among(
+    scop: &Scop,
+    names: &std::collections::BTreeSet<String>,
+) -> Option<(String, &'static str)> {
+    let found: Vec<&str> = scop
+        .arrays
+        .iter()
+        .filter(|a| !a.is_scalar() && a.written && !a.local && names.contains(&a.name))
+        .map(|a| a.name.as_str())
+        .collect();
+    if found.is_empty() || scop.host_only {
+        return None;
+    }
+    Some((
+        found.join("`, `"),
+        if found.len() == 1 { "it" } else { "them" },
+    ))
 }
