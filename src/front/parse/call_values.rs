@@ -8,9 +8,10 @@
 //! A parameter has a value when every call of the function passes the
 //! same integer: a literal, or a local of the calling function initialised
 //! with a literal and never assigned, incremented or taken the address
-//! of. Only for a `static` function that the file uses in no other way
-//! than calling it by name: another file, or a pointer to it, could call
-//! it with anything. Otherwise the context decides.
+//! of. Only for a `static` function (any function but `main` under
+//! `--whole-program`) that the file uses in no other way than calling it
+//! by name: another file, or a pointer to it, could call it with
+//! anything. Otherwise the context decides.
 
 use super::file_index::{enclosing_function, FileIndex};
 use std::collections::BTreeMap;

@@ -150,10 +150,10 @@ impl<'t> FileIndex<'t> {
     /// passes, for parameter `param`, a local of the calling function that
     /// is dead after the call (other files' calls aside).
     fn dead_at_every_call(&self, function: &str, def: Node<'t>, param: &str) -> bool {
-        let calls = self.calls_of(function);
-        if calls.is_empty() || self.named(function) != calls.len() {
+        if !self.called_by_name_only(function) {
             return false;
         }
+        let calls = self.calls_of(function);
         let Some(k) = param_names(def, self.src).iter().position(|p| p == param) else {
             return false;
         };

@@ -104,10 +104,14 @@ impl<'t> FileIndex<'t> {
         let is_static = f
             .children(&mut c)
             .any(|n| n.kind() == "storage_class_specifier" && self.text(n) == "static");
+        (is_static || (self.whole_program && name != "main")) && self.called_by_name_only(name)
+    }
+
+    /// Whether the file calls function `name` and uses its name for
+    /// nothing else: no pointer to it escapes.
+    pub fn called_by_name_only(&self, name: &str) -> bool {
         let calls = self.calls_of(name).len();
-        (is_static || (self.whole_program && name != "main"))
-            && calls > 0
-            && self.named(name) == calls
+        calls > 0 && self.named(name) == calls
     }
 
     /// The identifiers spelled `name` in function definition `f`.
