@@ -78,6 +78,8 @@
 #     GPU_MEASURE_CHOICES=0 leaves it out.
 #
 # GPU_MEASURE_KERNELS=a,b,c measures only those kernels.
+# GPU_MEASURE_MODEL_DEVICE=NAME|FILE: the description whose GPU model
+# gives the estimates (default: nvidia-h200 on an H200, else nvidia-h100).
 # GPU_MEASURE_POLYBENCH=DIR measures the PolyBench sources in DIR instead of
 # the repository's polybench/ (for instance PolyBench/C 4.2.1 as
 # distributed, whose mains print only each kernel's outputs, so that arrays
@@ -108,6 +110,16 @@ if [ "$pb" != polybench ]; then
 fi
 
 nvidia-smi -L || { echo "gpu-measure: no GPU (nvidia-smi -L failed)" >&2; exit 2; }
+# The GPU model's constants for the estimates: the description fitted on
+# this kind of GPU (GPU_MEASURE_MODEL_DEVICE overrides). The programs are
+# built for the default description either way, so that their code is
+# the code that the estimates price.
+case "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" in
+  *H200*) model_device=nvidia-h200 ;;
+  *) model_device=nvidia-h100 ;;
+esac
+model_device=${GPU_MEASURE_MODEL_DEVICE:-$model_device}
+echo "gpu-measure: GPU model estimates with --gpu-device $model_device"
 "$nvcc" --version | tail -1
 for b in pencilc pencilc-harness; do
   [ -x "$bin/$b" ] || { echo "gpu-measure: $bin/$b missing (build with cargo build --release, or set PENCILC_BIN_DIR)" >&2; exit 2; }
@@ -120,7 +132,7 @@ all=${GPU_MEASURE_KERNELS:-$(awk '!/^#/ && NF {print $1}' "$pb/kernels.txt" | pa
 # as it does for the programs step 2 builds.
 (
   "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench "$pb" \
-    --gpu-model --gpu-device nvidia-h100 --dataset "$dataset" --kernels "$all" \
+    --gpu-model --gpu-device "$model_device" --dataset "$dataset" --kernels "$all" \
     --json "$out/estimates.json" >"$out/estimates.txt" 2>"$out/estimates.log"
   # One row per selected kernel, in their order, `-` where there is no
   # estimate (the summary's rows are these).

@@ -375,12 +375,14 @@ impl Device {
 }
 
 const H100: &str = include_str!("../devices/nvidia-h100.toml");
+const H200: &str = include_str!("../devices/nvidia-h200.toml");
 const GENERIC_CPU: &str = include_str!("../devices/generic-opencl-cpu.toml");
 const GENERIC_GPU: &str = include_str!("../devices/generic-gpu.toml");
 
 /// Built-in descriptions by name.
 pub const BUILTIN: &[(&str, &str)] = &[
     ("nvidia-h100", H100),
+    ("nvidia-h200", H200),
     ("generic-opencl-cpu", GENERIC_CPU),
     ("generic-gpu", GENERIC_GPU),
 ];

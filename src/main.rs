@@ -167,7 +167,8 @@ struct Cli {
     #[arg(long = "dump-sizes")]
     dump_sizes: bool,
     /// The device to generate code for: a built-in name (nvidia-h100,
-    /// generic-opencl-cpu, generic-gpu) or a TOML description file.
+    /// nvidia-h200, generic-opencl-cpu, generic-gpu) or a TOML description
+    /// file.
     /// Default: nvidia-h100 for CUDA, generic-opencl-cpu otherwise.
     #[arg(long, value_name = "NAME|FILE")]
     device: Option<String>,
