@@ -226,6 +226,37 @@ fn iterator_used_after_its_loop() {
     );
 }
 
+/// A call by the name of a variable goes where the variable points: a
+/// function pointer that hides the file's function of that name, in any
+/// block of the function or at file scope (the region called the file's
+/// function before, on every version).
+#[test]
+fn calls_through_a_variable_that_hides_a_function() {
+    let local = "#define N 8
+static void put(double p[N], int i) { p[i] = 1; }
+static void other(double p[N], int i) { p[i] = 2; }
+void f(int n, double out[N]) {
+  void (*put)(double p[N], int i) = other;
+#pragma scop
+  for (int i = 0; i < n; i++)
+    put(out, i);
+#pragma endscop
+}
+";
+    assert_whole("shadowed-call", local, "E0104", "8:5");
+    let global = "#define N 8
+static void other(double p[N], int i) { p[i] = 2; }
+void (*gput)(double p[N], int i) = other;
+void f(int n, double out[N]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    gput(out, i);
+#pragma endscop
+}
+";
+    assert_whole("pointer-call", global, "E0104", "7:5");
+}
+
 #[test]
 fn pointer_dereference() {
     assert_diag(

@@ -4237,6 +4237,19 @@ fn bytes_out_of(log: &str, region: &str) -> Vec<String> {
         .collect()
 }
 
+/// Reads after a region that do not name the array or scalar there (the
+/// red team of 2026-12-05): an operand ordered after the call, a
+/// variable-length array type in `sizeof`, an allocation's value given to
+/// a second pointer, variables named `free` or like a function of the
+/// file, `setcontext` back to before the call, a GCC nested function and a
+/// `cleanup` handler. Each comes back from the device; fakecuda's
+/// poisoned buffers print other values otherwise (the proof before this
+/// got all ten wrong).
+#[test]
+fn reads_that_do_not_name_the_array_bring_it_back() {
+    check_everywhere("dead_routes");
+}
+
 /// Arrays nothing reads after the region stay on the device (issue 34:
 /// data movement): `tmp`, which main allocates, passes to a static kernel
 /// and frees, the caller's automatic `scratch`, and main's own `work`

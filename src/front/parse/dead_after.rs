@@ -7,7 +7,9 @@
 //! appears nowhere after the region's `#pragma endscop`, nothing takes
 //! the variable's address anywhere in the function (a pointer could read
 //! it later), and no code before the region can run after it (the region
-//! is in no loop, the function has no `goto` or `setjmp`).
+//! is in no loop, the function has no `goto` or `setjmp`), and the
+//! function defines no function of its own (GCC's nested functions read
+//! its variables wherever they are called).
 
 use super::{Cx, Within};
 use crate::front::names::for_each_identifier;
@@ -23,6 +25,13 @@ pub(super) fn jumps(word: &str) -> bool {
     matches!(word, "goto" | "asm" | "__asm__" | "__asm")
         || word.contains("setjmp")
         || word.contains("longjmp")
+        // POSIX's user contexts: `setcontext` resumes where
+        // `getcontext` saved.
+        || matches!(word, "getcontext" | "setcontext" | "swapcontext" | "makecontext")
+        // GCC's `cleanup` attribute runs a function on the variable at
+        // the end of its scope, which reads it without naming it.
+        || word == "cleanup"
+        || word == "__cleanup__"
 }
 
 /// A variable the proof may apply to: an automatic scalar that is not
@@ -45,7 +54,10 @@ impl Cx<'_> {
         symbols: &BTreeMap<String, VarDecl>,
     ) -> BTreeSet<String> {
         let f = within.function;
-        if within.in_loop || end.end_byte() < f.start_byte() {
+        if within.in_loop
+            || end.end_byte() < f.start_byte()
+            || super::file_index::has_nested_function(f)
+        {
             return BTreeSet::new();
         }
         dead_in(

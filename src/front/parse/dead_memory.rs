@@ -23,7 +23,9 @@
 //! follow keeps the copy back, as before.
 
 use super::call_values::argument;
-use super::file_index::{enclosing_function, param_decls, param_names, FileIndex};
+use super::file_index::{
+    declares_variable, enclosing_function, has_nested_function, param_decls, param_names, FileIndex,
+};
 use std::collections::BTreeSet;
 use std::ops::Range;
 use tree_sitter::Node;
@@ -36,6 +38,18 @@ const ALLOCATORS: [&str; 4] = ["malloc", "calloc", "aligned_alloc", "polybench_a
 /// Functions after whose call the memory is gone, likewise
 /// (`POLYBENCH_FREE_ARRAY` calls `polybench_free_data`).
 const DEALLOCATORS: [&str; 2] = ["free", "polybench_free_data"];
+
+/// PENCIL's summary functions (`pencil.h`), which take arrays and keep no
+/// pointer: a call of one in a region leaves the array dead. Only these:
+/// a function the file names `__pencil_...` is the file's.
+const PENCIL_SUMMARIES: [&str; 6] = [
+    "__pencil_use",
+    "__pencil_def",
+    "__pencil_kill",
+    "__pencil_assume",
+    "__pencil_assert",
+    "__pencil_npr_mem_tag",
+];
 
 /// What of the region's variables the proof looks at.
 pub(super) struct RegionVar<'a> {
@@ -82,7 +96,7 @@ impl<'t> FileIndex<'t> {
     /// Whether no code of `f` before byte `at` can run after it: `at` is
     /// in no loop, and `f` has no jumps.
     fn straight(&self, f: Node<'t>, at: usize) -> bool {
-        if self.has_jumps(f) {
+        if self.has_jumps(f) || has_nested_function(f) {
             return false;
         }
         let Some(mut n) = f.descendant_for_byte_range(at, at) else {
@@ -189,8 +203,23 @@ impl<'t> FileIndex<'t> {
         span: &Range<usize>,
         allocated: bool,
     ) -> bool {
+        // Where `span` is a call, the rest of its full expression is
+        // neither before nor after it: C leaves the order of operands and
+        // arguments unspecified (`x = A[3] + f(A)` may read `A[3]` after
+        // the call), so a mention there keeps the object live.
+        let full = f
+            .descendant_for_byte_range(span.start, span.end)
+            .filter(|c| c.kind() == "call_expression" && c.byte_range() == *span)
+            .and_then(full_expression)
+            .map(|s| s.byte_range());
         self.mentions(f, name).into_iter().all(|m| {
             let at = m.start_byte();
+            if full
+                .as_ref()
+                .is_some_and(|r| r.contains(&at) && !span.contains(&at))
+            {
+                return false;
+            }
             if declaration_of(m).is_some() || in_sizeof(m, f) {
                 return true;
             }
@@ -207,11 +236,19 @@ impl<'t> FileIndex<'t> {
                 if call.byte_range() == *span {
                     return true;
                 }
+                // A variable of the callee's name (a function pointer)
+                // hides the function: the call goes where it points.
+                if self.hidden(call, callee) {
+                    return false;
+                }
                 if span.contains(&at) {
-                    return callee.starts_with("__pencil_") || self.elements_only(callee, k);
+                    return (PENCIL_SUMMARIES.contains(&callee)
+                        && !self.defined.contains_key(callee))
+                        || self.elements_only(callee, k);
                 }
                 let freed = DEALLOCATORS.contains(&callee)
                     && !self.defined.contains_key(callee)
+                    && !self.hidden(call, callee)
                     && call
                         .parent()
                         .is_some_and(|p| p.kind() == "expression_statement");
@@ -225,12 +262,15 @@ impl<'t> FileIndex<'t> {
         })
     }
 
-    /// `m` is the left side of `name = <allocation>`.
+    /// `m` is the left side of `name = <allocation>;`, whose value goes
+    /// nowhere else (`view = T = malloc(...)` would name the memory twice).
     fn allocated_here(&self, m: Node) -> bool {
         let Some(p) = m.parent() else {
             return false;
         };
         p.kind() == "assignment_expression"
+            && p.parent()
+                .is_some_and(|s| s.kind() == "expression_statement")
             && p.child_by_field_name("left") == Some(m)
             && p.child_by_field_name("operator")
                 .is_some_and(|o| self.text(o) == "=")
@@ -243,9 +283,25 @@ impl<'t> FileIndex<'t> {
         let e = strip(e);
         e.kind() == "call_expression"
             && e.child_by_field_name("function").is_some_and(|c| {
-                let c = self.text(c);
-                ALLOCATORS.contains(&c) && !self.defined.contains_key(c)
+                let name = self.text(c);
+                ALLOCATORS.contains(&name)
+                    && !self.defined.contains_key(name)
+                    && !self.hidden(e, name)
             })
+    }
+
+    /// Whether a variable named `callee` (a function pointer) is declared
+    /// where `call` is: in its function, any block (by name), or at file
+    /// scope. The call then is no call of the function of that name.
+    fn hidden(&self, call: Node, callee: &str) -> bool {
+        let Some(f) = enclosing_function(call) else {
+            return true;
+        };
+        let mut root = f;
+        while let Some(p) = root.parent() {
+            root = p;
+        }
+        declares_variable(f, callee, self.src) || declares_variable(root, callee, self.src)
     }
 
     /// Function `callee` of the file uses its parameter `k`, an array of
@@ -457,12 +513,21 @@ fn element_use(m: Node, src: &[u8], rank: usize) -> bool {
     level == rank
 }
 
-/// `m` is under a `sizeof`, which reads nothing.
+/// `m` is under a `sizeof` that reads nothing of it: the operand is the
+/// object itself, one of its rows or elements, or a member or address of
+/// one (through parentheses). A `sizeof` evaluates an operand of
+/// variable-length array type, so a mention in a type name
+/// (`sizeof(char[(int)T[5]])`) or a subscript (`sizeof(U[(int)T[5]])`,
+/// where `U` points to rows of run-time length) reads it.
 fn in_sizeof(m: Node, within: Node) -> bool {
     let mut n = m;
     while let Some(p) = n.parent() {
-        if p.kind() == "sizeof_expression" {
-            return true;
+        match p.kind() {
+            "sizeof_expression" => return true,
+            "parenthesized_expression" | "pointer_expression" => {}
+            "subscript_expression" | "field_expression"
+                if p.child_by_field_name("argument") == Some(n) => {}
+            _ => return false,
         }
         if p == within {
             return false;
@@ -470,6 +535,20 @@ fn in_sizeof(m: Node, within: Node) -> bool {
         n = p;
     }
     false
+}
+
+/// The full expression that expression `e` belongs to: its statement
+/// (expression, `return`, declaration, or the statement whose condition
+/// or header it is).
+fn full_expression(e: Node) -> Option<Node> {
+    let mut n = e;
+    while let Some(p) = n.parent() {
+        if p.kind().ends_with("_statement") || p.kind() == "declaration" {
+            return Some(p);
+        }
+        n = p;
+    }
+    None
 }
 
 #[cfg(test)]
@@ -538,6 +617,85 @@ int main(void) {{
             KERNEL
         );
         assert_eq!(dead(&code, "k"), vec!["A", "B"]);
+    }
+
+    /// The routes of the red team of 2026-12-05, each of which read an
+    /// array after the call that the proof had called dead.
+    #[test]
+    fn reads_that_name_nothing_after_the_call_keep_it() {
+        let frame = |before: &str, call: &str, after: &str| {
+            format!(
+                "{}static double g; static void fill(double (*p)[9]) {{ p[1][1] = 2; }}
+static void look(double (*p)[9]) {{ g = p[0][0]; }}
+int main(void) {{ double (*t)[9] = malloc(648); double u[9]; {}
+  {} {} free(t); return 0; }}",
+                KERNEL, before, call, after
+            )
+        };
+        let plain = frame("", "k(9, t, u);", "");
+        assert_eq!(dead(&plain, "k"), vec!["A", "B"]);
+        for (before, call, after) in [
+            // A variable-length array type is evaluated by `sizeof`.
+            ("", "k(9, t, u);", "g = sizeof(char[(int) t[1][1] + 1]);"),
+            (
+                "double (*v)[9] = t;",
+                "k(9, t, u);",
+                "g = sizeof(v[(int) t[1][1]]);",
+            ),
+            // The value of the allocation names the memory again.
+            ("double (*w)[9] = (t = malloc(648));", "k(9, t, u);", ""),
+            ("double (*w)[9]; w = t = malloc(648);", "k(9, t, u);", ""),
+            // Operands and arguments in no order: read after the call.
+            ("", "g = t[3][3] + (k(9, t, u), 0);", ""),
+            ("", "printf(\"%g %d\", t[3][3], (k(9, t, u), 0));", ""),
+            // A variable hides `free`, `malloc` or a function of the file.
+            ("void (*free)(void *) = look;", "k(9, t, u);", ""),
+            (
+                "void (*fill)(double (*)[9]) = look;",
+                "fill(t); k(9, t, u);",
+                "",
+            ),
+            // Code before the call that runs after it, or reads without
+            // a name: user contexts, a nested function, `cleanup`.
+            ("ucontext_t c; getcontext(&c);", "k(9, t, u);", ""),
+            (
+                "double peek(void) { return t[1][1]; }",
+                "k(9, t, u);",
+                "g = peek();",
+            ),
+            (
+                "double (*__attribute__((cleanup(look))) v)[9] = 0;",
+                "k(9, t, u);",
+                "",
+            ),
+        ] {
+            let code = frame(before, call, after);
+            // (`u` too where the route makes all of `main` unprovable.)
+            assert!(
+                !dead(&code, "k").contains(&"A".to_string()),
+                "{} | {} | {}",
+                before,
+                call,
+                after
+            );
+        }
+        // A variable named `malloc` gives the memory: no allocation.
+        let shadow = KERNEL.to_string()
+            + "static double pool[81]; static void *mine(unsigned long n) { return pool; }
+int main(void) { void *(*malloc)(unsigned long) = mine; double (*t)[9] = malloc(648);
+  double u[9]; k(9, t, u); return 0; }";
+        assert!(!dead(&shadow, "k").contains(&"A".to_string()));
+        // A function the file names `__pencil_...` is the file's own: it
+        // may keep a pointer like any other.
+        let own = "static double *kept;
+static void __pencil_keep(double p[9]) { kept = p; }
+static void k(int n, double A[9][9], double B[9]) {
+#pragma scop
+  for (int i = 0; i < n; i++) { B[i] = i; __pencil_keep(B); }
+#pragma endscop
+}
+int main(void) { double (*t)[9] = malloc(648); double u[9]; k(9, t, u); free(t); return 0; }";
+        assert!(!dead(own, "k").contains(&"B".to_string()));
     }
 
     #[test]

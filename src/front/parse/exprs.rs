@@ -252,6 +252,20 @@ impl<'a> Cx<'a> {
                 )
                 .with_hint("call the function by name"));
         }
+        // A variable of that name (a function pointer) hides any function
+        // the file defines or declares: the call goes where it points.
+        if self.in_scope(self.text(f)) || self.names_a_variable(f) {
+            return Err(self
+                .err(
+                    Code::PointerArithmetic,
+                    f,
+                    format!(
+                        "calls through function pointers are not allowed: `{}` is a variable here, not a function",
+                        self.text(f)
+                    ),
+                )
+                .with_hint("call the function by name, or rename the variable"));
+        }
         let args_node = self.field(n, "arguments")?;
         // Addresses of elements are arguments of call statements,
         // and of calls in expressions of functions the file only

@@ -185,6 +185,109 @@ pub(super) fn param_names(f: Node, src: &[u8]) -> Vec<String> {
         .collect()
 }
 
+/// Whether a declaration in `scope` declares `name` as a variable (an
+/// object or a pointer, a function pointer included) rather than as a
+/// function: in a function definition, its parameters and every
+/// declaration of its body, whatever the block; in a translation unit,
+/// its file-scope declarations. A call by that name then goes where the
+/// variable points, not to a function of the file.
+pub(super) fn declares_variable(scope: Node, name: &str, src: &[u8]) -> bool {
+    fn walk(n: Node, name: &str, src: &[u8], deep: bool) -> bool {
+        if n.kind() == "identifier" && n.utf8_text(src).is_ok_and(|t| t == name) && in_declarator(n)
+        {
+            return true;
+        }
+        let mut c = n.walk();
+        let kids: Vec<Node> = n.named_children(&mut c).collect();
+        kids.into_iter()
+            .any(|k| (deep || k.kind() != "function_definition") && walk(k, name, src, deep))
+    }
+    // The identifier names what a declaration or parameter declares, and
+    // not as a function's name: its way up to the declaration passes no
+    // expression, and its parent is no function declarator (`void
+    // put(int)` declares a function, `void (*put)(int)` a pointer).
+    fn in_declarator(id: Node) -> bool {
+        let Some(parent) = id.parent() else {
+            return false;
+        };
+        if parent.kind() == "function_declarator" {
+            return false;
+        }
+        let mut n = id;
+        while let Some(p) = n.parent() {
+            match p.kind() {
+                "declaration" | "parameter_declaration" => {
+                    return p
+                        .child_by_field_name("declarator")
+                        .is_some_and(|_| is_declarator_of(p, n));
+                }
+                // `(*put)`: the parentheses hold nothing but a declarator.
+                "parenthesized_declarator" => {}
+                "pointer_declarator"
+                | "array_declarator"
+                | "function_declarator"
+                | "init_declarator"
+                | "attributed_declarator" => {
+                    // Only down a declarator's own `declarator` field: a
+                    // size or an initial value is an expression.
+                    if p.child_by_field_name("declarator") != Some(n) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+            n = p;
+        }
+        false
+    }
+    fn is_declarator_of(decl: Node, d: Node) -> bool {
+        let mut c = decl.walk();
+        let found = decl
+            .children_by_field_name("declarator", &mut c)
+            .any(|x| x == d);
+        found
+    }
+    match scope.kind() {
+        "function_definition" => walk(scope, name, src, true),
+        _ => walk(scope, name, src, false),
+    }
+}
+
+impl super::Cx<'_> {
+    /// Whether the identifier `f` (a callee's name) is a variable where
+    /// it stands: declared as one in its function (any block: the check
+    /// is by name) or at file scope.
+    pub(super) fn names_a_variable(&self, f: Node) -> bool {
+        let name = self.text(f);
+        let Some(function) = enclosing_function(f) else {
+            return false;
+        };
+        let mut root = function;
+        while let Some(p) = root.parent() {
+            root = p;
+        }
+        declares_variable(function, name, self.src) || declares_variable(root, name, self.src)
+    }
+}
+
+/// Whether definition `f` defines a function inside its body (GCC's
+/// nested functions): such a function reads `f`'s variables, by name
+/// but wherever it is called from.
+pub(super) fn has_nested_function(f: Node) -> bool {
+    let Some(body) = f.child_by_field_name("body") else {
+        return false;
+    };
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "function_definition" {
+            return true;
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    false
+}
+
 /// The function definition around `n`.
 pub(super) fn enclosing_function(n: Node) -> Option<Node> {
     let mut n = n;
