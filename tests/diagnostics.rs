@@ -257,6 +257,22 @@ void f(int n, double out[N]) {
     assert_whole("pointer-call", global, "E0104", "7:5");
 }
 
+/// A region that a macro's expansion brings has no lines of its own in
+/// the file for the generated code to replace: refused at the macro's use
+/// (it was accepted, and its code written at file scope did not compile).
+#[test]
+fn region_pragmas_from_a_macro() {
+    let text = "#define SUM(name) \\
+static long name(int n, long x[100]) { long s = 0; \\
+_Pragma(\"scop\") \\
+  for (int i = 0; i < n; i++) s += x[i]; \\
+_Pragma(\"endscop\") \\
+  return s; }
+SUM(f)
+";
+    assert_whole("pragma-macro", text, "E0112", "7:1");
+}
+
 #[test]
 fn pointer_dereference() {
     assert_diag(

@@ -241,10 +241,26 @@ impl<'a> Cx<'a> {
                     Some(_) => self.pp.origin.get(r).map(|o| o.1).unwrap_or(0),
                     None => self.pp.physical_line(r),
                 };
+                let (begin_line, end_line) = (
+                    line_of(children[lead].start_position().row),
+                    line_of(children[end].start_position().row),
+                );
+                // The generated code replaces the region's lines of the
+                // file: a region that a macro's expansion brings
+                // (`_Pragma("scop")` in a `#define`) has none of its own.
+                if begin_line == end_line && begin_line != 0 {
+                    return Err(self
+                        .err(
+                            Code::UnbalancedRegion,
+                            ch,
+                            "the region's `#pragma scop` and `#pragma endscop` come from one line of the file (a macro's expansion, or `_Pragma` on one line): the generated code replaces whole lines",
+                        )
+                        .with_hint("write `#pragma scop` and `#pragma endscop` on lines of their own, outside any macro"));
+                }
                 regions.push(Region {
                     function: function.to_string(),
-                    begin_line: line_of(children[lead].start_position().row),
-                    end_line: line_of(children[end].start_position().row),
+                    begin_line,
+                    end_line,
                     inclusion,
                     body,
                     symbols: symbols.clone(),
