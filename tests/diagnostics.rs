@@ -273,6 +273,31 @@ SUM(f)
     assert_whole("pragma-macro", text, "E0112", "7:1");
 }
 
+/// A function the file defines is the file's, whatever its name: one
+/// spelled `__pencil_...` was taken for PENCIL's builtin (not analysed, not
+/// copied to the device, whose build then failed). Its effects are found
+/// like any function's.
+#[test]
+fn a_function_of_the_file_named_like_pencils_builtins() {
+    let text = "#define N 40
+static double *kept;
+static void __pencil_keep(double p[N], int i) { kept = p; p[i] = 3.0 * i + 1; }
+void f(int n, double T[N]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    __pencil_keep(T, i);
+#pragma endscop
+}
+";
+    let (status, err, _) = compile_file("pencil-prefix", text);
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(
+        err.contains("`__pencil_keep` may have effects beyond its arguments"),
+        "{}",
+        err
+    );
+}
+
 #[test]
 fn pointer_dereference() {
     assert_diag(

@@ -82,12 +82,24 @@ impl CallFacts {
     }
 }
 
+/// PENCIL's builtins that a region calls as statements (`pencil.h`):
+/// summaries and facts, which take arrays and keep no pointer. A function
+/// of another name that starts with `__pencil_` is an ordinary function.
+pub const PENCIL_STATEMENT_BUILTINS: [&str; 6] = [
+    "__pencil_use",
+    "__pencil_def",
+    "__pencil_kill",
+    "__pencil_assume",
+    "__pencil_assert",
+    "__pencil_npr_mem_tag",
+];
+
 /// The names of the functions `body` calls as statements, other than
 /// PENCIL's builtins.
 pub fn statement_calls(body: &[Stmt], out: &mut BTreeSet<String>) {
     for s in body {
         match s {
-            Stmt::Call { name, .. } if !name.starts_with("__pencil_") => {
+            Stmt::Call { name, .. } if !PENCIL_STATEMENT_BUILTINS.contains(&name.as_str()) => {
                 out.insert(name.clone());
             }
             Stmt::For { body, .. } | Stmt::While { body, .. } => statement_calls(body, out),

@@ -42,14 +42,7 @@ const DEALLOCATORS: [&str; 2] = ["free", "polybench_free_data"];
 /// PENCIL's summary functions (`pencil.h`), which take arrays and keep no
 /// pointer: a call of one in a region leaves the array dead. Only these:
 /// a function the file names `__pencil_...` is the file's.
-const PENCIL_SUMMARIES: [&str; 6] = [
-    "__pencil_use",
-    "__pencil_def",
-    "__pencil_kill",
-    "__pencil_assume",
-    "__pencil_assert",
-    "__pencil_npr_mem_tag",
-];
+const PENCIL_SUMMARIES: [&str; 6] = super::called::PENCIL_STATEMENT_BUILTINS;
 
 /// What of the region's variables the proof looks at.
 pub(super) struct RegionVar<'a> {
