@@ -74,7 +74,9 @@
 #     (PENCILC_COMBINE=kernel), and the host loops of small launches
 #     run as one block (GPU_MEASURE_ONE_BLOCK_KERNELS, default jacobi-1d)
 #     against a launch per kernel and step (`--one-block-loops never`),
-#     three runs each: choices.txt.
+#     and the mappings of `--device nvidia-h100` and `nvidia-h200`
+#     (GPU_MEASURE_DEVICE_KERNELS, default durbin and gramschmidt, where
+#     the two GPU models choose differently), three runs each: choices.txt.
 #     GPU_MEASURE_CHOICES=0 leaves it out.
 #
 # GPU_MEASURE_KERNELS=a,b,c measures only those kernels.
@@ -424,6 +426,17 @@ if [ "${GPU_MEASURE_CHOICES:-1}" != 0 ]; then
       --kernels "${GPU_MEASURE_TILE_KERNELS:-atax,mvt,gesummv,gemver,adi}" \
       --work-dir "$out/tiles-$tiles" --json "$out/tiles-$tiles.json" \
       2>"$out/tiles-$tiles.log" | tee -a "$out/choices.txt" || status=1
+  done
+  # The two NVIDIA descriptions' mappings, where their GPU models choose
+  # differently (durbin's set-up statements, gramschmidt's column tiles).
+  for dev in nvidia-h100 nvidia-h200; do
+    echo "--device $dev" >>"$out/choices.txt"
+    "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench "$pb" \
+      --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "$nvcc_flags" \
+      --versions device --timeout "$limit" --dataset "$dataset" --runs 3 \
+      --kernels "${GPU_MEASURE_DEVICE_KERNELS:-durbin,gramschmidt}" --pencilc-args "--device $dev" \
+      --work-dir "$out/device-$dev" --json "$out/device-$dev.json" \
+      2>"$out/device-$dev.log" | tee -a "$out/choices.txt" || status=1
   done
   for combine in last-block kernel; do
     echo "reductions combined by: $combine" >>"$out/choices.txt"
