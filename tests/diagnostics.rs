@@ -255,6 +255,49 @@ void f(int n, double out[N]) {
 }
 ";
     assert_whole("pointer-call", global, "E0104", "7:5");
+    // A parameter of a prototype (the file's, or one inside the function)
+    // declares nothing where the region is.
+    let prototypes = "#define N 8
+static void put(double p[N], int i) { p[i] = 1; }
+void apply(void (*f)(int put));
+void f(int n, double out[N]) {
+  int g(int put);
+#pragma scop
+  for (int i = 0; i < n; i++)
+    put(out, i);
+#pragma endscop
+}
+";
+    let (status, err, _) = compile_file("prototype-names", prototypes);
+    assert_eq!(status, Some(0), "{}", err);
+    // Variables of that name where the call cannot see them (a sibling
+    // block, a block after it, an earlier loop's counter) hide nothing; a
+    // GCC nested function of that name defined before the call does.
+    let unseen = "#define N 8
+static void put(double p[N], int i) { p[i] = 1; }
+void f(int n, double out[N]) {
+  { int put = 3; out[0] = put; }
+  for (int put = 0; put < 2; put++) out[1] = put;
+#pragma scop
+  for (int i = 0; i < n; i++)
+    put(out, i);
+#pragma endscop
+  { void (*put)(double *, int) = 0; (void) put; }
+}
+";
+    let (status, err, _) = compile_file("unseen-names", unseen);
+    assert_eq!(status, Some(0), "{}", err);
+    let nested = "#define N 8
+static void put(double p[N], int i) { p[i] = 1; }
+void f(int n, double out[N]) {
+  void put(double p[N], int i) { p[i] = 2; }
+#pragma scop
+  for (int i = 0; i < n; i++)
+    put(out, i);
+#pragma endscop
+}
+";
+    assert_whole("nested-call", nested, "E0104", "7:5");
 }
 
 /// A region that a macro's expansion brings has no lines of its own in
@@ -271,6 +314,21 @@ _Pragma(\"endscop\") \\
 SUM(f)
 ";
     assert_whole("pragma-macro", text, "E0112", "7:1");
+    // Code on a line with `_Pragma("endscop")` went with the lines the
+    // generated code replaces (the red team's r3c_19: `after` stayed 0).
+    let same_line = "void f(int n, double out[8], int *after) {
+#pragma scop
+  for (int i = 0; i < n; i++) out[i] = 3.0 * i;
+  _Pragma(\"endscop\") *after = 7;
+}
+";
+    let (status, err, _) = compile_file("pragma-line", same_line);
+    assert_eq!(status, Some(1), "{}", err);
+    assert!(
+        err.contains("[E0112]") && err.contains("shares a line"),
+        "{}",
+        err
+    );
 }
 
 /// A function the file defines is the file's, whatever its name: one

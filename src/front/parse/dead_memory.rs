@@ -24,7 +24,8 @@
 
 use super::call_values::argument;
 use super::file_index::{
-    declares_variable, enclosing_function, has_nested_function, param_decls, param_names, FileIndex,
+    enclosing_function, has_nested_function, param_decls, param_names, variable_visible_at,
+    FileIndex,
 };
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -283,18 +284,11 @@ impl<'t> FileIndex<'t> {
             })
     }
 
-    /// Whether a variable named `callee` (a function pointer) is declared
-    /// where `call` is: in its function, any block (by name), or at file
-    /// scope. The call then is no call of the function of that name.
+    /// Whether a variable named `callee` (a function pointer) is visible
+    /// where `call` is (`variable_visible_at`): the call then is no call
+    /// of the function of that name.
     fn hidden(&self, call: Node, callee: &str) -> bool {
-        let Some(f) = enclosing_function(call) else {
-            return true;
-        };
-        let mut root = f;
-        while let Some(p) = root.parent() {
-            root = p;
-        }
-        declares_variable(f, callee, self.src) || declares_variable(root, callee, self.src)
+        variable_visible_at(call, callee, self.src)
     }
 
     /// Function `callee` of the file uses its parameter `k`, an array of

@@ -260,7 +260,7 @@ impl<'a> Cx<'a> {
                     Code::PointerArithmetic,
                     f,
                     format!(
-                        "calls through function pointers are not allowed: `{}` is a variable here, not a function",
+                        "calls through function pointers are not allowed: `{}` here is a variable (or a nested function), not the file's function",
                         self.text(f)
                     ),
                 )

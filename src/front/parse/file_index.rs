@@ -185,88 +185,122 @@ pub(super) fn param_names(f: Node, src: &[u8]) -> Vec<String> {
         .collect()
 }
 
-/// Whether a declaration in `scope` declares `name` as a variable (an
-/// object or a pointer, a function pointer included) rather than as a
-/// function: in a function definition, its parameters and every
-/// declaration of its body, whatever the block; in a translation unit,
-/// its file-scope declarations. A call by that name then goes where the
-/// variable points, not to a function of the file.
-pub(super) fn declares_variable(scope: Node, name: &str, src: &[u8]) -> bool {
-    fn walk(n: Node, name: &str, src: &[u8], deep: bool) -> bool {
-        if n.kind() == "identifier" && n.utf8_text(src).is_ok_and(|t| t == name) && in_declarator(n)
-        {
+/// Whether `name` is a variable (an object or a pointer, a function
+/// pointer included) where node `at` stands: declared by a declaration
+/// before it in a block around it, by the initialiser of a `for` around
+/// it, as a parameter of its function, or at file scope before it; or a
+/// GCC nested function defined before it in a block around it. A call by
+/// that name then goes there, not to the file's function.
+pub(super) fn variable_visible_at(at: Node, name: &str, src: &[u8]) -> bool {
+    let before = at.start_byte();
+    let mut n = at;
+    while let Some(p) = n.parent() {
+        let hit = match p.kind() {
+            // In a block, a GCC nested function of that name hides the
+            // file's function as a variable does.
+            "compound_statement" => {
+                let mut c = p.walk();
+                let found = p
+                    .named_children(&mut c)
+                    .filter(|d| d.end_byte() <= before)
+                    .any(|d| {
+                        (d.kind() == "declaration" && declares_variable(d, name, src))
+                            || (d.kind() == "function_definition"
+                                && function_declarator(d)
+                                    .and_then(|f| f.child_by_field_name("declarator"))
+                                    .is_some_and(|i| i.utf8_text(src).is_ok_and(|t| t == name)))
+                    });
+                found
+            }
+            "translation_unit" => {
+                let mut c = p.walk();
+                let found = p
+                    .named_children(&mut c)
+                    .filter(|d| d.end_byte() <= before && d.kind() == "declaration")
+                    .any(|d| declares_variable(d, name, src));
+                found
+            }
+            "for_statement" => p
+                .child_by_field_name("initializer")
+                .is_some_and(|d| d.kind() == "declaration" && declares_variable(d, name, src)),
+            "function_definition" => function_declarator(p)
+                .and_then(|d| d.child_by_field_name("parameters"))
+                .is_some_and(|list| {
+                    let mut c = list.walk();
+                    let found = list
+                        .named_children(&mut c)
+                        .filter(|d| d.kind() == "parameter_declaration")
+                        .any(|d| declares_variable(d, name, src));
+                    found
+                }),
+            _ => false,
+        };
+        if hit {
             return true;
         }
-        let mut c = n.walk();
-        let kids: Vec<Node> = n.named_children(&mut c).collect();
-        kids.into_iter()
-            .any(|k| (deep || k.kind() != "function_definition") && walk(k, name, src, deep))
+        n = p;
     }
-    // The identifier names what a declaration or parameter declares, and
-    // not as a function's name: its way up to the declaration passes no
-    // expression, and its parent is no function declarator (`void
-    // put(int)` declares a function, `void (*put)(int)` a pointer).
-    fn in_declarator(id: Node) -> bool {
-        let Some(parent) = id.parent() else {
-            return false;
-        };
-        if parent.kind() == "function_declarator" {
-            return false;
-        }
-        let mut n = id;
-        while let Some(p) = n.parent() {
-            match p.kind() {
-                "declaration" | "parameter_declaration" => {
-                    return p
-                        .child_by_field_name("declarator")
-                        .is_some_and(|_| is_declarator_of(p, n));
-                }
-                // `(*put)`: the parentheses hold nothing but a declarator.
-                "parenthesized_declarator" => {}
-                "pointer_declarator"
-                | "array_declarator"
-                | "function_declarator"
-                | "init_declarator"
-                | "attributed_declarator" => {
-                    // Only down a declarator's own `declarator` field: a
-                    // size or an initial value is an expression.
-                    if p.child_by_field_name("declarator") != Some(n) {
-                        return false;
-                    }
-                }
-                _ => return false,
+    false
+}
+
+/// Whether declaration (or parameter declaration) `decl` declares `name`
+/// as a variable rather than as a function: `void (*put)(int)` declares a
+/// pointer, `void put(int)` a function. Names in a size, an initial value
+/// or a prototype's parameters declare nothing here.
+fn declares_variable(decl: Node, name: &str, src: &[u8]) -> bool {
+    let mut c = decl.walk();
+    let found = decl
+        .children_by_field_name("declarator", &mut c)
+        .any(|d| declarator_names_variable(d, name, src));
+    found
+}
+
+/// Whether declarator `d` declares `name` as a variable.
+fn declarator_names_variable(d: Node, name: &str, src: &[u8]) -> bool {
+    let mut d = d;
+    // Whether what the name declares is an object (a pointer, an array,
+    // a plain variable) rather than a function: `(*put)(int)` is one,
+    // `put(int)` is not.
+    let mut object = true;
+    loop {
+        match d.kind() {
+            "identifier" => return object && d.utf8_text(src).is_ok_and(|t| t == name),
+            "function_declarator" => {
+                let Some(inner) = d.child_by_field_name("declarator") else {
+                    return false;
+                };
+                object = inner.kind() != "identifier";
+                d = inner;
             }
-            n = p;
+            "parenthesized_declarator" => match d.named_child(0) {
+                Some(inner) => d = inner,
+                None => return false,
+            },
+            "pointer_declarator" | "array_declarator" => {
+                match d.child_by_field_name("declarator") {
+                    Some(inner) => {
+                        object = true;
+                        d = inner;
+                    }
+                    None => return false,
+                }
+            }
+            "init_declarator" | "attributed_declarator" => {
+                match d.child_by_field_name("declarator") {
+                    Some(inner) => d = inner,
+                    None => return false,
+                }
+            }
+            _ => return false,
         }
-        false
-    }
-    fn is_declarator_of(decl: Node, d: Node) -> bool {
-        let mut c = decl.walk();
-        let found = decl
-            .children_by_field_name("declarator", &mut c)
-            .any(|x| x == d);
-        found
-    }
-    match scope.kind() {
-        "function_definition" => walk(scope, name, src, true),
-        _ => walk(scope, name, src, false),
     }
 }
 
 impl super::Cx<'_> {
     /// Whether the identifier `f` (a callee's name) is a variable where
-    /// it stands: declared as one in its function (any block: the check
-    /// is by name) or at file scope.
+    /// it stands (`variable_visible_at`).
     pub(super) fn names_a_variable(&self, f: Node) -> bool {
-        let name = self.text(f);
-        let Some(function) = enclosing_function(f) else {
-            return false;
-        };
-        let mut root = function;
-        while let Some(p) = root.parent() {
-            root = p;
-        }
-        declares_variable(function, name, self.src) || declares_variable(root, name, self.src)
+        variable_visible_at(f, self.text(f), self.src)
     }
 }
 

@@ -248,6 +248,41 @@ impl<'a> Cx<'a> {
                 // The generated code replaces the region's lines of the
                 // file: a region that a macro's expansion brings
                 // (`_Pragma("scop")` in a `#define`) has none of its own.
+                // Code on a pragma's line (`_Pragma("endscop") x = 7;`)
+                // would go with the lines the generated code replaces.
+                let shares_line = |row: usize| {
+                    let line = line_of(row);
+                    line != 0
+                        && self
+                            .pp
+                            .text
+                            .lines()
+                            .enumerate()
+                            .skip(row.saturating_sub(8))
+                            .take(17)
+                            .any(|(r, t)| {
+                                r != row
+                                    && line_of(r) == line
+                                    && !t.trim().is_empty()
+                                    && !t.trim_start().starts_with('#')
+                            })
+                };
+                let (scop_row, endscop_row) =
+                    (ch.start_position().row, children[end].start_position().row);
+                if shares_line(scop_row) || shares_line(endscop_row) {
+                    let at = if shares_line(scop_row) {
+                        ch
+                    } else {
+                        children[end]
+                    };
+                    return Err(self
+                        .err(
+                            Code::UnbalancedRegion,
+                            at,
+                            "code shares a line of the file with the region's `#pragma scop` or `#pragma endscop` (`_Pragma`): the generated code replaces whole lines",
+                        )
+                        .with_hint("put `#pragma scop` and `#pragma endscop` on lines of their own"));
+                }
                 if begin_line == end_line && begin_line != 0 {
                     return Err(self
                         .err(
