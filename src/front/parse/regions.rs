@@ -250,6 +250,7 @@ impl<'a> Cx<'a> {
                 // (`_Pragma("scop")` in a `#define`) has none of its own.
                 // Code on a pragma's line (`_Pragma("endscop") x = 7;`)
                 // would go with the lines the generated code replaces.
+                let file_of = |r: usize| self.pp.origin.get(r).map(|o| o.0);
                 let shares_line = |row: usize| {
                     let line = line_of(row);
                     line != 0
@@ -262,6 +263,7 @@ impl<'a> Cx<'a> {
                             .take(17)
                             .any(|(r, t)| {
                                 r != row
+                                    && file_of(r) == file_of(row)
                                     && line_of(r) == line
                                     && !t.trim().is_empty()
                                     && !t.trim_start().starts_with('#')
