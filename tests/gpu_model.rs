@@ -21,6 +21,7 @@ use common::*;
 use std::process::Command;
 
 use pencilc::device::{Device, GpuModel, GpuModelTable};
+use pencilc::profile::estimate::buffers_ms as estimate_buffers_ms;
 use pencilc::profile::{estimate, text, RegionProfile};
 
 const FIXTURE: &str = include_str!("data/h100-9f4d40b-profiles.tsv");
@@ -444,13 +445,7 @@ fn objective(benches: &[Bench], d: &Device, t: &GpuModelTable, lower_bounds: boo
         if let Some(ms) = b.kernel_ms {
             sum += (kernels / ms).ln().powi(2);
         }
-        // The buffers' share of the estimated transfers is what
-        // `profile::estimate` charges them: buffer_us each.
-        let buffers_ms: f64 = b
-            .regions
-            .iter()
-            .map(|p| p.transfers.buffers as f64 * m.buffer_us * 1e-3)
-            .sum();
+        let buffers_ms: f64 = b.regions.iter().map(|p| estimate_buffers_ms(p, &m)).sum();
         if let Some(ms) = b.alloc_ms {
             sum += (buffers_ms / ms).ln().powi(2);
         }

@@ -118,14 +118,19 @@ pub fn kernel_time(k: &KernelProfile, m: &GpuModel, in_l2: bool) -> KernelEstima
     }
 }
 
+/// The share of a region's estimated transfers that its buffers'
+/// allocation takes, milliseconds (what `PENCILC_PROFILE` calls alloc).
+pub fn buffers_ms(p: &RegionProfile, m: &GpuModel) -> f64 {
+    p.transfers.buffers as f64 * m.buffer_us * 1e-3
+}
+
 /// The region's estimated time.
 pub fn estimate(p: &RegionProfile, m: &GpuModel) -> Estimate {
     let t = &p.transfers;
     // A device on the host's memory wraps the arrays: no copy, no bytes.
     let moved = if m.moves_bytes { 1.0 } else { 0.0 };
-    let transfer_ms = (t.buffers as f64 * m.buffer_us
-        + moved * (t.copies_in + t.copies_out) as f64 * m.copy_us)
-        * 1e-3
+    let transfer_ms = buffers_ms(p, m)
+        + moved * (t.copies_in + t.copies_out) as f64 * m.copy_us * 1e-3
         + moved * t.bytes_in / (m.transfer_gbs * 1e9) * 1e3
         + moved * (t.bytes_out - t.bytes_out_fresh) / (m.transfer_out_gbs * 1e9) * 1e3
         + moved * t.bytes_out_fresh / (m.first_touch_gbs * 1e9) * 1e3;

@@ -40,11 +40,6 @@ const ALLOCATORS: [&str; 4] = ["malloc", "calloc", "aligned_alloc", "polybench_a
 /// (`POLYBENCH_FREE_ARRAY` calls `polybench_free_data`).
 const DEALLOCATORS: [&str; 2] = ["free", "polybench_free_data"];
 
-/// PENCIL's summary functions (`pencil.h`), which take arrays and keep no
-/// pointer: a call of one in a region leaves the array dead. Only these:
-/// a function the file names `__pencil_...` is the file's.
-const PENCIL_SUMMARIES: [&str; 6] = super::called::PENCIL_STATEMENT_BUILTINS;
-
 /// What of the region's variables the proof looks at.
 pub(super) struct RegionVar<'a> {
     pub name: &'a str,
@@ -236,7 +231,9 @@ impl<'t> FileIndex<'t> {
                     return false;
                 }
                 if span.contains(&at) {
-                    return (PENCIL_SUMMARIES.contains(&callee)
+                    // PENCIL's summaries keep no pointer; a function the
+                    // file names `__pencil_...` is the file's.
+                    return (super::called::PENCIL_STATEMENT_BUILTINS.contains(&callee)
                         && !self.defined.contains_key(callee))
                         || self.elements_only(callee, k);
                 }

@@ -269,30 +269,25 @@ impl<'a> Cx<'a> {
                                     && !t.trim_start().starts_with('#')
                             })
                 };
-                let (scop_row, endscop_row) =
-                    (ch.start_position().row, children[end].start_position().row);
-                if shares_line(scop_row) || shares_line(endscop_row) {
-                    let at = if shares_line(scop_row) {
-                        ch
-                    } else {
-                        children[end]
-                    };
+                // One line for both pragmas: nothing of the region has a
+                // line of its own (a macro's expansion).
+                let at = if shares_line(ch.start_position().row)
+                    || begin_line == end_line && begin_line != 0
+                {
+                    Some(ch)
+                } else if shares_line(children[end].start_position().row) {
+                    Some(children[end])
+                } else {
+                    None
+                };
+                if let Some(at) = at {
                     return Err(self
                         .err(
                             Code::UnbalancedRegion,
                             at,
-                            "code shares a line of the file with the region's `#pragma scop` or `#pragma endscop` (`_Pragma`): the generated code replaces whole lines",
+                            "code shares a line of the file with the region's `#pragma scop` or `#pragma endscop` (a macro's expansion, or `_Pragma`): the generated code replaces whole lines",
                         )
-                        .with_hint("put `#pragma scop` and `#pragma endscop` on lines of their own"));
-                }
-                if begin_line == end_line && begin_line != 0 {
-                    return Err(self
-                        .err(
-                            Code::UnbalancedRegion,
-                            ch,
-                            "the region's `#pragma scop` and `#pragma endscop` come from one line of the file (a macro's expansion, or `_Pragma` on one line): the generated code replaces whole lines",
-                        )
-                        .with_hint("write `#pragma scop` and `#pragma endscop` on lines of their own, outside any macro"));
+                        .with_hint("put `#pragma scop` and `#pragma endscop` on lines of their own, outside any macro"));
                 }
                 regions.push(Region {
                     function: function.to_string(),
