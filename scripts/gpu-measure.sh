@@ -65,7 +65,9 @@
 #  6. The GPU model's choices: the kernels whose schedule it changed
 #     (GPU_MEASURE_CHOICE_KERNELS, default trmm: a sequential loop hoisted
 #     to the host, `--hoist`) as chosen and with the choice turned off
-#     (`--hoist never`), and those whose shared tiles it dropped
+#     (`--hoist never`), the privatised arrays it expanded
+#     (GPU_MEASURE_EXPAND_KERNELS, default doitgen) against a copy per
+#     thread (`--expand-private never`), and those whose shared tiles it dropped
 #     (GPU_MEASURE_TILE_KERNELS, default atax, mvt, gesummv, gemver, adi)
 #     as chosen and with every tile kept (PENCILC_MODEL_TILES=never),
 #     and the reductions (GPU_MEASURE_COMBINE_KERNELS, default durbin and
@@ -404,6 +406,17 @@ if [ "${GPU_MEASURE_CHOICES:-1}" != 0 ]; then
       --kernels "${GPU_MEASURE_CHOICE_KERNELS:-trmm}" --pencilc-args "--hoist $hoist" \
       --work-dir "$out/choices-$hoist" --json "$out/choices-$hoist.json" \
       2>"$out/choices-$hoist.log" | tee -a "$out/choices.txt" || status=1
+  done
+  # Privatised arrays with a copy per iteration in device memory
+  # (--expand-private): doitgen's sum, against a copy per thread.
+  for expand in auto never; do
+    echo "--expand-private $expand" >>"$out/choices.txt"
+    "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench "$pb" \
+      --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "$nvcc_flags" \
+      --versions device --timeout "$limit" --dataset "$dataset" --runs 3 \
+      --kernels "${GPU_MEASURE_EXPAND_KERNELS:-doitgen}" --pencilc-args "--expand-private $expand" \
+      --work-dir "$out/expand-$expand" --json "$out/expand-$expand.json" \
+      2>"$out/expand-$expand.log" | tee -a "$out/choices.txt" || status=1
   done
   # Host loops of small launches as one block (--one-block-loops): the
   # time loop of jacobi-1d (1,000 launches of 63 blocks otherwise).

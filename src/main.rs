@@ -45,6 +45,15 @@ enum HoistArg {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
+enum ExpandArg {
+    /// Where the device's GPU model estimates it under 3/4 of the time.
+    Auto,
+    /// Wherever the array can be expanded (for testing).
+    Always,
+    Never,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
 enum OneBlockArg {
     /// CUDA: where each launch in the loop is small when the program runs
     /// (at most 4 rounds of the block's threads).
@@ -126,6 +135,12 @@ struct Cli {
     /// host instead, around kernels of the parallel loops inside it.
     #[arg(long, value_enum, default_value = "auto")]
     hoist: HoistArg,
+    /// CUDA and OpenCL for a GPU: whether a small array written before it
+    /// is read in each iteration of the loops around it (doitgen's `sum`)
+    /// gets a copy per iteration in device memory instead of one per
+    /// thread, so that the loops inside those iterations run on threads.
+    #[arg(long = "expand-private", value_enum, default_value = "auto")]
+    expand_private: ExpandArg,
     /// CUDA: whether a sequential host loop around small kernels (a time
     /// loop over a short stencil) runs as one kernel of one block, its
     /// threads taking each launch in turn with a barrier between them,
@@ -701,6 +716,11 @@ fn options(
             HoistArg::Auto => pencilc::driver::HoistPolicy::Model,
             HoistArg::Always => pencilc::driver::HoistPolicy::Always,
             HoistArg::Never => pencilc::driver::HoistPolicy::Never,
+        },
+        expand: match cli.expand_private {
+            ExpandArg::Auto => pencilc::driver::HoistPolicy::Model,
+            ExpandArg::Always => pencilc::driver::HoistPolicy::Always,
+            ExpandArg::Never => pencilc::driver::HoistPolicy::Never,
         },
         region_timeout: std::time::Duration::from_secs_f64(cli.schedule_timeout),
         first_rung: cli.ladder_start.unwrap_or(pencilc::ladder::Rung::Full),

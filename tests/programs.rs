@@ -1992,6 +1992,76 @@ fn scalars_whose_values_end_in_one_element_each_are_kept_there() {
     );
 }
 
+/// Privatised arrays with a copy per iteration in device memory (issue
+/// 30: doitgen's `sum` kept each `(r, q)` on one GPU thread, which ran
+/// 25,600 products over a private array in local memory; 16.5 ms of
+/// kernels on an H200): every target and version prints the sequential
+/// results with the arrays expanded (`--expand-private always`; OpenCL on
+/// PoCL with a GPU's description too, and emulated CUDA with blocks in
+/// both orders), the values each nest leaves in its array included: a
+/// parameter, a caller's local read after the region, elements written
+/// in some iterations only, the last values from the first iteration of a
+/// loop that counts down, one array in two nests. At the sizes the
+/// arrays are declared with, the GPU model expands doitgen's alone.
+#[test]
+fn privatised_arrays_get_a_copy_per_iteration_in_device_memory() {
+    check("expanded_copies");
+    check_with(
+        "expanded_copies",
+        "-always",
+        &["--expand-private", "always"],
+    );
+    check_with(
+        "expanded_copies",
+        "-h100",
+        &["--device", "nvidia-h100", "--expand-private", "always"],
+    );
+    check_cuda_emulated_with("expanded_copies", &["--expand-private", "always"], "always");
+    let note = "has a copy per iteration of loop(s)";
+    let forced = verbose_log_with(
+        "expanded_copies",
+        &["--device", "nvidia-h100", "--expand-private", "always"],
+    );
+    for what in [
+        "line 23: `sum` has a copy per iteration of loop(s) `r`, `q` in device memory (`pencilc_x_sum`, 3360000 elements",
+        "line 38: `t` has a copy per iteration of loop(s) `r`",
+        "line 50: `u`",
+        "line 65: `v`",
+        "line 81: `w` has a copy per iteration of loop(s) `r` in device memory (`pencilc_x_w`,",
+        "line 87: `w` has a copy per iteration of loop(s) `r` in device memory (`pencilc_x_w_1`,",
+    ] {
+        assert!(forced.contains(what), "{}\n{}", what, forced);
+    }
+    assert_eq!(forced.matches(note).count(), 6, "{}", forced);
+    let sizes = "nr=150,nq=140,np=160,n=150,m=160";
+    let chosen = verbose_log_with(
+        "expanded_copies",
+        &["--device", "nvidia-h100", "--gpu-model-params", sizes],
+    );
+    assert_eq!(chosen.matches(note).count(), 1, "{}", chosen);
+    assert!(
+        chosen.contains("line 23: `sum` has a copy per iteration")
+            && chosen.contains("(GPU model: "),
+        "{}",
+        chosen
+    );
+    let never = verbose_log_with(
+        "expanded_copies",
+        &[
+            "--device",
+            "nvidia-h100",
+            "--gpu-model-params",
+            sizes,
+            "--expand-private",
+            "never",
+        ],
+    );
+    assert_eq!(never.matches(note).count(), 0, "{}", never);
+    // The CPU's description has no GPU model to choose with.
+    let cpu = verbose_log_with("expanded_copies", &["--gpu-model-params", sizes]);
+    assert_eq!(cpu.matches(note).count(), 0, "{}", cpu);
+}
+
 /// A band whose only parallel row leaves each GPU thread a long chain of
 /// work (trmm: `j` parallel, `k` and `i` inside each thread), with one of
 /// its sequential rows outside as a host loop and two parallel rows

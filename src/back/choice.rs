@@ -101,6 +101,7 @@ pub fn cpu_region(tera: &tera::Tera, r: &RegionCode, cpu: &Ast, input: &str) -> 
     ctx.insert("n_parallel", &n_parallel);
     ctx.insert("body", body.trim_end());
     ctx.insert("local_decls", &scop.local_decls);
+    ctx.insert("local_frees", &scop.local_frees);
     templates::render(tera, "c/region.c.tera", &ctx)
 }
 

@@ -212,6 +212,7 @@ pub(super) fn emit_region(
     // Region-level locals live on the host only where host code keeps the
     // user's variables (the C target); elsewhere they are device buffers.
     ctx.insert("local_decls", &scop.local_decls);
+    ctx.insert("local_frees", &scop.local_frees);
     ctx.insert("kernels", &all_kernel_names);
     let buffers = buffers(r, spelling);
     ctx.insert("buffers", &buffers);

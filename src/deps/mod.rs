@@ -330,6 +330,33 @@ pub fn analyze(isl: &Isl, scop: &Scop) -> Result<DependenceGraph> {
     analyze_with(isl, scop, &[])
 }
 
+/// The variables of `scop` whose values all live within iterations of
+/// the loops around them, small or not (`privatise::find_up_to`), but
+/// those named in `excluded`: what `scop::expand` may give a copy per
+/// iteration. Only the privatisation's own dataflow is computed.
+pub fn expansion_candidates(
+    isl: &Isl,
+    scop: &Scop,
+    excluded: &[String],
+) -> Result<Vec<Privatised>> {
+    isl.reset_budget();
+    let model = Model::read(isl, scop)?;
+    privatise::find_up_to(
+        isl,
+        scop,
+        &privatise::Accesses {
+            sched: &order_tree(isl, &model.sched)?,
+            time: &model.sched,
+            reads: &model.reads,
+            must_writes: &model.exact_must_writes,
+            may_writes: &model.exact_may_writes,
+            kills: &model.kills,
+        },
+        excluded,
+        i64::MAX,
+    )
+}
+
 /// `analyze` without the private copies named in `excluded`
 /// (`Privatised::name`): a schedule made with them interleaved two values
 /// of one copy (`valid::check_private_copies`).

@@ -184,6 +184,19 @@ pub fn find(
     access: &Accesses,
     excluded: &[String],
 ) -> Result<Vec<Privatised>> {
+    find_up_to(isl, scop, access, excluded, MAX_PRIVATE_ARRAY_ELEMS)
+}
+
+/// `find` for arrays of up to `max_elems` elements: a copy per thread
+/// takes `MAX_PRIVATE_ARRAY_ELEMS`, a copy per iteration in device memory
+/// (`scop::expand`) more.
+pub fn find_up_to(
+    isl: &Isl,
+    scop: &Scop,
+    access: &Accesses,
+    excluded: &[String],
+    max_elems: i64,
+) -> Result<Vec<Privatised>> {
     let mut out = Vec::new();
     for a in &scop.arrays {
         // A flat user variable that the model reshapes keeps its own
@@ -200,7 +213,7 @@ pub fn find(
                 _ => elems = i64::MAX,
             }
         }
-        if elems > MAX_PRIVATE_ARRAY_ELEMS {
+        if elems > max_elems {
             continue;
         }
         let accessing: Vec<usize> = scop

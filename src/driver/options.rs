@@ -89,6 +89,10 @@ pub struct Options {
     /// `--hoist`: when a schedule with sequential rows hoisted out of
     /// bands replaces the region's (`driver::region`).
     pub hoist: HoistPolicy,
+    /// `--expand-private`: when privatised arrays get a copy per
+    /// iteration in device memory (`driver::region::with_expansion`), by
+    /// the same three policies.
+    pub expand: HoistPolicy,
     /// `--whole-program`: no other file calls the input's functions
     /// (`front::parse_file_with`).
     pub whole_program: bool,
@@ -143,6 +147,7 @@ impl Default for Options {
             debug_fault: None,
             reductions: scop::ReductionMode::default(),
             hoist: HoistPolicy::Model,
+            expand: HoistPolicy::Model,
             whole_program: false,
         }
     }

@@ -492,6 +492,14 @@ fn climb_ladder(
                 tried = Ok(other.0);
             }
         }
+        if let Ok(o) = &tried {
+            if let Some(other) = steps.run(isl, || {
+                with_expansion(isl, w, o, &rung_opts, &before, opts, report, lap)
+            })? {
+                before.placements.extend(other.1);
+                tried = Ok(other.0);
+            }
+        }
         if let (Ok(o), None) = (&tried, &opts.load_schedule) {
             if let Some(again) = steps.run(isl, || {
                 with_reductions(isl, w, o, &rung_opts, &mut before, opts, report, lap)
@@ -866,6 +874,104 @@ fn with_forwarding(
     Ok(Some((o, notes)))
 }
 
+/// Privatised arrays expanded (`scop::expand`: a copy per iteration in
+/// device memory, where a copy per thread keeps the loops inside each
+/// live range on one thread; doitgen's `sum`), where the GPU model
+/// estimates the region at under `EXPANSION_MARGIN` of the original:
+/// the outcome with them and the notes for `-v`. Saved schedules name
+/// the model's statements as the user's code has them: none with one.
+#[allow(clippy::too_many_arguments)]
+fn with_expansion(
+    isl: &Isl,
+    w: &mut Work,
+    o: &RegionOutcome,
+    rung_opts: &RungCompile,
+    before: &FileReport,
+    opts: &Options,
+    report: &mut FileReport,
+    lap: &mut Lap<'_>,
+) -> Result<Option<(RegionOutcome, Vec<String>)>> {
+    // `--expand-private always` expands wherever the model allows it, on
+    // every target with a device: for testing the transformation, which
+    // the GPU model takes rarely on small programs.
+    let always = opts.expand == HoistPolicy::Always;
+    if opts.expand == HoistPolicy::Never
+        || opts.target == Target::C
+        || opts.load_schedule.is_some()
+        || opts.save_schedule.is_some()
+        || rung_opts.options.original
+    {
+        return Ok(None);
+    }
+    // Expansion frees the loops inside a thread's live ranges: worth a
+    // compilation (seconds at LARGE) only where one thread's chain of
+    // work is a good part of the region's time (doitgen at LARGE: 46%,
+    // copies the rest).
+    let ours = estimate_of(isl, &w.scop, &w.deps, o, opts);
+    if !always
+        && !ours
+            .as_ref()
+            .is_some_and(|e| serial_share(&e.0) >= EXPANSION_SERIAL_SHARE)
+    {
+        return Ok(None);
+    }
+    // Every privatisable array: also those the first compilation did
+    // without, because its schedule interleaved their live ranges
+    // (`compile_rung`), and those too large for a copy per thread.
+    let Ok(privatised) = deps::expansion_candidates(isl, &w.scop, &w.kept_shared) else {
+        return Ok(None);
+    };
+    let cands: Vec<scop::expand::Candidate> = privatised
+        .iter()
+        .filter(|p| w.scop.array(&p.array).is_some_and(|a| !a.is_scalar()))
+        .map(|p| scop::expand::Candidate {
+            array: p.array.clone(),
+            stmts: p.stmts.clone(),
+            depth: p.depth,
+            last_writers: p.last_writers.clone(),
+        })
+        .collect();
+    if cands.is_empty() {
+        return Ok(None);
+    }
+    let Some((expanded, notes)) =
+        scop::expand::expand(isl, &w.scop, &cands).map_err(|e| at_region(e, &w.scop))?
+    else {
+        return Ok(None);
+    };
+    let mut again = before.clone();
+    let Some((d, o, none_excluded)) =
+        compile_derived(isl, &expanded, &w.kept_shared, rung_opts, &mut again, lap)
+    else {
+        return Ok(None);
+    };
+    let theirs = estimate_of(isl, &expanded, &d, &o, opts);
+    let why = match (&ours, &theirs) {
+        (Some(ours), Some(theirs)) if faster_by(ours, theirs, EXPANSION_MARGIN) => format!(
+            "GPU model: {:.3} ms against {:.3} ms",
+            theirs.0.total_ms, ours.0.total_ms
+        ),
+        _ if always => "--expand-private always".to_string(),
+        _ => return Ok(None),
+    };
+    let notes: Vec<String> = notes
+        .into_iter()
+        .map(|n| format!("{} ({})", n, why))
+        .collect();
+    again.placements.extend(notes.iter().cloned());
+    adopt(w, expanded, d, none_excluded, again, report);
+    Ok(Some((o, notes)))
+}
+
+/// The GPU model's estimate of a region with expanded arrays must be
+/// under this share of the original's (`with_expansion`): the copies
+/// move to device memory, and the schedule changes.
+const EXPANSION_MARGIN: f64 = 0.75;
+
+/// The share of the region's estimate that kernels bound by launches or
+/// by a thread's chain must have for `with_expansion` to try.
+const EXPANSION_SERIAL_SHARE: f64 = 0.25;
+
 /// The GPU model's estimate of a forwarded region must be under this
 /// share of the original's (`with_forwarding`).
 const FORWARDING_MARGIN: f64 = 0.75;
@@ -874,6 +980,12 @@ const FORWARDING_MARGIN: f64 = 0.75;
 /// launches or by one thread's chain of work: what a schedule with more
 /// parallelism could remove.
 fn mostly_serial(e: &crate::profile::Estimate) -> bool {
+    serial_share(e) >= 0.5
+}
+
+/// The share of an estimate that is kernels bound by their launches or
+/// by one thread's chain of work.
+fn serial_share(e: &crate::profile::Estimate) -> f64 {
     use crate::profile::estimate::Bound;
     let serial: f64 = e
         .kernels
@@ -881,7 +993,11 @@ fn mostly_serial(e: &crate::profile::Estimate) -> bool {
         .filter(|k| matches!(k.bound, Bound::Launches | Bound::Span))
         .map(|k| k.ms)
         .sum();
-    serial >= 0.5 * e.total_ms
+    if e.total_ms > 0.0 {
+        serial / e.total_ms
+    } else {
+        0.0
+    }
 }
 
 /// Accumulations left in kernels of one thread (or outside every OpenMP

@@ -37,17 +37,24 @@ impl Env {
         self.vars
             .iter()
             .rev()
-            .find(|(n, _)| n == name)
+            .find(|(n, _)| same_name(n, name))
             .map(|(_, v)| *v)
     }
 
     /// Rebinds the innermost binding of `name` (a loop's next iteration).
     pub fn set(&mut self, name: &str, value: i64) {
-        match self.vars.iter_mut().rev().find(|(n, _)| n == name) {
+        match self.vars.iter_mut().rev().find(|(n, _)| same_name(n, name)) {
             Some(slot) => slot.1 = value,
             None => self.push(name, value),
         }
     }
+}
+
+/// `a == b`, last bytes first: generated names share long prefixes and
+/// differ at their ends (`private_pencilc_x_sum_o0`, `_o1`, `_o2`), and
+/// the profile looks names up for every instance it walks.
+fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().last() == b.as_bytes().last() && a == b
 }
 
 /// C's `/` on integers: truncation toward zero.

@@ -11,6 +11,7 @@ mod bounds;
 mod build;
 mod continues;
 mod counted_whiles;
+pub mod expand;
 mod final_values;
 pub mod forward;
 pub mod frame;
@@ -83,6 +84,9 @@ pub struct Scop {
     /// Declarations of region-level locals (C text), for host code that
     /// keeps the user's variables (the C target).
     pub local_decls: Vec<String>,
+    /// What host code runs after the region's code to give back what
+    /// `local_decls` took from the heap (`expand`'s arrays).
+    pub local_frees: Vec<String>,
     /// Warnings found while building (linearised subscripts, ...).
     pub warnings: Vec<Diagnostic>,
     /// The region cannot run anywhere but on the host, in the user's own

@@ -50,6 +50,7 @@ impl<'r> Builder<'r> {
             kills,
             independent,
             local_decls: std::mem::take(&mut self.local_decls),
+            local_frees: Vec::new(),
             warnings,
             notes: Vec::new(),
             host_only: false,
