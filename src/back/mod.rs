@@ -384,6 +384,12 @@ pub fn emit(
     };
     prelude_ctx.insert("helpers", &host_helpers);
     prelude_ctx.insert("implicit", &implicit_builtins(file_names));
+    // Host versions of regions with expanded arrays (`scop::expand`)
+    // take them from the heap.
+    prelude_ctx.insert(
+        "host_heap",
+        &regions.iter().any(|r| !r.scop.local_frees.is_empty()),
+    );
     prelude_ctx.insert("host_file", &comment_text(&file_name(&paths.host)));
     prelude_ctx.insert("openmp", &openmp);
     let choice = match versioning {

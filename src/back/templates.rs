@@ -19,6 +19,10 @@ const TEMPLATES: &[(&str, &str)] = &[
     ),
     ("pool.h.tera", include_str!("../../templates/pool.h.tera")),
     (
+        "host_heap.h.tera",
+        include_str!("../../templates/host_heap.h.tera"),
+    ),
+    (
         "profile.h.tera",
         include_str!("../../templates/profile.h.tera"),
     ),

@@ -396,16 +396,23 @@ fn apply(isl: &Isl, scop: &mut Scop, c: &Candidate, plan: &Plan) -> Result<bool>
         .iter()
         .map(|e| format!("[{}]", e))
         .collect();
+    let size = plan
+        .extents
+        .iter()
+        .map(|e| e.to_string())
+        .collect::<Vec<_>>()
+        .join(" * ");
     scop.local_decls.push(format!(
-        "{t} (*{n}){d} = ({t} (*){d}) malloc(sizeof({t}) * {size}); if (!{n}) {{ fprintf(stderr, \"pencilc: no memory for the %.0f bytes of {n}, the copies of {v} (region at line {line})\\n\", (double) sizeof({t}) * {size}); exit(1); }}",
+        "{t} (*{n}){d} = ({t} (*){d}) pencilc_host_alloc(sizeof({t}) * {size}, \"{n}, the copies of {v} (the region at line {line})\");",
         t = a.elem_type,
         n = plan.name,
         d = dims,
-        size = plan.extents.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(" * "),
+        size = size,
         v = c.array,
         line = scop.begin_line,
     ));
-    scop.local_frees.push(format!("free({});", plan.name));
+    scop.local_frees
+        .push(format!("pencilc_host_free({});", plan.name));
     Ok(true)
 }
 
@@ -710,7 +717,7 @@ mod tests {
             .local_decls
             .iter()
             .any(|d| d.starts_with("double (*pencilc_x_sum)[8][6] = ")));
-        assert_eq!(out.local_frees, ["free(pencilc_x_sum);"]);
+        assert_eq!(out.local_frees, ["pencilc_host_free(pencilc_x_sum);"]);
     }
 
     #[test]
@@ -729,7 +736,9 @@ mod tests {
                 scop.param_prefix()
             ),
         };
-        assert!(expand(&isl, &scop, std::slice::from_ref(&c)).unwrap().is_none());
+        assert!(expand(&isl, &scop, std::slice::from_ref(&c))
+            .unwrap()
+            .is_none());
         // Bounded by the array (the entry check tests n <= 100), it is.
         let scop = scop_of(
             "expand-checked",
