@@ -151,6 +151,25 @@ fn plan(isl: &Isl, scop: &Scop, c: &Candidate) -> Result<Option<Plan>> {
         }
     }
     let Some(top) = top else { return Ok(None) };
+    // The store of the last values goes after the whole nest: no other
+    // statement of it may touch the variable (another web of it, a
+    // write after the web's: `t[r] = -1`), or the store would overwrite
+    // what that statement left later.
+    for (k, st) in scop.stmts.iter().enumerate() {
+        if c.stmts.contains(&k)
+            || !st
+                .reads
+                .iter()
+                .chain(st.writes.iter())
+                .any(|x| x.array == c.array)
+        {
+            continue;
+        }
+        match super::reductions::positions(isl, &st.schedule)? {
+            Some(pos) if pos[0] != top => {}
+            _ => return Ok(None),
+        }
+    }
     // The statement that stores the last values has a loop per
     // privatising loop and per dimension of the variable.
     if 1 + 2 * (c.depth + own.len()) > len {

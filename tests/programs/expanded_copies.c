@@ -12,7 +12,7 @@
 #define NP 160
 
 static double A[NR][NQ][NP], C4[NP][NP], sum[NP];
-static double B[NR][NP], t[NP], C[NR][NP], u[NP], D[NR][NP], E[NR][NP], w[NP];
+static double B[NR][NP], t[NP], C[NR][NP], u[NP], D[NR][NP], E[NR][NP], w[NP], x[NP], y[NP];
 
 static void doitgen(int nr, int nq, int np, double A[NR][NQ][NP], double C4[NP][NP], double sum[NP])
 {
@@ -91,6 +91,32 @@ static void two_nests(int n, int m, double D[NR][NP], double E[NR][NP], double w
 #pragma endscop
 }
 
+/* Not expanded (the store of the last values would go after the whole
+ * nest): another write of the array after the web's in each iteration,
+ * and two webs of one array in one nest. */
+static void other_writes(int n, int m, double B[NR][NP], double C[NR][NP], double x[NP], double y[NP])
+{
+#pragma scop
+  for (int r = 0; r < n; r++) {
+    for (int p = 0; p < m; p++)
+      x[p] = B[r][p] + 1.0;
+    for (int p = 0; p < m; p++)
+      C[r][p] = x[p] * x[m - 1 - p];
+    x[r] = -1.0;
+  }
+  for (int r = 0; r < n; r++) {
+    for (int p = 0; p < m; p++)
+      y[p] = B[r][p];
+    for (int p = 0; p < m; p++)
+      C[r][p] += y[p] * y[m - 1 - p];
+    for (int p = 0; p < m; p++)
+      y[p] = -B[r][p] - r;
+    for (int p = 0; p < m; p++)
+      C[r][p] += y[p] * y[m - 1 - p];
+  }
+#pragma endscop
+}
+
 int main(void)
 {
   int nr = 13, nq = 11, np = 9, n = 12, m = 7;
@@ -106,6 +132,7 @@ int main(void)
     t[k] = 100 + k;
     u[k] = -7 - k;
     w[k] = 3 * k;
+    x[k] = y[k] = 0.5 * k;
   }
   for (int i = 0; i < NR; i++)
     for (int k = 0; k < NP; k++) {
@@ -119,6 +146,7 @@ int main(void)
   partial(5, C, u);
   double s = local_after(n, m, D);
   two_nests(n, m, D, E, w);
+  other_writes(n, m, B, E, x, y);
   double a = 0;
   for (int i = 0; i < nr; i++)
     for (int j = 0; j < nq; j++)
@@ -126,7 +154,7 @@ int main(void)
         a += A[i][j][k] * (1 + (i + j + k) % 7);
   printf("A %.10f local %.6f\n", a, s);
   for (int k = 0; k < 12; k++)
-    printf("sum %.10f t %.3f u %.3f w %.3f\n", sum[k], t[k], u[k], w[k]);
+    printf("sum %.10f t %.3f u %.3f w %.3f x %.3f y %.3f\n", sum[k], t[k], u[k], w[k], x[k], y[k]);
   for (int i = 0; i < 14; i++) {
     for (int k = 0; k < 10; k++)
       printf(" %g %g %g %g", B[i][k], C[i][k], D[i][k], E[i][k]);
