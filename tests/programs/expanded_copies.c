@@ -5,7 +5,8 @@
  * array read after the region, and one array reused by two nests of a
  * region. The arrays are declared at PolyBench's LARGE sizes, which the
  * GPU model is given (--gpu-model-params), and the program runs small
- * ones. */
+ * ones. `down`'s parameters hide `exit` and `free`, which neither the
+ * host code's checks nor its heap arrays may then call. */
 #include <stdio.h>
 #define NR 150
 #define NQ 140
@@ -30,12 +31,12 @@ static void doitgen(int nr, int nq, int np, double A[NR][NQ][NP], double C4[NP][
 #pragma endscop
 }
 
-static void down(int n, int m, double B[NR][NP], double t[NP])
+static void down(int n, int m, double B[NR][NP], double t[NP], double exit, int free)
 {
 #pragma scop
   for (int r = n - 1; r >= 0; r--) {
     for (int p = 0; p < m; p++)
-      t[p] = B[r][p] * 2.0 + r;
+      t[p] = B[r][p] * exit + r + free;
     for (int p = 0; p < m; p++)
       B[r][p] = t[p] + 0.5 * t[m - 1 - p];
   }
@@ -142,7 +143,7 @@ int main(void)
       E[i][k] = i + 2 * k;
     }
   doitgen(nr, nq, np, A, C4, sum);
-  down(n, m, B, t);
+  down(n, m, B, t, 2.0, 1);
   partial(5, C, u);
   double s = local_after(n, m, D);
   two_nests(n, m, D, E, w);
