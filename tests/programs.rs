@@ -2023,12 +2023,12 @@ fn privatised_arrays_get_a_copy_per_iteration_in_device_memory() {
         &["--device", "nvidia-h100", "--expand-private", "always"],
     );
     for what in [
-        "line 23: `sum` has a copy per iteration of loop(s) `r`, `q` in device memory (`pencilc_x_sum`, 3360000 elements",
-        "line 38: `t` has a copy per iteration of loop(s) `r`",
-        "line 50: `u`",
-        "line 65: `v`",
-        "line 81: `w` has a copy per iteration of loop(s) `r` in device memory (`pencilc_x_w`,",
-        "line 87: `w` has a copy per iteration of loop(s) `r` in device memory (`pencilc_x_w_1`,",
+        "line 24: `sum` has a copy per iteration of loop(s) `r`, `q` in device memory (`pencilc_x_sum`, 3360000 elements",
+        "line 39: `t` has a copy per iteration of loop(s) `r`",
+        "line 51: `u`",
+        "line 66: `v`",
+        "line 82: `w` has a copy per iteration of loop(s) `r` in device memory (`pencilc_x_w`,",
+        "line 88: `w` has a copy per iteration of loop(s) `r` in device memory (`pencilc_x_w_1`,",
     ] {
         assert!(forced.contains(what), "{}\n{}", what, forced);
     }
@@ -2040,7 +2040,7 @@ fn privatised_arrays_get_a_copy_per_iteration_in_device_memory() {
     );
     assert_eq!(chosen.matches(note).count(), 1, "{}", chosen);
     assert!(
-        chosen.contains("line 23: `sum` has a copy per iteration")
+        chosen.contains("line 24: `sum` has a copy per iteration")
             && chosen.contains("(GPU model: "),
         "{}",
         chosen
