@@ -906,12 +906,12 @@ fn with_expansion(
     // Expansion frees the loops inside a thread's live ranges: worth a
     // compilation (seconds at LARGE) only where one thread's chain of
     // work is a good part of the region's time (doitgen at LARGE: 46%,
-    // copies the rest).
+    // copies the rest), not where launches are (small sizes).
     let ours = estimate_of(isl, &w.scop, &w.deps, o, opts);
     if !always
         && !ours
             .as_ref()
-            .is_some_and(|e| serial_share(&e.0) >= EXPANSION_SERIAL_SHARE)
+            .is_some_and(|e| span_share(&e.0) >= EXPANSION_SERIAL_SHARE)
     {
         return Ok(None);
     }
@@ -968,8 +968,8 @@ fn with_expansion(
 /// move to device memory, and the schedule changes.
 const EXPANSION_MARGIN: f64 = 0.75;
 
-/// The share of the region's estimate that kernels bound by launches or
-/// by a thread's chain must have for `with_expansion` to try.
+/// The share of the region's estimate that kernels bound by a thread's
+/// chain must have for `with_expansion` to try.
 const EXPANSION_SERIAL_SHARE: f64 = 0.25;
 
 /// The GPU model's estimate of a forwarded region must be under this
@@ -987,14 +987,28 @@ fn mostly_serial(e: &crate::profile::Estimate) -> bool {
 /// by one thread's chain of work.
 fn serial_share(e: &crate::profile::Estimate) -> f64 {
     use crate::profile::estimate::Bound;
-    let serial: f64 = e
+    share_of(e, |b| matches!(b, Bound::Launches | Bound::Span))
+}
+
+/// The share of an estimate that is kernels bound by one thread's chain
+/// of work: what more threads could shorten (launches stay).
+fn span_share(e: &crate::profile::Estimate) -> f64 {
+    use crate::profile::estimate::Bound;
+    share_of(e, |b| matches!(b, Bound::Span))
+}
+
+fn share_of(
+    e: &crate::profile::Estimate,
+    counts: impl Fn(&crate::profile::estimate::Bound) -> bool,
+) -> f64 {
+    let part: f64 = e
         .kernels
         .iter()
-        .filter(|k| matches!(k.bound, Bound::Launches | Bound::Span))
+        .filter(|k| counts(&k.bound))
         .map(|k| k.ms)
         .sum();
     if e.total_ms > 0.0 {
-        serial / e.total_ms
+        part / e.total_ms
     } else {
         0.0
     }

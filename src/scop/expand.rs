@@ -507,23 +507,23 @@ fn add_store(
 ) -> Result<()> {
     let rank = a.extents.len();
     let mut taken: Vec<String> = Vec::new();
-    // The elements first: the statement's outer loops, and so its
-    // threads, run over them (the iterations are one per element).
     let mut iters = Vec::new();
-    for k in 0..rank {
-        let n = fresh(scop, &format!("pencilc_e{}", k), &taken);
-        taken.push(n.clone());
-        iters.push(n);
-    }
     for k in 0..c.depth {
         let n = fresh(scop, &format!("pencilc_x{}", k), &taken);
         taken.push(n.clone());
         iters.push(n);
     }
+    for k in 0..rank {
+        let n = fresh(scop, &format!("pencilc_e{}", k), &taken);
+        taken.push(n.clone());
+        iters.push(n);
+    }
     let id = StmtId(scop.stmts.len());
     let sname = format!("S_{}", id.0);
-    // [e..., x...]
+    // [x..., e...]
     let domain = stores
+        .reverse()
+        .isl(isl, STAGE)?
         .wrap()
         .isl(isl, STAGE)?
         .flatten()
@@ -532,8 +532,7 @@ fn add_store(
         .isl(isl, STAGE)?;
     let domain = domain.text(isl, STAGE)?;
     let xs: Vec<String> = (0..c.depth + rank).map(|k| format!("i{}", k)).collect();
-    let (e, x) = xs.split_at(rank);
-    let copy_subs: Vec<String> = x.iter().chain(e.iter()).cloned().collect();
+    let e = &xs[c.depth..];
     // Later top-level statements move one place on.
     let shift = |text: &str| -> Result<String> {
         let m = isl.map(text).isl(isl, STAGE)?;
@@ -600,11 +599,12 @@ fn add_store(
             loc: loc.clone(),
         })
     };
-    let (ei, xi) = iters.split_at(rank);
+    let its = iters.clone();
+    let (xi, ei) = its.split_at(c.depth);
     let all: Vec<String> = xi.iter().chain(ei.iter()).cloned().collect();
     let nest = &scop.stmts[c.stmts[0]];
-    let mut types = vec![crate::front::affine::IntTy::INT; rank];
-    types.extend(nest.iterator_types[..c.depth].iter().copied());
+    let mut types: Vec<crate::front::affine::IntTy> = nest.iterator_types[..c.depth].to_vec();
+    types.extend(vec![crate::front::affine::IntTy::INT; rank]);
     let st = Statement {
         id,
         name: sname.clone(),
@@ -614,7 +614,7 @@ fn add_store(
         schedule,
         reads: vec![Access {
             array: plan.name.clone(),
-            relation: relation(&plan.name, &copy_subs)?,
+            relation: relation(&plan.name, &xs)?,
             may: false,
         }],
         writes: vec![Access {
@@ -711,7 +711,7 @@ mod tests {
         let dom = isl.set(&store.domain).unwrap();
         let want = isl
             .set(&format!(
-                "{} -> {{ {}[e, x0, x1] : x0 = nr - 1 and x1 = nq - 1 and 0 <= e < np }}",
+                "{} -> {{ {}[x0, x1, e] : x0 = nr - 1 and x1 = nq - 1 and 0 <= e < np }}",
                 out.param_prefix(),
                 store.name
             ))
