@@ -341,6 +341,18 @@ pub fn expansion_candidates(
 ) -> Result<Vec<Privatised>> {
     isl.reset_budget();
     let model = Model::read(isl, scop)?;
+    privatisable(isl, scop, &model, excluded, i64::MAX)
+}
+
+/// The privatisable variables of `model` of up to `max_elems` elements,
+/// but those named in `excluded` (`privatise::find_up_to`).
+fn privatisable(
+    isl: &Isl,
+    scop: &Scop,
+    model: &Model,
+    excluded: &[String],
+    max_elems: i64,
+) -> Result<Vec<Privatised>> {
     privatise::find_up_to(
         isl,
         scop,
@@ -353,7 +365,7 @@ pub fn expansion_candidates(
             kills: &model.kills,
         },
         excluded,
-        i64::MAX,
+        max_elems,
     )
 }
 
@@ -363,18 +375,12 @@ pub fn expansion_candidates(
 pub fn analyze_with(isl: &Isl, scop: &Scop, excluded: &[String]) -> Result<DependenceGraph> {
     isl.reset_budget();
     let mut model = Model::read(isl, scop)?;
-    let privatised = privatise::find(
+    let privatised = privatisable(
         isl,
         scop,
-        &privatise::Accesses {
-            sched: &order_tree(isl, &model.sched)?,
-            time: &model.sched,
-            reads: &model.reads,
-            must_writes: &model.exact_must_writes,
-            may_writes: &model.exact_may_writes,
-            kills: &model.kills,
-        },
+        &model,
         excluded,
+        privatise::MAX_PRIVATE_ARRAY_ELEMS,
     )?;
     // The order between live ranges, from the program as written.
     let reorder_order = if privatised.is_empty() {

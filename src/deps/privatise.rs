@@ -176,19 +176,9 @@ fn common_loops(isl: &Isl, scop: &Scop, stmts: &[usize]) -> Result<usize> {
 
 /// The variables of `scop` that can be privatised, with the accesses of
 /// the rest of the analysis: `reads` and `writes` are the model's (all
-/// accesses, and must-writes), each instance → element.
-#[allow(clippy::too_many_arguments)]
-pub fn find(
-    isl: &Isl,
-    scop: &Scop,
-    access: &Accesses,
-    excluded: &[String],
-) -> Result<Vec<Privatised>> {
-    find_up_to(isl, scop, access, excluded, MAX_PRIVATE_ARRAY_ELEMS)
-}
-
-/// `find` for arrays of up to `max_elems` elements: a copy per thread
-/// takes `MAX_PRIVATE_ARRAY_ELEMS`, a copy per iteration in device memory
+/// accesses, and must-writes), each instance → element. Arrays of up to
+/// `max_elems` elements: a copy per thread takes
+/// `MAX_PRIVATE_ARRAY_ELEMS`, a copy per iteration in device memory
 /// (`scop::expand`) more.
 pub fn find_up_to(
     isl: &Isl,
