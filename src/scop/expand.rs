@@ -185,7 +185,7 @@ fn plan(isl: &Isl, scop: &Scop, c: &Candidate) -> Result<Option<Plan>> {
     if bytes > MAX_EXPANDED_BYTES {
         return Ok(None);
     }
-    let name = fresh(scop, &format!("pencilc_x_{}", c.array), &[]);
+    let name = fresh(scop, &format!("pencilc_x_{}", c.array));
     Ok(Some(Plan {
         name,
         extents: extents.clone(),
@@ -204,12 +204,12 @@ fn schedule_len(isl: &Isl, schedule: &str) -> Result<usize> {
         .isl(isl, STAGE)? as usize)
 }
 
-/// `base`, or `base_1`, ...: a name neither the user's code, the file,
-/// the device languages nor `also` has.
-fn fresh(scop: &Scop, base: &str, also: &[String]) -> String {
+/// `base`, or `base_1`, ...: a name neither the user's code, the file
+/// nor the device languages have.
+fn fresh(scop: &Scop, base: &str) -> String {
     let mut name = base.to_string();
     let mut k = 0;
-    while scop.is_name_taken(&name) || also.contains(&name) {
+    while scop.is_name_taken(&name) {
         k += 1;
         name = format!("{}_{}", base, k);
     }
@@ -506,18 +506,15 @@ fn add_store(
     stores: Map,
 ) -> Result<()> {
     let rank = a.extents.len();
-    let mut taken: Vec<String> = Vec::new();
-    let mut iters = Vec::new();
-    for k in 0..c.depth {
-        let n = fresh(scop, &format!("pencilc_x{}", k), &taken);
-        taken.push(n.clone());
-        iters.push(n);
-    }
-    for k in 0..rank {
-        let n = fresh(scop, &format!("pencilc_e{}", k), &taken);
-        taken.push(n.clone());
-        iters.push(n);
-    }
+    // Its iterators: numbered names that no name of the region or its
+    // file can be (the project's numbered families, as the mapper's).
+    let names = scop.all_names();
+    let family = |base: &str| crate::front::names::fresh_prefix(names.iter().copied(), base, &[]);
+    let (xp, ep) = (family("pencilc_x"), family("pencilc_e"));
+    let iters: Vec<String> = (0..c.depth)
+        .map(|k| format!("{}{}", xp, k))
+        .chain((0..rank).map(|k| format!("{}{}", ep, k)))
+        .collect();
     let id = StmtId(scop.stmts.len());
     let sname = format!("S_{}", id.0);
     // [x..., e...]
