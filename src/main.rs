@@ -54,6 +54,15 @@ enum ExpandArg {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
+enum SplitArg {
+    /// Where the device's GPU model estimates it under 3/4 of the time.
+    Auto,
+    /// Wherever the accumulation can be split (for testing).
+    Always,
+    Never,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
 enum OneBlockArg {
     /// CUDA: where each launch in the loop is small when the program runs
     /// (at most 4 rounds of the block's threads).
@@ -141,6 +150,13 @@ struct Cli {
     /// thread, so that the loops inside those iterations run on threads.
     #[arg(long = "expand-private", value_enum, default_value = "auto")]
     expand_private: ExpandArg,
+    /// CUDA and OpenCL for a GPU: whether an accumulation inside a
+    /// parallel loop (gramschmidt's `R[k][j] += Q[i][k] * A[i][j]` over
+    /// `i`, for each `j`) is split in 32 partial results that run on
+    /// threads of their own, then add up in order, instead of one thread
+    /// running the whole accumulation.
+    #[arg(long = "split-reductions", value_enum, default_value = "auto")]
+    split_reductions: SplitArg,
     /// CUDA: whether a sequential host loop around small kernels (a time
     /// loop over a short stencil) runs as one kernel of one block, its
     /// threads taking each launch in turn with a barrier between them,
@@ -721,6 +737,11 @@ fn options(
             ExpandArg::Auto => pencilc::driver::HoistPolicy::Model,
             ExpandArg::Always => pencilc::driver::HoistPolicy::Always,
             ExpandArg::Never => pencilc::driver::HoistPolicy::Never,
+        },
+        split_reductions: match cli.split_reductions {
+            SplitArg::Auto => pencilc::driver::HoistPolicy::Model,
+            SplitArg::Always => pencilc::driver::HoistPolicy::Always,
+            SplitArg::Never => pencilc::driver::HoistPolicy::Never,
         },
         region_timeout: std::time::Duration::from_secs_f64(cli.schedule_timeout),
         first_rung: cli.ladder_start.unwrap_or(pencilc::ladder::Rung::Full),

@@ -93,6 +93,10 @@ pub struct Options {
     /// iteration in device memory (`driver::region::with_expansion`), by
     /// the same three policies.
     pub expand: HoistPolicy,
+    /// `--split-reductions`: when accumulations with a parallel loop of
+    /// their own are split in partial results (`driver::region::
+    /// with_partials`), by the same three policies.
+    pub split_reductions: HoistPolicy,
     /// `--whole-program`: no other file calls the input's functions
     /// (`front::parse_file_with`).
     pub whole_program: bool,
@@ -148,6 +152,7 @@ impl Default for Options {
             reductions: scop::ReductionMode::default(),
             hoist: HoistPolicy::Model,
             expand: HoistPolicy::Model,
+            split_reductions: HoistPolicy::Model,
             whole_program: false,
         }
     }

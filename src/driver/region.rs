@@ -492,12 +492,14 @@ fn climb_ladder(
                 tried = Ok(other.0);
             }
         }
-        if let Ok(o) = &tried {
-            if let Some(other) = steps.run(isl, || {
-                with_expansion(isl, w, o, &rung_opts, &before, opts, report, lap)
-            })? {
-                before.placements.extend(other.1);
-                tried = Ok(other.0);
+        for derive in [with_expansion, with_partials] {
+            if let Ok(o) = &tried {
+                if let Some(other) = steps.run(isl, || {
+                    derive(isl, w, o, &rung_opts, &before, opts, report, lap)
+                })? {
+                    before.placements.extend(other.1);
+                    tried = Ok(other.0);
+                }
             }
         }
         if let (Ok(o), None) = (&tried, &opts.load_schedule) {
@@ -843,35 +845,66 @@ fn with_forwarding(
     if !always && !ours.as_ref().is_some_and(|e| mostly_serial(&e.0)) {
         return Ok(None);
     }
-    let Some((forwarded, notes)) =
-        scop::forward::forward(isl, &w.scop).map_err(|e| at_region(e, &w.scop))?
+    let Some(derived) = scop::forward::forward(isl, &w.scop).map_err(|e| at_region(e, &w.scop))?
     else {
         return Ok(None);
     };
+    // Forwarding changes where values live, not what is computed: a
+    // smaller margin than a new schedule's suffices.
+    let forced = always.then_some("PENCILC_FORWARD=always");
+    let gate = Gate {
+        ours: ours.as_ref(),
+        margin: FORWARDING_MARGIN,
+        forced,
+    };
+    Ok(adopt_derived(
+        isl, w, derived, gate, rung_opts, before, opts, report, lap,
+    ))
+}
+
+/// When a derived model replaces the region's: where the GPU model
+/// estimates it under `margin` of `ours`, or where an option forces it.
+struct Gate<'a> {
+    ours: Option<&'a (crate::profile::Estimate, usize)>,
+    margin: f64,
+    /// The option that asks for the model whatever the estimates.
+    forced: Option<&'a str>,
+}
+
+/// A model derived from the region's (forwarded scalars, expanded
+/// arrays, split accumulations; with its notes for `-v`), compiled at
+/// this rung, adopted where `gate` lets it through: the outcome and the
+/// notes, each saying why.
+#[allow(clippy::too_many_arguments)]
+fn adopt_derived(
+    isl: &Isl,
+    w: &mut Work,
+    (derived, notes): (scop::Scop, Vec<String>),
+    gate: Gate<'_>,
+    rung_opts: &RungCompile,
+    before: &FileReport,
+    opts: &Options,
+    report: &mut FileReport,
+    lap: &mut Lap<'_>,
+) -> Option<(RegionOutcome, Vec<String>)> {
     let mut again = before.clone();
-    let Some((d, o, none_excluded)) =
-        compile_derived(isl, &forwarded, &w.kept_shared, rung_opts, &mut again, lap)
-    else {
-        return Ok(None);
-    };
-    let theirs = estimate_of(isl, &forwarded, &d, &o, opts);
-    let why = match (&ours, &theirs) {
-        // Forwarding changes where values live, not what is computed: a
-        // smaller margin than a new schedule's suffices.
-        (Some(ours), Some(theirs)) if faster_by(ours, theirs, FORWARDING_MARGIN) => format!(
+    let (d, o, none_excluded) =
+        compile_derived(isl, &derived, &w.kept_shared, rung_opts, &mut again, lap)?;
+    let theirs = estimate_of(isl, &derived, &d, &o, opts);
+    let why = match (gate.ours, &theirs) {
+        (Some(ours), Some(theirs)) if faster_by(ours, theirs, gate.margin) => format!(
             "GPU model: {:.3} ms against {:.3} ms",
             theirs.0.total_ms, ours.0.total_ms
         ),
-        _ if always => "PENCILC_FORWARD=always".to_string(),
-        _ => return Ok(None),
+        _ => gate.forced?.to_string(),
     };
     let notes: Vec<String> = notes
         .into_iter()
         .map(|n| format!("{} ({})", n, why))
         .collect();
     again.placements.extend(notes.iter().cloned());
-    adopt(w, forwarded, d, none_excluded, again, report);
-    Ok(Some((o, notes)))
+    adopt(w, derived, d, none_excluded, again, report);
+    Some((o, notes))
 }
 
 /// Privatised arrays expanded (`scop::expand`: a copy per iteration in
@@ -934,34 +967,91 @@ fn with_expansion(
     if cands.is_empty() {
         return Ok(None);
     }
-    let Some((expanded, notes)) =
+    let Some(derived) =
         scop::expand::expand(isl, &w.scop, &cands).map_err(|e| at_region(e, &w.scop))?
     else {
         return Ok(None);
     };
-    let mut again = before.clone();
-    let Some((d, o, none_excluded)) =
-        compile_derived(isl, &expanded, &w.kept_shared, rung_opts, &mut again, lap)
+    let gate = Gate {
+        ours: ours.as_ref(),
+        margin: EXPANSION_MARGIN,
+        forced: always.then_some("--expand-private always"),
+    };
+    Ok(adopt_derived(
+        isl, w, derived, gate, rung_opts, before, opts, report, lap,
+    ))
+}
+
+/// Accumulations with a parallel loop of their own split in partial
+/// results (`scop::partials`: gramschmidt's `R[k][j] += Q[i][k] *
+/// A[i][j]`, where each thread of `j` ran all of `i`), where the GPU
+/// model estimates the region at under `PARTIALS_MARGIN` of the
+/// original: the outcome with them and the notes for `-v`. Saved
+/// schedules name the model's statements as the user's code has them:
+/// none with one.
+#[allow(clippy::too_many_arguments)]
+fn with_partials(
+    isl: &Isl,
+    w: &mut Work,
+    o: &RegionOutcome,
+    rung_opts: &RungCompile,
+    before: &FileReport,
+    opts: &Options,
+    report: &mut FileReport,
+    lap: &mut Lap<'_>,
+) -> Result<Option<(RegionOutcome, Vec<String>)>> {
+    // `--split-reductions always` splits wherever the model allows it,
+    // on every target with a device: for testing the transformation.
+    let always = opts.split_reductions == HoistPolicy::Always;
+    if opts.split_reductions == HoistPolicy::Never
+        || opts.target == Target::C
+        || opts.load_schedule.is_some()
+        || opts.save_schedule.is_some()
+        || rung_opts.options.original
+    {
+        return Ok(None);
+    }
+    // Shorter chains for more threads: worth a compilation only where
+    // kernels bound by one thread's chain are a good part of the time.
+    let ours = estimate_of(isl, &w.scop, &w.deps, o, opts);
+    if !always
+        && !ours
+            .as_ref()
+            .is_some_and(|e| span_share(&e.0) >= EXPANSION_SERIAL_SHARE)
+    {
+        return Ok(None);
+    }
+    // Accumulations that are no reduction here: those left in kernels of
+    // one thread become reductions later (`with_reductions`), a tree
+    // rather than lanes.
+    let cands: Vec<scop::reductions::Candidate> =
+        scop::reductions::candidates(&w.scop, opts.reductions)
+            .map_err(|e| at_region(e, &w.scop))?
+            .into_iter()
+            .filter(|c| !c.stmts.iter().any(|s| o.sequential.contains(s)))
+            .collect();
+    if cands.is_empty() {
+        return Ok(None);
+    }
+    let Some(derived) =
+        scop::partials::split(isl, &w.scop, &cands).map_err(|e| at_region(e, &w.scop))?
     else {
         return Ok(None);
     };
-    let theirs = estimate_of(isl, &expanded, &d, &o, opts);
-    let why = match (&ours, &theirs) {
-        (Some(ours), Some(theirs)) if faster_by(ours, theirs, EXPANSION_MARGIN) => format!(
-            "GPU model: {:.3} ms against {:.3} ms",
-            theirs.0.total_ms, ours.0.total_ms
-        ),
-        _ if always => "--expand-private always".to_string(),
-        _ => return Ok(None),
+    let gate = Gate {
+        ours: ours.as_ref(),
+        margin: PARTIALS_MARGIN,
+        forced: always.then_some("--split-reductions always"),
     };
-    let notes: Vec<String> = notes
-        .into_iter()
-        .map(|n| format!("{} ({})", n, why))
-        .collect();
-    again.placements.extend(notes.iter().cloned());
-    adopt(w, expanded, d, none_excluded, again, report);
-    Ok(Some((o, notes)))
+    Ok(adopt_derived(
+        isl, w, derived, gate, rung_opts, before, opts, report, lap,
+    ))
 }
+
+/// The GPU model's estimate of a region with split accumulations must be
+/// under this share of the original's (`with_partials`): the partials
+/// take a launch more per execution of the loops around.
+const PARTIALS_MARGIN: f64 = 0.75;
 
 /// The GPU model's estimate of a region with expanded arrays must be
 /// under this share of the original's (`with_expansion`): the copies

@@ -52,6 +52,14 @@ impl Expr {
         }
     }
 
+    /// Whether `name` is one of the expression's identifiers.
+    pub fn mentions(&self, name: &str) -> bool {
+        match &self.kind {
+            ExprKind::Ident(n) => n == name,
+            _ => self.children().into_iter().any(|c| c.mentions(name)),
+        }
+    }
+
     /// Every identifier in the expression (array names included), in order.
     pub fn idents(&self, out: &mut Vec<String>) {
         match &self.kind {

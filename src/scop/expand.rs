@@ -218,13 +218,18 @@ fn fresh(scop: &Scop, base: &str) -> String {
 
 /// `{ S[i0, ...] -> [i0, ..., i(depth-1)] }` for statement `st`.
 fn prefix_map(isl: &Isl, scop: &Scop, st: &Statement, depth: usize) -> Result<Map> {
+    loops_map(isl, scop, st, 0..depth)
+}
+
+/// `{ S[i0, ...] -> [i(from), ..., i(to-1)] }` for statement `st`.
+fn loops_map(isl: &Isl, scop: &Scop, st: &Statement, loops: std::ops::Range<usize>) -> Result<Map> {
     let it: Vec<String> = (0..st.iterators.len()).map(|k| format!("x{}", k)).collect();
     isl.map(&format!(
         "{} -> {{ {}[{}] -> [{}] }}",
         scop.param_prefix(),
         st.name,
         it.join(", "),
-        it[..depth].join(", ")
+        it[loops].join(", ")
     ))
     .isl(isl, STAGE)
 }
@@ -234,6 +239,17 @@ fn prefix_map(isl: &Isl, scop: &Scop, st: &Statement, depth: usize) -> Result<Ma
 /// region runs its compiled code (the entry check: `Scop::checked`),
 /// whatever the user's assumptions say.
 fn loop_extents(isl: &Isl, scop: &Scop, c: &Candidate) -> Result<Option<Vec<i64>>> {
+    loop_extents_of(isl, scop, &c.stmts, 0..c.depth)
+}
+
+/// `loop_extents` of the loops `loops` (at those depths) of the
+/// statements `stmts`, which share them.
+pub(super) fn loop_extents_of(
+    isl: &Isl,
+    scop: &Scop,
+    stmts: &[usize],
+    loops: std::ops::Range<usize>,
+) -> Result<Option<Vec<i64>>> {
     let context = isl.set(&scop.context).isl(isl, STAGE)?;
     let checked = match &scop.checked {
         Some(t) => isl.set(t).isl(isl, STAGE)?,
@@ -246,9 +262,9 @@ fn loop_extents(isl: &Isl, scop: &Scop, c: &Candidate) -> Result<Option<Vec<i64>
     // superset of what runs, whatever the assumptions).
     let mut under: Option<Set> = None;
     let mut loose: Option<Set> = None;
-    for &s in &c.stmts {
+    for &s in stmts {
         let st = &scop.stmts[s];
-        let p = prefix_map(isl, scop, st, c.depth)?;
+        let p = loops_map(isl, scop, st, loops.clone())?;
         let dom = isl.set(&st.domain).isl(isl, STAGE)?;
         let free = dom
             .copy()
@@ -271,7 +287,8 @@ fn loop_extents(isl: &Isl, scop: &Scop, c: &Candidate) -> Result<Option<Vec<i64>
     };
     let mut extents = Vec::new();
     let flat = under.project_out_all_params().isl(isl, STAGE)?;
-    for k in 0..c.depth {
+    let n = loops.len();
+    for k in 0..n {
         let max = flat
             .copy()
             .isl(isl, STAGE)?
@@ -288,7 +305,7 @@ fn loop_extents(isl: &Isl, scop: &Scop, c: &Candidate) -> Result<Option<Vec<i64>
         .enumerate()
         .map(|(k, e)| format!("x{k} < 0 or x{k} >= {e}"))
         .collect();
-    let vars: Vec<String> = (0..c.depth).map(|k| format!("x{}", k)).collect();
+    let vars: Vec<String> = (0..n).map(|k| format!("x{}", k)).collect();
     let bad = isl
         .set(&format!(
             "{} -> {{ [{}] : {} }}",
@@ -392,11 +409,31 @@ fn apply(isl: &Isl, scop: &mut Scop, c: &Candidate, plan: &Plan) -> Result<bool>
             add_store(isl, scop, c, plan, &a, stores)?;
         }
     }
-    let elems = plan.extents.iter().fold(1f64, |p, &e| p * e as f64);
+    let what = format!(
+        "{}, the copies of {} (the region at line {})",
+        plan.name, c.array, scop.begin_line
+    );
+    add_local_array(scop, &plan.name, &a, &plan.extents, &what);
+    Ok(true)
+}
+
+/// Declares `name`, a region-local array of `like`'s element type with
+/// constant `extents`: device versions keep it in device memory, host
+/// versions take it from the heap (far larger than what a stack holds:
+/// doitgen's copies are 27 MB) through the prelude's
+/// `pencilc_host_alloc`, which names `what` if it fails.
+pub(super) fn add_local_array(
+    scop: &mut Scop,
+    name: &str,
+    like: &Array,
+    extents: &[i64],
+    what: &str,
+) {
+    let elems = extents.iter().fold(1f64, |p, &e| p * e as f64);
     scop.arrays.push(Array {
-        name: plan.name.clone(),
-        elem_type: a.elem_type.clone(),
-        extents: plan.extents.iter().map(|&e| Extent::Const(e)).collect(),
+        name: name.to_string(),
+        elem_type: like.elem_type.clone(),
+        extents: extents.iter().map(|&e| Extent::Const(e)).collect(),
         read: true,
         written: true,
         local: true,
@@ -407,32 +444,24 @@ fn apply(isl: &Isl, scop: &mut Scop, c: &Candidate, plan: &Plan) -> Result<bool>
         layout: None,
         no_address: false,
         wide_index: elems > i32::MAX as f64,
-        loc: a.loc.clone(),
+        loc: like.loc.clone(),
     });
-    // Host versions keep it on the heap: it is far larger than what a
-    // stack holds (doitgen: 27 MB).
-    let dims: String = plan.extents[1..]
-        .iter()
-        .map(|e| format!("[{}]", e))
-        .collect();
-    let size = plan
-        .extents
+    let dims: String = extents[1..].iter().map(|e| format!("[{}]", e)).collect();
+    let size = extents
         .iter()
         .map(|e| e.to_string())
         .collect::<Vec<_>>()
         .join(" * ");
     scop.local_decls.push(format!(
-        "{t} (*{n}){d} = ({t} (*){d}) pencilc_host_alloc(sizeof({t}) * {size}, \"{n}, the copies of {v} (the region at line {line})\");",
-        t = a.elem_type,
-        n = plan.name,
+        "{t} (*{n}){d} = ({t} (*){d}) pencilc_host_alloc(sizeof({t}) * {size}, \"{what}\");",
+        t = like.elem_type,
+        n = name,
         d = dims,
         size = size,
-        v = c.array,
-        line = scop.begin_line,
+        what = what,
     ));
     scop.local_frees
-        .push(format!("pencilc_host_free({});", plan.name));
-    Ok(true)
+        .push(format!("pencilc_host_free({});", name));
 }
 
 /// Replaces every element `var[e...]` (all `rank` subscripts) in `e` by

@@ -18,6 +18,7 @@ pub mod frame;
 mod index_values;
 mod last_writes;
 pub mod nesting;
+pub mod partials;
 pub mod prologue;
 mod reduction_uses;
 pub mod reductions;

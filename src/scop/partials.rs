@@ -1,0 +1,805 @@
+//! Accumulations split into partial results: gramschmidt's `R[k][j] +=
+//! Q[i][k] * A[i][j]` over `i`, inside the parallel loop `j`, becomes
+//!
+//! ```text
+//! P[r][j] = 0                                         (r < 32)
+//! P[r][j] += Q[32 q + r][k] * A[32 q + r][j]          (r < 32, each q)
+//! R[k][j] += P[r][j]                                  (r < 32, in order)
+//! ```
+//!
+//! with `P` a region-local array. An accumulation with a parallel loop of
+//! its own is no reduction (`reductions`): each thread of that loop runs
+//! the whole accumulation, a chain as long as the loop (gramschmidt at
+//! LARGE: 1,000 steps on each of at most 1,200 threads, per launch). Split
+//! in 32 lanes, the lanes are parallel too, and the chains are 32 times
+//! shorter, plus 32 steps to combine them. Every lane's partial is
+//! combined in a fixed order: the result does not depend on the schedule
+//! or the device, only on the order of the terms, which changes as a
+//! reduction's does (a floating-point sum may round otherwise: the
+//! candidates are `reductions::candidates` under `--reductions`).
+//!
+//! The result means what the region means up to that order: the
+//! accumulation's statement is the only one in its loop and the only
+//! access to its variable there (a reduction candidate's conditions), so
+//! the partials start from the identity, take every term once, and add
+//! into the variable where the loop did. The partial array is indexed by
+//! the lane and by as many of the loops around as its size allows,
+//! innermost first; where an outer loop has no index of its own (`k`
+//! above), iterations of it reuse the partials, and the dependences that
+//! reuse makes order them like any other. The schedule of the result is
+//! checked against its own dependences; the driver keeps it where the GPU
+//! model prefers it (`driver::region`).
+
+use super::expand::{add_local_array, loop_extents_of};
+use super::reductions::Candidate;
+use super::{Access, Scop, Statement, StmtBody, StmtId};
+use crate::diag::Result;
+use crate::front::syntax::{subst_expr, AssignOp, BinOp, Expr, ExprKind, RedOp};
+use crate::isl::IslText;
+use crate::isl::{Isl, IslResultExt};
+use isl_rs::{DimType, Map, Set};
+
+const STAGE: &str = "scop";
+
+/// Lanes per accumulation: a warp's width, so that a lane per thread of a
+/// warp reads 32 consecutive terms where the terms run along the
+/// accumulation's loop.
+pub const LANES: i64 = 32;
+
+/// A partial array takes at most this many bytes of device memory.
+pub const MAX_PARTIAL_BYTES: f64 = (64u64 << 20) as f64;
+
+/// The region with each candidate that can be split in partials, and
+/// what `-v` says of each; `None` where none can.
+pub fn split(isl: &Isl, scop: &Scop, cands: &[Candidate]) -> Result<Option<(Scop, Vec<String>)>> {
+    let mut out = scop.clone();
+    let mut notes = Vec::new();
+    // The lane and the step: a numbered family no name of the region or
+    // its file can be, the same for every split.
+    let names = scop.all_names();
+    let family = crate::front::names::fresh_prefix(names.iter().copied(), "pencilc_lane", &[]);
+    let iters = (format!("{}0", family), format!("{}1", family));
+    for c in cands {
+        let Some(plan) = plan(isl, &out, c)? else {
+            continue;
+        };
+        let mut next = out.clone();
+        if !apply(isl, &mut next, c, &plan, &iters)? {
+            continue;
+        }
+        let st = &out.stmts[c.stmts[0]];
+        let l = st.iterators.len() - 1;
+        let by: Vec<String> = st.iterators[plan.from..l]
+            .iter()
+            .map(|i| format!("`{}`", i))
+            .collect();
+        notes.push(format!(
+            "line {}: `{}` accumulates over loop `{}` in {} partial results{} (`{}`, {} elements): the loop's terms run on {} threads, then add up in order",
+            st.loc.line,
+            c.var,
+            st.iterators[l],
+            LANES,
+            if by.is_empty() {
+                String::new()
+            } else {
+                format!(" per iteration of loop(s) {}", by.join(", "))
+            },
+            plan.name,
+            plan.extents.iter().product::<i64>(),
+            LANES,
+        ));
+        out = next;
+    }
+    Ok((!notes.is_empty()).then_some((out, notes)))
+}
+
+/// How one accumulation is split.
+struct Plan {
+    /// The partial array's name.
+    name: String,
+    /// Its extents: the lanes', then the indexed loops'.
+    extents: Vec<i64>,
+    /// The first loop around the accumulation that indexes the partials
+    /// (the loops `from..depth` do).
+    from: usize,
+    /// The accumulation's positions in the original schedule (its 2d+1
+    /// constants).
+    betas: Vec<i64>,
+    /// The length of the original schedules.
+    len: usize,
+}
+
+/// The split of `c`, where the model allows one.
+fn plan(isl: &Isl, scop: &Scop, c: &Candidate) -> Result<Option<Plan>> {
+    // One statement, the only one in the accumulation's loop, which is its
+    // innermost, of a sum or product.
+    let [s] = c.stmts[..] else {
+        return Ok(None);
+    };
+    let st = &scop.stmts[s];
+    // The accumulation's innermost loop is split (the candidate's loops
+    // may start further out: `y[i] += A[i][j] * x[j]` accumulates over
+    // `i` and `j` together, each `y[i]` over `j`).
+    let Some(l) = st.iterators.len().checked_sub(1) else {
+        return Ok(None);
+    };
+    if l == 0
+        || c.depth > l
+        || !matches!(c.op, RedOp::Add | RedOp::Mul)
+        || scop.host_prologue.contains(&s)
+        || scop.independent.contains(&format!("{}[", st.name))
+    {
+        return Ok(None);
+    }
+    let Some(a) = scop.array(&c.var) else {
+        return Ok(None);
+    };
+    if a.layout.as_ref().is_some_and(|l| l.host_flat) || !a.members.is_empty() || a.no_address {
+        return Ok(None);
+    }
+    let StmtBody::Assign { lhs, .. } = &st.body else {
+        return Ok(None);
+    };
+    // The element accumulated into: the same in every iteration of the
+    // loop, written without its iterator.
+    if lhs.mentions(&st.iterators[l]) {
+        return Ok(None);
+    }
+    if st
+        .reads
+        .iter()
+        .chain(st.writes.iter())
+        .any(|x| x.may && x.array == c.var)
+        || st.writes.iter().any(|w| w.array != c.var)
+    {
+        return Ok(None);
+    }
+    let Some(betas) = super::reductions::positions(isl, &st.schedule)? else {
+        return Ok(None);
+    };
+    if betas.len() <= l {
+        return Ok(None);
+    }
+    let mut len = 0;
+    for t in scop.stmts.iter() {
+        len = len.max(schedule_len(isl, &t.schedule)?);
+    }
+    // Alone in its loop: no other statement shares the loop's position.
+    for (t, other) in scop.stmts.iter().enumerate() {
+        if t == s || other.iterators.len() <= l {
+            continue;
+        }
+        match super::reductions::positions(isl, &other.schedule)? {
+            Some(p) if p.len() > l && p[..=l] != betas[..=l] => {}
+            _ => return Ok(None),
+        }
+    }
+    // The partials are indexed by the loops around, innermost first, as
+    // many as have constant bounds and fit.
+    let elem = super::elem_bytes(&a.elem_type);
+    let mut chosen = None;
+    for from in 0..=l {
+        let Some(ext) = loop_extents_of(isl, scop, &[s], from..l)? else {
+            continue;
+        };
+        let mut extents = vec![LANES];
+        extents.extend(ext);
+        let bytes = extents.iter().fold(elem, |p, &e| p * e as f64);
+        if bytes <= MAX_PARTIAL_BYTES {
+            chosen = Some((from, extents));
+            break;
+        }
+    }
+    let Some((from, extents)) = chosen else {
+        return Ok(None);
+    };
+    let name = fresh(scop, &format!("pencilc_p_{}", c.var));
+    Ok(Some(Plan {
+        name,
+        extents,
+        from,
+        betas,
+        len,
+    }))
+}
+
+/// How many dimensions `schedule` (a statement's map) has.
+fn schedule_len(isl: &Isl, schedule: &str) -> Result<usize> {
+    Ok(isl
+        .map(schedule)
+        .isl(isl, STAGE)?
+        .dim(DimType::Out)
+        .isl(isl, STAGE)? as usize)
+}
+
+/// `base`, or `base_1`, ...: a name neither the user's code, the file
+/// nor the device languages have.
+fn fresh(scop: &Scop, base: &str) -> String {
+    let mut name = base.to_string();
+    let mut k = 0;
+    while scop.is_name_taken(&name) {
+        k += 1;
+        name = format!("{}_{}", base, k);
+    }
+    name
+}
+
+/// Splits the accumulation: its statement becomes the partials' (over
+/// the loops around, the lane and the step), and two statements are
+/// added, one that starts each partial and one that adds them into the
+/// variable; `false` where some access is not a whole element of the
+/// variable.
+fn apply(
+    isl: &Isl,
+    scop: &mut Scop,
+    c: &Candidate,
+    plan: &Plan,
+    (lane, step): &(String, String),
+) -> Result<bool> {
+    let s = c.stmts[0];
+    let st = scop.stmts[s].clone();
+    let l = st.iterators.len() - 1;
+    let a = scop.array(&c.var).expect("candidates exist").clone();
+    let rank = a.extents.len();
+    let params = scop.param_prefix();
+    let outer: Vec<String> = (0..l).map(|k| format!("x{}", k)).collect();
+    let with = |extra: &[&str]| -> String {
+        outer
+            .iter()
+            .map(|x| x.as_str())
+            .chain(extra.iter().copied())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let domain = isl.set(&st.domain).isl(isl, STAGE)?;
+    // part[x, r, q] -> S[x, 32 q + r]
+    let to_original = isl
+        .map(&format!(
+            "{params} -> {{ {n}[{xrq}] -> {n}[{xi}] : 0 <= r < {lanes} }}",
+            n = st.name,
+            xrq = with(&["r", "q"]),
+            xi = with(&[&format!("{} * q + r", LANES)]),
+            lanes = LANES
+        ))
+        .isl(isl, STAGE)?;
+    let part_domain = to_original
+        .copy()
+        .isl(isl, STAGE)?
+        .intersect_range(domain.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .domain()
+        .isl(isl, STAGE)?;
+    // The lanes with a term, at each iteration of the loops around.
+    let lanes = part_domain
+        .copy()
+        .isl(isl, STAGE)?
+        .project_out(DimType::Set, (l + 1) as u32, 1)
+        .isl(isl, STAGE)?;
+    let n = scop.stmts.len();
+    let (init_name, comb_name) = (format!("S_{}", n), format!("S_{}", n + 1));
+    let named = |set: &Set, name: &str| -> Result<Set> {
+        set.copy()
+            .isl(isl, STAGE)?
+            .set_tuple_name(name)
+            .isl(isl, STAGE)
+    };
+    let init_domain = named(&lanes, &init_name)?;
+    let comb_domain = named(&lanes, &comb_name)?;
+    // The partials' element of an instance: [r, x(from)..x(l-1)].
+    let indexed: Vec<String> = std::iter::once("r".to_string())
+        .chain(outer[plan.from..].iter().cloned())
+        .collect();
+    let partial = |stmt: &str, dims: &str, dom: &Set| -> Result<String> {
+        isl.map(&format!(
+            "{params} -> {{ {stmt}[{dims}] -> {p}[{e}] }}",
+            p = plan.name,
+            e = indexed.join(", ")
+        ))
+        .isl(isl, STAGE)?
+        .intersect_domain(dom.copy().isl(isl, STAGE)?)
+        .isl(isl, STAGE)?
+        .text(isl, STAGE)
+    };
+    // The partials' statement: the accumulation's accesses through
+    // `to_original`, the variable's element replaced by the partial's.
+    let mut part = st.clone();
+    let through = |relation: &str| -> Result<String> {
+        to_original
+            .copy()
+            .isl(isl, STAGE)?
+            .apply_range(isl.map(relation).isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .intersect_domain(part_domain.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .text(isl, STAGE)
+    };
+    let part_partial = partial(&st.name, &with(&["r", "q"]), &part_domain)?;
+    for acc in part.reads.iter_mut().chain(part.writes.iter_mut()) {
+        if acc.array == c.var {
+            acc.array = plan.name.clone();
+            acc.relation = part_partial.clone();
+        } else {
+            acc.relation = through(&acc.relation)?;
+        }
+    }
+    let ident = |n: &str| Expr {
+        kind: ExprKind::Ident(n.to_string()),
+        loc: st.loc.clone(),
+    };
+    let partial_expr = indexed_expr(
+        &plan.name,
+        std::iter::once(ident(&lane))
+            .chain(st.iterators[plan.from..l].iter().map(|i| ident(i)))
+            .collect(),
+        &st.loc,
+    );
+    let i = st.iterators[l].clone();
+    // i = 32 q + r
+    let i_value = Expr {
+        kind: ExprKind::Binary(
+            BinOp::Add,
+            Box::new(Expr {
+                kind: ExprKind::Binary(
+                    BinOp::Mul,
+                    Box::new(Expr {
+                        kind: ExprKind::Int(LANES, LANES.to_string()),
+                        loc: st.loc.clone(),
+                    }),
+                    Box::new(ident(&step)),
+                ),
+                loc: st.loc.clone(),
+            }),
+            Box::new(ident(&lane)),
+        ),
+        loc: st.loc.clone(),
+    };
+    let StmtBody::Assign { lhs, op, rhs } = &st.body else {
+        return Ok(false);
+    };
+    let (mut part_lhs, mut part_rhs) = (lhs.clone(), rhs.clone());
+    if !replace_element(&mut part_lhs, &c.var, rank, &partial_expr)
+        || !replace_element(&mut part_rhs, &c.var, rank, &partial_expr)
+    {
+        return Ok(false);
+    }
+    let by_i = |n: &str| (n == i).then(|| i_value.clone());
+    part.body = StmtBody::Assign {
+        lhs: part_lhs,
+        op: *op,
+        rhs: subst_expr(&part_rhs, &by_i),
+    };
+    part.iterators = st.iterators[..l]
+        .iter()
+        .cloned()
+        .chain([lane.clone(), step.clone()])
+        .collect();
+    let it = st.iterator_types[l];
+    part.iterator_types = st.iterator_types[..l]
+        .iter()
+        .copied()
+        .chain([it, it])
+        .collect();
+    part.domain = part_domain.text(isl, STAGE)?;
+    // Schedules: the loops around as the accumulation's, then the start,
+    // the partials and the sum at the loop's place and the two after it.
+    let new_len = plan.len.max(2 * l + 5);
+    let own_len = schedule_len(isl, &st.schedule)?;
+    let around = isl
+        .map(&st.schedule)
+        .isl(isl, STAGE)?
+        .project_out(DimType::Out, (2 * l) as u32, (own_len - 2 * l) as u32)
+        .isl(isl, STAGE)?
+        .project_out(DimType::In, l as u32, 1)
+        .isl(isl, STAGE)?
+        .set_tuple_name(DimType::In, &st.name)
+        .isl(isl, STAGE)?;
+    let beta = plan.betas[l];
+    let schedule_of = |stmt: &str, inner: &[&str], tail: Vec<String>| -> Result<String> {
+        let dims = with(inner);
+        let to_around = isl
+            .map(&format!(
+                "{params} -> {{ {stmt}[{dims}] -> {n}[{x}] }}",
+                n = st.name,
+                x = with(&[])
+            ))
+            .isl(isl, STAGE)?;
+        let mut tail = tail;
+        while 2 * l + tail.len() < new_len {
+            tail.push("0".to_string());
+        }
+        let own = isl
+            .map(&format!(
+                "{params} -> {{ {stmt}[{dims}] -> [{t}] }}",
+                t = tail.join(", ")
+            ))
+            .isl(isl, STAGE)?;
+        let m: Map = to_around
+            .apply_range(around.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .range_product(own)
+            .isl(isl, STAGE)?
+            .flatten_range()
+            .isl(isl, STAGE)?;
+        m.text(isl, STAGE)
+    };
+    part.schedule = schedule_of(
+        &st.name,
+        &["r", "q"],
+        vec![(beta + 1).to_string(), "r".into(), "0".into(), "q".into()],
+    )?;
+    let init_schedule = schedule_of(&init_name, &["r"], vec![beta.to_string(), "r".into()])?;
+    let comb_schedule = schedule_of(&comb_name, &["r"], vec![(beta + 2).to_string(), "r".into()])?;
+    // The variable's element at an iteration of the loops around.
+    let element_of = |stmt: &str, dom: &Set| -> Result<Option<String>> {
+        let Some(w) = st.writes.iter().find(|w| w.array == c.var) else {
+            return Ok(None);
+        };
+        let to_s = isl
+            .map(&format!(
+                "{params} -> {{ {stmt}[{xr}] -> {n}[{xi}] }}",
+                xr = with(&["r"]),
+                n = st.name,
+                xi = with(&["i"])
+            ))
+            .isl(isl, STAGE)?
+            .intersect_range(domain.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        let m = to_s
+            .apply_range(isl.map(&w.relation).isl(isl, STAGE)?)
+            .isl(isl, STAGE)?
+            .intersect_domain(dom.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        if !m.is_single_valued().isl(isl, STAGE)? {
+            return Ok(None);
+        }
+        Ok(Some(m.text(isl, STAGE)?))
+    };
+    let Some(element) = element_of(&comb_name, &comb_domain)? else {
+        return Ok(false);
+    };
+    // Every later statement of the accumulation's loop body moves two
+    // places on; every schedule gets the new length.
+    let shift = |text: &str, positions: Option<Vec<i64>>| -> Result<String> {
+        let m = isl.map(text).isl(isl, STAGE)?;
+        let k = m.dim(DimType::Out).isl(isl, STAGE)? as usize;
+        let later =
+            positions.is_some_and(|p| p.len() > l && p[..l] == plan.betas[..l] && p[l] > beta);
+        let t: Vec<String> = (0..k).map(|d| format!("t{}", d)).collect();
+        let mut moved = t.clone();
+        if later {
+            moved[2 * l] = format!("t{} + 2", 2 * l);
+        }
+        while moved.len() < new_len {
+            moved.push("0".to_string());
+        }
+        let f = isl
+            .map(&format!(
+                "{{ [{}] -> [{}] }}",
+                t.join(", "),
+                moved.join(", ")
+            ))
+            .isl(isl, STAGE)?;
+        m.apply_range(f).isl(isl, STAGE)?.text(isl, STAGE)
+    };
+    for (t, other) in scop.stmts.iter_mut().enumerate() {
+        if t == s {
+            continue;
+        }
+        let p = super::reductions::positions(isl, &other.schedule)?;
+        other.schedule = shift(&other.schedule, p)?;
+    }
+    for k in scop.kills.iter_mut() {
+        let p = super::reductions::positions(isl, &k.schedule)?;
+        k.schedule = shift(&k.schedule, p)?;
+    }
+    scop.stmts[s] = part;
+    // The start of each partial: the identity of the operator.
+    let identity = match c.op {
+        RedOp::Mul => 1,
+        _ => 0,
+    };
+    let loc = st.loc.clone();
+    let outer_iters: Vec<String> = st.iterators[..l].to_vec();
+    let mut types = st.iterator_types[..l].to_vec();
+    types.push(it);
+    let init = Statement {
+        id: StmtId(n),
+        name: init_name.clone(),
+        iterators: outer_iters.iter().cloned().chain([lane.clone()]).collect(),
+        iterator_types: types.clone(),
+        domain: init_domain.text(isl, STAGE)?,
+        schedule: init_schedule,
+        reads: Vec::new(),
+        writes: vec![Access {
+            array: plan.name.clone(),
+            relation: partial(&init_name, &with(&["r"]), &init_domain)?,
+            may: false,
+        }],
+        body: StmtBody::Assign {
+            lhs: partial_expr.clone(),
+            op: AssignOp::Assign,
+            rhs: Expr {
+                kind: ExprKind::Int(identity, identity.to_string()),
+                loc: loc.clone(),
+            },
+        },
+        reductions: Vec::new(),
+        local_names: Vec::new(),
+        loc: loc.clone(),
+    };
+    let comb = Statement {
+        id: StmtId(n + 1),
+        name: comb_name.clone(),
+        iterators: outer_iters.iter().cloned().chain([lane.clone()]).collect(),
+        iterator_types: types,
+        domain: comb_domain.text(isl, STAGE)?,
+        schedule: comb_schedule,
+        reads: vec![
+            Access {
+                array: c.var.clone(),
+                relation: element.clone(),
+                may: false,
+            },
+            Access {
+                array: plan.name.clone(),
+                relation: partial(&comb_name, &with(&["r"]), &comb_domain)?,
+                may: false,
+            },
+        ],
+        writes: vec![Access {
+            array: c.var.clone(),
+            relation: element,
+            may: false,
+        }],
+        body: StmtBody::Assign {
+            lhs: lhs.clone(),
+            op: match c.op {
+                RedOp::Mul => AssignOp::Mul,
+                _ => AssignOp::Add,
+            },
+            rhs: partial_expr,
+        },
+        reductions: Vec::new(),
+        local_names: Vec::new(),
+        loc,
+    };
+    scop.stmts.push(init);
+    scop.stmts.push(comb);
+    let what = format!(
+        "{}, the partial results of {} (the region at line {})",
+        plan.name, c.var, scop.begin_line
+    );
+    add_local_array(scop, &plan.name, &a, &plan.extents, &what);
+    Ok(true)
+}
+
+/// `name[subs...]`.
+fn indexed_expr(name: &str, subs: Vec<Expr>, loc: &crate::diag::Loc) -> Expr {
+    subs.into_iter().fold(
+        Expr {
+            kind: ExprKind::Ident(name.to_string()),
+            loc: loc.clone(),
+        },
+        |b, s| Expr {
+            kind: ExprKind::Index(Box::new(b), Box::new(s)),
+            loc: loc.clone(),
+        },
+    )
+}
+
+/// Replaces every whole element of `var` (all `rank` subscripts; the
+/// variable itself for a scalar) in `e` by `by`; `false` where `var`
+/// appears otherwise (part of an element, inside a subscript).
+fn replace_element(e: &mut Expr, var: &str, rank: usize, by: &Expr) -> bool {
+    // The base of a subscript chain and how many subscripts it has.
+    fn base_of(e: &Expr) -> (&Expr, usize) {
+        match &e.kind {
+            ExprKind::Index(b, _) => {
+                let (base, n) = base_of(b);
+                (base, n + 1)
+            }
+            _ => (e, 0),
+        }
+    }
+    let (base, n) = base_of(e);
+    if matches!(&base.kind, ExprKind::Ident(v) if v == var) {
+        if n != rank {
+            return false;
+        }
+        // The subscripts may not read the variable either.
+        let mut cur: &Expr = e;
+        while let ExprKind::Index(b, i) = &cur.kind {
+            if i.mentions(var) {
+                return false;
+            }
+            cur = b;
+        }
+        *e = by.clone();
+        return true;
+    }
+    e.children_mut()
+        .into_iter()
+        .all(|c| replace_element(c, var, rank, by))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front::cexpr::plain;
+    use crate::scop::reductions::{candidates, ReductionMode};
+    use crate::scop::test_support::scop_of;
+
+    const GRAMSCHMIDT: &str = "void f(int m, int n, double A[1000][1200], double R[1200][1200], double Q[1000][1200]) {\n#pragma scop\nfor (int k = 0; k < n; k++) {\n for (int i = 0; i < m; i++)\n  Q[i][k] = A[i][k] / R[k][k];\n for (int j = k + 1; j < n; j++) {\n  R[k][j] = 0.0;\n  for (int i = 0; i < m; i++)\n   R[k][j] += Q[i][k] * A[i][j];\n  for (int i = 0; i < m; i++)\n   A[i][j] = A[i][j] - Q[i][k] * R[k][j];\n }\n}\n#pragma endscop\n}\n";
+
+    fn text(st: &Statement) -> String {
+        match &st.body {
+            StmtBody::Assign { lhs, op, rhs } => {
+                format!("{} {} {}", plain(lhs), op.c_text(), plain(rhs))
+            }
+            _ => String::new(),
+        }
+    }
+
+    fn split_of(src: &str) -> Option<(Scop, Scop, Vec<String>)> {
+        let scop = scop_of("partials", src);
+        let cands = candidates(&scop, ReductionMode::Auto).unwrap();
+        let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
+        split(&isl, &scop, &cands)
+            .unwrap()
+            .map(|(out, notes)| (scop, out, notes))
+    }
+
+    #[test]
+    fn gramschmidts_products_split_in_lanes() {
+        let (before, out, notes) = split_of(GRAMSCHMIDT).expect("splits");
+        assert_eq!(notes.len(), 1, "{:?}", notes);
+        assert!(
+            notes[0].contains("line 9: `R` accumulates over loop `i` in 32 partial results per iteration of loop(s) `j` (`pencilc_p_R`, 38400 elements)"),
+            "{}",
+            notes[0]
+        );
+        let p = out.array("pencilc_p_R").expect("the partials");
+        assert!(p.local && p.read && p.written);
+        assert_eq!(
+            p.extents,
+            vec![
+                super::super::Extent::Const(32),
+                super::super::Extent::Const(1200)
+            ]
+        );
+        assert_eq!(out.stmts.len(), before.stmts.len() + 2);
+        let s = &out.stmts[2];
+        assert_eq!(
+            text(s),
+            "pencilc_p_R[pencilc_lane0][j] += Q[32 * pencilc_lane1 + pencilc_lane0][k] * A[32 * pencilc_lane1 + pencilc_lane0][j]"
+        );
+        assert_eq!(
+            s.iterators,
+            vec!["k", "j", "pencilc_lane0", "pencilc_lane1"]
+        );
+        let init = &out.stmts[before.stmts.len()];
+        let comb = &out.stmts[before.stmts.len() + 1];
+        assert_eq!(text(init), "pencilc_p_R[pencilc_lane0][j] = 0");
+        assert_eq!(text(comb), "R[k][j] += pencilc_p_R[pencilc_lane0][j]");
+        let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
+        // The terms: each (k, j) iteration's i once, at 32 q + r.
+        let terms = |sc: &Scop, t: usize, to: &str| -> isl_rs::Set {
+            let d = isl.set(&sc.stmts[t].domain).unwrap();
+            isl.map(to)
+                .unwrap()
+                .intersect_domain(d)
+                .unwrap()
+                .range()
+                .unwrap()
+        };
+        let prefix = before.param_prefix();
+        let original = terms(
+            &before,
+            2,
+            &format!("{prefix} -> {{ S_2[k, j, i] -> [k, j, i] }}"),
+        );
+        let split_terms = terms(
+            &out,
+            2,
+            &format!("{prefix} -> {{ S_2[k, j, r, q] -> [k, j, 32q + r] }}"),
+        );
+        assert!(original.is_equal(&split_terms).unwrap());
+        // Order: the start before the partials before their sum, all
+        // after `R[k][j] = 0.0` and before the update of `A` in the same
+        // (k, j) iteration.
+        let at = |sc: &Scop, t: usize, point: &str| -> isl_rs::Set {
+            let d = isl.set(&sc.stmts[t].domain).unwrap();
+            let p = isl.set(&format!("{prefix} -> {{ {} }}", point)).unwrap();
+            isl.map(&sc.stmts[t].schedule)
+                .unwrap()
+                .intersect_domain(d.intersect(p).unwrap())
+                .unwrap()
+                .range()
+                .unwrap()
+        };
+        let order = [
+            at(&out, 1, "S_1[2, 5]"),
+            at(&out, init.id.0, &format!("{}[2, 5, 0]", init.name)),
+            at(&out, 2, "S_2[2, 5, 0, 0]"),
+            at(&out, 2, "S_2[2, 5, 31, 0]"),
+            at(&out, comb.id.0, &format!("{}[2, 5, 31]", comb.name)),
+            at(&out, 3, "S_3[2, 5, 0]"),
+            at(&out, 0, "S_0[3, 0]"),
+        ];
+        let ctx = isl
+            .set(&format!("{prefix} -> {{ : m = 1000 and n = 1200 }}"))
+            .unwrap();
+        for (k, w) in order.windows(2).enumerate() {
+            let a = w[0]
+                .copy()
+                .unwrap()
+                .intersect_params(ctx.copy().unwrap())
+                .unwrap();
+            let b = w[1]
+                .copy()
+                .unwrap()
+                .intersect_params(ctx.copy().unwrap())
+                .unwrap();
+            assert!(!a.is_empty().unwrap() && !b.is_empty().unwrap(), "{}", k);
+            assert!(!a.lex_lt_set(b).unwrap().is_empty().unwrap(), "{}", k);
+        }
+    }
+
+    /// Where the partials of every iteration fit, none is reused.
+    #[test]
+    fn small_partials_have_an_index_per_loop_around() {
+        let small = GRAMSCHMIDT.replace("1000", "100").replace("1200", "120");
+        let (_, out, notes) = split_of(&small).expect("splits");
+        assert!(
+            notes[0].contains("per iteration of loop(s) `k`, `j` (`pencilc_p_R`, 456960 elements)"),
+            "{}",
+            notes[0]
+        );
+        assert_eq!(
+            text(&out.stmts[2]),
+            "pencilc_p_R[pencilc_lane0][k][j] += Q[32 * pencilc_lane1 + pencilc_lane0][k] * A[32 * pencilc_lane1 + pencilc_lane0][j]"
+        );
+    }
+
+    #[test]
+    fn accumulations_beside_other_statements_in_their_loop_stay() {
+        let src = "void f(int n, double A[100][100], double x[100], double y[100], double t[100][100]) {\n#pragma scop\nfor (int i = 0; i < n; i++)\n for (int j = 0; j < n; j++) {\n  y[i] += A[i][j] * x[j];\n  t[i][j] = 2.0 * x[j];\n }\n#pragma endscop\n}\n";
+        assert!(split_of(src).is_none());
+    }
+
+    #[test]
+    fn sums_written_as_chains_and_differences_split() {
+        let src = "void f(int n, double A[100][100], double x[100], double y[100], double z[100]) {\n#pragma scop\nfor (int i = 0; i < n; i++)\n for (int j = 0; j < n; j++)\n  y[i] = y[i] + A[i][j] * x[j];\nfor (int i = 0; i < n; i++)\n for (int j = 0; j < n; j++)\n  z[i] -= A[j][i];\n#pragma endscop\n}\n";
+        let (_, out, notes) = split_of(src).expect("splits");
+        assert_eq!(notes.len(), 2, "{:?}", notes);
+        assert_eq!(
+            text(&out.stmts[0]),
+            "pencilc_p_y[pencilc_lane0][i] = pencilc_p_y[pencilc_lane0][i] + A[i][32 * pencilc_lane1 + pencilc_lane0] * x[32 * pencilc_lane1 + pencilc_lane0]"
+        );
+        assert_eq!(
+            text(&out.stmts[1]),
+            "pencilc_p_z[pencilc_lane0][i] -= A[32 * pencilc_lane1 + pencilc_lane0][i]"
+        );
+        let combs: Vec<String> = out.stmts[2..].iter().map(text).collect();
+        assert!(
+            combs.contains(&"y[i] += pencilc_p_y[pencilc_lane0][i]".to_string()),
+            "{:?}",
+            combs
+        );
+        assert!(
+            combs.contains(&"z[i] += pencilc_p_z[pencilc_lane0][i]".to_string()),
+            "{:?}",
+            combs
+        );
+    }
+
+    #[test]
+    fn subscripts_of_the_loop_keep_their_precedence() {
+        let src = "void f(int n, double A[100][300], double y[100]) {\n#pragma scop\nfor (int i = 0; i < n; i++)\n for (int j = 0; j < 100; j++)\n  y[i] += A[i][2 * j + 1] * j;\n#pragma endscop\n}\n";
+        let (_, out, _) = split_of(src).expect("splits");
+        assert_eq!(
+            text(&out.stmts[0]),
+            "pencilc_p_y[pencilc_lane0][i] += A[i][2 * (32 * pencilc_lane1 + pencilc_lane0) + 1] * (32 * pencilc_lane1 + pencilc_lane0)"
+        );
+    }
+}
