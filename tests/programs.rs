@@ -2062,6 +2062,89 @@ fn privatised_arrays_get_a_copy_per_iteration_in_device_memory() {
     assert_eq!(cpu.matches(note).count(), 0, "{}", cpu);
 }
 
+/// Accumulations with a parallel loop of their own split in 32 partial
+/// results (`scop::partials`): gramschmidt's products, a chain, a
+/// difference over a loop that counts down, a product, an integer sum, a
+/// triangular loop, a scalar with a copy per row, a forward substitution
+/// whose terms read other elements of the variable, a loop of step 3
+/// whose iterator the caller reads after the region, an unsigned
+/// iterator; a loop with another statement is left whole. Right on every
+/// target with the split forced (the values make every order of the
+/// terms exact); at the declared sizes the GPU model splits
+/// gramschmidt's, whose threads each ran 1,000 products.
+#[test]
+fn accumulations_inside_parallel_loops_split_in_partial_results() {
+    let forced = ["--split-reductions", "always"];
+    check("split_reductions");
+    check_with("split_reductions", "-always", &forced);
+    check_with(
+        "split_reductions",
+        "-h100",
+        &["--device", "nvidia-h100", "--split-reductions", "always"],
+    );
+    check_cuda_emulated_with("split_reductions", &forced, "always");
+    let note = "partial results";
+    let log = verbose_log_with(
+        "split_reductions",
+        &["--device", "nvidia-h100", "--split-reductions", "always"],
+    );
+    for what in [
+        "line 30: `R` accumulates over loop `i` in 32 partial results per iteration of loop(s) `j` (`pencilc_p_R`, 38400 elements)",
+        "line 44: `y` accumulates over loop `j`",
+        "line 47: `z` accumulates over loop `j`",
+        "line 50: `p` accumulates over loop `j`",
+        "line 53: `c` accumulates over loop `j`",
+        "line 63: `t` accumulates over loop `j`",
+        "line 67: `s` accumulates over loop `j`",
+        "line 85: `x` accumulates over loop `k`",
+        "line 89: `y` accumulates over loop `j`",
+        "line 92: `z` accumulates over loop `u`",
+    ] {
+        assert!(log.contains(what), "{}\n{}", what, log);
+    }
+    assert_eq!(log.matches(note).count(), 10, "{}", log);
+    let sizes = "m=1000,n=1200,k=300";
+    let chosen = verbose_log_with(
+        "split_reductions",
+        &["--device", "nvidia-h100", "--gpu-model-params", sizes],
+    );
+    assert!(
+        chosen.contains("line 30: `R` accumulates over loop `i` in 32 partial results")
+            && chosen.contains("(GPU model: "),
+        "{}",
+        chosen
+    );
+    let never = verbose_log_with(
+        "split_reductions",
+        &[
+            "--device",
+            "nvidia-h100",
+            "--gpu-model-params",
+            sizes,
+            "--split-reductions",
+            "never",
+        ],
+    );
+    assert_eq!(never.matches(note).count(), 0, "{}", never);
+    // Not where the order of a floating-point sum must stay.
+    let exact = verbose_log_with(
+        "split_reductions",
+        &[
+            "--device",
+            "nvidia-h100",
+            "--split-reductions",
+            "always",
+            "--reductions",
+            "exact",
+        ],
+    );
+    assert_eq!(exact.matches(note).count(), 1, "{}", exact);
+    assert!(exact.contains("line 53: `c` accumulates"), "{}", exact);
+    // The CPU's description has no GPU model to choose with.
+    let cpu = verbose_log_with("split_reductions", &["--gpu-model-params", sizes]);
+    assert_eq!(cpu.matches(note).count(), 0, "{}", cpu);
+}
+
 /// A band whose only parallel row leaves each GPU thread a long chain of
 /// work (trmm: `j` parallel, `k` and `i` inside each thread), with one of
 /// its sequential rows outside as a host loop and two parallel rows

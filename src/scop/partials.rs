@@ -240,7 +240,6 @@ fn apply(
     let st = scop.stmts[s].clone();
     let l = st.iterators.len() - 1;
     let a = scop.array(&c.var).expect("candidates exist").clone();
-    let rank = a.extents.len();
     let params = scop.param_prefix();
     let outer: Vec<String> = (0..l).map(|k| format!("x{}", k)).collect();
     let with = |extra: &[&str]| -> String {
@@ -289,38 +288,76 @@ fn apply(
     let indexed: Vec<String> = std::iter::once("r".to_string())
         .chain(outer[plan.from..].iter().cloned())
         .collect();
-    let partial = |stmt: &str, dims: &str, dom: &Set| -> Result<String> {
+    let partial = |stmt: &str, dims: &str| -> Result<String> {
         isl.map(&format!(
             "{params} -> {{ {stmt}[{dims}] -> {p}[{e}] }}",
             p = plan.name,
             e = indexed.join(", ")
         ))
         .isl(isl, STAGE)?
-        .intersect_domain(dom.copy().isl(isl, STAGE)?)
-        .isl(isl, STAGE)?
         .text(isl, STAGE)
     };
     // The partials' statement: the accumulation's accesses through
     // `to_original`, the variable's element replaced by the partial's.
     let mut part = st.clone();
+    // Accesses are functions of the iterators, as the front end's are
+    // (the scheduler reads their subscripts off them): the original's
+    // through `i = 32 q + r`, not limited to the domain.
+    let substitution = isl_rs::MultiAff::read_from_str(
+        &isl.ctx,
+        &format!(
+            "{params} -> {{ {n}[{xrq}] -> {n}[{xi}] }}",
+            n = st.name,
+            xrq = with(&["r", "q"]),
+            xi = with(&[&format!("{} * q + r", LANES)]),
+        ),
+    )
+    .isl(isl, STAGE)?;
     let through = |relation: &str| -> Result<String> {
-        to_original
-            .copy()
+        isl.map(relation)
             .isl(isl, STAGE)?
-            .apply_range(isl.map(relation).isl(isl, STAGE)?)
-            .isl(isl, STAGE)?
-            .intersect_domain(part_domain.copy().isl(isl, STAGE)?)
+            .preimage_domain_multi_aff(substitution.copy().isl(isl, STAGE)?)
             .isl(isl, STAGE)?
             .text(isl, STAGE)
     };
-    let part_partial = partial(&st.name, &with(&["r", "q"]), &part_domain)?;
-    for acc in part.reads.iter_mut().chain(part.writes.iter_mut()) {
-        if acc.array == c.var {
-            acc.array = plan.name.clone();
-            acc.relation = part_partial.clone();
-        } else {
-            acc.relation = through(&acc.relation)?;
+    let part_partial = partial(&st.name, &with(&["r", "q"]))?;
+    // The accumulated element, and the variable's other elements the
+    // terms read (`x[i] -= L[i][j] * x[j]`: none the loop updates, by
+    // the candidate's conditions), which stay reads of the variable.
+    let Some(w) = st.writes.iter().find(|w| w.array == c.var) else {
+        return Ok(false);
+    };
+    let accumulated = isl.map(&w.relation).isl(isl, STAGE)?;
+    let mut reads = Vec::new();
+    for acc in &st.reads {
+        if acc.array != c.var {
+            reads.push(Access {
+                relation: through(&acc.relation)?,
+                ..acc.clone()
+            });
+            continue;
         }
+        reads.push(Access {
+            array: plan.name.clone(),
+            relation: part_partial.clone(),
+            may: false,
+        });
+        let others = isl
+            .map(&acc.relation)
+            .isl(isl, STAGE)?
+            .subtract(accumulated.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        if !others.is_empty().isl(isl, STAGE)? {
+            reads.push(Access {
+                relation: through(&others.text(isl, STAGE)?)?,
+                ..acc.clone()
+            });
+        }
+    }
+    part.reads = reads;
+    for acc in part.writes.iter_mut() {
+        acc.array = plan.name.clone();
+        acc.relation = part_partial.clone();
     }
     let ident = |n: &str| Expr {
         kind: ExprKind::Ident(n.to_string()),
@@ -356,10 +393,13 @@ fn apply(
     let StmtBody::Assign { lhs, op, rhs } = &st.body else {
         return Ok(false);
     };
+    // The accumulated element wherever the body names it as its
+    // left-hand side does; the terms' own elements of the variable stay.
+    let me = crate::front::cexpr::plain(lhs);
     let (mut part_lhs, mut part_rhs) = (lhs.clone(), rhs.clone());
-    if !replace_element(&mut part_lhs, &c.var, rank, &partial_expr)
-        || !replace_element(&mut part_rhs, &c.var, rank, &partial_expr)
-    {
+    replace_printed(&mut part_lhs, &me, &partial_expr);
+    replace_printed(&mut part_rhs, &me, &partial_expr);
+    if part_lhs.mentions(&c.var) {
         return Ok(false);
     }
     let by_i = |n: &str| (n == i).then(|| i_value.clone());
@@ -452,6 +492,15 @@ fn apply(
         if !m.is_single_valued().isl(isl, STAGE)? {
             return Ok(None);
         }
+        // As a function of the iterators where it is one.
+        let d = m.copy().isl(isl, STAGE)?.domain().isl(isl, STAGE)?;
+        let pma =
+            isl_rs::PwMultiAff::from_map(m.copy().isl(isl, STAGE)?.gist_domain(d).isl(isl, STAGE)?)
+                .isl(isl, STAGE)?;
+        if pma.n_piece().isl(isl, STAGE)? == 1 && pma.isa_multi_aff().isl(isl, STAGE)? {
+            let f = Map::from_multi_aff(pma.as_multi_aff().isl(isl, STAGE)?).isl(isl, STAGE)?;
+            return Ok(Some(f.text(isl, STAGE)?));
+        }
         Ok(Some(m.text(isl, STAGE)?))
     };
     let Some(element) = element_of(&comb_name, &comb_domain)? else {
@@ -512,7 +561,7 @@ fn apply(
         reads: Vec::new(),
         writes: vec![Access {
             array: plan.name.clone(),
-            relation: partial(&init_name, &with(&["r"]), &init_domain)?,
+            relation: partial(&init_name, &with(&["r"]))?,
             may: false,
         }],
         body: StmtBody::Assign {
@@ -542,7 +591,7 @@ fn apply(
             },
             Access {
                 array: plan.name.clone(),
-                relation: partial(&comb_name, &with(&["r"]), &comb_domain)?,
+                relation: partial(&comb_name, &with(&["r"]))?,
                 may: false,
             },
         ],
@@ -587,39 +636,16 @@ fn indexed_expr(name: &str, subs: Vec<Expr>, loc: &crate::diag::Loc) -> Expr {
     )
 }
 
-/// Replaces every whole element of `var` (all `rank` subscripts; the
-/// variable itself for a scalar) in `e` by `by`; `false` where `var`
-/// appears otherwise (part of an element, inside a subscript).
-fn replace_element(e: &mut Expr, var: &str, rank: usize, by: &Expr) -> bool {
-    // The base of a subscript chain and how many subscripts it has.
-    fn base_of(e: &Expr) -> (&Expr, usize) {
-        match &e.kind {
-            ExprKind::Index(b, _) => {
-                let (base, n) = base_of(b);
-                (base, n + 1)
-            }
-            _ => (e, 0),
-        }
-    }
-    let (base, n) = base_of(e);
-    if matches!(&base.kind, ExprKind::Ident(v) if v == var) {
-        if n != rank {
-            return false;
-        }
-        // The subscripts may not read the variable either.
-        let mut cur: &Expr = e;
-        while let ExprKind::Index(b, i) = &cur.kind {
-            if i.mentions(var) {
-                return false;
-            }
-            cur = b;
-        }
+/// Replaces every subexpression of `e` that prints (`plain`) as `me` by
+/// `by`.
+fn replace_printed(e: &mut Expr, me: &str, by: &Expr) {
+    if crate::front::cexpr::prints_as(e, me) {
         *e = by.clone();
-        return true;
+        return;
     }
-    e.children_mut()
-        .into_iter()
-        .all(|c| replace_element(c, var, rank, by))
+    for c in e.children_mut() {
+        replace_printed(c, me, by);
+    }
 }
 
 #[cfg(test)]

@@ -3,8 +3,10 @@
  * by every iteration of `k`, too many for one each), a matrix-vector
  * product written as a chain, a difference over a loop that counts down,
  * a product, an integer sum, a triangular loop whose rows have fewer
- * terms than lanes, a scalar with a copy per row, and a loop beside
- * another statement (not split). Every value is a small multiple of a
+ * terms than lanes, a scalar with a copy per row, a loop beside another
+ * statement (not split), a forward substitution whose terms read other
+ * elements of the variable, a loop of step 3 whose iterator the caller
+ * reads after the region, and an unsigned iterator. Every value is a small multiple of a
  * power of two, so any order of the terms gives the sequential result
  * exactly. The arrays are declared at sizes at which the GPU model splits
  * gramschmidt's (--gpu-model-params) and the program runs small ones. */
@@ -73,6 +75,25 @@ static void shapes(int n, double B[300][300], double t[300], double o[300], doub
 #pragma endscop
 }
 
+static int steps(int n, double B[300][300], double x[300], double y[300], double z[300])
+{
+  int j = -5;
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    x[i] = B[i][i];
+    for (int k = 0; k < i; k++)
+      x[i] -= B[i][k] * x[k] * 0.125;
+  }
+  for (int i = 0; i < n; i++)
+    for (j = 1; j < n; j += 3)
+      y[i] += B[j][i] * 0.5;
+  for (int i = 0; i < n; i++)
+    for (unsigned u = 0; u < (unsigned) n; u++)
+      z[i] += B[i][u] * u;
+#pragma endscop
+  return j;
+}
+
 int main(void)
 {
   int m = 50, n = 37, k = 45;
@@ -101,6 +122,9 @@ int main(void)
   forms(3, B, x, y, z, p, c, D);
   shapes(k, B, t, o, v);
   shapes(2, B, t, o, v);
+  int j1 = steps(k, B, x, y, z);
+  int j2 = steps(1, B, x, y, z);
+  printf("j %d %d\n", j1, j2);
   double a = 0, r = 0;
   for (int i = 0; i < m; i++)
     for (int j = 0; j < n; j++)
@@ -110,6 +134,6 @@ int main(void)
       r += R[i][j] * (1 + (i * j) % 5);
   printf("A %.6f R %.6f\n", a, r);
   for (int i = 0; i < 48; i++)
-    printf("%d y %.4f z %.4f p %.4f c %ld t %.4f o %.4f v %.4f\n", i, y[i], z[i], p[i], c[i], t[i], o[i], v[i]);
+    printf("%d x %.6f y %.4f z %.4f p %.4f c %ld t %.4f o %.4f v %.4f\n", i, x[i], y[i], z[i], p[i], c[i], t[i], o[i], v[i]);
   return 0;
 }

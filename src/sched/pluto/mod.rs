@@ -506,6 +506,7 @@ impl<'a> Pluto<'a> {
         // Parallel rows first: legal because the band is permutable.
         let mut found = found;
         found.sort_by_key(|(_, c)| !*c);
+        self.coalesce_innermost(group, &mut found, h);
         let rows: Vec<BTreeMap<usize, Row>> = found.iter().map(|(r, _)| r.clone()).collect();
         let coincident: Vec<bool> = found.iter().map(|(_, c)| *c).collect();
         let remaining = self.restrict(&edges, &rows)?;
@@ -517,6 +518,56 @@ impl<'a> Pluto<'a> {
             permutable: true,
             child: Box::new(child),
         }))
+    }
+}
+
+impl Pluto<'_> {
+    /// Among a band's two or three leading parallel rows (a kernel's
+    /// thread dimensions, the last on `x`), the one whose step touches
+    /// the nearest elements goes last: neighbouring threads of a warp
+    /// then read one row of each array, not one row each. Any order of
+    /// parallel rows is legal: no dependence they do not carry has a
+    /// distance along any of them. The rows keep their order where no
+    /// other is strictly better (the loops' own order, which the user
+    /// usually wrote for the memory).
+    fn coalesce_innermost(
+        &self,
+        group: &[usize],
+        found: &mut [(BTreeMap<usize, Row>, bool)],
+        h: &[Vec<Vec<i64>>],
+    ) {
+        let p = found.iter().take_while(|(_, c)| *c).count();
+        if !(2..=3).contains(&p) {
+            return;
+        }
+        // What a step of row `c` alone moves, summed over the statements
+        // whose rows fix every other direction.
+        let cost = |c: usize| -> i64 {
+            group
+                .iter()
+                .filter_map(|&s| {
+                    let n = self.scop.stmts.get(s)?.1;
+                    let subscripts = self.scop.subscripts.get(s)?;
+                    let outer = h.get(s)?.len().checked_sub(found.len())?;
+                    let mut fixed: Vec<Vec<i64>> = h[s][..outer].to_vec();
+                    for (m, (row, _)) in found.iter().enumerate() {
+                        if m != c {
+                            fixed.push(row.get(&s)?.coef.clone());
+                        }
+                    }
+                    let dirs = linalg::orthogonal_complement(&fixed, n);
+                    let [v] = &dirs[..] else { return None };
+                    (!subscripts.is_empty()).then(|| partition::step_cost(subscripts, v))
+                })
+                .sum()
+        };
+        let current = cost(p - 1);
+        let Some((best, c)) = (0..p - 1).map(|c| (c, cost(c))).min_by_key(|&(_, k)| k) else {
+            return;
+        };
+        if c < current {
+            found[best..p].rotate_left(1);
+        }
     }
 }
 

@@ -361,7 +361,7 @@ fn leading_parallel(node: &Node) -> usize {
 /// memory, summed over the accesses: nothing where they touch one element,
 /// the distance of their elements where only the last (contiguous)
 /// subscript differs, and a row apart (the most) where an outer one does.
-fn step_cost(subscripts: &[Vec<Vec<i64>>], v: &[i64]) -> i64 {
+pub(super) fn step_cost(subscripts: &[Vec<Vec<i64>>], v: &[i64]) -> i64 {
     const OTHER_ROW: i64 = 1000;
     subscripts
         .iter()
