@@ -723,7 +723,7 @@ fn accumulates_in_place(t: &str) -> bool {
     }
 }
 
-fn is_integer(t: &str) -> bool {
+pub(super) fn is_integer(t: &str) -> bool {
     crate::front::syntax::integer_range(t).is_some()
 }
 
