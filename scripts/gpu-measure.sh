@@ -67,7 +67,10 @@
 #     to the host, `--hoist`) as chosen and with the choice turned off
 #     (`--hoist never`), the privatised arrays it expanded
 #     (GPU_MEASURE_EXPAND_KERNELS, default doitgen) against a copy per
-#     thread (`--expand-private never`), and those whose shared tiles it dropped
+#     thread (`--expand-private never`), the accumulations split in
+#     partial results (GPU_MEASURE_SPLIT_KERNELS, default gramschmidt,
+#     with `--reductions auto`) against `--split-reductions never`,
+#     and those whose shared tiles it dropped
 #     (GPU_MEASURE_TILE_KERNELS, default atax, mvt, gesummv, gemver, adi)
 #     as chosen and with every tile kept (PENCILC_MODEL_TILES=never),
 #     and the reductions (GPU_MEASURE_COMBINE_KERNELS, default durbin and
@@ -417,6 +420,21 @@ if [ "${GPU_MEASURE_CHOICES:-1}" != 0 ]; then
       --kernels "${GPU_MEASURE_EXPAND_KERNELS:-doitgen}" --pencilc-args "--expand-private $expand" \
       --work-dir "$out/expand-$expand" --json "$out/expand-$expand.json" \
       2>"$out/expand-$expand.log" | tee -a "$out/choices.txt" || status=1
+  done
+  # Accumulations inside parallel loops split in partial results
+  # (--split-reductions): gramschmidt's products, with its sums
+  # reassociated (kernels.txt keeps their order, `--reductions=exact`;
+  # its rank-deficient data may then differ beyond the tolerance: the
+  # times count here), against a thread per column.
+  for split in auto never; do
+    echo "--reductions auto --split-reductions $split" >>"$out/choices.txt"
+    "$bin/pencilc-harness" --pencilc "$bin/pencilc" --polybench "$pb" \
+      --no-opencl --cuda on --nvcc "$nvcc" --nvcc-flags "$nvcc_flags" \
+      --versions device --timeout "$limit" --dataset "$dataset" --runs 3 \
+      --kernels "${GPU_MEASURE_SPLIT_KERNELS:-gramschmidt}" \
+      --pencilc-args "--reductions auto --split-reductions $split" \
+      --work-dir "$out/split-$split" --json "$out/split-$split.json" \
+      2>"$out/split-$split.log" | tee -a "$out/choices.txt" || status=1
   done
   # Host loops of small launches as one block (--one-block-loops): the
   # time loop of jacobi-1d (1,000 launches of 63 blocks otherwise).

@@ -2062,13 +2062,23 @@ fn privatised_arrays_get_a_copy_per_iteration_in_device_memory() {
     assert_eq!(cpu.matches(note).count(), 0, "{}", cpu);
 }
 
+/// PENCIL's `int` `min`, `max` and `clamp` called with `long` values
+/// truncate them on every target: CUDA's own overloads for `long` kept 64
+/// bits (wrong on emulated CUDA before).
+#[test]
+fn pencil_int_min_max_truncate_longs_on_every_target() {
+    check("int_min_of_longs");
+    check_cuda_emulated("int_min_of_longs");
+}
+
 /// Accumulations with a parallel loop of their own split in 32 partial
 /// results (`scop::partials`): gramschmidt's products, a chain, a
 /// difference over a loop that counts down, a product, an integer sum, a
 /// triangular loop, a scalar with a copy per row, a forward substitution
 /// whose terms read other elements of the variable, a loop of step 3
 /// whose iterator the caller reads after the region, an unsigned
-/// iterator; a loop with another statement is left whole. Right on every
+/// iterator, parameters named `q` and `r`, a sum of negative zeros; a
+/// loop with another statement is left whole. Right on every
 /// target with the split forced (the values make every order of the
 /// terms exact); at the declared sizes the GPU model splits
 /// gramschmidt's, whose threads each ran 1,000 products.
@@ -2099,10 +2109,12 @@ fn accumulations_inside_parallel_loops_split_in_partial_results() {
         "line 85: `x` accumulates over loop `k`",
         "line 89: `y` accumulates over loop `j`",
         "line 92: `z` accumulates over loop `u`",
+        "line 106: `c` accumulates over loop `j`",
+        "line 109: `o` accumulates over loop `j`",
     ] {
         assert!(log.contains(what), "{}\n{}", what, log);
     }
-    assert_eq!(log.matches(note).count(), 10, "{}", log);
+    assert_eq!(log.matches(note).count(), 12, "{}", log);
     let sizes = "m=1000,n=1200,k=300";
     let chosen = verbose_log_with(
         "split_reductions",
@@ -2138,8 +2150,9 @@ fn accumulations_inside_parallel_loops_split_in_partial_results() {
             "exact",
         ],
     );
-    assert_eq!(exact.matches(note).count(), 1, "{}", exact);
+    assert_eq!(exact.matches(note).count(), 2, "{}", exact);
     assert!(exact.contains("line 53: `c` accumulates"), "{}", exact);
+    assert!(exact.contains("line 106: `c` accumulates"), "{}", exact);
     // The CPU's description has no GPU model to choose with.
     let cpu = verbose_log_with("split_reductions", &["--gpu-model-params", sizes]);
     assert_eq!(cpu.matches(note).count(), 0, "{}", cpu);

@@ -190,6 +190,17 @@ pub(super) fn device_call_name(target: Target, f: &str) -> String {
             }
         }
     }
+    if target == Target::Cuda {
+        // CUDA overloads min and max for `long` and the unsigned types:
+        // `min(y, a)` of two longs kept 64 bits where PENCIL's `int` min
+        // truncates both (a silent difference, red team round 9).
+        match f {
+            "min" => return "imin".to_string(),
+            "max" => return "imax".to_string(),
+            "clamp" => return "clamp32".to_string(),
+            _ => {}
+        }
+    }
     f.to_string()
 }
 

@@ -1023,7 +1023,10 @@ fn with_partials(
     }
     // Accumulations that are no reduction here: those left in kernels of
     // one thread become reductions later (`with_reductions`), a tree
-    // rather than lanes.
+    // rather than lanes. (nussinov's maximum, which a tree per element
+    // does not pay for either, split: its wavefront was not found again
+    // in the region's time, and 32 lanes per element left a launch per
+    // element with `--split-reductions always`.)
     let cands: Vec<scop::reductions::Candidate> =
         scop::reductions::candidates(&w.scop, opts.reductions)
             .map_err(|e| at_region(e, &w.scop))?

@@ -223,7 +223,10 @@ fn prefix_map(isl: &Isl, scop: &Scop, st: &Statement, depth: usize) -> Result<Ma
 
 /// `{ S[i0, ...] -> [i(from), ..., i(to-1)] }` for statement `st`.
 fn loops_map(isl: &Isl, scop: &Scop, st: &Statement, loops: std::ops::Range<usize>) -> Result<Map> {
-    let it: Vec<String> = (0..st.iterators.len()).map(|k| format!("x{}", k)).collect();
+    // Not the user's names: the text declares the region's parameters.
+    let it: Vec<String> = (0..st.iterators.len())
+        .map(|k| format!("pencilc_x{}", k))
+        .collect();
     isl.map(&format!(
         "{} -> {{ {}[{}] -> [{}] }}",
         scop.param_prefix(),
@@ -250,6 +253,9 @@ pub(super) fn loop_extents_of(
     stmts: &[usize],
     loops: std::ops::Range<usize>,
 ) -> Result<Option<Vec<i64>>> {
+    if loops.is_empty() {
+        return Ok(Some(Vec::new()));
+    }
     let context = isl.set(&scop.context).isl(isl, STAGE)?;
     let checked = match &scop.checked {
         Some(t) => isl.set(t).isl(isl, STAGE)?,
@@ -303,9 +309,9 @@ pub(super) fn loop_extents_of(
     let outside: Vec<String> = extents
         .iter()
         .enumerate()
-        .map(|(k, e)| format!("x{k} < 0 or x{k} >= {e}"))
+        .map(|(k, e)| format!("pencilc_x{k} < 0 or pencilc_x{k} >= {e}"))
         .collect();
-    let vars: Vec<String> = (0..n).map(|k| format!("x{}", k)).collect();
+    let vars: Vec<String> = (0..n).map(|k| format!("pencilc_x{}", k)).collect();
     let bad = isl
         .set(&format!(
             "{} -> {{ [{}] : {} }}",
@@ -557,7 +563,9 @@ fn add_store(
         .set_tuple_name(&sname)
         .isl(isl, STAGE)?;
     let domain = domain.text(isl, STAGE)?;
-    let xs: Vec<String> = (0..c.depth + rank).map(|k| format!("i{}", k)).collect();
+    let xs: Vec<String> = (0..c.depth + rank)
+        .map(|k| format!("pencilc_i{}", k))
+        .collect();
     let e = &xs[c.depth..];
     // Later top-level statements move one place on.
     let shift = |text: &str| -> Result<String> {

@@ -94,6 +94,22 @@ static int steps(int n, double B[300][300], double x[300], double y[300], double
   return j;
 }
 
+/* Parameters named like the compiler's own variables, and a sum of
+ * negative zeros, which stays -0.0. */
+static void names(int n, int q, int r, long D[300][300], long c[300], double B[300][300], double o[300])
+{
+#pragma scop
+  for (int a = 0; a < q; a++)
+    c[a] = c[a] + r;
+  for (int a = 0; a < n; a++)
+    for (int j = 0; j < n; j++)
+      c[a] += D[a][j];
+  for (int a = 0; a < n; a++)
+    for (int j = 0; j < n; j++)
+      o[a] += -(B[a][j] * 0.0);
+#pragma endscop
+}
+
 int main(void)
 {
   int m = 50, n = 37, k = 45;
@@ -125,6 +141,9 @@ int main(void)
   int j1 = steps(k, B, x, y, z);
   int j2 = steps(1, B, x, y, z);
   printf("j %d %d\n", j1, j2);
+  for (int i = 0; i < 300; i++)
+    o[i] = -0.0;
+  names(k, 7, 2, D, c, B, o);
   double a = 0, r = 0;
   for (int i = 0; i < m; i++)
     for (int j = 0; j < n; j++)
@@ -133,6 +152,7 @@ int main(void)
     for (int j = 0; j < n; j++)
       r += R[i][j] * (1 + (i * j) % 5);
   printf("A %.6f R %.6f\n", a, r);
+  printf("o %.1f %.1f\n", o[0], o[k - 1]);
   for (int i = 0; i < 48; i++)
     printf("%d x %.6f y %.4f z %.4f p %.4f c %ld t %.4f o %.4f v %.4f\n", i, x[i], y[i], z[i], p[i], c[i], t[i], o[i], v[i]);
   return 0;
