@@ -928,26 +928,9 @@ fn with_expansion(
     // every target with a device: for testing the transformation, which
     // the GPU model takes rarely on small programs.
     let always = opts.expand == HoistPolicy::Always;
-    if opts.expand == HoistPolicy::Never
-        || opts.target == Target::C
-        || opts.load_schedule.is_some()
-        || opts.save_schedule.is_some()
-        || rung_opts.options.original
-    {
+    let Some(ours) = chain_trial(isl, w, o, rung_opts, opts, opts.expand) else {
         return Ok(None);
-    }
-    // Expansion frees the loops inside a thread's live ranges: worth a
-    // compilation (seconds at LARGE) only where one thread's chain of
-    // work is a good part of the region's time (doitgen at LARGE: 46%,
-    // copies the rest), not where launches are (small sizes).
-    let ours = estimate_of(isl, &w.scop, &w.deps, o, opts);
-    if !always
-        && !ours
-            .as_ref()
-            .is_some_and(|e| span_share(&e.0) >= EXPANSION_SERIAL_SHARE)
-    {
-        return Ok(None);
-    }
+    };
     // Every privatisable array: also those the first compilation did
     // without, because its schedule interleaved their live ranges
     // (`compile_rung`), and those too large for a copy per thread.
@@ -1003,24 +986,9 @@ fn with_partials(
     // `--split-reductions always` splits wherever the model allows it,
     // on every target with a device: for testing the transformation.
     let always = opts.split_reductions == HoistPolicy::Always;
-    if opts.split_reductions == HoistPolicy::Never
-        || opts.target == Target::C
-        || opts.load_schedule.is_some()
-        || opts.save_schedule.is_some()
-        || rung_opts.options.original
-    {
+    let Some(ours) = chain_trial(isl, w, o, rung_opts, opts, opts.split_reductions) else {
         return Ok(None);
-    }
-    // Shorter chains for more threads: worth a compilation only where
-    // kernels bound by one thread's chain are a good part of the time.
-    let ours = estimate_of(isl, &w.scop, &w.deps, o, opts);
-    if !always
-        && !ours
-            .as_ref()
-            .is_some_and(|e| span_share(&e.0) >= EXPANSION_SERIAL_SHARE)
-    {
-        return Ok(None);
-    }
+    };
     // Accumulations that are no reduction here: those left in kernels of
     // one thread become reductions later (`with_reductions`), a tree
     // rather than lanes. (nussinov's maximum, which a tree per element
@@ -1049,6 +1017,38 @@ fn with_partials(
     Ok(adopt_derived(
         isl, w, derived, gate, rung_opts, before, opts, report, lap,
     ))
+}
+
+/// Whether a model derived to shorten threads' chains of work (arrays
+/// expanded, accumulations split) is worth compiling under `policy`, with
+/// the region's estimate to compare it with; `None` where it is not. It
+/// runs on targets with a device only, never with saved schedules (they
+/// name the statements as the user's code has them), and, unless forced,
+/// only where kernels bound by one thread's chain are a good part of the
+/// estimate (doitgen at LARGE: 46%, copies the rest), not where launches
+/// are (small sizes): a derived model costs a compilation, seconds at
+/// LARGE.
+fn chain_trial(
+    isl: &Isl,
+    w: &Work,
+    o: &RegionOutcome,
+    rung_opts: &RungCompile,
+    opts: &Options,
+    policy: HoistPolicy,
+) -> Option<Option<(crate::profile::Estimate, usize)>> {
+    if policy == HoistPolicy::Never
+        || opts.target == Target::C
+        || opts.load_schedule.is_some()
+        || opts.save_schedule.is_some()
+        || rung_opts.options.original
+    {
+        return None;
+    }
+    let ours = estimate_of(isl, &w.scop, &w.deps, o, opts);
+    let chains = ours
+        .as_ref()
+        .is_some_and(|e| span_share(&e.0) >= EXPANSION_SERIAL_SHARE);
+    (policy == HoistPolicy::Always || chains).then_some(ours)
 }
 
 /// The GPU model's estimate of a region with split accumulations must be

@@ -196,7 +196,7 @@ fn plan(isl: &Isl, scop: &Scop, c: &Candidate) -> Result<Option<Plan>> {
 }
 
 /// How many dimensions `schedule` (a statement's map) has.
-fn schedule_len(isl: &Isl, schedule: &str) -> Result<usize> {
+pub(super) fn schedule_len(isl: &Isl, schedule: &str) -> Result<usize> {
     Ok(isl
         .map(schedule)
         .isl(isl, STAGE)?
@@ -206,7 +206,7 @@ fn schedule_len(isl: &Isl, schedule: &str) -> Result<usize> {
 
 /// `base`, or `base_1`, ...: a name neither the user's code, the file
 /// nor the device languages have.
-fn fresh(scop: &Scop, base: &str) -> String {
+pub(super) fn fresh(scop: &Scop, base: &str) -> String {
     let mut name = base.to_string();
     let mut k = 0;
     while scop.is_name_taken(&name) {

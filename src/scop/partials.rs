@@ -30,7 +30,7 @@
 //! checked against its own dependences; the driver keeps it where the GPU
 //! model prefers it (`driver::region`).
 
-use super::expand::{add_local_array, loop_extents_of};
+use super::expand::{add_local_array, fresh, loop_extents_of, schedule_len};
 use super::reductions::Candidate;
 use super::{Access, Scop, Statement, StmtBody, StmtId};
 use crate::diag::Result;
@@ -229,27 +229,6 @@ fn plan(isl: &Isl, scop: &Scop, c: &Candidate) -> Result<Option<Plan>> {
     }))
 }
 
-/// How many dimensions `schedule` (a statement's map) has.
-fn schedule_len(isl: &Isl, schedule: &str) -> Result<usize> {
-    Ok(isl
-        .map(schedule)
-        .isl(isl, STAGE)?
-        .dim(DimType::Out)
-        .isl(isl, STAGE)? as usize)
-}
-
-/// `base`, or `base_1`, ...: a name neither the user's code, the file
-/// nor the device languages have.
-fn fresh(scop: &Scop, base: &str) -> String {
-    let mut name = base.to_string();
-    let mut k = 0;
-    while scop.is_name_taken(&name) {
-        k += 1;
-        name = format!("{}_{}", base, k);
-    }
-    name
-}
-
 /// Splits the accumulation: its statement becomes the partials' (over
 /// the loops around, the lane and the step), and two statements are
 /// added, one that starts each partial and one that adds them into the
@@ -391,7 +370,7 @@ fn apply(
     };
     let partial_expr = indexed_expr(
         &plan.name,
-        std::iter::once(ident(&lane))
+        std::iter::once(ident(lane))
             .chain(st.iterators[plan.from..l].iter().map(|i| ident(i)))
             .collect(),
         &st.loc,
@@ -408,11 +387,11 @@ fn apply(
                         kind: ExprKind::Int(LANES, LANES.to_string()),
                         loc: st.loc.clone(),
                     }),
-                    Box::new(ident(&step)),
+                    Box::new(ident(step)),
                 ),
                 loc: st.loc.clone(),
             }),
-            Box::new(ident(&lane)),
+            Box::new(ident(lane)),
         ),
         loc: st.loc.clone(),
     };
