@@ -191,10 +191,12 @@ pub(super) fn device_call_name(target: Target, f: &str) -> String {
         }
     }
     if target == Target::Cuda {
-        // CUDA overloads min and max for `long` and the unsigned types:
-        // `min(y, a)` of two longs kept 64 bits where PENCIL's `int` min
-        // truncates both (a silent difference, red team round 9).
+        // CUDA overloads min, max and abs for `long` and the unsigned
+        // types: `min(y, a)` of two longs kept 64 bits where PENCIL's (and
+        // C's, for abs) `int` one truncates both (a silent difference, red
+        // team round 9).
         match f {
+            "abs" => return "abs32".to_string(),
             "min" => return "imin".to_string(),
             "max" => return "imax".to_string(),
             "clamp" => return "clamp32".to_string(),
