@@ -293,8 +293,12 @@ fn no_shared_tile_is_read_by_column_with_rows_a_multiple_of_the_banks_apart() {
         }
     }
     assert!(conflicts.is_empty(), "{:#?}", conflicts);
+    // gramschmidt's update of `A` read its tile by column (padded to 33
+    // columns); with `j` on x its warps read rows of `A` and no tile is
+    // transposed (`sched::pluto`'s `coalesce_innermost`; padding itself:
+    // `padded_and_model_placed_groups_are_correct`).
     assert!(
-        all["gramschmidt"].contains("__shared__ double shared_A[32][33];"),
+        !all["gramschmidt"].contains("[32][33];"),
         "{}",
         all["gramschmidt"]
     );
@@ -476,6 +480,10 @@ fn hoist_option_on_trmm_at_small() {
                     "-v",
                     "--hoist",
                     hoist,
+                    // The subject is the hoisting: the model would
+                    // rather split trmm's accumulation at SMALL.
+                    "--split-reductions",
+                    "never",
                     "-DSMALL_DATASET",
                     "-I",
                 ])
