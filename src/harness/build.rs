@@ -78,7 +78,10 @@ pub(super) fn build_programs(
         // The report (kernels, parallel dims, compile time) comes from the
         // OpenCL run when there is one.
         let report = (!opts.opencl).then_some(&mut *b);
-        run_pencilc(opts, k, &fl, "cuda", &host_c, report)?;
+        let log = run_pencilc(opts, k, &fl, "cuda", &host_c, report)?;
+        let mut cuda = KernelResult::default();
+        read_verbose_report(&log, &mut cuda);
+        b.result.cuda_reassociated = cuda.reassociated;
         let kernel_cu = b.dir.join(format!("{}_cuda_kernel.cu", k.name));
         let exe = b.dir.join("cuda");
         match &opts.cuda {
@@ -137,7 +140,7 @@ pub(super) fn run_pencilc(
     target: &str,
     out_file: &Path,
     report: Option<&mut Built>,
-) -> Result<(), String> {
+) -> Result<String, String> {
     let t = Instant::now();
     let out = check(
         Command::new(&opts.pencilc)
@@ -151,8 +154,9 @@ pub(super) fn run_pencilc(
             .arg(&k.source),
         &format!("pencilc --target {}", target),
     )?;
+    let log = String::from_utf8_lossy(&out.stderr).into_owned();
     let Some(b) = report else {
-        return Ok(());
+        return Ok(log);
     };
     b.result.compile_ms = t.elapsed().as_secs_f64() * 1e3;
     if target == "opencl" {
@@ -163,10 +167,9 @@ pub(super) fn run_pencilc(
             b.result.barriers = text.matches("barrier(CLK").count();
         }
     }
-    let log = String::from_utf8_lossy(&out.stderr);
     std::fs::write(b.dir.join("pencilc.log"), log.as_bytes()).ok();
     read_verbose_report(&log, &mut b.result);
-    Ok(())
+    Ok(log)
 }
 
 pub(super) fn read_verbose_report(log: &str, r: &mut KernelResult) {

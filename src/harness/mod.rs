@@ -18,7 +18,7 @@ mod runs;
 use build::*;
 use runs::*;
 
-use compare::{compare_dumps, Comparison};
+use compare::{compare_dumps_with, Comparison};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -290,6 +290,9 @@ pub struct KernelResult {
     /// pencilc reassociated a floating-point accumulation (`-v`): the
     /// results are compared with `reassociation_tolerance`.
     pub reassociated: bool,
+    /// The same of the CUDA program, whose GPU model may split
+    /// accumulations that the OpenCL program (for the CPU) keeps whole.
+    pub cuda_reassociated: bool,
     /// Where the device version's time went (`PENCILC_PROFILE=1`), in the
     /// run that says which version ran (where that was the device's) and
     /// in the CUDA program's first run.
@@ -499,7 +502,13 @@ fn tail(s: &str, n: usize) -> String {
 /// dimensions, and the first line of each warning.
 /// The relative tolerance `r`'s results are compared with.
 fn tolerance(opts: &HarnessOptions, r: &KernelResult) -> f64 {
-    if r.reassociated {
+    tolerance_of(opts, r.reassociated)
+}
+
+/// The relative tolerance of a program whose accumulations pencilc did,
+/// or did not, reassociate.
+fn tolerance_of(opts: &HarnessOptions, reassociated: bool) -> f64 {
+    if reassociated {
         opts.tolerance.max(opts.reassociation_tolerance)
     } else {
         opts.tolerance

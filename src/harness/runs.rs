@@ -221,7 +221,7 @@ pub(super) fn run_programs(
     let mut timed = interleaved_runs(opts, opts.runs, &programs)?;
     if timed.len() == 3 {
         let (dump, ms, _) = timed.remove(2);
-        let c = compare_dumps(&timed[0].0, &dump, tolerance(opts, r));
+        let c = compare_dumps_with(&timed[0].0, &dump, tolerance(opts, r), r.reassociated);
         r.always_device_ms = Some(ms);
         r.always_device_speedup = (ms > 0.0).then(|| timed[0].1 / ms);
         r.versions.push(VersionRun {
@@ -249,7 +249,7 @@ pub(super) fn run_programs(
     );
     r.opencl_ms = Some(ocl_ms);
     r.speedup = (ocl_ms > 0.0).then(|| seq_ms / ocl_ms);
-    let c = compare_dumps(&seq_dump, &ocl_dump, tolerance(opts, r));
+    let c = compare_dumps_with(&seq_dump, &ocl_dump, tolerance(opts, r), r.reassociated);
     r.correct = c.ok();
     r.comparison = Some(c);
     if opts.versions == Versions::All {
@@ -269,7 +269,7 @@ pub(super) fn run_programs(
                     &format!("opencl-{}", v),
                     region_seconds,
                 )?;
-                let c = compare_dumps(&seq_dump, &dump, tolerance(opts, r));
+                let c = compare_dumps_with(&seq_dump, &dump, tolerance(opts, r), r.reassociated);
                 if !c.ok() {
                     r.correct = false;
                     r.comparison = Some(c.clone());
@@ -333,7 +333,13 @@ pub(super) fn run_cuda(
         .and_then(|run| profile::parse(&run.stderr));
     r.cuda_ms = gpu.then_some(ms);
     r.cuda_speedup = r.cuda_ms.filter(|&m| m > 0.0).map(|m| seq_ms / m);
-    let c = compare_dumps(seq_dump, &dump, tolerance(opts, r));
+    let reassociated = r.reassociated || r.cuda_reassociated;
+    let c = compare_dumps_with(
+        seq_dump,
+        &dump,
+        tolerance_of(opts, reassociated),
+        reassociated,
+    );
     r.cuda_correct = Some(c.ok());
     if !opencl_ran {
         r.correct = c.ok();
