@@ -2,7 +2,7 @@
 //! Q[i][k] * A[i][j]` over `i`, inside the parallel loop `j`, becomes
 //!
 //! ```text
-//! P[r][j] = 0                                         (r < 32)
+//! P[r][j] = -0.0                                      (r < 32)
 //! P[r][j] += Q[32 q + r][k] * A[32 q + r][j]          (r < 32, each q)
 //! R[k][j] += P[r][j]                                  (r < 32, in order)
 //! ```
@@ -21,8 +21,11 @@
 //! The result means what the region means up to that order: the
 //! accumulation's statement is the only one in its loop and the only
 //! access to its variable there (a reduction candidate's conditions), so
-//! the partials start from the identity, take every term once, and add
-//! into the variable where the loop did. The partial array is indexed by
+//! the partials start from the identity (`-0.0` for a floating-point
+//! sum, which keeps the sign of a sum of negative zeros), take every term
+//! once, and add into the variable where the loop did. Sums and products
+//! only: a minimum's lanes would have to combine in the type of the
+//! user's function (`umin`, `lmax`), not the variable's. The partial array is indexed by
 //! the lane and by as many of the loops around as its size allows,
 //! innermost first; where an outer loop has no index of its own (`k`
 //! above), iterations of it reuse the partials, and the dependences that
