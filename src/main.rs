@@ -153,8 +153,9 @@ struct Cli {
     /// CUDA and OpenCL for a GPU: whether an accumulation inside a
     /// parallel loop (gramschmidt's `R[k][j] += Q[i][k] * A[i][j]` over
     /// `i`, for each `j`) is split in 32 partial results that run on
-    /// threads of their own, then add up in order, instead of one thread
-    /// running the whole accumulation.
+    /// threads of their own, then combine in order, instead of one thread
+    /// running the whole accumulation (sums, products, minima and
+    /// maxima).
     #[arg(long = "split-reductions", value_enum, default_value = "auto")]
     split_reductions: SplitArg,
     /// CUDA: whether a sequential host loop around small kernels (a time

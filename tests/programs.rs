@@ -2099,18 +2099,18 @@ fn accumulations_inside_parallel_loops_split_in_partial_results() {
         &["--device", "nvidia-h100", "--split-reductions", "always"],
     );
     for what in [
-        "line 30: `R` accumulates over loop `i` in 32 partial results per iteration of loop(s) `j` (`pencilc_p_R`, 38400 elements)",
-        "line 44: `y` accumulates over loop `j`",
-        "line 47: `z` accumulates over loop `j`",
-        "line 50: `p` accumulates over loop `j`",
-        "line 53: `c` accumulates over loop `j`",
-        "line 63: `t` accumulates over loop `j`",
-        "line 67: `s` accumulates over loop `j`",
-        "line 85: `x` accumulates over loop `k`",
-        "line 89: `y` accumulates over loop `j`",
-        "line 92: `z` accumulates over loop `u`",
-        "line 106: `c` accumulates over loop `j`",
-        "line 109: `o` accumulates over loop `j`",
+        "line 30: `R` accumulates (add) over loop `i` in 32 partial results per iteration of loop(s) `j` (`pencilc_p_R`, 38400 elements)",
+        "line 44: `y` accumulates (add) over loop `j`",
+        "line 47: `z` accumulates (add) over loop `j`",
+        "line 50: `p` accumulates (mul) over loop `j`",
+        "line 53: `c` accumulates (add) over loop `j`",
+        "line 63: `t` accumulates (add) over loop `j`",
+        "line 67: `s` accumulates (add) over loop `j`",
+        "line 85: `x` accumulates (add) over loop `k`",
+        "line 89: `y` accumulates (add) over loop `j`",
+        "line 92: `z` accumulates (add) over loop `u`",
+        "line 106: `c` accumulates (add) over loop `j`",
+        "line 109: `o` accumulates (add) over loop `j`",
     ] {
         assert!(log.contains(what), "{}\n{}", what, log);
     }
@@ -2121,7 +2121,7 @@ fn accumulations_inside_parallel_loops_split_in_partial_results() {
         &["--device", "nvidia-h100", "--gpu-model-params", sizes],
     );
     assert!(
-        chosen.contains("line 30: `R` accumulates over loop `i` in 32 partial results")
+        chosen.contains("line 30: `R` accumulates (add) over loop `i` in 32 partial results")
             && chosen.contains("(GPU model: "),
         "{}",
         chosen
@@ -2156,6 +2156,79 @@ fn accumulations_inside_parallel_loops_split_in_partial_results() {
     // The CPU's description has no GPU model to choose with.
     let cpu = verbose_log_with("split_reductions", &["--gpu-model-params", sizes]);
     assert_eq!(cpu.matches(note).count(), 0, "{}", cpu);
+}
+
+/// Minima and maxima with a parallel loop of their own, split in lanes
+/// that start from the variable's value and combine with the user's own
+/// expression (`umin` of negative `int`s, `int` `min` of a `long` that
+/// starts outside `int`, `lmax`, a `?:` maximum of doubles, `fmin`, a
+/// triangular loop, a term reading another element of the variable):
+/// right on every target, and the GPU model splits the few long rows at
+/// the sizes declared, not at the CPU's description.
+#[test]
+fn minima_and_maxima_inside_parallel_loops_split_in_partial_results() {
+    let forced = ["--split-reductions", "always"];
+    check("split_min_max");
+    check_with("split_min_max", "-always", &forced);
+    check_with(
+        "split_min_max",
+        "-h100",
+        &["--device", "nvidia-h100", "--split-reductions", "always"],
+    );
+    check_cuda_emulated_with("split_min_max", &forced, "always");
+    let note = "partial results";
+    let log = verbose_log_with(
+        "split_min_max",
+        &["--device", "nvidia-h100", "--split-reductions", "always"],
+    );
+    for what in [
+        "line 33: `mx` accumulates (max) over loop `j` in 32 partial results",
+        "line 36: `u` accumulates (min) over loop `j`",
+        "line 39: `y` accumulates (min) over loop `j`",
+        "line 42: `lw` accumulates (max) over loop `j`",
+        "line 51: `d` accumulates (max) over loop `j`",
+        "line 54: `f` accumulates (min) over loop `j`",
+        "line 57: `tri` accumulates (min) over loop `j`",
+        "line 60: `w` accumulates (max) over loop `j`",
+        "line 69: `big_max` accumulates (max) over loop `j`",
+    ] {
+        assert!(log.contains(what), "{}\n{}", what, log);
+    }
+    assert_eq!(log.matches(note).count(), 9, "{}", log);
+    // A `?:` maximum of doubles is reordered (a NaN would tell); `fmin`
+    // and the integers are exact.
+    assert_eq!(log.matches(scop_reordered_note()).count(), 1, "{}", log);
+    let sizes = "m=200000";
+    let chosen = verbose_log_with(
+        "split_min_max",
+        &["--device", "nvidia-h100", "--gpu-model-params", sizes],
+    );
+    assert!(
+        chosen.contains("line 69: `big_max` accumulates (max) over loop `j` in 32 partial results")
+            && chosen.contains("(GPU model: "),
+        "{}",
+        chosen
+    );
+    let exact = verbose_log_with(
+        "split_min_max",
+        &[
+            "--device",
+            "nvidia-h100",
+            "--split-reductions",
+            "always",
+            "--reductions",
+            "exact",
+        ],
+    );
+    assert_eq!(exact.matches(note).count(), 8, "{}", exact);
+    assert!(!exact.contains("line 51: `d` accumulates"), "{}", exact);
+    let cpu = verbose_log_with("split_min_max", &["--gpu-model-params", sizes]);
+    assert_eq!(cpu.matches(note).count(), 0, "{}", cpu);
+}
+
+/// What `-v` says of a reordered floating-point `?:` minimum or maximum.
+fn scop_reordered_note() -> &'static str {
+    "reordered (floating point `?:`"
 }
 
 /// A band whose only parallel row leaves each GPU thread a long chain of

@@ -469,6 +469,7 @@ fn climb_ladder(
                 tried = Ok(split.0);
             }
         }
+        let mut by_isl = false;
         for alt in [Alternative::Hoisted, Alternative::IslScheduler] {
             if let Ok(o) = &tried {
                 if let Some(other) = steps.run(isl, || {
@@ -476,6 +477,7 @@ fn climb_ladder(
                 })? {
                     before.placements.push(other.1);
                     tried = Ok(other.0);
+                    by_isl |= alt == Alternative::IslScheduler;
                     // `--hoist always` keeps what it asked for, which the
                     // GPU model may like less than isl's schedule.
                     if alt.policy(opts) == HoistPolicy::Always {
@@ -492,7 +494,18 @@ fn climb_ladder(
                 tried = Ok(other.0);
             }
         }
-        for derive in [with_expansion, with_partials] {
+        for (derive, policy) in [
+            (with_expansion as Derive, opts.expand),
+            (with_partials, opts.split_reductions),
+        ] {
+            // A region that isl's scheduler schedules (pencilc's found too
+            // little parallelism) is not derived further unless asked:
+            // the derived model would go to pencilc's scheduler, which
+            // failed on the original already (nussinov's split maximum:
+            // 30 s to schedule, then a launch per element).
+            if by_isl && policy != HoistPolicy::Always {
+                continue;
+            }
             if let Ok(o) = &tried {
                 if let Some(other) = steps.run(isl, || {
                     derive(isl, w, o, &rung_opts, &before, opts, report, lap)
@@ -664,6 +677,19 @@ fn with_splits(
     adopt(w, split, d, none_excluded, again, report);
     Ok(Some((o, notes)))
 }
+
+/// A step that derives another model of the region and keeps it where
+/// the GPU model prefers it (`with_expansion`, `with_partials`).
+type Derive = fn(
+    &Isl,
+    &mut Work,
+    &RegionOutcome,
+    &RungCompile,
+    &FileReport,
+    &Options,
+    &mut FileReport,
+    &mut Lap<'_>,
+) -> Result<Option<(RegionOutcome, Vec<String>)>>;
 
 /// Another schedule where pencilc's is bound by launches or by one
 /// thread's chain of work (`mostly_serial`), kept where the GPU model

@@ -23,9 +23,12 @@
 //! access to its variable there (a reduction candidate's conditions), so
 //! the partials start from the identity (`-0.0` for a floating-point
 //! sum, which keeps the sign of a sum of negative zeros), take every term
-//! once, and add into the variable where the loop did. Sums and products
-//! only: a minimum's lanes would have to combine in the type of the
-//! user's function (`umin`, `lmax`), not the variable's. The partial array is indexed by
+//! once, and add into the variable where the loop did. A minimum or
+//! maximum has no identity that holds for every function of the user's
+//! (`umin` orders `int`s as unsigned; PENCIL's `int` `min` truncates a
+//! `long`): its lanes start from the variable's value, which taking once
+//! more changes nothing, and combine into it with the user's expression,
+//! the term replaced by the lane's partial. The partial array is indexed by
 //! the lane and by as many of the loops around as its size allows,
 //! innermost first; where an outer loop has no index of its own (`k`
 //! above), iterations of it reuse the partials, and the dependences that
@@ -90,10 +93,13 @@ pub fn split(isl: &Isl, scop: &Scop, cands: &[Candidate]) -> Result<Option<(Scop
         let float = out
             .array(&c.var)
             .is_some_and(|a| !super::reductions::is_integer(&a.elem_type));
+        let min_max = matches!(c.op, RedOp::Min | RedOp::Max);
+        let conditional = matches!(&st.body, StmtBody::Assign { rhs, .. } if matches!(rhs.kind, ExprKind::Cond(..)));
         notes.push(format!(
-            "line {}: `{}` accumulates over loop `{}` in {} partial results{} (`{}`, {} elements): the loop's terms run on {} threads, then add up in order{}",
+            "line {}: `{}` accumulates ({}) over loop `{}` in {} partial results{} (`{}`, {} elements): the loop's terms run on {} threads, then combine in order{}",
             st.loc.line,
             c.var,
+            c.op.name(),
             st.iterators[l],
             LANES,
             if by.is_empty() {
@@ -104,10 +110,10 @@ pub fn split(isl: &Isl, scop: &Scop, cands: &[Candidate]) -> Result<Option<(Scop
             plan.name,
             plan.extents.iter().product::<i64>(),
             LANES,
-            if float {
-                super::reductions::REASSOCIATED
-            } else {
-                ""
+            match (float, min_max) {
+                (true, false) => super::reductions::REASSOCIATED,
+                (true, true) if conditional => super::reductions::REORDERED_CONDITIONAL,
+                _ => "",
             },
         ));
         out = next;
@@ -147,7 +153,7 @@ fn plan(isl: &Isl, scop: &Scop, c: &Candidate) -> Result<Option<Plan>> {
     };
     if l == 0
         || c.depth > l
-        || !matches!(c.op, RedOp::Add | RedOp::Mul)
+        || !matches!(c.op, RedOp::Add | RedOp::Mul | RedOp::Min | RedOp::Max)
         || scop.host_prologue.contains(&s)
         || scop.independent.contains(&format!("{}[", st.name))
     {
@@ -550,12 +556,18 @@ fn apply(
         k.schedule = shift(&k.schedule, p)?;
     }
     scop.stmts[s] = part;
-    // The start of each partial: the identity of the operator; for a
-    // floating-point sum `-0.0`, which keeps the sign of a zero as the
-    // sequential sum does (`-0.0 + -0.0` is `-0.0`, `+0.0` would give
-    // `+0.0`).
+    // The start of each partial: for a sum or a product the identity of
+    // the operator; for a floating-point sum `-0.0`, which keeps the sign
+    // of a zero as the sequential sum does (`-0.0 + -0.0` is `-0.0`,
+    // `+0.0` would give `+0.0`). A minimum or maximum starts from the
+    // variable's value before the loop: it is idempotent, so taking that
+    // value once more changes nothing, and no identity is needed whose
+    // value depends on the user's function (`umin` orders `int`s as
+    // unsigned: its identity is not `INT_MAX`).
     let float = !super::reductions::is_integer(&a.elem_type);
+    let min_max = matches!(c.op, RedOp::Min | RedOp::Max);
     let identity = match c.op {
+        RedOp::Min | RedOp::Max => lhs.kind.clone(),
         RedOp::Mul => ExprKind::Int(1, "1".into()),
         _ if float => ExprKind::Unary(
             crate::front::syntax::UnOp::Neg,
@@ -565,6 +577,31 @@ fn apply(
             }),
         ),
         _ => ExprKind::Int(0, "0".into()),
+    };
+    // The combination: the variable op= the partial; for a minimum or
+    // maximum the user's own expression with the term replaced by the
+    // partial (`t = umin(t, P[r])`), which computes in the types the
+    // user's function does.
+    let (comb_op, comb_rhs) = if min_max {
+        let Some(term) = super::reductions::single_term(lhs, *op, rhs) else {
+            return Ok(false);
+        };
+        let mut combined = rhs.clone();
+        replace_printed(
+            &mut combined,
+            &crate::front::cexpr::plain(term),
+            &partial_expr,
+        );
+        if combined.mentions(&i) || !combined.mentions(&plan.name) {
+            return Ok(false);
+        }
+        (AssignOp::Assign, combined)
+    } else {
+        let op = match c.op {
+            RedOp::Mul => AssignOp::Mul,
+            _ => AssignOp::Add,
+        };
+        (op, partial_expr.clone())
     };
     let loc = st.loc.clone();
     let outer_iters: Vec<String> = st.iterators[..l].to_vec();
@@ -577,7 +614,18 @@ fn apply(
         iterator_types: types.clone(),
         domain: init_domain.text(isl, STAGE)?,
         schedule: init_schedule,
-        reads: Vec::new(),
+        reads: if min_max {
+            let Some(start) = element_of(&init_name, &init_domain)? else {
+                return Ok(false);
+            };
+            vec![Access {
+                array: c.var.clone(),
+                relation: start,
+                may: false,
+            }]
+        } else {
+            Vec::new()
+        },
         writes: vec![Access {
             array: plan.name.clone(),
             relation: partial(&init_name, &with(&[R]))?,
@@ -621,11 +669,8 @@ fn apply(
         }],
         body: StmtBody::Assign {
             lhs: lhs.clone(),
-            op: match c.op {
-                RedOp::Mul => AssignOp::Mul,
-                _ => AssignOp::Add,
-            },
-            rhs: partial_expr,
+            op: comb_op,
+            rhs: comb_rhs,
         },
         reductions: Vec::new(),
         local_names: Vec::new(),
@@ -695,11 +740,50 @@ mod tests {
     }
 
     #[test]
+    fn minima_start_from_the_variable_and_combine_with_the_users_call() {
+        let src = "int umin(int a, int b);\nvoid f(int n, int A[100][100], int u[100], double d[100], double E[100][100]) {\n#pragma scop\nfor (int i = 0; i < n; i++)\n for (int j = 0; j < n; j++)\n  u[i] = umin(u[i], A[i][j] - 1);\nfor (int i = 0; i < n; i++)\n for (int j = 0; j < n; j++)\n  d[i] = d[i] > E[j][i] ? d[i] : E[j][i];\n#pragma endscop\n}\n";
+        let (before, out, notes) = split_of(src).expect("splits");
+        assert_eq!(notes.len(), 2, "{:?}", notes);
+        assert!(
+            notes[0].contains("`u` accumulates (min) over loop `j`"),
+            "{}",
+            notes[0]
+        );
+        assert!(!notes[0].contains("reordered"), "{}", notes[0]);
+        assert!(
+            notes[1].contains(crate::scop::reductions::REORDERED_CONDITIONAL),
+            "{}",
+            notes[1]
+        );
+        let n = before.stmts.len();
+        let texts: Vec<String> = out.stmts.iter().map(text).collect();
+        assert_eq!(
+            texts[0],
+            "pencilc_p_u[pencilc_lane0][i] = umin(pencilc_p_u[pencilc_lane0][i], A[i][32 * pencilc_lane1 + pencilc_lane0] - 1)"
+        );
+        assert_eq!(texts[n], "pencilc_p_u[pencilc_lane0][i] = u[i]");
+        assert_eq!(
+            texts[n + 1],
+            "u[i] = umin(u[i], pencilc_p_u[pencilc_lane0][i])"
+        );
+        assert_eq!(texts[n + 2], "pencilc_p_d[pencilc_lane0][i] = d[i]");
+        assert_eq!(
+            texts[n + 3],
+            "d[i] = d[i] > pencilc_p_d[pencilc_lane0][i] ? d[i] : pencilc_p_d[pencilc_lane0][i]"
+        );
+        // The start reads the variable: the dependences order it after
+        // the variable's last write before the loop.
+        let init = &out.stmts[n];
+        assert_eq!(init.reads.len(), 1);
+        assert_eq!(init.reads[0].array, "u");
+    }
+
+    #[test]
     fn gramschmidts_products_split_in_lanes() {
         let (before, out, notes) = split_of(GRAMSCHMIDT).expect("splits");
         assert_eq!(notes.len(), 1, "{:?}", notes);
         assert!(
-            notes[0].contains("line 9: `R` accumulates over loop `i` in 32 partial results per iteration of loop(s) `j` (`pencilc_p_R`, 38400 elements)"),
+            notes[0].contains("line 9: `R` accumulates (add) over loop `i` in 32 partial results per iteration of loop(s) `j` (`pencilc_p_R`, 38400 elements)"),
             "{}",
             notes[0]
         );

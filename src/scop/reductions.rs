@@ -371,6 +371,16 @@ fn assigns_to(lhs: &Expr, v: &str) -> bool {
     access_parts(lhs).is_some_and(|(n, _)| n == v)
 }
 
+/// The one term of an accumulation `lhs op= e` (see `accumulation`):
+/// `e` of `m = m < e ? m : e` or `m = umin(m, e)`; `None` for a chain of
+/// several terms or no accumulation.
+pub fn single_term<'e>(lhs: &Expr, op: AssignOp, rhs: &'e Expr) -> Option<&'e Expr> {
+    match accumulation(lhs, op, rhs)?.1[..] {
+        [t] => Some(t),
+        _ => None,
+    }
+}
+
 /// The operator of an accumulation `lhs op= e` or `lhs = lhs op e` (`+`,
 /// `-`, `*`, `&`, `|`, `^`, `min`/`max` as `?:` or a call of C's or
 /// PENCIL's minimum and maximum), where `e` does not read `lhs` itself
