@@ -568,27 +568,11 @@ fn add_store(
         .collect();
     let e = &xs[c.depth..];
     // Later top-level statements move one place on.
-    let shift = |text: &str| -> Result<String> {
-        let m = isl.map(text).isl(isl, STAGE)?;
-        let n = m.dim(DimType::Out).isl(isl, STAGE)? as usize;
-        let t: Vec<String> = (0..n).map(|k| format!("t{}", k)).collect();
-        let mut moved = t.clone();
-        moved[0] = "t0 + 1".to_string();
-        let s = isl
-            .map(&format!(
-                "{{ [{a}] -> [{m}] : t0 > {top}; [{a}] -> [{a}] : t0 <= {top} }}",
-                a = t.join(", "),
-                m = moved.join(", "),
-                top = plan.top
-            ))
-            .isl(isl, STAGE)?;
-        m.apply_range(s).isl(isl, STAGE)?.text(isl, STAGE)
-    };
     for st in scop.stmts.iter_mut() {
-        st.schedule = shift(&st.schedule)?;
+        st.schedule = super::make_room::shift_after(isl, &st.schedule, &[], plan.top, 1, 0)?;
     }
     for k in scop.kills.iter_mut() {
-        k.schedule = shift(&k.schedule)?;
+        k.schedule = super::make_room::shift_after(isl, &k.schedule, &[], plan.top, 1, 0)?;
     }
     let mut time = vec![(plan.top + 1).to_string()];
     for v in &xs {

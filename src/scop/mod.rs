@@ -17,6 +17,7 @@ pub mod forward;
 pub mod frame;
 mod index_values;
 mod last_writes;
+pub mod make_room;
 pub mod nesting;
 pub mod partials;
 pub mod prologue;

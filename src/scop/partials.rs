@@ -522,38 +522,15 @@ fn apply(
     };
     // Every later statement of the accumulation's loop body moves two
     // places on; every schedule gets the new length.
-    let shift = |text: &str, positions: Option<Vec<i64>>| -> Result<String> {
-        let m = isl.map(text).isl(isl, STAGE)?;
-        let k = m.dim(DimType::Out).isl(isl, STAGE)? as usize;
-        let later =
-            positions.is_some_and(|p| p.len() > l && p[..l] == plan.betas[..l] && p[l] > beta);
-        let t: Vec<String> = (0..k).map(|d| format!("t{}", d)).collect();
-        let mut moved = t.clone();
-        if later {
-            moved[2 * l] = format!("t{} + 2", 2 * l);
-        }
-        while moved.len() < new_len {
-            moved.push("0".to_string());
-        }
-        let f = isl
-            .map(&format!(
-                "{{ [{}] -> [{}] }}",
-                t.join(", "),
-                moved.join(", ")
-            ))
-            .isl(isl, STAGE)?;
-        m.apply_range(f).isl(isl, STAGE)?.text(isl, STAGE)
-    };
+    let at = &plan.betas[..l];
     for (t, other) in scop.stmts.iter_mut().enumerate() {
         if t == s {
             continue;
         }
-        let p = super::reductions::positions(isl, &other.schedule)?;
-        other.schedule = shift(&other.schedule, p)?;
+        other.schedule = super::make_room::shift_after(isl, &other.schedule, at, beta, 2, new_len)?;
     }
     for k in scop.kills.iter_mut() {
-        let p = super::reductions::positions(isl, &k.schedule)?;
-        k.schedule = shift(&k.schedule, p)?;
+        k.schedule = super::make_room::shift_after(isl, &k.schedule, at, beta, 2, new_len)?;
     }
     scop.stmts[s] = part;
     // The start of each partial: for a sum or a product the identity of
