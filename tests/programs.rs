@@ -2176,6 +2176,16 @@ fn minima_and_maxima_inside_parallel_loops_split_in_partial_results() {
         &["--device", "nvidia-h100", "--split-reductions", "always"],
     );
     check_cuda_emulated_with("split_min_max", &forced, "always");
+    // Without private and shared memory a wrong element combined into is
+    // read from global memory (the subscripts' region).
+    let global = [
+        "--split-reductions",
+        "always",
+        "--no-private-memory",
+        "--no-shared-memory",
+    ];
+    check_with("split_min_max", "-global", &global);
+    check_cuda_emulated_with("split_min_max", &global, "global");
     let note = "partial results";
     let log = verbose_log_with(
         "split_min_max",
@@ -2191,10 +2201,12 @@ fn minima_and_maxima_inside_parallel_loops_split_in_partial_results() {
         "line 57: `tri` accumulates (min) over loop `j`",
         "line 60: `w` accumulates (max) over loop `j`",
         "line 69: `big_max` accumulates (max) over loop `j`",
+        "line 81: `Sx` accumulates (max) over loop `j`",
+        "line 84: `mn` accumulates (min) over loop `j`",
     ] {
         assert!(log.contains(what), "{}\n{}", what, log);
     }
-    assert_eq!(log.matches(note).count(), 9, "{}", log);
+    assert_eq!(log.matches(note).count(), 11, "{}", log);
     // A `?:` maximum of doubles is reordered (a NaN would tell); `fmin`
     // and the integers are exact.
     assert_eq!(log.matches(scop_reordered_note()).count(), 1, "{}", log);
@@ -2220,7 +2232,7 @@ fn minima_and_maxima_inside_parallel_loops_split_in_partial_results() {
             "exact",
         ],
     );
-    assert_eq!(exact.matches(note).count(), 8, "{}", exact);
+    assert_eq!(exact.matches(note).count(), 10, "{}", exact);
     assert!(!exact.contains("line 51: `d` accumulates"), "{}", exact);
     let cpu = verbose_log_with("split_min_max", &["--gpu-model-params", sizes]);
     assert_eq!(cpu.matches(note).count(), 0, "{}", cpu);

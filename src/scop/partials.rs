@@ -564,12 +564,19 @@ fn apply(
             return Ok(false);
         };
         let mut combined = rhs.clone();
-        replace_printed(
+        replace_term(
             &mut combined,
             &crate::front::cexpr::plain(term),
+            &me,
             &partial_expr,
         );
-        if combined.mentions(&i) || !combined.mentions(&plan.name) {
+        // The accumulator as often as before: the term's text may be a
+        // subscript of it (`S[i][0] = max(S[i][0], 0)`), which stays.
+        let count = crate::front::cexpr::count_printed_as;
+        if combined.mentions(&i)
+            || !combined.mentions(&plan.name)
+            || count(&combined, &me) != count(rhs, &me)
+        {
             return Ok(false);
         }
         (AssignOp::Assign, combined)
@@ -677,6 +684,23 @@ fn indexed_expr(name: &str, subs: Vec<Expr>, loc: &crate::diag::Loc) -> Expr {
     )
 }
 
+/// Replaces every subexpression of `e` that prints as `term` by `by`,
+/// outside those that print as the accumulator `me`: a term `0` or `i`
+/// may print as a subscript of it (`S[i][0] = max(S[i][0], 0)`), which
+/// must stay (red team round 10).
+fn replace_term(e: &mut Expr, term: &str, me: &str, by: &Expr) {
+    if crate::front::cexpr::prints_as(e, me) {
+        return;
+    }
+    if crate::front::cexpr::prints_as(e, term) {
+        *e = by.clone();
+        return;
+    }
+    for c in e.children_mut() {
+        replace_term(c, term, me, by);
+    }
+}
+
 /// Replaces every subexpression of `e` that prints (`plain`) as `me` by
 /// `by`.
 fn replace_printed(e: &mut Expr, me: &str, by: &Expr) {
@@ -747,6 +771,15 @@ mod tests {
         assert_eq!(
             texts[n + 3],
             "d[i] = d[i] > pencilc_p_d[pencilc_lane0][i] ? d[i] : pencilc_p_d[pencilc_lane0][i]"
+        );
+        // A term that prints as a subscript of the accumulator replaces
+        // the term alone.
+        let src = "int max(int a, int b);\nvoid g(int n, int m, int S[100][2]) {\n#pragma scop\nfor (int i = 0; i < n; i++)\n for (int j = 0; j < m; j++)\n  S[i][0] = max(S[i][0], 0);\n#pragma endscop\n}\n";
+        let (b, o, _) = split_of(src).expect("splits");
+        let k = b.stmts.len();
+        assert_eq!(
+            text(&o.stmts[k + 1]),
+            "S[i][0] = max(S[i][0], pencilc_p_S[pencilc_lane0][i])"
         );
         // The start reads the variable: the dependences order it after
         // the variable's last write before the loop.

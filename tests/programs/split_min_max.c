@@ -20,7 +20,7 @@
 #define ROWS 64
 #define COLS 200000
 
-static int mx[N], u[N], w[N + 1], tri[N], I[N][N], big_max[ROWS];
+static int mx[N], u[N], w[N + 1], tri[N], I[N][N], big_max[ROWS], Sx[N][2], mn[N];
 static long y[N], lw[N], L[N][N];
 static double d[N], f[N], E[N][N];
 static int Big[ROWS][COLS];
@@ -70,6 +70,21 @@ static void rows(int r, int m, int Big[ROWS][COLS], int big_max[ROWS])
 #pragma endscop
 }
 
+/* The term prints as a subscript of the accumulator (red team round
+ * 10): the lanes combine as `Sx[i][0] = max(Sx[i][0], P[r][i])`, the
+ * subscript left as it is. */
+static void subscripts(int n, int m, int Sx[N][2], int mn[N])
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      Sx[i][0] = max(Sx[i][0], 0);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      mn[i] = mn[i] < i ? mn[i] : i;
+#pragma endscop
+}
+
 int main(void)
 {
   int n = 77, m = 1000;
@@ -87,6 +102,9 @@ int main(void)
     f[i] = i % 5;
     tri[i] = 100 - i;
     w[i] = i % 9;
+    Sx[i][0] = i % 3 - 1;
+    Sx[i][1] = 50 + i;
+    mn[i] = i % 5 * 20 - 30;
   }
   w[N] = 4;
   for (int i = 0; i < ROWS; i++) {
@@ -100,8 +118,9 @@ int main(void)
   shapes(1, E, d, f, I, tri, w);
   rows(ROWS, m, Big, big_max);
   rows(5, 40, Big, big_max);
+  subscripts(n, 3, Sx, mn);
   for (int i = 0; i < n + 1; i++)
-    printf("%d mx %d u %d y %ld lw %ld d %.1f f %.1f tri %d w %d\n", i, mx[i], u[i], y[i], lw[i], d[i], f[i], tri[i], w[i]);
+    printf("%d mx %d u %d y %ld lw %ld d %.1f f %.1f tri %d w %d S %d %d mn %d\n", i, mx[i], u[i], y[i], lw[i], d[i], f[i], tri[i], w[i], Sx[i][0], Sx[i][1], mn[i]);
   for (int i = 0; i < ROWS; i++)
     printf("big %d %d\n", i, big_max[i]);
   return 0;
