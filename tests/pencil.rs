@@ -408,7 +408,10 @@ fn dot_product_is_a_work_group_tree_reduction() {
     let (dir, report) = check_within("dot", "", &[], 1e-3);
     assert_eq!(
         omp_lines(&dir),
-        ["#pragma omp parallel for reduction(+: d) reduction(+: sq)"]
+        [
+            "#pragma omp declare reduction(pencilc_sum_float : float : omp_out += omp_in) initializer(omp_priv = -0.0f)",
+            "#pragma omp parallel for reduction(pencilc_sum_float: d) reduction(pencilc_sum_float: sq)"
+        ]
     );
     let k = kernels(&dir);
     assert!(!k.contains("pencilc_atomic_"), "{}", k);
@@ -431,7 +434,7 @@ fn image_max_min_mean_reduce_over_a_2d_nest() {
     assert!(!kernels(&dir).contains("pencilc_atomic_"));
     assert!(
         omp_lines(&dir).contains(
-            &"#pragma omp parallel for reduction(max: hi) reduction(min: lo) reduction(+: sum)"
+            &"#pragma omp parallel for reduction(max: hi) reduction(min: lo) reduction(pencilc_sum_float: sum)"
                 .to_string()
         ),
         "{:?}",
@@ -481,9 +484,12 @@ fn reduction_initialisation_precedes_every_update() {
 #[test]
 fn small_float_array_reduction_gets_private_partial_arrays() {
     let (dir, report) = check_within("weighted_hist", "", &[], 1e-4);
-    // Each OpenMP thread gets a copy of the 64 bins (an array section).
+    // Each OpenMP thread gets a copy of the 64 bins (an array section),
+    // starting at -0.0 (a float sum of its own).
     assert!(
-        omp_lines(&dir).contains(&"#pragma omp parallel for reduction(+: hist[0:64])".to_string()),
+        omp_lines(&dir).contains(
+            &"#pragma omp parallel for reduction(pencilc_sum_float: hist[0:64])".to_string()
+        ),
         "{:?}",
         omp_lines(&dir)
     );

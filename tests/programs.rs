@@ -1662,7 +1662,9 @@ fn accumulations_into_struct_members_are_reductions() {
     // members are locals that a clause reduces.
     assert_eq!(omp.matches("#pragma omp atomic").count(), 3, "{}", omp);
     assert!(
-        omp.contains("reduction(+: pencilc_acc0_acc) reduction(+: pencilc_acc1_acc)"),
+        omp.contains(
+            "reduction(pencilc_sum_double: pencilc_acc0_acc) reduction(pencilc_sum_double: pencilc_acc1_acc)"
+        ),
         "{}",
         omp
     );
@@ -1684,8 +1686,8 @@ fn single_elements_reduce_through_locals() {
     let omp = std::fs::read_to_string(root().join("target/e2e/program-struct_min_max-omp/omp.c"))
         .unwrap();
     for text in [
-        "if (0 < n) {\n        double pencilc_acc0_r = r[0].lo;",
-        "reduction(min: pencilc_acc0_r) reduction(max: pencilc_acc1_r) reduction(+: pencilc_acc2_t) reduction(+: pencilc_acc3_t) reduction(+: pencilc_acc4_total)",
+        "if (0 < n) {\n        #pragma omp declare reduction(pencilc_sum_double : double : omp_out += omp_in) initializer(omp_priv = -0.0)\n        double pencilc_acc0_r = r[0].lo;",
+        "reduction(min: pencilc_acc0_r) reduction(max: pencilc_acc1_r) reduction(+: pencilc_acc2_t) reduction(+: pencilc_acc3_t) reduction(pencilc_sum_double: pencilc_acc4_total)",
         "r[0].hi = pencilc_acc1_r;",
         "total[0] = pencilc_acc4_total;",
     ] {
@@ -1746,7 +1748,7 @@ fn different_operators_into_one_struct_are_reductions() {
     );
     // The sum beside reads of `u`'s other members goes through a local.
     assert!(
-        omp.contains("#pragma omp parallel for reduction(+: pencilc_acc0_u)\n        for (int c0 = 0; c0 < n; c0 += 1) {\n            pencilc_acc0_u += x[c0] * u[0].lo;"),
+        omp.contains("#pragma omp parallel for reduction(pencilc_sum_double: pencilc_acc0_u)\n        for (int c0 = 0; c0 < n; c0 += 1) {\n            pencilc_acc0_u += x[c0] * u[0].lo;"),
         "{}",
         omp
     );
@@ -1787,8 +1789,8 @@ fn guarded_updates_of_elements_are_reductions() {
     let omp = std::fs::read_to_string(root().join("target/e2e/program-guarded_elements-omp/omp.c"))
         .unwrap();
     for text in [
-        "reduction(+: h[0:16]) reduction(+: s[0:4])",
-        "#pragma omp atomic\n                a[0].pos += x[c0];",
+        "reduction(+: h[0:16]) reduction(pencilc_sum_double: s[0:4])",
+        "#pragma omp atomic\n                    a[0].pos += x[c0];",
         "__atomic_compare_exchange(&r[v[c0] % 8].lo",
     ] {
         assert!(omp.contains(text), "{}\n{}", text, omp);
@@ -2156,6 +2158,33 @@ fn accumulations_inside_parallel_loops_split_in_partial_results() {
     // The CPU's description has no GPU model to choose with.
     let cpu = verbose_log_with("split_reductions", &["--gpu-model-params", sizes]);
     assert_eq!(cpu.matches(note).count(), 0, "{}", cpu);
+}
+
+/// Floating-point sums of negative zeros stay `-0.0` as reductions: the
+/// device trees' copies and OpenMP's start at `-0.0`, not at `+0.0`
+/// (`+0.0 + -0.0` is `+0.0`): scalars of both types and an array, on
+/// every target and version, with the GPU descriptions too.
+#[test]
+fn negative_zero_sums_keep_their_sign_as_reductions() {
+    check("negative_zero_sums");
+    check_with("negative_zero_sums", "-h100", &["--device", "nvidia-h100"]);
+    check_cuda_emulated("negative_zero_sums");
+    let src = root().join("tests/programs/negative_zero_sums.c");
+    let dir = scratch("program-negative_zero_sums-omp");
+    let host = dir.join("p.c");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "c", "--openmp", "-o"])
+            .arg(&host)
+            .arg(&src),
+        "pencilc --target c --openmp",
+    );
+    let c = std::fs::read_to_string(&host).expect("generated C");
+    assert!(
+        c.contains("initializer(omp_priv = -0.0)") && c.contains("reduction(pencilc_sum_double: "),
+        "{}",
+        c
+    );
 }
 
 /// Minima and maxima with a parallel loop of their own, split in lanes

@@ -235,15 +235,35 @@ impl BodyPrinter<'_> {
                 // stored back after the loop, only where the loop runs:
                 // the user's code reads no element (`r` may be NULL) where
                 // it does not.
-                let (depth, ind) = if locals.is_empty() {
+                // Floating-point sums need a reduction of their own, which
+                // is declared in a block around the loop.
+                let mut declares: Vec<String> = reductions
+                    .iter()
+                    .filter_map(|(var, op)| {
+                        let a = self.scop.array(var)?;
+                        omp_sum_declaration(*op, &a.elem_type)
+                    })
+                    .chain(
+                        locals
+                            .iter()
+                            .filter_map(|l| omp_sum_declaration(l.op, &l.elem_type)),
+                    )
+                    .collect();
+                declares.sort();
+                declares.dedup();
+                let block = !locals.is_empty() || !declares.is_empty();
+                let (depth, ind) = if !block {
                     (depth, ind)
                 } else {
-                    match first_iteration(body) {
+                    match first_iteration(body).filter(|_| !locals.is_empty()) {
                         Some(c) => out.push_str(&format!("{}if ({}) {{\n", ind, c.to_c())),
                         None => out.push_str(&format!("{}{{\n", ind)),
                     }
                     (depth + 1, indent(depth + 1))
                 };
+                for d in &declares {
+                    out.push_str(&format!("{}{}\n", ind, d));
+                }
                 let mut clauses = self.reduction_clauses(reductions);
                 let mut active = Vec::new();
                 for (k, l) in locals.iter().enumerate() {
@@ -256,7 +276,11 @@ impl BodyPrinter<'_> {
                         name,
                         self.access(&l.var, &subs)
                     ));
-                    clauses.push_str(&format!(" reduction({}: {})", l.op.clause_text(), name));
+                    clauses.push_str(&format!(
+                        " reduction({}: {})",
+                        omp_reduction_op(l.op, &l.elem_type),
+                        name
+                    ));
                     active.push((l.var.clone(), subs, name));
                 }
                 out.push_str(&format!(
@@ -267,10 +291,10 @@ impl BodyPrinter<'_> {
                 let printed = self.print(body, depth, out, launch);
                 self.locals.borrow_mut().clear();
                 printed?;
-                if !locals.is_empty() {
-                    for (var, subs, name) in &active {
-                        out.push_str(&format!("{}{} = {};\n", ind, self.access(var, subs), name));
-                    }
+                for (var, subs, name) in &active {
+                    out.push_str(&format!("{}{} = {};\n", ind, self.access(var, subs), name));
+                }
+                if block {
                     out.push_str(&format!("{}}}\n", indent(depth - 1)));
                 }
             }
@@ -564,13 +588,49 @@ fn first_iteration(body: &Ast) -> Option<AExpr> {
     }
 }
 
+/// The floating-point type whose sums need a reduction of their own.
+fn float_sum(op: RedOp, elem_type: &str) -> Option<&'static str> {
+    match (op, elem_type.trim()) {
+        (RedOp::Add, "double") => Some("double"),
+        (RedOp::Add, "float") => Some("float"),
+        _ => None,
+    }
+}
+
+/// The operator of an OpenMP `reduction` clause: `+` starts each thread's
+/// copy at `0`, which is `+0.0`, and a floating-point sum of negative
+/// zeros is `-0.0` in the sequential program (`+0.0 + -0.0` is `+0.0`):
+/// such sums use `pencilc_sum_<type>`, which starts at `-0.0`
+/// (`omp_sum_declaration`).
+fn omp_reduction_op(op: RedOp, elem_type: &str) -> String {
+    match float_sum(op, elem_type) {
+        Some(t) => format!("pencilc_sum_{}", t),
+        None => op.clause_text().to_string(),
+    }
+}
+
+/// The declaration of `omp_reduction_op`'s own reduction, where it has
+/// one.
+fn omp_sum_declaration(op: RedOp, elem_type: &str) -> Option<String> {
+    float_sum(op, elem_type).map(|t| {
+        format!(
+            "#pragma omp declare reduction(pencilc_sum_{t} : {t} : omp_out += omp_in) initializer(omp_priv = -0.0{f})",
+            t = t,
+            f = if t == "float" { "f" } else { "" }
+        )
+    })
+}
+
 impl BodyPrinter<'_> {
     /// OpenMP's `reduction` clauses for `reductions`, each array as the
     /// section of its whole extent.
     fn reduction_clauses(&self, reductions: &[(String, RedOp)]) -> String {
         let mut out = String::new();
         for (var, op) in reductions {
-            let op = op.clause_text();
+            let op = match self.scop.array(var) {
+                Some(a) => omp_reduction_op(*op, &a.elem_type),
+                None => op.clause_text().to_string(),
+            };
             let section: String = self
                 .scop
                 .array(var)

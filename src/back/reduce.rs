@@ -43,6 +43,11 @@ fn identity(op: RedOp, ty: &str, elem_type: &str, target: Target) -> String {
         }
     };
     let text = match (op, ty) {
+        // A floating-point sum's identity is `-0.0`: a sum of negative
+        // zeros is `-0.0` in the sequential program, and `+0.0 + -0.0` is
+        // `+0.0`.
+        (RedOp::Add, "float") => "-0.0f".to_string(),
+        (RedOp::Add, "double") => "-0.0".to_string(),
         (RedOp::Add, _) => "0".to_string(),
         (RedOp::Mul, _) => "1".to_string(),
         (RedOp::Min, "int") => "2147483647".to_string(),
