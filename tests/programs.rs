@@ -2086,78 +2086,108 @@ fn pencil_int_min_max_truncate_longs_on_every_target() {
 /// gramschmidt's, whose threads each ran 1,000 products.
 #[test]
 fn accumulations_inside_parallel_loops_split_in_partial_results() {
-    let forced = ["--split-reductions", "always"];
-    check("split_reductions");
-    check_with("split_reductions", "-always", &forced);
-    check_with(
-        "split_reductions",
-        "-h100",
-        &["--device", "nvidia-h100", "--split-reductions", "always"],
-    );
-    check_cuda_emulated_with("split_reductions", &forced, "always");
-    let note = "partial results";
-    let log = verbose_log_with(
-        "split_reductions",
-        &["--device", "nvidia-h100", "--split-reductions", "always"],
-    );
-    for what in [
-        "line 30: `R` accumulates (add) over loop `i` in 32 partial results per iteration of loop(s) `j` (`pencilc_p_R`, 38400 elements)",
-        "line 44: `y` accumulates (add) over loop `j`",
-        "line 47: `z` accumulates (add) over loop `j`",
-        "line 50: `p` accumulates (mul) over loop `j`",
-        "line 53: `c` accumulates (add) over loop `j`",
-        "line 63: `t` accumulates (add) over loop `j`",
-        "line 67: `s` accumulates (add) over loop `j`",
-        "line 85: `x` accumulates (add) over loop `k`",
-        "line 89: `y` accumulates (add) over loop `j`",
-        "line 92: `z` accumulates (add) over loop `u`",
-        "line 106: `c` accumulates (add) over loop `j`",
-        "line 109: `o` accumulates (add) over loop `j`",
-    ] {
-        assert!(log.contains(what), "{}\n{}", what, log);
-    }
-    assert_eq!(log.matches(note).count(), 12, "{}", log);
-    let sizes = "m=1000,n=1200,k=300";
-    let chosen = verbose_log_with(
-        "split_reductions",
-        &["--device", "nvidia-h100", "--gpu-model-params", sizes],
-    );
-    assert!(
-        chosen.contains("line 30: `R` accumulates (add) over loop `i` in 32 partial results")
-            && chosen.contains("(GPU model: "),
-        "{}",
-        chosen
-    );
+    let logs = check_splits(&Splits {
+        name: "split_reductions",
+        notes: &[
+            "line 30: `R` accumulates (add) over loop `i` in 32 partial results per iteration of loop(s) `j` (`pencilc_p_R`, 38400 elements)",
+            "line 44: `y` accumulates (add) over loop `j`",
+            "line 47: `z` accumulates (add) over loop `j`",
+            "line 50: `p` accumulates (mul) over loop `j`",
+            "line 53: `c` accumulates (add) over loop `j`",
+            "line 63: `t` accumulates (add) over loop `j`",
+            "line 67: `s` accumulates (add) over loop `j`",
+            "line 85: `x` accumulates (add) over loop `k`",
+            "line 89: `y` accumulates (add) over loop `j`",
+            "line 92: `z` accumulates (add) over loop `u`",
+            "line 106: `c` accumulates (add) over loop `j`",
+            "line 109: `o` accumulates (add) over loop `j`",
+        ],
+        sizes: "m=1000,n=1200,k=300",
+        chosen: "line 30: `R` accumulates (add) over loop `i` in 32 partial results",
+        // Not where the order of a floating-point sum must stay.
+        exact: &["line 53: `c` accumulates", "line 106: `c` accumulates"],
+    });
     let never = verbose_log_with(
         "split_reductions",
         &[
             "--device",
             "nvidia-h100",
             "--gpu-model-params",
-            sizes,
+            "m=1000,n=1200,k=300",
             "--split-reductions",
             "never",
         ],
     );
-    assert_eq!(never.matches(note).count(), 0, "{}", never);
-    // Not where the order of a floating-point sum must stay.
-    let exact = verbose_log_with(
-        "split_reductions",
-        &[
-            "--device",
-            "nvidia-h100",
-            "--split-reductions",
-            "always",
-            "--reductions",
-            "exact",
-        ],
+    assert_eq!(never.matches(SPLIT_NOTE).count(), 0, "{}", never);
+    assert!(logs.forced.contains(REASSOCIATED_NOTE), "{}", logs.forced);
+}
+
+/// What `-v` says of each accumulation split in partial results.
+const SPLIT_NOTE: &str = "partial results";
+
+/// What `-v` says of a reassociated floating-point sum.
+const REASSOCIATED_NOTE: &str = "reassociated (floating point";
+
+/// A test program of accumulations split in partial results, and what
+/// `-v` must say of it.
+struct Splits<'a> {
+    name: &'a str,
+    /// Every split, with `--split-reductions always` and the H100's
+    /// description (no other).
+    notes: &'a [&'a str],
+    /// Sizes (`--gpu-model-params`) at which the GPU model splits...
+    sizes: &'a str,
+    /// ...this one.
+    chosen: &'a str,
+    /// The splits `--reductions exact` keeps (no other).
+    exact: &'a [&'a str],
+}
+
+/// `-v` of a `Splits` program, forced and with `--reductions exact`.
+struct SplitLogs {
+    forced: String,
+    exact: String,
+}
+
+/// A `Splits` program right on every target with the split forced (the
+/// values make every order exact): OpenCL on PoCL with the CPU's and the
+/// H100's descriptions, OpenMP and C, emulated CUDA; and `-v` as `s`
+/// says, with no split for the CPU's description.
+fn check_splits(s: &Splits) -> SplitLogs {
+    let forced = ["--split-reductions", "always"];
+    let h100 = ["--device", "nvidia-h100", "--split-reductions", "always"];
+    check(s.name);
+    check_with(s.name, "-always", &forced);
+    check_with(s.name, "-h100", &h100);
+    check_cuda_emulated_with(s.name, &forced, "always");
+    let log = verbose_log_with(s.name, &h100);
+    for what in s.notes {
+        assert!(log.contains(what), "{}\n{}", what, log);
+    }
+    assert_eq!(log.matches(SPLIT_NOTE).count(), s.notes.len(), "{}", log);
+    let chosen = verbose_log_with(
+        s.name,
+        &["--device", "nvidia-h100", "--gpu-model-params", s.sizes],
     );
-    assert_eq!(exact.matches(note).count(), 2, "{}", exact);
-    assert!(exact.contains("line 53: `c` accumulates"), "{}", exact);
-    assert!(exact.contains("line 106: `c` accumulates"), "{}", exact);
+    assert!(
+        chosen.contains(s.chosen) && chosen.contains("(GPU model: "),
+        "{}",
+        chosen
+    );
+    let exact = verbose_log_with(s.name, &[&h100[..], &["--reductions", "exact"]].concat());
+    for what in s.exact {
+        assert!(exact.contains(what), "{}\n{}", what, exact);
+    }
+    assert_eq!(
+        exact.matches(SPLIT_NOTE).count(),
+        s.exact.len(),
+        "{}",
+        exact
+    );
     // The CPU's description has no GPU model to choose with.
-    let cpu = verbose_log_with("split_reductions", &["--gpu-model-params", sizes]);
-    assert_eq!(cpu.matches(note).count(), 0, "{}", cpu);
+    let cpu = verbose_log_with(s.name, &["--gpu-model-params", s.sizes]);
+    assert_eq!(cpu.matches(SPLIT_NOTE).count(), 0, "{}", cpu);
+    SplitLogs { forced: log, exact }
 }
 
 /// Floating-point sums of negative zeros stay `-0.0` as reductions: the
@@ -2196,31 +2226,7 @@ fn negative_zero_sums_keep_their_sign_as_reductions() {
 /// the sizes declared, not at the CPU's description.
 #[test]
 fn minima_and_maxima_inside_parallel_loops_split_in_partial_results() {
-    let forced = ["--split-reductions", "always"];
-    check("split_min_max");
-    check_with("split_min_max", "-always", &forced);
-    check_with(
-        "split_min_max",
-        "-h100",
-        &["--device", "nvidia-h100", "--split-reductions", "always"],
-    );
-    check_cuda_emulated_with("split_min_max", &forced, "always");
-    // Without private and shared memory a wrong element combined into is
-    // read from global memory (the subscripts' region).
-    let global = [
-        "--split-reductions",
-        "always",
-        "--no-private-memory",
-        "--no-shared-memory",
-    ];
-    check_with("split_min_max", "-global", &global);
-    check_cuda_emulated_with("split_min_max", &global, "global");
-    let note = "partial results";
-    let log = verbose_log_with(
-        "split_min_max",
-        &["--device", "nvidia-h100", "--split-reductions", "always"],
-    );
-    for what in [
+    let lines = [
         "line 33: `mx` accumulates (max) over loop `j` in 32 partial results",
         "line 36: `u` accumulates (min) over loop `j`",
         "line 39: `y` accumulates (min) over loop `j`",
@@ -2232,39 +2238,42 @@ fn minima_and_maxima_inside_parallel_loops_split_in_partial_results() {
         "line 69: `big_max` accumulates (max) over loop `j`",
         "line 81: `Sx` accumulates (max) over loop `j`",
         "line 84: `mn` accumulates (min) over loop `j`",
-    ] {
-        assert!(log.contains(what), "{}\n{}", what, log);
-    }
-    assert_eq!(log.matches(note).count(), 11, "{}", log);
-    // A `?:` maximum of doubles is reordered (a NaN would tell); `fmin`
-    // and the integers are exact.
-    assert_eq!(log.matches(scop_reordered_note()).count(), 1, "{}", log);
-    let sizes = "m=200000";
-    let chosen = verbose_log_with(
-        "split_min_max",
-        &["--device", "nvidia-h100", "--gpu-model-params", sizes],
+    ];
+    // All but the `?:` maximum of doubles are exact.
+    let exact: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| !l.contains("`d`"))
+        .collect();
+    let logs = check_splits(&Splits {
+        name: "split_min_max",
+        notes: &lines,
+        sizes: "m=200000",
+        chosen: "line 69: `big_max` accumulates (max) over loop `j` in 32 partial results",
+        exact: &exact,
+    });
+    // Reordered, where a NaN or a signed zero would tell.
+    assert_eq!(
+        logs.forced.matches(scop_reordered_note()).count(),
+        1,
+        "{}",
+        logs.forced
     );
     assert!(
-        chosen.contains("line 69: `big_max` accumulates (max) over loop `j` in 32 partial results")
-            && chosen.contains("(GPU model: "),
+        !logs.exact.contains(scop_reordered_note()),
         "{}",
-        chosen
+        logs.exact
     );
-    let exact = verbose_log_with(
-        "split_min_max",
-        &[
-            "--device",
-            "nvidia-h100",
-            "--split-reductions",
-            "always",
-            "--reductions",
-            "exact",
-        ],
-    );
-    assert_eq!(exact.matches(note).count(), 10, "{}", exact);
-    assert!(!exact.contains("line 51: `d` accumulates"), "{}", exact);
-    let cpu = verbose_log_with("split_min_max", &["--gpu-model-params", sizes]);
-    assert_eq!(cpu.matches(note).count(), 0, "{}", cpu);
+    // Without private and shared memory a wrong element combined into is
+    // read from global memory (the subscripts' region).
+    let global = [
+        "--split-reductions",
+        "always",
+        "--no-private-memory",
+        "--no-shared-memory",
+    ];
+    check_with("split_min_max", "-global", &global);
+    check_cuda_emulated_with("split_min_max", &global, "global");
 }
 
 /// What `-v` says of a reordered floating-point `?:` minimum or maximum.

@@ -28,16 +28,12 @@ pub fn shift_after(
     let n = m.dim(DimType::Out).isl(isl, STAGE)? as usize;
     let d = 2 * at.len();
     let t: Vec<String> = (0..n).map(|k| format!("t{}", k)).collect();
-    let mut padded = t.clone();
-    while padded.len() < len {
-        padded.push("0".to_string());
-    }
+    let padded: Vec<String> = (0..n.max(len))
+        .map(|k| t.get(k).cloned().unwrap_or_else(|| "0".to_string()))
+        .collect();
+    let tuple = |v: &[String]| format!("[{}]", v.join(", "));
     let same = isl
-        .map(&format!(
-            "{{ [{}] -> [{}] }}",
-            t.join(", "),
-            padded.join(", ")
-        ))
+        .map(&format!("{{ {} -> {} }}", tuple(&t), tuple(&padded)))
         .isl(isl, STAGE)?;
     if d >= n {
         return m.apply_range(same).isl(isl, STAGE)?.text(isl, STAGE);
