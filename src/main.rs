@@ -161,7 +161,8 @@ struct Cli {
     /// CUDA: whether a sequential host loop around small kernels (a time
     /// loop over a short stencil) runs as one kernel of one block, its
     /// threads taking each launch in turn with a barrier between them,
-    /// instead of a launch per kernel and iteration.
+    /// instead of a launch per kernel and iteration (OpenCL: `always`
+    /// only, one work-group of the device description's size).
     #[arg(long = "one-block-loops", value_enum, default_value = "auto")]
     one_block_loops: OneBlockArg,
     /// The input is the whole program, as GCC's -fwhole-program says: no
@@ -575,18 +576,22 @@ fn options(
         map.grid_limit = [65535, i32::MAX as i64];
     }
     map.tile_size = cli.tile_size;
+    // OpenCL only when asked: its kernels carry no required work-group
+    // size (CUDA's `__launch_bounds__`), so a device may refuse a
+    // work-group of 1,024 for a kernel that needs many registers, and
+    // nothing checks that when the program runs.
     map.one_block_loops = match (cli.one_block_loops, target) {
         (OneBlockArg::Never, _) => pencilc::map::OneBlockLoops::Never,
         (OneBlockArg::Auto, Target::Cuda) => pencilc::map::OneBlockLoops::Auto,
-        (OneBlockArg::Always, Target::Cuda) => pencilc::map::OneBlockLoops::Always,
+        (OneBlockArg::Always, Target::Cuda | Target::OpenCl) => pencilc::map::OneBlockLoops::Always,
         (OneBlockArg::Auto, _) => pencilc::map::OneBlockLoops::Never,
         (OneBlockArg::Always, _) => {
             return Err(Diagnostic::error(
                 Code::Usage,
                 None,
-                "--one-block-loops always is an option of --target cuda",
+                "--one-block-loops always is an option of --target cuda and --target opencl",
             )
-            .with_hint("drop it, or compile with --target cuda"))
+            .with_hint("drop it, or compile with --target cuda or --target opencl"))
         }
     };
     map.mem.shared = !cli.no_shared_memory;

@@ -2190,6 +2190,45 @@ fn check_splits(s: &Splits) -> SplitLogs {
     SplitLogs { forced: log, exact }
 }
 
+/// `--one-block-loops always` on OpenCL: the time loops of
+/// `one_block_loops.c` (a 1-d and a 2-d grid per step, rows starting
+/// half-way) run as one work-group whose work-items take each launch in
+/// turn, a barrier between them; the sequential results on PoCL with the
+/// H100's and H200's descriptions, every version. `auto` stays
+/// CUDA's (nothing checks a work-group of 1,024 against the kernel's
+/// registers when an OpenCL program runs), and `--target c` refuses it.
+#[test]
+fn opencl_runs_host_loops_as_one_work_group_when_asked() {
+    let src = root().join("tests/programs/one_block_loops.c");
+    for device in ["nvidia-h100", "nvidia-h200"] {
+        let dir = scratch(&format!("program-one_block_loops-ocl-{}", device));
+        let extra = ["--device", device, "--one-block-loops", "always"];
+        check_source_on(&src, &dir, &extra, &["opencl"]);
+        let k = std::fs::read_to_string(dir.join("p_kernel.cl")).expect("kernels");
+        assert!(k.contains("pencilc_barrier();"), "{}", k);
+        let host = std::fs::read_to_string(dir.join("p_host.c")).expect("host");
+        assert!(
+            host.contains("pencilc_global[1] = { (size_t) (1) * "),
+            "{}",
+            host
+        );
+    }
+    let auto = verbose_log_with("one_block_loops", &["--device", "nvidia-h100"]);
+    assert!(!auto.contains("--one-block-loops"), "{}", auto);
+    let out = Command::new(pencilc())
+        .args(["--target", "c", "--one-block-loops", "always"])
+        .arg(&src)
+        .output()
+        .expect("pencilc runs");
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--one-block-loops always is an option of --target cuda and --target opencl"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Floating-point sums of negative zeros stay `-0.0` as reductions: the
 /// device trees' copies and OpenMP's start at `-0.0`, not at `+0.0`
 /// (`+0.0 + -0.0` is `+0.0`): scalars of both types and an array, on
