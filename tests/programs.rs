@@ -2293,16 +2293,12 @@ fn minima_and_maxima_inside_parallel_loops_split_in_partial_results() {
     });
     // Reordered, where a NaN or a signed zero would tell.
     assert_eq!(
-        logs.forced.matches(scop_reordered_note()).count(),
+        logs.forced.matches(REORDERED_NOTE).count(),
         1,
         "{}",
         logs.forced
     );
-    assert!(
-        !logs.exact.contains(scop_reordered_note()),
-        "{}",
-        logs.exact
-    );
+    assert!(!logs.exact.contains(REORDERED_NOTE), "{}", logs.exact);
     // Without private and shared memory a wrong element combined into is
     // read from global memory (the subscripts' region).
     let global = [
@@ -2316,9 +2312,7 @@ fn minima_and_maxima_inside_parallel_loops_split_in_partial_results() {
 }
 
 /// What `-v` says of a reordered floating-point `?:` minimum or maximum.
-fn scop_reordered_note() -> &'static str {
-    "reordered (floating point `?:`"
-}
+const REORDERED_NOTE: &str = "reordered (floating point `?:`";
 
 /// A band whose only parallel row leaves each GPU thread a long chain of
 /// work (trmm: `j` parallel, `k` and `i` inside each thread), with one of

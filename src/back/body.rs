@@ -627,13 +627,12 @@ impl BodyPrinter<'_> {
     fn reduction_clauses(&self, reductions: &[(String, RedOp)]) -> String {
         let mut out = String::new();
         for (var, op) in reductions {
-            let op = match self.scop.array(var) {
+            let array = self.scop.array(var);
+            let op = match array {
                 Some(a) => omp_reduction_op(*op, &a.elem_type),
                 None => op.clause_text().to_string(),
             };
-            let section: String = self
-                .scop
-                .array(var)
+            let section: String = array
                 .map(|a| {
                     a.extents
                         .iter()

@@ -76,9 +76,7 @@ mod tests {
 
     fn shifted(text: &str, at: &[i64], after: i64, by: i64, len: usize) -> String {
         let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
-        let out = shift_after(&isl, text, at, after, by, len).unwrap();
-        let want = isl.map(&out).unwrap();
-        want.text(&isl, STAGE).unwrap()
+        shift_after(&isl, text, at, after, by, len).unwrap()
     }
 
     fn same(a: &str, b: &str) -> bool {

@@ -89,12 +89,8 @@ pub fn split(isl: &Isl, scop: &Scop, cands: &[Candidate]) -> Result<Option<(Scop
             .map(|i| format!("`{}`", i))
             .collect();
         // Users (and the harness, which widens its tolerance on it) must
-        // see when the result can differ by rounding.
-        let float = out
-            .array(&c.var)
-            .is_some_and(|a| !super::reductions::is_integer(&a.elem_type));
-        let min_max = matches!(c.op, RedOp::Min | RedOp::Max);
-        let conditional = matches!(&st.body, StmtBody::Assign { rhs, .. } if matches!(rhs.kind, ExprKind::Cond(..)));
+        // see when the result can differ by its terms' order.
+        let order = super::reductions::order_note(&out, st, &c.var, c.op);
         notes.push(format!(
             "line {}: `{}` accumulates ({}) over loop `{}` in {} partial results{} (`{}`, {} elements): the loop's terms run on {} threads, then combine in order{}",
             st.loc.line,
@@ -110,11 +106,7 @@ pub fn split(isl: &Isl, scop: &Scop, cands: &[Candidate]) -> Result<Option<(Scop
             plan.name,
             plan.extents.iter().product::<i64>(),
             LANES,
-            match (float, min_max) {
-                (true, false) => super::reductions::REASSOCIATED,
-                (true, true) if conditional => super::reductions::REORDERED_CONDITIONAL,
-                _ => "",
-            },
+            order,
         ));
         out = next;
     }
@@ -570,13 +562,7 @@ fn apply(
             &me,
             &partial_expr,
         );
-        // The accumulator as often as before: the term's text may be a
-        // subscript of it (`S[i][0] = max(S[i][0], 0)`), which stays.
-        let count = crate::front::cexpr::count_printed_as;
-        if combined.mentions(&i)
-            || !combined.mentions(&plan.name)
-            || count(&combined, &me) != count(rhs, &me)
-        {
+        if combined.mentions(&i) || !combined.mentions(&plan.name) {
             return Ok(false);
         }
         (AssignOp::Assign, combined)

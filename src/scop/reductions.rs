@@ -149,6 +149,20 @@ pub const REASSOCIATED: &str = ", reassociated (floating point: rounding may dif
 pub const REORDERED_CONDITIONAL: &str =
     ", reordered (floating point `?:`: a NaN or a signed zero may give another result)";
 
+/// What `-v` adds to the note of statement `st`'s accumulation into `v`
+/// by `op`, whose result may depend on the order of its terms:
+/// `REASSOCIATED` for a floating-point sum or product,
+/// `REORDERED_CONDITIONAL` for a floating-point `?:` minimum; nothing
+/// otherwise. Reductions and partial results say the same.
+pub fn order_note(scop: &Scop, st: &super::Statement, v: &str, op: RedOp) -> &'static str {
+    let float = scop.array(v).is_some_and(|a| !is_integer(&a.elem_type));
+    match op {
+        RedOp::Add | RedOp::Mul if float => REASSOCIATED,
+        RedOp::Min | RedOp::Max if float && written_as_cond(st, v) => REORDERED_CONDITIONAL,
+        _ => "",
+    }
+}
+
 /// Whether statement `st`'s accumulation is written with `?:`.
 fn written_as_cond(st: &super::Statement, v: &str) -> bool {
     body_updates(&st.body).is_some_and(|(updates, _)| {
@@ -170,17 +184,10 @@ pub fn apply(scop: &mut Scop, chosen: &[Candidate]) -> Result<()> {
     let mut pairs = Vec::new();
     for c in chosen {
         let (l, v, op, updates) = (&c.depth, &c.var, &c.op, &c.stmts);
-        // Users (and the harness, which widens its tolerance on it) must
-        // see when the result can differ by rounding.
-        let float = scop.array(v).is_some_and(|a| !is_integer(&a.elem_type));
         for &t in updates {
-            let note = match op {
-                RedOp::Add | RedOp::Mul if float => REASSOCIATED,
-                RedOp::Min | RedOp::Max if float && written_as_cond(&scop.stmts[t], v) => {
-                    REORDERED_CONDITIONAL
-                }
-                _ => "",
-            };
+            // Users (and the harness, which widens its tolerance on it)
+            // must see when the result can differ by rounding.
+            let note = order_note(scop, &scop.stmts[t], v, *op);
             let st = &mut scop.stmts[t];
             for w in st.writes.iter_mut().filter(|w| w.array == *v) {
                 w.may = true;
