@@ -576,9 +576,10 @@ fn options(
         map.grid_limit = [65535, i32::MAX as i64];
     }
     map.tile_size = cli.tile_size;
-    // OpenCL only when asked: its kernels carry no required work-group
-    // size (CUDA's `__launch_bounds__`), so a device may refuse a
-    // work-group of 1,024 for a kernel that needs many registers, and
+    // OpenCL only when asked: its kernels require their work-group size
+    // (`reqd_work_group_size`, which fits registers to it as CUDA's
+    // `__launch_bounds__` does), but an OpenCL device may allow fewer
+    // than 1,024 work-items in a group (CPUs and some GPUs do), and
     // nothing checks that when the program runs.
     map.one_block_loops = match (cli.one_block_loops, target) {
         (OneBlockArg::Never, _) => pencilc::map::OneBlockLoops::Never,

@@ -57,6 +57,10 @@ pub(super) fn kernel_text(
             (KernelArg::Int { name }, _) => format!("{} {}", scop.index_type, name),
         })
         .collect();
+    // Both targets declare the block: CUDA's launcher launches it, an
+    // OpenCL kernel requires it (`reqd_work_group_size`), which lets the
+    // OpenCL compiler fit registers to it, as `__launch_bounds__` does.
+    let dims = launch_dims(l);
     let launch = if target == Target::Cuda {
         let typed: Vec<(String, String)> = args
             .iter()
@@ -68,10 +72,12 @@ pub(super) fn kernel_text(
                 KernelArg::Int { name } => (scop.index_type.clone(), name.clone()),
             })
             .collect();
-        let dims = launch_dims(l);
         Launcher::new(dims.len(), dims.iter().map(|(_, t)| *t).collect(), &typed)
     } else {
-        Launcher::default()
+        Launcher {
+            block: dims.iter().map(|(_, t)| *t).collect(),
+            ..Launcher::default()
+        }
     };
     let n_block = l.plan.n_block;
     let n_thread = l.plan.block_sizes.len();

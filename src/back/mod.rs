@@ -328,6 +328,7 @@ pub fn emit(
                 args: k.launch.args.clone(),
                 device_fn: k.device_fn,
                 bounds: Some(k.launch.block.iter().product::<i64>()).filter(|&t| t >= 512),
+                work_group: work_group(&k.launch.block),
             })
             .collect();
         c.insert("kernels", &ks);
@@ -451,6 +452,18 @@ pub fn emit(
 /// Definitions of the PENCIL and pet builtins the user's file calls
 /// without declaring them (`front::implicit`), for the original code the
 /// host file keeps.
+/// A kernel's required work-group size, x first, padded to three
+/// dimensions (OpenCL's attribute takes three); none for a kernel
+/// without a block (a device function).
+fn work_group(block: &[i64]) -> Vec<i64> {
+    if block.is_empty() {
+        return Vec::new();
+    }
+    let mut xyz = block.to_vec();
+    xyz.resize(3, 1);
+    xyz
+}
+
 fn implicit_builtins(names: &crate::front::names::FileNames) -> String {
     let Some(used) = names.implicit_host_defines.get().filter(|u| !u.is_empty()) else {
         return String::new();

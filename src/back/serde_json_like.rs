@@ -15,6 +15,9 @@ pub struct K {
     /// many that registers could run out (512 or more: 128 registers
     /// each), so that nvcc spills rather than the launch failing.
     pub bounds: Option<i64>,
+    /// OpenCL's `reqd_work_group_size`: the work-group every launch of
+    /// the kernel uses, x first, three values.
+    pub work_group: Vec<i64>,
 }
 #[derive(serde::Serialize)]
 pub struct Buffer {
