@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
 # scripts/test.sh [ARGS...] -- the project's test command (CI runs it via
 # .ci/run).  Checks the system packages, checks pencil-headers/ in both of
-# its modes, then runs `cargo test --release ARGS...` and lists the tests
+# its modes, builds the tests, runs every test binary and lists the tests
 # that could not run (PENCILC_NO_SKIP=1 makes those fail).
+#
+# Without ARGS the test binaries run PENCILC_TEST_LANES at a time (default
+# 2), longest first, each with its usual test threads; each binary's
+# output is printed whole when it ends, then a table of their times.
+# `cargo test` runs one binary after another, and the binaries with one
+# long test (corpus_builds, fakecl) or a few (dsl, polybench_opencl's
+# last SMALL run) left a core idle for a third of the suite.
+# With ARGS it is `cargo test --release --no-fail-fast ARGS...`, as before.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,10 +24,102 @@ fi
 # Tests that could not run (a tool missing) list themselves here; with
 # PENCILC_NO_SKIP set (CI) they fail instead.
 rm -f target/test-skips.txt
+
+report_skips() {
+  if [ -s target/test-skips.txt ]; then
+    echo "test: SKIPPED (could not run):" >&2
+    sed 's/^/  /' target/test-skips.txt >&2
+  fi
+}
+
+if [ $# -gt 0 ]; then
+  status=0
+  cargo test --release --no-fail-fast "$@" || status=$?
+  report_skips
+  exit $status
+fi
+
+# Build every test binary; cargo's JSON names each one's executable.
+mkdir -p target
+cargo test --release --no-run --message-format=json-render-diagnostics \
+  > target/test-build.json
+mapfile -t binaries < <(grep -o '"executable":"[^"]*"' target/test-build.json \
+  | sed 's/^"executable":"//; s/"$//' | sort -u)
+if [ ${#binaries[@]} -eq 0 ]; then
+  echo "test: cargo built no test binary" >&2
+  exit 1
+fi
+
+# Longest first (seconds each took alone on 2 cores, 2026-12-06); a
+# binary not listed goes after them, in name order.
+expected() {
+  case "$1" in
+    programs) echo 1200 ;; polybench_opencl) echo 860 ;;
+    corpus_builds) echo 360 ;; fakecl) echo 280 ;; dsl) echo 210 ;;
+    schedule_property) echo 175 ;; gpu_mapping) echo 150 ;;
+    pencil) echo 130 ;; fakecuda) echo 130 ;; forward_property) echo 90 ;;
+    build_step) echo 80 ;; cuda_compile) echo 80 ;; ladder) echo 70 ;;
+    fuzz) echo 60 ;; *) echo 0 ;;
+  esac
+}
+name_of() { basename "$1" | sed 's/-[0-9a-f]*$//'; }
+ordered=()
+while read -r _ path; do ordered+=("$path"); done < <(
+  for b in "${binaries[@]}"; do
+    printf '%s %s\n' "$(expected "$(name_of "$b")")" "$b"
+  done | sort -k1,1nr -k2,2)
+
+lanes=${PENCILC_TEST_LANES:-2}
+logs=target/test-logs
+rm -rf "$logs"
+mkdir -p "$logs"
+declare -A started=() pid_of=()
+failed=()
+summary=()
+
+finish() {  # finish PID RC: prints the binary's log and records its result
+  local pid=$1 rc=$2 b name secs verdict
+  b=${pid_of[$pid]}
+  name=$(name_of "$b")
+  secs=$(( $(date +%s) - ${started[$pid]} ))
+  verdict=ok
+  [ "$rc" -eq 0 ] || verdict="FAILED (exit $rc)"
+  echo
+  echo "==== $name: $verdict in ${secs} s"
+  cat "$logs/$(basename "$b").log"
+  summary+=("$(printf '%-22s %6s s  %s' "$name" "$secs" "$verdict")")
+  [ "$rc" -eq 0 ] || failed+=("$name")
+  unset "pid_of[$pid]"
+}
+wait_one() {  # waits for whichever running binary ends first
+  local done_pid="" rc=0
+  wait -n -p done_pid || rc=$?
+  finish "$done_pid" "$rc"
+}
+
+t0=$(date +%s)
+for b in "${ordered[@]}"; do
+  while [ ${#pid_of[@]} -ge "$lanes" ]; do wait_one; done
+  "$b" > "$logs/$(basename "$b").log" 2>&1 &
+  pid_of[$!]=$b
+  started[$!]=$(date +%s)
+done
+while [ ${#pid_of[@]} -gt 0 ]; do wait_one; done
+
+# Documentation tests (none today; cargo test would run them).
 status=0
-cargo test --release --no-fail-fast "$@" || status=$?
-if [ -s target/test-skips.txt ]; then
-  echo "test: SKIPPED (could not run):" >&2
-  sed 's/^/  /' target/test-skips.txt >&2
+doc_log=$logs/doc.log
+if ! cargo test --release --doc > "$doc_log" 2>&1; then
+  failed+=("doc-tests")
+fi
+grep -h "test result" "$doc_log" || true
+
+echo
+echo "==== test binaries, $lanes at a time: $(( $(date +%s) - t0 )) s in all"
+printf '%s\n' "${summary[@]}"
+report_skips
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "test: FAILED: ${failed[*]}" >&2
+  status=1
 fi
 exit $status

@@ -114,6 +114,11 @@ pub struct HarnessOptions {
     /// in another order, so the last digits may differ, more so in
     /// ill-conditioned recurrences such as durbin's.
     pub reassociation_tolerance: f64,
+    /// Time a cold first run of each OpenCL program (PoCL's kernel cache
+    /// off, every kernel built afresh: what a user's first run costs).
+    /// It builds every kernel once more than the other runs need, so the
+    /// tests that only compare results leave it out.
+    pub first_run: bool,
 }
 
 /// Which of a region's versions the harness runs (`PENCILC_RUN`).
@@ -197,6 +202,7 @@ impl HarnessOptions {
             against_device: false,
             reference_jobs: 1,
             reassociation_tolerance: 1e-6,
+            first_run: true,
         }
     }
 }

@@ -269,7 +269,16 @@ pub fn harness_all_correct_in(
     kernels: &[&str],
     args: &[&str],
 ) -> Vec<pencilc::harness::KernelResult> {
-    run_harness(mode, work, dataset, kernels, args, Programs::OpenCl, &[])
+    run_harness(
+        mode,
+        work,
+        dataset,
+        kernels,
+        args,
+        Programs::OpenCl,
+        &[],
+        false,
+    )
 }
 
 /// `harness_all_correct` with other `-D` flags for both builds and pencilc
@@ -287,6 +296,7 @@ pub fn harness_all_correct_with_cflags(
         &[],
         Programs::OpenCl,
         cflags,
+        false,
     )
 }
 
@@ -316,6 +326,27 @@ pub fn harness_all_correct_on(
         args,
         programs,
         &[],
+        false,
+    )
+}
+
+/// `harness_all_correct` over every kernel, with a cold first run of each
+/// OpenCL program timed (`KernelResult::opencl_first_run_ms`): PoCL's
+/// kernel cache off, as a user's first run.
+pub fn harness_all_correct_timing_first_runs(
+    work: &str,
+    dataset: &str,
+    args: &[&str],
+) -> Vec<pencilc::harness::KernelResult> {
+    run_harness(
+        pencilc::harness::Mode::Default,
+        work,
+        dataset,
+        &[],
+        args,
+        Programs::OpenCl,
+        &[],
+        true,
     )
 }
 
@@ -327,6 +358,7 @@ fn run_harness(
     args: &[&str],
     programs: Programs,
     cflags: &[&str],
+    first_run: bool,
 ) -> Vec<pencilc::harness::KernelResult> {
     use pencilc::harness::{self, report, CudaRun, HarnessOptions};
     let emulate_cuda = programs != Programs::OpenCl;
@@ -339,6 +371,8 @@ fn run_harness(
     opts.mode = mode;
     opts.cflags.extend(cflags.iter().map(|s| s.to_string()));
     opts.runs = 1;
+    // Results only: a cold run builds every kernel once more.
+    opts.first_run = first_run;
     opts.kernels = kernels.iter().map(|s| s.to_string()).collect();
     opts.pencilc_args = args.iter().map(|s| s.to_string()).collect();
     opts.opencl = programs != Programs::EmulatedCuda;
