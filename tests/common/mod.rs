@@ -269,16 +269,12 @@ pub fn harness_all_correct_in(
     kernels: &[&str],
     args: &[&str],
 ) -> Vec<pencilc::harness::KernelResult> {
-    run_harness(
+    run_harness(HarnessRun {
         mode,
-        work,
-        dataset,
         kernels,
         args,
-        Programs::OpenCl,
-        &[],
-        false,
-    )
+        ..HarnessRun::new(work, dataset)
+    })
 }
 
 /// `harness_all_correct` with other `-D` flags for both builds and pencilc
@@ -288,16 +284,10 @@ pub fn harness_all_correct_with_cflags(
     dataset: &str,
     cflags: &[&str],
 ) -> Vec<pencilc::harness::KernelResult> {
-    run_harness(
-        pencilc::harness::Mode::Default,
-        work,
-        dataset,
-        &[],
-        &[],
-        Programs::OpenCl,
+    run_harness(HarnessRun {
         cflags,
-        false,
-    )
+        ..HarnessRun::new(work, dataset)
+    })
 }
 
 /// Which generated programs the harness runs and compares.
@@ -318,16 +308,12 @@ pub fn harness_all_correct_on(
     args: &[&str],
     programs: Programs,
 ) -> Vec<pencilc::harness::KernelResult> {
-    run_harness(
-        pencilc::harness::Mode::Default,
-        work,
-        dataset,
+    run_harness(HarnessRun {
         kernels,
         args,
         programs,
-        &[],
-        false,
-    )
+        ..HarnessRun::new(work, dataset)
+    })
 }
 
 /// `harness_all_correct` over every kernel, with a cold first run of each
@@ -338,28 +324,55 @@ pub fn harness_all_correct_timing_first_runs(
     dataset: &str,
     args: &[&str],
 ) -> Vec<pencilc::harness::KernelResult> {
-    run_harness(
-        pencilc::harness::Mode::Default,
-        work,
-        dataset,
-        &[],
+    run_harness(HarnessRun {
         args,
-        Programs::OpenCl,
-        &[],
-        true,
-    )
+        first_run: true,
+        ..HarnessRun::new(work, dataset)
+    })
 }
 
-fn run_harness(
+/// One harness run of the tests: in target/e2e/`work`, at `dataset`, on
+/// `kernels` (empty: all), pencilc given `args`, PolyBench built in
+/// `mode` with `cflags`.
+struct HarnessRun<'a> {
     mode: pencilc::harness::Mode,
-    work: &str,
-    dataset: &str,
-    kernels: &[&str],
-    args: &[&str],
+    work: &'a str,
+    dataset: &'a str,
+    kernels: &'a [&'a str],
+    args: &'a [&'a str],
     programs: Programs,
-    cflags: &[&str],
+    cflags: &'a [&'a str],
+    /// Time a cold first run of each OpenCL program (results only
+    /// otherwise: a cold run builds every kernel once more).
     first_run: bool,
-) -> Vec<pencilc::harness::KernelResult> {
+}
+
+impl<'a> HarnessRun<'a> {
+    fn new(work: &'a str, dataset: &'a str) -> HarnessRun<'a> {
+        HarnessRun {
+            mode: pencilc::harness::Mode::Default,
+            work,
+            dataset,
+            kernels: &[],
+            args: &[],
+            programs: Programs::OpenCl,
+            cflags: &[],
+            first_run: false,
+        }
+    }
+}
+
+fn run_harness(run: HarnessRun) -> Vec<pencilc::harness::KernelResult> {
+    let HarnessRun {
+        mode,
+        work,
+        dataset,
+        kernels,
+        args,
+        programs,
+        cflags,
+        first_run,
+    } = run;
     use pencilc::harness::{self, report, CudaRun, HarnessOptions};
     let emulate_cuda = programs != Programs::OpenCl;
     let mut opts = HarnessOptions::new(
@@ -371,7 +384,6 @@ fn run_harness(
     opts.mode = mode;
     opts.cflags.extend(cflags.iter().map(|s| s.to_string()));
     opts.runs = 1;
-    // Results only: a cold run builds every kernel once more.
     opts.first_run = first_run;
     opts.kernels = kernels.iter().map(|s| s.to_string()).collect();
     opts.pencilc_args = args.iter().map(|s| s.to_string()).collect();
