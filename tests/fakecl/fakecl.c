@@ -30,6 +30,11 @@ struct _cl_kernel {
     int nargs;
     void *args[64];      /* what each parameter receives */
     char is_buffer[64];
+    /* __attribute__((reqd_work_group_size(x, y, z))) on the line before
+     * the kernel, if any: a launch of another work-group is refused, as
+     * OpenCL requires (and PoCL does). */
+    int has_reqd;
+    size_t reqd[3];
 };
 
 static int fake_platform, fake_device, fake_context, fake_queue, fake_event;
@@ -285,6 +290,24 @@ cl_int clGetProgramBuildInfo(cl_program p, cl_device_id d, cl_program_build_info
     return CL_SUCCESS;
 }
 
+/* The work-group size kernel `name` requires, from the line before its
+ * `__kernel void name(` in `src`; 0 where it requires none. */
+static int required_size(const char *src, const char *name, size_t out[3])
+{
+    char pat[300];
+    const char *at, *line;
+    unsigned long x, y, z;
+    snprintf(pat, sizeof pat, "__kernel void %s(", name);
+    at = strstr(src, pat);
+    if (!at || at == src || at[-1] != '\n') return 0;
+    line = at - 1;
+    while (line > src && line[-1] != '\n') line--;
+    if (sscanf(line, "__attribute__((reqd_work_group_size(%lu, %lu, %lu)))", &x, &y, &z) != 3)
+        return 0;
+    out[0] = x; out[1] = y; out[2] = z;
+    return 1;
+}
+
 cl_kernel clCreateKernel(cl_program p, const char *name, cl_int *err)
 {
     char sym[300], ps[64][256];
@@ -295,6 +318,7 @@ cl_kernel clCreateKernel(cl_program p, const char *name, cl_int *err)
     k->tramp = (void (*)(void **))dlsym(p->lib, sym);
     k->nargs = params(p->source, name, ps);
     for (i = 0; i < k->nargs; i++) k->is_buffer[i] = strchr(ps[i], '*') != NULL;
+    k->has_reqd = required_size(p->source, name, k->reqd);
     if (!k->tramp || k->nargs < 0) {
         if (err) *err = CL_INVALID_KERNEL_NAME;
         free(k);
@@ -352,6 +376,8 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim, cons
         if (global[d] % lsize[d]) return CL_INVALID_WORK_GROUP_SIZE;
         groups[d] = global[d] / lsize[d];
     }
+    if (k->has_reqd && (!local || lsize[0] != k->reqd[0] || lsize[1] != k->reqd[1] || lsize[2] != k->reqd[2]))
+        return CL_INVALID_WORK_GROUP_SIZE;
     total = lsize[0] * lsize[1] * lsize[2];
     for (d = 0; d < 3; d++) { fakecl_lsize[d] = (int)lsize[d]; fakecl_ngroups[d] = (int)groups[d]; }
     for (i = 0; i < k->nargs; i++)
