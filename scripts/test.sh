@@ -88,6 +88,10 @@ if [ ${#ordered[@]} -eq 0 ]; then
 fi
 
 lanes=${PENCILC_TEST_LANES:-2}
+if ! [[ $lanes =~ ^[1-9][0-9]*$ ]]; then
+  echo "test: PENCILC_TEST_LANES must be a positive number (got '$lanes')" >&2
+  exit 2
+fi
 logs=target/test-logs
 rm -rf "$logs"
 mkdir -p "$logs"
