@@ -60,7 +60,7 @@ pub(super) fn kernel_text(
     // Both targets declare the block: CUDA's launcher launches it, an
     // OpenCL kernel requires it (`reqd_work_group_size`), which lets the
     // OpenCL compiler fit registers to it, as `__launch_bounds__` does.
-    let dims = launch_dims(l);
+    let block: Vec<i64> = launch_dims(l).iter().map(|(_, t)| *t).collect();
     let launch = if target == Target::Cuda {
         let typed: Vec<(String, String)> = args
             .iter()
@@ -72,10 +72,10 @@ pub(super) fn kernel_text(
                 KernelArg::Int { name } => (scop.index_type.clone(), name.clone()),
             })
             .collect();
-        Launcher::new(dims.len(), dims.iter().map(|(_, t)| *t).collect(), &typed)
+        Launcher::new(block.len(), block, &typed)
     } else {
         Launcher {
-            block: dims.iter().map(|(_, t)| *t).collect(),
+            block,
             ..Launcher::default()
         }
     };

@@ -449,9 +449,6 @@ pub fn emit(
     })
 }
 
-/// Definitions of the PENCIL and pet builtins the user's file calls
-/// without declaring them (`front::implicit`), for the original code the
-/// host file keeps.
 /// A kernel's required work-group size, x first, padded to three
 /// dimensions (OpenCL's attribute takes three); none for a kernel
 /// without a block (a device function).
@@ -464,6 +461,9 @@ fn work_group(block: &[i64]) -> Vec<i64> {
     xyz
 }
 
+/// Definitions of the PENCIL and pet builtins the user's file calls
+/// without declaring them (`front::implicit`), for the original code the
+/// host file keeps.
 fn implicit_builtins(names: &crate::front::names::FileNames) -> String {
     let Some(used) = names.implicit_host_defines.get().filter(|u| !u.is_empty()) else {
         return String::new();
