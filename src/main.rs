@@ -64,10 +64,12 @@ enum SplitArg {
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum OneBlockArg {
-    /// CUDA: where each launch in the loop is small when the program runs
-    /// (at most 4 rounds of the block's threads).
+    /// Where each launch in the loop is small when the program runs (at
+    /// most 4 rounds of the block's threads): CUDA, and OpenCL on a GPU's
+    /// description.
     Auto,
-    /// Whatever the launches' sizes (for testing).
+    /// Whatever the launches' sizes (for testing; OpenCL still runs the
+    /// launches where the device refuses the work-group).
     Always,
     Never,
 }
@@ -158,11 +160,13 @@ struct Cli {
     /// maxima).
     #[arg(long = "split-reductions", value_enum, default_value = "auto")]
     split_reductions: SplitArg,
-    /// CUDA: whether a sequential host loop around small kernels (a time
-    /// loop over a short stencil) runs as one kernel of one block, its
-    /// threads taking each launch in turn with a barrier between them,
-    /// instead of a launch per kernel and iteration (OpenCL: `always`
-    /// only, one work-group of the device description's size).
+    /// Whether a sequential host loop around small kernels (a time loop
+    /// over a short stencil) runs as one kernel of one block, its threads
+    /// taking each launch in turn with a barrier between them, instead of
+    /// a launch per kernel and iteration. `auto`: CUDA, and OpenCL with a
+    /// GPU's description (`--device nvidia-h100`, `generic-gpu`); OpenCL
+    /// programs run the launches where the device or the kernel allows
+    /// fewer work-items in a group than the description's block.
     #[arg(long = "one-block-loops", value_enum, default_value = "auto")]
     one_block_loops: OneBlockArg,
     /// The input is the whole program, as GCC's -fwhole-program says: no
@@ -576,14 +580,19 @@ fn options(
         map.grid_limit = [65535, i32::MAX as i64];
     }
     map.tile_size = cli.tile_size;
-    // OpenCL only when asked: its kernels require their work-group size
-    // (`reqd_work_group_size`, which fits registers to it as CUDA's
-    // `__launch_bounds__` does), but an OpenCL device may allow fewer
-    // than 1,024 work-items in a group (CPUs and some GPUs do), and
-    // nothing checks that when the program runs.
+    // OpenCL by default on GPUs only: on a CPU one work-group runs on
+    // one core, where the launches it replaces ran on all of them. An
+    // OpenCL device, or the kernel's registers, may allow fewer
+    // work-items in a group than the block has: the program asks the
+    // kernel (`CL_KERNEL_WORK_GROUP_SIZE`) before the fused launch and
+    // runs the loop's launches where it may not (`one_block_fallback`).
+    map.one_block_fallback = target == Target::OpenCl;
     map.one_block_loops = match (cli.one_block_loops, target) {
         (OneBlockArg::Never, _) => pencilc::map::OneBlockLoops::Never,
         (OneBlockArg::Auto, Target::Cuda) => pencilc::map::OneBlockLoops::Auto,
+        (OneBlockArg::Auto, Target::OpenCl) if device.gpu_model.is_some() => {
+            pencilc::map::OneBlockLoops::Auto
+        }
         (OneBlockArg::Always, Target::Cuda | Target::OpenCl) => pencilc::map::OneBlockLoops::Always,
         (OneBlockArg::Auto, _) => pencilc::map::OneBlockLoops::Never,
         (OneBlockArg::Always, _) => {

@@ -61,6 +61,7 @@ fn gpu_mapped_polybench_is_correct_with_real_barriers() {
         &["--device", "nvidia-h100"],
         Programs::OpenClAndEmulatedCuda,
     );
+    loops_play_in_one_work_group_only_where_the_device_allows_it();
     // Buffers that wrap the user's arrays (zero copy, issue 34) on a
     // device whose memory is not the host's: only the map at the end of a
     // region brings the kernels' results back, and the chunked, staged
@@ -81,4 +82,72 @@ fn gpu_mapped_polybench_is_correct_with_real_barriers() {
         &["--device", "generic-gpu"],
         Programs::OpenClAndEmulatedCuda,
     );
+}
+
+/// `--one-block-loops auto` on OpenCL with a GPU's description (the
+/// H100's: 1,024 work-items): the time loop of `one_block_loops.c` runs
+/// as one launch of one work-group on a device that allows it, and as
+/// its 80 launches where the device allows 512 (fakecl refuses a launch
+/// beyond its limit, and drops the kernel's required size as a device
+/// compiler would see `PENCILC_MAX_GROUP`); the sequential results both
+/// times. fakecl's launch log (`FAKECL_LAUNCHES`) tells them apart.
+fn loops_play_in_one_work_group_only_where_the_device_allows_it() {
+    let src = root().join("tests/programs/one_block_loops.c");
+    let dir = scratch("fakecl-one-block-loops");
+    let seq = build_sequential(&src, &dir);
+    let expected = run(&mut Command::new(&seq), "sequential").stdout;
+    let host = dir.join("p_host.c");
+    run(
+        Command::new(pencilc())
+            .args(["--target", "opencl", "--device", "nvidia-h100", "-o"])
+            .arg(&host)
+            .arg(&src),
+        "pencilc",
+    );
+    let kernels = std::fs::read_to_string(dir.join("p_kernel.cl")).expect("kernels");
+    assert!(
+        kernels.contains(
+            "#if !defined(PENCILC_MAX_GROUP) || PENCILC_MAX_GROUP >= 1024\n__attribute__((reqd_work_group_size(1024, 1, 1)))\n#endif\n"
+        ),
+        "{}",
+        kernels
+    );
+    let exe = dir.join("par");
+    run(
+        Command::new("cc")
+            .arg("-O2")
+            .arg("-I")
+            .arg(root().join("pencil-headers"))
+            .arg(&host)
+            .args(["-fopenmp", "-lOpenCL", "-lm", "-o"])
+            .arg(&exe),
+        "cc (generated)",
+    );
+    for (most, fused) in [("1024", true), ("512", false)] {
+        let log = dir.join(format!("launches-{}", most));
+        let _ = std::fs::remove_file(&log);
+        let out = run(
+            Command::new(&exe)
+                .env("PENCILC_RUN", "device")
+                .env("FAKECL_MAX_WORK_GROUP", most)
+                .env("FAKECL_LAUNCHES", &log),
+            "the generated program on fakecl",
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&expected),
+            "work-groups of at most {}",
+            most
+        );
+        let launches = std::fs::read_to_string(&log).expect("fakecl's launch log");
+        let lines: Vec<&str> = launches.lines().collect();
+        if fused {
+            assert_eq!(lines.len(), 1, "{}", launches);
+            assert!(lines[0].ends_with(" 1024 1"), "{}", launches);
+        } else {
+            // 20 steps of 4 launches, none of them the fused kernel's.
+            assert_eq!(lines.len(), 80, "{}", launches);
+            assert!(lines.iter().all(|l| !l.contains(" 1024 ")), "{}", launches);
+        }
+    }
 }

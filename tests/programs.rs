@@ -2190,19 +2190,23 @@ fn check_splits(s: &Splits) -> SplitLogs {
     SplitLogs { forced: log, exact }
 }
 
-/// `--one-block-loops always` on OpenCL: the time loops of
+/// OpenCL's loops of small launches as one work-group: the time loops of
 /// `one_block_loops.c` (a 1-d and a 2-d grid per step, rows starting
 /// half-way) run as one work-group whose work-items take each launch in
-/// turn, a barrier between them; the sequential results on PoCL with the
-/// H100's and H200's descriptions, every version. `auto` stays
-/// CUDA's (nothing checks a work-group of 1,024 against the kernel's
-/// registers when an OpenCL program runs), and `--target c` refuses it.
+/// turn, a barrier between them, where the kernel allows the work-group
+/// on the device (`pencilc_group_fits`, asked before the launch; PoCL's
+/// CPU device allows 4,096); the sequential results on PoCL with the
+/// H100's and H200's descriptions, `auto` (their default) and `always`,
+/// every version. The CPU's description keeps the launches (one
+/// work-group would run on one core), and `--target c` refuses `always`.
+/// fakecl's test runs the same loops on a device that refuses the
+/// work-group.
 #[test]
-fn opencl_runs_host_loops_as_one_work_group_when_asked() {
+fn opencl_runs_host_loops_as_one_work_group_on_gpus() {
     let src = root().join("tests/programs/one_block_loops.c");
-    for device in ["nvidia-h100", "nvidia-h200"] {
+    for (device, policy) in [("nvidia-h100", "auto"), ("nvidia-h200", "always")] {
         let dir = scratch(&format!("program-one_block_loops-ocl-{}", device));
-        let extra = ["--device", device, "--one-block-loops", "always"];
+        let extra = ["--device", device, "--one-block-loops", policy];
         check_source_on(&src, &dir, &extra, &["opencl"]);
         let k = std::fs::read_to_string(dir.join("p_kernel.cl")).expect("kernels");
         assert!(k.contains("pencilc_barrier();"), "{}", k);
@@ -2212,9 +2216,12 @@ fn opencl_runs_host_loops_as_one_work_group_when_asked() {
             "{}",
             host
         );
+        assert!(host.contains("if (pencilc_group_fits(kernel"), "{}", host);
     }
     let auto = verbose_log_with("one_block_loops", &["--device", "nvidia-h100"]);
-    assert!(!auto.contains("--one-block-loops"), "{}", auto);
+    assert!(auto.contains("(--one-block-loops)"), "{}", auto);
+    let cpu = verbose_log_with("one_block_loops", &[]);
+    assert!(!cpu.contains("--one-block-loops"), "{}", cpu);
     let out = Command::new(pencilc())
         .args(["--target", "c", "--one-block-loops", "always"])
         .arg(&src)

@@ -40,13 +40,17 @@ pub const MAX_ROUNDS: i64 = 4;
 
 /// Replaces each outermost eligible host loop of `gpu` by a launch of one
 /// block of `threads` threads that runs it (under the run-time condition
-/// unless `policy` is `Always`). Returns how many loops it fused.
+/// unless `policy` is `Always`). With `fallback`, the loop stays in the
+/// `else` of a condition even where that is always true: a back end
+/// whose device may refuse the block when the program runs (OpenCL)
+/// adds its own test to it. Returns how many loops it fused.
 pub fn one_block_loops(
     scop: &Scop,
     deps: &DependenceGraph,
     gpu: &mut GpuAst,
     policy: OneBlockLoops,
     threads: i64,
+    fallback: bool,
 ) -> usize {
     if policy == OneBlockLoops::Never || threads < 1 || gpu.thread_ids.is_empty() {
         return 0;
@@ -82,7 +86,7 @@ pub fn one_block_loops(
         fused += 1;
         let run = Ast::Launch(index);
         Some(match cond {
-            AExpr::Int(1) => run,
+            AExpr::Int(1) if !fallback => run,
             cond => Ast::If {
                 cond,
                 then_: Box::new(run),

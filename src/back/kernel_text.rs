@@ -28,6 +28,11 @@ pub(super) struct KernelText {
     /// `combine_function_text`), printed before the kernels, with
     /// `launch.params` as its parameters and no launcher.
     pub(super) device_fn: bool,
+    /// An OpenCL kernel of one work-group that plays a host loop's
+    /// launches (`ast::one_block`): the program asks the kernel before
+    /// launching it (`group_check`), and it requires its work-group only
+    /// where the device allows that many work-items.
+    pub(super) group_checked: bool,
 }
 
 pub(super) fn kernel_text(
@@ -171,6 +176,7 @@ pub(super) fn kernel_text(
         absorbed: false,
         device_fn: false,
         specialised,
+        group_checked: target == Target::OpenCl && l.plays_launches,
     })
 }
 
@@ -302,6 +308,7 @@ pub(super) fn combine_kernel_text(
         absorbed: false,
         device_fn: false,
         specialised: Vec::new(),
+        group_checked: false,
     }
 }
 
@@ -340,6 +347,7 @@ pub(super) fn combine_function_text(
         absorbed: false,
         device_fn: true,
         specialised: Vec::new(),
+        group_checked: false,
     }
 }
 

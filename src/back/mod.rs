@@ -329,6 +329,9 @@ pub fn emit(
                 device_fn: k.device_fn,
                 bounds: Some(k.launch.block.iter().product::<i64>()).filter(|&t| t >= 512),
                 work_group: work_group(&k.launch.block),
+                group_checked: k
+                    .group_checked
+                    .then(|| k.launch.block.iter().product::<i64>()),
             })
             .collect();
         c.insert("kernels", &ks);

@@ -3,7 +3,7 @@
 //! region adds to its file.
 
 use super::*;
-use crate::ast::{AExpr, CopyIn};
+use crate::ast::{AExpr, Ast, CopyIn};
 
 /// A kernel's slices: each buffer's name, element type and extents
 /// (`private::slices`).
@@ -328,6 +328,10 @@ fn host_body(
             printer.print(cpu, 1, &mut body, &mut no_launch)?
         }
         // Inside the branch that runs where the device holds the buffers.
+        _ if target == Target::OpenCl => {
+            let host = checked_groups(&r.ast.host, &r.ast.launches, kernel_names);
+            printer.print(&host, 2, &mut body, &mut launch_fn)?
+        }
         _ => printer.print(&r.ast.host, 2, &mut body, &mut launch_fn)?,
     }
     // The user's variables that served as loop iterators hold, after the
@@ -338,6 +342,53 @@ fn host_body(
     }
     Ok(body.trim_end().to_string())
 }
+
+/// The host code with each OpenCL launch that plays a host loop's
+/// launches (`ast::one_block`, which keeps the loop in the `else` of its
+/// condition for this) run only where the kernel allows its work-group
+/// on the device (`pencilc_group_fits`: the device's limit and the
+/// kernel's own, from its registers); elsewhere the loop runs its
+/// launches.
+fn checked_groups(host: &Ast, launches: &[crate::ast::Launch], kernel_names: &[String]) -> Ast {
+    let mut host = host.clone();
+    host.walk_mut(&mut |n| {
+        let Ast::If {
+            cond,
+            then_,
+            else_: Some(_),
+        } = n
+        else {
+            return;
+        };
+        let Ast::Launch(i) = **then_ else {
+            return;
+        };
+        let (Some(l), Some(kernel)) = (launches.get(i), kernel_names.get(i)) else {
+            return;
+        };
+        if !l.plays_launches {
+            return;
+        }
+        let items: i64 = l.plan.block_sizes.iter().product();
+        let fits = AExpr::Op(
+            crate::ast::AOp::Call,
+            vec![
+                AExpr::Id(GROUP_FITS.to_string()),
+                AExpr::Id(kernel.clone()),
+                AExpr::Int(items),
+            ],
+        );
+        *cond = match std::mem::replace(cond, AExpr::Int(1)) {
+            AExpr::Int(1) => fits,
+            small => AExpr::Op(crate::ast::AOp::And, vec![fits, small]),
+        };
+    });
+    host
+}
+
+/// The OpenCL host prelude's test of a kernel's work-group
+/// (`checked_groups`).
+const GROUP_FITS: &str = "pencilc_group_fits";
 
 /// Launch `i` of the region as host code: the target's launch, inside
 /// its reductions' and slices' temporaries where it has them.

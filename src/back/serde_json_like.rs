@@ -18,6 +18,12 @@ pub struct K {
     /// OpenCL's `reqd_work_group_size`: the work-group every launch of
     /// the kernel uses, x first, three values.
     pub work_group: Vec<i64>,
+    /// Where the device may refuse that work-group (a kernel that plays a
+    /// loop's launches, checked before it runs): its work-items. The
+    /// kernel requires its work-group only where the device allows that
+    /// many (`PENCILC_MAX_GROUP`, which the program's build defines), so
+    /// that it builds everywhere.
+    pub group_checked: Option<i64>,
 }
 #[derive(serde::Serialize)]
 pub struct Buffer {

@@ -473,6 +473,7 @@ fn device_version(
             &mut a,
             opts.map.one_block_loops,
             opts.map.one_block_threads,
+            opts.map.one_block_fallback,
         );
         if fused > 0 {
             placements.push(format!(

@@ -65,6 +65,10 @@ pub struct MapOptions {
     /// (`ast::one_block`), and that block's threads.
     pub one_block_loops: OneBlockLoops,
     pub one_block_threads: i64,
+    /// Whether a loop run as one block keeps its launches beside it, for
+    /// a device that may refuse the block when the program runs (OpenCL:
+    /// a device or a kernel may allow fewer work-items in a group).
+    pub one_block_fallback: bool,
 }
 
 /// `--one-block-loops`: host loops of small launches as one kernel of one block.
@@ -117,6 +121,7 @@ impl Default for MapOptions {
             mem: memory::MemOptions::default(),
             one_block_loops: OneBlockLoops::Never,
             one_block_threads: 1024,
+            one_block_fallback: false,
         }
     }
 }

@@ -35,6 +35,7 @@ struct _cl_kernel {
      * OpenCL requires (and PoCL does). */
     int has_reqd;
     size_t reqd[3];
+    char name[256];
 };
 
 static int fake_platform, fake_device, fake_context, fake_queue, fake_event;
@@ -109,10 +110,29 @@ cl_int clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool b, size_t off, 
     return CL_SUCCESS;
 }
 
-/* A discrete device: its memory is not the host's. */
+/* The largest work-group: FAKECL_MAX_WORK_GROUP, default 1024 (a GPU's).
+ * A smaller one stands for a device that refuses some of pencilc's
+ * work-groups; the program must then not launch them. */
+static size_t max_work_group(void)
+{
+    const char *v = getenv("FAKECL_MAX_WORK_GROUP");
+    long n = v && *v ? atol(v) : 1024;
+    return n > 0 ? (size_t)n : 1;
+}
+
+/* A discrete device (its memory is not the host's) with
+ * max_work_group() work-items per group. */
 cl_int clGetDeviceInfo(cl_device_id d, cl_device_info what, size_t size, void *v, size_t *ret)
 {
     (void)d;
+    if (what == CL_DEVICE_MAX_WORK_GROUP_SIZE) {
+        if (ret) *ret = sizeof(size_t);
+        if (v) {
+            if (size < sizeof(size_t)) return CL_INVALID_VALUE;
+            *(size_t *)v = max_work_group();
+        }
+        return CL_SUCCESS;
+    }
     if (what != CL_DEVICE_HOST_UNIFIED_MEMORY) return CL_INVALID_VALUE;
     if (ret) *ret = sizeof(cl_bool);
     if (v) {
@@ -290,22 +310,55 @@ cl_int clGetProgramBuildInfo(cl_program p, cl_device_id d, cl_program_build_info
     return CL_SUCCESS;
 }
 
+/* The start of the line before the one at `at` in `src`; NULL at the
+ * first line. */
+static const char *line_before(const char *src, const char *at)
+{
+    const char *line;
+    if (at == src || at[-1] != '\n') return NULL;
+    line = at - 1;
+    while (line > src && line[-1] != '\n') line--;
+    return line;
+}
+
 /* The work-group size kernel `name` requires, from the line before its
- * `__kernel void name(` in `src`; 0 where it requires none. */
+ * `__kernel void name(` in `src`; 0 where it requires none. pencilc
+ * puts the attribute of a kernel that plays a loop's launches between
+ * `#if !defined(PENCILC_MAX_GROUP) || PENCILC_MAX_GROUP >= N` and
+ * `#endif`: it holds where this device allows N work-items, as the
+ * program's build defines PENCILC_MAX_GROUP. */
 static int required_size(const char *src, const char *name, size_t out[3])
 {
     char pat[300];
-    const char *at, *line;
-    unsigned long x, y, z;
+    const char *at, *line, *cond;
+    unsigned long x, y, z, n;
     snprintf(pat, sizeof pat, "__kernel void %s(", name);
     at = strstr(src, pat);
-    if (!at || at == src || at[-1] != '\n') return 0;
-    line = at - 1;
-    while (line > src && line[-1] != '\n') line--;
+    if (!at || !(line = line_before(src, at))) return 0;
+    if (strncmp(line, "#endif\n", 7) == 0) {
+        if (!(line = line_before(src, line)) || !(cond = line_before(src, line))) return 0;
+        if (sscanf(cond, "#if !defined(PENCILC_MAX_GROUP) || PENCILC_MAX_GROUP >= %lu", &n) != 1)
+            return 0;
+        if (max_work_group() < n) return 0;
+    }
     if (sscanf(line, "__attribute__((reqd_work_group_size(%lu, %lu, %lu)))", &x, &y, &z) != 3)
         return 0;
     out[0] = x; out[1] = y; out[2] = z;
     return 1;
+}
+
+/* A kernel's largest work-group: the device's. */
+cl_int clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id d, cl_kernel_work_group_info what, size_t size,
+                                void *v, size_t *ret)
+{
+    (void)k; (void)d;
+    if (what != CL_KERNEL_WORK_GROUP_SIZE) return CL_INVALID_VALUE;
+    if (ret) *ret = sizeof(size_t);
+    if (v) {
+        if (size < sizeof(size_t)) return CL_INVALID_VALUE;
+        *(size_t *)v = max_work_group();
+    }
+    return CL_SUCCESS;
 }
 
 cl_kernel clCreateKernel(cl_program p, const char *name, cl_int *err)
@@ -319,6 +372,7 @@ cl_kernel clCreateKernel(cl_program p, const char *name, cl_int *err)
     k->nargs = params(p->source, name, ps);
     for (i = 0; i < k->nargs; i++) k->is_buffer[i] = strchr(ps[i], '*') != NULL;
     k->has_reqd = required_size(p->source, name, k->reqd);
+    snprintf(k->name, sizeof k->name, "%s", name);
     if (!k->tramp || k->nargs < 0) {
         if (err) *err = CL_INVALID_KERNEL_NAME;
         free(k);
@@ -360,6 +414,17 @@ static void *work_item(void *x)
     return NULL;
 }
 
+/* With FAKECL_LAUNCHES=FILE, each launch appends a line to FILE: the
+ * kernel, its work-items per group and its groups. */
+static void log_launch(const char *name, size_t items, size_t groups)
+{
+    const char *path = getenv("FAKECL_LAUNCHES");
+    FILE *f;
+    if (!path || !*path || !(f = fopen(path, "a"))) return;
+    fprintf(f, "%s %zu %zu\n", name, items, groups);
+    fclose(f);
+}
+
 cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset,
                               const size_t *global, const size_t *local, cl_uint n, const cl_event *w,
                               cl_event *e)
@@ -379,6 +444,8 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim, cons
     if (k->has_reqd && (!local || lsize[0] != k->reqd[0] || lsize[1] != k->reqd[1] || lsize[2] != k->reqd[2]))
         return CL_INVALID_WORK_GROUP_SIZE;
     total = lsize[0] * lsize[1] * lsize[2];
+    if (total > max_work_group()) return CL_INVALID_WORK_GROUP_SIZE;
+    log_launch(k->name, total, groups[0] * groups[1] * groups[2]);
     for (d = 0; d < 3; d++) { fakecl_lsize[d] = (int)lsize[d]; fakecl_ngroups[d] = (int)groups[d]; }
     for (i = 0; i < k->nargs; i++)
         args[i] = k->is_buffer[i] ? (*(cl_mem *)k->args[i])->data : k->args[i];
