@@ -9,7 +9,7 @@
 use super::eval::{eval, Env};
 use super::stmts::StmtCost;
 use super::Work;
-use crate::ast::{AExpr, Ast, Launch};
+use crate::ast::{AExpr, AOp, Ast, Launch};
 use std::collections::{BTreeSet, HashMap};
 
 /// How densely the interpreter samples.
@@ -82,6 +82,16 @@ fn trip_count(iter: &str, init: i64, inc: i64, cond: &AExpr, env: &mut Env) -> O
     if inc <= 0 {
         return None;
     }
+    // isl's usual conditions have a closed form: the profile takes a trip
+    // count at every loop entry of every sampled thread, and bisection
+    // evaluates the condition some 2 log n times.
+    if let Some(most) = upper_bound(cond, iter, env) {
+        if most < init {
+            return Some(0);
+        }
+        let n = (most.checked_sub(init)? / inc).checked_add(1)?;
+        return (n <= 1 << 40).then_some(n);
+    }
     let holds = |j: i64, env: &mut Env| -> Option<bool> {
         let v = init.checked_add(j.checked_mul(inc)?)?;
         env.set(iter, v);
@@ -108,6 +118,50 @@ fn trip_count(iter: &str, init: i64, inc: i64, cond: &AExpr, env: &mut Env) -> O
         }
     }
     Some(lo + 1)
+}
+
+/// The largest value of `iter` that `cond` allows, where `cond` bounds
+/// it from above by expressions without it (`iter <= e`, `iter < e`,
+/// `e >= iter`, `e > iter`, and conjunctions of those and of conditions
+/// without `iter`: isl's loop conditions); `i64::MIN` where a condition
+/// without `iter` is false. `None` for any other shape, or where an
+/// expression cannot be evaluated (`trip_count` then bisects).
+fn upper_bound(cond: &AExpr, iter: &str, env: &Env) -> Option<i64> {
+    let is_iter = |e: &AExpr| matches!(e, AExpr::Id(n) if n == iter);
+    let bound = |e: &AExpr| -> Option<i64> {
+        if mentions(e, iter) {
+            None
+        } else {
+            eval(e, env)
+        }
+    };
+    match cond {
+        AExpr::Op(AOp::Le, a) if a.len() == 2 && is_iter(&a[0]) => bound(&a[1]),
+        AExpr::Op(AOp::Lt, a) if a.len() == 2 && is_iter(&a[0]) => bound(&a[1])?.checked_sub(1),
+        AExpr::Op(AOp::Ge, a) if a.len() == 2 && is_iter(&a[1]) => bound(&a[0]),
+        AExpr::Op(AOp::Gt, a) if a.len() == 2 && is_iter(&a[1]) => bound(&a[0])?.checked_sub(1),
+        AExpr::Op(AOp::And, a) => {
+            let mut most = i64::MAX;
+            for c in a {
+                most = most.min(upper_bound(c, iter, env)?);
+            }
+            Some(most)
+        }
+        c if !mentions(c, iter) => match eval(c, env)? {
+            0 => Some(i64::MIN),
+            _ => Some(i64::MAX),
+        },
+        _ => None,
+    }
+}
+
+/// Whether `e` names `iter`.
+fn mentions(e: &AExpr, iter: &str) -> bool {
+    match e {
+        AExpr::Int(_) => false,
+        AExpr::Id(n) => n == iter,
+        AExpr::Op(_, a) => a.iter().any(|x| mentions(x, iter)),
+    }
 }
 
 /// Ties the interpreter to one region.
@@ -710,5 +764,68 @@ mod tests {
         assert_eq!(trip_count("c", 901, 1, &cond, &mut env), Some(0));
         assert_eq!(trip_count("c", 0, 0, &cond, &mut env), None);
         env.truncate(m);
+    }
+
+    /// The closed form of isl's conditions counts what bisection counts,
+    /// and shapes it does not know (the iterator on both sides, inside an
+    /// expression, an `or`) still bisect.
+    #[test]
+    fn closed_trip_counts_agree_with_bisection() {
+        use crate::ast::AOp;
+        let id = |n: &str| AExpr::Id(n.into());
+        let op = |o: AOp, a: Vec<AExpr>| AExpr::Op(o, a);
+        let int = AExpr::Int;
+        let bisect = |init: i64, inc: i64, cond: &AExpr, env: &mut Env| -> Option<i64> {
+            // The same condition with the iterator written `c + 0`: no
+            // closed form, so `trip_count` bisects.
+            let hidden = cond.substitute(&[("c".to_string(), op(AOp::Add, vec![id("c"), int(0)]))]);
+            assert!(upper_bound(&hidden, "c", env).is_none());
+            trip_count("c", init, inc, &hidden, env)
+        };
+        let conds = [
+            op(AOp::Lt, vec![id("c"), id("n")]),
+            op(AOp::Ge, vec![op(AOp::Sub, vec![id("n"), int(3)]), id("c")]),
+            op(AOp::Gt, vec![id("n"), id("c")]),
+            op(
+                AOp::And,
+                vec![
+                    op(AOp::Ge, vec![id("n"), int(1)]),
+                    op(AOp::Le, vec![id("c"), op(AOp::Min, vec![id("n"), int(37)])]),
+                    op(AOp::Lt, vec![id("c"), op(AOp::Add, vec![id("m"), int(5)])]),
+                ],
+            ),
+            op(
+                AOp::And,
+                vec![
+                    op(AOp::Ge, vec![id("m"), int(100)]),
+                    op(AOp::Lt, vec![id("c"), id("n")]),
+                ],
+            ),
+        ];
+        for n in [-5, 0, 1, 31, 32, 33, 1000] {
+            for m in [-3, 0, 7, 64] {
+                let mut env = Env::new();
+                env.push("n", n);
+                env.push("m", m);
+                env.push("c", 0);
+                for cond in &conds {
+                    assert!(upper_bound(cond, "c", &env).is_some(), "{:?}", cond);
+                    for (init, inc) in [(0, 1), (-4, 3), (5, 32), (40, 1)] {
+                        let closed = trip_count("c", init, inc, cond, &mut env);
+                        let bisected = bisect(init, inc, cond, &mut env);
+                        assert_eq!(
+                            closed, bisected,
+                            "{:?} from {} by {} at n={} m={}",
+                            cond, init, inc, n, m
+                        );
+                    }
+                }
+            }
+        }
+        // A condition with no bound on the iterator: as before, none.
+        let mut env = Env::new();
+        env.push("c", 0);
+        let unbounded = op(AOp::Ge, vec![id("c"), int(0)]);
+        assert_eq!(trip_count("c", 0, 1, &unbounded, &mut env), None);
     }
 }
