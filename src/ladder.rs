@@ -6,11 +6,11 @@
 //! correct program is possible.
 
 use crate::back::Target;
+use crate::clock::Deadline;
 use crate::diag::{Code, Diagnostic};
 use crate::map::MapOptions;
 use crate::sched::{SchedOptions, SchedulerKind};
 use crate::scop::Scop;
-use std::time::Instant;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Rung {
@@ -122,12 +122,11 @@ impl Rung {
     /// When this rung must be done: half of the region's time left, so
     /// that the simpler rungs after it still get theirs; the region's own
     /// order, the last rung with isl work, gets all that is left.
-    pub fn deadline(self, region: Instant) -> Instant {
-        let now = Instant::now();
+    pub fn deadline(self, region: &Deadline) -> Deadline {
         if self >= Rung::OriginalOrder {
-            return region;
+            return region.clone();
         }
-        now + region.saturating_duration_since(now) / 2
+        region.share(0.5)
     }
 
     /// Whether a failure at this rung lets the next one try: running out

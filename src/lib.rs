@@ -10,6 +10,7 @@ pub mod ast;
 pub mod back;
 pub mod batch;
 pub mod build_step;
+pub mod clock;
 pub mod cmdline;
 pub mod depfile;
 pub mod deps;

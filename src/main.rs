@@ -29,7 +29,8 @@ enum ReductionsArg {
     /// minima written with `?:` meet NaNs and signed zeros in another one.
     Auto,
     /// Only those whose result does not depend on the order: integer
-    /// types, integer `min`/`max`, and `fmin`/`fmax`.
+    /// sums, products and bitwise operations, integer `min`/`max`
+    /// (`fmin`/`fmax` return either zero of `-0.0` and `+0.0`).
     Exact,
     /// Only the variables of `reduction` clauses.
     Declared,
@@ -236,9 +237,10 @@ struct Cli {
     /// Budget of isl operations per stage.
     #[arg(long = "isl-max-operations", default_value_t = pencilc::isl::DEFAULT_MAX_OPERATIONS)]
     isl_max_operations: u64,
-    /// Seconds one region's compilation may take (fractions allowed). When
-    /// it runs out, pencilc falls back to simpler choices, down to the
-    /// region's own code on the host, each with a warning.
+    /// CPU seconds one region's compilation may take (fractions allowed):
+    /// a busy machine compiles slower, not to other code. When it runs
+    /// out, pencilc falls back to simpler choices, down to the region's
+    /// own code on the host, each with a warning.
     #[arg(
         long = "schedule-timeout",
         value_name = "SECONDS",

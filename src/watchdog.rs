@@ -245,19 +245,43 @@ fn run_child(
             }
         }
     });
+    // The child's budgets are CPU time (`clock`): so is what it has used
+    // here, read from the system (its threads and the workers it waited
+    // for), with wall-clock time where that cannot be read, and as the
+    // backstop of a child that spends none.
+    let pid = child.id();
+    let started = Instant::now();
+    // The compiling thread's time once the child names it (its other
+    // threads have budgets of their own), else the whole process's.
+    let cpu = |tid: Option<u32>| {
+        tid.and_then(|t| crate::clock::thread_cpu(pid, t))
+            .or_else(|| crate::clock::process_cpu(pid))
+            .unwrap_or_else(|| started.elapsed())
+    };
+    let mut tid: Option<u32> = None;
     let mut at: Option<Position> = None;
-    let mut until: Option<Instant> = None;
-    let mut region_start = Instant::now();
+    let mut until: Option<(Duration, Instant)> = None;
+    let mut region_start = cpu(tid);
+    // The last reading while the child ran (a crashed child's is gone).
+    let mut last = region_start;
     let mut other_stderr = String::new();
     let status = loop {
         match rx.recv_timeout(Duration::from_millis(20)) {
             Ok(line) => {
-                if let Some((pos, allowed)) = parse_progress(&line) {
+                if let Some((pos, allowed, thread)) = parse_progress(&line) {
+                    tid = thread.or(tid);
+                    let now = cpu(tid);
                     if pos.map(|p| p.region) != at.map(|p| p.region) {
-                        region_start = Instant::now();
+                        region_start = now;
                     }
                     at = pos;
-                    until = pos.map(|_| Instant::now() + allowed + grace(allowed));
+                    let most = allowed + grace(allowed);
+                    until = pos.map(|_| {
+                        (
+                            now + most,
+                            Instant::now() + most * crate::clock::WALL_FACTOR,
+                        )
+                    });
                 } else {
                     other_stderr.push_str(&line);
                     other_stderr.push('\n');
@@ -268,13 +292,14 @@ fn run_child(
         }
         match child.try_wait() {
             Ok(Some(status)) => break status,
-            Ok(None) => {}
+            Ok(None) => last = cpu(tid),
             Err(e) => {
                 return Err(Diagnostic::internal("watchdog", e.to_string()));
             }
         }
-        if let Some(u) = until {
-            if Instant::now() > u {
+        if let Some((cpu_until, wall_until)) = until {
+            let now = last;
+            if now > cpu_until || Instant::now() > wall_until {
                 let _ = child.kill();
                 let _ = child.wait();
                 let _ = out.join();
@@ -282,7 +307,7 @@ fn run_child(
                 return Ok(Outcome::Stopped {
                     at,
                     why: "it did not end within its time (isl did not return)".into(),
-                    used: region_start.elapsed(),
+                    used: now.saturating_sub(region_start),
                 });
             }
         }
@@ -308,7 +333,7 @@ fn run_child(
     };
     Ok(Outcome::Stopped {
         at,
-        used: region_start.elapsed(),
+        used: last.saturating_sub(region_start),
         why: format!(
             "pencilc crashed ({}){}",
             describe_status(&status),
@@ -334,9 +359,11 @@ fn parse_result(json: &str) -> Option<FileResult> {
         .map(Err)
 }
 
-/// `<prefix> <region> <stage> <ms>`: where the child is and how long it
-/// has; stage `done` ends the watch of the region.
-fn parse_progress(line: &str) -> Option<(Option<Position>, Duration)> {
+/// `<prefix> <region> <stage> <ms> <line> <col> <thread>`: where the child
+/// is, how much CPU time it has there, and the thread that compiles
+/// (`/proc`'s id, 0 where unknown); stage `done` ends the watch of the
+/// region.
+fn parse_progress(line: &str) -> Option<(Option<Position>, Duration, Option<u32>)> {
     let rest = line.strip_prefix(PROGRESS_PREFIX)?;
     let mut w = rest.split_whitespace();
     let region: usize = w.next()?.parse().ok()?;
@@ -344,9 +371,10 @@ fn parse_progress(line: &str) -> Option<(Option<Position>, Duration)> {
     let ms: u64 = w.next()?.parse().ok()?;
     let line: u32 = w.next().and_then(|s| s.parse().ok()).unwrap_or(0);
     let col: u32 = w.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let tid: Option<u32> = w.next().and_then(|s| s.parse().ok()).filter(|&t| t != 0);
     let allowed = Duration::from_millis(ms);
     let stage = match stage {
-        "done" => return Some((None, allowed)),
+        "done" => return Some((None, allowed, tid)),
         "scop" => Stage::Scop,
         "deps" => Stage::Deps,
         r => Stage::Rung(Rung::parse(r)?),
@@ -359,6 +387,7 @@ fn parse_progress(line: &str) -> Option<(Option<Position>, Duration)> {
             col,
         }),
         allowed,
+        tid,
     ))
 }
 
@@ -386,12 +415,14 @@ mod tests {
 
     #[test]
     fn progress_lines_parse() {
-        let (p, t) = parse_progress("pencilc-progress: 2 isl-scheduler 1500").unwrap();
+        let (p, t, tid) = parse_progress("pencilc-progress: 2 isl-scheduler 1500").unwrap();
+        assert_eq!(tid, None);
         let p = p.unwrap();
         assert_eq!((p.region, p.stage), (2, Stage::Rung(Rung::IslScheduler)));
         assert_eq!(t, Duration::from_millis(1500));
-        let (p, _) = parse_progress("pencilc-progress: 0 deps 20000").unwrap();
+        let (p, _, tid) = parse_progress("pencilc-progress: 0 deps 20000 5 1 4242").unwrap();
         assert_eq!(p.unwrap().stage, Stage::Deps);
+        assert_eq!(tid, Some(4242));
         assert!(parse_progress("pencilc-progress: 0 done 0")
             .unwrap()
             .0

@@ -302,6 +302,44 @@ fn dump_sizes_round_trips() {
     let out = cmd.output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("at most 3"));
+    // A block of more threads than the device allows is refused when the
+    // kernel is mapped, not left to fail when the program runs: 1,024 on
+    // generic-gpu (512), 4,096 within tiles of 64 x 64 on the H100 (1,024);
+    // 1,024 on the H100 is its largest block.
+    for (device, sizes, refused) in [
+        (
+            "generic-gpu",
+            "{ kernel[0] -> block[32, 32] }",
+            Some("1024 threads, more than the device allows in one block (512)"),
+        ),
+        (
+            "nvidia-h100",
+            "{ kernel[0] -> tile[64, 64, 64]; kernel[0] -> block[64, 64] }",
+            Some("4096 threads, more than the device allows in one block (1024)"),
+        ),
+        ("nvidia-h100", "{ kernel[0] -> block[32, 32] }", None),
+    ] {
+        let mut cmd = relative_pencilc("gemm", "opencl", &dir2);
+        cmd.args(["--device", device, "--sizes", sizes]);
+        let out = cmd.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        match refused {
+            Some(why) => {
+                assert_eq!(out.status.code(), Some(1), "{}", err);
+                assert!(
+                    err.contains(why) && err.contains("kernel[0] block["),
+                    "{}",
+                    err
+                );
+                assert!(
+                    err.contains("help: give kernel[0] a block of at most"),
+                    "{}",
+                    err
+                );
+            }
+            None => assert!(out.status.success(), "{}", err),
+        }
+    }
     let mut cmd = relative_pencilc("gemm", "opencl", &dir2);
     cmd.args(["--device", "no-such-gpu"]);
     let out = cmd.output().unwrap();

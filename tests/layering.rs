@@ -14,6 +14,7 @@ use std::path::Path;
 const LAYERS: &[(&str, u32)] = &[
     ("path_serde", 0),
     ("process", 0),
+    ("clock", 0),
     ("diag", 1),
     ("files", 2),
     ("cmdline", 2),

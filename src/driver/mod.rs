@@ -16,6 +16,7 @@ mod saved;
 pub use options::{Emit, HoistPolicy, Options};
 
 use crate::back::OutputPaths;
+use crate::clock::Deadline;
 use crate::depfile;
 use crate::diag::{Diagnostic, Loc};
 use crate::isl::Isl;
@@ -184,30 +185,35 @@ fn compile(path: &Path, opts: &Options) -> crate::diag::Result<(FileReport, Outp
 
 /// Tells a watching process (`watchdog`) what the region starts and by
 /// when it must be done.
-fn progress(opts: &Options, at: &Loc, region: usize, what: &str, deadline: Instant) {
+fn progress(opts: &Options, at: &Loc, region: usize, what: &str, deadline: Option<&Deadline>) {
     if opts.progress {
         eprintln!(
-            "{} {} {} {} {} {}",
+            "{} {} {} {} {} {} {}",
             PROGRESS_PREFIX,
             region,
             what,
-            deadline
-                .saturating_duration_since(Instant::now())
-                .as_millis(),
+            deadline.map_or(0, |d| d.left().as_millis()),
             at.line,
-            at.col
+            at.col,
+            crate::clock::thread_id().unwrap_or(0)
         );
     }
 }
 
 /// For the watchdog's tests (`--debug-fault`): `stall:<stage>` makes
-/// `stage` (`deps` or a rung's name) never return, as isl sometimes does,
+/// `stage` (`deps` or a rung's name) never return, spinning as isl
+/// sometimes does,
 /// and `crash:<stage>` makes it abort.
 fn debug_fault(opts: &Options, stage: &str) {
     match opts.debug_fault.as_deref().and_then(|v| v.split_once(':')) {
-        Some(("stall", s)) if s == stage => loop {
-            std::thread::sleep(std::time::Duration::from_secs(1));
-        },
+        // Spinning, as isl does when it does not return (a basis
+        // reduction on huge coefficients): budgets count CPU time.
+        Some(("stall", s)) if s == stage => {
+            let mut x = 0u64;
+            loop {
+                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+            }
+        }
         Some(("crash", s)) if s == stage => std::process::abort(),
         _ => {}
     }

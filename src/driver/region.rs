@@ -7,13 +7,13 @@ use super::rung::{compile_rung, cpu_version, reduction_statements, RegionOutcome
 use super::saved::{read_schedules, saved_for, SavedSchedule, SAVED_NO_COPY, SAVED_REDUCTIONS};
 use super::{at_region, debug_fault, progress, Emit, FileReport, HoistPolicy, Lap, Options};
 use crate::back::Target;
+use crate::clock::Deadline;
 use crate::diag::{Code, Diagnostic, Result};
 use crate::front::parse::Region;
 use crate::isl::Isl;
 use crate::ladder::Rung;
 use crate::map::MapOptions;
 use crate::{ast, deps, scop};
-use std::time::Instant;
 
 /// A region compiled down to its device version's AST.
 pub(super) struct Compiled {
@@ -70,7 +70,7 @@ struct Work {
     scop: scop::Scop,
     deps: deps::DependenceGraph,
     first: Rung,
-    deadline: Instant,
+    deadline: Deadline,
     applied: Vec<String>,
     excluded: Vec<String>,
     /// The region's model without its searches rewritten, where they are
@@ -135,7 +135,7 @@ pub(super) fn compile(
         report,
         lap,
     )?;
-    progress(opts, &w.scop.loc, no, "done", Instant::now());
+    progress(opts, &w.scop.loc, no, "done", None);
     record(isl, file, w, outcome, report)
 }
 
@@ -151,13 +151,13 @@ fn analyse(
 ) -> Result<Option<Work>> {
     // The region's time starts here: building its model, dependence
     // analysis and every rung of the ladder share it.
-    let deadline = Instant::now()
-        + opts
-            .region_budgets
+    let deadline = Deadline::after(
+        opts.region_budgets
             .get(&no)
             .copied()
             .unwrap_or(opts.region_timeout)
-            .min(opts.region_timeout);
+            .min(opts.region_timeout),
+    );
     let first = opts
         .start_rungs
         .get(&no)
@@ -170,7 +170,7 @@ fn analyse(
         // nothing of it is analysed again.
         return Ok(None);
     }
-    progress(opts, &region.loc, no, "scop", deadline);
+    progress(opts, &region.loc, no, "scop", Some(&deadline));
     debug_fault(opts, "scop");
     let mut scop = scop::build_scop(region)?;
     // Saved and loaded schedules name the statements of the model they
@@ -185,7 +185,7 @@ fn analyse(
     } else {
         None
     };
-    progress(opts, &region.loc, no, "done", Instant::now());
+    progress(opts, &region.loc, no, "done", None);
     report.warnings.extend(scop.warnings.iter().cloned());
     report.placements.extend(scop.notes.iter().cloned());
     // A region that stays the user's code anyway needs no device copies
@@ -249,12 +249,12 @@ fn analyse(
         );
         return Ok(None);
     }
-    progress(opts, &scop.loc, no, "deps", deadline);
+    progress(opts, &scop.loc, no, "deps", Some(&deadline));
     debug_fault(opts, "deps");
     // `--emit` asks for dumps that need the dependences, which have no
     // fallback there: their analysis runs to its end (the watchdog still
     // bounds it), where a region's compilation stops it at its time.
-    isl.set_deadline(opts.emit.is_none().then_some(deadline));
+    isl.set_deadline(opts.emit.is_none().then(|| deadline.clone()));
     let analyzed = deps::analyze(isl, &scop);
     isl.set_deadline(None);
     let deps = match analyzed {
@@ -267,7 +267,7 @@ fn analyse(
                 &at_region(e, &scop),
                 &scop,
             ));
-            progress(opts, &scop.loc, no, "done", Instant::now());
+            progress(opts, &scop.loc, no, "done", None);
             return Ok(None);
         }
         Err(e) => return Err(at_region(e, &scop)),
@@ -394,8 +394,8 @@ fn climb_ladder(
         if rung == Rung::Host {
             break;
         }
-        let deadline = rung.deadline(w.deadline);
-        progress(opts, &w.scop.loc, no, rung.name(), deadline);
+        let deadline = rung.deadline(&w.deadline);
+        progress(opts, &w.scop.loc, no, rung.name(), Some(&deadline));
         debug_fault(opts, rung.name());
         isl.set_deadline(Some(deadline));
         let mut options = rung.options(&opts.sched, map_opts);
@@ -1232,7 +1232,7 @@ fn without_conditional_copies(
         scop: w.scop.clone(),
         deps: deps::analyze_with(isl, &w.scop, &excluded).ok()?,
         first: w.first,
-        deadline: w.deadline,
+        deadline: w.deadline.clone(),
         applied: w.applied.clone(),
         excluded,
         as_written: None,

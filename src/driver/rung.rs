@@ -259,11 +259,12 @@ fn compile_region(
     let want_cpu = cpu == CpuVersion::Also && emit != Some(Emit::Schedule);
     let (device, made) = std::thread::scope(|s| {
         let cpu_thread = want_cpu.then(|| {
-            let (deadline, max_operations) = (isl.deadline(), isl.max_operations());
+            // The same time left, on the new thread's own clock.
+            let (left, max_operations) = (isl.time_left(), isl.max_operations());
             let (schedule, sched_opts, tile_size) = (&schedule, &opts.sched, opts.map.tile_size);
             s.spawn(move || {
                 let isl = Isl::new(max_operations);
-                isl.set_deadline(deadline);
+                isl.set_deadline(left.map(crate::clock::Deadline::after));
                 host_version(&isl, scop, deps, schedule, sched_opts, tile_size)
             })
         });

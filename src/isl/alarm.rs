@@ -15,10 +15,11 @@
 //! context but its address, and is stopped before the context is freed
 //! (`Isl` declares it first, so it drops first).
 
+use crate::clock::Deadline;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::Duration;
 
 extern "C" {
     fn isl_ctx_set_max_operations(ctx: libc::uintptr_t, max_operations: libc::c_ulong);
@@ -29,7 +30,7 @@ pub(super) const SPENT: u64 = 1;
 
 #[derive(Default)]
 struct State {
-    at: Option<Instant>,
+    at: Option<Deadline>,
     quit: bool,
 }
 
@@ -63,7 +64,7 @@ impl Alarm {
 
     /// Stops the context's work at `at` (none: never). The caller gives
     /// the context its budget again: an earlier alarm is over.
-    pub(super) fn set(&mut self, at: Option<Instant>) {
+    pub(super) fn set(&mut self, at: Option<Deadline>) {
         if at.is_some() && self.thread.is_none() {
             let (ctx, shared) = (self.ctx, self.shared.clone());
             self.thread = std::thread::Builder::new()
@@ -81,6 +82,10 @@ impl Alarm {
     }
 }
 
+/// How long the alarm waits at most before it reads the deadline's clock
+/// again.
+const RECHECK: Duration = Duration::from_millis(50);
+
 /// The thread: waits for the deadline, spends the budget, waits for the
 /// next.
 fn ring(ctx: libc::uintptr_t, shared: &Shared) {
@@ -92,9 +97,9 @@ fn ring(ctx: libc::uintptr_t, shared: &Shared) {
         }
         s = match s.at {
             None => wake.wait(s).unwrap_or_else(|p| p.into_inner()),
-            Some(t) => {
-                let now = Instant::now();
-                if now >= t {
+            Some(ref t) => {
+                let left = t.left();
+                if left.is_zero() {
                     // First the flag, then the budget: a budget set anew
                     // after this reads the flag (`Isl::set_budget`).
                     rang.store(true, Ordering::SeqCst);
@@ -102,7 +107,10 @@ fn ring(ctx: libc::uintptr_t, shared: &Shared) {
                     s.at = None;
                     s
                 } else {
-                    wake.wait_timeout(s, t - now)
+                    // CPU time passes no faster than wall-clock time on
+                    // one thread; a charge (a child's time) can jump it,
+                    // so look again at least every RECHECK.
+                    wake.wait_timeout(s, left.min(RECHECK))
                         .unwrap_or_else(|p| p.into_inner())
                         .0
                 }
@@ -124,9 +132,21 @@ impl Drop for Alarm {
 
 #[cfg(test)]
 mod tests {
+    use crate::clock::{CpuClock, Deadline};
     use crate::diag::Code;
     use crate::isl::{Isl, IslResultExt};
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
+
+    /// Spends `d` of this thread's CPU time.
+    fn spin(d: Duration) {
+        let clock = CpuClock::current();
+        let end = clock.now() + d;
+        let mut x = 0u64;
+        while clock.now() < end {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+        }
+        std::hint::black_box(x);
+    }
 
     /// Work that needs isl's simplex (it counts operations).
     fn work(isl: &Isl) -> crate::diag::Result<bool> {
@@ -139,8 +159,10 @@ mod tests {
     #[test]
     fn isl_work_fails_after_the_deadline_and_works_again_with_the_next() {
         let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
-        isl.set_deadline(Some(Instant::now() + Duration::from_millis(5)));
-        std::thread::sleep(Duration::from_millis(100));
+        isl.set_deadline(Some(Deadline::after(Duration::from_millis(5))));
+        spin(Duration::from_millis(10));
+        // The alarm looks at the thread's clock at least every RECHECK.
+        std::thread::sleep(super::RECHECK * 2);
         let e = work(&isl).unwrap_err();
         assert_eq!(e.code, Code::Budget);
         assert!(e.message.contains("ran out of its time"), "{}", e.message);
@@ -148,7 +170,7 @@ mod tests {
         isl.reset_budget();
         assert!(work(&isl).is_err());
         // A new deadline, or none, lifts it.
-        isl.set_deadline(Some(Instant::now() + Duration::from_secs(60)));
+        isl.set_deadline(Some(Deadline::after(Duration::from_secs(60))));
         assert_eq!(work(&isl).unwrap(), false);
         isl.set_deadline(None);
         assert_eq!(work(&isl).unwrap(), false);
@@ -159,7 +181,7 @@ mod tests {
         let isl = Isl::new(crate::isl::DEFAULT_MAX_OPERATIONS);
         assert!(isl.alarm.borrow().thread.is_none());
         assert_eq!(work(&isl).unwrap(), false);
-        isl.set_deadline(Some(Instant::now() + Duration::from_secs(60)));
+        isl.set_deadline(Some(Deadline::after(Duration::from_secs(60))));
         assert!(isl.alarm.borrow().thread.is_some());
     }
 }

@@ -9,11 +9,12 @@ pub mod order;
 pub mod time;
 pub mod tree;
 
+use crate::clock::Deadline;
 use crate::diag::{Code, Diagnostic};
 use isl_rs::{Context, LibISLError, Map, Set, UnionMap, UnionSet};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Default cap on isl operations per stage; exhausting it is reported as a
 /// diagnostic instead of hanging on a pathological input.
@@ -51,7 +52,7 @@ pub struct Isl {
     pub ctx: Context,
     max_operations: u64,
     /// When the current region's compilation must end (`check_deadline`).
-    deadline: Cell<Option<Instant>>,
+    deadline: RefCell<Option<Deadline>>,
     /// Identifiers that generated expressions read through a cast, with
     /// the type: the current region's variables whose own type is not
     /// its index type (`Scop::bound_cast`).
@@ -112,7 +113,7 @@ impl Isl {
             parsed: RefCell::new(Parsed::default()),
             ctx,
             max_operations,
-            deadline: Cell::new(None),
+            deadline: RefCell::new(None),
             id_casts: RefCell::new(Vec::new()),
         }
     }
@@ -151,9 +152,9 @@ impl Isl {
     /// Sets (or clears) the time by which the current work must end: isl
     /// work still running then fails (`alarm`), and work after it fails
     /// until the next deadline is set.
-    pub fn set_deadline(&self, deadline: Option<Instant>) {
-        self.deadline.set(deadline);
-        self.alarm.borrow_mut().set(deadline);
+    pub fn set_deadline(&self, deadline: Option<Deadline>) {
+        self.alarm.borrow_mut().set(deadline.clone());
+        *self.deadline.borrow_mut() = deadline;
         self.set_budget(self.max_operations);
     }
 
@@ -167,8 +168,8 @@ impl Isl {
     }
 
     /// The time by which the current work must end, if any.
-    pub fn deadline(&self) -> Option<Instant> {
-        self.deadline.get()
+    pub fn deadline(&self) -> Option<Deadline> {
+        self.deadline.borrow().clone()
     }
 
     /// The operation budget of each piece of isl work (0: none).
@@ -178,9 +179,7 @@ impl Isl {
 
     /// Time left before the deadline (`None`: no deadline).
     pub fn time_left(&self) -> Option<Duration> {
-        self.deadline
-            .get()
-            .map(|d| d.saturating_duration_since(Instant::now()))
+        self.deadline.borrow().as_ref().map(|d| d.left())
     }
 
     /// A budget error once the deadline has passed. Stages call it between
@@ -188,8 +187,8 @@ impl Isl {
     /// that a region's compilation ends near its deadline; the driver then
     /// falls back to something simpler.
     pub fn check_deadline(&self, stage: &str) -> crate::diag::Result<()> {
-        match self.deadline.get() {
-            Some(d) if Instant::now() >= d => Err(Diagnostic::error(
+        match self.deadline.borrow().as_ref() {
+            Some(d) if d.passed() => Err(Diagnostic::error(
                 Code::Budget,
                 None,
                 format!("the region ran out of its time in stage `{}`", stage),

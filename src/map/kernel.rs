@@ -122,6 +122,15 @@ impl Mapper<'_> {
                 b.min(tiles[j]).max(1)
             })
             .collect();
+        let threads: i64 = block_sizes.iter().product();
+        if let (Some(asked), true) = (&user.block, threads > self.opts.max_block_threads) {
+            return Err(sizes::too_many_threads(
+                number,
+                asked,
+                &block_sizes,
+                self.opts.max_block_threads,
+            ));
+        }
         // Three thread dimensions: a block of 4 x 4 x 32 threads over
         // tiles of 32 along the two outer (block) dimensions would loop
         // each thread over 8 x 8 points of every tile, and a 120^3 grid

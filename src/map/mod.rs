@@ -65,6 +65,10 @@ pub struct MapOptions {
     /// (`ast::one_block`), and that block's threads.
     pub one_block_loops: OneBlockLoops,
     pub one_block_threads: i64,
+    /// The device's largest block (`Device::max_threads_per_block`): a
+    /// block of `--sizes` beyond it is an error, not a launch that fails
+    /// when the program runs.
+    pub max_block_threads: i64,
     /// Whether a loop run as one block keeps its launches beside it, for
     /// a device that may refuse the block when the program runs (OpenCL:
     /// a device or a kernel may allow fewer work-items in a group).
@@ -92,6 +96,7 @@ impl MapOptions {
             block_2d: b2,
             block_3d: b3,
             one_block_threads: d.max_threads_per_block.clamp(1, 1024),
+            max_block_threads: d.max_threads_per_block.max(1),
             mem: memory::MemOptions {
                 max_shared_bytes: d.shared_memory_per_block,
                 // A double takes two 32-bit registers; leave room for the
@@ -122,6 +127,7 @@ impl Default for MapOptions {
             one_block_loops: OneBlockLoops::Never,
             one_block_threads: 1024,
             one_block_fallback: false,
+            max_block_threads: 1024,
         }
     }
 }

@@ -49,6 +49,40 @@ pub fn sizes_for(isl: &Isl, text: &str, k: usize) -> Result<KernelSizes> {
     parse_points(&s).map_err(|why| usage(format!("--sizes for kernel[{}]: {}", k, why)))
 }
 
+/// `--sizes` asked kernel `k` for a block (`asked`; `block` once fitted
+/// to its tiles) of more threads than the device allows in one block
+/// (`most`): a launch of it would fail when the program runs.
+pub fn too_many_threads(k: usize, asked: &[i64], block: &[i64], most: i64) -> Diagnostic {
+    let list = |v: &[i64]| {
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let threads: i64 = block.iter().product();
+    let fitted = if asked.get(..block.len()) == Some(block) {
+        String::new()
+    } else {
+        format!(" (block[{}] within its tiles)", list(block))
+    };
+    Diagnostic::error(
+        Code::Usage,
+        None,
+        format!(
+            "--sizes gives kernel[{}] block[{}]{}: {} threads, more than the device allows in one block ({})",
+            k,
+            list(asked),
+            fitted,
+            threads,
+            most
+        ),
+    )
+    .with_hint(format!(
+        "give kernel[{}] a block of at most {} threads (--dump-sizes shows every kernel's), or pick the device with --device",
+        k, most
+    ))
+}
+
 /// Parses isl's printing of a union of single points, `{ tile[32, 32]; block[16] }`.
 fn parse_points(s: &str) -> std::result::Result<KernelSizes, String> {
     let body = s

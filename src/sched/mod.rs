@@ -23,7 +23,7 @@ use crate::isl::IslText;
 use crate::isl::{affine, Isl, IslResultExt};
 use crate::scop::Scop;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const STAGE: &str = "sched";
 
@@ -316,7 +316,7 @@ pub(crate) fn pluto_job(args: &[String], input: &str) -> std::result::Result<Str
         wavefront_tile: tile,
         wavefront: args.get(3).map(|s| s.as_str()) != Some("time-loop"),
         hoist: args.get(4).map(|s| s.as_str()) == Some("hoist"),
-        deadline: Instant::now() + Duration::from_millis(millis),
+        deadline: crate::clock::Deadline::after(Duration::from_millis(millis)),
     };
     match pluto::schedule(&isl, &problem, &popts) {
         Ok((node, n)) => {

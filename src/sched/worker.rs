@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 pub const WORKER_FLAG: &str = "--internal-schedule-worker";
 
 /// Runs `args` in a worker with `input` on stdin, killed after
-/// `timeout`. Programs other than pencilc that use the library run
+/// `timeout` of its CPU time. Programs other than pencilc that use the library run
 /// `in_process` instead (they do not understand the worker flag).
 pub fn run(
     args: &[String],
@@ -59,10 +59,25 @@ pub fn run(
         let _ = stderr.read_to_string(&mut s);
         s
     });
-    let deadline = Instant::now() + timeout;
+    // The worker's CPU time counts against `timeout` (and is charged to
+    // this thread's clock when it ends: `clock`), so that a worker starved
+    // by the machine's load is not stopped early; wall-clock time only as
+    // the backstop, for a worker that spends none.
+    let clock = crate::clock::CpuClock::current();
+    let started = Instant::now();
+    let backstop = timeout.saturating_mul(crate::clock::WALL_FACTOR);
+    let pid = child.id();
+    let mut used = Duration::ZERO;
     loop {
-        match child.try_wait() {
+        let status = child.try_wait();
+        if !matches!(status, Ok(Some(_))) {
+            // Read while the process is there; where it cannot be read
+            // (another system), its wall-clock time stands for it.
+            used = crate::clock::process_cpu(pid).unwrap_or_else(|| started.elapsed());
+        }
+        match status {
             Ok(Some(status)) => {
+                clock.charge(used);
                 let _ = writer.join();
                 let out = reader
                     .join()
@@ -77,9 +92,10 @@ pub fn run(
                     Err(err.trim().to_string())
                 };
             }
-            Ok(None) if Instant::now() >= deadline => {
+            Ok(None) if used >= timeout || started.elapsed() >= backstop => {
                 let _ = child.kill();
                 let _ = child.wait();
+                clock.charge(used);
                 return Err(format!(
                     "{} did not finish within {:.1} s",
                     what,

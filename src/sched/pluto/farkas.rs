@@ -179,8 +179,8 @@ mod tests {
             &[Lin::var(c)],
         );
         p.cons.extend(cons);
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-        let lo = p.minimize(&Lin::var(c), deadline).unwrap().unwrap();
+        let deadline = crate::clock::Deadline::after(std::time::Duration::from_secs(5));
+        let lo = p.minimize(&Lin::var(c), &deadline).unwrap().unwrap();
         assert_eq!(lo, vec![0]);
         assert!(!p.satisfied_by(&[-1]));
         assert!(p.satisfied_by(&[3]));
@@ -212,7 +212,7 @@ mod tests {
             &[Lin::var(c).scaled(-1)],
             &[Lin::var(c)],
         ));
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-        assert_eq!(p.minimize(&Lin::var(c), deadline).unwrap(), Some(vec![0]));
+        let deadline = crate::clock::Deadline::after(std::time::Duration::from_secs(5));
+        assert_eq!(p.minimize(&Lin::var(c), &deadline).unwrap(), Some(vec![0]));
     }
 }

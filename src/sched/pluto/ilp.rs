@@ -3,11 +3,11 @@
 //! with good_lp's pure-Rust `microlp` back end. Plain data lets the
 //! scheduler add the stages of a lexicographic minimum one at a time.
 
+use crate::clock::{Deadline, WALL_FACTOR};
 use good_lp::{
     constraint::Constraint, variable, Expression, ProblemVariables, ResolutionError, Solution,
     SolverModel, Variable, WithTimeLimit,
 };
-use std::time::Instant;
 
 /// A linear form `Σ coef·x_var + constant`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -144,7 +144,7 @@ impl Ilp {
     pub fn minimize(
         &self,
         objective: &Lin,
-        deadline: Instant,
+        deadline: &Deadline,
     ) -> Result<Option<Vec<i64>>, IlpError> {
         // microlp 0.6 (the version good_lp links) can stumble on a singular
         // basis (fixed upstream in microlp 0.7). Equivalent reformulations
@@ -185,9 +185,10 @@ impl Ilp {
     fn minimize_once(
         &self,
         objective: &Lin,
-        deadline: Instant,
+        deadline: &Deadline,
     ) -> Result<Option<Vec<i64>>, IlpError> {
-        let left = deadline.saturating_duration_since(Instant::now());
+        let left = deadline.left();
+        let wall = left.saturating_mul(WALL_FACTOR);
         if left.is_zero() {
             return Err(IlpError::Budget);
         }
@@ -220,17 +221,19 @@ impl Ilp {
         let model = pv
             .minimise(objective.expression(&vars))
             .using(good_lp::microlp)
-            .with_time_limit(left.as_secs_f64())
+            // The solver's limit is wall-clock time: the deadline's own
+            // backstop, so that load alone does not stop it; the budget of
+            // CPU time is checked when it returns.
+            .with_time_limit(wall.as_secs_f64())
             .with_all(constraints);
-        let started = Instant::now();
+        let started = std::time::Instant::now();
         match model.solve() {
+            _ if deadline.passed() => Err(IlpError::Budget),
+            Err(_) if started.elapsed() >= wall => Err(IlpError::Budget),
             Ok(sol) => Ok(Some(
                 vars.iter().map(|v| sol.value(*v).round() as i64).collect(),
             )),
             Err(ResolutionError::Infeasible) => Ok(None),
-            Err(_) if Instant::now() >= deadline || started.elapsed() >= left => {
-                Err(IlpError::Budget)
-            }
             Err(e) => Err(IlpError::Solver(e.to_string())),
         }
     }
@@ -240,7 +243,7 @@ impl Ilp {
     pub fn lexmin(
         &self,
         objectives: &[Lin],
-        deadline: Instant,
+        deadline: &Deadline,
     ) -> Result<Option<Vec<i64>>, IlpError> {
         let mut p = self.clone();
         let mut last = None;
@@ -294,8 +297,8 @@ mod tests {
         let mut s1 = Lin::var(x);
         s1.add_scaled(&Lin::var(y), 1);
         let s2 = Lin::var(x).scaled(-1);
-        let deadline = Instant::now() + std::time::Duration::from_secs(5);
-        let sol = p.lexmin(&[s1, s2], deadline).unwrap().unwrap();
+        let deadline = Deadline::after(std::time::Duration::from_secs(5));
+        let sol = p.lexmin(&[s1, s2], &deadline).unwrap().unwrap();
         assert_eq!(sol, vec![2, 1]);
         assert!(p.satisfied_by(&sol));
     }
@@ -308,7 +311,7 @@ mod tests {
             terms: vec![(x, 1)],
             constant: -3,
         }));
-        let deadline = Instant::now() + std::time::Duration::from_secs(5);
-        assert!(p.minimize(&Lin::var(x), deadline).unwrap().is_none());
+        let deadline = Deadline::after(std::time::Duration::from_secs(5));
+        assert!(p.minimize(&Lin::var(x), &deadline).unwrap().is_none());
     }
 }

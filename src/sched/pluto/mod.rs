@@ -31,13 +31,13 @@ mod rotate;
 mod rows;
 mod tree;
 
+use crate::clock::Deadline;
 use crate::diag::{Diagnostic, Result};
 use crate::isl::{Isl, IslResultExt};
 use farkas::Farkas;
 use ilp::{Con, Ilp, IlpError, Lin};
 use isl_rs::{DimType, Map};
 use std::collections::{BTreeMap, HashMap};
-use std::time::Instant;
 
 pub use tree::{to_isl_tree, WAVEFRONT_MARK};
 
@@ -73,7 +73,7 @@ pub struct PlutoOptions {
     /// sequential loop (trmm).
     pub hoist: bool,
     /// When scheduling must end; reaching it is a budget error.
-    pub deadline: Instant,
+    pub deadline: Deadline,
 }
 
 /// Why the scheduler gave up (the caller falls back to another scheduler).
@@ -646,7 +646,7 @@ pub(super) fn tree_for_test(name: &str, src: &str, hoist: bool) -> (Node, Vec<St
         wavefront_tile: 32,
         wavefront: false,
         hoist,
-        deadline: Instant::now() + std::time::Duration::from_secs(60),
+        deadline: Deadline::after(std::time::Duration::from_secs(60)),
     };
     let (node, _) = schedule(&isl, &problem, &opts).unwrap();
     let names = problem.stmts.iter().map(|s| s.0.clone()).collect();

@@ -63,7 +63,7 @@ impl<'a> Pluto<'a> {
     }
 
     pub(super) fn check_deadline(&self) -> PResult<()> {
-        if Instant::now() >= self.opts.deadline {
+        if self.opts.deadline.passed() {
             Err(PlutoError::Budget(
                 "the scheduler's time budget ran out".into(),
             ))
@@ -230,7 +230,7 @@ impl<'a> Pluto<'a> {
     }
 
     pub(super) fn solve(&self, ilp: &Ilp, objectives: &[Lin]) -> PResult<Option<Vec<i64>>> {
-        match ilp.lexmin(objectives, self.opts.deadline) {
+        match ilp.lexmin(objectives, &self.opts.deadline) {
             Ok(Some(s)) if ilp.satisfied_by(&s) => Ok(Some(s)),
             Ok(Some(_)) => Err(PlutoError::Failed(
                 "the ILP solver returned a point that violates its constraints".into(),
