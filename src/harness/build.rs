@@ -194,6 +194,7 @@ pub(super) fn read_verbose_report(log: &str, r: &mut KernelResult) {
             r.warnings.push(line.trim().to_string());
         } else if line.contains(crate::scop::reductions::REASSOCIATED)
             || line.contains(crate::scop::reductions::REORDERED_CONDITIONAL)
+            || line.contains(crate::scop::reductions::REORDERED_ZERO_SIGN)
         {
             r.reassociated = true;
         }

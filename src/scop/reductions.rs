@@ -149,6 +149,14 @@ pub const REASSOCIATED: &str = ", reassociated (floating point: rounding may dif
 pub const REORDERED_CONDITIONAL: &str =
     ", reordered (floating point `?:`: a NaN or a signed zero may give another result)";
 
+/// What `-v` adds to a floating-point `fmin` or `fmax` accumulation: they
+/// ignore NaNs in any order, but C leaves which of `-0.0` and `+0.0` they
+/// return open (glibc's keep their first argument), so in another order a
+/// zero result may have the other sign (`--reductions exact` keeps the
+/// order).
+pub const REORDERED_ZERO_SIGN: &str =
+    ", reordered (floating point `fmin`/`fmax`: a zero result may have the other sign)";
+
 /// What `-v` adds to the note of statement `st`'s accumulation into `v`
 /// by `op`, whose result may depend on the order of its terms:
 /// `REASSOCIATED` for a floating-point sum or product,
@@ -159,6 +167,7 @@ pub fn order_note(scop: &Scop, st: &super::Statement, v: &str, op: RedOp) -> &'s
     match op {
         RedOp::Add | RedOp::Mul if float => REASSOCIATED,
         RedOp::Min | RedOp::Max if float && written_as_cond(st, v) => REORDERED_CONDITIONAL,
+        RedOp::Min | RedOp::Max if float => REORDERED_ZERO_SIGN,
         _ => "",
     }
 }
@@ -273,14 +282,12 @@ fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedO
     let acc = Arith::of_c_type(&array.elem_type)?;
     let integer = |a: Arith| a <= Arith::ULong;
     let mut found: Option<RedOp> = None;
-    let mut any_cond = false;
     for (lhs, op, rhs) in &updates {
-        let (red, terms, written_as_cond) = accumulation(lhs, *op, rhs)?;
+        let (red, terms, _) = accumulation(lhs, *op, rhs)?;
         if found.is_some_and(|f| f != red) {
             return None;
         }
         found = Some(red);
-        any_cond |= written_as_cond;
         for term in terms {
             let t = type_of(term, &var)?;
             let exactly = match red {
@@ -297,10 +304,12 @@ fn update_of(scop: &Scop, s: usize, mode: ReductionMode) -> Option<(String, RedO
     // A floating-point minimum written with `?:` is no reduction in C: a
     // NaN or a zero of the other sign gives another result in another
     // order (`m < x ? m : x` keeps the later of two equal values). It
-    // reassociates like a sum; `fmin`/`fmax` ignore NaNs in any order.
+    // reassociates like a sum. `fmin`/`fmax` ignore NaNs in any order,
+    // but which zero they return of `-0.0` and `+0.0` is the library's
+    // (glibc's keeps the first argument): in another order, the sign of
+    // a zero result may change, so they are not exact either.
     let exact = match red {
-        RedOp::Add | RedOp::Mul => is_integer(&array.elem_type),
-        RedOp::Min | RedOp::Max => is_integer(&array.elem_type) || !any_cond,
+        RedOp::Add | RedOp::Mul | RedOp::Min | RedOp::Max => is_integer(&array.elem_type),
         _ => true,
     };
     if mode == ReductionMode::Exact && !exact {
@@ -931,12 +940,13 @@ mod tests {
         let body = "m = m < x[i] ? m : x[i];";
         assert_eq!(found("red-cond-auto", "double m = 1e9;", body, auto), ["m"]);
         assert!(found("red-cond-exact", "double m = 1e9;", body, exact).is_empty());
-        // `fmin` ignores NaNs in any order; an integer `?:` is exact.
+        // `fmin` ignores NaNs in any order, but the sign of a zero
+        // result depends on it (glibc's `fmin(-0.0, +0.0)` is its first
+        // argument): reordered by default, in order when exact. An
+        // integer `?:` is exact.
         let body = "m = fmin(m, x[i]);";
-        assert_eq!(
-            found("red-fmin-exact", "double m = 1e9;", body, exact),
-            ["m"]
-        );
+        assert_eq!(found("red-fmin-auto", "double m = 1e9;", body, auto), ["m"]);
+        assert!(found("red-fmin-exact", "double m = 1e9;", body, exact).is_empty());
         let body = "k = k > v[i] ? k : v[i];";
         assert_eq!(found("red-int-cond", "int k = 0;", body, exact), ["k"]);
         // A function whose name only contains `min` is no minimum.
