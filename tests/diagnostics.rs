@@ -2701,3 +2701,37 @@ fn regions_that_only_count_and_summaries_passing_rows_compile() {
     assert_eq!(status, Some(0), "{}", err);
     assert!(!err.contains("error"), "{}", err);
 }
+
+/// A linearised subscript warns of wrap-around only where C computes it
+/// in an unsigned type narrower than 64 bits: `i * m + j` with `size_t i,
+/// j` and `unsigned m` is `size_t` arithmetic (`m` converts first), and
+/// is delinearised (a red-team round found it warned about as `unsigned
+/// int`, and the region kept on the host); with `unsigned i, j` it is
+/// `unsigned int` arithmetic, modulo 2^32, and the warning names that.
+#[test]
+fn only_narrow_unsigned_arithmetic_is_said_to_wrap() {
+    let text = |it: &str| {
+        format!(
+            "#include <stddef.h>
+void f(size_t n, unsigned m, const float *in, float *out)
+{{
+#pragma scop
+  for ({it} i = 0; i < n; i++)
+    for ({it} j = 0; j < m; j++)
+      out[i * m + j] = in[i * m + j] * 2.0f;
+#pragma endscop
+}}
+"
+        )
+    };
+    let (status, err, _) = compile_file("wrap-size_t", &text("size_t"));
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(!err.contains("E0101") && !err.contains("E0113"), "{}", err);
+    let (status, err, _) = compile_file("wrap-unsigned", &text("unsigned"));
+    assert_eq!(status, Some(0), "{}", err);
+    assert!(
+        err.contains("it is computed in `unsigned int`, modulo 2^32") && err.contains("[E0101]"),
+        "{}",
+        err
+    );
+}

@@ -232,13 +232,17 @@ fn build(region: &Region, rewrite_searches: bool) -> Result<Scop> {
     }
 }
 
+/// The warning for a loop run as written because its iterator may wrap,
+/// with the check that found it (`why`: which values can leave the type,
+/// so that a user can see a bound the check misses).
 fn wraps_warning(iter: &str, why: &Diagnostic) -> Diagnostic {
     Diagnostic::warning(
         Code::IteratorRange,
         why.loc.clone(),
         format!(
-            "the loop iterator `{}` may wrap around its type: its loops run as written, as one statement each, where C's arithmetic wraps it (a loop that wraps for ever never ends, as in the sequential program)",
-            iter
+            "the loop iterator `{}` may wrap around its type (pencilc's check: {}): its loops run as written, as one statement each, where C's arithmetic wraps it (a loop that wraps for ever never ends, as in the sequential program)",
+            iter,
+            why.message
         ),
     )
     .with_hint(format!(

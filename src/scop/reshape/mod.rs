@@ -492,24 +492,27 @@ fn choose_shape<'u>(
 
 /// The unsigned type narrower than 64 bits in which `e` is computed, if
 /// any: there C's arithmetic wraps modulo 2^32 (or less), and `(i - 1) *
-/// m` is not the polynomial's value.
+/// m` is not the polynomial's value. Only what computes or converts
+/// counts: an `unsigned` name or literal is its value, and `i * m` with
+/// a `size_t i` converts `m` and multiplies in 64 bits (a red-team round
+/// found that warned about as `unsigned int` arithmetic).
 fn wraps(e: &Expr, types: &dyn Fn(&str) -> IntTy) -> Option<IntTy> {
     fn ty(e: &Expr, types: &dyn Fn(&str) -> IntTy, bad: &mut Option<IntTy>) -> IntTy {
-        let t = match &e.kind {
-            ExprKind::Int(v, text) => IntTy::of_literal(text, *v),
-            ExprKind::Ident(n) => types(n).promoted(),
-            ExprKind::Unary(_, a) => ty(a, types, bad).promoted(),
+        let (t, computes) = match &e.kind {
+            ExprKind::Int(v, text) => (IntTy::of_literal(text, *v), false),
+            ExprKind::Ident(n) => (types(n).promoted(), false),
+            ExprKind::Unary(_, a) => (ty(a, types, bad).promoted(), true),
             ExprKind::Cast(t, a) => {
                 ty(a, types, bad);
-                IntTy::of(t).unwrap_or(IntTy::INT).promoted()
+                (IntTy::of(t).unwrap_or(IntTy::INT).promoted(), true)
             }
             ExprKind::Binary(_, a, b) => {
                 let (x, y) = (ty(a, types, bad), ty(b, types, bad));
-                IntTy::common(x, y)
+                (IntTy::common(x, y), true)
             }
-            _ => IntTy::INT,
+            _ => (IntTy::INT, false),
         };
-        if !t.signed && t.bits < 64 && bad.is_none() {
+        if computes && !t.signed && t.bits < 64 && bad.is_none() {
             *bad = Some(t);
         }
         t
