@@ -210,19 +210,21 @@ fn stat_ticks(path: &str, which: std::ops::Range<usize>) -> Option<Duration> {
     ))
 }
 
+/// Spends `d` of the calling thread's CPU time (tests of budgets).
+#[cfg(test)]
+pub(crate) fn spin(d: Duration) {
+    let clock = CpuClock::current();
+    let end = clock.now() + d;
+    let mut x = 0u64;
+    while clock.now() < end {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+    }
+    std::hint::black_box(x);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn spin(d: Duration) {
-        let clock = CpuClock::current();
-        let start = clock.now();
-        let mut x = 0u64;
-        while clock.now() < start + d {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
-        }
-        std::hint::black_box(x);
-    }
 
     /// Sleeping spends no budget; work does; charges count as work.
     #[test]

@@ -132,21 +132,10 @@ impl Drop for Alarm {
 
 #[cfg(test)]
 mod tests {
-    use crate::clock::{CpuClock, Deadline};
+    use crate::clock::{spin, Deadline};
     use crate::diag::Code;
     use crate::isl::{Isl, IslResultExt};
     use std::time::Duration;
-
-    /// Spends `d` of this thread's CPU time.
-    fn spin(d: Duration) {
-        let clock = CpuClock::current();
-        let end = clock.now() + d;
-        let mut x = 0u64;
-        while clock.now() < end {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
-        }
-        std::hint::black_box(x);
-    }
 
     /// Work that needs isl's simplex (it counts operations).
     fn work(isl: &Isl) -> crate::diag::Result<bool> {
