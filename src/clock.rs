@@ -154,6 +154,43 @@ fn wall_after(budget: Duration) -> Instant {
         .unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400 * 365))
 }
 
+/// A child process's CPU time read from outside while it runs, for
+/// budgets of CPU time kept from another process (the scheduler's
+/// workers, the watchdog's child); its wall-clock time where that cannot
+/// be read (the process is gone, or another system).
+pub struct ChildCpu {
+    pid: u32,
+    started: Instant,
+    /// The thread whose time counts, once the child names it (its other
+    /// threads have budgets of their own); the whole process's before.
+    thread: Option<u32>,
+}
+
+impl ChildCpu {
+    pub fn new(pid: u32) -> Self {
+        ChildCpu { pid, started: Instant::now(), thread: None }
+    }
+
+    /// Counts thread `tid`'s time (and that of the children the process
+    /// waited for) from now on.
+    pub fn follow_thread(&mut self, tid: u32) {
+        self.thread = Some(tid);
+    }
+
+    pub fn used(&self) -> Duration {
+        self.thread
+            .and_then(|t| thread_cpu(self.pid, t))
+            .or_else(|| process_cpu(self.pid))
+            .unwrap_or_else(|| self.started.elapsed())
+    }
+
+    /// Wall-clock time since `new`: the backstop of a child that spends
+    /// no CPU time.
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+}
+
 /// The CPU time process `pid` and the children it waited for have used
 /// (Linux: `/proc/PID/stat`); `None` where it cannot be read (the process
 /// is gone, or another system).

@@ -249,19 +249,10 @@ fn run_child(
     // here, read from the system (its threads and the workers it waited
     // for), with wall-clock time where that cannot be read, and as the
     // backstop of a child that spends none.
-    let pid = child.id();
-    let started = Instant::now();
-    // The compiling thread's time once the child names it (its other
-    // threads have budgets of their own), else the whole process's.
-    let cpu = |tid: Option<u32>| {
-        tid.and_then(|t| crate::clock::thread_cpu(pid, t))
-            .or_else(|| crate::clock::process_cpu(pid))
-            .unwrap_or_else(|| started.elapsed())
-    };
-    let mut tid: Option<u32> = None;
+    let mut cpu = crate::clock::ChildCpu::new(child.id());
     let mut at: Option<Position> = None;
     let mut until: Option<(Duration, Instant)> = None;
-    let mut region_start = cpu(tid);
+    let mut region_start = cpu.used();
     // The last reading while the child ran (a crashed child's is gone).
     let mut last = region_start;
     let mut other_stderr = String::new();
@@ -269,8 +260,10 @@ fn run_child(
         match rx.recv_timeout(Duration::from_millis(20)) {
             Ok(line) => {
                 if let Some((pos, allowed, thread)) = parse_progress(&line) {
-                    tid = thread.or(tid);
-                    let now = cpu(tid);
+                    if let Some(t) = thread {
+                        cpu.follow_thread(t);
+                    }
+                    let now = cpu.used();
                     if pos.map(|p| p.region) != at.map(|p| p.region) {
                         region_start = now;
                     }
@@ -292,7 +285,7 @@ fn run_child(
         }
         match child.try_wait() {
             Ok(Some(status)) => break status,
-            Ok(None) => last = cpu(tid),
+            Ok(None) => last = cpu.used(),
             Err(e) => {
                 return Err(Diagnostic::internal("watchdog", e.to_string()));
             }

@@ -3184,7 +3184,9 @@ fn regions_changing_a_declared_size_keep_the_users_code() {
 /// before): their loops run as written, with a warning; the loop around
 /// one stays parallel; the value after such a loop is not the formula's,
 /// and the elements a wrapping loop kept as one statement reaches are the
-/// whole type's. Every target and version prints the sequential results.
+/// whole type's. A loop that wraps only at some values of the parameters
+/// (`bounded`'s, for n > 255) is parallel, behind a check on entry. Every
+/// target and version prints the sequential results.
 #[test]
 fn iterators_that_wrap_around_run_their_loops_as_written() {
     check("wrapping_iterators");
@@ -3193,11 +3195,36 @@ fn iterators_that_wrap_around_run_their_loops_as_written() {
     let log = verbose_log("wrapping_iterators");
     assert_eq!(
         log.matches("may wrap around its type").count(),
-        5,
+        4,
         "{}",
         log
     );
-    assert!(log.contains("parallel dims [0, 0, 1, 0, 0, 0]"), "{}", log);
+    assert!(
+        log.contains("loop iterator `k` (`unsigned char`): the model keeps it inside its type where n <= 255, checked at run time"),
+        "{}",
+        log
+    );
+    assert!(log.contains("parallel dims [0, 0, 1, 1, 0, 0]"), "{}", log);
+}
+
+/// `size_t` and `unsigned` loops bounded by `int` values (code
+/// generators' C): the model of each is exact only where the bounds are
+/// not negative (C converts them to huge values) or do not wrap, and
+/// they were E0117, one statement on one thread. The region now checks
+/// those values on entry and is parallel; each is called on both sides
+/// of its check, and every target and version prints the sequential
+/// results.
+#[test]
+fn unsigned_loops_bounded_by_signed_values_are_checked_on_entry() {
+    check_everywhere("size_t_loops");
+    let log = verbose_log("size_t_loops");
+    assert!(!log.contains("E0117") && !log.contains("E0113"), "{}", log);
+    assert!(
+        log.contains("loop iterator `i` (`size_t`): the model keeps it inside its type where n >= 0, checked at run time"),
+        "{}",
+        log
+    );
+    assert!(log.contains("parallel dims [1, 1, 1, 1]"), "{}", log);
 }
 
 /// Differential seed 67 (case 269): isl's AST generator printed host code
@@ -4691,7 +4718,14 @@ fn counters_that_wrap_together_run_as_written_each() {
     let log = verbose_log("wrapping_counters_together");
     assert_eq!(
         log.matches("may wrap around its type").count(),
-        3,
+        2,
+        "{}",
+        log
+    );
+    // `us` stays inside its type from the even n of 65532 to 65534 only:
+    // checked on entry, and at the values called, the original code runs.
+    assert!(
+        log.contains("loop iterator `us` (`unsigned short`): the model keeps it inside its type where"),
         "{}",
         log
     );

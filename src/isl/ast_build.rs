@@ -237,3 +237,11 @@ pub fn expr_from_params_pw_aff(isl: &Isl, context: Set, pa: isl_rs::PwAff) -> Re
         should_free_on_drop: true,
     })
 }
+
+/// `set`, a set of parameter values, as a C condition for messages
+/// (`n >= 0 && m % 2 == 0`), simplified by what `context` guarantees.
+pub fn c_condition(isl: &Isl, context: Set, set: Set) -> Result<String> {
+    use super::IslResultExt;
+    let expr = expr_from_params(isl, context, set)?;
+    Ok(expr.to_C_str().isl(isl, "ast")?.to_string())
+}

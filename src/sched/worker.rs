@@ -6,7 +6,7 @@
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The hidden command-line flag that turns pencilc into a scheduler worker;
 /// the next argument names the scheduler (`isl` or `pluto`).
@@ -64,16 +64,14 @@ pub fn run(
     // by the machine's load is not stopped early; wall-clock time only as
     // the backstop, for a worker that spends none.
     let clock = crate::clock::CpuClock::current();
-    let started = Instant::now();
     let backstop = timeout.saturating_mul(crate::clock::WALL_FACTOR);
-    let pid = child.id();
+    let cpu = crate::clock::ChildCpu::new(child.id());
     let mut used = Duration::ZERO;
     loop {
         let status = child.try_wait();
         if !matches!(status, Ok(Some(_))) {
-            // Read while the process is there; where it cannot be read
-            // (another system), its wall-clock time stands for it.
-            used = crate::clock::process_cpu(pid).unwrap_or_else(|| started.elapsed());
+            // Read while the process is there.
+            used = cpu.used();
         }
         match status {
             Ok(Some(status)) => {
@@ -92,7 +90,7 @@ pub fn run(
                     Err(err.trim().to_string())
                 };
             }
-            Ok(None) if used >= timeout || started.elapsed() >= backstop => {
+            Ok(None) if used >= timeout || cpu.elapsed() >= backstop => {
                 let _ = child.kill();
                 let _ = child.wait();
                 clock.charge(used);

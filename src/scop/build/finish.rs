@@ -82,19 +82,23 @@ impl<'r> Builder<'r> {
             scop.index_type = "long".into();
         }
         self.live_out_iters(&mut scop)?;
-        let defined = match loops::check_loop_ranges(
+        let ranges = match loops::check_loop_ranges(
             &self.isl,
             &scop.params,
             &scop.context,
             &scop.param_ranges,
             &self.loop_ranges,
         ) {
-            Ok(d) => d,
+            Ok(r) => r,
             Err(loops::RangeError::Wraps(iter, why)) => return Ok(Built::Wraps(iter, why)),
             Err(loops::RangeError::Other(why)) => return Err(why),
         };
-        if let Some(defined) = defined {
+        if let Some(defined) = ranges.defined {
             scop.context = defined.text(&self.isl, "scop")?;
+        }
+        if let Some((facts, note)) = ranges.checked {
+            assume_checked(&self.isl, &mut scop, facts)?;
+            scop.notes.push(note);
         }
         // Delinearised shapes: proved, checked on entry, or given up.
         let validity = super::reshape::validity::check(&self.isl, &scop, self.plans)?;

@@ -256,11 +256,14 @@ pub(super) fn check_loop_ranges(
     context: &str,
     param_ranges: &str,
     checks: &[LoopRange],
-) -> std::result::Result<Option<isl_rs::Set>, RangeError> {
+) -> std::result::Result<Ranges, RangeError> {
     if checks.is_empty() {
-        return Ok(None);
+        return Ok(Ranges::default());
     }
     let mut undefined: Option<isl_rs::Set> = None;
+    // Where an iterator of a type that wraps leaves it, and the first such
+    // loop with what left the range.
+    let mut wrapping: Vec<(&LoopRange, &str, isl_rs::Set)> = Vec::new();
     let ctx = isl
         .set(context)
         .isl(isl, STAGE)?
@@ -352,23 +355,17 @@ pub(super) fn check_loop_ranges(
                 if let Some(endless) = never_ends(isl, &p, ch, &ctx)? {
                     return Err(RangeError::Other(endless));
                 }
-                return Err(RangeError::Wraps(ch.iter.clone(), Diagnostic::error(
-                    Code::IteratorRange,
-                    Some(ch.loc.clone()),
-                    format!(
-                        "the loop iterator `{}` may leave the range of its type `{}` ({} to {}): {} can be out of range for some values of the parameters",
-                        ch.iter, ch.ty, ch.lo, ch.hi, what
-                    ),
-                )
-                .with_hint(format!(
-                    "pencilc models iterators as mathematical integers, which is exact only while `{}` stays inside `{}`; bound the loop so that it does (e.g. `__pencil_assume(...)` on the parameters before the loop), or use a wider signed type",
-                    ch.iter, ch.ty
-                ))));
+                wrapping.push((ch, what, bad.params().isl(isl, STAGE)?));
             }
         }
     }
-    match undefined {
-        None => Ok(None),
+    let checked = if wrapping.is_empty() {
+        None
+    } else {
+        Some(wrap_free(isl, &p, &ctx, wrapping, param_ranges)?)
+    };
+    let defined = match undefined {
+        None => None,
         Some(u) => {
             // Simplified by the parameters' types, which the context leaves
             // out (their constants would only split the generated code).
@@ -390,9 +387,111 @@ pub(super) fn check_loop_ranges(
                     .with_hint("check the loop bounds: with these, C's behaviour is undefined"),
                 ));
             }
-            Ok(Some(defined))
+            Some(defined)
+        }
+    };
+    Ok(Ranges { defined, checked })
+}
+
+/// What `check_loop_ranges` found the region's loops need.
+#[derive(Default)]
+pub(super) struct Ranges {
+    /// The context without the parameter values at which a signed
+    /// iterator overflows (undefined behaviour), where there are any.
+    pub defined: Option<isl_rs::Set>,
+    /// The parameter values at which every iterator of a wrapping type
+    /// stays inside it, to be checked when the region is entered (the
+    /// original code runs at the others, where C wraps the iterator
+    /// around), and the `-v` note that says so.
+    pub checked: Option<(isl_rs::Set, String)>,
+}
+
+/// The parameter values of `ctx` outside those of `wrapping` (each
+/// loop with what left its type's range, and where), where the model of
+/// every loop is exact, as facts to check on entry (`Scop::checked`):
+/// `for (size_t i = 0; i < n; i++)` with an `int n` runs as modelled for
+/// `n >= 0`, and converting `n` up to about 2^64 times below. A loop that
+/// the facts would keep from ever running (`x != 4` from 250 by 2) is
+/// refused as before (`RangeError::Wraps`: its statements then run as
+/// written), as is one whose check would need constants that C's `long`
+/// cannot hold.
+fn wrap_free(
+    isl: &Isl,
+    params: &str,
+    ctx: &isl_rs::Set,
+    wrapping: Vec<(&LoopRange, &str, isl_rs::Set)>,
+    param_ranges: &str,
+) -> std::result::Result<(isl_rs::Set, String), RangeError> {
+    let refused = |ch: &LoopRange, what: &str| {
+        RangeError::Wraps(ch.iter.clone(), Diagnostic::error(
+            Code::IteratorRange,
+            Some(ch.loc.clone()),
+            format!(
+                "the loop iterator `{}` may leave the range of its type `{}` ({} to {}): {} can be out of range for some values of the parameters",
+                ch.iter, ch.ty, ch.lo, ch.hi, what
+            ),
+        )
+        .with_hint(format!(
+            "pencilc models iterators as mathematical integers, which is exact only while `{}` stays inside `{}`; bound the loop so that it does (e.g. `__pencil_assume(...)` on the parameters before the loop), or use a wider signed type",
+            ch.iter, ch.ty
+        )))
+    };
+    let mut free = ctx.copy().isl(isl, STAGE)?;
+    for (_, _, at) in &wrapping {
+        free = free
+            .subtract(at.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+    }
+    let free = free.coalesce().isl(isl, STAGE)?;
+    for (ch, what, _) in &wrapping {
+        let runs = isl
+            .set(&format!(
+                "[{}] -> {{ [{}] : {} }}",
+                params,
+                ch.vars.join(", "),
+                if ch.domain.is_empty() { "true".to_string() } else { ch.domain.join(" and ") }
+            ))
+            .isl(isl, STAGE)?
+            .params()
+            .isl(isl, STAGE)?
+            .intersect(free.copy().isl(isl, STAGE)?)
+            .isl(isl, STAGE)?;
+        if runs.is_empty().isl(isl, STAGE)? {
+            return Err(refused(ch, what));
         }
     }
+    // The parameters' types hold by themselves: a check of them would
+    // only print their (for 64-bit types, unprintable) limits.
+    let ranges = isl.set(param_ranges).isl(isl, STAGE)?;
+    let facts = free.gist(ranges).isl(isl, STAGE)?;
+    let text = facts.text(isl, STAGE)?;
+    let (ch, what, _) = &wrapping[0];
+    if !constants_fit_long(&text) {
+        return Err(refused(ch, what));
+    }
+    let universe = isl_rs::Set::universe(facts.get_space().isl(isl, STAGE)?).isl(isl, STAGE)?;
+    let cond = crate::isl::ast_build::c_condition(isl, universe, facts.copy().isl(isl, STAGE)?)?;
+    let mut names: Vec<String> =
+        wrapping.iter().map(|(c, _, _)| format!("`{}` (`{}`)", c.iter, c.ty)).collect();
+    names.dedup();
+    let note = format!(
+        "{} {}: the model keeps {} inside {} type where {}, checked at run time (otherwise the original code runs): `__pencil_assume({});` would prove it",
+        if names.len() == 1 { "loop iterator" } else { "loop iterators" },
+        names.join(", "),
+        if names.len() == 1 { "it" } else { "them" },
+        if names.len() == 1 { "its" } else { "their" },
+        cond,
+        cond
+    );
+    Ok((facts, note))
+}
+
+/// Whether every integer literal of an isl set's text fits C's `long`,
+/// as the entry check's constants must.
+fn constants_fit_long(text: &str) -> bool {
+    text.split(|c: char| !c.is_ascii_digit())
+        .filter(|d| !d.is_empty())
+        .all(|d| d.parse::<i64>().is_ok_and(|v| v < i64::MAX / 2))
 }
 
 /// The error for a loop whose condition holds for every value of its
