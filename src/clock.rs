@@ -168,7 +168,11 @@ pub struct ChildCpu {
 
 impl ChildCpu {
     pub fn new(pid: u32) -> Self {
-        ChildCpu { pid, started: Instant::now(), thread: None }
+        ChildCpu {
+            pid,
+            started: Instant::now(),
+            thread: None,
+        }
     }
 
     /// Counts thread `tid`'s time (and that of the children the process

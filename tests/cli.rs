@@ -340,6 +340,39 @@ fn dump_sizes_round_trips() {
             None => assert!(out.status.success(), "{}", err),
         }
     }
+    // Tiles, or tiles times a grid that wraps around them, that would let
+    // generated loops step further past their bounds than the entry check
+    // allows for (red team of 2026-12-06: `-S 134217728` gave wrong
+    // results near `int`'s limits, a tile of 2^31 overflowed its own
+    // count) are refused; 2^26 is the largest.
+    for (args, refused) in [
+        (
+            vec!["-S", "134217728"],
+            Some("a tile of 134217728 lets its loops step up to 134217728 past their bounds"),
+        ),
+        (
+            vec!["--sizes", "{ kernel[0] -> tile[2147483648, 64, 64] }"],
+            Some("a tile of 2147483648"),
+        ),
+        (vec!["-S", "67108864"], None),
+    ] {
+        let mut cmd = relative_pencilc("gemm", "opencl", &dir2);
+        cmd.args(&args);
+        let out = cmd.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        match refused {
+            Some(why) => {
+                assert_eq!(out.status.code(), Some(1), "{}", err);
+                assert!(err.contains(why) && err.contains("[E0301]"), "{}", err);
+                assert!(
+                    err.contains("help: give kernel[0] a smaller tile (at most 67108864)"),
+                    "{}",
+                    err
+                );
+            }
+            None => assert!(out.status.success(), "{}", err),
+        }
+    }
     let mut cmd = relative_pencilc("gemm", "opencl", &dir2);
     cmd.args(["--device", "no-such-gpu"]);
     let out = cmd.output().unwrap();

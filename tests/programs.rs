@@ -3207,6 +3207,25 @@ fn iterators_that_wrap_around_run_their_loops_as_written() {
     assert!(log.contains("parallel dims [0, 0, 1, 1, 0, 0]"), "{}", log);
 }
 
+/// Loop bounds far from zero (red team of 2026-12-06): isl's tile counts
+/// reduce their numerators modulo the tile (`floord(hi + 31 * lo + 31,
+/// 32)`), which overflowed `int` from `lo` = 69,273,667 and `long` near
+/// time stamps in nanoseconds: the C target printed zeros and PoCL
+/// aborted. Such numerators compute in `long`, and 64-bit parameters
+/// beyond what that holds run the original code; every target and
+/// version prints the sequential results, and no rung fails on a
+/// constant near 2^63.
+#[test]
+fn bounds_far_from_zero_do_not_overflow() {
+    check_everywhere("large_offsets");
+    let log = verbose_log("large_offsets");
+    assert!(!log.contains("internal error"), "{}", log);
+    assert!(log.contains("3 region(s), 3 kernel(s)"), "{}", log);
+    let host = std::fs::read_to_string(root().join("target/e2e/program-large_offsets-v/p_host.c"))
+        .unwrap();
+    assert!(host.contains("31 * (long)(lo)"), "{}", host);
+}
+
 /// `size_t` and `unsigned` loops bounded by `int` values (code
 /// generators' C): the model of each is exact only where the bounds are
 /// not negative (C converts them to huge values) or do not wrap, and
@@ -4725,7 +4744,9 @@ fn counters_that_wrap_together_run_as_written_each() {
     // `us` stays inside its type from the even n of 65532 to 65534 only:
     // checked on entry, and at the values called, the original code runs.
     assert!(
-        log.contains("loop iterator `us` (`unsigned short`): the model keeps it inside its type where"),
+        log.contains(
+            "loop iterator `us` (`unsigned short`): the model keeps it inside its type where"
+        ),
         "{}",
         log
     );

@@ -192,7 +192,13 @@ pub(super) fn convert_node(
     }
 }
 
+/// isl's expression as C, with the divisions whose numerators could
+/// overflow the index type computed in `long` (`overflow`).
 pub fn convert_expr(isl: &Isl, e: &ASTExpr) -> Result<AExpr> {
+    Ok(super::overflow::widen_numerators(convert_raw(isl, e)?))
+}
+
+fn convert_raw(isl: &Isl, e: &ASTExpr) -> Result<AExpr> {
     match e.get_type().isl(isl, STAGE)? {
         ASTExprType::Id => {
             let name = id_name(isl, e)?;
@@ -245,7 +251,7 @@ pub fn convert_expr(isl: &Isl, e: &ASTExpr) -> Result<AExpr> {
             let n = e.op_get_n_arg().isl(isl, STAGE)?;
             let mut args = Vec::new();
             for i in 0..n {
-                args.push(convert_expr(isl, &e.op_get_arg(i).isl(isl, STAGE)?)?);
+                args.push(convert_raw(isl, &e.op_get_arg(i).isl(isl, STAGE)?)?);
             }
             Ok(AExpr::Op(op, args))
         }

@@ -127,6 +127,11 @@ impl AExpr {
         match self {
             AExpr::Id(s) => AExpr::Id(format!("((long) {})", s)),
             AExpr::Int(v) => AExpr::Int(*v),
+            // Already read as `long` (`overflow`): the identifier's own
+            // cast says it once.
+            AExpr::Op(AOp::Call, a) if a.len() == 2 && a[0] == AExpr::Id("(long)".into()) => {
+                a[1].widened()
+            }
             // A call's name stays as it is.
             AExpr::Op(AOp::Call, a) => AExpr::Op(
                 AOp::Call,

@@ -12,6 +12,7 @@ mod instances;
 mod launch;
 pub mod memory;
 pub mod one_block;
+pub mod overflow;
 mod private;
 pub mod reductions;
 mod redundant_barriers;

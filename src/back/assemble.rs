@@ -101,13 +101,27 @@ pub(super) fn region_host_code(
     // `LONG_MAX` runs the original code (tested unsigned); its loops step
     // past their bounds by up to a tile times the wrap-around grid, so an
     // `int` one near `int`'s limits does too (`Scop::near_int_limits`).
+    // A 64-bit one times the largest factor of the generated expressions
+    // must fit `long` (`ast::overflow`): beyond that, the original code.
     let safe = crate::scop::INT_SAFE_MAGNITUDE;
+    let long_limit =
+        crate::ast::overflow::long_param_limit(crate::ast::overflow::region_peak(r.ast, r.cpu));
+    let signed_64 = r.scop.params.iter().filter(|p| {
+        r.scop
+            .value_types
+            .iter()
+            .any(|(n, t)| crate::front::affine::isl_name(n) == **p && t.signed && t.bits > 32)
+    });
     let type_checks: Vec<String> = r
         .scop
         .unsigned_params
         .iter()
         .filter(|(_, bits)| *bits > 32)
-        .map(|(p, _)| format!("{} <= 9223372036854775807UL", unmangle(p, &keywords)))
+        .map(|(p, _)| format!("{} <= {}UL", unmangle(p, &keywords), long_limit))
+        .chain(signed_64.map(|p| {
+            let p = unmangle(p, &keywords);
+            format!("{} >= -{}L && {} <= {}L", p, long_limit, p, long_limit)
+        }))
         .chain(r.scop.near_int_limits.iter().flat_map(|(p, low, high)| {
             let p = unmangle(p, &keywords);
             let low = low.then(|| format!("{} >= -{}", p, safe));

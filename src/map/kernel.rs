@@ -176,6 +176,22 @@ impl Mapper<'_> {
             tile_max.push(max);
             tile_index.push(m.text(isl, STAGE)?);
         }
+        // Generated loops step past a bound by up to a tile, or a tile
+        // times the grid where the grid wraps around its tiles: within
+        // the margin the entry check leaves (`scop::STEP_MARGIN`). Only
+        // the user's sizes reach beyond it.
+        for (j, &tile) in tiles.iter().enumerate() {
+            let wrapping = wraps.get(j).copied().unwrap_or(false);
+            let grid = if wrapping { grid_cap[j] } else { 1 };
+            if tile.saturating_mul(grid) > crate::scop::STEP_MARGIN {
+                return Err(sizes::steps_too_large(
+                    number,
+                    j,
+                    tile,
+                    wrapping.then_some(grid),
+                ));
+            }
+        }
         let dims = KernelDims {
             k,
             number,

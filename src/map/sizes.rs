@@ -83,6 +83,40 @@ pub fn too_many_threads(k: usize, asked: &[i64], block: &[i64], most: i64) -> Di
     ))
 }
 
+/// The user's sizes make kernel `k`'s loops along dimension `j` step
+/// past their bounds by more than the entry check allows for
+/// (`scop::STEP_MARGIN`): a tile of `tile`, times `grid` blocks where the
+/// grid wraps around the tiles.
+pub fn steps_too_large(k: usize, j: usize, tile: i64, grid: Option<i64>) -> Diagnostic {
+    let margin = crate::scop::STEP_MARGIN;
+    let (what, hint) = match grid {
+        Some(g) => (
+            format!(
+                "a tile of {} times a grid of {} blocks that wraps around the tiles",
+                tile, g
+            ),
+            "a smaller tile or grid (tile times grid at most",
+        ),
+        None => (format!("a tile of {}", tile), "a smaller tile (at most"),
+    };
+    Diagnostic::error(
+        Code::Usage,
+        None,
+        format!(
+            "kernel[{}] dimension {}: {} lets its loops step up to {} past their bounds, more than the {} generated integer arithmetic is checked for",
+            k,
+            j,
+            what,
+            tile.saturating_mul(grid.unwrap_or(1)),
+            margin
+        ),
+    )
+    .with_hint(format!(
+        "give kernel[{}] {} {}) with --sizes or -S",
+        k, hint, margin
+    ))
+}
+
 /// Parses isl's printing of a union of single points, `{ tile[32, 32]; block[16] }`.
 fn parse_points(s: &str) -> std::result::Result<KernelSizes, String> {
     let body = s

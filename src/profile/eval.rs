@@ -159,6 +159,9 @@ fn call<T>(f: &str, args: &[T], value: impl Fn(&T) -> Option<i64>) -> Option<i64
         ("floord" | "pencilc_floord", [x, y]) => div_floor(*x, *y),
         ("pencilc_intmod", [x, y]) => div_floor(*x, *y).map(|q| x - y * q),
         ("abs" | "pencilc_abs", [x]) => x.checked_abs(),
+        // A cast the generated code reads an identifier with, to a type
+        // that holds its value (`(long)`, `overflow`).
+        (c, [x]) if c.starts_with('(') => Some(*x),
         _ => None,
     }
 }

@@ -187,7 +187,19 @@ pub struct KillStmt {
 /// run: they step past a bound by at most a tile times the wrap-around
 /// grid (32 x 32768 by default), and 2^26 below `int`'s limits allows
 /// tiles of 2048 (`Scop::near_int_limits`).
-pub const INT_SAFE_MAGNITUDE: i64 = i32::MAX as i64 - (1 << 26);
+pub const INT_SAFE_MAGNITUDE: i64 = i32::MAX as i64 - STEP_MARGIN;
+
+/// The largest magnitude of a 64-bit parameter for which the generated
+/// code runs (`param_ranges`); the entry check's bound is this over the
+/// largest factor of the region's expressions (`ast::overflow`), leaving
+/// the rest of `long`'s range to iterators that step past a bound and to
+/// sums of such terms.
+pub const LONG_SAFE_MAGNITUDE: i64 = 1 << 59;
+
+/// How far past a bound generated loops may step: a tile, or a tile
+/// times the grid where the grid wraps around the tiles (`map::kernel`
+/// refuses larger sizes).
+pub const STEP_MARGIN: i64 = 1 << 26;
 
 #[derive(Clone, Debug)]
 pub struct Array {

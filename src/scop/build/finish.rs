@@ -458,7 +458,10 @@ impl<'r> Builder<'r> {
         Ok(arrays)
     }
 
-    /// The parameters' ranges by their C types.
+    /// The parameters' ranges by their C types; for 64-bit types, within
+    /// `LONG_SAFE_MAGNITUDE`, beyond which the entry check runs the
+    /// original code (`ast::overflow`): their bounds and guards then need
+    /// no constants near 2^63, which the generated code cannot spell.
     pub(super) fn param_ranges(&self, params: &[String]) -> String {
         let ranges: Vec<String> = params
             .iter()
@@ -470,7 +473,8 @@ impl<'r> Builder<'r> {
                     .find(|(n, _)| isl_name(n) == *p)
                     .map(|(_, d)| d)?;
                 let (lo, hi) = crate::front::syntax::integer_range(&d.base_type)?;
-                Some(format!("{} <= {} <= {}", lo, p, hi))
+                let most = crate::scop::LONG_SAFE_MAGNITUDE as i128;
+                Some(format!("{} <= {} <= {}", lo.max(-most), p, hi.min(most)))
             })
             .collect();
         format!(

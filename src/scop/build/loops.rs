@@ -438,9 +438,7 @@ fn wrap_free(
     };
     let mut free = ctx.copy().isl(isl, STAGE)?;
     for (_, _, at) in &wrapping {
-        free = free
-            .subtract(at.copy().isl(isl, STAGE)?)
-            .isl(isl, STAGE)?;
+        free = free.subtract(at.copy().isl(isl, STAGE)?).isl(isl, STAGE)?;
     }
     let free = free.coalesce().isl(isl, STAGE)?;
     for (ch, what, _) in &wrapping {
@@ -449,7 +447,11 @@ fn wrap_free(
                 "[{}] -> {{ [{}] : {} }}",
                 params,
                 ch.vars.join(", "),
-                if ch.domain.is_empty() { "true".to_string() } else { ch.domain.join(" and ") }
+                if ch.domain.is_empty() {
+                    "true".to_string()
+                } else {
+                    ch.domain.join(" and ")
+                }
             ))
             .isl(isl, STAGE)?
             .params()
@@ -471,8 +473,10 @@ fn wrap_free(
     }
     let universe = isl_rs::Set::universe(facts.get_space().isl(isl, STAGE)?).isl(isl, STAGE)?;
     let cond = crate::isl::ast_build::c_condition(isl, universe, facts.copy().isl(isl, STAGE)?)?;
-    let mut names: Vec<String> =
-        wrapping.iter().map(|(c, _, _)| format!("`{}` (`{}`)", c.iter, c.ty)).collect();
+    let mut names: Vec<String> = wrapping
+        .iter()
+        .map(|(c, _, _)| format!("`{}` (`{}`)", c.iter, c.ty))
+        .collect();
     names.dedup();
     let note = format!(
         "{} {}: the model keeps {} inside {} type where {}, checked at run time (otherwise the original code runs): `__pencil_assume({});` would prove it",
