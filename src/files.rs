@@ -150,13 +150,20 @@ pub fn check_outputs(inputs: &[PathBuf], outputs: &[(PathBuf, String)]) -> Resul
     for (out, what) in outputs {
         let Some(k) = key(out) else { continue };
         if let Some((_, input)) = input_keys.iter().find(|(ik, _)| *ik == k) {
+            // `what` may name the input already ("kernel file for X").
+            let out_text = out.display().to_string();
+            let named = if what.ends_with(&out_text) {
+                String::new()
+            } else {
+                format!(" {}", out_text)
+            };
             return Err(Diagnostic::error(
                 Code::Usage,
                 None,
                 format!(
-                    "the {} {} would overwrite the input {}, a file this compilation reads",
+                    "the {}{} would overwrite the input {}, a file this compilation reads",
                     what,
-                    out.display(),
+                    named,
                     input.display()
                 ),
             )

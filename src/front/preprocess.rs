@@ -51,6 +51,12 @@ pub struct Preprocessed {
     /// command may not know `-dD`; `front::names` then reads the files'
     /// own `#define` lines).
     pub macros_printed: bool,
+    /// The main file's own lines, by physical line - 1, and where each row
+    /// of `text` starts: a column on a row where a macro expanded is a
+    /// column of the expansion, which `loc` maps back to the line the
+    /// user wrote (`original_column`).
+    pub main_lines: Vec<String>,
+    pub row_starts: Vec<usize>,
 }
 
 /// A `#define NAME ...` or `#undef NAME` the preprocessor printed.
@@ -77,14 +83,33 @@ impl Preprocessed {
     /// Maps a 0-based row and column of the preprocessed text to the user's file.
     pub fn loc(&self, row: usize, col: usize, len: usize) -> Loc {
         match self.origin.get(row) {
-            Some(&(f, line)) => Loc {
-                file: self.files[f as usize].clone(),
-                line,
-                col: col as u32 + 1,
-                len: len as u32,
-            },
+            Some(&(f, line)) => {
+                let (col, len) = self.user_column(row, col, len);
+                Loc {
+                    file: self.files[f as usize].clone(),
+                    line,
+                    col: col as u32 + 1,
+                    len: len as u32,
+                }
+            }
             None => Loc::unknown(),
         }
+    }
+
+    /// `col` and `len` on row `row` of `text`, on the user's line where
+    /// the row is one of the main file's that a macro changed.
+    fn user_column(&self, row: usize, col: usize, len: usize) -> (usize, usize) {
+        let physical = self.physical_line(row) as usize;
+        let Some(user) = physical.checked_sub(1).and_then(|l| self.main_lines.get(l)) else {
+            return (col, len);
+        };
+        let Some(&start) = self.row_starts.get(row) else {
+            return (col, len);
+        };
+        let end = self.text[start..]
+            .find('\n')
+            .map_or(self.text.len(), |e| start + e);
+        original_column(&self.text[start..end], user, col, len)
     }
 
     /// Whether a row of the preprocessed text comes from the main input
@@ -200,7 +225,102 @@ pub fn preprocess(
     let mut pp = map_lines(text, path, &line_directives(&source));
     pp.invalid_utf8 = invalid_utf8;
     pp.macros_printed = macros_printed;
+    pp.main_lines = String::from_utf8_lossy(&source)
+        .split('\n')
+        .map(|l| l.trim_end_matches('\r').to_string())
+        .collect();
     Ok(pp)
+}
+
+/// Where the token at byte `col` (of `len` bytes) of `expanded`, a row of
+/// the preprocessor's output, is on `user`, the line it came from. The
+/// preprocessor prints runs of blanks as one space and expands macros:
+/// the two are matched from the start, and from the end, a run of blanks
+/// matching a run (`UPD(B, i); goto out;`: `goto` after a macro); a token
+/// inside an expansion is at its first occurrence on the user's line, or
+/// else at the line's end. Never past that end.
+fn original_column(expanded: &str, user: &str, col: usize, len: usize) -> (usize, usize) {
+    let fit = |c: usize, l: usize| {
+        let c = c.min(user.len().saturating_sub(1));
+        (c, l.min(user.len().saturating_sub(c)).max(1))
+    };
+    if expanded == user {
+        return fit(col, len);
+    }
+    if let Some(c) = aligned(expanded.as_bytes(), user.as_bytes(), col) {
+        return fit(c, len);
+    }
+    let rev = |t: &str| t.bytes().rev().collect::<Vec<u8>>();
+    if col < expanded.len() {
+        // From the end: the token's first byte, counted backwards.
+        if let Some(c) = aligned(&rev(expanded), &rev(user), expanded.len() - 1 - col) {
+            return fit(user.len() - 1 - c, len);
+        }
+    }
+    let token = expanded
+        .get(col..(col + len.max(1)).min(expanded.len()))
+        .unwrap_or("")
+        .trim();
+    match (!token.is_empty()).then(|| user.find(token)).flatten() {
+        Some(p) => fit(p, len),
+        None => fit(user.trim_end().len().saturating_sub(1), 1),
+    }
+}
+
+#[cfg(test)]
+mod column_tests {
+    use super::original_column;
+
+    #[test]
+    fn columns_after_a_macro_are_the_users() {
+        let user = "    UPD(B, i); goto out; out: ;";
+        let expanded = "    B[i] = ((B[i]) * (B[i])) - B[(i) > 0 ? (i) - 1 : 0]; goto out; out: ;";
+        let col = expanded.find("goto").unwrap();
+        assert_eq!(original_column(expanded, user, col, 4), (15, 4));
+        // Blanks the preprocessor printed as one space, before a macro.
+        let user = "\tfor (int  i = 0;  i < n; i++) A[i] =  SQ(A[i]);";
+        let expanded = " for (int i = 0; i < n; i++) A[i] = ((A[i])*(A[i]));";
+        let col = expanded.find("i <").unwrap();
+        assert_eq!(
+            original_column(expanded, user, col, 1).0,
+            user.find("i <").unwrap()
+        );
+        // Inside the expansion: the token's place on the user's line.
+        let col = expanded.find("((").unwrap();
+        assert!(original_column(expanded, user, col, 2).0 < user.len());
+        // Identical lines: unchanged.
+        assert_eq!(original_column(user, user, 3, 2), (3, 2));
+    }
+}
+
+/// The byte of `b` that byte `at` of `a` matches, where the two agree up
+/// to it but for the lengths of runs of blanks.
+fn aligned(a: &[u8], b: &[u8], at: usize) -> Option<usize> {
+    let blank = |c: u8| c == b' ' || c == b'\t';
+    let (mut i, mut j) = (0, 0);
+    loop {
+        if i < a.len() && j < b.len() && blank(a[i]) && blank(b[j]) {
+            while i < a.len() && blank(a[i]) && i != at {
+                i += 1;
+            }
+            while j < b.len() && blank(b[j]) {
+                j += 1;
+            }
+            if i == at {
+                return Some(j);
+            }
+            continue;
+        }
+        if i == at {
+            return Some(j);
+        }
+        if i < a.len() && j < b.len() && a[i] == b[j] {
+            i += 1;
+            j += 1;
+        } else {
+            return None;
+        }
+    }
 }
 
 /// The preprocessor's output as text, with each byte that is not UTF-8
@@ -384,7 +504,12 @@ fn map_lines(text: String, main: &Path, directives: &[LineDirective]) -> Preproc
     if !text.ends_with('\n') {
         cleaned.pop();
     }
+    let row_starts = std::iter::once(0)
+        .chain(cleaned.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
     Preprocessed {
+        main_lines: Vec::new(),
+        row_starts,
         text: cleaned,
         origin,
         physical,

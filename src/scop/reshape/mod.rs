@@ -436,13 +436,21 @@ fn choose_shape<'u>(
                 },
             )
         })?;
-        if let Some(t) = wraps(&u.subs[0], &|n| types(n, &u.iters)) {
+        if let Some((t, part)) = wraps(&u.subs[0], &|n| types(n, &u.iters)) {
+            let part = plain(part);
+            let whole = plain(&u.subs[0]);
+            let what = if part == whole {
+                "it".to_string()
+            } else {
+                format!("`{}`", part)
+            };
             return Err((
                 u,
                 shape::Misfit {
-                    term: plain(&u.subs[0]),
+                    term: whole,
                     fact: format!(
-                        "arithmetic that does not wrap around, but it is computed in `{}`, modulo 2^{} (declare the sizes `int`, `long` or `size_t`)",
+                        "arithmetic that does not wrap around, but {} is computed in `{}`, modulo 2^{} (declare the sizes `int`, `long` or `size_t`)",
+                        what,
                         t.c_name(),
                         t.bits
                     ),
@@ -496,8 +504,14 @@ fn choose_shape<'u>(
 /// counts: an `unsigned` name or literal is its value, and `i * m` with
 /// a `size_t i` converts `m` and multiplies in 64 bits (a red-team round
 /// found that warned about as `unsigned int` arithmetic).
-fn wraps(e: &Expr, types: &dyn Fn(&str) -> IntTy) -> Option<IntTy> {
-    fn ty(e: &Expr, types: &dyn Fn(&str) -> IntTy, bad: &mut Option<IntTy>) -> IntTy {
+fn wraps<'e>(e: &'e Expr, types: &dyn Fn(&str) -> IntTy) -> Option<(IntTy, &'e Expr)> {
+    // Children before their parent: the last one found is an outermost
+    // part that wraps (`m - 1 - j` of `i * m + (m - 1 - j)`).
+    fn ty<'e>(
+        e: &'e Expr,
+        types: &dyn Fn(&str) -> IntTy,
+        bad: &mut Option<(IntTy, &'e Expr)>,
+    ) -> IntTy {
         let (t, computes) = match &e.kind {
             ExprKind::Int(v, text) => (IntTy::of_literal(text, *v), false),
             ExprKind::Ident(n) => (types(n).promoted(), false),
@@ -512,8 +526,8 @@ fn wraps(e: &Expr, types: &dyn Fn(&str) -> IntTy) -> Option<IntTy> {
             }
             _ => (IntTy::INT, false),
         };
-        if computes && !t.signed && t.bits < 64 && bad.is_none() {
-            *bad = Some(t);
+        if computes && !t.signed && t.bits < 64 {
+            *bad = Some((t, e));
         }
         t
     }

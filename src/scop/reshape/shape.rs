@@ -130,7 +130,7 @@ pub fn choose(subs: &[Poly], is_iter: &dyn Fn(&str) -> bool) -> Result<Option<Sh
             if iters > 1 {
                 return Err(Misfit {
                     term: Poly::monomial(*c, m).to_string(),
-                    fact: "a product of loop iterators is not a subscript of any dimension".into(),
+                    fact: "one loop iterator at most (a product of loop iterators is no dimension's subscript)".into(),
                     assume: None,
                 });
             }
