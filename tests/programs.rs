@@ -2837,7 +2837,7 @@ fn calls_of_functions_without_a_body_are_taken_as_pure() {
     );
     assert!(
         report.contains("`f` has no body or summary in this file: pencilc takes its calls as pure")
-            && report.contains("parallel dims [1, 1, 1]"),
+            && report.contains("parallel dims [1, 1, 1, 1]"),
         "{}",
         report
     );
@@ -2847,6 +2847,36 @@ fn calls_of_functions_without_a_body_are_taken_as_pure() {
         "{}",
         kernels
     );
+    // A row of a flat buffer is its first element's address.
+    assert!(kernels.contains("rowsum(&R["), "{}", kernels);
+}
+
+/// A statement call of a function the file only declares (external
+/// inputs of 2026-12-06): without the user's device definition the region
+/// keeps the original code and says why (kernels called it and did not
+/// build); with it, the kernel calls it and every version prints the
+/// sequential result.
+#[test]
+fn statement_calls_of_declared_functions_need_a_device_definition() {
+    let src = root().join("tests/programs/declared_statement_calls.c");
+    let dir = scratch("program-declared_statement_calls");
+    let warnings = check_source(&src, &dir, &[]);
+    assert!(
+        warnings.contains("the region calls `bump`, of which pencilc can make no device copy (this file declares it without a body)"),
+        "{}",
+        warnings
+    );
+    let cl = root().join("tests/programs/declared_statement_calls.cl");
+    let dir = scratch("program-declared_statement_calls-device");
+    let report = check_source_on(
+        &src,
+        &dir,
+        &["-v", "--opencl-include-file", cl.to_str().unwrap()],
+        &["c", "opencl"],
+    );
+    assert!(report.contains("1 kernel(s)"), "{}", report);
+    let kernels = std::fs::read_to_string(dir.join("p_kernel.cl")).unwrap();
+    assert!(kernels.contains("bump(&b["), "{}", kernels);
 }
 
 /// A label in a region that no `goto` names (issue 33) is read as the

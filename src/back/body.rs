@@ -535,6 +535,16 @@ impl BodyPrinter<'_> {
         // The user's flat pointer (`p[i * m + j]` delinearised) is indexed
         // on the host as the user's code indexed it.
         let flat_on_host = host && a.layout.as_ref().is_some_and(|l| l.host_flat);
+        // A row (`f(A[i])` of an `A[n][10]`): C's array decays to the
+        // address of its first element; a flat buffer's row is that
+        // element's address, not an element (external inputs of
+        // 2026-12-06: pet's data_dependent.c did not build).
+        let rank = a.extents.len() - usize::from(!a.members.is_empty());
+        if (!host || flat_on_host) && !subs.is_empty() && subs.len() < rank {
+            let mut whole = subs.to_vec();
+            whole.resize(rank, "0".to_string());
+            return format!("&{}", self.access(name, &whole));
+        }
         if (host && !flat_on_host) || (subs.len() <= 1 && !a.has_offset()) {
             return format!(
                 "{}{}",

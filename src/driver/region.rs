@@ -191,9 +191,16 @@ fn analyse(
     // A region that stays the user's code anyway needs no device copies
     // (and no second warning).
     let device_needed = !(scop.host_only && opts.emit.is_none());
+    // `region.called` holds the functions with a body only: a statement
+    // call of one the file only declares needs the check too (external
+    // inputs of 2026-12-06: `g(&b[i])` made a kernel that did not build).
+    let mut statement_calls = std::collections::BTreeSet::new();
+    crate::front::parse::called::statement_calls(&region.body, &mut statement_calls);
     if device_needed
         && opts.target != Target::C
-        && (!region.called.is_empty() || !scop.assumed_pure.is_empty())
+        && (!region.called.is_empty()
+            || !scop.assumed_pure.is_empty()
+            || !statement_calls.is_empty())
     {
         let mut device = std::collections::BTreeSet::new();
         crate::front::names::for_each_identifier(&super::input::device_code_text(opts)?, |w, _| {

@@ -202,6 +202,7 @@ static const char *prelude =
     "#define get_local_id(d) fakecl_lid[d]\n#define get_group_id(d) fakecl_gid[d]\n"
     "#define get_local_size(d) fakecl_lsize[d]\n#define get_num_groups(d) fakecl_ngroups[d]\n"
     "#define get_global_id(d) (fakecl_gid[d] * fakecl_lsize[d] + fakecl_lid[d])\n"
+    "#define get_global_size(d) (fakecl_ngroups[d] * fakecl_lsize[d])\n"
     "#define barrier(f) pthread_barrier_wait(&fakecl_barrier)\n"
     "#define atomic_add(p, v) __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST)\n"
     "#define atomic_and(p, v) __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST)\n"

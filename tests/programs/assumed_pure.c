@@ -11,6 +11,10 @@ int f(int);
 double g(double x, int k);
 /* Reads p[0..2]: the model reads all of the array passed. */
 double avg3(const double *p);
+/* A row of a 2-D array, passed as C passes it: the address of its first
+ * element (flat device buffers printed the element until 2026-12-06, and
+ * the kernels did not build). */
+int rowsum(const int *row);
 
 #define N 300
 
@@ -30,6 +34,14 @@ static void region(int n, int A[static const restrict N], int B[static const res
 #pragma endscop
 }
 
+static void rows(int n, int R[static const restrict N][4], int D[static const restrict N])
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    D[i] = rowsum(R[i]) + 1;
+#pragma endscop
+}
+
 #ifndef __PENCIL__
 int f(int x)
 {
@@ -45,22 +57,32 @@ double avg3(const double *p)
 {
   return (p[0] + p[1] + p[2]) / 3;
 }
+
+int rowsum(const int *row)
+{
+  return row[0] + 2 * row[1] + 3 * row[2] + 4 * row[3];
+}
 #endif
 
 int main(void)
 {
   static int A[N], B[N];
   static double C[N], E[N];
+  static int R[N][4], D[N];
   for (int i = 0; i < N; i++) {
     B[i] = (i * 5) % 11;
     C[i] = i % 9;
+    for (int j = 0; j < 4; j++)
+      R[i][j] = (i + 3 * j) % 13;
   }
   region(N, A, B, C, E);
+  rows(N, R, D);
   long s = 0;
   double t = 0;
   for (int i = 0; i < N; i++) {
     s += A[i] * (i % 4 + 1) + B[i];
     t += C[i] * (i % 3) + E[i];
+    s += D[i] * (i % 5 + 1);
   }
   printf("%ld %.4f\n", s, t);
   return 0;

@@ -13,3 +13,8 @@ double avg3(__global const double *p)
 {
   return (p[0] + p[1] + p[2]) / 3;
 }
+
+int rowsum(__global const int *row)
+{
+  return row[0] + 2 * row[1] + 3 * row[2] + 4 * row[3];
+}

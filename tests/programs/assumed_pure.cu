@@ -13,3 +13,8 @@ __device__ double avg3(const double *p)
 {
   return (p[0] + p[1] + p[2]) / 3;
 }
+
+__device__ int rowsum(const int *row)
+{
+  return row[0] + 2 * row[1] + 3 * row[2] + 4 * row[3];
+}
