@@ -213,6 +213,16 @@ fn saved_schedule_reloads_to_the_same_code() {
 /// `band` (`S_0`'s member, `S_1`'s member): pencilc's output and whether
 /// it wrote the host file.
 fn with_loaded_band(tag: &str, band: (&str, &str)) -> (std::process::Output, bool) {
+    with_loaded_band_flags(tag, band, "")
+}
+
+/// `with_loaded_band` with `flags` after the band's schedule
+/// (`, coincident: [ 1 ]`).
+fn with_loaded_band_flags(
+    tag: &str,
+    band: (&str, &str),
+    band_flags: &str,
+) -> (std::process::Output, bool) {
     let dir = scratch(tag);
     let sched = dir.join("loaded.sched");
     let src = kernel_path("jacobi-1d");
@@ -226,8 +236,8 @@ fn with_loaded_band(tag: &str, band: (&str, &str)) -> (std::process::Output, boo
     std::fs::write(
         &sched,
         format!(
-            "{{ domain: \"{}\", child: {{ schedule: \"[{{ S_0[t, i] -> [({})]; S_1[t, i] -> [({})] }}]\", child: {{ sequence: [ {{ filter: \"{{ S_0[t, i] }}\" }}, {{ filter: \"{{ S_1[t, i] }}\" }} ] }} }} }}",
-            dom, band.0, band.1
+            "{{ domain: \"{}\", child: {{ schedule: \"[{{ S_0[t, i] -> [({})]; S_1[t, i] -> [({})] }}]\"{}, child: {{ sequence: [ {{ filter: \"{{ S_0[t, i] }}\" }}, {{ filter: \"{{ S_1[t, i] }}\" }} ] }} }} }}",
+            dom, band.0, band.1, band_flags
         ),
     )
     .unwrap();
@@ -255,6 +265,33 @@ fn an_illegal_loaded_schedule_is_an_error_not_code() {
     assert!(!out.status.success(), "{}", err);
     assert!(err.contains("violates the dependences"), "{}", err);
     assert!(!written, "no code may be written for an illegal schedule");
+}
+
+/// A loaded schedule that marks jacobi-1d's time loop `coincident`
+/// (parallel), which carries its dependences: the mappers trust the flag,
+/// so it is checked with the schedule and is the user's error (red team
+/// of 2026-12-06: an internal error of the host mapping, after which
+/// isl's schedule silently replaced the loaded one).
+#[test]
+fn a_loaded_schedule_with_a_false_coincident_flag_is_an_error_not_code() {
+    let (out, written) =
+        with_loaded_band_flags("sched-coincident", ("t", "t"), ", coincident: [ 1 ]");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{}", err);
+    assert!(
+        err.contains("--load-schedule: the loaded schedule is not legal: member 0 of a band (`coincident`) is marked parallel but carries the dependences"),
+        "{}",
+        err
+    );
+    assert!(!err.contains("internal error"), "{}", err);
+    assert!(!written, "{}", err);
+    // The same band without the flag is legal.
+    let (out, written) = with_loaded_band("sched-not-coincident", ("t", "t"));
+    assert!(
+        out.status.success() && written,
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// A loaded schedule whose coefficients the generated `int` arithmetic

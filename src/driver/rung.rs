@@ -201,16 +201,27 @@ fn compile_region(
     };
     lap(report, "sched");
     isl.check_deadline("valid")?;
-    valid::check_schedule(isl, deps, &schedule.tree).map_err(|e| {
-        // A schedule the user gave is the user's error, not pencilc's: no
-        // fallback replaces it silently.
+    // A schedule the user gave is the user's error, not pencilc's: no
+    // fallback replaces it silently. Its `coincident` flags, which the
+    // mappers trust, are checked too (red team of 2026-12-06: a false
+    // one was an internal error of the host mapping, and isl's schedule
+    // replaced the loaded one).
+    let checked = valid::check_schedule(isl, deps, &schedule.tree).and_then(|()| match loaded {
+        Some(_) => valid::check_coincident(isl, deps, &schedule.tree),
+        None => Ok(()),
+    });
+    checked.map_err(|e| {
         if loaded.is_some() && matches!(e.code, Code::Internal | Code::Budget) {
+            let why = match e.message.strip_prefix("internal error in stage `valid`: ") {
+                Some(why) => format!("the loaded schedule is not legal: {}", why),
+                None => e.message.clone(),
+            };
             Diagnostic::error(
                 Code::Usage,
                 Some(scop.loc.clone()),
-                format!("--load-schedule: {}", e.message),
+                format!("--load-schedule: {}", why),
             )
-            .with_hint("the loaded schedule must respect every dependence; see --emit deps")
+            .with_hint("the loaded schedule must respect every dependence, and mark `coincident` only members that carry none; see --emit deps")
         } else {
             e
         }

@@ -153,6 +153,51 @@ fn without_wavefronts(isl: &Isl, sched: Schedule) -> Result<(Schedule, Vec<Point
     Ok((sched, bands))
 }
 
+/// Checks every band member `tree` marks coincident as the mappers read
+/// the flag (each member its own band, below the outer ones and the
+/// band's earlier members): no dependence among the instances of one
+/// iteration of the loops around it moves along it. pencilc's schedulers
+/// set the flags from this condition; a schedule the user loads
+/// (`--load-schedule`) may claim more.
+pub fn check_coincident(isl: &Isl, deps: &DependenceGraph, tree: &str) -> Result<()> {
+    let all = deps.all(isl)?;
+    let root = isl
+        .schedule(tree)
+        .isl(isl, STAGE)?
+        .get_root()
+        .isl(isl, STAGE)?;
+    coincident_below(isl, &all, root)
+}
+
+fn coincident_below(isl: &Isl, all: &UnionMap, node: ScheduleNode) -> Result<()> {
+    if node.get_type().isl(isl, STAGE)? == ScheduleNodeType::Band {
+        for k in 0..node.band_n_member().isl(isl, STAGE)? {
+            if !node.band_member_get_coincident(k).isl(isl, STAGE)? {
+                continue;
+            }
+            let mut m = node.copy().isl(isl, STAGE)?;
+            if k > 0 {
+                m = m.band_split(k).isl(isl, STAGE)?.child(0).isl(isl, STAGE)?;
+            }
+            if m.band_n_member().isl(isl, STAGE)? > 1 {
+                m = m.band_split(1).isl(isl, STAGE)?;
+            }
+            check_parallel(
+                isl,
+                all,
+                &m.get_domain().isl(isl, STAGE)?,
+                &m.get_prefix_schedule_multi_union_pw_aff().isl(isl, STAGE)?,
+                &m.band_get_partial_schedule().isl(isl, STAGE)?,
+                &format!("member {} of a band (`coincident`)", k),
+            )?;
+        }
+    }
+    for i in 0..node.n_children().isl(isl, STAGE)? {
+        coincident_below(isl, all, node.get_child(i).isl(isl, STAGE)?)?;
+    }
+    Ok(())
+}
+
 /// The first mark named `name` below `node`, depth first.
 fn find_mark(isl: &Isl, node: ScheduleNode, name: &str) -> Result<Option<ScheduleNode>> {
     if node.get_type().isl(isl, STAGE)? == ScheduleNodeType::Mark
