@@ -47,6 +47,10 @@ pub const STYLE: ExprStyle = ExprStyle {
 };
 
 impl AExpr {
+    pub fn id(name: impl Into<String>) -> AExpr {
+        AExpr::Id(name.into())
+    }
+
     /// This expression with each named identifier replaced.
     pub fn substitute(&self, values: &[(String, AExpr)]) -> AExpr {
         match self {

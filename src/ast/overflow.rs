@@ -210,11 +210,10 @@ mod tests {
     use super::*;
 
     fn id(s: &str) -> AExpr {
-        AExpr::Id(s.into())
+        AExpr::id(s)
     }
-    fn op(o: AOp, a: Vec<AExpr>) -> AExpr {
-        AExpr::Op(o, a)
-    }
+    use AExpr as E;
+    const op: fn(AOp, Vec<AExpr>) -> AExpr = E::op;
 
     /// isl's `-lo + floord(hi + 31 * lo + 31, 32)`.
     fn tile_count() -> AExpr {

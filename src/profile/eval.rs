@@ -223,11 +223,10 @@ mod tests {
     use super::*;
 
     fn id(s: &str) -> AExpr {
-        AExpr::Id(s.into())
+        AExpr::id(s)
     }
-    fn op(o: AOp, a: Vec<AExpr>) -> AExpr {
-        AExpr::Op(o, a)
-    }
+    use AExpr as E;
+    const op: fn(AOp, Vec<AExpr>) -> AExpr = E::op;
 
     #[test]
     fn c_division_and_floor_division_differ_below_zero() {
