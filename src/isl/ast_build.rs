@@ -245,3 +245,25 @@ pub fn c_condition(isl: &Isl, context: Set, set: Set) -> Result<String> {
     let expr = expr_from_params(isl, context, set)?;
     Ok(expr.to_C_str().isl(isl, "ast")?.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A condition on parameters as C: `&&`, `==`, and `%` for isl's `mod`.
+    #[test]
+    fn conditions_read_as_c() {
+        let isl = Isl::new(1_000_000);
+        let set = isl
+            .set("[n, m] -> { : n <= m and m = 4 and n mod 2 = 0 }")
+            .unwrap();
+        let universe = Set::universe(set.get_space().unwrap()).unwrap();
+        let c = c_condition(&isl, universe, set).unwrap();
+        assert!(
+            c.contains("&&") && c.contains("m == 4") && c.contains("n % 2 == 0"),
+            "{}",
+            c
+        );
+        assert!(!c.contains(" and ") && !c.contains("mod"), "{}", c);
+    }
+}

@@ -9,7 +9,6 @@
 
 use super::Plan;
 use crate::diag::{Diagnostic, Result};
-use crate::isl::IslText;
 use crate::isl::{Isl, IslResultExt};
 use crate::scop::Scop;
 use isl_rs::Set;
@@ -268,7 +267,10 @@ pub fn check(isl: &Isl, scop: &Scop, plans: &BTreeMap<String, Plan>) -> Result<V
             .isl(isl, STAGE)?
             .gist(context.copy().isl(isl, STAGE)?)
             .isl(isl, STAGE)?;
-        let cond = constraints_text(&shown.text(isl, STAGE)?);
+        // As C, which `__pencil_assume` takes (`n % 2 == 0`, not isl's
+        // `(n) mod 2 = 0`).
+        let universe = isl_rs::Set::universe(shown.get_space().isl(isl, STAGE)?).isl(isl, STAGE)?;
+        let cond = crate::isl::ast_build::c_condition(isl, universe, shown)?;
         out.notes.push(format!(
             "array {}: {}{}, checked at run time ({}; otherwise the original code runs): `__pencil_assume({});` would prove it",
             name,
@@ -339,45 +341,4 @@ fn failing_dim(
         }
     }
     Ok(1)
-}
-
-/// `[n, m] -> { : n <= m and m > 0 }` → `n <= m && m > 0`, for messages.
-fn constraints_text(set: &str) -> String {
-    let inner = set
-        .split_once('{')
-        .map(|(_, r)| r.trim_end().trim_end_matches('}'))
-        .unwrap_or(set)
-        .trim();
-    let parts: Vec<String> = inner
-        .split(';')
-        .map(|p| {
-            let p = p.trim();
-            p.strip_prefix(':')
-                .unwrap_or(p)
-                .trim()
-                .replace(" and ", " && ")
-                .replace(" or ", " || ")
-                .replace(" = ", " == ")
-        })
-        .collect();
-    if parts.len() == 1 {
-        parts.into_iter().next().unwrap_or_default()
-    } else {
-        parts
-            .iter()
-            .map(|p| format!("({})", p))
-            .collect::<Vec<_>>()
-            .join(" || ")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn constraints_read_as_c() {
-        assert_eq!(
-            super::constraints_text("[n, m] -> { : n <= m and m = 4 }"),
-            "n <= m && m == 4"
-        );
-    }
 }
