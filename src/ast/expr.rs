@@ -124,27 +124,44 @@ impl AExpr {
     /// leave `int` where the result does not (isl writes a launch's
     /// first tile `floor((c0 + 1) / 32)` as `c0 - (31 * c0 + 30) / 32`).
     pub fn to_c_wide(&self) -> String {
-        self.widened().to_c()
+        self.clone()
+            .in_long_with(&|x| match x {
+                AExpr::Id(s) => AExpr::Id(format!("((long) {})", s)),
+                other => other,
+            })
+            .to_c()
     }
 
-    fn widened(&self) -> AExpr {
+    /// This expression computed in `long`: each identifier read through a
+    /// cast to `long` (a cast of the result would come after the
+    /// overflow), which the read back and the GPU model see through.
+    pub fn in_long(self) -> AExpr {
+        self.in_long_with(&|x| AExpr::Op(AOp::Call, vec![AExpr::id("(long)"), x]))
+    }
+
+    /// `in_long` with `read` making each identifier a `long`. A cast the
+    /// code already reads an identifier with (an unsigned parameter as
+    /// `long`, a narrow one as `int`) gives way to it: every such type
+    /// widens to `long` with its value.
+    fn in_long_with(self, read: &impl Fn(AExpr) -> AExpr) -> AExpr {
         match self {
-            AExpr::Id(s) => AExpr::Id(format!("((long) {})", s)),
-            AExpr::Int(v) => AExpr::Int(*v),
-            // Already read as `long` (`overflow`): the identifier's own
-            // cast says it once.
-            AExpr::Op(AOp::Call, a) if a.len() == 2 && a[0] == AExpr::Id("(long)".into()) => {
-                a[1].widened()
+            AExpr::Id(_) => read(self),
+            AExpr::Int(_) => self,
+            AExpr::Op(AOp::Call, mut a)
+                if a.len() == 2 && matches!(&a[0], AExpr::Id(f) if f.starts_with('(')) =>
+            {
+                a.remove(1).in_long_with(read)
             }
             // A call's name stays as it is.
-            AExpr::Op(AOp::Call, a) => AExpr::Op(
-                AOp::Call,
-                a.iter()
-                    .enumerate()
-                    .map(|(k, x)| if k == 0 { x.clone() } else { x.widened() })
-                    .collect(),
-            ),
-            AExpr::Op(op, a) => AExpr::Op(*op, a.iter().map(AExpr::widened).collect()),
+            AExpr::Op(AOp::Call, mut a) if !a.is_empty() => {
+                let name = a.remove(0);
+                let mut args = vec![name];
+                args.extend(a.into_iter().map(|x| x.in_long_with(read)));
+                AExpr::Op(AOp::Call, args)
+            }
+            AExpr::Op(op, a) => {
+                AExpr::Op(op, a.into_iter().map(|x| x.in_long_with(read)).collect())
+            }
         }
     }
 

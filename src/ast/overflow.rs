@@ -88,7 +88,7 @@ pub fn widen_numerators(e: AExpr) -> AExpr {
         AExpr::Op(op @ (AOp::FloorDiv | AOp::Div | AOp::Rem), mut a) if !a.is_empty() => {
             let num = a.remove(0);
             let num = if product_peak(&num) > 1.0 {
-                in_long(num)
+                num.in_long()
             } else {
                 widen_numerators(num)
             };
@@ -97,35 +97,6 @@ pub fn widen_numerators(e: AExpr) -> AExpr {
             AExpr::Op(op, args)
         }
         AExpr::Op(op, a) => AExpr::Op(op, a.into_iter().map(widen_numerators).collect()),
-        other => other,
-    }
-}
-
-fn is_cast(f: &AExpr) -> bool {
-    matches!(f, AExpr::Id(s) if s.starts_with('('))
-}
-
-fn long_cast(x: AExpr) -> AExpr {
-    AExpr::Op(AOp::Call, vec![AExpr::Id("(long)".into()), x])
-}
-
-/// `e` computed in `long`: each identifier read as `long` (a cast of the
-/// result would come after the overflow).
-fn in_long(e: AExpr) -> AExpr {
-    match e {
-        AExpr::Id(_) => long_cast(e),
-        AExpr::Op(AOp::Call, mut a) if a.len() == 2 && is_cast(&a[0]) => {
-            // Every type the generated code reads an identifier in widens
-            // to `long` with its value.
-            long_cast(a.remove(1))
-        }
-        AExpr::Op(AOp::Call, mut a) if !a.is_empty() => {
-            let f = a.remove(0);
-            let mut args = vec![f];
-            args.extend(a.into_iter().map(in_long));
-            AExpr::Op(AOp::Call, args)
-        }
-        AExpr::Op(op, a) => AExpr::Op(op, a.into_iter().map(in_long).collect()),
         other => other,
     }
 }

@@ -267,32 +267,6 @@ fn original_column(expanded: &str, user: &str, col: usize, len: usize) -> (usize
     }
 }
 
-#[cfg(test)]
-mod column_tests {
-    use super::original_column;
-
-    #[test]
-    fn columns_after_a_macro_are_the_users() {
-        let user = "    UPD(B, i); goto out; out: ;";
-        let expanded = "    B[i] = ((B[i]) * (B[i])) - B[(i) > 0 ? (i) - 1 : 0]; goto out; out: ;";
-        let col = expanded.find("goto").unwrap();
-        assert_eq!(original_column(expanded, user, col, 4), (15, 4));
-        // Blanks the preprocessor printed as one space, before a macro.
-        let user = "\tfor (int  i = 0;  i < n; i++) A[i] =  SQ(A[i]);";
-        let expanded = " for (int i = 0; i < n; i++) A[i] = ((A[i])*(A[i]));";
-        let col = expanded.find("i <").unwrap();
-        assert_eq!(
-            original_column(expanded, user, col, 1).0,
-            user.find("i <").unwrap()
-        );
-        // Inside the expansion: the token's place on the user's line.
-        let col = expanded.find("((").unwrap();
-        assert!(original_column(expanded, user, col, 2).0 < user.len());
-        // Identical lines: unchanged.
-        assert_eq!(original_column(user, user, 3, 2), (3, 2));
-    }
-}
-
 /// The byte of `b` that byte `at` of `a` matches, where the two agree up
 /// to it but for the lengths of runs of blanks.
 fn aligned(a: &[u8], b: &[u8], at: usize) -> Option<usize> {
@@ -855,5 +829,26 @@ mod tests {
         let (text, bad) = decode_output(b"ok\nab\xe9c\n");
         assert_eq!(text, "ok\nab c\n");
         assert_eq!(bad, vec![(1, 2)]);
+    }
+
+    #[test]
+    fn columns_after_a_macro_are_the_users() {
+        let user = "    UPD(B, i); goto out; out: ;";
+        let expanded = "    B[i] = ((B[i]) * (B[i])) - B[(i) > 0 ? (i) - 1 : 0]; goto out; out: ;";
+        let col = expanded.find("goto").unwrap();
+        assert_eq!(original_column(expanded, user, col, 4), (15, 4));
+        // Blanks the preprocessor printed as one space, before a macro.
+        let user = "\tfor (int  i = 0;  i < n; i++) A[i] =  SQ(A[i]);";
+        let expanded = " for (int i = 0; i < n; i++) A[i] = ((A[i])*(A[i]));";
+        let col = expanded.find("i <").unwrap();
+        assert_eq!(
+            original_column(expanded, user, col, 1).0,
+            user.find("i <").unwrap()
+        );
+        // Inside the expansion: the token's place on the user's line.
+        let col = expanded.find("((").unwrap();
+        assert!(original_column(expanded, user, col, 2).0 < user.len());
+        // Identical lines: unchanged.
+        assert_eq!(original_column(user, user, 3, 2), (3, 2));
     }
 }

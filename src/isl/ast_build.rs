@@ -239,10 +239,11 @@ pub fn expr_from_params_pw_aff(isl: &Isl, context: Set, pa: isl_rs::PwAff) -> Re
 }
 
 /// `set`, a set of parameter values, as a C condition for messages
-/// (`n >= 0 && m % 2 == 0`), simplified by what `context` guarantees.
-pub fn c_condition(isl: &Isl, context: Set, set: Set) -> Result<String> {
+/// (`n >= 0 && m % 2 == 0`).
+pub fn c_condition(isl: &Isl, set: Set) -> Result<String> {
     use super::IslResultExt;
-    let expr = expr_from_params(isl, context, set)?;
+    let universe = Set::universe(set.get_space().isl(isl, "ast")?).isl(isl, "ast")?;
+    let expr = expr_from_params(isl, universe, set)?;
     Ok(expr.to_C_str().isl(isl, "ast")?.to_string())
 }
 
@@ -257,8 +258,7 @@ mod tests {
         let set = isl
             .set("[n, m] -> { : n <= m and m = 4 and n mod 2 = 0 }")
             .unwrap();
-        let universe = Set::universe(set.get_space().unwrap()).unwrap();
-        let c = c_condition(&isl, universe, set).unwrap();
+        let c = c_condition(&isl, set).unwrap();
         assert!(
             c.contains("&&") && c.contains("m == 4") && c.contains("n % 2 == 0"),
             "{}",

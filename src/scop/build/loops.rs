@@ -471,8 +471,7 @@ fn wrap_free(
     if !constants_fit_long(&text) {
         return Err(refused(ch, what));
     }
-    let universe = isl_rs::Set::universe(facts.get_space().isl(isl, STAGE)?).isl(isl, STAGE)?;
-    let cond = crate::isl::ast_build::c_condition(isl, universe, facts.copy().isl(isl, STAGE)?)?;
+    let cond = crate::isl::ast_build::c_condition(isl, facts.copy().isl(isl, STAGE)?)?;
     let mut names: Vec<String> = wrapping
         .iter()
         .map(|(c, _, _)| format!("`{}` (`{}`)", c.iter, c.ty))

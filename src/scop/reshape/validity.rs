@@ -269,8 +269,7 @@ pub fn check(isl: &Isl, scop: &Scop, plans: &BTreeMap<String, Plan>) -> Result<V
             .isl(isl, STAGE)?;
         // As C, which `__pencil_assume` takes (`n % 2 == 0`, not isl's
         // `(n) mod 2 = 0`).
-        let universe = isl_rs::Set::universe(shown.get_space().isl(isl, STAGE)?).isl(isl, STAGE)?;
-        let cond = crate::isl::ast_build::c_condition(isl, universe, shown)?;
+        let cond = crate::isl::ast_build::c_condition(isl, shown)?;
         out.notes.push(format!(
             "array {}: {}{}, checked at run time ({}; otherwise the original code runs): `__pencil_assume({});` would prove it",
             name,
